@@ -1,0 +1,36 @@
+#pragma once
+// TensorMap: named tensors read from a file (or several), in file order,
+// remembering where each came from. The currency between core/io, core/exec
+// and the GUI.
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include <ATen/core/Tensor.h>
+
+namespace irscope::io {
+
+struct NamedTensor {
+    std::string name;
+    at::Tensor tensor;
+    std::string source;   // file the tensor was read from ("" when made in memory)
+};
+
+class TensorMap {
+public:
+    void insert(std::string name, at::Tensor tensor, std::string source = {});  // replaces an existing name
+    const at::Tensor* find(const std::string& name) const;
+    const NamedTensor* entry(const std::string& name) const;
+    bool contains(const std::string& name) const { return byName_.count(name) != 0; }
+    size_t size() const { return entries_.size(); }
+    bool empty() const { return entries_.empty(); }
+    const std::vector<NamedTensor>& entries() const { return entries_; }
+    auto begin() const { return entries_.begin(); }
+    auto end() const { return entries_.end(); }
+
+private:
+    std::vector<NamedTensor> entries_;
+    std::unordered_map<std::string, size_t> byName_;
+};
+
+}  // namespace irscope::io

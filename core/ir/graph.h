@@ -1,0 +1,35 @@
+#pragma once
+// Graph: a whole torch_ir file in memory, every field of the format kept.
+// Immutable once loaded; lookups go through GraphIndex.
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/ir/constant_value.h"
+#include "core/ir/diagnostic.h"
+#include "core/ir/op_node.h"
+#include "core/ir/tensor_meta.h"
+
+namespace irscope::ir {
+
+struct Graph {
+    std::string modelName;
+    std::string pytorchVersion;
+    std::vector<TensorMeta> graphInputs;
+    std::vector<TensorMeta> graphOutputs;
+    std::vector<TensorMeta> weights;                                  // one per original state_dict / constant name
+    std::vector<std::pair<std::string, std::string>> weightNameMapping; // placeholder -> original, file order
+    std::vector<OpNode> nodes;                                        // execution order
+    std::vector<std::pair<std::string, ConstantValue>> constants;     // original name -> value, file order
+
+    // Findings the loader made while reading values it keeps anyway
+    // (non-integer dims, ragged constants): validation reports them.
+    std::vector<Diagnostic> loadDiagnostics;
+
+    // Original name for a placeholder ("p_fc1_weight" -> "fc1.weight"), or nullptr.
+    const std::string* originalName(const std::string& placeholder) const;
+    const ConstantValue* constant(const std::string& originalName) const;
+    const TensorMeta* weight(const std::string& originalName) const;
+};
+
+}  // namespace irscope::ir

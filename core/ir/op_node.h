@@ -1,0 +1,31 @@
+#pragma once
+// OpNode: one ATen call (or getitem) of the graph, in execution order.
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/ir/tensor_meta.h"
+
+namespace irscope::ir {
+
+// attrs keep the JSON exactly as written (key order, numbers' int/float kind,
+// NaN/Infinity), for display and for the executor's conversion to schema types.
+using AttrMap = nlohmann::ordered_json;
+
+inline constexpr const char* kGetitemOp = "<built-in function getitem>";
+
+struct OpNode {
+    std::string name;
+    std::string opType;          // "aten.conv2d.default" or "<built-in function getitem>"
+    std::vector<TensorMeta> inputs;
+    std::vector<TensorMeta> outputs;
+    AttrMap attrs = AttrMap::object();
+    bool hasAttrsKey = true;     // false when the file had no "attrs" (kept for faithful saving)
+
+    bool isGetitem() const { return opType == kGetitemOp; }
+    // "conv2d", "mul.Tensor": op_type without a leading "aten." and a trailing ".default".
+    std::string shortOpName() const;
+};
+
+}  // namespace irscope::ir

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Installs the Debian bookworm packages irscope needs to build, run and test.
+# Quick when everything is present: apt is only touched for missing packages.
+#   --test   also the packages the test suite needs (Xvfb, Python torch for fixtures)
+set -euo pipefail
+
+packages=(
+  build-essential cmake ninja-build pkg-config
+  qt6-base-dev qt6-charts-dev qt6-svg-dev libgl-dev
+  libtorch-dev nlohmann-json3-dev
+  libopenblas0-pthread        # libtorch's BLAS calls ~15x faster than reference BLAS
+  fonts-dejavu-core           # a readable font for offscreen rendering
+)
+if [[ "${1:-}" == "--test" ]]; then
+  packages+=(xvfb xauth python3 python3-numpy)
+fi
+
+missing=()
+for p in "${packages[@]}"; do
+  status=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
+  [[ "$status" == "install ok installed" ]] || missing+=("$p")
+done
+
+if (( ${#missing[@]} )); then
+  echo "irscope: installing ${missing[*]}"
+  if [[ $(id -u) -ne 0 ]]; then sudo=sudo; else sudo=; fi
+  export DEBIAN_FRONTEND=noninteractive
+  $sudo apt-get update -qq
+  $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
