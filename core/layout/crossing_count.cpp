@@ -1,0 +1,58 @@
+#include "core/layout/crossing_count.h"
+
+#include <algorithm>
+
+namespace irscope::layout::detail {
+
+namespace {
+
+class Fenwick {
+public:
+    explicit Fenwick(int32_t n) : tree_(n + 1, 0) {}
+    void add(int32_t i) {
+        for (++i; i < static_cast<int32_t>(tree_.size()); i += i & -i) ++tree_[i];
+    }
+    int64_t prefix(int32_t i) const {   // count of inserted values <= i
+        int64_t s = 0;
+        for (++i; i > 0; i -= i & -i) s += tree_[i];
+        return s;
+    }
+
+private:
+    std::vector<int64_t> tree_;
+};
+
+}  // namespace
+
+int64_t countBilayerCrossings(std::vector<std::pair<int32_t, int32_t>>& segments, int32_t lowerSize) {
+    std::sort(segments.begin(), segments.end());
+    Fenwick tree(lowerSize);
+    int64_t crossings = 0, inserted = 0;
+    size_t i = 0;
+    while (i < segments.size()) {
+        // Segments from the same upper vertex do not cross one another: query
+        // them all before inserting any.
+        size_t j = i;
+        while (j < segments.size() && segments[j].first == segments[i].first) ++j;
+        for (size_t k = i; k < j; ++k) crossings += inserted - tree.prefix(segments[k].second);
+        for (size_t k = i; k < j; ++k) tree.add(segments[k].second);
+        inserted += static_cast<int64_t>(j - i);
+        i = j;
+    }
+    return crossings;
+}
+
+int64_t countLayerCrossings(const LayeredGraph& g, int32_t upper) {
+    std::vector<std::pair<int32_t, int32_t>> segs;
+    for (int32_t u : g.layers[upper])
+        for (int32_t v : g.down[u]) segs.emplace_back(g.pos[u], g.pos[v]);
+    return countBilayerCrossings(segs, static_cast<int32_t>(g.layers[upper + 1].size()));
+}
+
+int64_t countAllCrossings(const LayeredGraph& g) {
+    int64_t total = 0;
+    for (int32_t l = 0; l + 1 < static_cast<int32_t>(g.layers.size()); ++l) total += countLayerCrossings(g, l);
+    return total;
+}
+
+}  // namespace irscope::layout::detail

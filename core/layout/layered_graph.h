@@ -1,0 +1,39 @@
+#pragma once
+// Internal: the "proper" layered graph the phases share. Vertices are the
+// LayoutGraph's items, then ghosts, then dummies; every edge joins adjacent
+// layers. Adjacency lists are sorted by vertex id for determinism.
+#include <cstdint>
+#include <vector>
+
+#include "core/layout/layout_graph.h"
+
+namespace irscope::layout::detail {
+
+enum class VertexType : unsigned char { Item, Weight, Ghost, Dummy };
+
+struct LayeredGraph {
+    int32_t itemCount = 0;                       // LayoutGraph nodes
+    int32_t ghostCount = 0;                      // vertices [itemCount, itemCount + ghostCount)
+    std::vector<VertexType> type;                // per vertex
+    std::vector<int32_t> layer;
+    std::vector<double> width, height;
+    std::vector<int32_t> ghostOf;                // per ghost vertex (index - itemCount): the item it stands for
+    std::vector<std::vector<int32_t>> up, down;  // neighbours in layer-1 / layer+1
+    std::vector<std::vector<int32_t>> layers;    // vertex ids per layer, in drawing order
+    std::vector<int32_t> pos;                    // index of each vertex within its layer
+
+    // Per LayoutGraph edge: the vertex chain from top to bottom (source or
+    // ghost, dummies, target); empty for a self-loop. reversed: the edge
+    // pointed upward and its chain runs target -> source.
+    std::vector<std::vector<int32_t>> chain;
+    std::vector<char> reversed;
+    int64_t reversedCount = 0;
+
+    int32_t vertexCount() const { return static_cast<int32_t>(type.size()); }
+    bool isDummy(int32_t v) const { return type[v] == VertexType::Dummy; }
+    // Kept out of the vertical alignment so the main chain stays straight.
+    bool alignsFreely(int32_t v) const { return type[v] == VertexType::Item || type[v] == VertexType::Dummy; }
+    void updatePositions();
+};
+
+}  // namespace irscope::layout::detail

@@ -1,0 +1,26 @@
+#pragma once
+// Layering: assigns every LayoutGraph node a layer (0 = top).
+//  - longest path from the sources over non-weight edges, so each op sits
+//    just below its deepest input;
+//  - ops with no inputs (arange, full, ...) are pulled down next to their
+//    first consumer instead of floating at the top;
+//  - each weight item sits in the layer just above its (first) consumer, so
+//    a weight never stretches across the graph.
+// Cycles (malformed input) are broken deterministically: edges that go
+// against a topological order are reversed.
+#include <cstdint>
+#include <vector>
+
+#include "core/layout/layout_graph.h"
+
+namespace irscope::layout::detail {
+
+struct Layering {
+    std::vector<int32_t> layer;       // per node
+    std::vector<char> edgeReversed;   // per edge: drawn upward in the input order
+    int32_t layerCount = 0;
+};
+
+Layering assignLayers(const LayoutGraph& graph);
+
+}  // namespace irscope::layout::detail

@@ -1,0 +1,125 @@
+#include "core/layout/layout.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "core/layout/coordinate_assignment.h"
+#include "core/layout/crossing_reduction.h"
+#include "core/layout/edge_routing.h"
+#include "core/layout/layering.h"
+#include "core/layout/long_edges.h"
+
+namespace irscope::layout {
+
+using namespace detail;
+
+LayoutResult computeLayout(const LayoutGraph& graph, const LayoutOptions& options) {
+    LayoutResult out;
+    const auto n = static_cast<int32_t>(graph.nodes.size());
+    for (const auto& e : graph.edges)
+        if (e.source < 0 || e.source >= n || e.target < 0 || e.target >= n)
+            throw std::out_of_range("layout: edge endpoint out of range");
+    if (n == 0) {
+        out.bounds = {0, 0, 2 * options.margin, 2 * options.margin};
+        return out;
+    }
+
+    const Layering layering = assignLayers(graph);
+    LayeredGraph g = buildLayeredGraph(graph, layering, options);
+    out.stats.crossings = reduceCrossings(g, options.crossingSweeps);
+    const std::vector<double> x = assignCoordinates(g, options);
+
+    // Vertical placement: each layer as tall as its tallest box, boxes centred in it.
+    const auto h = static_cast<int32_t>(g.layers.size());
+    out.layerTop.assign(h, 0);
+    out.layerBottom.assign(h, 0);
+    double y = options.margin;
+    for (int32_t l = 0; l < h; ++l) {
+        double height = 0;
+        for (int32_t v : g.layers[l]) height = std::max(height, g.height[v]);
+        out.layerTop[l] = y;
+        out.layerBottom[l] = y + height;
+        y += height + options.layerGap;
+    }
+    const int32_t vc = g.vertexCount();
+    std::vector<Rect> rects(vc);
+    for (int32_t v = 0; v < vc; ++v) {
+        const double cy = (out.layerTop[g.layer[v]] + out.layerBottom[g.layer[v]]) / 2;
+        rects[v] = {options.margin + x[v] - g.width[v] / 2, cy - g.height[v] / 2, g.width[v], g.height[v]};
+    }
+
+    // Items: the input's nodes, then ghosts.
+    const int32_t itemTotal = g.itemCount + g.ghostCount;
+    out.items.resize(itemTotal);
+    for (int32_t v = 0; v < itemTotal; ++v) {
+        PlacedItem& it = out.items[v];
+        if (v < n) {
+            const LayoutNode& node = graph.nodes[v];
+            it.kind = node.kind;
+            it.family = node.family;
+            it.irIndex = node.irIndex;
+            it.name = node.name;
+            it.lines = node.lines;
+        } else {
+            const int32_t src = g.ghostOf[v - n];
+            const LayoutNode& node = graph.nodes[src];
+            it.kind = ItemKind::Ghost;
+            it.family = node.family;
+            it.irIndex = node.irIndex;
+            it.ghostOf = src;
+            it.name = node.name;
+            it.lines = {node.lines.empty() ? node.name : node.lines.front()};
+        }
+        it.rect = rects[v];
+        it.layer = g.layer[v];
+    }
+
+    // Edges, in input order.
+    out.edges.resize(graph.edges.size());
+    for (size_t e = 0; e < graph.edges.size(); ++e) {
+        const LayoutEdge& in = graph.edges[e];
+        RoutedEdge& r = out.edges[e];
+        r.style = in.style;
+        r.label = in.label;
+        r.targetInput = in.targetInput;
+        r.source = in.source;
+        r.target = in.target;
+        const auto& chain = g.chain[e];
+        if (chain.empty()) {   // self-loop: a small hook on the right side
+            const Rect& b = rects[in.source];
+            r.points = {{b.right(), b.center().y - 4}, {b.right() + 12, b.center().y - 4},
+                        {b.right() + 12, b.center().y + 4}, {b.right(), b.center().y + 4}};
+            r.labelPos = {b.right() + 16, b.center().y};
+            continue;
+        }
+        if (chain.front() >= n && chain.front() < itemTotal) {
+            r.ghosted = true;
+            if (g.reversed[e]) r.target = chain.front();
+            else r.source = chain.front();
+        }
+        r.points = routeChain(g, chain, rects, out.layerTop, out.layerBottom);
+        const Point a = r.points[0], b = r.points[1];
+        r.labelPos = {(a.x + b.x) / 2 + 4, (a.y + b.y) / 2};
+        if (g.reversed[e]) std::reverse(r.points.begin(), r.points.end());
+    }
+
+    double right = 0, bottom = 0;
+    for (const auto& it : out.items) {
+        right = std::max(right, it.rect.right());
+        bottom = std::max(bottom, it.rect.bottom());
+    }
+    for (const auto& e : out.edges)
+        for (const auto& p : e.points) {
+            right = std::max(right, p.x);
+            bottom = std::max(bottom, p.y);
+        }
+    out.bounds = {0, 0, right + options.margin, bottom + options.margin};
+
+    out.stats.layers = h;
+    out.stats.ghosts = g.ghostCount;
+    out.stats.dummies = vc - itemTotal;
+    out.stats.reversedEdges = g.reversedCount;
+    return out;
+}
+
+}  // namespace irscope::layout

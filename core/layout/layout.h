@@ -1,0 +1,37 @@
+#pragma once
+// The layout engine's entry point: LayoutGraph in, LayoutResult out.
+// Pure, deterministic (same input -> bit-identical output) and near-linear:
+//   layering (longest path, weights just above their consumer)
+//   -> long edges (ghost proxies for far high-fan-out sources, dummies for the rest)
+//   -> crossing reduction (barycenter sweeps, Fenwick-tree crossing count)
+//   -> coordinates (Brandes-Koepf, weights and ghosts left out of the alignment)
+//   -> edge routing (polylines clipped to the boxes).
+#include "core/layout/layout_graph.h"
+#include "core/layout/layout_result.h"
+
+namespace irscope::layout {
+
+struct LayoutOptions {
+    double nodeGap = 20;          // horizontal space between two boxes in a layer
+    double dummyGap = 8;          // ... when one of them is a long edge's bend point
+    double layerGap = 36;         // vertical space between layers (room for a shape label)
+    double margin = 16;           // around the whole drawing
+
+    // Long edges. An edge spanning more than ghostMinSpan layers whose source
+    // feeds at least ghostMinFanout items, or any edge longer than
+    // maxEdgeSpan, is drawn from a ghost proxy placed just above its
+    // consumer. If dummies would still exceed maxDummiesPerItem * items, the
+    // longest remaining edges are ghosted too. Everything else gets dummies.
+    int ghostMinSpan = 4;
+    int ghostMinFanout = 3;
+    int maxEdgeSpan = 60;
+    double maxDummiesPerItem = 2.0;
+    double ghostHeight = 22;
+    double ghostMaxWidth = 160;
+
+    int crossingSweeps = 6;       // down+up rounds of barycenter ordering (best kept)
+};
+
+LayoutResult computeLayout(const LayoutGraph& graph, const LayoutOptions& options = {});
+
+}  // namespace irscope::layout

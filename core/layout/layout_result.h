@@ -1,0 +1,61 @@
+#pragma once
+// LayoutResult: what the layout hands to a renderer (SVG export, graph view).
+//
+// Item ids: items[i] for i < LayoutGraph::nodes.size() is LayoutGraph node i;
+// ghost proxies made by the layout are appended after them. Edge ids:
+// edges[i] is LayoutGraph edge i (an edge whose source was replaced by a
+// ghost has source == that ghost's id and `ghosted` set).
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/layout/geometry.h"
+#include "core/layout/layout_graph.h"
+
+namespace irscope::layout {
+
+struct PlacedItem {
+    ItemKind kind = ItemKind::Op;
+    OpFamily family = OpFamily::Other;
+    int64_t irIndex = -1;              // as LayoutNode::irIndex (for a ghost: its source's)
+    int32_t ghostOf = -1;              // for a ghost: the item id it stands for
+    std::string name;                  // for a ghost: the source's name
+    std::vector<std::string> lines;
+    Rect rect;
+    int32_t layer = 0;
+};
+
+struct RoutedEdge {
+    int32_t source = -1;               // item ids
+    int32_t target = -1;
+    EdgeStyle style = EdgeStyle::Solid;
+    // Polyline from the source's border to the target's border (the arrow
+    // tip is the last point). Vertical runs through dummy layers make long
+    // edges read as straight lanes; a renderer may round the corners.
+    std::vector<Point> points;
+    std::string label;
+    // Left-middle anchor of the label (text starts here, vertically centred);
+    // meaningful when label is not empty. It lies in the gap just below the source.
+    Point labelPos;
+    int64_t targetInput = -1;
+    bool ghosted = false;              // the edge's real source is items[source].ghostOf
+};
+
+struct LayoutStats {
+    int32_t layers = 0;
+    int64_t dummies = 0;               // bend points inserted for long edges
+    int64_t ghosts = 0;
+    int64_t crossings = 0;             // between adjacent layers, dummies included
+    int64_t reversedEdges = 0;         // edges that pointed upward (cycles in the input)
+};
+
+struct LayoutResult {
+    std::vector<PlacedItem> items;
+    std::vector<RoutedEdge> edges;
+    Rect bounds;                       // every item and edge point, plus the margin
+    std::vector<double> layerTop;      // y of each layer's top, layer order
+    std::vector<double> layerBottom;
+    LayoutStats stats;
+};
+
+}  // namespace irscope::layout

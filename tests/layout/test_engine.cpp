@@ -1,0 +1,329 @@
+// The layout engine on hand-built LayoutGraphs whose good drawing is known.
+#include <QTest>
+
+#include "core/layout/layout.h"
+#include "layout/layout_checks.h"
+
+using namespace irscope::layout;
+using namespace layout_checks;
+
+namespace {
+
+int32_t node(LayoutGraph& g, const char* name, ItemKind kind = ItemKind::Op, double w = 80, double h = 36) {
+    LayoutNode n;
+    n.name = name;
+    n.kind = kind;
+    n.width = w;
+    n.height = h;
+    n.lines = {name};
+    return g.addNode(n);
+}
+void edge(LayoutGraph& g, int32_t s, int32_t t, EdgeStyle style = EdgeStyle::Solid) {
+    LayoutEdge e;
+    e.source = s;
+    e.target = t;
+    e.style = style;
+    e.label = "1x4";
+    g.addEdge(e);
+}
+double cx(const LayoutResult& r, int32_t i) { return r.items[i].rect.center().x; }
+
+void checkInvariants(const LayoutResult& r) {
+    QString why;
+    QVERIFY2(noOverlaps(r, &why), qPrintable(why));
+    QVERIFY2(edgesPointDown(r, &why), qPrintable(why));
+    for (const auto& it : r.items) {
+        QVERIFY(it.rect.left() >= r.bounds.left());
+        QVERIFY(it.rect.right() <= r.bounds.right());
+        QVERIFY(it.rect.bottom() <= r.bounds.bottom());
+    }
+}
+
+}  // namespace
+
+class TestLayoutEngine : public QObject {
+    Q_OBJECT
+private slots:
+    void emptyGraph() {
+        const auto r = computeLayout(LayoutGraph{});
+        QVERIFY(r.items.empty());
+        QVERIFY(r.bounds.width > 0);
+    }
+
+    void chainIsStraight() {
+        LayoutGraph g;
+        const int a = node(g, "a"), b = node(g, "b", ItemKind::Op, 140), c = node(g, "c", ItemKind::Op, 50);
+        edge(g, a, b);
+        edge(g, b, c);
+        const auto r = computeLayout(g);
+        checkInvariants(r);
+        QCOMPARE(r.items[a].layer, 0);
+        QCOMPARE(r.items[b].layer, 1);
+        QCOMPARE(r.items[c].layer, 2);
+        QCOMPARE(cx(r, a), cx(r, b));
+        QCOMPARE(cx(r, b), cx(r, c));
+        // Straight edges: two points, vertical, from the bottom centre to the top centre.
+        QCOMPARE(r.edges[0].points.size(), size_t(2));
+        QCOMPARE(r.edges[0].points[0].y, r.items[a].rect.bottom());
+        QCOMPARE(r.edges[0].points[1].y, r.items[b].rect.top());
+        QCOMPARE(r.edges[0].points[0].x, r.edges[0].points[1].x);
+        QCOMPARE(r.stats.crossings, 0);
+        QCOMPARE(r.stats.dummies, 0);
+        // The label sits in the gap between the two layers.
+        QVERIFY(r.edges[0].labelPos.y > r.items[a].rect.bottom());
+        QVERIFY(r.edges[0].labelPos.y < r.items[b].rect.top());
+    }
+
+    void longestPathLayers() {
+        // a -> b -> c -> d and a -> d: d goes below c, the a->d edge gets 2 dummies.
+        LayoutGraph g;
+        const int a = node(g, "a"), b = node(g, "b"), c = node(g, "c"), d = node(g, "d");
+        edge(g, a, b);
+        edge(g, b, c);
+        edge(g, c, d);
+        edge(g, a, d);
+        const auto r = computeLayout(g);
+        checkInvariants(r);
+        QCOMPARE(r.items[d].layer, 3);
+        QCOMPARE(r.stats.dummies, 2);
+        QCOMPARE(r.stats.crossings, 0);
+        // The skip edge bends through its two dummies: 2 + 2 * 2 points.
+        QCOMPARE(r.edges[3].points.size(), size_t(6));
+    }
+
+    void diamondHasNoCrossing() {
+        LayoutGraph g;
+        const int a = node(g, "a"), b = node(g, "b"), c = node(g, "c"), d = node(g, "d");
+        edge(g, a, b);
+        edge(g, a, c);
+        edge(g, b, d);
+        edge(g, c, d);
+        const auto r = computeLayout(g);
+        checkInvariants(r);
+        QCOMPARE(r.stats.crossings, 0);
+        // b and c side by side, a and d centred between them.
+        QVERIFY(cx(r, b) != cx(r, c));
+        QCOMPARE(cx(r, a), (cx(r, b) + cx(r, c)) / 2);
+        QCOMPARE(cx(r, d), (cx(r, b) + cx(r, c)) / 2);
+    }
+
+    void crossingOptimaOnSmallGraphs() {
+        {
+            // Sources listed so the naive order crosses: s0 feeds the node listed
+            // second, s1 the first. Optimum: 0.
+            LayoutGraph g;
+            const int s0 = node(g, "s0"), s1 = node(g, "s1"), t0 = node(g, "t0"), t1 = node(g, "t1");
+            const int u0 = node(g, "u0"), u1 = node(g, "u1");
+            edge(g, s0, t1);
+            edge(g, s1, t0);
+            edge(g, t0, u0);
+            edge(g, t1, u1);
+            edge(g, s0, u1);
+            const auto r = computeLayout(g);
+            checkInvariants(r);
+            QCOMPARE(r.stats.crossings, 0);
+        }
+        {
+            // K2,3 between two layers: every pair of lower vertices makes one
+            // crossing whatever the order, so the optimum is 3.
+            LayoutGraph g;
+            const int a0 = node(g, "a0"), a1 = node(g, "a1");
+            for (const char* name : {"b0", "b1", "b2"}) {
+                const int b = node(g, name);
+                edge(g, a0, b);
+                edge(g, a1, b);
+            }
+            const auto r = computeLayout(g);
+            checkInvariants(r);
+            QCOMPARE(r.stats.crossings, 3);
+        }
+        {
+            // Two interleaved chains whose input order alternates sides
+            // (a1 is under b0's column in the naive order). Planar: optimum 0.
+            LayoutGraph g;
+            const int a0 = node(g, "a0"), b0 = node(g, "b0"), b1 = node(g, "b1"), a1 = node(g, "a1");
+            const int b2 = node(g, "b2"), a2 = node(g, "a2"), m = node(g, "m");
+            edge(g, a0, a1);
+            edge(g, b0, b1);
+            edge(g, a1, a2);
+            edge(g, b1, b2);
+            edge(g, a2, m);
+            edge(g, b2, m);
+            edge(g, a0, b1);
+            const auto r = computeLayout(g);
+            checkInvariants(r);
+            QCOMPARE(r.stats.crossings, 0);
+        }
+    }
+
+    void weightsOnePerUseJustAboveConsumer() {
+        // x -> relu -> relu_1 -> linear(w, b) -> out; weight boxes are separate items.
+        LayoutGraph g;
+        const int x = node(g, "x", ItemKind::GraphInput);
+        const int r0 = node(g, "relu"), r1 = node(g, "relu_1"), lin = node(g, "linear", ItemKind::Op, 120);
+        const int w = node(g, "p_fc_weight", ItemKind::Parameter, 110, 36);
+        const int bias = node(g, "p_fc_bias", ItemKind::Parameter, 100, 36);
+        const int out = node(g, "output_0", ItemKind::Output);
+        edge(g, x, r0);
+        edge(g, r0, r1);
+        edge(g, r1, lin);
+        edge(g, w, lin, EdgeStyle::Dashed);
+        edge(g, bias, lin, EdgeStyle::Dashed);
+        edge(g, lin, out);
+        const auto r = computeLayout(g);
+        checkInvariants(r);
+        QCOMPARE(r.items[lin].layer, 3);
+        QCOMPARE(r.items[w].layer, 2);      // not at the top, where a longest path puts sources
+        QCOMPARE(r.items[bias].layer, 2);
+        // The main chain stays straight: the weights are out of the alignment.
+        QCOMPARE(cx(r, x), cx(r, r0));
+        QCOMPARE(cx(r, r0), cx(r, r1));
+        QCOMPARE(cx(r, r1), cx(r, lin));
+        QCOMPARE(cx(r, lin), cx(r, out));
+        // Weights sit beside the activation that feeds the same op.
+        QVERIFY(r.items[w].rect.left() > r.items[r1].rect.right() || r.items[w].rect.right() < r.items[r1].rect.left());
+        QCOMPARE(r.stats.dummies, 0);
+        QVERIFY(r.edges[3].style == EdgeStyle::Dashed);
+    }
+
+    void weightUsedAtTopStillAbove() {
+        // An op fed only by a weight (embedding of a constant) still gets its weight above it.
+        LayoutGraph g;
+        const int w = node(g, "c_table", ItemKind::Constant);
+        const int op = node(g, "clone");
+        edge(g, w, op, EdgeStyle::Dashed);
+        const auto r = computeLayout(g);
+        checkInvariants(r);
+        QCOMPARE(r.items[w].layer + 1, r.items[op].layer);
+    }
+
+    void sourceOpsArePulledDown() {
+        // arange has no input; it is used only by the last op of a chain.
+        LayoutGraph g;
+        const int x = node(g, "x", ItemKind::GraphInput);
+        int prev = x;
+        for (const char* name : {"a", "b", "c", "d"}) {
+            const int v = node(g, name);
+            edge(g, prev, v);
+            prev = v;
+        }
+        const int arange = node(g, "arange"), add = node(g, "add");
+        edge(g, prev, add);
+        edge(g, arange, add);
+        const auto r = computeLayout(g);
+        checkInvariants(r);
+        QCOMPARE(r.items[add].layer, 5);
+        QCOMPARE(r.items[arange].layer, 4);
+        QCOMPARE(r.stats.dummies, 0);
+    }
+
+    void highFanoutSourceUsesGhosts() {
+        // A mask input feeding every 20th op of a 200-op chain: plain dummies
+        // would need 20+40+...+180 - 9 = 891 bend points.
+        LayoutGraph g;
+        const int mask = node(g, "mask", ItemKind::GraphInput);
+        const int x = node(g, "x", ItemKind::GraphInput);
+        int prev = x;
+        std::vector<int> users;
+        for (int i = 1; i <= 200; ++i) {
+            const int v = node(g, qPrintable(QString("op%1").arg(i)));
+            edge(g, prev, v);
+            if (i % 20 == 0 && i < 200) {
+                edge(g, mask, v);
+                users.push_back(v);
+            }
+            prev = v;
+        }
+        const auto r = computeLayout(g);
+        checkInvariants(r);
+        QCOMPARE(r.stats.dummies, 0);
+        QCOMPARE(r.stats.ghosts, 9);
+        QCOMPARE(r.items.size(), g.nodes.size() + 9);
+        int ghostEdges = 0;
+        for (const auto& e : r.edges) {
+            if (!e.ghosted) continue;
+            ++ghostEdges;
+            const auto& ghost = r.items[e.source];
+            QCOMPARE(ghost.kind, ItemKind::Ghost);
+            QCOMPARE(ghost.ghostOf, mask);
+            QCOMPARE(ghost.name, std::string("mask"));
+            QCOMPARE(ghost.layer + 1, r.items[e.target].layer);
+        }
+        QCOMPARE(ghostEdges, 9);
+        // The chain itself stays a straight column.
+        for (int v = x + 1; v < x + 200; ++v) QCOMPARE(cx(r, v), cx(r, v + 1));
+    }
+
+    void dummiesStayLinearOnDeepGraphs() {
+        // 300 blocks, each with a residual skip of 6 layers, and one input
+        // (position ids) read by every block: the dummy count must stay O(n),
+        // not O(n * layers).
+        LayoutGraph g;
+        const int pos = node(g, "pos", ItemKind::GraphInput);
+        int prev = node(g, "x", ItemKind::GraphInput);
+        for (int b = 0; b < 300; ++b) {
+            const int first = node(g, "ln");
+            edge(g, prev, first);
+            int cur = first;
+            for (int k = 0; k < 5; ++k) {
+                const int v = node(g, "op");
+                edge(g, cur, v);
+                if (k == 2) edge(g, pos, v);
+                cur = v;
+            }
+            const int add = node(g, "add");
+            edge(g, cur, add);
+            edge(g, prev, add);   // residual
+            prev = add;
+        }
+        const auto r = computeLayout(g);
+        checkInvariants(r);
+        const auto n = static_cast<int64_t>(g.nodes.size());
+        QVERIFY2(r.stats.dummies <= 2 * n, qPrintable(QString::number(r.stats.dummies)));
+        QVERIFY(r.stats.ghosts >= 299);   // every block but the first reads pos through a ghost
+        QVERIFY(r.stats.layers >= 300 * 7);
+    }
+
+    void deterministic() {
+        LayoutGraph g;
+        std::vector<int> v;
+        for (int i = 0; i < 60; ++i) v.push_back(node(g, "n", ItemKind::Op, 40 + (i * 37) % 90));
+        for (int i = 0; i < 60; ++i) {
+            if (i + 1 < 60) edge(g, v[i], v[i + 1]);
+            if (i + 7 < 60 && i % 3 == 0) edge(g, v[i], v[i + 7]);
+            if (i + 2 < 60 && i % 5 == 1) edge(g, v[i], v[i + 2]);
+        }
+        const auto a = computeLayout(g);
+        const auto b = computeLayout(g);
+        checkInvariants(a);
+        QVERIFY(sameLayout(a, b));
+        const LayoutGraph copy = g;
+        QVERIFY(sameLayout(a, computeLayout(copy)));
+    }
+
+    void cyclesAreBrokenNotFatal() {
+        LayoutGraph g;
+        const int a = node(g, "a"), b = node(g, "b"), c = node(g, "c");
+        edge(g, a, b);
+        edge(g, b, c);
+        edge(g, c, a);   // back edge
+        edge(g, b, b);   // self-loop
+        const auto r = computeLayout(g);
+        QCOMPARE(r.stats.reversedEdges, 1);
+        QString why;
+        QVERIFY2(noOverlaps(r, &why), qPrintable(why));
+        // The reversed edge still ends at its own target (a), i.e. it points up.
+        QVERIFY(r.edges[2].points.front().y > r.edges[2].points.back().y);
+        QVERIFY(!r.edges[3].points.empty());
+    }
+
+    void badEdgeThrows() {
+        LayoutGraph g;
+        node(g, "a");
+        edge(g, 0, 5);
+        QVERIFY_THROWS_EXCEPTION(std::out_of_range, computeLayout(g));
+    }
+};
+
+QTEST_APPLESS_MAIN(TestLayoutEngine)
+#include "test_engine.moc"
