@@ -65,7 +65,7 @@ LayeredGraph buildLayeredGraph(const LayoutGraph& graph, const Layering& layerin
         if (!ghosted[e]) continue;
         g.type.push_back(VertexType::Ghost);
         g.layer.push_back(layer[bottom[e]] - 1);
-        g.width.push_back(std::min(graph.nodes[top[e]].width, options.ghostMaxWidth));
+        g.width.push_back(std::min(graph.nodes[top[e]].width + 16, options.ghostMaxWidth));   // + room for the "↳ " mark
         g.height.push_back(options.ghostHeight);
         g.ghostOf.push_back(top[e]);
     }

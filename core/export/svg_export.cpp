@@ -1,0 +1,262 @@
+#include "core/export/svg_export.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdio>
+#include <set>
+#include <unordered_map>
+
+namespace irscope::exporter {
+
+using namespace irscope::layout;
+
+std::string xmlEscape(const std::string& text) {
+    std::string out;
+    out.reserve(text.size());
+    for (char c : text) {
+        switch (c) {
+            case '&': out += "&amp;"; break;
+            case '<': out += "&lt;"; break;
+            case '>': out += "&gt;"; break;
+            case '"': out += "&quot;"; break;
+            case '\'': out += "&apos;"; break;
+            default:
+                // Control characters are not allowed in XML 1.0.
+                if (static_cast<unsigned char>(c) < 0x20 && c != '\t' && c != '\n' && c != '\r') out += "?";
+                else out += c;
+        }
+    }
+    return out;
+}
+
+FamilyColors itemColors(const PlacedItem& item) {
+    switch (item.kind) {
+        case ItemKind::GraphInput: return {"#d5f0ec", "#2f857c"};
+        case ItemKind::Output: return {"#d5f0ec", "#2f857c"};
+        case ItemKind::Parameter: return {"#fff4cc", "#b08d1a"};
+        case ItemKind::Buffer: return {"#dcecfb", "#3f78b0"};
+        case ItemKind::Constant: return {"#eedffa", "#8455b0"};
+        case ItemKind::OtherWeight: return {"#ececec", "#777777"};
+        case ItemKind::Ghost: return {"#ffffff", "#9a9a9a"};
+        case ItemKind::Op: break;
+    }
+    switch (item.family) {
+        case OpFamily::ConvLinear: return {"#d6e6f7", "#3a6ea5"};
+        case OpFamily::Normalization: return {"#dff0d8", "#4b8a3c"};
+        case OpFamily::Activation: return {"#fde9c4", "#c0871c"};
+        case OpFamily::Shape: return {"#ededed", "#8a8a8a"};
+        case OpFamily::Elementwise: return {"#f7dff0", "#a5487f"};
+        case OpFamily::Reduction: return {"#e3ddf7", "#6650a5"};
+        case OpFamily::Attention: return {"#fad8d0", "#c0503a"};
+        case OpFamily::Other: return {"#ffffff", "#666666"};
+    }
+    return {"#ffffff", "#666666"};
+}
+
+namespace {
+
+// Fixed-point numbers without trailing zeros: "12", "12.5", "-3.25".
+void num(std::string& out, double v) {
+    char buf[32];
+    const double r = std::round(v * 100) / 100;
+    int n = std::snprintf(buf, sizeof buf, "%.2f", r == 0 ? 0.0 : r);
+    while (n > 0 && buf[n - 1] == '0') --n;
+    if (n > 0 && buf[n - 1] == '.') --n;
+    out.append(buf, n);
+}
+
+std::string idPrefix(const PlacedItem& item) {
+    switch (item.kind) {
+        case ItemKind::Op: return "op_" + item.name;
+        case ItemKind::GraphInput: return "input_" + item.name;
+        case ItemKind::Output: return "output_" + std::to_string(item.irIndex);
+        case ItemKind::Ghost: return "ghost_" + item.name;
+        default: return "w_" + item.name;
+    }
+}
+
+// XML ids: keep letters, digits, '_', '-', '.'; anything else becomes '_'.
+std::string sanitizeId(const std::string& s) {
+    std::string out;
+    for (unsigned char c : s) out += (std::isalnum(c) || c == '_' || c == '-' || c == '.') ? static_cast<char>(c) : '_';
+    return out;
+}
+
+}  // namespace
+
+std::string layoutToSvg(const LayoutResult& layout, const SvgOptions& o) {
+    // Edge labels may reach past the rightmost box: widen the canvas for them.
+    const double labelFont = o.fontSize * 10 / 12;
+    double right = layout.bounds.right();
+    for (const auto& e : layout.edges)
+        if (!e.label.empty())
+            right = std::max(right, e.labelPos.x + 0.6 * labelFont * static_cast<double>(e.label.size()) + 4);
+    const double width = right, height = layout.bounds.bottom();
+
+    std::string s;
+    s.reserve(256 + layout.items.size() * 400 + layout.edges.size() * 250);
+    s += "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
+    s += "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"";
+    num(s, width * o.scale);
+    s += "\" height=\"";
+    num(s, height * o.scale);
+    s += "\" viewBox=\"0 0 ";
+    num(s, width);
+    s += ' ';
+    num(s, height);
+    s += "\" font-family=\"" + xmlEscape(o.fontFamily) + "\">\n";
+    s += "<rect x=\"0\" y=\"0\" width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n";
+
+    // Ids, unique: a weight drawn once per use gets _1, _2, ... after the first.
+    std::vector<std::string> ids(layout.items.size());
+    std::set<std::string> used;
+    for (size_t i = 0; i < layout.items.size(); ++i) {
+        const std::string base = sanitizeId(idPrefix(layout.items[i]));
+        std::string id = base;
+        for (int k = 1; used.count(id); ++k) id = base + "_" + std::to_string(k);
+        used.insert(id);
+        ids[i] = std::move(id);
+    }
+
+    // Edges first: boxes are drawn over their ends.
+    s += "<g id=\"edges\" fill=\"none\">\n";
+    for (size_t e = 0; e < layout.edges.size(); ++e) {
+        const RoutedEdge& edge = layout.edges[e];
+        if (edge.points.size() < 2) continue;
+        const bool dashed = edge.style == EdgeStyle::Dashed;
+        const char* color = dashed ? "#8c8c8c" : "#555555";
+        s += "<g id=\"e" + std::to_string(e) + "\" class=\"edge " + (dashed ? "dashed" : "solid") + "\">";
+        s += "<title>" + xmlEscape(layout.items[edge.source].name) + " -&gt; " +
+             xmlEscape(layout.items[edge.target].name) + "</title>";
+        s += "<path d=\"";
+        for (size_t i = 0; i < edge.points.size(); ++i) {
+            s += i == 0 ? "M" : " L";
+            num(s, edge.points[i].x);
+            s += ' ';
+            num(s, edge.points[i].y);
+        }
+        s += "\" stroke=\"";
+        s += color;
+        s += "\" stroke-width=\"1.2\"";
+        if (dashed) s += " stroke-dasharray=\"5 4\"";
+        s += "/>";
+        // Arrowhead as a polygon (Qt's SVG renderer has no markers).
+        const Point tip = edge.points.back(), from = edge.points[edge.points.size() - 2];
+        const double dx = tip.x - from.x, dy = tip.y - from.y, len = std::hypot(dx, dy);
+        if (len > 0) {
+            const double ux = dx / len, uy = dy / len, l = 8, w = 3.5;
+            s += "<polygon points=\"";
+            num(s, tip.x);
+            s += ',';
+            num(s, tip.y);
+            s += ' ';
+            num(s, tip.x - ux * l - uy * w);
+            s += ',';
+            num(s, tip.y - uy * l + ux * w);
+            s += ' ';
+            num(s, tip.x - ux * l + uy * w);
+            s += ',';
+            num(s, tip.y - uy * l - ux * w);
+            s += "\" fill=\"";
+            s += color;
+            s += "\"/>";
+        }
+        if (!edge.label.empty()) {
+            s += "<text x=\"";
+            num(s, edge.labelPos.x);
+            s += "\" y=\"";
+            num(s, edge.labelPos.y + labelFont * 0.35);
+            s += "\" font-size=\"";
+            num(s, labelFont);
+            s += "\" fill=\"#666666\">" + xmlEscape(edge.label) + "</text>";
+        }
+        s += "</g>\n";
+    }
+    s += "</g>\n<g id=\"nodes\">\n";
+
+    for (size_t i = 0; i < layout.items.size(); ++i) {
+        const PlacedItem& it = layout.items[i];
+        const Rect& r = it.rect;
+        const FamilyColors c = itemColors(it);
+        s += "<g id=\"" + ids[i] + "\" class=\"node " + itemKindName(it.kind);
+        if (it.kind == ItemKind::Op) s += std::string(" ") + opFamilyName(it.family);
+        s += "\"><title>" + xmlEscape(it.name) + "</title>";
+        const double slant = std::min(10.0, r.width / 4);
+        auto polygon = [&](std::initializer_list<Point> pts) {
+            s += "<polygon points=\"";
+            bool first = true;
+            for (Point p : pts) {
+                if (!first) s += ' ';
+                first = false;
+                num(s, p.x);
+                s += ',';
+                num(s, p.y);
+            }
+            s += "\"";
+        };
+        switch (it.kind) {
+            case ItemKind::Op:
+            case ItemKind::Ghost:
+                s += "<rect x=\"";
+                num(s, r.x);
+                s += "\" y=\"";
+                num(s, r.y);
+                s += "\" width=\"";
+                num(s, r.width);
+                s += "\" height=\"";
+                num(s, r.height);
+                s += "\" rx=\"6\" ry=\"6\"";
+                break;
+            case ItemKind::Output:   // trapezoid, wide side up (torch_ir's [\ /])
+                polygon({{r.left(), r.top()}, {r.right(), r.top()}, {r.right() - slant, r.bottom()},
+                         {r.left() + slant, r.bottom()}});
+                break;
+            default:                 // parallelogram: graph inputs and weights
+                polygon({{r.left() + slant, r.top()}, {r.right(), r.top()}, {r.right() - slant, r.bottom()},
+                         {r.left(), r.bottom()}});
+                break;
+        }
+        s += " fill=\"";
+        s += c.fill;
+        s += "\" stroke=\"";
+        s += c.stroke;
+        s += "\" stroke-width=\"1.2\"";
+        if (it.kind == ItemKind::Ghost) s += " stroke-dasharray=\"3 3\"";
+        s += "/>";
+        const double total = o.lineHeight * static_cast<double>(it.lines.size());
+        const double top = r.center().y - total / 2;
+        for (size_t l = 0; l < it.lines.size(); ++l) {
+            s += "<text x=\"";
+            num(s, r.center().x);
+            s += "\" y=\"";
+            num(s, top + o.lineHeight * (static_cast<double>(l) + 0.5) + o.fontSize * 0.35);
+            s += "\" font-size=\"";
+            num(s, l == 0 ? o.fontSize : o.fontSize * 11 / 12);
+            s += "\" text-anchor=\"middle\" fill=\"";
+            s += l == 0 ? "#1a1a1a" : "#555555";
+            s += "\"";
+            if (l == 0 && it.kind == ItemKind::Op) s += " font-weight=\"bold\"";
+            if (it.kind == ItemKind::Ghost) s += " font-style=\"italic\"";
+            s += ">";
+            if (it.kind == ItemKind::Ghost) s += "\xe2\x86\xb3 ";   // "↳ ": drawn again here, defined elsewhere
+            s += xmlEscape(it.lines[l]) + "</text>";
+        }
+        s += "</g>\n";
+    }
+    s += "</g>\n</svg>\n";
+    return s;
+}
+
+std::string graphToSvg(const ir::Graph& graph, const ir::GraphIndex& index, bool includeWeights,
+                       const SvgOptions& options) {
+    layout::GraphLayoutOptions go;
+    go.includeWeights = includeWeights;
+    go.lineHeight = options.lineHeight;
+    const double scale = options.fontSize / 12;
+    go.textWidth = [scale](std::string_view line) { return layout::defaultTextWidth(line) * scale; };
+    const auto input = layout::buildLayoutGraph(graph, index, go);
+    return layoutToSvg(layout::computeLayout(input), options);
+}
+
+}  // namespace irscope::exporter
