@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "core/ir/tensor_meta.h"
 
 namespace irscope::ir {
@@ -17,6 +19,9 @@ struct ConstantValue {
     // Set when the data could not be read as a tensor (ragged, unknown dtype,
     // a value out of the dtype's range); validation reports it.
     std::string problem;
+    // The "data" JSON exactly as written, kept only when the value is unusable,
+    // so that saving the IR never loses what the file said.
+    nlohmann::ordered_json rawData;
 
     bool usable() const { return problem.empty(); }
 };

@@ -20,8 +20,7 @@ struct OpNode {
     std::string opType;          // "aten.conv2d.default" or "<built-in function getitem>"
     std::vector<TensorMeta> inputs;
     std::vector<TensorMeta> outputs;
-    AttrMap attrs = AttrMap::object();
-    bool hasAttrsKey = true;     // false when the file had no "attrs" (kept for faithful saving)
+    AttrMap attrs = AttrMap::object();   // absent in the file = empty, as torch_ir reads it
 
     bool isGetitem() const { return opType == kGetitemOp; }
     // "conv2d", "mul.Tensor": op_type without a leading "aten." and a trailing ".default".

@@ -1,0 +1,617 @@
+#include "core/ir/json_io.h"
+
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <random>
+
+#include "core/ir/dtype.h"
+#include "core/ir/half_float.h"
+#include "core/ir/json_cursor.h"
+#include "core/ir/python_json_writer.h"
+
+namespace irscope::ir {
+
+namespace {
+
+std::string formatLoadError(const std::string& file, const std::string& jsonPath, int64_t line, int64_t column,
+                            const std::string& reason) {
+    std::string text = file;
+    if (line > 0) text += ":" + std::to_string(line) + ":" + std::to_string(column);
+    text += ": ";
+    if (!jsonPath.empty()) text += jsonPath + ": ";
+    return text + reason;
+}
+
+// One element of a constant's nested "data" list, as JSON gave it.
+struct ConstantElement {
+    enum class Kind : uint8_t { Integer, Real, Boolean } kind;
+    int64_t integer = 0;
+    double real = 0;
+};
+
+class GraphReader {
+public:
+    GraphReader(JsonCursor& cursor, Graph& graph, const LoadOptions& options)
+        : c_(cursor), g_(graph), options_(options) {}
+
+    void readTop();
+
+private:
+    void requireKeys(size_t objectStart, std::initializer_list<std::pair<const char*, bool>> keys);
+    void readTensorMetaList(std::vector<TensorMeta>& list);
+    void readTensorMeta(TensorMeta& meta);
+    void readShape(Shape& shape);
+    void readNode(OpNode& node);
+    void readMapping();
+    void readConstants();
+    void readConstant(const std::string& name, ConstantValue& value);
+    void readConstantData(Shape& shape, std::vector<ConstantElement>& elements, std::string& problem);
+    void readNested(size_t depth, Shape& shape, int64_t& leafDepth, std::vector<ConstantElement>& elements,
+                    std::string& problem);
+    std::string readOptionalString();   // a string, or "" for null
+    void addLoadDiagnostic(std::string code, std::string message);
+    void checkProgress();
+
+    JsonCursor& c_;
+    Graph& g_;
+    const LoadOptions& options_;
+    size_t nextProgressOffset_ = 0;
+};
+
+void GraphReader::checkProgress() {
+    if (!options_.progress || c_.offset() < nextProgressOffset_) return;
+    nextProgressOffset_ = c_.offset() + (1u << 20);
+    if (!options_.progress(static_cast<double>(c_.offset()) / static_cast<double>(std::max<size_t>(c_.size(), 1))))
+        throw LoadCancelled();
+}
+
+void GraphReader::addLoadDiagnostic(std::string code, std::string message) {
+    Diagnostic d;
+    d.severity = Severity::Error;
+    d.code = std::move(code);
+    d.jsonPath = c_.path();
+    d.message = std::move(message);
+    g_.loadDiagnostics.push_back(std::move(d));
+}
+
+void GraphReader::requireKeys(size_t objectStart, std::initializer_list<std::pair<const char*, bool>> keys) {
+    for (const auto& [key, seen] : keys)
+        if (!seen) c_.failAt(c_.text().data() + objectStart, std::string("missing required key '") + key + "'");
+}
+
+std::string GraphReader::readOptionalString() {
+    std::string text;
+    if (c_.peek() == 'n') c_.readNull();
+    else c_.readString(text);
+    return text;
+}
+
+void GraphReader::readTop() {
+    c_.peek();
+    const size_t start = c_.offset();
+    if (c_.atEnd()) c_.fail("the file is empty: expected a torch_ir JSON object");
+    c_.beginObject();
+    bool inputs = false, outputs = false, weights = false, nodes = false;
+    std::string key;
+    while (c_.nextKey(key)) {
+        c_.pushKey(key);
+        if (key == "model_name") g_.modelName = readOptionalString();
+        else if (key == "pytorch_version") g_.pytorchVersion = readOptionalString();
+        else if (key == "graph_inputs") readTensorMetaList(g_.graphInputs), inputs = true;
+        else if (key == "graph_outputs") readTensorMetaList(g_.graphOutputs), outputs = true;
+        else if (key == "weights") readTensorMetaList(g_.weights), weights = true;
+        else if (key == "weight_name_mapping") readMapping();
+        else if (key == "constants") readConstants();
+        else if (key == "nodes") {
+            nodes = true;
+            g_.nodes.clear();
+            if (c_.peek() == 'n') {
+                c_.fail("'nodes' must be a list of nodes, not null");
+            }
+            c_.beginArray();
+            c_.pushIndex(0);
+            int64_t index = 0;
+            while (c_.nextElement()) {
+                c_.setIndex(index++);
+                g_.nodes.emplace_back();
+                readNode(g_.nodes.back());
+                checkProgress();
+            }
+            c_.pop();
+        } else {
+            c_.skipValue();   // unknown keys are ignored, as torch_ir's from_dict does
+        }
+        c_.pop();
+    }
+    c_.finish();
+    // Path is empty here: the top-level object is what lacks the key.
+    requireKeys(start, {{"graph_inputs", inputs}, {"graph_outputs", outputs}, {"weights", weights}, {"nodes", nodes}});
+}
+
+void GraphReader::readTensorMetaList(std::vector<TensorMeta>& list) {
+    list.clear();
+    c_.beginArray();
+    c_.pushIndex(0);
+    int64_t index = 0;
+    while (c_.nextElement()) {
+        c_.setIndex(index++);
+        list.emplace_back();
+        readTensorMeta(list.back());
+    }
+    c_.pop();
+}
+
+void GraphReader::readTensorMeta(TensorMeta& meta) {
+    c_.peek();
+    const size_t start = c_.offset();
+    const size_t firstDiagnostic = g_.loadDiagnostics.size();
+    c_.beginObject();
+    bool name = false, shape = false;
+    std::string key;
+    while (c_.nextKey(key)) {
+        c_.pushKey(key);
+        if (key == "name") c_.readString(meta.name), name = true;
+        else if (key == "shape") readShape(meta.shape), shape = true;
+        else if (key == "dtype") meta.dtype = readOptionalString();
+        else if (key == "producer_node") {
+            std::string producer = readOptionalString();
+            if (producer.empty()) meta.producerNode.reset();
+            else meta.producerNode = std::move(producer);
+        } else if (key == "producer_output_idx") {
+            if (c_.peek() == 'n') {
+                c_.readNull();
+                meta.producerOutputIdx = 0;
+            } else {
+                const auto number = c_.readNumber();
+                if (!number.isInteger) c_.fail("producer_output_idx must be an integer");
+                meta.producerOutputIdx = number.integer;
+            }
+        } else {
+            c_.skipValue();
+        }
+        c_.pop();
+    }
+    requireKeys(start, {{"name", name}, {"shape", shape}});
+    for (size_t i = firstDiagnostic; i < g_.loadDiagnostics.size(); ++i)
+        if (g_.loadDiagnostics[i].tensor.empty()) g_.loadDiagnostics[i].tensor = meta.name;
+}
+
+void GraphReader::readShape(Shape& shape) {
+    shape.clear();
+    c_.beginArray();
+    c_.pushIndex(0);
+    int64_t index = 0;
+    while (c_.nextElement()) {
+        c_.setIndex(index);
+        const char next = c_.peek();
+        if (next == '-' || (next >= '0' && next <= '9') || next == 'N' || next == 'I') {
+            const auto number = c_.readNumber();
+            if (number.isInteger) {
+                shape.push_back(number.integer);
+            } else {
+                shape.push_back(kInvalidDim);
+                addLoadDiagnostic("invalid-dim", number.integerOverflow
+                                                     ? "dimension " + std::to_string(index) + " is too large for a 64-bit integer"
+                                                     : "dimension " + std::to_string(index) + " is not an integer (" +
+                                                           pythonFloatRepr(number.real) + ")");
+            }
+        } else {
+            const auto value = c_.readValue();
+            shape.push_back(kInvalidDim);
+            addLoadDiagnostic("invalid-dim", "dimension " + std::to_string(index) + " is not an integer (" +
+                                                 value.dump() + "); shapes must be static");
+        }
+        ++index;
+    }
+    c_.pop();
+}
+
+void GraphReader::readNode(OpNode& node) {
+    c_.peek();
+    const size_t start = c_.offset();
+    const size_t firstDiagnostic = g_.loadDiagnostics.size();
+    c_.beginObject();
+    bool name = false, opType = false, inputs = false, outputs = false;
+    std::string key;
+    while (c_.nextKey(key)) {
+        c_.pushKey(key);
+        if (key == "name") c_.readString(node.name), name = true;
+        else if (key == "op_type") c_.readString(node.opType), opType = true;
+        else if (key == "inputs") readTensorMetaList(node.inputs), inputs = true;
+        else if (key == "outputs") readTensorMetaList(node.outputs), outputs = true;
+        else if (key == "attrs") {
+            if (c_.peek() == 'n') {
+                c_.readNull();
+                node.attrs = AttrMap::object();
+            } else {
+                if (c_.peek() != '{') c_.fail("attrs must be an object");
+                node.attrs = c_.readValue();
+            }
+        } else {
+            c_.skipValue();
+        }
+        c_.pop();
+    }
+    requireKeys(start, {{"name", name}, {"op_type", opType}, {"inputs", inputs}, {"outputs", outputs}});
+    for (size_t i = firstDiagnostic; i < g_.loadDiagnostics.size(); ++i) g_.loadDiagnostics[i].node = node.name;
+}
+
+void GraphReader::readMapping() {
+    g_.weightNameMapping.clear();
+    if (c_.peek() == 'n') {
+        c_.readNull();
+        return;
+    }
+    c_.beginObject();
+    std::string key;
+    while (c_.nextKey(key)) {
+        c_.pushKey(key);
+        std::string original;
+        c_.readString(original);
+        // Duplicate keys: the last one wins, as in Python.
+        bool replaced = false;
+        for (auto& entry : g_.weightNameMapping)
+            if (entry.first == key) entry.second = original, replaced = true;
+        if (!replaced) g_.weightNameMapping.emplace_back(key, std::move(original));
+        c_.pop();
+    }
+}
+
+void GraphReader::readConstants() {
+    g_.constants.clear();
+    if (c_.peek() == 'n') {
+        c_.readNull();
+        return;
+    }
+    c_.beginObject();
+    std::string key;
+    while (c_.nextKey(key)) {
+        c_.pushKey(key);
+        ConstantValue value;
+        readConstant(key, value);
+        bool replaced = false;
+        for (auto& entry : g_.constants)
+            if (entry.first == key) entry.second = value, replaced = true;
+        if (!replaced) g_.constants.emplace_back(key, std::move(value));
+        c_.pop();
+    }
+}
+
+void GraphReader::readNested(size_t depth, Shape& shape, int64_t& leafDepth, std::vector<ConstantElement>& elements,
+                             std::string& problem) {
+    auto ragged = [&](const std::string& why) {
+        if (problem.empty()) problem = "ragged data: " + why;
+    };
+    const char next = c_.peek();
+    if (next == '[') {
+        c_.beginArray();
+        c_.pushIndex(0);
+        int64_t count = 0;
+        while (c_.nextElement()) {
+            c_.setIndex(count++);
+            readNested(depth + 1, shape, leafDepth, elements, problem);
+        }
+        c_.pop();
+        // The first list completed at each depth fixes that dim; every other must match.
+        if (shape.size() <= depth) shape.resize(depth + 1, -1);
+        if (shape[depth] == -1) shape[depth] = count;
+        else if (shape[depth] != count)
+            ragged(c_.path() + " has " + std::to_string(count) + " elements where other lists at that depth have " +
+                   std::to_string(shape[depth]));
+        if (count == 0) {   // an empty list ends the dims here
+            const auto dims = static_cast<int64_t>(depth) + 1;
+            if (leafDepth == -1) leafDepth = dims;
+            else if (leafDepth != dims) ragged(c_.path() + " is empty where other lists go deeper");
+        }
+        return;
+    }
+    if (leafDepth == -1) leafDepth = static_cast<int64_t>(depth);
+    else if (leafDepth != static_cast<int64_t>(depth))
+        ragged(c_.path() + " is at nesting depth " + std::to_string(depth) + " where other values are at depth " +
+               std::to_string(leafDepth));
+    ConstantElement element{};
+    if (next == 't' || next == 'f') {
+        element.kind = ConstantElement::Kind::Boolean;
+        element.integer = c_.readBool() ? 1 : 0;
+    } else if (next == '"' || next == '{' || next == 'n') {
+        const auto value = c_.readValue();
+        if (problem.empty()) problem = c_.path() + " is " + value.dump() + ", not a number";
+        return;
+    } else {
+        const auto number = c_.readNumber();
+        if (number.isInteger) {
+            element.kind = ConstantElement::Kind::Integer;
+            element.integer = number.integer;
+        } else {
+            element.kind = ConstantElement::Kind::Real;
+            element.real = number.real;
+        }
+    }
+    elements.push_back(element);
+}
+
+void GraphReader::readConstantData(Shape& shape, std::vector<ConstantElement>& elements, std::string& problem) {
+    int64_t leafDepth = -1;
+    shape.clear();
+    readNested(0, shape, leafDepth, elements, problem);
+    if (problem.empty() && leafDepth >= 0 && static_cast<int64_t>(shape.size()) > leafDepth)
+        problem = "ragged data: values appear at different nesting depths";
+    if (problem.empty()) {
+        auto count = elementCount(shape);
+        if (!count || static_cast<size_t>(*count) != elements.size())
+            problem = "ragged data: the nested lists do not form a rectangular tensor";
+    }
+}
+
+template <typename T>
+void appendBytes(std::vector<uint8_t>& bytes, T value) {
+    const size_t at = bytes.size();
+    bytes.resize(at + sizeof(T));
+    std::memcpy(bytes.data() + at, &value, sizeof(T));
+}
+
+// Packs elements as `dtype`; returns a problem description or "".
+std::string packConstant(DType dtype, const std::vector<ConstantElement>& elements, std::vector<uint8_t>& bytes) {
+    bytes.reserve(elements.size() * dtypeSize(dtype));
+    auto asDouble = [](const ConstantElement& e) {
+        return e.kind == ConstantElement::Kind::Real ? e.real : static_cast<double>(e.integer);
+    };
+    for (size_t i = 0; i < elements.size(); ++i) {
+        const auto& e = elements[i];
+        const double real = asDouble(e);
+        switch (dtype) {
+            case DType::Float32: appendBytes(bytes, static_cast<float>(real)); break;
+            case DType::Float64: appendBytes(bytes, real); break;
+            case DType::Float16: appendBytes(bytes, floatToHalfBits(static_cast<float>(real))); break;
+            case DType::BFloat16: appendBytes(bytes, floatToBFloat16Bits(static_cast<float>(real))); break;
+            case DType::Bool:
+                if (e.kind == ConstantElement::Kind::Real && real != 0 && real != 1)
+                    return "element " + std::to_string(i) + " (" + pythonFloatRepr(real) + ") is not a bool";
+                appendBytes(bytes, static_cast<uint8_t>(real != 0));
+                break;
+            case DType::Complex64:
+            case DType::Complex128: return "complex constants cannot be written as JSON lists";
+            default: {
+                if (e.kind == ConstantElement::Kind::Real && (std::trunc(real) != real || !std::isfinite(real)))
+                    return "element " + std::to_string(i) + " (" + pythonFloatRepr(real) + ") is not an integer";
+                const int64_t v = e.kind == ConstantElement::Kind::Real ? static_cast<int64_t>(real) : e.integer;
+                auto fits = [&](int64_t lo, int64_t hi) { return v >= lo && v <= hi; };
+                bool ok = true;
+                switch (dtype) {
+                    case DType::Int8: ok = fits(INT8_MIN, INT8_MAX); if (ok) appendBytes(bytes, static_cast<int8_t>(v)); break;
+                    case DType::Int16: ok = fits(INT16_MIN, INT16_MAX); if (ok) appendBytes(bytes, static_cast<int16_t>(v)); break;
+                    case DType::Int32: ok = fits(INT32_MIN, INT32_MAX); if (ok) appendBytes(bytes, static_cast<int32_t>(v)); break;
+                    case DType::UInt8: ok = fits(0, UINT8_MAX); if (ok) appendBytes(bytes, static_cast<uint8_t>(v)); break;
+                    default: appendBytes(bytes, v); break;
+                }
+                if (!ok)
+                    return "element " + std::to_string(i) + " (" + std::to_string(v) + ") is out of range for " +
+                           std::string(dtypeName(dtype));
+            }
+        }
+    }
+    return {};
+}
+
+void GraphReader::readConstant(const std::string& name, ConstantValue& value) {
+    c_.peek();
+    const size_t start = c_.offset();
+    c_.beginObject();
+    bool hasData = false;
+    size_t dataBegin = 0, dataEnd = 0;
+    std::vector<ConstantElement> elements;
+    std::string key;
+    while (c_.nextKey(key)) {
+        c_.pushKey(key);
+        if (key == "data") {
+            hasData = true;
+            elements.clear();
+            value.problem.clear();
+            c_.peek();
+            dataBegin = c_.offset();
+            readConstantData(value.shape, elements, value.problem);
+            dataEnd = c_.offset();
+        } else if (key == "dtype") {
+            value.dtype = readOptionalString();
+        } else {
+            c_.skipValue();
+        }
+        c_.pop();
+    }
+    requireKeys(start, {{"data", hasData}});
+    if (value.problem.empty()) {
+        if (value.dtype.empty()) value.problem = "no dtype";
+        else if (auto dtype = parseDType(value.dtype)) value.problem = packConstant(*dtype, elements, value.bytes);
+        else value.problem = "unknown dtype '" + value.dtype + "'";
+    }
+    if (!value.problem.empty()) {
+        value.bytes.clear();
+        // Keep what the file said, so saving loses nothing.
+        JsonCursor raw(c_.text().substr(dataBegin, dataEnd - dataBegin), c_.fileName(), 100000);
+        value.rawData = raw.readValue();
+    }
+    (void)name;
+}
+
+// ---- writing -------------------------------------------------------------
+
+void writeTensorMeta(PythonJsonWriter& w, const TensorMeta& meta) {
+    w.beginObject();
+    w.key("name");
+    w.value(meta.name);
+    w.key("shape");
+    w.beginArray();
+    for (int64_t dim : meta.shape) {
+        if (dim == kInvalidDim) w.null();
+        else w.value(dim);
+    }
+    w.endArray();
+    if (meta.hasDtype()) {
+        w.key("dtype");
+        w.value(meta.dtype);
+    }
+    if (meta.producerNode) {
+        w.key("producer_node");
+        w.value(*meta.producerNode);
+        w.key("producer_output_idx");
+        w.value(meta.producerOutputIdx);
+    }
+    w.endObject();
+}
+
+void writeTensorMetaList(PythonJsonWriter& w, const std::vector<TensorMeta>& list) {
+    w.beginArray();
+    for (const auto& meta : list) writeTensorMeta(w, meta);
+    w.endArray();
+}
+
+template <typename T>
+T readElement(const std::vector<uint8_t>& bytes, size_t index) {
+    T value;
+    std::memcpy(&value, bytes.data() + index * sizeof(T), sizeof(T));
+    return value;
+}
+
+void writeConstantElement(PythonJsonWriter& w, DType dtype, const std::vector<uint8_t>& bytes, size_t i) {
+    // As torch's tolist(): floats widen to Python floats, ints stay ints.
+    switch (dtype) {
+        case DType::Float32: w.value(static_cast<double>(readElement<float>(bytes, i))); break;
+        case DType::Float64: w.value(readElement<double>(bytes, i)); break;
+        case DType::Float16: w.value(static_cast<double>(halfBitsToFloat(readElement<uint16_t>(bytes, i)))); break;
+        case DType::BFloat16: w.value(static_cast<double>(bfloat16BitsToFloat(readElement<uint16_t>(bytes, i)))); break;
+        case DType::Bool: w.value(readElement<uint8_t>(bytes, i) != 0); break;
+        case DType::Int8: w.value(static_cast<int64_t>(readElement<int8_t>(bytes, i))); break;
+        case DType::Int16: w.value(static_cast<int64_t>(readElement<int16_t>(bytes, i))); break;
+        case DType::Int32: w.value(static_cast<int64_t>(readElement<int32_t>(bytes, i))); break;
+        case DType::UInt8: w.value(static_cast<int64_t>(readElement<uint8_t>(bytes, i))); break;
+        case DType::Int64: w.value(readElement<int64_t>(bytes, i)); break;
+        case DType::Complex64:
+        case DType::Complex128: w.null(); break;
+    }
+}
+
+void writeConstantData(PythonJsonWriter& w, DType dtype, const ConstantValue& value, size_t depth, size_t& next) {
+    if (depth == value.shape.size()) {
+        writeConstantElement(w, dtype, value.bytes, next++);
+        return;
+    }
+    w.beginArray();
+    for (int64_t i = 0; i < value.shape[depth]; ++i) writeConstantData(w, dtype, value, depth + 1, next);
+    w.endArray();
+}
+
+}  // namespace
+
+LoadError::LoadError(std::string file, std::string jsonPath, int64_t line, int64_t column, std::string reason)
+    : std::runtime_error(formatLoadError(file, jsonPath, line, column, reason)),
+      file_(std::move(file)), jsonPath_(std::move(jsonPath)), line_(line), column_(column), reason_(std::move(reason)) {}
+
+Graph parseGraph(std::string_view text, const std::string& fileName, const LoadOptions& options) {
+    Graph graph;
+    JsonCursor cursor(text, fileName, options.maxDepth);
+    GraphReader reader(cursor, graph, options);
+    reader.readTop();
+    return graph;
+}
+
+Graph loadGraphFile(const std::string& path, const LoadOptions& options) {
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec)) throw LoadError(path, "", 0, 0, "is a directory, not a JSON file");
+    std::ifstream file(path, std::ios::binary | std::ios::ate);
+    if (!file) throw LoadError(path, "", 0, 0, std::string("cannot open: ") + std::strerror(errno));
+    const auto size = static_cast<std::streamoff>(file.tellg());
+    if (size < 0) throw LoadError(path, "", 0, 0, "cannot determine the file size");
+    std::string text(static_cast<size_t>(size), '\0');
+    file.seekg(0);
+    if (size > 0 && !file.read(text.data(), size)) throw LoadError(path, "", 0, 0, "read failed");
+    return parseGraph(text, path, options);
+}
+
+std::string graphToJson(const Graph& graph) {
+    std::string out;
+    out.reserve(1 << 16);
+    PythonJsonWriter w(out);
+    w.beginObject();
+    w.key("model_name");
+    w.value(graph.modelName);
+    w.key("pytorch_version");
+    w.value(graph.pytorchVersion);
+    w.key("graph_inputs");
+    writeTensorMetaList(w, graph.graphInputs);
+    w.key("graph_outputs");
+    writeTensorMetaList(w, graph.graphOutputs);
+    w.key("weights");
+    writeTensorMetaList(w, graph.weights);
+    w.key("weight_name_mapping");
+    w.beginObject();
+    for (const auto& [placeholder, original] : graph.weightNameMapping) {
+        w.key(placeholder);
+        w.value(original);
+    }
+    w.endObject();
+    w.key("nodes");
+    w.beginArray();
+    for (const auto& node : graph.nodes) {
+        w.beginObject();
+        w.key("name");
+        w.value(node.name);
+        w.key("op_type");
+        w.value(node.opType);
+        w.key("inputs");
+        writeTensorMetaList(w, node.inputs);
+        w.key("outputs");
+        writeTensorMetaList(w, node.outputs);
+        w.key("attrs");
+        w.json(node.attrs);
+        w.endObject();
+    }
+    w.endArray();
+    if (!graph.constants.empty()) {   // torch_ir writes "constants" only when there are some
+        w.key("constants");
+        w.beginObject();
+        for (const auto& [name, value] : graph.constants) {
+            w.key(name);
+            w.beginObject();
+            w.key("data");
+            const auto dtype = parseDType(value.dtype);
+            if (value.usable() && dtype) {
+                size_t next = 0;
+                writeConstantData(w, *dtype, value, 0, next);
+            } else {
+                w.json(value.rawData);
+            }
+            w.key("dtype");
+            w.value(value.dtype);
+            w.endObject();
+        }
+        w.endObject();
+    }
+    w.endObject();
+    return out;
+}
+
+void saveGraphFile(const Graph& graph, const std::string& path) {
+    const std::string text = graphToJson(graph);
+    std::random_device random;
+    const std::string temporary = path + ".irscope-tmp-" + std::to_string(random());
+    {
+        std::ofstream file(temporary, std::ios::binary | std::ios::trunc);
+        if (!file) throw std::runtime_error(path + ": cannot write: " + std::strerror(errno));
+        file.write(text.data(), static_cast<std::streamsize>(text.size()));
+        if (!file.flush()) {
+            std::filesystem::remove(temporary);
+            throw std::runtime_error(path + ": write failed");
+        }
+    }
+    std::error_code ec;
+    std::filesystem::rename(temporary, path, ec);
+    if (ec) {
+        std::filesystem::remove(temporary);
+        throw std::runtime_error(path + ": cannot replace: " + ec.message());
+    }
+}
+
+}  // namespace irscope::ir
