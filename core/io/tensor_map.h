@@ -2,6 +2,7 @@
 // TensorMap: named tensors read from a file (or several), in file order,
 // remembering where each came from. The currency between core/io, core/exec
 // and the GUI.
+#include <cstdint>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -16,6 +17,16 @@ struct NamedTensor {
     std::string source;   // file the tensor was read from ("" when made in memory)
 };
 
+// A tensor the file holds but libtorch 1.13 cannot (float8, uint16, ...).
+// Kept so that listings show it and writers refuse to drop it silently.
+struct SkippedTensor {
+    std::string name;
+    std::string dtype;              // as the file names it, torch spelling where one exists ("float8_e4m3fn")
+    std::vector<int64_t> shape;
+    std::string reason;             // "dtype float8_e4m3fn is not supported by libtorch 1.13"
+    std::string source;
+};
+
 class TensorMap {
 public:
     void insert(std::string name, at::Tensor tensor, std::string source = {});  // replaces an existing name
@@ -28,9 +39,13 @@ public:
     auto begin() const { return entries_.begin(); }
     auto end() const { return entries_.end(); }
 
+    void addSkipped(SkippedTensor skipped) { skipped_.push_back(std::move(skipped)); }
+    const std::vector<SkippedTensor>& skipped() const { return skipped_; }
+
 private:
     std::vector<NamedTensor> entries_;
     std::unordered_map<std::string, size_t> byName_;
+    std::vector<SkippedTensor> skipped_;
 };
 
 }  // namespace irscope::io

@@ -1,0 +1,34 @@
+#pragma once
+// MappedFile: a whole file mapped read-only-from-disk (MAP_PRIVATE, so an
+// in-place op on a tensor that points into it copies the page instead of
+// faulting or writing the file). Tensors made from it without copying hold a
+// shared_ptr to it, which keeps the mapping alive after the reader returns.
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+
+namespace irscope::io {
+
+class MappedFile {
+public:
+    // Throws TensorFileError naming the file (missing, a directory, unreadable).
+    static std::shared_ptr<MappedFile> open(const std::string& path);
+    ~MappedFile();
+    MappedFile(const MappedFile&) = delete;
+    MappedFile& operator=(const MappedFile&) = delete;
+
+    const uint8_t* data() const { return data_; }
+    size_t size() const { return size_; }
+    std::string_view bytes() const { return {reinterpret_cast<const char*>(data_), size_}; }
+    const std::string& path() const { return path_; }
+
+private:
+    MappedFile() = default;
+    std::string path_;
+    uint8_t* data_ = nullptr;
+    size_t size_ = 0;
+};
+
+}  // namespace irscope::io

@@ -1,0 +1,103 @@
+#pragma once
+// The values a restricted unpickler can produce: plain data (numbers, strings,
+// containers) and the few torch objects a tensor file describes (storages and
+// tensors, as descriptions only: core/io/torch_save builds the at::Tensors).
+//
+// Every string, container and torch object lives in one PickleArena and is
+// referred to by index. Pickle memo references (BINGET) and DUP then cost
+// nothing, cycles (a list appended to itself) cannot leak, and destroying
+// an arbitrarily deep structure never recurses: all are needed to keep a
+// hostile pickle from exhausting memory or the stack.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace irscope::io {
+
+struct PickleValue {
+    enum class Kind : uint8_t { None, Bool, Int, Float, Object };
+    Kind kind = Kind::None;
+    int64_t i = 0;       // Bool, Int; object index for Object
+    double f = 0;        // Float
+
+    static PickleValue none() { return {}; }
+    static PickleValue boolean(bool b) { return {Kind::Bool, b ? 1 : 0, 0}; }
+    static PickleValue integer(int64_t v) { return {Kind::Int, v, 0}; }
+    static PickleValue real(double v) { return {Kind::Float, 0, v}; }
+    static PickleValue object(uint32_t index) { return {Kind::Object, index, 0}; }
+};
+
+// A dtype as a tensor file names it, in torch_ir spelling ("float32").
+// Known torch dtypes that libtorch 1.13 cannot hold (uint16, float8_*) keep
+// their name with supported = false, so the tensor can be reported, not lost.
+struct PickleDType {
+    std::string name;
+    int elementSize = 0;   // bytes; 0 when unsupported
+    bool supported = false;
+};
+
+struct StorageDesc {
+    PickleDType dtype;       // uint8 for an UntypedStorage (numel then counts bytes)
+    bool untyped = false;
+    std::string key;         // record data/<key> (zip) or position in the storage list (legacy)
+    std::string location;    // "cpu", "cuda:0": irscope always loads to the CPU
+    int64_t numel = 0;       // in elements of dtype
+    // Legacy format only: a storage that is a slice of another one.
+    struct View { std::string key; int64_t offset; int64_t size; };
+    std::optional<View> view;
+};
+
+struct TensorDesc {
+    uint32_t storage = 0;    // arena index of a Storage object
+    int64_t storageOffset = 0;
+    std::vector<int64_t> sizes;
+    std::vector<int64_t> strides;
+    PickleDType dtype;       // the storage's, or _rebuild_tensor_v3's argument
+    bool requiresGrad = false;
+    bool isParameter = false;
+};
+
+enum class GlobalKind : uint8_t {
+    OrderedDict, Set, FrozenSet, Complex, Bytearray, CodecsEncode,
+    RebuildTensor, RebuildTensorV2, RebuildTensorV3, RebuildParameter, RebuildParameterWithState,
+    RebuildFromTypeV2, TensorClass, ParameterClass, TorchSize, TorchDevice,
+    StorageClass, DType,
+};
+
+struct PickleObject {
+    enum class Kind : uint8_t { String, Bytes, BigInt, Complex, Tuple, List, Dict, Set, Global, Storage, Tensor };
+    explicit PickleObject(Kind k) : kind(k) {}
+    Kind kind;
+    std::string text;                  // String, Bytes; BigInt: little-endian two's complement; Global: "module.name"
+    std::vector<PickleValue> items;    // Tuple, List, Set; Dict: key, value, key, value ...
+    double re = 0, im = 0;             // Complex
+    bool ordered = false;              // Dict made by collections.OrderedDict
+    GlobalKind global{};               // Global
+    PickleDType dtype;                 // Global of a storage class or a dtype
+    StorageDesc storage;               // Storage
+    TensorDesc tensor;                 // Tensor
+};
+
+class PickleArena {
+public:
+    uint32_t add(PickleObject object);
+    PickleObject& at(uint32_t index) { return objects_[index]; }
+    const PickleObject& at(uint32_t index) const { return objects_[index]; }
+    const PickleObject* get(const PickleValue& v) const {
+        return v.kind == PickleValue::Kind::Object ? &objects_[static_cast<uint32_t>(v.i)] : nullptr;
+    }
+    size_t size() const { return objects_.size(); }
+
+    // Convenience accessors for readers of the result: nullptr / nullopt when
+    // the value is not of that kind.
+    const std::string* string(const PickleValue& v) const;
+    std::optional<int64_t> integer(const PickleValue& v) const;
+    // Python-ish description for messages: "int", "str", "tuple", "global os.system".
+    std::string describe(const PickleValue& v) const;
+
+private:
+    std::vector<PickleObject> objects_;
+};
+
+}  // namespace irscope::io

@@ -1,0 +1,32 @@
+#pragma once
+// A restricted unpickler for torch.save files, after PyTorch 2.x's
+// torch/_weights_only_unpickler.py: it knows a fixed set of opcodes and an
+// allowlist of globals (OrderedDict, the tensor rebuild functions, storage
+// classes, dtypes, set/complex/bytes helpers) and refuses everything else
+// with a FormatError naming the opcode or the global. It never imports or
+// calls anything: REDUCE on an allowed global builds a description
+// (PickleObject), so nothing in a file can be executed.
+//
+// No libtorch here, so the fuzzer can drive it alone.
+#include <cstdint>
+#include <string_view>
+
+#include "core/io/pickle_value.h"
+
+namespace irscope::io {
+
+struct UnpickleResult {
+    PickleArena arena;
+    PickleValue root;
+    uint64_t consumed = 0;   // bytes up to and including STOP (legacy files hold several pickles in a row)
+};
+
+// Throws FormatError on anything refused or malformed.
+UnpickleResult unpickle(std::string_view data);
+
+// dtype of a storage class name ("FloatStorage") or a dtype name ("float32",
+// "half"), as torch's Python module spells them; nullopt when torch has no such thing.
+std::optional<PickleDType> storageClassDType(std::string_view className);
+std::optional<PickleDType> torchDTypeByName(std::string_view name);
+
+}  // namespace irscope::io
