@@ -1,0 +1,243 @@
+#include "core/exec/session.h"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <mutex>
+#include <set>
+
+#include "core/exec/exec_error.h"
+#include "core/exec/executor.h"
+
+namespace irscope::exec {
+
+struct Session::Impl {
+    explicit Impl(const ir::Graph& g) : exec(g) {}
+
+    Executor exec;
+    mutable std::mutex mutex;   // guards everything below and the executor's values
+    std::atomic<bool> cancelRequested{false};
+    int64_t cursor = 0;
+    std::vector<NodeState> states;
+    std::vector<double> seconds;
+    std::vector<std::vector<std::string>> diagnostics;
+    std::set<int64_t> breakpoints;
+    std::optional<NodeError> error;
+
+    void resetLocked() {
+        exec.reset();
+        cursor = 0;
+        std::fill(states.begin(), states.end(), NodeState::Pending);
+        std::fill(seconds.begin(), seconds.end(), 0.0);
+        for (auto& d : diagnostics) d.clear();
+        error.reset();
+    }
+
+    // Runs nodes from the cursor until `target` (inclusive) has run.
+    RunResult run(int64_t target, StopReason onTarget) {
+        cancelRequested = false;
+        RunResult r;
+        const int64_t n = static_cast<int64_t>(states.size());
+        const int64_t start = cursor;
+        if (cursor >= n) {
+            r.reason = StopReason::Finished;
+            return r;
+        }
+        if (error) {   // a failed node stays failed until reset
+            r.reason = StopReason::Failed;
+            r.error = error;
+            r.lastNode = error->node;
+            return r;
+        }
+        while (true) {
+            std::unique_lock lock(mutex);
+            const int64_t i = cursor;
+            if (i >= n) {
+                r.reason = StopReason::Finished;
+                return r;
+            }
+            if (i != start && breakpoints.count(i)) {
+                r.reason = StopReason::Breakpoint;
+                return r;
+            }
+            if (cancelRequested.exchange(false)) {
+                r.reason = StopReason::Cancelled;
+                return r;
+            }
+            auto t0 = std::chrono::steady_clock::now();
+            try {
+                diagnostics[i] = exec.runNode(i);
+            } catch (const ExecError& e) {
+                seconds[i] = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+                states[i] = NodeState::Failed;
+                const auto& node = exec.graph().nodes[i];
+                error = NodeError{i, node.name, node.opType, e.reason()};
+                r.reason = StopReason::Failed;
+                r.lastNode = i;
+                r.error = error;
+                return r;
+            }
+            seconds[i] = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+            states[i] = NodeState::Done;
+            cursor = i + 1;
+            r.lastNode = i;
+            if (i >= target) {
+                r.reason = cursor >= n && onTarget != StopReason::Stepped ? StopReason::Finished : onTarget;
+                return r;
+            }
+        }
+    }
+};
+
+Session::Session(const ir::Graph& graph, RetentionPolicy policy) : d_(std::make_unique<Impl>(graph)) {
+    const size_t n = graph.nodes.size();
+    d_->states.assign(n, NodeState::Pending);
+    d_->seconds.assign(n, 0.0);
+    d_->diagnostics.resize(n);
+    d_->exec.setRetention(policy);
+}
+
+Session::~Session() = default;
+
+const ir::Graph& Session::graph() const { return d_->exec.graph(); }
+
+void Session::setWeights(const io::TensorMap& m) {
+    std::lock_guard lock(d_->mutex);
+    d_->exec.setWeights(m);
+    d_->resetLocked();
+}
+void Session::setConstants(const io::TensorMap& m) {
+    std::lock_guard lock(d_->mutex);
+    d_->exec.setConstants(m);
+    d_->resetLocked();
+}
+void Session::setInputs(const io::TensorMap& m) {
+    std::lock_guard lock(d_->mutex);
+    d_->exec.setInputs(m);
+    d_->resetLocked();
+}
+std::vector<MissingValue> Session::preflight() const {
+    std::lock_guard lock(d_->mutex);
+    return d_->exec.preflight();
+}
+
+void Session::reset() {
+    std::lock_guard lock(d_->mutex);
+    d_->resetLocked();
+}
+
+RunResult Session::step() {
+    int64_t c;
+    {
+        std::lock_guard lock(d_->mutex);
+        c = d_->cursor;
+    }
+    return d_->run(c, StopReason::Stepped);
+}
+
+RunResult Session::runTo(int64_t node) { return d_->run(node, StopReason::ReachedTarget); }
+
+RunResult Session::runToEnd() { return d_->run(static_cast<int64_t>(d_->states.size()) - 1, StopReason::Finished); }
+
+void Session::cancel() { d_->cancelRequested = true; }
+
+void Session::setBreakpoint(int64_t node, bool enabled) {
+    std::lock_guard lock(d_->mutex);
+    if (enabled) d_->breakpoints.insert(node);
+    else d_->breakpoints.erase(node);
+}
+bool Session::hasBreakpoint(int64_t node) const {
+    std::lock_guard lock(d_->mutex);
+    return d_->breakpoints.count(node) != 0;
+}
+std::vector<int64_t> Session::breakpoints() const {
+    std::lock_guard lock(d_->mutex);
+    return {d_->breakpoints.begin(), d_->breakpoints.end()};
+}
+void Session::clearBreakpoints() {
+    std::lock_guard lock(d_->mutex);
+    d_->breakpoints.clear();
+}
+
+int64_t Session::nodeCount() const { return static_cast<int64_t>(d_->states.size()); }
+int64_t Session::cursor() const {
+    std::lock_guard lock(d_->mutex);
+    return d_->cursor;
+}
+bool Session::finished() const { return cursor() >= nodeCount(); }
+NodeState Session::state(int64_t node) const {
+    std::lock_guard lock(d_->mutex);
+    return d_->states.at(node);
+}
+double Session::seconds(int64_t node) const {
+    std::lock_guard lock(d_->mutex);
+    return d_->seconds.at(node);
+}
+double Session::totalSeconds() const {
+    std::lock_guard lock(d_->mutex);
+    double t = 0;
+    for (double s : d_->seconds) t += s;
+    return t;
+}
+std::vector<std::string> Session::diagnostics(int64_t node) const {
+    std::lock_guard lock(d_->mutex);
+    return d_->diagnostics.at(node);
+}
+std::optional<NodeError> Session::error() const {
+    std::lock_guard lock(d_->mutex);
+    return d_->error;
+}
+
+void Session::setRetention(RetentionPolicy policy) {
+    std::lock_guard lock(d_->mutex);
+    d_->exec.setRetention(policy);
+}
+RetentionPolicy Session::retention() const {
+    std::lock_guard lock(d_->mutex);
+    return d_->exec.retention();
+}
+void Session::setPinned(const std::string& name, bool pinned) {
+    std::lock_guard lock(d_->mutex);
+    d_->exec.setPinned(name, pinned);
+}
+void Session::setSelected(const std::vector<std::string>& names) {
+    std::lock_guard lock(d_->mutex);
+    d_->exec.setSelected(names);
+}
+size_t Session::bytesHeld() const {
+    std::lock_guard lock(d_->mutex);
+    return d_->exec.bytesHeld();
+}
+
+bool Session::hasValue(const std::string& name) const {
+    std::lock_guard lock(d_->mutex);
+    return d_->exec.hasValue(name);
+}
+bool Session::value(const std::string& name, at::Tensor& out) const {
+    std::lock_guard lock(d_->mutex);
+    out = d_->exec.valueOf(name);
+    return out.defined();
+}
+std::optional<TensorSummary> Session::summary(const std::string& name) const {
+    at::Tensor t;
+    if (!value(name, t)) return std::nullopt;
+    return summarize(t);
+}
+bool Session::outputs(io::TensorMap& out, std::string* missing) const {
+    std::lock_guard lock(d_->mutex);
+    return d_->exec.graphOutputs(out, missing);
+}
+void Session::intermediates(io::TensorMap& out) const {
+    std::lock_guard lock(d_->mutex);
+    const auto& nodes = d_->exec.graph().nodes;
+    for (size_t i = 0; i < nodes.size(); ++i) {
+        const auto& outs = d_->exec.outputsOf(static_cast<int64_t>(i));
+        for (size_t k = 0; k < outs.size() && k < nodes[i].outputs.size(); ++k)
+            if (outs[k].defined()) out.insert(nodes[i].outputs[k].name, outs[k]);
+    }
+}
+
+Executor& Session::executor() { return d_->exec; }
+const Executor& Session::executor() const { return d_->exec; }
+
+}  // namespace irscope::exec

@@ -1,0 +1,162 @@
+#include "core/exec/verify.h"
+
+#include <cmath>
+#include <limits>
+
+#include <ATen/ATen.h>
+
+#include "core/exec/executor.h"
+#include "core/exec/session.h"
+#include "core/io/tensor_map.h"
+
+namespace irscope::exec {
+
+std::string irDtypeName(c10::ScalarType t) {
+    switch (t) {
+    case at::kFloat: return "float32";
+    case at::kDouble: return "float64";
+    case at::kHalf: return "float16";
+    case at::kBFloat16: return "bfloat16";
+    case at::kChar: return "int8";
+    case at::kShort: return "int16";
+    case at::kInt: return "int32";
+    case at::kLong: return "int64";
+    case at::kByte: return "uint8";
+    case at::kBool: return "bool";
+    case at::kComplexFloat: return "complex64";
+    case at::kComplexDouble: return "complex128";
+    default: return c10::toString(t);
+    }
+}
+
+std::string dtypeNameOf(const at::Tensor& t) { return t.defined() ? irDtypeName(t.scalar_type()) : "?"; }
+
+std::string indexText(const std::vector<int64_t>& index) {
+    std::string s = "[";
+    for (size_t i = 0; i < index.size(); ++i) s += (i ? ", " : "") + std::to_string(index[i]);
+    return s + "]";
+}
+
+namespace {
+
+std::vector<int64_t> unravel(int64_t flat, c10::IntArrayRef sizes) {
+    std::vector<int64_t> idx(sizes.size(), 0);
+    for (size_t d = sizes.size(); d-- > 0;) {
+        if (sizes[d] == 0) break;
+        idx[d] = flat % sizes[d];
+        flat /= sizes[d];
+    }
+    return idx;
+}
+
+}  // namespace
+
+Comparison compareTensors(const std::string& name, const at::Tensor& actual, const at::Tensor& expected,
+                          const Tolerance& tol) {
+    Comparison c;
+    c.name = name;
+    if (!actual.defined()) {
+        c.problem = "no computed value";
+        return c;
+    }
+    if (!expected.defined()) {
+        c.problem = "no reference value";
+        return c;
+    }
+    if (!actual.sizes().equals(expected.sizes())) {
+        std::string a = indexText(actual.sizes().vec()), e = indexText(expected.sizes().vec());
+        c.problem = "shape " + a + " differs from the reference's " + e;
+        return c;
+    }
+    at::NoGradGuard guard;
+    c.numel = actual.numel();
+    const bool exactKind = !at::isFloatingType(expected.scalar_type()) && !at::isComplexType(expected.scalar_type()) &&
+                           !at::isFloatingType(actual.scalar_type()) && !at::isComplexType(actual.scalar_type());
+    c.exact = exactKind;
+    if (actual.scalar_type() != expected.scalar_type())
+        c.problem = "dtype " + dtypeNameOf(actual) + " differs from the reference's " + dtypeNameOf(expected);
+    if (c.numel == 0) {
+        c.matched = c.problem.empty();
+        return c;
+    }
+    at::Tensor a, e;
+    if (at::isComplexType(actual.scalar_type()) || at::isComplexType(expected.scalar_type())) {
+        a = actual.to(at::kComplexDouble).contiguous();
+        e = expected.to(at::kComplexDouble).contiguous();
+    } else {
+        a = actual.to(at::kDouble).contiguous();
+        e = expected.to(at::kDouble).contiguous();
+    }
+    at::Tensor diff = (a - e).abs();
+    at::Tensor eAbs = e.abs();
+    at::Tensor ok;
+    if (exactKind) {
+        ok = a == e;
+    } else {
+        // Same infinities are equal (torch.allclose does the same); NaN never is.
+        at::Tensor sameInf = at::logical_and(a.isinf(), a == e);
+        ok = at::logical_or(diff <= tol.atol + tol.rtol * eAbs, sameInf);
+    }
+    // A NaN or a differing infinity makes the difference infinite for reporting.
+    at::Tensor bad = at::logical_or(diff.isnan(), at::logical_and(diff.isinf(), ok.logical_not()));
+    at::Tensor d = at::where(bad, at::full({}, std::numeric_limits<double>::infinity(), diff.options()), diff);
+    d = at::where(ok, at::where(d.isnan(), at::zeros({}, d.options()), d), d);
+    at::Tensor dflat = d.reshape(-1);
+    c.mismatches = c.numel - ok.sum().item<int64_t>();
+    int64_t worst = dflat.argmax().item<int64_t>();
+    c.maxAbsDiff = dflat[worst].item<double>();
+    at::Tensor rel = d / eAbs;   // x/0 = inf, 0/0 = nan
+    rel = at::where(d == 0, at::zeros({}, rel.options()), rel);
+    c.maxRelDiff = rel.max().item<double>();
+    c.worstIndex = unravel(worst, actual.sizes());
+    auto aflat = a.reshape(-1), eflat = e.reshape(-1);
+    if (a.is_complex()) {
+        c.worstActual = aflat[worst].abs().item<double>();
+        c.worstExpected = eflat[worst].abs().item<double>();
+    } else {
+        c.worstActual = aflat[worst].item<double>();
+        c.worstExpected = eflat[worst].item<double>();
+    }
+    c.matched = c.problem.empty() && c.mismatches == 0;
+    return c;
+}
+
+std::vector<Comparison> compareOutputs(const Session& session, const io::TensorMap& expected, const Tolerance& tol) {
+    std::vector<Comparison> out;
+    for (const auto& meta : session.graph().graphOutputs) {
+        at::Tensor actual;
+        session.value(meta.name, actual);
+        const at::Tensor* e = expected.find(meta.name);
+        out.push_back(compareTensors(meta.name, actual, e ? *e : at::Tensor(), tol));
+    }
+    return out;
+}
+
+IntermediateReport compareIntermediates(const Session& session, const io::TensorMap& reference,
+                                        const Tolerance& tol) {
+    IntermediateReport r;
+    const auto& nodes = session.graph().nodes;
+    const Executor& exec = session.executor();
+    for (size_t i = 0; i < nodes.size(); ++i) {
+        const auto& outs = exec.outputsOf(static_cast<int64_t>(i));
+        for (size_t k = 0; k < nodes[i].outputs.size(); ++k) {
+            const std::string& name = nodes[i].outputs[k].name;
+            const at::Tensor* ref = reference.find(name);
+            at::Tensor actual = k < outs.size() ? outs[k] : at::Tensor();
+            if (!ref) {
+                if (actual.defined()) ++r.notInReference;
+                continue;
+            }
+            if (!actual.defined()) {
+                ++r.notComputed;
+                continue;
+            }
+            ++r.compared;
+            Comparison c = compareTensors(name, actual, *ref, tol);
+            if (!c.matched && !r.first) r.first = Divergence{static_cast<int64_t>(i), nodes[i].name, nodes[i].opType, c};
+        }
+    }
+    return r;
+}
+
+}  // namespace irscope::exec
