@@ -1,0 +1,63 @@
+// irscope render: the graph drawing, headless (layout engine + SVG export).
+#include <algorithm>
+#include <cctype>
+#include <iostream>
+
+#include "cli/arg_parser.h"
+#include "cli/cli_io.h"
+#include "core/export/svg_export.h"
+#include "core/ir/graph_index.h"
+
+namespace irscope::cli {
+namespace {
+
+std::string lowerExtension(const std::string& path) {
+    const auto dot = path.find_last_of('.');
+    const auto slash = path.find_last_of('/');
+    if (dot == std::string::npos || (slash != std::string::npos && dot < slash)) return {};
+    std::string ext = path.substr(dot + 1);
+    std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
+    return ext;
+}
+
+int runRender(const std::vector<std::string>& args) {
+    const auto parsed = parseArgs(args, {{"--no-weights"}, {"--output", "--scale"}, {{"-o", "--output"}}});
+    requirePositional(parsed, 1, 1, "IR (a torch_ir JSON file)");
+    const auto out = parsed.value("--output");
+    if (!out || out->empty()) throw UsageError("-o OUT.svg or -o OUT.png is required");
+    const std::string ext = lowerExtension(*out);
+    if (ext != "svg" && ext != "png") throw UsageError("cannot tell the format of '" + *out + "': use .svg or .png");
+    exporter::SvgOptions options;
+    if (auto scale = parsed.doubleValue("--scale")) {
+        if (!(*scale > 0) || *scale > 100) throw UsageError("--scale must be a number in (0, 100]");
+        options.scale = *scale;
+    }
+    if (ext == "png") {
+        std::cerr << "irscope render: " << *out << ": PNG export needs the GUI renderer — not yet available\n";
+        return kExitUsage;
+    }
+    auto graph = loadGraphOrReport("render", parsed.positional[0]);
+    if (!graph) return kExitUsage;
+    const ir::GraphIndex index(*graph);
+    const std::string svg = exporter::graphToSvg(*graph, index, !parsed.has("--no-weights"), options);
+    return writeOutput("render", out, svg) ? kExitOk : kExitUsage;
+}
+
+const CommandRegistration registration{Command{
+    "render", "Draw the graph to an SVG (or PNG) file, as the graph view shows it",
+    "Usage: irscope render IR -o OUT.svg|OUT.png [--no-weights] [--scale S]\n\n"
+    "Lays the graph out (layered, top to bottom) and writes the drawing:\n"
+    "ops as boxes coloured by family with their output shape, graph inputs\n"
+    "and weights (p_/b_/c_) as parallelograms with dashed edges, outputs as\n"
+    "trapezoids, shapes on the edges. Each SVG element carries its node's\n"
+    "name (id and <title>).\n\n"
+    "Options:\n"
+    "  -o, --output F  the file to write; its extension picks the format\n"
+    "  --no-weights    leave out weights, buffers and constants\n"
+    "  --scale S       scale the picture's size by S (default 1)\n\n"
+    "Exit status: 0 on success, 2 on bad arguments or when a file cannot be\n"
+    "read or written.\n",
+    runRender}};
+
+}  // namespace
+}  // namespace irscope::cli

@@ -1,0 +1,457 @@
+// bench_layout: times the layout engine on transformer- and CNN-style graphs
+// of 1k-100k items and, with --dot, compares it with Graphviz dot on the same
+// graphs (same box sizes, same gaps), measuring both drawings the same way:
+//   crossings  between adjacent ranks, from the drawn geometry (edges sampled
+//              at every rank they pass);
+//   width      of the node bounding box;
+//   edge len   total polyline / sampled spline length;
+//   straight   share of op->op edges whose ends are vertically aligned (< 0.5 px);
+//   time       wall clock (ours: best of 3; dot: one run, killed after --dot-timeout).
+// For dot two inputs are drawn: "dot" the graph itself (long edges and all), and
+// "dot-g" the graph as our layout sees it after replacing far high-fan-out edges
+// by ghost proxies, so crossings compare on identical inputs.
+//
+// Usage: bench_layout [--sizes 1000,5000,20000,100000] [--dot] [--dot-timeout 120]
+//                     [--dot-max 5000] [--keep DIR]
+//        bench_layout --ir FILE.json [--svg OUT.svg] [--no-weights]
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "core/export/svg_export.h"
+#include "core/ir/graph_index.h"
+#include "core/ir/json_io.h"
+#include "core/layout/crossing_count.h"
+#include "core/layout/graph_to_layout.h"
+#include "core/layout/layout.h"
+
+using namespace irscope;
+using namespace irscope::layout;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+// ---- Generators: LayoutGraphs sized like graph_to_layout makes them. ----
+
+struct Gen {
+    LayoutGraph g;
+    int counter = 0;
+    int32_t item(ItemKind kind, const std::string& line1, const std::string& line2) {
+        LayoutNode n;
+        n.kind = kind;
+        n.name = line1 + "_" + std::to_string(counter++);
+        n.lines = {line1, line2};
+        n.family = kind == ItemKind::Op ? classifyOp(line1) : OpFamily::Other;
+        n.width = std::max(44.0, std::max(defaultTextWidth(line1), defaultTextWidth(line2)) + 20 +
+                                     (kind == ItemKind::Op ? 0 : 10));
+        n.height = 42;
+        return g.addNode(std::move(n));
+    }
+    int32_t op(const std::string& name, const std::string& shape, std::initializer_list<int32_t> inputs) {
+        const int32_t v = item(ItemKind::Op, name, shape);
+        for (int32_t u : inputs) g.addEdge({u, v, EdgeStyle::Solid, shape, -1});
+        return v;
+    }
+    void weight(int32_t consumer, const std::string& name, const std::string& shape, ItemKind kind = ItemKind::Parameter) {
+        const int32_t w = item(kind, name, shape);
+        g.addEdge({w, consumer, EdgeStyle::Dashed, "", -1});
+    }
+    int32_t linear(int32_t x, const std::string& shape, bool bias) {
+        const int32_t v = op("linear", shape, {x});
+        weight(v, "p_layers_0_proj_weight", "4096x4096");
+        if (bias) weight(v, "p_layers_0_proj_bias", "4096");
+        return v;
+    }
+};
+
+// Llama-style decoder layers, decomposed as torch.export writes them: RMS
+// norms, q/k/v projections, RoPE on q and k (cos/sin fed to every layer),
+// causal mask added to the scores (fed to every layer), SwiGLU MLP.
+LayoutGraph transformer(int targetItems) {
+    Gen G;
+    const std::string s = "1x128x4096", h = "1x32x128x128";
+    int32_t x = G.item(ItemKind::GraphInput, "Input: x", s);
+    const int32_t cos = G.item(ItemKind::GraphInput, "Input: cos", "1x1x128x128");
+    const int32_t sin = G.item(ItemKind::GraphInput, "Input: sin", "1x1x128x128");
+    const int32_t mask = G.item(ItemKind::GraphInput, "Input: mask", "1x1x128x128");
+    auto rms = [&](int32_t in) {
+        const int32_t p = G.op("pow.Tensor_Scalar", s, {in});
+        const int32_t m = G.op("mean.dim", "1x128x1", {p});
+        const int32_t a = G.op("add.Tensor", "1x128x1", {m});
+        const int32_t r = G.op("rsqrt", "1x128x1", {a});
+        const int32_t mu = G.op("mul.Tensor", s, {in, r});
+        const int32_t w = G.op("mul.Tensor", s, {mu});
+        G.weight(w, "p_layers_0_norm_weight", "4096");
+        return w;
+    };
+    auto rope = [&](int32_t t) {
+        const int32_t c = G.op("mul.Tensor", h, {t, cos});
+        const int32_t s1 = G.op("slice.Tensor", "1x32x128x64", {t});
+        const int32_t s2 = G.op("slice.Tensor", "1x32x128x64", {t});
+        const int32_t n = G.op("neg", "1x32x128x64", {s2});
+        const int32_t cat = G.op("cat", h, {n, s1});
+        const int32_t sn = G.op("mul.Tensor", h, {cat, sin});
+        return G.op("add.Tensor", h, {c, sn});
+    };
+    while (static_cast<int>(G.g.nodes.size()) < targetItems) {
+        const int32_t n1 = rms(x);
+        int32_t q = G.linear(n1, s, false), k = G.linear(n1, s, false), v = G.linear(n1, s, false);
+        q = G.op("transpose.int", h, {G.op("view", "1x128x32x128", {q})});
+        k = G.op("transpose.int", h, {G.op("view", "1x128x32x128", {k})});
+        v = G.op("transpose.int", h, {G.op("view", "1x128x32x128", {v})});
+        q = rope(q);
+        k = rope(k);
+        const int32_t kt = G.op("transpose.int", h, {k});
+        const int32_t sc = G.op("div.Tensor", h, {G.op("matmul", h, {q, kt})});
+        const int32_t sm = G.op("softmax.int", h, {G.op("add.Tensor", h, {sc, mask})});
+        const int32_t o = G.op("reshape", s, {G.op("transpose.int", "1x128x32x128", {G.op("matmul", h, {sm, v})})});
+        const int32_t r1 = G.op("add.Tensor", s, {x, G.linear(o, s, false)});
+        const int32_t n2 = rms(r1);
+        const int32_t gate = G.op("silu", "1x128x11008", {G.linear(n2, "1x128x11008", false)});
+        const int32_t up = G.linear(n2, "1x128x11008", false);
+        const int32_t down = G.linear(G.op("mul.Tensor", "1x128x11008", {gate, up}), s, false);
+        x = G.op("add.Tensor", s, {r1, down});
+    }
+    const int32_t out = G.item(ItemKind::Output, "Output", s);
+    G.g.addEdge({x, out, EdgeStyle::Solid, "", -1});
+    return std::move(G.g);
+}
+
+// ResNet-style: conv + batch norm (weight, bias, running mean/var buffers) +
+// relu, basic blocks with identity skips and a downsampling branch every 4th.
+LayoutGraph cnn(int targetItems) {
+    Gen G;
+    const std::string s = "1x64x56x56";
+    auto convBn = [&](int32_t in) {
+        const int32_t c = G.op("conv2d", s, {in});
+        G.weight(c, "p_layer1_0_conv1_weight", "64x64x3x3");
+        const int32_t b = G.op("_native_batch_norm_legit_no_training", s, {c});
+        G.weight(b, "p_layer1_0_bn1_weight", "64");
+        G.weight(b, "p_layer1_0_bn1_bias", "64");
+        G.weight(b, "b_layer1_0_bn1_running_mean", "64", ItemKind::Buffer);
+        G.weight(b, "b_layer1_0_bn1_running_var", "64", ItemKind::Buffer);
+        return G.op("getitem", s, {b});
+    };
+    int32_t x = G.item(ItemKind::GraphInput, "Input: x", "1x3x224x224");
+    x = G.op("max_pool2d", s, {G.op("relu", s, {convBn(x)})});
+    int block = 0;
+    while (static_cast<int>(G.g.nodes.size()) < targetItems) {
+        const int32_t a = G.op("relu", s, {convBn(x)});
+        const int32_t b = convBn(a);
+        const int32_t skip = (++block % 4 == 0) ? convBn(x) : x;
+        x = G.op("relu", s, {G.op("add.Tensor", s, {b, skip})});
+    }
+    const int32_t fc = G.op("linear", "1x1000", {G.op("flatten.using_ints", "1x512", {G.op("mean.dim", "1x512x1x1", {x})})});
+    G.weight(fc, "p_fc_weight", "1000x512");
+    G.weight(fc, "p_fc_bias", "1000");
+    const int32_t out = G.item(ItemKind::Output, "Output", "1x1000");
+    G.g.addEdge({fc, out, EdgeStyle::Solid, "", -1});
+    return std::move(G.g);
+}
+
+// ---- Measuring a drawing, ours or dot's, the same way. ----
+
+struct Drawing {
+    std::vector<Rect> boxes;                      // per input node
+    std::vector<std::vector<Point>> edges;        // per input edge (empty: not drawn)
+    std::vector<std::pair<int32_t, int32_t>> ends;
+};
+
+struct Metrics {
+    double ms = 0;
+    int64_t crossings = 0;
+    double width = 0, edgeLength = 0, straight = 0;
+    int layers = 0;
+    bool ok = false;
+    std::string note;
+};
+
+double xAt(const std::vector<Point>& pl, double y) {
+    for (size_t i = 1; i < pl.size(); ++i) {
+        const Point a = pl[i - 1], b = pl[i];
+        if ((a.y <= y && y <= b.y) || (b.y <= y && y <= a.y)) {
+            if (b.y == a.y) return (a.x + b.x) / 2;
+            return a.x + (b.x - a.x) * (y - a.y) / (b.y - a.y);
+        }
+    }
+    return std::abs(pl.front().y - y) < std::abs(pl.back().y - y) ? pl.front().x : pl.back().x;
+}
+
+Metrics measure(const LayoutGraph& g, const Drawing& d) {
+    Metrics m;
+    std::vector<double> ys;
+    double lo = 1e300, hi = -1e300;
+    for (const Rect& r : d.boxes) {
+        ys.push_back(std::round(r.center().y * 10) / 10);
+        lo = std::min(lo, r.left());
+        hi = std::max(hi, r.right());
+    }
+    std::sort(ys.begin(), ys.end());
+    ys.erase(std::unique(ys.begin(), ys.end(), [](double a, double b) { return std::abs(a - b) < 1; }), ys.end());
+    m.width = hi - lo;
+    m.layers = static_cast<int>(ys.size());
+    auto rankOf = [&](double y) {
+        return static_cast<int>(std::lower_bound(ys.begin(), ys.end(), std::round(y * 10) / 10 - 0.5) - ys.begin());
+    };
+    // Per rank gap r -> r+1: (x at r, x at r+1) of every edge passing it.
+    std::vector<std::vector<std::pair<double, double>>> gaps(ys.size());
+    int opEdges = 0, straight = 0;
+    for (size_t e = 0; e < d.edges.size(); ++e) {
+        const auto& pl = d.edges[e];
+        const auto [s, t] = d.ends[e];
+        const bool opop = g.nodes[g.edges[e].source].kind == ItemKind::Op && g.nodes[g.edges[e].target].kind == ItemKind::Op;
+        opEdges += opop;
+        if (pl.size() < 2) continue;
+        for (size_t i = 1; i < pl.size(); ++i) m.edgeLength += std::hypot(pl[i].x - pl[i - 1].x, pl[i].y - pl[i - 1].y);
+        const Point a = d.boxes[s].center(), b = d.boxes[t].center();
+        if (opop && std::abs(a.x - b.x) < 0.5) ++straight;
+        // Sample from box centre to box centre at every rank in between.
+        int r0 = rankOf(a.y), r1 = rankOf(b.y);
+        bool flip = r0 > r1;
+        if (flip) std::swap(r0, r1);
+        std::vector<Point> path = pl;
+        path.insert(path.begin(), flip ? b : a);
+        path.push_back(flip ? a : b);
+        if (pl.front().y > pl.back().y && !flip) std::reverse(path.begin() + 1, path.end() - 1);
+        double prev = (flip ? b : a).x;
+        for (int r = r0 + 1; r <= r1; ++r) {
+            const double x = r == r1 ? (flip ? a : b).x : xAt(pl, ys[r]);
+            gaps[r - 1].emplace_back(prev, x);
+            prev = x;
+        }
+    }
+    for (auto& gap : gaps) {
+        if (gap.size() < 2) continue;
+        // Rank-compress both ends, then count strict inversions with the Fenwick counter.
+        std::vector<double> tops, bottoms;
+        for (auto& [p, q] : gap) {
+            tops.push_back(p);
+            bottoms.push_back(q);
+        }
+        auto compress = [](std::vector<double>& v) {
+            std::sort(v.begin(), v.end());
+            v.erase(std::unique(v.begin(), v.end(), [](double a, double b) { return std::abs(a - b) < 0.01; }), v.end());
+        };
+        compress(tops);
+        compress(bottoms);
+        auto idx = [](const std::vector<double>& v, double x) {
+            return static_cast<int32_t>(std::lower_bound(v.begin(), v.end(), x - 0.005) - v.begin());
+        };
+        std::vector<std::pair<int32_t, int32_t>> segs;
+        for (auto& [p, q] : gap) segs.emplace_back(idx(tops, p), idx(bottoms, q));
+        m.crossings += detail::countBilayerCrossings(segs, static_cast<int32_t>(bottoms.size()));
+    }
+    m.straight = opEdges ? 100.0 * straight / opEdges : 0;
+    m.ok = true;
+    return m;
+}
+
+Drawing fromLayout(const LayoutGraph& g, const LayoutResult& r) {
+    Drawing d;
+    for (const auto& it : r.items) d.boxes.push_back(it.rect);
+    for (const auto& e : r.edges) {
+        d.edges.push_back(e.points);
+        d.ends.emplace_back(e.source, e.target);
+    }
+    return d;
+}
+
+// The graph as our layout sees it: far high-fan-out edges start at a ghost.
+LayoutGraph ghosted(const LayoutGraph& g, const LayoutResult& r) {
+    LayoutGraph out = g;
+    for (size_t i = g.nodes.size(); i < r.items.size(); ++i) {
+        LayoutNode n;
+        n.kind = ItemKind::Ghost;
+        n.name = r.items[i].name;
+        n.width = r.items[i].rect.width;
+        n.height = r.items[i].rect.height;
+        out.addNode(n);
+    }
+    for (size_t e = 0; e < g.edges.size(); ++e) {
+        out.edges[e].source = r.edges[e].source;
+        out.edges[e].target = r.edges[e].target;
+    }
+    return out;
+}
+
+std::string toDot(const LayoutGraph& g, const LayoutOptions& o) {
+    std::ostringstream s;
+    s << "digraph G {\n  graph [ranksep=" << o.layerGap / 72 << ", nodesep=" << o.nodeGap / 72 << "];\n"
+      << "  node [shape=box, fixedsize=true, label=\"\"];\n  edge [arrowhead=normal];\n";
+    for (size_t i = 0; i < g.nodes.size(); ++i)
+        s << "  n" << i << " [width=" << g.nodes[i].width / 72 << ", height=" << g.nodes[i].height / 72 << "];\n";
+    for (const auto& e : g.edges) s << "  n" << e.source << " -> n" << e.target << ";\n";
+    s << "}\n";
+    return s.str();
+}
+
+std::vector<Point> sampleBezier(const std::vector<Point>& c) {
+    std::vector<Point> out;
+    if (c.empty()) return out;
+    out.push_back(c[0]);
+    for (size_t i = 0; i + 3 < c.size() + 0 && i + 3 <= c.size() - 1; i += 3)
+        for (int k = 1; k <= 8; ++k) {
+            const double t = k / 8.0, u = 1 - t;
+            out.push_back({u * u * u * c[i].x + 3 * u * u * t * c[i + 1].x + 3 * u * t * t * c[i + 2].x + t * t * t * c[i + 3].x,
+                           u * u * u * c[i].y + 3 * u * u * t * c[i + 1].y + 3 * u * t * t * c[i + 2].y + t * t * t * c[i + 3].y});
+        }
+    return out;
+}
+
+Metrics runDot(const LayoutGraph& g, const LayoutOptions& o, const std::string& dir, const std::string& tag, int timeout) {
+    Metrics m;
+    const std::string in = dir + "/" + tag + ".dot", out = dir + "/" + tag + ".plain";
+    std::ofstream(in) << toDot(g, o);
+    const auto t0 = Clock::now();
+    const std::string cmd = "timeout " + std::to_string(timeout) + " dot -Tplain " + in + " > " + out + " 2>/dev/null";
+    const int rc = std::system(cmd.c_str());
+    m.ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+    if (rc != 0) {
+        m.note = "timeout " + std::to_string(timeout) + " s";
+        return m;
+    }
+    std::ifstream f(out);
+    std::string line;
+    double H = 0;
+    Drawing d;
+    d.boxes.resize(g.nodes.size());
+    std::map<std::pair<int, int>, std::vector<size_t>> edgeIds;   // dot may emit parallel edges in any order
+    for (size_t e = 0; e < g.edges.size(); ++e) edgeIds[{g.edges[e].source, g.edges[e].target}].push_back(e);
+    d.edges.resize(g.edges.size());
+    d.ends.resize(g.edges.size());
+    for (size_t e = 0; e < g.edges.size(); ++e) d.ends[e] = {g.edges[e].source, g.edges[e].target};
+    while (std::getline(f, line)) {
+        std::istringstream ls(line);
+        std::string kind;
+        ls >> kind;
+        if (kind == "graph") {
+            double sc, w;
+            ls >> sc >> w >> H;
+        } else if (kind == "node") {
+            std::string name;
+            double x, y, w, h;
+            ls >> name >> x >> y >> w >> h;
+            const int i = std::stoi(name.substr(1));
+            d.boxes[i] = {(x - w / 2) * 72, (H - y - h / 2) * 72, w * 72, h * 72};
+        } else if (kind == "edge") {
+            std::string a, b;
+            int n;
+            ls >> a >> b >> n;
+            std::vector<Point> c(n);
+            for (auto& p : c) {
+                ls >> p.x >> p.y;
+                p.x *= 72;
+                p.y = (H - p.y) * 72;
+            }
+            auto& ids = edgeIds[{std::stoi(a.substr(1)), std::stoi(b.substr(1))}];
+            if (ids.empty()) continue;
+            d.edges[ids.front()] = sampleBezier(c);
+            ids.erase(ids.begin());
+        }
+    }
+    m = measure(g, d);
+    m.ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+    return m;
+}
+
+void printRow(const std::string& graph, const LayoutGraph& g, const std::string& engine, const Metrics& m) {
+    if (!m.ok) {
+        std::printf("%-14s %7zu %7zu  %-6s %10.0f  %s\n", graph.c_str(), g.nodes.size(), g.edges.size(), engine.c_str(),
+                    m.ms, m.note.c_str());
+        return;
+    }
+    std::printf("%-14s %7zu %7zu  %-6s %10.1f %6d %9lld %9.0f %12.0f %8.1f%%  %s\n", graph.c_str(), g.nodes.size(),
+                g.edges.size(), engine.c_str(), m.ms, m.layers, static_cast<long long>(m.crossings), m.width,
+                m.edgeLength, m.straight, m.note.c_str());
+    std::fflush(stdout);
+}
+
+int renderIr(const std::string& path, const std::string& svg, bool weights) {
+    const auto t0 = Clock::now();
+    const auto graph = ir::loadGraphFile(path);
+    const auto t1 = Clock::now();
+    const ir::GraphIndex index(graph);
+    GraphLayoutOptions go;
+    go.includeWeights = weights;
+    const auto input = buildLayoutGraph(graph, index, go);
+    const auto t2 = Clock::now();
+    const auto r = computeLayout(input);
+    const auto t3 = Clock::now();
+    auto ms = [](auto a, auto b) { return std::chrono::duration<double, std::milli>(b - a).count(); };
+    std::printf("%s: %zu nodes -> %zu items (%lld ghosts, %lld dummies, %d layers, %lld crossings); load %.1f ms, "
+                "build %.1f ms, layout %.1f ms\n",
+                path.c_str(), graph.nodes.size(), r.items.size(), static_cast<long long>(r.stats.ghosts),
+                static_cast<long long>(r.stats.dummies), r.stats.layers, static_cast<long long>(r.stats.crossings),
+                ms(t0, t1), ms(t1, t2), ms(t2, t3));
+    const auto m = measure(input, fromLayout(input, r));
+    std::printf("width %.0f, edge length %.0f, straight op->op %.1f%%\n", m.width, m.edgeLength, m.straight);
+    if (!svg.empty()) std::ofstream(svg) << exporter::layoutToSvg(r);
+    return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    std::vector<int> sizes{1000, 5000, 20000, 100000};
+    bool dot = false;
+    int dotTimeout = 120, dotMax = 5000;
+    std::string keep, ir, svg;
+    bool weights = true;
+    for (int i = 1; i < argc; ++i) {
+        const std::string a = argv[i];
+        auto next = [&] { return i + 1 < argc ? std::string(argv[++i]) : std::string(); };
+        if (a == "--sizes") {
+            sizes.clear();
+            std::stringstream ss(next());
+            for (std::string t; std::getline(ss, t, ',');) sizes.push_back(std::stoi(t));
+        } else if (a == "--dot") dot = true;
+        else if (a == "--dot-timeout") dotTimeout = std::stoi(next());
+        else if (a == "--dot-max") dotMax = std::stoi(next());
+        else if (a == "--keep") keep = next();
+        else if (a == "--ir") ir = next();
+        else if (a == "--svg") svg = next();
+        else if (a == "--no-weights") weights = false;
+        else {
+            std::cerr << "unknown argument " << a << "\n";
+            return 2;
+        }
+    }
+    if (!ir.empty()) return renderIr(ir, svg, weights);
+
+    const std::string dir = keep.empty() ? std::filesystem::temp_directory_path().string() + "/bench_layout" : keep;
+    std::filesystem::create_directories(dir);
+    const LayoutOptions o;
+    std::printf("%-14s %7s %7s  %-6s %10s %6s %9s %9s %12s %9s\n", "graph", "items", "edges", "engine", "time ms",
+                "ranks", "crossings", "width", "edge len", "straight");
+    for (const char* family : {"transformer", "cnn"}) {
+        for (int n : sizes) {
+            const LayoutGraph g = std::string(family) == "transformer" ? transformer(n) : cnn(n);
+            const std::string name = std::string(family) + "-" + std::to_string(n / 1000) + "k";
+            LayoutResult r;
+            double best = 1e300;
+            for (int rep = 0; rep < 3; ++rep) {
+                const auto t0 = Clock::now();
+                r = computeLayout(g, o);
+                best = std::min(best, std::chrono::duration<double, std::milli>(Clock::now() - t0).count());
+            }
+            Metrics ours = measure(g, fromLayout(g, r));
+            ours.ms = best;
+            ours.note = std::to_string(r.stats.ghosts) + " ghosts, " + std::to_string(r.stats.dummies) + " dummies";
+            printRow(name, g, "ours", ours);
+            if (!dot || static_cast<int>(g.nodes.size()) > dotMax + dotMax / 10) continue;
+            printRow(name, g, "dot", runDot(g, o, dir, name, dotTimeout));
+            const LayoutGraph gg = ghosted(g, r);
+            printRow(name, gg, "dot-g", runDot(gg, o, dir, name + "-g", dotTimeout));
+        }
+    }
+    return 0;
+}

@@ -1,0 +1,19 @@
+#!/bin/sh
+# Layout engine vs Graphviz dot on transformer- and CNN-style graphs.
+# Usage: bench/run_layout_vs_dot.sh [BUILD_DIR] [extra bench_layout args]
+# Builds bench_layout through CMake when it can; otherwise (the bench target
+# links the whole app) compiles it directly against the three core libraries.
+set -e
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=${1:-$root/build-layout}
+[ $# -gt 0 ] && shift
+command -v dot >/dev/null || { echo "graphviz 'dot' is not installed" >&2; exit 2; }
+bin=$build/bin/bench_layout
+if ! cmake --build "$build" -j2 --target bench_layout >/dev/null 2>&1; then
+  cmake --build "$build" -j2 --target irscope_export irscope_layout irscope_ir
+  bin=$build/bench_layout_direct
+  g++ -std=c++20 -O2 -I"$root" "$root/bench/bench_layout.cpp" \
+    "$build/lib/libirscope_export.a" "$build/lib/libirscope_layout.a" "$build/lib/libirscope_ir.a" -o "$bin"
+fi
+# Ours on every size; dot (killed after 120 s) up to 5,000 items.
+"$bin" --sizes 1000,5000,20000,100000 --dot --dot-timeout 120 --dot-max 5000 "$@"
