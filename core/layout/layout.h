@@ -23,7 +23,7 @@ struct LayoutOptions {
     // consumer. If dummies would still exceed maxDummiesPerItem * items, the
     // longest remaining edges are ghosted too. Everything else gets dummies.
     int ghostMinSpan = 4;
-    int ghostMinFanout = 4;      // 3 would ghost plain residual streams (norm + residual add)
+    int ghostMinFanout = 3;      // 4 keeps residual streams (norm + residual add) as drawn lanes: wider, fewer straight edges
     int maxEdgeSpan = 60;
     double maxDummiesPerItem = 2.0;
     double ghostHeight = 22;
