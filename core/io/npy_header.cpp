@@ -136,6 +136,7 @@ NpyHeader parseNpyHeader(std::string_view file) {
 }
 
 NpyDType npyDType(const std::string& descr) {
+    if (descr.size() >= 2 && descr[1] == 'O') throw FormatError("npy object arrays need pickle and are refused");
     if (descr.size() < 3) throw FormatError("npy dtype '" + descr + "' is not supported");
     char order = descr[0];
     char kind = descr[1];
@@ -143,7 +144,6 @@ NpyDType npyDType(const std::string& descr) {
     auto [end, ec] = std::from_chars(descr.data() + 2, descr.data() + descr.size(), size);
     if (ec != std::errc() || end != descr.data() + descr.size() || (order != '<' && order != '>' && order != '|' && order != '='))
         throw FormatError("npy dtype '" + descr + "' is not supported");
-    if (kind == 'O') throw FormatError("npy object arrays need pickle and are refused");
     for (const auto& row : kDescrs) {
         if (row.kind == kind && row.size == size) {
             if (!*row.torchName)

@@ -69,6 +69,10 @@ TensorMap readTensorFile(const std::string& path, const ReadOptions& options) {
         }
         default: break;
     }
+    // Content says nothing known; a name that does gets that format's precise complaint.
+    const std::string ext = lowerExtension(path);
+    if (ext == ".safetensors") return readSafetensors(file, options);
+    if (ext == ".npy") return readNpy(file, options);
     if (file->bytes().substr(0, 4) == "GGUF") throw TensorFileError(path, "a GGUF file, which irscope does not read");
     throw TensorFileError(path, "unrecognized format: not a torch.save file (zip or legacy), .safetensors or .npy");
 }

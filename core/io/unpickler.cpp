@@ -166,15 +166,12 @@ struct AllowedGlobal {
     GlobalKind kind;
 };
 
-constexpr std::array<AllowedGlobal, 19> kAllowed{{
+constexpr std::array<AllowedGlobal, 16> kAllowed{{
     {"collections", "OrderedDict", GlobalKind::OrderedDict},
     {"builtins", "set", GlobalKind::Set},
     {"builtins", "frozenset", GlobalKind::FrozenSet},
     {"builtins", "complex", GlobalKind::Complex},
     {"builtins", "bytearray", GlobalKind::Bytearray},
-    {"__builtin__", "set", GlobalKind::Set},
-    {"__builtin__", "frozenset", GlobalKind::FrozenSet},
-    {"__builtin__", "complex", GlobalKind::Complex},
     {"_codecs", "encode", GlobalKind::CodecsEncode},
     {"torch._utils", "_rebuild_tensor", GlobalKind::RebuildTensor},
     {"torch._utils", "_rebuild_tensor_v2", GlobalKind::RebuildTensorV2},
@@ -186,6 +183,12 @@ constexpr std::array<AllowedGlobal, 19> kAllowed{{
     {"torch.nn.parameter", "Parameter", GlobalKind::ParameterClass},
     {"torch", "Size", GlobalKind::TorchSize},
     {"torch", "device", GlobalKind::TorchDevice},
+}};
+
+constexpr std::array<std::pair<const char*, const char*>, 9> kPy2Modules{{
+    {"__builtin__", "builtins"}, {"copy_reg", "copyreg"}, {"commands", "subprocess"}, {"cPickle", "pickle"},
+    {"exceptions", "builtins"}, {"UserDict", "collections"}, {"_abcoll", "collections.abc"},
+    {"cStringIO", "io"}, {"urllib2", "urllib.request"},
 }};
 
 class Unpickler {
@@ -472,7 +475,13 @@ private:
         return make(std::move(o));
     }
 
-    PickleValue resolveGlobal(const std::string& module, const std::string& name, uint64_t at) {
+    PickleValue resolveGlobal(const std::string& fileModule, const std::string& name, uint64_t at) {
+        // Protocol 2 pickles written by Python 3 carry Python 2 module names,
+        // which Python 3's unpickler maps back (fix_imports); so do we, to
+        // judge and name a global the way torch.load would resolve it.
+        std::string module = fileModule;
+        for (const auto& [py2, py3] : kPy2Modules)
+            if (fileModule == py2) module = py3;
         for (const auto& g : kAllowed)
             if (module == g.module && name == g.name) return makeGlobal(module, name, g.kind);
         if (module == "torch") {

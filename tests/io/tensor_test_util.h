@@ -47,6 +47,9 @@ inline std::string readBytes(const std::string& path) {
 }
 
 inline void writeBytes(const std::string& path, const std::string& bytes) {
+    // A new file rather than a truncated one: ext4 makes a truncate wait for
+    // the previous contents' writeback, which made loops of writes crawl.
+    std::remove(path.c_str());
     std::ofstream out(path, std::ios::binary | std::ios::trunc);
     out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
 }

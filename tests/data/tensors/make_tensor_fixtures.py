@@ -161,6 +161,83 @@ def write_zip_pickle(filename, payload_bytes):
         zf.write_record("data.pkl", payload_bytes, len(payload_bytes))
 
 
+class StorageRef:
+    """Pickled as a persistent id with whatever fields a test needs."""
+    def __init__(self, *fields):
+        self.fields = fields
+
+
+class Rebuild:
+    def __init__(self, *args):
+        self.args = args
+
+    def __reduce__(self):
+        return (torch._utils._rebuild_tensor_v2, self.args)
+
+
+class TorchLikePickler(pickle.Pickler):
+    def persistent_id(self, obj):
+        return ("storage",) + obj.fields if isinstance(obj, StorageRef) else None
+
+
+def torch_like_pickle(obj):
+    import io
+    buf = io.BytesIO()
+    TorchLikePickler(buf, protocol=2).dump(obj)
+    return buf.getvalue()
+
+
+def write_zip_records(filename, records):
+    from torch.serialization import _open_zipfile_writer
+    with _open_zipfile_writer(os.path.join(HERE, filename)) as zf:
+        for name, data in records:
+            zf.write_record(name, data, len(data))
+
+
+def write_malformed():
+    """Broken torch.save files, each with one defect (tests/io/test_malformed_files.cpp)."""
+    import io
+    import zipfile
+    good = os.path.join(HERE, "mlp_state_dict.pt")
+    with zipfile.ZipFile(good) as z:
+        records = {n.split("/", 1)[1]: z.read(n) for n in z.namelist()}
+    pkl = records["data.pkl"]
+    others = [(n, d) for n, d in records.items() if n not in ("data.pkl", "version")]
+    # A storage record is missing.
+    write_zip_records("malformed_missing_record.pt",
+                      [("data.pkl", pkl)] + [(n, d) for n, d in others if n != "data/0"])
+    # A storage record is shorter than the pickle says.
+    write_zip_records("malformed_short_record.pt",
+                      [("data.pkl", pkl)] + [(n, d[: len(d) // 2] if n == "data/0" else d) for n, d in others])
+    # The pickle is cut short.
+    write_zip_records("malformed_truncated_pickle.pt", [("data.pkl", pkl[: len(pkl) // 2])] + others)
+    data = struct.pack("<4f", 1, 2, 3, 4)
+    F = torch.FloatStorage
+    od = collections.OrderedDict
+    cases = {
+        # A view reaching past its 4-element storage.
+        "malformed_view_too_large.pt": {"w": Rebuild(StorageRef(F, "0", "cpu", 4), 0, (2, 3), (3, 1), False, od())},
+        "malformed_offset_past_end.pt": {"w": Rebuild(StorageRef(F, "0", "cpu", 4), 4, (1,), (1,), False, od())},
+        # Sizes whose product overflows 64 bits.
+        "malformed_absurd_sizes.pt": {"w": Rebuild(StorageRef(F, "0", "cpu", 4), 0, (2**40, 2**40), (1, 1), False, od())},
+        # A storage that claims 2^62 elements.
+        "malformed_absurd_numel.pt": {"w": Rebuild(StorageRef(F, "0", "cpu", 2**62), 0, (4,), (1,), False, od())},
+        "malformed_negative_stride.pt": {"w": Rebuild(StorageRef(F, "0", "cpu", 4), 3, (4,), (-1,), False, od())},
+    }
+    for filename, obj in cases.items():
+        write_zip_records(filename, [("data.pkl", torch_like_pickle(obj)), ("data/0", data)])
+    # A deflated record: torch.save never compresses.
+    with zipfile.ZipFile(os.path.join(HERE, "malformed_compressed.pt"), "w", zipfile.ZIP_DEFLATED) as z:
+        z.writestr("archive/data.pkl", pkl)
+        for n, d in others:
+            z.writestr("archive/" + n, d)
+    # One flipped byte inside data.pkl: the CRC-32 no longer matches.
+    raw = bytearray(open(good, "rb").read())
+    at = raw.find(b"collections")
+    raw[at] ^= 0x20
+    open(os.path.join(HERE, "malformed_bad_crc.pt"), "wb").write(bytes(raw))
+
+
 def main():
     torch.manual_seed(0)
     mlp = Mlp()
@@ -212,7 +289,8 @@ def main():
         ("e", "BOOL", e.shape, e.numpy().tobytes()),
     ]
     write_safetensors("small.safetensors", st_entries, {"format": "pt"})
-    record("small.safetensors", st_tensors)
+    # Tensors come back in header order.
+    record("small.safetensors", collections.OrderedDict((n, st_tensors[n]) for n, _, _, _ in st_entries))
     fp8 = bytes([0x38, 0x40, 0xb8, 0x00])   # float8_e4m3fn 1, 2, -1, 0
     write_safetensors("fp8_mixed.safetensors", [
         ("keep", "F32", a.shape, a.numpy().tobytes()),
@@ -260,6 +338,8 @@ def main():
         pickle.dump([], f, protocol=2)
     # A whole pickled module rather than its state_dict.
     torch.save(Mlp(), os.path.join(HERE, "whole_module.pt"))
+
+    write_malformed()
 
     with open(os.path.join(HERE, "expected.json"), "w") as f:
         json.dump(expected, f, indent=1)
