@@ -61,6 +61,7 @@ void writeSafetensors(const TensorMap& tensors, const std::string& path) {
     };
     std::vector<Item> items;
     for (const auto& e : tensors) {
+        if (e.name == "__metadata__") throw TensorFileError(path, "a tensor named '__metadata__' cannot be stored in safetensors");
         std::string dtype = safetensorsDTypeFromTorchName(scalarTypeName(e.tensor.scalar_type()));
         if (dtype.empty())
             throw TensorFileError(path, "tensor '" + e.name + "' has dtype " + scalarTypeName(e.tensor.scalar_type()) +
@@ -68,18 +69,26 @@ void writeSafetensors(const TensorMap& tensors, const std::string& path) {
         at::Tensor c = e.tensor.contiguous();
         items.push_back({&e, c, static_cast<size_t>(c.element_size())});
     }
-    // Larger elements first keeps every tensor aligned to its element size,
-    // as the reference writer does; ties keep map order.
-    std::stable_sort(items.begin(), items.end(), [](const Item& a, const Item& b) { return a.elem > b.elem; });
+    // Data: larger elements first, which keeps every tensor aligned to its
+    // element size (as the reference writer does). Header: map order, which
+    // is the order a reader lists them in.
+    std::vector<size_t> dataOrder(items.size());
+    for (size_t k = 0; k < items.size(); ++k) dataOrder[k] = k;
+    std::stable_sort(dataOrder.begin(), dataOrder.end(),
+                     [&](size_t a, size_t b) { return items[a].elem > items[b].elem; });
+    std::vector<uint64_t> begin(items.size());
+    uint64_t offset = 0;
+    for (size_t k : dataOrder) {
+        begin[k] = offset;
+        offset += items[k].data.nbytes();
+    }
     nlohmann::ordered_json header = nlohmann::ordered_json::object();
     header["__metadata__"] = {{"format", "pt"}};
-    uint64_t offset = 0;
-    for (const auto& item : items) {
-        uint64_t nbytes = item.data.nbytes();
+    for (size_t k = 0; k < items.size(); ++k) {
+        const Item& item = items[k];
         header[item.entry->name] = {{"dtype", safetensorsDTypeFromTorchName(scalarTypeName(item.data.scalar_type()))},
                                     {"shape", item.data.sizes().vec()},
-                                    {"data_offsets", {offset, offset + nbytes}}};
-        offset += nbytes;
+                                    {"data_offsets", {begin[k], begin[k] + item.data.nbytes()}}};
     }
     std::string text = header.dump();
     text.append((8 - text.size() % 8) % 8, ' ');   // data starts 8-aligned
@@ -88,8 +97,8 @@ void writeSafetensors(const TensorMap& tensors, const std::string& path) {
     uint64_t n = text.size();
     out.write(reinterpret_cast<const char*>(&n), 8);
     out.write(text.data(), static_cast<std::streamsize>(text.size()));
-    for (const auto& item : items)
-        out.write(static_cast<const char*>(item.data.data_ptr()), static_cast<std::streamsize>(item.data.nbytes()));
+    for (size_t k : dataOrder)
+        out.write(static_cast<const char*>(items[k].data.data_ptr()), static_cast<std::streamsize>(items[k].data.nbytes()));
     out.flush();
     if (!out) throw TensorFileError(path, "write failed (disk full?)");
 }
