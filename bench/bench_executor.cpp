@@ -1,0 +1,89 @@
+// Executor benchmark (figures for the issue notes; never a test).
+//   bench_executor chain N            N-node chain of tiny elementwise ops (add/mul/neg on a [4] tensor)
+//   bench_executor model IR W IN [R]  a real model: R timed runs after one warm-up, median
+// Prints "seconds_per_run=<s>" lines for bench/run_executor.sh.
+#include <ATen/ATen.h>
+#include <ATen/Parallel.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/exec/session.h"
+#include "core/io/tensor_file.h"
+#include "core/ir/json_io.h"
+
+using namespace irscope;
+using json = nlohmann::ordered_json;
+
+static json meta(const std::string& n, const std::string& producer = "") {
+    json m = {{"name", n}, {"shape", {4}}, {"dtype", "float32"}};
+    if (!producer.empty()) { m["producer_node"] = producer; m["producer_output_idx"] = 0; }
+    return m;
+}
+
+static double median(std::vector<double> v) { std::sort(v.begin(), v.end()); return v[v.size() / 2]; }
+
+static double timeRuns(exec::Session& s, int runs) {
+    std::vector<double> t;
+    for (int r = 0; r < runs; ++r) {
+        s.reset();
+        auto t0 = std::chrono::steady_clock::now();
+        auto res = s.runToEnd();
+        t.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+        if (res.reason != exec::StopReason::Finished) { std::fprintf(stderr, "run failed\n"); std::exit(2); }
+    }
+    return median(t);
+}
+
+int main(int argc, char** argv) {
+    std::string mode = argc > 1 ? argv[1] : "chain";
+    if (mode == "chain") {
+        int n = argc > 2 ? std::stoi(argv[2]) : 30000;
+        json nodes = json::array();
+        std::string prev = "x";
+        const char* ops[] = {"aten.add.Tensor", "aten.mul.Tensor", "aten.neg.default"};
+        for (int i = 0; i < n; ++i) {
+            std::string name = "n" + std::to_string(i);
+            json attrs = json::object();
+            if (i % 3 == 0) attrs["other"] = 1.0;
+            if (i % 3 == 1) attrs["other"] = 0.5;
+            nodes.push_back({{"name", name}, {"op_type", ops[i % 3]}, {"inputs", {meta(prev, prev)}},
+                             {"outputs", {meta(name)}}, {"attrs", attrs}});
+            prev = name;
+        }
+        json g = {{"model_name", "Chain"}, {"graph_inputs", {meta("x")}}, {"graph_outputs", {meta(prev)}},
+                  {"weights", json::array()}, {"nodes", nodes}};
+        ir::Graph graph = ir::parseGraph(g.dump(), "chain.json");
+        exec::Session s(graph, exec::RetentionPolicy::FreeAfterLastUse);
+        io::TensorMap in;
+        in.insert("x", at::ones({4}));
+        s.setInputs(in);
+        s.runToEnd();   // warm-up (binds every node once)
+        double t = timeRuns(s, 5);
+        std::printf("chain nodes=%d seconds_per_run=%.6f us_per_node=%.3f\n", n, t, t / n * 1e6);
+        exec::Session keep(graph, exec::RetentionPolicy::KeepAll);
+        keep.setInputs(in);
+        keep.runToEnd();
+        double tk = timeRuns(keep, 5);
+        std::printf("chain-keepall nodes=%d seconds_per_run=%.6f us_per_node=%.3f\n", n, tk, tk / n * 1e6);
+        return 0;
+    }
+    if (mode == "model" && argc >= 5) {
+        int runs = argc > 5 ? std::stoi(argv[5]) : 10;
+        ir::Graph graph = ir::loadGraphFile(argv[2]);
+        exec::Session s(graph, exec::RetentionPolicy::FreeAfterLastUse);
+        s.setWeights(io::readTensorFile(argv[3]));
+        s.setInputs(io::readTensorFile(argv[4]));
+        s.runToEnd();
+        double t = timeRuns(s, runs);
+        std::printf("model nodes=%zu seconds_per_run=%.6f threads=%d\n", graph.nodes.size(), t, at::get_num_threads());
+        return 0;
+    }
+    std::fprintf(stderr, "usage: bench_executor chain [N] | model IR WEIGHTS INPUTS [RUNS]\n");
+    return 2;
+}
