@@ -7,6 +7,7 @@
 #include "cli/cli_io.h"
 #include "core/export/svg_export.h"
 #include "core/ir/graph_index.h"
+#include "render_png.h"
 
 namespace irscope::cli {
 namespace {
@@ -32,13 +33,10 @@ int runRender(const std::vector<std::string>& args) {
         if (!(*scale > 0) || *scale > 100) throw UsageError("--scale must be a number in (0, 100]");
         options.scale = *scale;
     }
-    if (ext == "png") {
-        std::cerr << "irscope render: " << *out << ": PNG export needs the GUI renderer — not yet available\n";
-        return kExitUsage;
-    }
     auto graph = loadGraphOrReport("render", parsed.positional[0]);
     if (!graph) return kExitUsage;
     const ir::GraphIndex index(*graph);
+    if (ext == "png") return app::renderPngViaGuiModule(*graph, !parsed.has("--no-weights"), options.scale, *out);
     const std::string svg = exporter::graphToSvg(*graph, index, !parsed.has("--no-weights"), options);
     return writeOutput("render", out, svg) ? kExitOk : kExitUsage;
 }

@@ -1,0 +1,402 @@
+#include "widgets/graph_view/graph_renderer.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+
+#include <QFont>
+#include <QImage>
+#include <QPainter>
+#include <QPainterPath>
+
+#include "widgets/session/graph_session.h"
+
+namespace irscope::widgets {
+
+using layout::ItemKind;
+using layout::PlacedItem;
+using layout::Point;
+using layout::Rect;
+
+DetailLevel detailFor(double zoom) {
+    if (zoom < kOverviewBelowZoom) return DetailLevel::Overview;
+    if (zoom < kTextFromZoom) return DetailLevel::Shapes;
+    return DetailLevel::Full;
+}
+
+namespace {
+
+struct Frame {
+    const RenderRequest& rq;
+    const layout::LayoutResult& r;
+    double zoom;
+    bool everything;   // the scene rect covers the whole drawing: skip the grid
+    Rect scene;
+
+    uint8_t itemFlag(size_t i) const {
+        return rq.itemFlags && i < rq.itemFlags->size() ? (*rq.itemFlags)[i] : 0;
+    }
+    uint8_t edgeFlag(size_t i) const {
+        return rq.edgeFlags && i < rq.edgeFlags->size() ? (*rq.edgeFlags)[i] : 0;
+    }
+    const NodeDecoration* decoration(const PlacedItem& it) const {
+        if (!rq.decoration || it.kind != ItemKind::Op) return nullptr;
+        return rq.decoration(it.irIndex);
+    }
+    std::vector<int32_t> items() const {
+        if (everything) {
+            std::vector<int32_t> all(r.items.size());
+            for (size_t i = 0; i < all.size(); ++i) all[i] = static_cast<int32_t>(i);
+            return all;
+        }
+        return rq.layout->grid.itemsIn(scene);
+    }
+    std::vector<int32_t> edges() const {
+        if (everything) {
+            std::vector<int32_t> all(r.edges.size());
+            for (size_t i = 0; i < all.size(); ++i) all[i] = static_cast<int32_t>(i);
+            return all;
+        }
+        return rq.layout->grid.edgesIn(scene);
+    }
+};
+
+// ---------------------------------------------------------------- overview
+
+class Raster {
+public:
+    Raster(QImage& img) : img_(img), w_(img.width()), h_(img.height()) {}
+    void plot(int x, int y, QRgb c) {
+        if (static_cast<unsigned>(x) < static_cast<unsigned>(w_) && static_cast<unsigned>(y) < static_cast<unsigned>(h_))
+            reinterpret_cast<QRgb*>(img_.scanLine(y))[x] = c;
+    }
+    void fill(int x0, int y0, int x1, int y1, QRgb c) {   // inclusive
+        x0 = std::max(x0, 0);
+        y0 = std::max(y0, 0);
+        x1 = std::min(x1, w_ - 1);
+        y1 = std::min(y1, h_ - 1);
+        for (int y = y0; y <= y1; ++y) {
+            auto* line = reinterpret_cast<QRgb*>(img_.scanLine(y));
+            std::fill(line + x0, line + x1 + 1, c);
+        }
+    }
+    void line(double fx0, double fy0, double fx1, double fy1, QRgb c) {
+        // Reject segments entirely outside.
+        if ((fx0 < 0 && fx1 < 0) || (fy0 < 0 && fy1 < 0) || (fx0 >= w_ && fx1 >= w_) || (fy0 >= h_ && fy1 >= h_)) return;
+        // Clip very long coordinates so the loop stays bounded.
+        auto clampf = [](double v, double lo, double hi) { return std::clamp(v, lo, hi); };
+        const double big = 4.0 * (w_ + h_);
+        int x0 = static_cast<int>(clampf(fx0, -big, big)), y0 = static_cast<int>(clampf(fy0, -big, big));
+        const int x1 = static_cast<int>(clampf(fx1, -big, big)), y1 = static_cast<int>(clampf(fy1, -big, big));
+        const int dx = std::abs(x1 - x0), sx = x0 < x1 ? 1 : -1;
+        const int dy = -std::abs(y1 - y0), sy = y0 < y1 ? 1 : -1;
+        int err = dx + dy;
+        for (;;) {
+            plot(x0, y0, c);
+            if (x0 == x1 && y0 == y1) break;
+            const int e2 = 2 * err;
+            if (e2 >= dy) { err += dy; x0 += sx; }
+            if (e2 <= dx) { err += dx; y0 += sy; }
+        }
+    }
+
+private:
+    QImage& img_;
+    int w_, h_;
+};
+
+void renderOverview(QPainter& p, const Frame& f) {
+    const auto& rq = f.rq;
+    const qreal dpr = std::max<qreal>(rq.devicePixelRatio, 1);
+    const QSize size(std::max(1, static_cast<int>(std::ceil(rq.target.width() * dpr))),
+                     std::max(1, static_cast<int>(std::ceil(rq.target.height() * dpr))));
+    thread_local QImage buffer;
+    if (buffer.size() != size) buffer = QImage(size, QImage::Format_ARGB32_Premultiplied);
+    buffer.fill(rq.fillBackground ? rq.theme.background : QColor(Qt::transparent));
+    Raster ras(buffer);
+    const double k = f.zoom * dpr;
+    const double ox = f.scene.x, oy = f.scene.y;
+    auto px = [&](double x) { return (x - ox) * k; };
+    auto py = [&](double y) { return (y - oy) * k; };
+
+    const QRgb edgeColor = rq.theme.edgeOverview.rgba();
+    for (int32_t e : f.edges()) {
+        const auto& pts = f.r.edges[e].points;
+        for (size_t i = 1; i < pts.size(); ++i)
+            ras.line(px(pts[i - 1].x), py(pts[i - 1].y), px(pts[i].x), py(pts[i].y), edgeColor);
+    }
+    const auto items = f.items();
+    for (int32_t i : items) {
+        const PlacedItem& it = f.r.items[i];
+        const auto& c = rq.theme.colors(it);
+        const int x0 = static_cast<int>(px(it.rect.x)), y0 = static_cast<int>(py(it.rect.y));
+        const int x1 = std::max(x0, static_cast<int>(px(it.rect.right())) - 1);
+        const int y1 = std::max(y0, static_cast<int>(py(it.rect.bottom())) - 1);
+        const NodeDecoration* d = f.decoration(it);
+        if (x1 - x0 >= 3 && y1 - y0 >= 3) {
+            ras.fill(x0, y0, x1, y1, c.stroke.rgba());
+            ras.fill(x0 + 1, y0 + 1, x1 - 1, y1 - 1, (d && d->overlay.isValid() ? d->overlay : c.fill).rgba());
+        } else {
+            ras.fill(x0, y0, x1, y1, (d && d->overlay.isValid() ? d->overlay : c.stroke).rgba());
+        }
+    }
+    // Marks that must stay visible however far out: highlights, then selection.
+    const int r1 = static_cast<int>(std::ceil(2 * dpr)), r2 = static_cast<int>(std::ceil(4 * dpr));
+    for (int pass = 0; pass < 2 && rq.itemFlags; ++pass) {
+        for (int32_t i : items) {
+            const uint8_t fl = f.itemFlag(static_cast<size_t>(i));
+            if (!fl) continue;
+            const PlacedItem& it = f.r.items[i];
+            const int cx = static_cast<int>(px(it.rect.center().x)), cy = static_cast<int>(py(it.rect.center().y));
+            if (pass == 0 && (fl & kFlagHighlighted)) ras.fill(cx - r1, cy - r1, cx + r1, cy + r1, rq.theme.highlight.rgba());
+            if (pass == 1 && (fl & kFlagSelected)) {
+                ras.fill(cx - r2, cy - r2, cx + r2, cy + r2, rq.theme.selection.rgba());
+                ras.fill(cx - r2 + 2, cy - r2 + 2, cx + r2 - 2, cy + r2 - 2, rq.theme.background.rgba());
+            }
+        }
+    }
+    buffer.setDevicePixelRatio(dpr);
+    p.drawImage(rq.target.topLeft(), buffer);
+}
+
+// ---------------------------------------------------------------- shapes
+
+QPolygonF parallelogram(const Rect& r) {
+    const double s = std::min(10.0, r.width / 4);
+    return QPolygonF({QPointF(r.x + s, r.y), QPointF(r.right(), r.y), QPointF(r.right() - s, r.bottom()),
+                      QPointF(r.x, r.bottom())});
+}
+QPolygonF trapezoid(const Rect& r) {
+    const double s = std::min(10.0, r.width / 4);
+    return QPolygonF({QPointF(r.x, r.y), QPointF(r.right(), r.y), QPointF(r.right() - s, r.bottom()),
+                      QPointF(r.x + s, r.bottom())});
+}
+
+void drawShape(QPainter& p, const PlacedItem& it, const Rect& r, bool rounded) {
+    const QRectF q(r.x, r.y, r.width, r.height);
+    switch (it.kind) {
+        case ItemKind::Op:
+        case ItemKind::Ghost:
+            if (rounded) p.drawRoundedRect(q, 6, 6);
+            else p.drawRect(q);
+            break;
+        case ItemKind::Output: p.drawPolygon(trapezoid(r)); break;
+        default: p.drawPolygon(parallelogram(r)); break;
+    }
+}
+
+Rect grow(const Rect& r, double d) { return {r.x - d, r.y - d, r.width + 2 * d, r.height + 2 * d}; }
+
+const QFont& labelFont(int which) {
+    static std::array<QFont, 4> table = [] {
+        QFont bold(QStringLiteral("DejaVu Sans Mono"));
+        bold.setStyleHint(QFont::Monospace);
+        bold.setPixelSize(12);
+        bold.setBold(true);
+        QFont normal = bold;
+        normal.setBold(false);
+        normal.setPixelSize(11);
+        QFont edge = normal;
+        edge.setPixelSize(10);
+        QFont italic = normal;
+        italic.setPixelSize(12);
+        italic.setItalic(true);
+        return std::array<QFont, 4>{bold, normal, edge, italic};
+    }();
+    return table[which];
+}
+
+void drawArrow(QPainter& p, Point from, Point tip) {
+    const double dx = tip.x - from.x, dy = tip.y - from.y, len = std::hypot(dx, dy);
+    if (len <= 0) return;
+    const double ux = dx / len, uy = dy / len, l = 8, w = 3.5;
+    const QPointF pts[3] = {QPointF(tip.x, tip.y), QPointF(tip.x - ux * l - uy * w, tip.y - uy * l + ux * w),
+                            QPointF(tip.x - ux * l + uy * w, tip.y - uy * l - ux * w)};
+    p.drawPolygon(pts, 3);
+}
+
+void renderDetailed(QPainter& p, const Frame& f, bool full) {
+    const auto& rq = f.rq;
+    const auto& theme = rq.theme;
+    p.save();
+    p.setClipRect(rq.target);
+    if (rq.fillBackground) p.fillRect(rq.target, theme.background);
+    p.translate(rq.target.topLeft());
+    p.scale(f.zoom, f.zoom);
+    p.translate(-f.scene.x, -f.scene.y);
+    p.setRenderHint(QPainter::Antialiasing, full);
+    p.setRenderHint(QPainter::TextAntialiasing, true);
+
+    // ---- edges: plain ones batched, flagged ones on top
+    const auto edges = f.edges();
+    std::vector<int32_t> flagged;
+    if (!full) {
+        QVector<QLineF> solid, dashed;
+        for (int32_t e : edges) {
+            if (f.edgeFlag(e)) {
+                flagged.push_back(e);
+                continue;
+            }
+            const auto& edge = f.r.edges[e];
+            auto& out = edge.style == layout::EdgeStyle::Dashed ? dashed : solid;
+            for (size_t i = 1; i < edge.points.size(); ++i)
+                out.push_back(QLineF(edge.points[i - 1].x, edge.points[i - 1].y, edge.points[i].x, edge.points[i].y));
+        }
+        QPen pen(theme.edge, 0);   // cosmetic 1 px
+        p.setPen(pen);
+        p.drawLines(solid);
+        pen.setColor(theme.edgeDashed);
+        p.setPen(pen);
+        p.drawLines(dashed);
+    } else {
+        QPen solidPen(theme.edge, 1.2), dashedPen(theme.edgeDashed, 1.2);
+        dashedPen.setDashPattern({5 / 1.2, 4 / 1.2});
+        QVector<QPointF> poly;
+        for (int32_t e : edges) {
+            if (f.edgeFlag(e)) {
+                flagged.push_back(e);
+                continue;
+            }
+            const auto& edge = f.r.edges[e];
+            if (edge.points.size() < 2) continue;
+            const bool dashed = edge.style == layout::EdgeStyle::Dashed;
+            p.setPen(dashed ? dashedPen : solidPen);
+            poly.resize(static_cast<qsizetype>(edge.points.size()));
+            for (size_t i = 0; i < edge.points.size(); ++i) poly[i] = QPointF(edge.points[i].x, edge.points[i].y);
+            p.drawPolyline(poly.data(), static_cast<int>(poly.size()));
+            p.setPen(Qt::NoPen);
+            p.setBrush(dashed ? theme.edgeDashed : theme.edge);
+            drawArrow(p, edge.points[edge.points.size() - 2], edge.points.back());
+            p.setBrush(Qt::NoBrush);
+        }
+    }
+    for (int32_t e : flagged) {
+        const auto& edge = f.r.edges[e];
+        if (edge.points.size() < 2) continue;
+        const QColor c = (f.edgeFlag(e) & kEdgeIntoSelection) ? theme.producer : theme.consumer;
+        QPen pen(c, full ? 2.4 : 0);
+        if (!full) pen.setWidthF(2 / f.zoom);
+        if (edge.style == layout::EdgeStyle::Dashed && full) pen.setDashPattern({5 / 2.4, 4 / 2.4});
+        p.setPen(pen);
+        QVector<QPointF> poly;
+        for (const auto& pt : edge.points) poly.push_back(QPointF(pt.x, pt.y));
+        p.drawPolyline(poly.data(), static_cast<int>(poly.size()));
+        if (full) {
+            p.setPen(Qt::NoPen);
+            p.setBrush(c);
+            drawArrow(p, edge.points[edge.points.size() - 2], edge.points.back());
+            p.setBrush(Qt::NoBrush);
+        }
+    }
+    if (full && f.zoom >= kEdgeLabelsFromZoom) {
+        p.setFont(labelFont(2));
+        p.setPen(theme.edgeLabel);
+        for (int32_t e : edges) {
+            const auto& edge = f.r.edges[e];
+            if (edge.label.empty()) continue;
+            p.drawText(QPointF(edge.labelPos.x, edge.labelPos.y + 10 * 0.35), QString::fromStdString(edge.label));
+        }
+    }
+
+    // ---- items
+    const auto items = f.items();
+    // Highlight halos first (under the boxes).
+    for (int32_t i : items) {
+        const uint8_t fl = f.itemFlag(i);
+        if (!(fl & kFlagHighlighted)) continue;
+        const PlacedItem& it = f.r.items[i];
+        p.setPen(Qt::NoPen);
+        p.setBrush(theme.highlight);
+        drawShape(p, it, grow(it.rect, 5), full);
+    }
+    const double borderW = full ? 1.2 : 0;
+    for (int32_t i : items) {
+        const PlacedItem& it = f.r.items[i];
+        const auto& c = theme.colors(it);
+        const NodeDecoration* d = f.decoration(it);
+        QPen pen(c.stroke, borderW);
+        if (it.kind == ItemKind::Ghost && full) pen.setDashPattern({3 / 1.2, 3 / 1.2});
+        QColor fill = d && d->overlay.isValid() ? d->overlay : c.fill;
+        if (d && d->state == NodeState::Pending) fill.setAlpha(150);
+        p.setPen(pen);
+        p.setBrush(fill);
+        drawShape(p, it, it.rect, full);
+    }
+    // Selection, neighbours, current node and decorations on top.
+    for (int32_t i : items) {
+        const uint8_t fl = f.itemFlag(i);
+        const PlacedItem& it = f.r.items[i];
+        const NodeDecoration* d = f.decoration(it);
+        if (!fl && !d) continue;
+        p.setBrush(Qt::NoBrush);
+        auto ring = [&](const QColor& color, double width, double out) {
+            QPen pen(color, full ? width : 0);
+            if (!full) pen.setWidthF(width / std::max(f.zoom, 0.01) * 0.6);
+            p.setPen(pen);
+            drawShape(p, it, grow(it.rect, out), full);
+        };
+        if (fl & kFlagProducer) ring(theme.producer, 2.5, 1.5);
+        if (fl & kFlagConsumer) ring(theme.consumer, 2.5, 1.5);
+        if (d && d->state == NodeState::Failed) ring(QColor("#d0302a"), 3, 1.5);
+        if (d && d->state == NodeState::Done) ring(QColor("#2a9d3a"), 1.5, 0);
+        if ((fl & kFlagCurrent) || (d && d->state == NodeState::Current)) ring(theme.current, 2.5, 4);
+        if (fl & kFlagSelected) ring(theme.selection, 3.2, 2);
+        if (d && d->breakpoint) {
+            p.setPen(Qt::NoPen);
+            p.setBrush(QColor("#d0302a"));
+            p.drawEllipse(QPointF(it.rect.x, it.rect.y), 5, 5);
+        }
+    }
+    // ---- text
+    if (full) {
+        for (int32_t i : items) {
+            const PlacedItem& it = f.r.items[i];
+            if (it.lines.empty()) continue;
+            const double lineH = kLabelLineHeight;
+            const double total = lineH * static_cast<double>(it.lines.size());
+            const double top = it.rect.center().y - total / 2;
+            const bool ghost = it.kind == ItemKind::Ghost;
+            for (size_t l = 0; l < it.lines.size(); ++l) {
+                const bool first = l == 0;
+                p.setFont(labelFont(ghost ? 3 : (first && it.kind == ItemKind::Op) ? 0 : 1));
+                if (first && !ghost && it.kind != ItemKind::Op) {
+                    QFont fnt = labelFont(1);
+                    fnt.setPixelSize(12);
+                    p.setFont(fnt);
+                }
+                p.setPen(first ? theme.text : theme.textDim);
+                QString text = QString::fromStdString(it.lines[l]);
+                if (ghost) text.prepend(QChar(0x21b3)).insert(1, QLatin1Char(' '));
+                const QRectF lr(it.rect.x - 20, top + lineH * static_cast<double>(l), it.rect.width + 40, lineH);
+                p.drawText(lr, Qt::AlignCenter, text);
+            }
+            if (const NodeDecoration* d = f.decoration(it); d && !d->badge.isEmpty()) {
+                p.setFont(labelFont(2));
+                const QRectF br(it.rect.right() - 4, it.rect.y - 8, 120, 14);
+                p.setPen(theme.edgeLabel);
+                p.drawText(br, Qt::AlignLeft | Qt::AlignVCenter, d->badge);
+            }
+        }
+    }
+    p.restore();
+}
+
+}  // namespace
+
+void renderGraph(QPainter& painter, const RenderRequest& rq) {
+    if (!rq.layout || rq.sceneRect.isEmpty() || rq.target.isEmpty()) {
+        if (rq.fillBackground) painter.fillRect(rq.target, rq.theme.background);
+        return;
+    }
+    const auto& r = rq.layout->result;
+    const double zoom = rq.target.width() / rq.sceneRect.width();
+    const Rect scene{rq.sceneRect.x(), rq.sceneRect.y(), rq.sceneRect.width(), rq.target.height() / zoom};
+    const Rect& b = r.bounds;
+    const bool everything = scene.x <= b.x && scene.y <= b.y && scene.right() >= b.right() && scene.bottom() >= b.bottom();
+    Frame f{rq, r, zoom, everything, scene};
+    DetailLevel level = rq.detail == DetailLevel::Auto ? detailFor(zoom) : rq.detail;
+    if (level == DetailLevel::Overview) renderOverview(painter, f);
+    else renderDetailed(painter, f, level == DetailLevel::Full);
+}
+
+}  // namespace irscope::widgets

@@ -1,0 +1,360 @@
+#include "widgets/graph_view/graph_view.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include <QApplication>
+#include <QHelpEvent>
+#include <QImage>
+#include <QKeyEvent>
+#include <QMouseEvent>
+#include <QPainter>
+#include <QScrollBar>
+#include <QToolTip>
+#include <QWheelEvent>
+
+#include "widgets/graph_view/graph_renderer.h"
+#include "widgets/graph_view/minimap.h"
+#include "widgets/session/graph_session.h"
+
+namespace irscope::widgets {
+
+namespace {
+constexpr double kOpenZoom = 0.8;   // a freshly opened graph too big to fit is shown at this zoom
+}
+
+GraphView::GraphView(GraphSession* session, QWidget* parent)
+    : QAbstractScrollArea(parent), session_(session), theme_(GraphTheme::fromPalette(palette())) {
+    setObjectName(QStringLiteral("graphView"));
+    setFocusPolicy(Qt::StrongFocus);
+    viewport()->setMouseTracking(false);
+    viewport()->setAttribute(Qt::WA_OpaquePaintEvent);
+    setFrameShape(QFrame::NoFrame);
+    horizontalScrollBar()->setSingleStep(24);
+    verticalScrollBar()->setSingleStep(24);
+    minimap_ = new Minimap(this);
+    minimap_->hide();
+
+    connect(session_, &GraphSession::graphLoaded, this, &GraphView::onGraphLoaded);
+    connect(session_, &GraphSession::layoutChanged, this, &GraphView::onLayoutChanged);
+    auto repaint = [this] {
+        viewport()->update();
+        minimap_->invalidate();
+    };
+    connect(session_, &GraphSession::selectionChanged, this, repaint);
+    connect(session_, &GraphSession::highlightChanged, this, repaint);
+    connect(session_, &GraphSession::currentNodeChanged, this, [this] { viewport()->update(); });
+    connect(session_, &GraphSession::decorationsChanged, this, repaint);
+    connect(session_, &GraphSession::focusRequested, this, [this](const ItemRef& ref) { centerOn(ref, true); });
+}
+
+// ------------------------------------------------------------------ geometry
+
+double GraphView::fitZoom() const {
+    const auto* lay = session_->layout();
+    if (!lay) return 1;
+    const auto& b = lay->result.bounds;
+    const QSize vp = viewport()->size();
+    if (b.width <= 0 || b.height <= 0 || vp.isEmpty()) return 1;
+    return std::min(vp.width() / b.width, vp.height() / b.height);
+}
+
+double GraphView::minZoom() const { return std::min(fitZoom() * 0.5, 0.05); }
+
+QPointF GraphView::origin() const {
+    const auto* lay = session_->layout();
+    if (!lay) return {0, 0};
+    const auto& b = lay->result.bounds;
+    const QSize vp = viewport()->size();
+    const double w = b.width * zoom_, h = b.height * zoom_;
+    const double x = w <= vp.width() ? b.x - (vp.width() - w) / 2 / zoom_ : b.x + horizontalScrollBar()->value() / zoom_;
+    const double y = h <= vp.height() ? b.y - (vp.height() - h) / 2 / zoom_ : b.y + verticalScrollBar()->value() / zoom_;
+    return {x, y};
+}
+
+QPointF GraphView::mapToScene(const QPointF& p) const { return origin() + p / zoom_; }
+QPointF GraphView::mapFromScene(const QPointF& s) const { return (s - origin()) * zoom_; }
+
+QRectF GraphView::visibleSceneRect() const {
+    const QSize vp = viewport()->size();
+    return {origin(), QSizeF(vp.width() / zoom_, vp.height() / zoom_)};
+}
+
+QPointF GraphView::viewportPosOf(const ItemRef& ref) const {
+    const auto* lay = session_->layout();
+    if (!lay) return {-1, -1};
+    const auto items = lay->itemsOf(ref);
+    if (items.empty()) return {-1, -1};
+    const auto c = lay->result.items[items.front()].rect.center();
+    return mapFromScene(QPointF(c.x, c.y));
+}
+
+void GraphView::updateScrollBars() {
+    const auto* lay = session_->layout();
+    const QSize vp = viewport()->size();
+    if (!lay) {
+        horizontalScrollBar()->setRange(0, 0);
+        verticalScrollBar()->setRange(0, 0);
+        return;
+    }
+    const auto& b = lay->result.bounds;
+    const int w = static_cast<int>(std::ceil(b.width * zoom_)), h = static_cast<int>(std::ceil(b.height * zoom_));
+    horizontalScrollBar()->setRange(0, std::max(0, w - vp.width()));
+    verticalScrollBar()->setRange(0, std::max(0, h - vp.height()));
+    horizontalScrollBar()->setPageStep(vp.width());
+    verticalScrollBar()->setPageStep(vp.height());
+}
+
+void GraphView::zoomAround(double zoom, const QPointF& anchor) {
+    zoom = std::clamp(zoom, minZoom(), kMaxZoom);
+    const auto* lay = session_->layout();
+    if (!lay) {
+        zoom_ = zoom;
+        return;
+    }
+    const QPointF scenePt = mapToScene(anchor);
+    zoom_ = zoom;
+    updateScrollBars();
+    const auto& b = lay->result.bounds;
+    horizontalScrollBar()->setValue(static_cast<int>(std::lround((scenePt.x() - b.x) * zoom_ - anchor.x())));
+    verticalScrollBar()->setValue(static_cast<int>(std::lround((scenePt.y() - b.y) * zoom_ - anchor.y())));
+    viewport()->update();
+    minimap_->update();
+    emit zoomChanged(zoom_);
+}
+
+void GraphView::setZoom(double zoom) { zoomAround(zoom, QPointF(viewport()->width() / 2.0, viewport()->height() / 2.0)); }
+void GraphView::zoomIn() { setZoom(zoom_ * 1.25); }
+void GraphView::zoomOut() { setZoom(zoom_ / 1.25); }
+void GraphView::actualSize() { setZoom(1); }
+
+void GraphView::fitToWindow() {
+    zoom_ = std::clamp(fitZoom(), 1e-6, kMaxZoom);
+    updateScrollBars();
+    viewport()->update();
+    minimap_->update();
+    emit zoomChanged(zoom_);
+}
+
+void GraphView::centerOnScene(const QPointF& s) {
+    const auto* lay = session_->layout();
+    if (!lay) return;
+    const auto& b = lay->result.bounds;
+    horizontalScrollBar()->setValue(static_cast<int>(std::lround((s.x() - b.x) * zoom_ - viewport()->width() / 2.0)));
+    verticalScrollBar()->setValue(static_cast<int>(std::lround((s.y() - b.y) * zoom_ - viewport()->height() / 2.0)));
+    viewport()->update();
+    minimap_->update();
+}
+
+void GraphView::centerOn(const ItemRef& ref, bool zoomToRead) {
+    const auto* lay = session_->layout();
+    if (!lay) return;
+    const auto items = lay->itemsOf(ref);
+    if (items.empty()) return;
+    const auto c = lay->result.items[items.front()].rect.center();
+    if (zoomToRead && zoom_ < kTextFromZoom + 0.15) {
+        zoom_ = 1;
+        updateScrollBars();
+        emit zoomChanged(zoom_);
+    }
+    centerOnScene(QPointF(c.x, c.y));
+}
+
+void GraphView::onGraphLoaded() {
+    const double fit = fitZoom();
+    if (fit >= kOpenZoom) {
+        zoom_ = std::min(fit, 1.0);
+        updateScrollBars();
+    } else {
+        zoom_ = kOpenZoom;
+        updateScrollBars();
+        // Start at the top (graph inputs), centred on the first input if any.
+        const auto* lay = session_->layout();
+        double x = lay ? lay->result.bounds.center().x : 0;
+        if (lay && !lay->inputItem.empty() && lay->inputItem.front() >= 0)
+            x = lay->result.items[lay->inputItem.front()].rect.center().x;
+        const auto& b = lay->result.bounds;
+        horizontalScrollBar()->setValue(static_cast<int>((x - b.x) * zoom_ - viewport()->width() / 2.0));
+        verticalScrollBar()->setValue(0);
+    }
+    emit zoomChanged(zoom_);
+    minimap_->invalidate();
+    placeMinimap();
+    viewport()->update();
+}
+
+void GraphView::onLayoutChanged() {
+    const QPointF centre = mapToScene(QPointF(viewport()->width() / 2.0, viewport()->height() / 2.0));
+    updateScrollBars();
+    minimap_->invalidate();
+    placeMinimap();
+    if (!session_->selection().isNone() && !session_->layout()->itemsOf(session_->selection()).empty())
+        centerOn(session_->selection());
+    else
+        centerOnScene(centre);
+    viewport()->update();
+}
+
+// ------------------------------------------------------------------ painting
+
+void GraphView::renderFrame(QImage& image) const {
+    QPainter p(&image);
+    RenderRequest rq;
+    rq.layout = session_->layout();
+    rq.target = QRectF(QPointF(0, 0), QSizeF(image.size()) / image.devicePixelRatio());
+    rq.sceneRect = QRectF(origin(), rq.target.size() / zoom_);
+    rq.devicePixelRatio = image.devicePixelRatio();
+    rq.theme = theme_;
+    rq.itemFlags = &session_->itemFlags();
+    rq.edgeFlags = &session_->edgeFlags();
+    if (session_->hasDecorations()) rq.decoration = [s = session_](int64_t n) { return s->nodeDecoration(n); };
+    renderGraph(p, rq);
+}
+
+void GraphView::paintEvent(QPaintEvent*) {
+    QPainter p(viewport());
+    RenderRequest rq;
+    rq.layout = session_->layout();
+    rq.target = QRectF(QPointF(0, 0), QSizeF(viewport()->size()));
+    rq.sceneRect = QRectF(origin(), rq.target.size() / zoom_);
+    rq.devicePixelRatio = viewport()->devicePixelRatioF();
+    rq.theme = theme_;
+    rq.itemFlags = &session_->itemFlags();
+    rq.edgeFlags = &session_->edgeFlags();
+    if (session_->hasDecorations()) rq.decoration = [s = session_](int64_t n) { return s->nodeDecoration(n); };
+    renderGraph(p, rq);
+    if (!rq.layout) {
+        p.setPen(palette().color(QPalette::PlaceholderText));
+        p.drawText(viewport()->rect(), Qt::AlignCenter,
+                   session_->isLoading() ? tr("Loading…") : tr("Open a torch_ir JSON file (Ctrl+O) or drop one here"));
+    }
+}
+
+void GraphView::resizeEvent(QResizeEvent* e) {
+    QAbstractScrollArea::resizeEvent(e);
+    updateScrollBars();
+    placeMinimap();
+}
+
+void GraphView::scrollContentsBy(int, int) {
+    viewport()->update();
+    minimap_->update();
+}
+
+bool GraphView::minimapVisible() const { return !minimap_->isHidden(); }
+
+void GraphView::setMinimapVisible(bool visible) {
+    minimap_->setVisible(visible);
+    placeMinimap();
+}
+
+void GraphView::placeMinimap() {
+    const QRect vp = viewport()->geometry();
+    const QSize size = minimap_->preferredSizeFor(QSize(180, 240));
+    minimap_->setGeometry(vp.right() - size.width() - 12, vp.bottom() - size.height() - 12, size.width(), size.height());
+    minimap_->raise();
+    minimap_->invalidate();
+}
+
+void GraphView::changeEvent(QEvent* e) {
+    if (e->type() == QEvent::PaletteChange || e->type() == QEvent::ApplicationPaletteChange ||
+        e->type() == QEvent::StyleChange) {
+        theme_ = GraphTheme::fromPalette(palette());
+        minimap_->invalidate();
+        viewport()->update();
+    }
+    QAbstractScrollArea::changeEvent(e);
+}
+
+// ------------------------------------------------------------------ input
+
+void GraphView::wheelEvent(QWheelEvent* e) {
+    if (e->modifiers() & Qt::ControlModifier) {
+        const double steps = e->angleDelta().y() / 120.0;
+        zoomAround(zoom_ * std::pow(1.2, steps), e->position());
+        e->accept();
+        return;
+    }
+    QAbstractScrollArea::wheelEvent(e);
+}
+
+void GraphView::mousePressEvent(QMouseEvent* e) {
+    pressPos_ = lastDragPos_ = e->position().toPoint();
+    pressed_ = true;
+    dragging_ = e->button() == Qt::MiddleButton;
+    if (dragging_) viewport()->setCursor(Qt::ClosedHandCursor);
+    e->accept();
+}
+
+void GraphView::mouseMoveEvent(QMouseEvent* e) {
+    if (!pressed_) return;
+    const QPoint pos = e->position().toPoint();
+    if (!dragging_ && (pos - pressPos_).manhattanLength() >= QApplication::startDragDistance()) {
+        dragging_ = true;
+        viewport()->setCursor(Qt::ClosedHandCursor);
+    }
+    if (dragging_) {
+        const QPoint d = pos - lastDragPos_;
+        horizontalScrollBar()->setValue(horizontalScrollBar()->value() - d.x());
+        verticalScrollBar()->setValue(verticalScrollBar()->value() - d.y());
+        lastDragPos_ = pos;
+    }
+}
+
+void GraphView::mouseReleaseEvent(QMouseEvent* e) {
+    if (pressed_ && !dragging_ && e->button() == Qt::LeftButton) {
+        const auto* lay = session_->layout();
+        if (lay) {
+            const QPointF s = mapToScene(e->position());
+            const int32_t item = lay->grid.itemAt({s.x(), s.y()}, 2 / zoom_);
+            session_->select(item >= 0 ? lay->refOf(item) : ItemRef{});
+        }
+    }
+    pressed_ = dragging_ = false;
+    viewport()->unsetCursor();
+}
+
+void GraphView::keyPressEvent(QKeyEvent* e) {
+    switch (e->key()) {
+        case Qt::Key_Up:
+            if (!session_->selection().isNone()) {
+                session_->walkToProducer();
+                return;
+            }
+            break;
+        case Qt::Key_Down:
+            if (!session_->selection().isNone()) {
+                session_->walkToConsumer();
+                return;
+            }
+            break;
+        case Qt::Key_Escape: session_->clearSelection(); return;
+        default: break;
+    }
+    QAbstractScrollArea::keyPressEvent(e);
+}
+
+bool GraphView::viewportEvent(QEvent* e) {
+    if (e->type() == QEvent::ToolTip) {
+        auto* he = static_cast<QHelpEvent*>(e);
+        const auto* lay = session_->layout();
+        const auto* doc = session_->document();
+        if (lay && doc) {
+            const QPointF s = mapToScene(he->pos());
+            const int32_t item = lay->grid.itemAt({s.x(), s.y()}, 2 / zoom_);
+            if (item >= 0) {
+                const ItemRef ref = lay->refOf(item);
+                QString text = session_->displayName(ref);
+                if (ref.isNode() && ref.index < static_cast<int64_t>(doc->graph.nodes.size()))
+                    text += QStringLiteral("\n") + QString::fromStdString(doc->graph.nodes[ref.index].opType);
+                QToolTip::showText(he->globalPos(), text, viewport());
+                return true;
+            }
+        }
+        QToolTip::hideText();
+        return true;
+    }
+    return QAbstractScrollArea::viewportEvent(e);
+}
+
+}  // namespace irscope::widgets

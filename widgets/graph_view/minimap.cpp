@@ -1,0 +1,100 @@
+#include "widgets/graph_view/minimap.h"
+
+#include <algorithm>
+
+#include <QMouseEvent>
+#include <QPainter>
+
+#include "widgets/graph_view/graph_renderer.h"
+#include "widgets/graph_view/graph_view.h"
+#include "widgets/session/graph_session.h"
+
+namespace irscope::widgets {
+
+Minimap::Minimap(GraphView* view) : QWidget(view), view_(view) {
+    setObjectName(QStringLiteral("minimap"));
+    setCursor(Qt::PointingHandCursor);
+    setAttribute(Qt::WA_OpaquePaintEvent);
+}
+
+void Minimap::invalidate() {
+    dirty_ = true;
+    update();
+}
+
+QSize Minimap::preferredSizeFor(QSize maxSize) const {
+    const auto* lay = view_->session()->layout();
+    if (!lay || lay->result.bounds.width <= 0 || lay->result.bounds.height <= 0) return {120, 80};
+    const auto& b = lay->result.bounds;
+    const double s = std::min(maxSize.width() / b.width, maxSize.height() / b.height);
+    return {std::max(40, static_cast<int>(b.width * s)) + 2, std::max(40, static_cast<int>(b.height * s)) + 2};
+}
+
+double Minimap::scale() const {
+    const auto* lay = view_->session()->layout();
+    if (!lay) return 1;
+    const auto& b = lay->result.bounds;
+    return std::min((width() - 2) / b.width, (height() - 2) / b.height);
+}
+
+QRectF Minimap::sceneToMap(const QRectF& s) const {
+    const auto& b = view_->session()->layout()->result.bounds;
+    const double k = scale();
+    return {1 + (s.x() - b.x) * k, 1 + (s.y() - b.y) * k, s.width() * k, s.height() * k};
+}
+
+QPointF Minimap::mapToScene(const QPointF& p) const {
+    const auto& b = view_->session()->layout()->result.bounds;
+    const double k = scale();
+    return {b.x + (p.x() - 1) / k, b.y + (p.y() - 1) / k};
+}
+
+void Minimap::paintEvent(QPaintEvent*) {
+    QPainter p(this);
+    const auto& theme = view_->theme();
+    const auto* lay = view_->session()->layout();
+    if (!lay) {
+        p.fillRect(rect(), theme.background);
+        return;
+    }
+    const qreal dpr = devicePixelRatioF();
+    if (dirty_ || cache_.size() != size() * dpr) {
+        cache_ = QImage(size() * dpr, QImage::Format_ARGB32_Premultiplied);
+        cache_.setDevicePixelRatio(dpr);
+        QPainter cp(&cache_);
+        RenderRequest rq;
+        rq.layout = lay;
+        const auto& b = lay->result.bounds;
+        const double k = scale();
+        rq.target = QRectF(1, 1, b.width * k, b.height * k);
+        rq.sceneRect = QRectF(b.x, b.y, b.width, b.height);
+        rq.devicePixelRatio = dpr;
+        rq.theme = theme;
+        rq.itemFlags = &view_->session()->itemFlags();
+        rq.detail = DetailLevel::Overview;
+        cp.fillRect(QRectF(0, 0, width(), height()), theme.background);
+        renderGraph(cp, rq);
+        dirty_ = false;
+    }
+    p.drawImage(QPointF(0, 0), cache_);
+    QRectF vis = sceneToMap(view_->visibleSceneRect()).intersected(QRectF(rect()).adjusted(0, 0, -1, -1));
+    if (vis.width() < 3) vis.adjust(-1.5, 0, 1.5, 0);
+    if (vis.height() < 3) vis.adjust(0, -1.5, 0, 1.5);
+    QColor fill = theme.selection;
+    fill.setAlpha(40);
+    p.fillRect(vis, fill);
+    p.setPen(QPen(theme.selection, 1.5));
+    p.drawRect(vis);
+    p.setPen(QPen(theme.edgeOverview, 1));
+    p.drawRect(QRectF(rect()).adjusted(0.5, 0.5, -0.5, -0.5));
+}
+
+void Minimap::mousePressEvent(QMouseEvent* e) {
+    if (view_->session()->layout()) view_->centerOnScene(mapToScene(e->position()));
+}
+
+void Minimap::mouseMoveEvent(QMouseEvent* e) {
+    if ((e->buttons() & Qt::LeftButton) && view_->session()->layout()) view_->centerOnScene(mapToScene(e->position()));
+}
+
+}  // namespace irscope::widgets

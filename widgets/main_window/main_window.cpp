@@ -1,0 +1,397 @@
+#include "widgets/main_window/main_window.h"
+
+#include <fstream>
+
+#include <QAction>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDockWidget>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFileSystemWatcher>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMimeData>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSaveFile>
+#include <QSettings>
+#include <QStatusBar>
+#include <QStyle>
+#include <QTimer>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+#include "core/export/mermaid.h"
+#include "core/export/svg_export.h"
+#include "widgets/graph_view/graph_view.h"
+#include "widgets/graph_view/image_export.h"
+#include "widgets/panels/diagnostics_panel.h"
+#include "widgets/panels/op_stats_panel.h"
+#include "widgets/panels/properties_panel.h"
+#include "widgets/panels/search_panel.h"
+#include "widgets/session/graph_session.h"
+
+namespace irscope::widgets {
+
+MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
+    setObjectName(QStringLiteral("mainWindow"));
+    setAcceptDrops(true);
+    session_ = new GraphSession(this);
+    view_ = new GraphView(session_, this);
+
+    // Central area: a message bar (errors, "changed on disk") over the view.
+    auto* central = new QWidget(this);
+    messageBar_ = new QWidget(central);
+    messageBar_->setObjectName(QStringLiteral("messageBar"));
+    messageBar_->setAutoFillBackground(true);
+    messageLabel_ = new QLabel(messageBar_);
+    messageLabel_->setObjectName(QStringLiteral("messageLabel"));
+    messageLabel_->setWordWrap(true);
+    messageLabel_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    messageReload_ = new QPushButton(tr("Reload"), messageBar_);
+    auto* dismiss = new QToolButton(messageBar_);
+    dismiss->setText(QStringLiteral("✕"));
+    dismiss->setAutoRaise(true);
+    dismiss->setToolTip(tr("Dismiss"));
+    auto* barLayout = new QHBoxLayout(messageBar_);
+    barLayout->setContentsMargins(8, 4, 4, 4);
+    barLayout->addWidget(messageLabel_, 1);
+    barLayout->addWidget(messageReload_);
+    barLayout->addWidget(dismiss);
+    messageBar_->hide();
+    connect(dismiss, &QToolButton::clicked, messageBar_, &QWidget::hide);
+    connect(messageReload_, &QPushButton::clicked, this, [this] {
+        messageBar_->hide();
+        reload();
+    });
+    auto* centralLayout = new QVBoxLayout(central);
+    centralLayout->setContentsMargins(0, 0, 0, 0);
+    centralLayout->setSpacing(0);
+    centralLayout->addWidget(messageBar_);
+    centralLayout->addWidget(view_, 1);
+    setCentralWidget(central);
+
+    // Status bar: file info, zoom, load progress with Cancel.
+    infoLabel_ = new QLabel(this);
+    zoomLabel_ = new QLabel(this);
+    progress_ = new QProgressBar(this);
+    progress_->setMaximumWidth(220);
+    progress_->setRange(0, 100);
+    progress_->setTextVisible(true);
+    cancelButton_ = new QToolButton(this);
+    cancelButton_->setText(tr("Cancel"));
+    statusBar()->addWidget(infoLabel_, 1);
+    statusBar()->addPermanentWidget(progress_);
+    statusBar()->addPermanentWidget(cancelButton_);
+    statusBar()->addPermanentWidget(zoomLabel_);
+    progress_->hide();
+    cancelButton_->hide();
+    connect(cancelButton_, &QToolButton::clicked, session_, &GraphSession::cancelLoad);
+    connect(view_, &GraphView::zoomChanged, this,
+            [this](double z) { zoomLabel_->setText(QStringLiteral("%1%").arg(z * 100, 0, 'f', z < 0.1 ? 1 : 0)); });
+
+    watcher_ = new QFileSystemWatcher(this);
+    connect(watcher_, &QFileSystemWatcher::fileChanged, this, [this](const QString& path) {
+        if (path != session_->filePath()) return;
+        showMessage(tr("%1 changed on disk.").arg(QFileInfo(path).fileName()), false, true);
+        // Editors often replace the file: watch the new one.
+        QTimer::singleShot(200, this, [this, path] {
+            if (QFileInfo::exists(path) && !watcher_->files().contains(path)) watcher_->addPath(path);
+        });
+    });
+
+    connect(session_, &GraphSession::loadStarted, this, [this](const QString& path) {
+        loadingPath_ = path;
+        progress_->setValue(0);
+        progress_->setFormat(tr("Opening %p%"));
+        progress_->show();
+        cancelButton_->show();
+        infoLabel_->setText(tr("Opening %1…").arg(QFileInfo(path).fileName()));
+    });
+    connect(session_, &GraphSession::loadProgress, this, [this](int percent, const QString& stage) {
+        progress_->setValue(percent);
+        progress_->setFormat(stage + QStringLiteral(" %p%"));
+    });
+    auto endProgress = [this] {
+        progress_->hide();
+        cancelButton_->hide();
+    };
+    connect(session_, &GraphSession::loadFailed, this, [this, endProgress](const QString& path, const QString& message) {
+        endProgress();
+        showMessage(tr("Could not open %1: %2").arg(QFileInfo(path).fileName(), message), true, false);
+        updateTitle();
+    });
+    connect(session_, &GraphSession::loadCancelled, this, [this, endProgress] {
+        endProgress();
+        statusBar()->showMessage(tr("Opening cancelled"), 4000);
+        updateTitle();
+    });
+    connect(session_, &GraphSession::graphLoaded, this, [this, endProgress] {
+        endProgress();
+        onGraphLoaded();
+    });
+    connect(session_, &GraphSession::layoutBusy, this, [this](bool busy) {
+        if (busy) statusBar()->showMessage(tr("Laying out…"));
+        else statusBar()->clearMessage();
+    });
+
+    buildDocks();
+    buildActions();
+    restoreSettings();
+    updateTitle();
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::buildDocks() {
+    auto dock = [this](const QString& title, const QString& name, QWidget* w, Qt::DockWidgetArea area) {
+        auto* d = new QDockWidget(title, this);
+        d->setObjectName(name);
+        d->setWidget(w);
+        addDockWidget(area, d);
+        return d;
+    };
+    properties_ = new PropertiesPanel(session_, this);
+    search_ = new SearchPanel(session_, this);
+    diagnostics_ = new DiagnosticsPanel(session_, this);
+    opStats_ = new OpStatsPanel(session_, this);
+    searchDock_ = dock(tr("Search"), QStringLiteral("searchDock"), search_, Qt::LeftDockWidgetArea);
+    propertiesDock_ = dock(tr("Properties"), QStringLiteral("propertiesDock"), properties_, Qt::RightDockWidgetArea);
+    opStatsDock_ = dock(tr("Op statistics"), QStringLiteral("opStatsDock"), opStats_, Qt::RightDockWidgetArea);
+    diagnosticsDock_ = dock(tr("Diagnostics"), QStringLiteral("diagnosticsDock"), diagnostics_, Qt::BottomDockWidgetArea);
+    tabifyDockWidget(propertiesDock_, opStatsDock_);
+    propertiesDock_->raise();
+    resizeDocks({searchDock_, propertiesDock_}, {260, 380}, Qt::Horizontal);
+    resizeDocks({diagnosticsDock_}, {140}, Qt::Vertical);
+    connect(diagnostics_, &DiagnosticsPanel::countsChanged, this, [this](int errors, int warnings, int infos) {
+        diagnosticsDock_->setWindowTitle(errors + warnings + infos == 0
+                                             ? tr("Diagnostics")
+                                             : tr("Diagnostics (%1 errors, %2 warnings, %3 info)").arg(errors).arg(warnings).arg(infos));
+        if (errors > 0) diagnosticsDock_->show();
+    });
+}
+
+void MainWindow::buildActions() {
+    auto* file = menuBar()->addMenu(tr("&File"));
+    auto* open = file->addAction(style()->standardIcon(QStyle::SP_DialogOpenButton), tr("&Open…"), this, &MainWindow::openDialog);
+    open->setShortcut(QKeySequence::Open);
+    recentMenu_ = file->addMenu(tr("Open &Recent"));
+    auto* reloadAction = file->addAction(tr("&Reload"), this, &MainWindow::reload);
+    reloadAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
+    file->addSeparator();
+    file->addAction(tr("Export as &SVG…"), this, [this] { exportDialog(tr("SVG image (*.svg)"), QStringLiteral("svg")); });
+    file->addAction(tr("Export as &PNG…"), this, [this] { exportDialog(tr("PNG image (*.png)"), QStringLiteral("png")); });
+    file->addAction(tr("Export as &Mermaid…"), this,
+                    [this] { exportDialog(tr("Mermaid flowchart (*.mmd *.md)"), QStringLiteral("mmd")); });
+    file->addSeparator();
+    auto* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
+    quit->setShortcut(QKeySequence::Quit);
+
+    auto* viewMenu = menuBar()->addMenu(tr("&View"));
+    auto* zin = viewMenu->addAction(tr("Zoom &In"), view_, &GraphView::zoomIn);
+    zin->setShortcuts({QKeySequence::ZoomIn, QKeySequence(Qt::CTRL | Qt::Key_Equal)});
+    auto* zout = viewMenu->addAction(tr("Zoom &Out"), view_, &GraphView::zoomOut);
+    zout->setShortcut(QKeySequence::ZoomOut);
+    auto* fit = viewMenu->addAction(tr("&Fit to Window"), view_, &GraphView::fitToWindow);
+    fit->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_0));
+    auto* actual = viewMenu->addAction(tr("&Actual Size"), view_, &GraphView::actualSize);
+    actual->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_1));
+    viewMenu->addSeparator();
+    minimapAction_ = viewMenu->addAction(tr("&Minimap"));
+    minimapAction_->setCheckable(true);
+    minimapAction_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_M));
+    connect(minimapAction_, &QAction::toggled, view_, &GraphView::setMinimapVisible);
+    weightsAction_ = viewMenu->addAction(tr("Show &Weights, Buffers and Constants"));
+    weightsAction_->setCheckable(true);
+    weightsAction_->setChecked(session_->showWeights());
+    weightsAction_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_W));
+    connect(weightsAction_, &QAction::toggled, session_, &GraphSession::setShowWeights);
+    connect(session_, &GraphSession::showWeightsChanged, weightsAction_, &QAction::setChecked);
+    viewMenu->addSeparator();
+    for (auto* d : {searchDock_, propertiesDock_, opStatsDock_, diagnosticsDock_}) viewMenu->addAction(d->toggleViewAction());
+
+    auto* go = menuBar()->addMenu(tr("&Go"));
+    auto* find = go->addAction(tr("&Find…"), this, [this] {
+        searchDock_->show();
+        searchDock_->raise();
+        search_->focusSearch();
+    });
+    find->setShortcut(QKeySequence::Find);
+    auto* next = go->addAction(tr("Find &Next"), search_, &SearchPanel::next);
+    next->setShortcut(QKeySequence::FindNext);
+    auto* prev = go->addAction(tr("Find &Previous"), search_, &SearchPanel::previous);
+    prev->setShortcut(QKeySequence::FindPrevious);
+    go->addSeparator();
+    auto* up = go->addAction(tr("Go to &Producer"), session_, &GraphSession::walkToProducer);
+    up->setShortcut(QKeySequence(Qt::ALT | Qt::Key_Up));
+    auto* down = go->addAction(tr("Go to &Consumer"), session_, &GraphSession::walkToConsumer);
+    down->setShortcut(QKeySequence(Qt::ALT | Qt::Key_Down));
+
+    auto* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&About irscope"), this, [this] {
+        showMessage(tr("irscope %1: inspect, run and debug torch_ir graphs.").arg(QApplication::applicationVersion()), false,
+                    false);
+    });
+}
+
+// ------------------------------------------------------------------ files
+
+void MainWindow::openDialog() {
+    const QString dir = recent_.isEmpty() ? QString() : QFileInfo(recent_.front()).absolutePath();
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open torch_ir graph"), dir,
+                                                      tr("torch_ir JSON (*.json);;All files (*)"));
+    if (!path.isEmpty()) openFile(path);
+}
+
+void MainWindow::openFile(const QString& path) {
+    messageBar_->hide();
+    session_->openFile(QFileInfo(path).absoluteFilePath());
+}
+
+void MainWindow::reload() {
+    if (session_->hasDocument()) openFile(session_->filePath());
+}
+
+void MainWindow::onGraphLoaded() {
+    const QString path = session_->filePath();
+    if (!watcher_->files().isEmpty()) watcher_->removePaths(watcher_->files());
+    if (!path.isEmpty() && QFileInfo::exists(path)) watcher_->addPath(path);
+    if (!path.isEmpty()) addRecent(path);
+    messageBar_->hide();
+    const auto* doc = session_->document();
+    const auto* lay = session_->layout();
+    infoLabel_->setText(tr("%1 — %2 nodes, %3 weights, %4 layers")
+                            .arg(QString::fromStdString(doc->graph.modelName))
+                            .arg(doc->graph.nodes.size())
+                            .arg(doc->graph.weights.size())
+                            .arg(lay ? lay->result.stats.layers : 0));
+    updateTitle();
+}
+
+void MainWindow::updateTitle() {
+    const QString path = session_->filePath();
+    setWindowTitle(path.isEmpty() ? QStringLiteral("irscope") : QStringLiteral("%1 — irscope").arg(QFileInfo(path).fileName()));
+    setWindowFilePath(path);
+}
+
+void MainWindow::showMessage(const QString& text, bool error, bool offerReload) {
+    messageLabel_->setText(text);
+    messageReload_->setVisible(offerReload);
+    QPalette pal = messageBar_->palette();
+    const bool dark = palette().color(QPalette::Window).lightness() < 110;
+    pal.setColor(QPalette::Window, error ? (dark ? QColor("#5a1f1f") : QColor("#fde2e1"))
+                                         : (dark ? QColor("#4a4220") : QColor("#fff4cc")));
+    messageBar_->setPalette(pal);
+    messageBar_->show();
+}
+
+QString MainWindow::messageText() const { return messageLabel_->text(); }
+bool MainWindow::messageVisible() const { return !messageBar_->isHidden(); }
+
+void MainWindow::addRecent(const QString& path) {
+    recent_.removeAll(path);
+    recent_.prepend(path);
+    while (recent_.size() > kMaxRecent) recent_.removeLast();
+    QSettings().setValue(QStringLiteral("recentFiles"), recent_);
+    rebuildRecentMenu();
+}
+
+void MainWindow::rebuildRecentMenu() {
+    recentMenu_->clear();
+    for (const QString& path : std::as_const(recent_)) {
+        auto* a = recentMenu_->addAction(QFileInfo(path).fileName(), this, [this, path] { openFile(path); });
+        a->setToolTip(path);
+        a->setStatusTip(path);
+    }
+    recentMenu_->setEnabled(!recent_.isEmpty());
+    if (!recent_.isEmpty()) {
+        recentMenu_->addSeparator();
+        recentMenu_->addAction(tr("Clear List"), this, [this] {
+            recent_.clear();
+            QSettings().setValue(QStringLiteral("recentFiles"), recent_);
+            rebuildRecentMenu();
+        });
+    }
+}
+
+void MainWindow::exportDialog(const QString& filter, const QString& suffix) {
+    if (!session_->hasDocument()) return;
+    const QFileInfo src(session_->filePath());
+    const QString suggested = src.absolutePath() + QLatin1Char('/') + src.completeBaseName() + QLatin1Char('.') + suffix;
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export"), suggested, filter);
+    if (!path.isEmpty()) exportTo(path);
+}
+
+bool MainWindow::exportTo(const QString& path) {
+    const auto* doc = session_->document();
+    const auto* lay = session_->layout();
+    if (!doc || !lay) return false;
+    const QString ext = QFileInfo(path).suffix().toLower();
+    bool ok = false;
+    if (ext == QLatin1String("png")) {
+        const double scale = clampExportScale(*lay, 1.0);
+        ok = renderLayoutImage(*lay, scale).save(path, "PNG");
+    } else {
+        std::string text;
+        if (ext == QLatin1String("svg")) {
+            text = exporter::layoutToSvg(lay->result);
+        } else {
+            exporter::MermaidOptions mo;
+            mo.maxNodes = static_cast<int>(doc->graph.nodes.size());
+            mo.includeWeights = session_->showWeights();
+            text = exporter::graphToMermaid(doc->graph, mo) + "\n";
+        }
+        QSaveFile f(path);
+        ok = f.open(QIODevice::WriteOnly) && f.write(text.data(), static_cast<qint64>(text.size())) == static_cast<qint64>(text.size()) &&
+             f.commit();
+    }
+    if (ok) statusBar()->showMessage(tr("Exported %1").arg(path), 5000);
+    else showMessage(tr("Could not write %1").arg(path), true, false);
+    return ok;
+}
+
+// ------------------------------------------------------------------ settings, drops
+
+void MainWindow::restoreSettings() {
+    QSettings s;
+    recent_ = s.value(QStringLiteral("recentFiles")).toStringList();
+    rebuildRecentMenu();
+    if (!restoreGeometry(s.value(QStringLiteral("mainWindow/geometry")).toByteArray())) resize(1400, 900);
+    restoreState(s.value(QStringLiteral("mainWindow/state")).toByteArray());
+    minimapAction_->setChecked(s.value(QStringLiteral("view/minimap"), true).toBool());
+    view_->setMinimapVisible(minimapAction_->isChecked());
+    session_->setShowWeights(s.value(QStringLiteral("view/showWeights"), true).toBool());
+}
+
+void MainWindow::saveSettings() {
+    QSettings s;
+    s.setValue(QStringLiteral("mainWindow/geometry"), saveGeometry());
+    s.setValue(QStringLiteral("mainWindow/state"), saveState());
+    s.setValue(QStringLiteral("view/minimap"), minimapAction_->isChecked());
+    s.setValue(QStringLiteral("view/showWeights"), session_->showWeights());
+    s.setValue(QStringLiteral("recentFiles"), recent_);
+}
+
+void MainWindow::closeEvent(QCloseEvent* e) {
+    saveSettings();
+    QMainWindow::closeEvent(e);
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* e) {
+    if (e->mimeData()->hasUrls() && !e->mimeData()->urls().isEmpty() && e->mimeData()->urls().front().isLocalFile())
+        e->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* e) {
+    const auto urls = e->mimeData()->urls();
+    if (!urls.isEmpty() && urls.front().isLocalFile()) {
+        openFile(urls.front().toLocalFile());
+        e->acceptProposedAction();
+    }
+}
+
+}  // namespace irscope::widgets

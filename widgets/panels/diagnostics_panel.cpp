@@ -1,0 +1,57 @@
+#include "widgets/panels/diagnostics_panel.h"
+
+#include <QHeaderView>
+#include <QStyle>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+
+#include "widgets/session/graph_session.h"
+
+namespace irscope::widgets {
+
+DiagnosticsPanel::DiagnosticsPanel(GraphSession* session, QWidget* parent) : QWidget(parent), session_(session) {
+    setObjectName(QStringLiteral("diagnosticsPanel"));
+    tree_ = new QTreeWidget(this);
+    tree_->setObjectName(QStringLiteral("diagnosticsTree"));
+    tree_->setRootIsDecorated(false);
+    tree_->setUniformRowHeights(true);
+    tree_->setHeaderLabels({tr("Severity"), tr("Node"), tr("Code"), tr("Message")});
+    tree_->header()->setStretchLastSection(true);
+    auto* lay = new QVBoxLayout(this);
+    lay->setContentsMargins(0, 0, 0, 0);
+    lay->addWidget(tree_);
+    connect(session_, &GraphSession::graphLoaded, this, &DiagnosticsPanel::rebuild);
+    connect(tree_, &QTreeWidget::itemClicked, this, [this](QTreeWidgetItem* item, int) {
+        const QString node = item->data(0, Qt::UserRole).toString();
+        const QString tensor = item->data(0, Qt::UserRole + 1).toString();
+        if (!node.isEmpty() && session_->selectNodeByName(node, true)) return;
+        if (!tensor.isEmpty()) session_->selectNodeByName(tensor, true);
+    });
+    rebuild();
+}
+
+void DiagnosticsPanel::rebuild() {
+    tree_->clear();
+    int counts[3] = {0, 0, 0};
+    if (const auto* doc = session_->document()) {
+        QList<QTreeWidgetItem*> items;
+        for (const auto& d : doc->diagnostics) {
+            auto* item = new QTreeWidgetItem({QString::fromUtf8(ir::severityName(d.severity)), QString::fromStdString(d.node),
+                                              QString::fromStdString(d.code), QString::fromStdString(d.message)});
+            QStyle::StandardPixmap icon = d.severity == ir::Severity::Error     ? QStyle::SP_MessageBoxCritical
+                                          : d.severity == ir::Severity::Warning ? QStyle::SP_MessageBoxWarning
+                                                                                 : QStyle::SP_MessageBoxInformation;
+            item->setIcon(0, style()->standardIcon(icon));
+            item->setData(0, Qt::UserRole, QString::fromStdString(d.node));
+            item->setData(0, Qt::UserRole + 1, QString::fromStdString(d.tensor));
+            item->setToolTip(3, QString::fromStdString(ir::formatDiagnostic(d)));
+            ++counts[static_cast<int>(d.severity)];
+            items << item;
+        }
+        tree_->addTopLevelItems(items);
+        for (int c = 0; c < 3; ++c) tree_->resizeColumnToContents(c);
+    }
+    emit countsChanged(counts[0], counts[1], counts[2]);
+}
+
+}  // namespace irscope::widgets

@@ -1,0 +1,294 @@
+#include "widgets/panels/properties_panel.h"
+
+#include <QHeaderView>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+
+#include "core/ir/graph_index.h"
+#include "widgets/session/graph_session.h"
+
+namespace irscope::widgets {
+
+namespace {
+
+constexpr int kRefRole = Qt::UserRole + 1;
+
+QString qs(const std::string& s) { return QString::fromStdString(s); }
+
+QString shapeText(const ir::Shape& shape) { return qs(ir::shapeToList(shape)); }
+
+QString tensorSummary(const ir::TensorMeta& t) {
+    return QStringLiteral("%1  %2").arg(shapeText(t.shape), t.hasDtype() ? qs(t.dtype) : QStringLiteral("(no dtype)"));
+}
+
+QString jsonScalar(const ir::AttrMap& v) {
+    if (v.is_string()) return QStringLiteral("\"%1\"").arg(qs(v.get<std::string>()));
+    return qs(v.dump());
+}
+
+}  // namespace
+
+PropertiesPanel::PropertiesPanel(GraphSession* session, QWidget* parent) : QWidget(parent), session_(session) {
+    setObjectName(QStringLiteral("propertiesPanel"));
+    tree_ = new QTreeWidget(this);
+    tree_->setObjectName(QStringLiteral("propertiesTree"));
+    tree_->setColumnCount(2);
+    tree_->setHeaderLabels({tr("Property"), tr("Value")});
+    tree_->header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
+    tree_->setUniformRowHeights(true);
+    tree_->setAlternatingRowColors(true);
+    auto* lay = new QVBoxLayout(this);
+    lay->setContentsMargins(0, 0, 0, 0);
+    lay->addWidget(tree_);
+
+    connect(tree_, &QTreeWidget::itemClicked, this, [this](QTreeWidgetItem* item, int) {
+        const QVariant v = item->data(1, kRefRole);
+        if (v.isValid()) session_->select(v.value<ItemRef>(), true);
+    });
+    connect(session_, &GraphSession::selectionChanged, this, &PropertiesPanel::rebuild);
+    connect(session_, &GraphSession::graphLoaded, this, &PropertiesPanel::rebuild);
+    connect(session_, &GraphSession::layoutChanged, this, &PropertiesPanel::rebuild);
+    rebuild();
+}
+
+QString PropertiesPanel::shownName() const {
+    const auto found = tree_->findItems(QStringLiteral("Name"), Qt::MatchExactly | Qt::MatchRecursive, 0);
+    return found.isEmpty() ? QString() : found.front()->text(1);
+}
+
+QTreeWidgetItem* PropertiesPanel::section(const QString& title) {
+    auto* item = new QTreeWidgetItem(tree_, {title});
+    QFont f = item->font(0);
+    f.setBold(true);
+    item->setFont(0, f);
+    item->setFirstColumnSpanned(true);
+    item->setExpanded(true);
+    return item;
+}
+
+QTreeWidgetItem* PropertiesPanel::row(QTreeWidgetItem* parent, const QString& key, const QString& value) {
+    auto* item = parent ? new QTreeWidgetItem(parent, {key, value}) : new QTreeWidgetItem(tree_, {key, value});
+    item->setToolTip(1, value);
+    return item;
+}
+
+QTreeWidgetItem* PropertiesPanel::link(QTreeWidgetItem* parent, const QString& key, const QString& text,
+                                       const ItemRef& target) {
+    auto* item = row(parent, key, text);
+    item->setData(1, kRefRole, QVariant::fromValue(target));
+    item->setForeground(1, palette().color(QPalette::Link));
+    QFont f = item->font(1);
+    f.setUnderline(true);
+    item->setFont(1, f);
+    item->setToolTip(1, tr("Click to select %1").arg(text));
+    return item;
+}
+
+void PropertiesPanel::rebuild() {
+    tree_->setUpdatesEnabled(false);
+    tree_->clear();
+    const ItemRef sel = session_->selection();
+    if (session_->document()) {
+        switch (sel.kind) {
+            case RefKind::Node: showNode(sel.index); break;
+            case RefKind::GraphInput: showGraphInput(sel.index); break;
+            case RefKind::Weight: showWeight(sel); break;
+            case RefKind::Output: showOutput(sel.index); break;
+            case RefKind::None: showSummary(); break;
+        }
+    }
+    tree_->expandToDepth(1);
+    tree_->setUpdatesEnabled(true);
+}
+
+void PropertiesPanel::showSummary() {
+    const auto& g = session_->document()->graph;
+    auto* s = section(tr("Model"));
+    row(s, tr("Model"), qs(g.modelName));
+    row(s, tr("PyTorch"), qs(g.pytorchVersion));
+    row(s, tr("File"), session_->filePath());
+    row(s, tr("Nodes"), QString::number(g.nodes.size()));
+    row(s, tr("Inputs"), QString::number(g.graphInputs.size()));
+    row(s, tr("Outputs"), QString::number(g.graphOutputs.size()));
+    row(s, tr("Weights"), QString::number(g.weights.size()));
+    row(s, tr("Constants"), QString::number(g.constants.size()));
+    auto* in = section(tr("Inputs"));
+    for (size_t i = 0; i < g.graphInputs.size(); ++i)
+        link(in, qs(g.graphInputs[i].name), tensorSummary(g.graphInputs[i]), ItemRef::graphInput(static_cast<int64_t>(i)));
+    auto* out = section(tr("Outputs"));
+    for (size_t i = 0; i < g.graphOutputs.size(); ++i)
+        link(out, qs(g.graphOutputs[i].name), tensorSummary(g.graphOutputs[i]), ItemRef::output(static_cast<int64_t>(i)));
+}
+
+void PropertiesPanel::showNode(int64_t n) {
+    const auto* doc = session_->document();
+    const auto& g = doc->graph;
+    if (n < 0 || n >= static_cast<int64_t>(g.nodes.size())) return;
+    const auto& node = g.nodes[n];
+    const auto& index = *doc->index;
+    auto* s = section(tr("Node"));
+    row(s, tr("Name"), qs(node.name));
+    row(s, tr("op_type"), qs(node.opType));
+    row(s, tr("Index"), QString::number(n));
+
+    // Attributes, with the exporter's internal list bookkeeping spelled out.
+    auto* attrs = section(tr("Attributes"));
+    if (node.attrs.empty()) row(attrs, tr("(none)"), QString());
+    std::function<void(QTreeWidgetItem*, const QString&, const ir::AttrMap&)> addJson =
+        [&](QTreeWidgetItem* parent, const QString& key, const ir::AttrMap& v) {
+            if (v.is_object()) {
+                auto* item = row(parent, key, QStringLiteral("{%1}").arg(v.size()));
+                for (auto it = v.begin(); it != v.end(); ++it) addJson(item, qs(it.key()), it.value());
+            } else if (v.is_array() && (v.size() > 8 || std::any_of(v.begin(), v.end(), [](const auto& e) {
+                                            return e.is_structured();
+                                        }))) {
+                auto* item = row(parent, key, QStringLiteral("[%1 items]").arg(v.size()));
+                int k = 0;
+                for (const auto& e : v) addJson(item, QStringLiteral("[%1]").arg(k++), e);
+            } else {
+                row(parent, key, jsonScalar(v));
+            }
+        };
+    for (auto it = node.attrs.begin(); it != node.attrs.end(); ++it) {
+        const QString key = qs(it.key());
+        const auto& v = it.value();
+        if (key == QLatin1String("_tensor_list_sizes") && v.is_array()) {
+            auto* item = row(attrs, tr("tensor-list arguments"), tr("%n list(s) packed into inputs", "", static_cast<int>(v.size())));
+            item->setToolTip(0, QStringLiteral("_tensor_list_sizes = %1").arg(qs(v.dump())));
+            int64_t first = 0;
+            int k = 0;
+            for (const auto& size : v) {
+                const int64_t count = size.is_number_integer() ? size.get<int64_t>() : 0;
+                QStringList names;
+                for (int64_t i = first; i < first + count && i < static_cast<int64_t>(node.inputs.size()); ++i)
+                    names << qs(node.inputs[i].name);
+                row(item, tr("list %1").arg(k++),
+                    tr("%1 tensor(s): %2").arg(count).arg(names.isEmpty() ? tr("(none)") : names.join(QStringLiteral(", "))));
+                first += count;
+            }
+        } else if (key == QLatin1String("_tensor_list_none_masks") && v.is_array()) {
+            auto* item = row(attrs, tr("None positions in optional lists"), qs(v.dump()));
+            item->setToolTip(0, QStringLiteral("_tensor_list_none_masks"));
+            int k = 0;
+            for (const auto& mask : v) {
+                QStringList parts;
+                if (mask.is_array())
+                    for (const auto& b : mask) parts << (b.is_boolean() && b.get<bool>() ? QStringLiteral("None") : QStringLiteral("tensor"));
+                row(item, tr("list %1").arg(k++), QStringLiteral("[%1]").arg(parts.join(QStringLiteral(", "))));
+            }
+        } else {
+            addJson(attrs, key, v);
+        }
+    }
+
+    auto* ins = section(tr("Inputs (%1)").arg(node.inputs.size()));
+    for (size_t i = 0; i < node.inputs.size(); ++i) {
+        const auto& t = node.inputs[i];
+        auto* item = row(ins, QStringLiteral("%1: %2").arg(i).arg(qs(t.name)), tensorSummary(t));
+        const auto& src = index.source(n, static_cast<int64_t>(i));
+        switch (src.kind) {
+            case ir::ValueSource::Kind::NodeOutput:
+                link(item, tr("producer"),
+                     QStringLiteral("%1 (output %2)").arg(qs(g.nodes[src.index].name)).arg(src.outputIndex),
+                     ItemRef::node(src.index));
+                break;
+            case ir::ValueSource::Kind::GraphInput:
+                link(item, tr("producer"), tr("graph input %1").arg(qs(g.graphInputs[src.index].name)),
+                     ItemRef::graphInput(src.index));
+                break;
+            case ir::ValueSource::Kind::Weight: {
+                const QString placeholder = qs(src.placeholder.empty() ? t.name : src.placeholder);
+                const std::string* original = index.originalName(placeholder.toStdString());
+                link(item, qs(ir::tensorKindName(index.kindOf(placeholder.toStdString()))),
+                     original ? QStringLiteral("%1 → %2").arg(placeholder, qs(*original)) : placeholder,
+                     ItemRef::weight(placeholder, src.index));
+                break;
+            }
+            case ir::ValueSource::Kind::Missing: row(item, tr("producer"), tr("(missing: nothing defines it)")); break;
+        }
+        item->setExpanded(true);
+    }
+    auto* outs = section(tr("Outputs (%1)").arg(node.outputs.size()));
+    for (size_t o = 0; o < node.outputs.size(); ++o) {
+        const auto& t = node.outputs[o];
+        auto* item = row(outs, QStringLiteral("%1: %2").arg(o).arg(qs(t.name)), tensorSummary(t));
+        const auto& uses = index.consumersOf(n, static_cast<int64_t>(o));
+        for (const auto& use : uses)
+            link(item, tr("consumer"), QStringLiteral("%1 (input %2)").arg(qs(g.nodes[use.node].name)).arg(use.input),
+                 ItemRef::node(use.node));
+        for (size_t k = 0; k < g.graphOutputs.size(); ++k)
+            if (g.graphOutputs[k].name == t.name)
+                link(item, tr("graph output"), QStringLiteral("output_%1").arg(k), ItemRef::output(static_cast<int64_t>(k)));
+        if (uses.empty()) row(item, tr("consumers"), tr("(none)"));
+        item->setExpanded(true);
+    }
+}
+
+void PropertiesPanel::showGraphInput(int64_t i) {
+    const auto* doc = session_->document();
+    const auto& g = doc->graph;
+    if (i < 0 || i >= static_cast<int64_t>(g.graphInputs.size())) return;
+    const auto& t = g.graphInputs[i];
+    auto* s = section(tr("Graph input"));
+    row(s, tr("Name"), qs(t.name));
+    row(s, tr("Shape"), shapeText(t.shape));
+    row(s, tr("dtype"), qs(t.dtype));
+    auto* c = section(tr("Consumers"));
+    for (const auto& use : doc->index->consumersOfGraphInput(i))
+        link(c, tr("consumer"), QStringLiteral("%1 (input %2)").arg(qs(g.nodes[use.node].name)).arg(use.input),
+             ItemRef::node(use.node));
+}
+
+void PropertiesPanel::showWeight(const ItemRef& ref) {
+    const auto* doc = session_->document();
+    const auto& g = doc->graph;
+    const auto& index = *doc->index;
+    const std::string placeholder = ref.name.toStdString();
+    const std::string* original = index.originalName(placeholder);
+    const auto wi = index.weightIndex(placeholder);
+    auto* s = section(tr("Weight"));
+    row(s, tr("Name"), ref.name);
+    row(s, tr("Placeholder"), ref.name);
+    row(s, tr("Original name"), original ? qs(*original) : tr("(not in weight_name_mapping)"));
+    row(s, tr("Kind"), qs(ir::tensorKindName(index.kindOf(placeholder))));
+    if (wi && *wi >= 0 && *wi < static_cast<int64_t>(g.weights.size())) {
+        const auto& w = g.weights[*wi];
+        row(s, tr("Shape"), shapeText(w.shape));
+        row(s, tr("dtype"), qs(w.dtype));
+        if (auto n = ir::elementCount(w.shape)) row(s, tr("Elements"), QLocale().toString(static_cast<qlonglong>(*n)));
+    }
+    auto* v = section(tr("Value"));
+    const ir::ConstantValue* constant = original ? index.constant(*original) : nullptr;
+    if (constant) {
+        row(v, tr("Source"), tr("constants section of the IR"));
+        row(v, tr("Stored"), constant->usable() ? tr("%1 bytes of %2").arg(constant->bytes.size()).arg(qs(constant->dtype))
+                                                 : tr("unusable: %1").arg(qs(constant->problem)));
+    } else {
+        row(v, tr("Summary"), tr("(values not loaded)"));
+    }
+    auto* c = section(tr("Used by"));
+    if (wi) {
+        for (const auto& use : index.usesOfWeight(*wi))
+            if (use.node >= 0 && use.node < static_cast<int64_t>(g.nodes.size()) &&
+                use.input < static_cast<int64_t>(g.nodes[use.node].inputs.size()) &&
+                (g.nodes[use.node].inputs[use.input].name == placeholder || (original && g.nodes[use.node].inputs[use.input].name == *original)))
+                link(c, tr("consumer"), QStringLiteral("%1 (input %2)").arg(qs(g.nodes[use.node].name)).arg(use.input),
+                     ItemRef::node(use.node));
+    }
+}
+
+void PropertiesPanel::showOutput(int64_t i) {
+    const auto* doc = session_->document();
+    const auto& g = doc->graph;
+    if (i < 0 || i >= static_cast<int64_t>(g.graphOutputs.size())) return;
+    const auto& t = g.graphOutputs[i];
+    auto* s = section(tr("Graph output"));
+    row(s, tr("Name"), QStringLiteral("output_%1").arg(i));
+    row(s, tr("Tensor"), qs(t.name));
+    row(s, tr("Shape"), shapeText(t.shape));
+    row(s, tr("dtype"), qs(t.dtype));
+    if (auto p = doc->index->producerOfTensor(t.name))
+        link(s, tr("producer"), qs(g.nodes[p->first].name), ItemRef::node(p->first));
+}
+
+}  // namespace irscope::widgets

@@ -1,0 +1,40 @@
+#pragma once
+// PropertiesPanel: everything the IR says about the selection (a node, a
+// graph input, a weight or an output), as a tree. Producers and consumers are
+// links: clicking one selects it through the session.
+#include <QWidget>
+
+#include "widgets/session/item_ref.h"
+
+class QTreeWidget;
+class QTreeWidgetItem;
+
+namespace irscope::widgets {
+
+class GraphSession;
+
+class PropertiesPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit PropertiesPanel(GraphSession* session, QWidget* parent = nullptr);
+    QTreeWidget* tree() const { return tree_; }
+    // Text of the "Name" row ("" when nothing is selected): what tests read.
+    QString shownName() const;
+
+private:
+    void rebuild();
+    void showNode(int64_t node);
+    void showGraphInput(int64_t input);
+    void showWeight(const ItemRef& ref);
+    void showOutput(int64_t output);
+    void showSummary();
+
+    QTreeWidgetItem* row(QTreeWidgetItem* parent, const QString& key, const QString& value);
+    QTreeWidgetItem* section(const QString& title);
+    QTreeWidgetItem* link(QTreeWidgetItem* parent, const QString& key, const QString& text, const ItemRef& target);
+
+    GraphSession* session_;
+    QTreeWidget* tree_;
+};
+
+}  // namespace irscope::widgets

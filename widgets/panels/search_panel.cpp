@@ -1,0 +1,137 @@
+#include "widgets/panels/search_panel.h"
+
+#include <QHBoxLayout>
+#include <QKeyEvent>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QTimer>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+#include "widgets/session/graph_session.h"
+
+namespace irscope::widgets {
+
+namespace {
+constexpr int kMaxListed = 2000;   // the list shows this many; the count and highlight cover all
+}
+
+SearchPanel::SearchPanel(GraphSession* session, QWidget* parent) : QWidget(parent), session_(session) {
+    setObjectName(QStringLiteral("searchPanel"));
+    edit_ = new QLineEdit(this);
+    edit_->setObjectName(QStringLiteral("searchEdit"));
+    edit_->setPlaceholderText(tr("Nodes, op types, tensors, weights…"));
+    edit_->setClearButtonEnabled(true);
+    edit_->installEventFilter(this);
+    count_ = new QLabel(this);
+    count_->setObjectName(QStringLiteral("searchCount"));
+    count_->setMinimumWidth(70);
+    auto* prev = new QToolButton(this);
+    prev->setArrowType(Qt::UpArrow);
+    prev->setToolTip(tr("Previous match (Shift+Enter)"));
+    auto* nxt = new QToolButton(this);
+    nxt->setArrowType(Qt::DownArrow);
+    nxt->setToolTip(tr("Next match (Enter)"));
+    list_ = new QListWidget(this);
+    list_->setObjectName(QStringLiteral("searchResults"));
+    list_->setUniformItemSizes(true);
+
+    auto* top = new QHBoxLayout;
+    top->addWidget(edit_, 1);
+    top->addWidget(count_);
+    top->addWidget(prev);
+    top->addWidget(nxt);
+    auto* lay = new QVBoxLayout(this);
+    lay->setContentsMargins(4, 4, 4, 4);
+    lay->addLayout(top);
+    lay->addWidget(list_, 1);
+
+    debounce_ = new QTimer(this);
+    debounce_->setSingleShot(true);
+    connect(debounce_, &QTimer::timeout, this, &SearchPanel::runSearch);
+    connect(edit_, &QLineEdit::textChanged, this, [this] {
+        const auto* doc = session_->document();
+        // Instant on small graphs; a short pause on big ones so typing stays fluid.
+        debounce_->start(doc && doc->graph.nodes.size() > 20000 ? 150 : 0);
+    });
+    connect(prev, &QToolButton::clicked, this, &SearchPanel::previous);
+    connect(nxt, &QToolButton::clicked, this, &SearchPanel::next);
+    connect(list_, &QListWidget::itemClicked, this, [this](QListWidgetItem* item) { go(list_->row(item)); });
+    connect(session_, &GraphSession::graphLoaded, this, &SearchPanel::runSearch);
+    connect(session_, &GraphSession::layoutChanged, this, &SearchPanel::runSearch);
+    updateCount();
+}
+
+void SearchPanel::focusSearch() {
+    edit_->setFocus(Qt::ShortcutFocusReason);
+    edit_->selectAll();
+}
+
+void SearchPanel::runSearch() {
+    debounce_->stop();
+    hits_ = session_->find(edit_->text());
+    current_ = -1;
+    list_->setUpdatesEnabled(false);
+    list_->clear();
+    const auto* doc = session_->document();
+    for (size_t i = 0; i < hits_.size() && i < static_cast<size_t>(kMaxListed); ++i) {
+        const ItemRef& ref = hits_[i];
+        QString text = session_->displayName(ref);
+        if (ref.isNode() && doc) text += QStringLiteral("  —  ") + QString::fromStdString(doc->graph.nodes[ref.index].shortOpName());
+        else if (ref.kind == RefKind::Weight) text += tr("  —  weight");
+        else if (ref.kind == RefKind::GraphInput) text += tr("  —  input");
+        list_->addItem(text);
+    }
+    if (hits_.size() > static_cast<size_t>(kMaxListed))
+        list_->addItem(tr("… %1 more (keep typing to narrow)").arg(hits_.size() - kMaxListed));
+    list_->setUpdatesEnabled(true);
+    session_->setHighlight(hits_);
+    updateCount();
+}
+
+void SearchPanel::updateCount() {
+    if (edit_->text().trimmed().isEmpty()) count_->setText(QString());
+    else if (hits_.empty()) count_->setText(tr("no match"));
+    else if (current_ < 0) count_->setText(tr("%n match(es)", "", static_cast<int>(hits_.size())));
+    else count_->setText(tr("%1 of %2").arg(current_ + 1).arg(hits_.size()));
+}
+
+void SearchPanel::go(int index) {
+    if (hits_.empty() || index < 0 || index >= static_cast<int>(hits_.size())) return;
+    current_ = index;
+    if (index < list_->count()) list_->setCurrentRow(index);
+    session_->select(hits_[index], true);
+    updateCount();
+}
+
+void SearchPanel::next() {
+    if (debounce_->isActive()) runSearch();
+    if (hits_.empty()) return;
+    go((current_ + 1) % static_cast<int>(hits_.size()));
+}
+
+void SearchPanel::previous() {
+    if (debounce_->isActive()) runSearch();
+    if (hits_.empty()) return;
+    const int n = static_cast<int>(hits_.size());
+    go(current_ <= 0 ? n - 1 : current_ - 1);
+}
+
+bool SearchPanel::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == edit_ && event->type() == QEvent::KeyPress) {
+        auto* ke = static_cast<QKeyEvent*>(event);
+        if (ke->key() == Qt::Key_Return || ke->key() == Qt::Key_Enter) {
+            if (ke->modifiers() & Qt::ShiftModifier) previous();
+            else next();
+            return true;
+        }
+        if (ke->key() == Qt::Key_Escape) {
+            edit_->clear();
+            return true;
+        }
+    }
+    return QWidget::eventFilter(watched, event);
+}
+
+}  // namespace irscope::widgets

@@ -1,0 +1,131 @@
+#pragma once
+// GraphSession: the one object every panel observes (RenderDoc's
+// CaptureContext idea). It owns the loaded document and its layout, the
+// selection, the "current node", the highlight set (search hits, an op type
+// picked in the statistics) and per-node decorations, and announces every
+// change with a signal. Panels call its methods and listen to its signals;
+// they never talk to each other.
+//
+// Loading (parse + index + validate + layout) and re-layout run on worker
+// threads; progress and results come back as queued calls. A newer request
+// supersedes an older one (its result is dropped).
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include <QObject>
+#include <QSet>
+#include <QString>
+
+#include "widgets/session/item_ref.h"
+#include "widgets/session/loaded_document.h"
+#include "widgets/session/node_decoration.h"
+
+class QThread;
+
+namespace irscope::widgets {
+
+// Bits of GraphSession::itemFlags().
+enum ItemFlag : uint8_t {
+    kFlagSelected = 1,
+    kFlagProducer = 2,     // feeds the selection
+    kFlagConsumer = 4,     // reads the selection
+    kFlagHighlighted = 8,  // search hit / picked op type
+    kFlagCurrent = 16,     // the current node (the debugger's cursor)
+};
+// Bits of GraphSession::edgeFlags().
+enum EdgeFlag : uint8_t { kEdgeIntoSelection = 1, kEdgeOutOfSelection = 2 };
+
+class GraphSession : public QObject {
+    Q_OBJECT
+public:
+    explicit GraphSession(QObject* parent = nullptr);
+    ~GraphSession() override;
+
+    // ---- document
+    void openFile(const QString& path);   // asynchronous: loadStarted ... graphLoaded or loadFailed
+    void reload();
+    void cancelLoad();
+    bool isLoading() const { return loading_; }
+    bool hasDocument() const { return doc_ != nullptr; }
+    QString filePath() const { return doc_ ? doc_->path : QString(); }
+    const LoadedDocument* document() const { return doc_.get(); }
+    std::shared_ptr<const LoadedDocument> documentPtr() const { return doc_; }
+    const DocumentLayout* layout() const { return layout_.get(); }
+    std::shared_ptr<const DocumentLayout> layoutPtr() const { return layout_; }
+    // Installs an already built document (tests, benchmarks): synchronous.
+    void setDocument(std::shared_ptr<LoadedDocument> doc, std::shared_ptr<DocumentLayout> layout);
+
+    bool showWeights() const { return showWeights_; }
+    void setShowWeights(bool show);        // re-lays out on a worker, then layoutChanged
+
+    // ---- selection and the current node
+    ItemRef selection() const { return selection_; }
+    // focus: ask views to bring it into view (search, clicks in panels).
+    void select(const ItemRef& ref, bool focus = false);
+    void clearSelection() { select({}); }
+    bool selectNodeByName(const QString& name, bool focus = true);
+    int64_t currentNode() const { return currentNode_; }
+    void setCurrentNode(int64_t node);
+    // Walk along the data flow from the selection; false when there is nowhere to go.
+    bool walkToProducer();
+    bool walkToConsumer();
+
+    // ---- highlight (search hits, an op type)
+    void setHighlight(std::vector<ItemRef> refs);
+    const std::vector<ItemRef>& highlight() const { return highlight_; }
+    // Every ref whose name, op type, tensor name or weight name contains `text` (case-insensitive).
+    std::vector<ItemRef> find(const QString& text) const;
+    std::vector<ItemRef> nodesOfOpType(const QString& opType) const;
+
+    // ---- what the view draws per item / edge (indexed like layout()->result)
+    const std::vector<uint8_t>& itemFlags() const { return itemFlags_; }
+    const std::vector<uint8_t>& edgeFlags() const { return edgeFlags_; }
+
+    // ---- decorations (the debugger fills these)
+    void setNodeDecorations(std::vector<NodeDecoration> perNode);
+    void setNodeDecoration(int64_t node, const NodeDecoration& decoration);
+    const NodeDecoration* nodeDecoration(int64_t node) const;   // nullptr: none
+    bool hasDecorations() const { return !decorations_.empty(); }
+
+    QString displayName(const ItemRef& ref) const;
+
+signals:
+    void loadStarted(const QString& path);
+    void loadProgress(int percent, const QString& stage);
+    void loadFailed(const QString& path, const QString& message);
+    void loadCancelled(const QString& path);
+    void graphLoaded();                 // a new document (and its layout) is in place
+    void layoutChanged();               // the layout was replaced (weights toggled)
+    void layoutBusy(bool busy);
+    void showWeightsChanged(bool show);
+    void selectionChanged(const irscope::widgets::ItemRef& ref);
+    void focusRequested(const irscope::widgets::ItemRef& ref);
+    void currentNodeChanged(qint64 node);
+    void highlightChanged();
+    void decorationsChanged();
+
+private:
+    void startWorker(std::function<void()> job);
+    void finishLoad(int generation, std::shared_ptr<LoadedDocument> doc, std::shared_ptr<DocumentLayout> layout);
+    void recomputeFlags();
+    bool walk(bool up);
+
+    std::shared_ptr<LoadedDocument> doc_;
+    std::shared_ptr<DocumentLayout> layout_;
+    bool showWeights_ = true;
+    bool loading_ = false;
+    int loadGeneration_ = 0;
+    int layoutGeneration_ = 0;
+    std::shared_ptr<std::atomic<bool>> cancel_;
+    QSet<QThread*> workers_;
+
+    ItemRef selection_;
+    int64_t currentNode_ = -1;
+    std::vector<ItemRef> highlight_;
+    std::vector<uint8_t> itemFlags_, edgeFlags_;
+    std::vector<NodeDecoration> decorations_;
+};
+
+}  // namespace irscope::widgets

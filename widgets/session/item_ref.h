@@ -1,0 +1,37 @@
+#pragma once
+// ItemRef: what a selection or a search hit points at, independent of any one
+// layout (toggling weights re-lays the graph out; refs stay valid).
+#include <cstdint>
+
+#include <QMetaType>
+#include <QString>
+
+namespace irscope::widgets {
+
+enum class RefKind : unsigned char { None, Node, GraphInput, Weight, Output };
+
+struct ItemRef {
+    RefKind kind = RefKind::None;
+    int64_t index = -1;   // node / graph input / graph output index; for Weight the weights[] index (-1: unmapped)
+    QString name;         // IR name; for Weight the placeholder, which is its identity
+
+    bool isNone() const { return kind == RefKind::None; }
+    bool isNode() const { return kind == RefKind::Node; }
+    bool operator==(const ItemRef& o) const {
+        if (kind != o.kind) return false;
+        if (kind == RefKind::Weight) return name == o.name;
+        return kind == RefKind::None || index == o.index;
+    }
+    bool operator!=(const ItemRef& o) const { return !(*this == o); }
+
+    static ItemRef node(int64_t i, QString name = {}) { return {RefKind::Node, i, std::move(name)}; }
+    static ItemRef graphInput(int64_t i, QString name = {}) { return {RefKind::GraphInput, i, std::move(name)}; }
+    static ItemRef output(int64_t i, QString name = {}) { return {RefKind::Output, i, std::move(name)}; }
+    static ItemRef weight(QString placeholder, int64_t weightIndex = -1) {
+        return {RefKind::Weight, weightIndex, std::move(placeholder)};
+    }
+};
+
+}  // namespace irscope::widgets
+
+Q_DECLARE_METATYPE(irscope::widgets::ItemRef)

@@ -1,0 +1,115 @@
+#include "widgets/session/loaded_document.h"
+
+#include "core/ir/json_io.h"
+#include "core/ir/validate.h"
+#include "core/layout/graph_to_layout.h"
+#include "core/layout/layout.h"
+
+namespace irscope::widgets {
+
+using layout::ItemKind;
+
+std::vector<int32_t> DocumentLayout::itemsOf(const ItemRef& ref) const {
+    auto one = [](const std::vector<int32_t>& v, int64_t i) -> std::vector<int32_t> {
+        if (i < 0 || i >= static_cast<int64_t>(v.size()) || v[i] < 0) return {};
+        return {v[i]};
+    };
+    switch (ref.kind) {
+        case RefKind::Node: return one(nodeItem, ref.index);
+        case RefKind::GraphInput: return one(inputItem, ref.index);
+        case RefKind::Output: return one(outputItem, ref.index);
+        case RefKind::Weight: {
+            auto it = weightItems.find(ref.name);
+            return it == weightItems.end() ? std::vector<int32_t>{} : it.value();
+        }
+        case RefKind::None: break;
+    }
+    return {};
+}
+
+ItemRef DocumentLayout::refOf(int32_t item) const {
+    if (item < 0 || item >= static_cast<int32_t>(result.items.size())) return {};
+    const auto* it = &result.items[item];
+    if (it->kind == ItemKind::Ghost && it->ghostOf >= 0) it = &result.items[it->ghostOf];
+    const QString name = QString::fromStdString(it->name);
+    switch (it->kind) {
+        case ItemKind::Op: return ItemRef::node(it->irIndex, name);
+        case ItemKind::GraphInput: return ItemRef::graphInput(it->irIndex, name);
+        case ItemKind::Output: return ItemRef::output(it->irIndex, name);
+        case ItemKind::Ghost: return {};
+        default: return ItemRef::weight(name, it->irIndex);
+    }
+}
+
+std::shared_ptr<LoadedDocument> loadDocument(const QString& path, const std::atomic<bool>& cancel,
+                                             const ProgressFn& progress) {
+    auto doc = std::make_shared<LoadedDocument>();
+    doc->path = path;
+    ir::LoadOptions options;
+    int lastPercent = -1;
+    options.progress = [&](double fraction) {
+        const int percent = static_cast<int>(fraction * 60);
+        if (percent != lastPercent && progress) {
+            lastPercent = percent;
+            progress(percent, QStringLiteral("Reading"));
+        }
+        return !cancel.load();
+    };
+    doc->graph = ir::loadGraphFile(path.toStdString(), options);
+    if (cancel) throw ir::LoadCancelled();
+    if (progress) progress(62, QStringLiteral("Indexing"));
+    doc->index = std::make_unique<ir::GraphIndex>(doc->graph);
+    if (cancel) throw ir::LoadCancelled();
+    if (progress) progress(66, QStringLiteral("Validating"));
+    doc->diagnostics = ir::validateGraph(doc->graph, *doc->index);
+    if (cancel) throw ir::LoadCancelled();
+    return doc;
+}
+
+std::shared_ptr<DocumentLayout> layoutDocument(const LoadedDocument& doc, bool includeWeights) {
+    auto out = std::make_shared<DocumentLayout>();
+    out->includeWeights = includeWeights;
+    layout::GraphLayoutOptions go;
+    go.includeWeights = includeWeights;
+    go.lineHeight = kLabelLineHeight;
+    const auto input = layout::buildLayoutGraph(doc.graph, *doc.index, go);
+    out->result = layout::computeLayout(input);
+    const auto& r = out->result;
+    out->grid = SpatialGrid(r);
+
+    out->nodeItem.assign(doc.graph.nodes.size(), -1);
+    out->inputItem.assign(doc.graph.graphInputs.size(), -1);
+    out->outputItem.assign(doc.graph.graphOutputs.size(), -1);
+    auto put = [](std::vector<int32_t>& v, int64_t i, int32_t item) {
+        if (i >= 0 && i < static_cast<int64_t>(v.size())) v[i] = item;
+    };
+    for (size_t i = 0; i < r.items.size(); ++i) {
+        const auto& it = r.items[i];
+        const auto id = static_cast<int32_t>(i);
+        switch (it.kind) {
+            case ItemKind::Op: put(out->nodeItem, it.irIndex, id); break;
+            case ItemKind::GraphInput: put(out->inputItem, it.irIndex, id); break;
+            case ItemKind::Output: put(out->outputItem, it.irIndex, id); break;
+            case ItemKind::Ghost: break;
+            default: out->weightItems[QString::fromStdString(it.name)].push_back(id); break;
+        }
+    }
+    // Edges per item (CSR).
+    out->itemEdgeOffset.assign(r.items.size() + 1, 0);
+    auto valid = [&](int32_t i) { return i >= 0 && i < static_cast<int32_t>(r.items.size()); };
+    for (const auto& e : r.edges) {
+        if (valid(e.source)) ++out->itemEdgeOffset[e.source + 1];
+        if (valid(e.target) && e.target != e.source) ++out->itemEdgeOffset[e.target + 1];
+    }
+    for (size_t i = 0; i < r.items.size(); ++i) out->itemEdgeOffset[i + 1] += out->itemEdgeOffset[i];
+    out->itemEdges.resize(out->itemEdgeOffset.back());
+    std::vector<int32_t> fill(out->itemEdgeOffset.begin(), out->itemEdgeOffset.end() - 1);
+    for (size_t e = 0; e < r.edges.size(); ++e) {
+        const auto& edge = r.edges[e];
+        if (valid(edge.source)) out->itemEdges[fill[edge.source]++] = static_cast<int32_t>(e);
+        if (valid(edge.target) && edge.target != edge.source) out->itemEdges[fill[edge.target]++] = static_cast<int32_t>(e);
+    }
+    return out;
+}
+
+}  // namespace irscope::widgets
