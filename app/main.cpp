@@ -1,39 +1,97 @@
 // irscope: one binary. `irscope COMMAND ...` runs a headless subcommand;
 // anything else (no arguments, or an IR file and GUI options) opens the window.
+//
+// The launcher links only the torch-free core. Commands that need libtorch
+// live in the irscope_commands module and the window in irscope_gui; both are
+// loaded only when used (see app/CMakeLists.txt for why).
 #include <algorithm>
+#include <filesystem>
 #include <iostream>
+#include <sstream>
 #include <string>
 #include <vector>
 
 #include "cli/command.h"
-#include "gui_main.h"
+#include "plugin_loader.h"
 
 namespace {
 
+using namespace irscope::cli;
+
+// Names of the commands in the irscope_commands module (from app/CMakeLists.txt).
+std::vector<std::string> moduleCommandNames() {
+    std::vector<std::string> names;
+    std::stringstream list(IRSCOPE_MODULE_COMMANDS);
+    for (std::string name; std::getline(list, name, ',');) names.push_back(name);
+    return names;
+}
+
+bool loadCommandsModule(bool quiet) {
+    static bool loaded = false;
+    if (loaded) return true;
+    std::string error;
+    loaded = irscope::app::loadModule("irscope_commands", error) != nullptr;
+    if (!loaded && !quiet) std::cerr << "irscope: cannot load the commands module: " << error << "\n";
+    return loaded;
+}
+
 void printTopLevelHelp() {
-    std::cout << "irscope " IRSCOPE_VERSION " - inspect, run and debug torch_ir graphs\n\n"
+    loadCommandsModule(true);
+    std::cout << "irscope " IRSCOPE_VERSION " - see, run and debug torch_ir graphs\n\n"
                  "Usage:\n"
-                 "  irscope [IR.json] [GUI options]    open the desktop app\n"
+                 "  irscope [IR.json] [GUI options]    open the desktop app (irscope --help-gui)\n"
                  "  irscope COMMAND [options]          run a command headless\n\n"
                  "Commands:\n";
-    auto commands = irscope::cli::commandRegistry();
-    std::sort(commands.begin(), commands.end(),
-              [](const auto& a, const auto& b) { return a.name < b.name; });
+    auto commands = commandRegistry();
+    std::sort(commands.begin(), commands.end(), [](const auto& a, const auto& b) { return a.name < b.name; });
     for (const auto& command : commands) {
         std::string name = command.name;
         name.resize(std::max<size_t>(name.size() + 2, 12), ' ');
         std::cout << "  " << name << command.summary << "\n";
     }
-    std::cout << "\nRun 'irscope COMMAND --help' for a command's options, "
-                 "'irscope --help-gui' for the window's.\n";
+    std::cout << "\nRun 'irscope COMMAND --help' for a command's options.\n"
+                 "Exit status: 0 success, 1 the answer is no (errors found, outputs differ), 2 usage or input error.\n";
+}
+
+int runCommand(const Command& command, int argc, char** argv) {
+    std::vector<std::string> args(argv + 2, argv + argc);
+    for (const auto& arg : args) {
+        if (arg == "--") break;
+        if (arg == "--help" || arg == "-h") {
+            std::cout << command.usage;
+            return kExitOk;
+        }
+    }
+    try {
+        return command.run(args);
+    } catch (const UsageError& e) {
+        std::cerr << "irscope " << command.name << ": " << e.what() << " (see 'irscope " << command.name
+                  << " --help')\n";
+        return kExitUsage;
+    } catch (const std::exception& e) {
+        std::cerr << "irscope " << command.name << ": " << e.what() << "\n";
+        return kExitUsage;
+    }
+}
+
+int runGui(int argc, char** argv) {
+    std::string error;
+    void* module = irscope::app::loadModule("irscope_gui", error);
+    using GuiMain = int (*)(int, char**);
+    auto guiMain = reinterpret_cast<GuiMain>(irscope::app::moduleSymbol(module, "irscope_gui_main"));
+    if (!guiMain) {
+        std::cerr << "irscope: cannot start the window: " << (error.empty() ? "irscope_gui_main not found" : error)
+                  << "\n";
+        return kExitUsage;
+    }
+    return guiMain(argc, argv);
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-    using namespace irscope::cli;
     if (argc >= 2) {
-        std::string first = argv[1];
+        const std::string first = argv[1];
         if (first == "--version" || first == "-V") {
             std::cout << "irscope " IRSCOPE_VERSION "\n";
             return kExitOk;
@@ -42,26 +100,20 @@ int main(int argc, char** argv) {
             printTopLevelHelp();
             return kExitOk;
         }
-        if (const Command* command = findCommand(first)) {
-            std::vector<std::string> args(argv + 2, argv + argc);
-            for (const auto& arg : args) {
-                if (arg == "--") break;
-                if (arg == "--help" || arg == "-h") {
-                    std::cout << command->usage;
-                    return kExitOk;
-                }
-            }
-            try {
-                return command->run(args);
-            } catch (const UsageError& e) {
-                std::cerr << "irscope " << command->name << ": " << e.what()
-                          << " (see 'irscope " << command->name << " --help')\n";
-                return kExitUsage;
-            } catch (const std::exception& e) {
-                std::cerr << "irscope " << command->name << ": " << e.what() << "\n";
-                return kExitUsage;
-            }
+        if (first == "--help-gui") return runGui(argc, argv);   // Qt's parser prints the window's options
+        if (const Command* command = findCommand(first)) return runCommand(*command, argc, argv);
+        const auto deferred = moduleCommandNames();
+        if (std::find(deferred.begin(), deferred.end(), first) != deferred.end()) {
+            if (!loadCommandsModule(false)) return kExitUsage;
+            if (const Command* command = findCommand(first)) return runCommand(*command, argc, argv);
+            std::cerr << "irscope: command '" << first << "' is not available in this build\n";
+            return kExitUsage;
+        }
+        std::error_code ec;
+        if (first[0] != '-' && !std::filesystem::exists(first, ec) && first.find('.') == std::string::npos) {
+            std::cerr << "irscope: unknown command '" << first << "' (see 'irscope --help')\n";
+            return kExitUsage;
         }
     }
-    return irscope::app::runGui(argc, argv);
+    return runGui(argc, argv);
 }

@@ -6,13 +6,14 @@ set -euo pipefail
 
 packages=(
   build-essential cmake ninja-build pkg-config
-  qt6-base-dev qt6-charts-dev qt6-svg-dev libgl-dev
+  qt6-base-dev qt6-charts-dev qt6-svg-dev libqt6opengl6-dev libgl-dev
   libtorch-dev nlohmann-json3-dev
   libopenblas0-pthread        # libtorch's BLAS calls ~15x faster than reference BLAS
   fonts-dejavu-core           # a readable font for offscreen rendering
 )
 if [[ "${1:-}" == "--test" ]]; then
-  packages+=(xvfb xauth python3 python3-numpy)
+  # python3-torch writes and reads back fixtures in round-trip tests (Debian's 1.13).
+  packages+=(xvfb xauth python3 python3-numpy python3-torch)
 fi
 
 missing=()

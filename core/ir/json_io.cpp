@@ -6,6 +6,12 @@
 #include <fstream>
 #include <limits>
 #include <random>
+#include <unordered_map>
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "core/ir/dtype.h"
 #include "core/ir/half_float.h"
@@ -98,14 +104,14 @@ void GraphReader::readTop() {
     std::string key;
     while (c_.nextKey(key)) {
         c_.pushKey(key);
-        if (key == "model_name") g_.modelName = readOptionalString();
-        else if (key == "pytorch_version") g_.pytorchVersion = readOptionalString();
-        else if (key == "graph_inputs") readTensorMetaList(g_.graphInputs), inputs = true;
-        else if (key == "graph_outputs") readTensorMetaList(g_.graphOutputs), outputs = true;
-        else if (key == "weights") readTensorMetaList(g_.weights), weights = true;
-        else if (key == "weight_name_mapping") readMapping();
-        else if (key == "constants") readConstants();
-        else if (key == "nodes") {
+        if (key == std::string_view("model_name")) g_.modelName = readOptionalString();
+        else if (key == std::string_view("pytorch_version")) g_.pytorchVersion = readOptionalString();
+        else if (key == std::string_view("graph_inputs")) readTensorMetaList(g_.graphInputs), inputs = true;
+        else if (key == std::string_view("graph_outputs")) readTensorMetaList(g_.graphOutputs), outputs = true;
+        else if (key == std::string_view("weights")) readTensorMetaList(g_.weights), weights = true;
+        else if (key == std::string_view("weight_name_mapping")) readMapping();
+        else if (key == std::string_view("constants")) readConstants();
+        else if (key == std::string_view("nodes")) {
             nodes = true;
             g_.nodes.clear();
             if (c_.peek() == 'n') {
@@ -153,14 +159,14 @@ void GraphReader::readTensorMeta(TensorMeta& meta) {
     std::string key;
     while (c_.nextKey(key)) {
         c_.pushKey(key);
-        if (key == "name") c_.readString(meta.name), name = true;
-        else if (key == "shape") readShape(meta.shape), shape = true;
-        else if (key == "dtype") meta.dtype = readOptionalString();
-        else if (key == "producer_node") {
+        if (key == std::string_view("name")) c_.readString(meta.name), name = true;
+        else if (key == std::string_view("shape")) readShape(meta.shape), shape = true;
+        else if (key == std::string_view("dtype")) meta.dtype = readOptionalString();
+        else if (key == std::string_view("producer_node")) {
             std::string producer = readOptionalString();
             if (producer.empty()) meta.producerNode.reset();
             else meta.producerNode = std::move(producer);
-        } else if (key == "producer_output_idx") {
+        } else if (key == std::string_view("producer_output_idx")) {
             if (c_.peek() == 'n') {
                 c_.readNull();
                 meta.producerOutputIdx = 0;
@@ -218,11 +224,11 @@ void GraphReader::readNode(OpNode& node) {
     std::string key;
     while (c_.nextKey(key)) {
         c_.pushKey(key);
-        if (key == "name") c_.readString(node.name), name = true;
-        else if (key == "op_type") c_.readString(node.opType), opType = true;
-        else if (key == "inputs") readTensorMetaList(node.inputs), inputs = true;
-        else if (key == "outputs") readTensorMetaList(node.outputs), outputs = true;
-        else if (key == "attrs") {
+        if (key == std::string_view("name")) c_.readString(node.name), name = true;
+        else if (key == std::string_view("op_type")) c_.readString(node.opType), opType = true;
+        else if (key == std::string_view("inputs")) readTensorMetaList(node.inputs), inputs = true;
+        else if (key == std::string_view("outputs")) readTensorMetaList(node.outputs), outputs = true;
+        else if (key == std::string_view("attrs")) {
             if (c_.peek() == 'n') {
                 c_.readNull();
                 node.attrs = AttrMap::object();
@@ -246,16 +252,16 @@ void GraphReader::readMapping() {
         return;
     }
     c_.beginObject();
+    std::unordered_map<std::string, size_t> position;   // duplicate keys: the last one wins, as in Python
     std::string key;
     while (c_.nextKey(key)) {
         c_.pushKey(key);
         std::string original;
         c_.readString(original);
-        // Duplicate keys: the last one wins, as in Python.
-        bool replaced = false;
-        for (auto& entry : g_.weightNameMapping)
-            if (entry.first == key) entry.second = original, replaced = true;
-        if (!replaced) g_.weightNameMapping.emplace_back(key, std::move(original));
+        if (auto [it, fresh] = position.try_emplace(key, g_.weightNameMapping.size()); fresh)
+            g_.weightNameMapping.emplace_back(key, std::move(original));
+        else
+            g_.weightNameMapping[it->second].second = std::move(original);
         c_.pop();
     }
 }
@@ -267,15 +273,16 @@ void GraphReader::readConstants() {
         return;
     }
     c_.beginObject();
+    std::unordered_map<std::string, size_t> position;
     std::string key;
     while (c_.nextKey(key)) {
         c_.pushKey(key);
         ConstantValue value;
         readConstant(key, value);
-        bool replaced = false;
-        for (auto& entry : g_.constants)
-            if (entry.first == key) entry.second = value, replaced = true;
-        if (!replaced) g_.constants.emplace_back(key, std::move(value));
+        if (auto [it, fresh] = position.try_emplace(key, g_.constants.size()); fresh)
+            g_.constants.emplace_back(key, std::move(value));
+        else
+            g_.constants[it->second].second = std::move(value);
         c_.pop();
     }
 }
@@ -406,7 +413,7 @@ void GraphReader::readConstant(const std::string& name, ConstantValue& value) {
     std::string key;
     while (c_.nextKey(key)) {
         c_.pushKey(key);
-        if (key == "data") {
+        if (key == std::string_view("data")) {
             hasData = true;
             elements.clear();
             value.problem.clear();
@@ -414,7 +421,7 @@ void GraphReader::readConstant(const std::string& name, ConstantValue& value) {
             dataBegin = c_.offset();
             readConstantData(value.shape, elements, value.problem);
             dataEnd = c_.offset();
-        } else if (key == "dtype") {
+        } else if (key == std::string_view("dtype")) {
             value.dtype = readOptionalString();
         } else {
             c_.skipValue();
@@ -518,16 +525,31 @@ Graph parseGraph(std::string_view text, const std::string& fileName, const LoadO
 }
 
 Graph loadGraphFile(const std::string& path, const LoadOptions& options) {
-    std::error_code ec;
-    if (std::filesystem::is_directory(path, ec)) throw LoadError(path, "", 0, 0, "is a directory, not a JSON file");
-    std::ifstream file(path, std::ios::binary | std::ios::ate);
-    if (!file) throw LoadError(path, "", 0, 0, std::string("cannot open: ") + std::strerror(errno));
-    const auto size = static_cast<std::streamoff>(file.tellg());
-    if (size < 0) throw LoadError(path, "", 0, 0, "cannot determine the file size");
-    std::string text(static_cast<size_t>(size), '\0');
-    file.seekg(0);
-    if (size > 0 && !file.read(text.data(), size)) throw LoadError(path, "", 0, 0, "read failed");
-    return parseGraph(text, path, options);
+    // Map the file rather than read it: no copy and no zero-filled buffer, and
+    // the pages are dropped as soon as parsing is done.
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) throw LoadError(path, "", 0, 0, std::string("cannot open: ") + std::strerror(errno));
+    struct stat info {};
+    if (::fstat(fd, &info) != 0 || !S_ISREG(info.st_mode)) {
+        const bool directory = S_ISDIR(info.st_mode);
+        ::close(fd);
+        throw LoadError(path, "", 0, 0, directory ? "is a directory, not a JSON file" : "is not a regular file");
+    }
+    const auto size = static_cast<size_t>(info.st_size);
+    if (size == 0) {
+        ::close(fd);
+        return parseGraph({}, path, options);
+    }
+    void* data = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
+    ::close(fd);
+    if (data == MAP_FAILED) throw LoadError(path, "", 0, 0, std::string("cannot map: ") + std::strerror(errno));
+    ::madvise(data, size, MADV_SEQUENTIAL);
+    struct Unmap {
+        void* data;
+        size_t size;
+        ~Unmap() { ::munmap(data, size); }
+    } unmap{data, size};
+    return parseGraph(std::string_view(static_cast<const char*>(data), size), path, options);
 }
 
 std::string graphToJson(const Graph& graph) {

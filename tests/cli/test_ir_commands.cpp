@@ -1,0 +1,127 @@
+// The info / mermaid / validate commands as a user runs them: output, files,
+// exit codes and messages.
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include "cli/cli_runner.h"
+#include "test_support.h"
+
+using irscope::test::dataPath;
+using irscope::test::q;
+using irscope::test::readFile;
+using irscope::test::runIrscope;
+
+class TestIrCommands : public QObject {
+    Q_OBJECT
+
+private slots:
+    void versionAndHelp() {
+        auto r = runIrscope({"--version"});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY(r.out.startsWith("irscope "));
+        r = runIrscope({"--help"});
+        QCOMPARE(r.exitCode, 0);
+        for (const char* command : {"info", "mermaid", "validate"}) QVERIFY2(r.out.contains(command), command);
+        for (const char* command : {"info", "mermaid", "validate"}) {
+            r = runIrscope({command, "--help"});
+            QCOMPARE(r.exitCode, 0);
+            QVERIFY(r.out.startsWith(QString("Usage: irscope ") + command));
+        }
+    }
+
+    void usageErrorsAreOneLineAndExit2() {
+        for (const QStringList& args : {QStringList{"info"}, QStringList{"info", "a.json", "--bogus"},
+                                        QStringList{"mermaid", "x.json", "--max-nodes", "ten"},
+                                        QStringList{"mermaid", "x.json", "--max-nodes"}, QStringList{"frobnicate"}}) {
+            const auto r = runIrscope(args);
+            QCOMPARE(r.exitCode, 2);
+            QCOMPARE(r.err.count('\n'), 1);
+            QVERIFY(r.out.isEmpty());
+        }
+    }
+
+    void infoPrintsPytorchIrLayout() {
+        const auto r = runIrscope({"info", q(dataPath("seeds/SimpleMLP.json"))});
+        QCOMPARE(r.exitCode, 0);
+        QCOMPARE(r.out, q(readFile(dataPath("seeds/SimpleMLP.info.txt"))));
+    }
+
+    void infoJsonToFile() {
+        QTemporaryDir dir;
+        const QString out = dir.filePath("info.json");
+        const auto r = runIrscope({"info", q(dataPath("seeds/SimpleMLP.json")), "--json", "-o", out});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY(r.out.isEmpty());
+        QFile file(out);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const auto object = QJsonDocument::fromJson(file.readAll()).object();
+        QCOMPARE(object["model_name"].toString(), QString("SimpleMLP"));
+        QCOMPARE(object["num_nodes"].toInt(), 3);
+        QCOMPARE(object["total_parameters"].toInt(), 58);
+        QCOMPARE(object["input_shapes"].toObject()["x"].toArray().size(), 2);
+        QCOMPARE(object["op_distribution"].toObject()["aten.linear.default"].toInt(), 2);
+        QCOMPARE(object.keys().size(), 9);
+    }
+
+    void mermaidMatchesDocsAndWritesFile() {
+        QTemporaryDir dir;
+        const QString out = dir.filePath("g.mmd");
+        const auto r = runIrscope({"mermaid", q(dataPath("seeds/GatherWithIndex.json")), "-o", out});
+        QCOMPARE(r.exitCode, 0);
+        QCOMPARE(q(readFile(out.toStdString())), q(readFile(dataPath("seeds/GatherWithIndex.mmd"))));
+        const auto cut = runIrscope({"mermaid", q(dataPath("seeds/SimpleMLP.json")), "--max-nodes", "1", "--no-weights"});
+        QCOMPARE(cut.exitCode, 0);
+        QVERIFY(cut.out.endsWith("    note[\"... 2 more nodes ...\"]\n"));
+        QVERIFY(!cut.out.contains("w_p_"));
+    }
+
+    void validateExitCodes() {
+        auto r = runIrscope({"validate", q(dataPath("seeds/SimpleMLP.json")), q(dataPath("seeds/MaskedLinear.json"))});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY(r.out.isEmpty());
+
+        const QString bad = q(dataPath("malformed/duplicate_node.json"));
+        r = runIrscope({"validate", bad});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.out.startsWith(bad + ": error: node 'linear': node name 'linear' is used by"), qPrintable(r.out));
+
+        const QString meta = q(dataPath("malformed/meta_extracted.json"));
+        r = runIrscope({"validate", meta});
+        QCOMPARE(r.exitCode, 0);   // a missing constant is a warning until execution needs it
+        QVERIFY(r.out.contains(meta + ": warning: node 'mul': lifted constant 'c_mask'"));
+
+        r = runIrscope({"validate", q(dataPath("malformed/truncated.json")), bad});
+        QCOMPARE(r.exitCode, 2);   // unreadable wins over errors
+        QVERIFY(r.err.contains("truncated.json:"));
+        QVERIFY(r.err.contains("unexpected end of file"));
+        QVERIFY(r.out.contains("duplicate_node.json: error"));   // the other file is still checked
+    }
+
+    void unreadableFilesNameFileAndPlace() {
+        auto r = runIrscope({"info", q(dataPath("malformed/missing_shape.json"))});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains("missing_shape.json:") && r.err.contains("nodes[1].inputs[0]: missing required key 'shape'"),
+                 qPrintable(r.err));
+        r = runIrscope({"mermaid", "/nonexistent/file.json"});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY(r.err.contains("/nonexistent/file.json: cannot open"));
+    }
+
+    void outputFileIsNotTouchedOnFailure() {
+        QTemporaryDir dir;
+        const QString out = dir.filePath("keep.txt");
+        QFile file(out);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("precious");
+        file.close();
+        const auto r = runIrscope({"info", q(dataPath("malformed/empty.json")), "-o", out});
+        QCOMPARE(r.exitCode, 2);
+        QCOMPARE(q(readFile(out.toStdString())), QString("precious"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestIrCommands)
+#include "test_ir_commands.moc"
