@@ -1,0 +1,118 @@
+// The binary's GUI entry and `irscope render`, through QProcess:
+// --screenshot writes a PNG of the window, --select, a failing file's exit
+// code, render to SVG (parsed) and PNG.
+#include <QImage>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QXmlStreamReader>
+
+namespace {
+const QString kData = QStringLiteral(IRSCOPE_TEST_DATA);
+const QString kBinary = QStringLiteral(IRSCOPE_BINARY);
+}  // namespace
+
+class TestGuiCli : public QObject {
+    Q_OBJECT
+private:
+    QTemporaryDir dir_;
+
+    int run(const QStringList& args, QByteArray* err = nullptr) {
+        QProcess p;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+        env.insert(QStringLiteral("XDG_CONFIG_HOME"), dir_.filePath(QStringLiteral("config")));   // fresh QSettings
+        env.insert(QStringLiteral("XDG_RUNTIME_DIR"), dir_.path());
+        p.setProcessEnvironment(env);
+        p.start(kBinary, args);
+        if (!p.waitForFinished(120000)) return -1;
+        if (err) *err = p.readAllStandardError();
+        return p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+    }
+
+private slots:
+    void screenshotWritesWindowPng() {
+        const QString out = dir_.filePath(QStringLiteral("shot.png"));
+        QCOMPARE(run({kData + QStringLiteral("/ir/resnet_tiny.json"), QStringLiteral("--screenshot"), out}), 0);
+        QImage img(out);
+        QVERIFY(!img.isNull());
+        QCOMPARE(img.size(), QSize(1400, 900));   // the default window size with fresh settings
+    }
+
+    void selectAndDebuggerOptionsAccepted() {
+        const QString out = dir_.filePath(QStringLiteral("sel.png"));
+        QByteArray err;
+        QCOMPARE(run({kData + QStringLiteral("/ir/llama_block.json"), QStringLiteral("--select"), QStringLiteral("linear"),
+                      QStringLiteral("--weights"), QStringLiteral("w.pt"), QStringLiteral("--run"), QStringLiteral("--screenshot"),
+                      out},
+                     &err),
+                 0);
+        QVERIFY(err.contains("available when the debugger lands"));
+        QVERIFY(!err.contains("--select"));
+        QVERIFY(!QImage(out).isNull());
+    }
+
+    void brokenFileExitsNonZero() {
+        const QString bad = dir_.filePath(QStringLiteral("bad.json"));
+        QFile f(bad);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("[1, 2");
+        f.close();
+        QByteArray err;
+        QCOMPARE(run({bad, QStringLiteral("--screenshot"), dir_.filePath(QStringLiteral("bad.png"))}, &err), 2);
+        QVERIFY(err.contains("bad.json"));
+    }
+
+    void renderSvgCarriesNamesAndDashes() {
+        const QString out = dir_.filePath(QStringLiteral("r.svg"));
+        QCOMPARE(run({QStringLiteral("render"), kData + QStringLiteral("/ir/resnet_tiny.json"), QStringLiteral("-o"), out}), 0);
+        QFile f(out);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QXmlStreamReader xml(&f);
+        QSet<QString> ids;
+        int dashedEdges = 0;
+        bool inDashedEdge = false;
+        while (!xml.atEnd()) {
+            xml.readNext();
+            if (!xml.isStartElement()) continue;
+            const auto attrs = xml.attributes();
+            if (xml.name() == QLatin1String("g")) {
+                ids.insert(attrs.value(QStringLiteral("id")).toString());
+                inDashedEdge = attrs.value(QStringLiteral("class")).toString() == QLatin1String("edge dashed");
+            }
+            if (xml.name() == QLatin1String("path") && inDashedEdge && attrs.hasAttribute(QStringLiteral("stroke-dasharray")))
+                ++dashedEdges;
+        }
+        QVERIFY2(!xml.hasError(), qPrintable(xml.errorString()));
+        QVERIFY(ids.contains(QStringLiteral("op_convolution")));
+        QVERIFY(ids.contains(QStringLiteral("op_linear")));
+        QVERIFY(ids.contains(QStringLiteral("input_x")));
+        QVERIFY(dashedEdges >= 50);
+    }
+
+    void renderPngUsesTheViewRenderer() {
+        const QString one = dir_.filePath(QStringLiteral("r1.png")), half = dir_.filePath(QStringLiteral("r05.png"));
+        const QString ir = kData + QStringLiteral("/ir/llama_block.json");
+        QCOMPARE(run({QStringLiteral("render"), ir, QStringLiteral("-o"), one}), 0);
+        QCOMPARE(run({QStringLiteral("render"), ir, QStringLiteral("-o"), half, QStringLiteral("--scale"), QStringLiteral("0.5")}), 0);
+        QImage a(one), b(half);
+        QVERIFY(!a.isNull() && !b.isNull());
+        QVERIFY(a.height() > 1000);
+        QVERIFY(std::abs(b.width() * 2 - a.width()) <= 2);
+        // Not blank: coloured boxes are drawn.
+        int coloured = 0;
+        for (int y = 0; y < a.height(); y += 3)
+            for (int x = 0; x < a.width(); x += 3) {
+                const QColor c = a.pixelColor(x, y);
+                coloured += c.saturation() > 40;
+            }
+        QVERIFY(coloured > 500);
+        // --no-weights gives a smaller drawing.
+        const QString now = dir_.filePath(QStringLiteral("nw.png"));
+        QCOMPARE(run({QStringLiteral("render"), ir, QStringLiteral("-o"), now, QStringLiteral("--no-weights")}), 0);
+        QVERIFY(QImage(now).width() * QImage(now).height() < a.width() * a.height());
+    }
+};
+
+QTEST_MAIN(TestGuiCli)
+#include "test_gui_cli.moc"

@@ -1,0 +1,216 @@
+// The main window end to end, in process: open, click-select, walk, search,
+// op statistics, export, weights toggle, a corrupt file keeping the graph.
+#include <QFile>
+#include <QLineEdit>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTreeWidget>
+
+#include "widgets/graph_view/graph_renderer.h"
+#include "widgets/graph_view/graph_view.h"
+#include "widgets/main_window/main_window.h"
+#include "widgets/panels/op_stats_panel.h"
+#include "widgets/panels/properties_panel.h"
+#include "widgets/panels/search_panel.h"
+#include "widgets/session/graph_session.h"
+
+using namespace irscope::widgets;
+
+namespace {
+const QString kData = QStringLiteral(IRSCOPE_TEST_DATA);
+
+int64_t nodeIndex(GraphSession* s, const char* name) {
+    auto i = s->document()->index->nodeIndex(name);
+    return i ? *i : -1;
+}
+}  // namespace
+
+class TestMainWindow : public QObject {
+    Q_OBJECT
+private:
+    MainWindow* window_ = nullptr;
+    GraphSession* session_ = nullptr;
+
+    bool open(const QString& file) {
+        QSignalSpy loaded(session_, &GraphSession::graphLoaded);
+        window_->openFile(file);
+        return loaded.wait(20000);
+    }
+
+private slots:
+    void initTestCase() {
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName(QStringLiteral("irscope-tests"));
+        QCoreApplication::setApplicationName(QStringLiteral("test_main_window"));
+        window_ = new MainWindow;
+        window_->resize(1400, 900);
+        window_->show();
+        QVERIFY(QTest::qWaitForWindowExposed(window_));
+        session_ = window_->session();
+        QVERIFY(open(kData + QStringLiteral("/ir/resnet_tiny.json")));
+        QCOMPARE(session_->document()->graph.nodes.size(), size_t(51));
+    }
+    void cleanupTestCase() { delete window_; }
+
+    void clickSelectsNodeAndShowsProperties() {
+        GraphView* view = window_->graphView();
+        const ItemRef target = ItemRef::node(nodeIndex(session_, "convolution"));
+        view->setZoom(1.0);
+        view->centerOn(target);
+        const QPointF pos = view->viewportPosOf(target);
+        QVERIFY(view->viewport()->rect().contains(pos.toPoint()));
+        QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, pos.toPoint());
+        QCOMPARE(session_->selection(), target);
+        QCOMPARE(window_->propertiesPanel()->shownName(), QStringLiteral("convolution"));
+        // Its inputs are highlighted: the graph input x feeds it.
+        const auto* lay = session_->layout();
+        QVERIFY(session_->itemFlags()[lay->inputItem[0]] & kFlagProducer);
+        QVERIFY(session_->itemFlags()[lay->nodeItem[target.index]] & kFlagSelected);
+        // ... and its consumer.
+        const int64_t bn = nodeIndex(session_, "_native_batch_norm_legit_no_training");
+        QVERIFY(session_->itemFlags()[lay->nodeItem[bn]] & kFlagConsumer);
+        // A click on empty canvas clears the selection.
+        QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, QPoint(3, 3));
+        QVERIFY(session_->selection().isNone());
+    }
+
+    void walkUpAndDown() {
+        GraphView* view = window_->graphView();
+        const int64_t relu = nodeIndex(session_, "relu_");
+        session_->select(ItemRef::node(relu), true);
+        view->setFocus();
+        QTest::keyClick(view, Qt::Key_Up);
+        QCOMPARE(session_->selection(), ItemRef::node(nodeIndex(session_, "getitem")));
+        QTest::keyClick(view, Qt::Key_Down);
+        QCOMPARE(session_->selection(), ItemRef::node(relu));
+        QTest::keyClick(view, Qt::Key_Down);
+        QCOMPARE(session_->selection(), ItemRef::node(nodeIndex(session_, "max_pool2d_with_indices")));
+        // Alt+Down from the window's Go menu.
+        QTest::keyClick(window_, Qt::Key_Down, Qt::AltModifier);
+        QCOMPARE(session_->selection(), ItemRef::node(nodeIndex(session_, "getitem_1")));
+        // Up from a convolution reaches its data input, not its weight.
+        session_->select(ItemRef::node(nodeIndex(session_, "convolution_1")));
+        QVERIFY(session_->walkToProducer());
+        QCOMPARE(session_->selection(), ItemRef::node(nodeIndex(session_, "getitem_1")));
+    }
+
+    void searchCountsAndCycles() {
+        SearchPanel* search = window_->searchPanel();
+        QTest::keyClick(window_, Qt::Key_F, Qt::ControlModifier);
+        QLineEdit* edit = search->lineEdit();
+        edit->clear();
+        QTest::keyClicks(edit, QStringLiteral("conv"));
+        search->runSearch();
+        // 11 convolution nodes + 9 weights whose names contain "conv" (from the fixture).
+        QCOMPARE(search->matchCount(), 20);
+        QCOMPARE(session_->highlight().size(), size_t(20));
+        QTest::keyClick(edit, Qt::Key_Return);
+        QCOMPARE(search->currentMatch(), 0);
+        QCOMPARE(session_->selection(), search->matches()[0]);
+        QTest::keyClick(edit, Qt::Key_Return);
+        QCOMPARE(search->currentMatch(), 1);
+        QTest::keyClick(edit, Qt::Key_Return, Qt::ShiftModifier);
+        QTest::keyClick(edit, Qt::Key_Return, Qt::ShiftModifier);
+        QCOMPARE(search->currentMatch(), 19);
+        // The match is centred in the view.
+        const QPointF pos = window_->graphView()->viewportPosOf(session_->selection());
+        const QRect vp = window_->graphView()->viewport()->rect();
+        QVERIFY(std::abs(pos.x() - vp.center().x()) < 3 || std::abs(pos.y() - vp.center().y()) < 3);
+        QVERIFY(vp.contains(pos.toPoint()));
+        edit->clear();
+        search->runSearch();
+        QCOMPARE(search->matchCount(), 0);
+        QVERIFY(session_->highlight().empty());
+    }
+
+    void opStatisticsPickHighlights() {
+        window_->opStatsPanel()->pickOpType(QStringLiteral("aten.convolution.default"));
+        QCOMPARE(session_->highlight().size(), size_t(11));
+        QCOMPARE(session_->selection(), ItemRef::node(nodeIndex(session_, "convolution")));
+        QCOMPARE(window_->opStatsPanel()->table()->topLevelItemCount(), 9);
+    }
+
+    void exportSvgPngMermaid() {
+        QTemporaryDir dir;
+        QVERIFY(window_->exportTo(dir.filePath(QStringLiteral("g.svg"))));
+        QFile svg(dir.filePath(QStringLiteral("g.svg")));
+        QVERIFY(svg.open(QIODevice::ReadOnly));
+        const QByteArray text = svg.readAll();
+        QVERIFY(text.contains("id=\"op_convolution\""));
+        QVERIFY(text.contains("<title>convolution_1</title>"));
+        QVERIFY(text.contains("stroke-dasharray"));
+        QVERIFY(window_->exportTo(dir.filePath(QStringLiteral("g.png"))));
+        QImage png(dir.filePath(QStringLiteral("g.png")));
+        QVERIFY(!png.isNull());
+        QVERIFY(png.width() > 300 && png.height() > 1000);
+        QVERIFY(window_->exportTo(dir.filePath(QStringLiteral("g.mmd"))));
+        QFile mmd(dir.filePath(QStringLiteral("g.mmd")));
+        QVERIFY(mmd.open(QIODevice::ReadOnly));
+        QVERIFY(mmd.readAll().startsWith("flowchart TD\n"));
+    }
+
+    void weightsToggle() {
+        const size_t withWeights = session_->layout()->result.items.size();
+        QSignalSpy relaid(session_, &GraphSession::layoutChanged);
+        session_->setShowWeights(false);
+        QVERIFY(relaid.wait(20000));
+        const auto& items = session_->layout()->result.items;
+        QVERIFY(items.size() < withWeights);
+        for (const auto& it : items) QVERIFY(!irscope::layout::isWeightItem(it.kind));
+        session_->setShowWeights(true);
+        QVERIFY(relaid.wait(20000));
+        QCOMPARE(session_->layout()->result.items.size(), withWeights);
+    }
+
+    void propertiesExplainTensorLists() {
+        QVERIFY(open(kData + QStringLiteral("/ir/llama_block.json")));
+        QVERIFY(session_->selectNodeByName(QStringLiteral("cat")));
+        auto* tree = window_->propertiesPanel()->tree();
+        QVERIFY(!tree->findItems(QStringLiteral("tensor-list arguments"), Qt::MatchExactly | Qt::MatchRecursive, 0).isEmpty());
+        QVERIFY(tree->findItems(QStringLiteral("_tensor_list_sizes"), Qt::MatchExactly | Qt::MatchRecursive, 0).isEmpty());
+        // A weight shows its placeholder and original name.
+        QVERIFY(session_->selectNodeByName(QStringLiteral("p_norm1_weight")));
+        QCOMPARE(window_->propertiesPanel()->shownName(), QStringLiteral("p_norm1_weight"));
+        const auto original = tree->findItems(QStringLiteral("Original name"), Qt::MatchExactly | Qt::MatchRecursive, 0);
+        QCOMPARE(original.size(), 1);
+        QCOMPARE(original.front()->text(1), QStringLiteral("norm1_weight"));   // weight_name_mapping in the fixture
+    }
+
+    void corruptFileKeepsPreviousGraph() {
+        const size_t nodes = session_->document()->graph.nodes.size();
+        const QString path = session_->filePath();
+        QTemporaryDir dir;
+        const QString bad = dir.filePath(QStringLiteral("broken.json"));
+        QFile f(bad);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("{\"model_name\": \"x\", \"nodes\": [ {\"name\": 3,");
+        f.close();
+        QSignalSpy failed(session_, &GraphSession::loadFailed);
+        window_->openFile(bad);
+        QVERIFY(failed.wait(20000));
+        QVERIFY(window_->messageVisible());
+        QVERIFY(window_->messageText().contains(QStringLiteral("broken.json")));
+        QCOMPARE(session_->document()->graph.nodes.size(), nodes);
+        QCOMPARE(session_->filePath(), path);
+    }
+
+    void levelsOfDetailDraw() {
+        GraphView* view = window_->graphView();
+        for (double zoom : {0.05, 0.3, 1.0}) {
+            view->setZoom(zoom);
+            QImage img(view->viewport()->size(), QImage::Format_ARGB32_Premultiplied);
+            view->renderFrame(img);
+            // Something other than the background is drawn at every level.
+            const QRgb bg = view->theme().background.rgba();
+            int drawn = 0;
+            for (int y = 0; y < img.height(); y += 4)
+                for (int x = 0; x < img.width(); x += 4) drawn += img.pixel(x, y) != bg;
+            QVERIFY2(drawn > 20, qPrintable(QStringLiteral("zoom %1: %2 pixels").arg(zoom).arg(drawn)));
+        }
+    }
+};
+
+QTEST_MAIN(TestMainWindow)
+#include "test_main_window.moc"
