@@ -1,5 +1,6 @@
 // The main window end to end, in process: open, click-select, walk, search,
 // op statistics, export, weights toggle, a corrupt file keeping the graph.
+#include <QApplication>
 #include <QFile>
 #include <QLineEdit>
 #include <QSignalSpy>
@@ -209,6 +210,27 @@ private slots:
                 for (int x = 0; x < img.width(); x += 4) drawn += img.pixel(x, y) != bg;
             QVERIFY2(drawn > 20, qPrintable(QStringLiteral("zoom %1: %2 pixels").arg(zoom).arg(drawn)));
         }
+    }
+
+    void themeFollowsSystemPalette() {
+        GraphView* view = window_->graphView();
+        QVERIFY(!view->theme().dark);
+        const QPalette light = QApplication::palette();
+        QPalette dark = light;
+        dark.setColor(QPalette::Window, QColor(0x2b, 0x2b, 0x2b));
+        dark.setColor(QPalette::Base, QColor(0x20, 0x20, 0x20));
+        dark.setColor(QPalette::WindowText, Qt::white);
+        dark.setColor(QPalette::Text, Qt::white);
+        QApplication::setPalette(dark);
+        QCoreApplication::processEvents();
+        QVERIFY(view->theme().dark);
+        if (qEnvironmentVariableIsSet("IRSCOPE_SHOT_DIR")) {
+            view->setZoom(1.0);
+            window_->grab().save(qEnvironmentVariable("IRSCOPE_SHOT_DIR") + QStringLiteral("/dark.png"));
+        }
+        QApplication::setPalette(light);
+        QCoreApplication::processEvents();
+        QVERIFY(!view->theme().dark);
     }
 };
 

@@ -123,11 +123,13 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     connect(session_, &GraphSession::loadFailed, this, [this, endProgress](const QString& path, const QString& message) {
         endProgress();
         showMessage(tr("Could not open %1: %2").arg(QFileInfo(path).fileName(), message), true, false);
+        updateInfo();
         updateTitle();
     });
     connect(session_, &GraphSession::loadCancelled, this, [this, endProgress] {
         endProgress();
         statusBar()->showMessage(tr("Opening cancelled"), 4000);
+        updateInfo();
         updateTitle();
     });
     connect(session_, &GraphSession::graphLoaded, this, [this, endProgress] {
@@ -208,7 +210,7 @@ void MainWindow::buildActions() {
     weightsAction_ = viewMenu->addAction(tr("Show &Weights, Buffers and Constants"));
     weightsAction_->setCheckable(true);
     weightsAction_->setChecked(session_->showWeights());
-    weightsAction_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_W));
+    weightsAction_->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_W));
     connect(weightsAction_, &QAction::toggled, session_, &GraphSession::setShowWeights);
     connect(session_, &GraphSession::showWeightsChanged, weightsAction_, &QAction::setChecked);
     viewMenu->addSeparator();
@@ -262,14 +264,22 @@ void MainWindow::onGraphLoaded() {
     if (!path.isEmpty() && QFileInfo::exists(path)) watcher_->addPath(path);
     if (!path.isEmpty()) addRecent(path);
     messageBar_->hide();
+    updateInfo();
+    updateTitle();
+}
+
+void MainWindow::updateInfo() {
     const auto* doc = session_->document();
     const auto* lay = session_->layout();
+    if (!doc) {
+        infoLabel_->clear();
+        return;
+    }
     infoLabel_->setText(tr("%1 — %2 nodes, %3 weights, %4 layers")
                             .arg(QString::fromStdString(doc->graph.modelName))
                             .arg(doc->graph.nodes.size())
                             .arg(doc->graph.weights.size())
                             .arg(lay ? lay->result.stats.layers : 0));
-    updateTitle();
 }
 
 void MainWindow::updateTitle() {
@@ -285,6 +295,7 @@ void MainWindow::showMessage(const QString& text, bool error, bool offerReload) 
     const bool dark = palette().color(QPalette::Window).lightness() < 110;
     pal.setColor(QPalette::Window, error ? (dark ? QColor("#5a1f1f") : QColor("#fde2e1"))
                                          : (dark ? QColor("#4a4220") : QColor("#fff4cc")));
+    pal.setColor(QPalette::WindowText, dark ? QColor("#f0f0f0") : QColor("#1a1a1a"));
     messageBar_->setPalette(pal);
     messageBar_->show();
 }

@@ -63,6 +63,7 @@ private:
     void onGraphLoaded();
     void exportDialog(const QString& filter, const QString& suffix);
     void updateTitle();
+    void updateInfo();
 
     GraphSession* session_;
     GraphView* view_;

@@ -35,6 +35,9 @@ PropertiesPanel::PropertiesPanel(GraphSession* session, QWidget* parent) : QWidg
     tree_->setColumnCount(2);
     tree_->setHeaderLabels({tr("Property"), tr("Value")});
     tree_->header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
+    tree_->header()->setSectionResizeMode(1, QHeaderView::ResizeToContents);
+    tree_->header()->setStretchLastSection(false);
+    tree_->setHorizontalScrollBarPolicy(Qt::ScrollBarAsNeeded);
     tree_->setUniformRowHeights(true);
     tree_->setAlternatingRowColors(true);
     auto* lay = new QVBoxLayout(this);

@@ -26,7 +26,6 @@ SearchPanel::SearchPanel(GraphSession* session, QWidget* parent) : QWidget(paren
     edit_->installEventFilter(this);
     count_ = new QLabel(this);
     count_->setObjectName(QStringLiteral("searchCount"));
-    count_->setMinimumWidth(70);
     auto* prev = new QToolButton(this);
     prev->setArrowType(Qt::UpArrow);
     prev->setToolTip(tr("Previous match (Shift+Enter)"));
@@ -39,12 +38,12 @@ SearchPanel::SearchPanel(GraphSession* session, QWidget* parent) : QWidget(paren
 
     auto* top = new QHBoxLayout;
     top->addWidget(edit_, 1);
-    top->addWidget(count_);
     top->addWidget(prev);
     top->addWidget(nxt);
     auto* lay = new QVBoxLayout(this);
     lay->setContentsMargins(4, 4, 4, 4);
     lay->addLayout(top);
+    lay->addWidget(count_);
     lay->addWidget(list_, 1);
 
     debounce_ = new QTimer(this);

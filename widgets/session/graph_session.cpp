@@ -297,7 +297,6 @@ void GraphSession::recomputeFlags() {
         itemFlags_[item] |= flag;
     };
     // Ghost proxies share their source's flags.
-    std::vector<std::vector<int32_t>> ghosts;
     auto withGhosts = [&](const std::vector<int32_t>& items) {
         std::vector<int32_t> all = items;
         for (size_t i = 0; i < r.items.size(); ++i)

@@ -1,0 +1,107 @@
+// GraphSession without a window: asynchronous load with progress, cancel
+// dropping a stale result, find, walking, flags, decorations.
+#include <QSignalSpy>
+#include <QTest>
+
+#include "widgets/session/graph_session.h"
+
+using namespace irscope::widgets;
+
+namespace {
+const QString kData = QStringLiteral(IRSCOPE_TEST_DATA);
+}
+
+class TestGraphSession : public QObject {
+    Q_OBJECT
+private slots:
+    void loadsAsynchronouslyWithProgress() {
+        GraphSession s;
+        QSignalSpy loaded(&s, &GraphSession::graphLoaded);
+        QSignalSpy progress(&s, &GraphSession::loadProgress);
+        s.openFile(kData + QStringLiteral("/ir/llama_block.json"));
+        QVERIFY(s.isLoading());
+        QVERIFY(!s.hasDocument());   // nothing blocks: the result comes later
+        QVERIFY(loaded.wait(20000));
+        QVERIFY(!s.isLoading());
+        QVERIFY(progress.count() >= 2);
+        QCOMPARE(s.document()->graph.nodes.size(), size_t(56));
+        QVERIFY(s.layout() != nullptr);
+        QCOMPARE(s.layout()->nodeItem.size(), size_t(56));
+        for (int32_t item : s.layout()->nodeItem) QVERIFY(item >= 0);
+    }
+
+    void cancelDropsTheResult() {
+        GraphSession s;
+        QSignalSpy loaded(&s, &GraphSession::graphLoaded);
+        QSignalSpy cancelled(&s, &GraphSession::loadCancelled);
+        s.openFile(kData + QStringLiteral("/ir/resnet_tiny.json"));
+        s.cancelLoad();
+        QCOMPARE(cancelled.count(), 1);
+        QVERIFY(!s.isLoading());
+        // Even if the worker had finished, its result must not be installed.
+        QVERIFY(!loaded.wait(1500));
+        QVERIFY(!s.hasDocument());
+    }
+
+    void newerOpenSupersedesOlder() {
+        GraphSession s;
+        QSignalSpy loaded(&s, &GraphSession::graphLoaded);
+        s.openFile(kData + QStringLiteral("/ir/resnet_tiny.json"));
+        s.openFile(kData + QStringLiteral("/ir/llama_block.json"));
+        QVERIFY(loaded.wait(20000));
+        QTest::qWait(300);
+        QCOMPARE(loaded.count(), 1);
+        QVERIFY(s.filePath().endsWith(QStringLiteral("llama_block.json")));
+    }
+
+    void findWalkFlagsDecorations() {
+        GraphSession s;
+        QSignalSpy loaded(&s, &GraphSession::graphLoaded);
+        s.openFile(kData + QStringLiteral("/ir/llama_block.json"));
+        QVERIFY(loaded.wait(20000));
+        const auto& index = *s.document()->index;
+        // Op type search is case-insensitive and finds every rsqrt.
+        const auto hits = s.find(QStringLiteral("RSQRT"));
+        QCOMPARE(hits.size(), size_t(2));
+        for (const auto& h : hits) QCOMPARE(s.document()->graph.nodes[h.index].opType, std::string("aten.rsqrt.default"));
+        // A weight is found by its original name.
+        const auto w = s.find(QStringLiteral("norm1_weight"));
+        QCOMPARE(w.size(), size_t(1));
+        QCOMPARE(w[0].kind, RefKind::Weight);
+        QCOMPARE(w[0].name, QStringLiteral("p_norm1_weight"));
+
+        // Walking from the graph input goes down to a consumer and back up.
+        s.select(ItemRef::graphInput(0));
+        QVERIFY(s.walkToConsumer());
+        QVERIFY(s.selection().isNode());
+        const int64_t consumer = s.selection().index;
+        const auto producers = index.producerNodes(consumer);
+        QVERIFY(s.walkToProducer());
+        QCOMPARE(s.selection(), ItemRef::graphInput(0));
+        Q_UNUSED(producers);
+
+        // Selecting a node makes it current; the flags mark it.
+        const int64_t n = *index.nodeIndex("linear");
+        QSignalSpy current(&s, &GraphSession::currentNodeChanged);
+        s.select(ItemRef::node(n));
+        QCOMPARE(s.currentNode(), n);
+        QCOMPARE(current.count(), 1);
+        const int32_t item = s.layout()->nodeItem[n];
+        QVERIFY(s.itemFlags()[item] & kFlagSelected);
+        QVERIFY(s.itemFlags()[item] & kFlagCurrent);
+
+        // Decorations (the debugger's hook) are stored per node and announced.
+        QSignalSpy deco(&s, &GraphSession::decorationsChanged);
+        NodeDecoration d;
+        d.state = NodeState::Failed;
+        d.overlay = QColor(Qt::red);
+        s.setNodeDecoration(n, d);
+        QCOMPARE(deco.count(), 1);
+        QVERIFY(s.nodeDecoration(n) != nullptr);
+        QCOMPARE(s.nodeDecoration(n)->state, NodeState::Failed);
+        QVERIFY(s.nodeDecoration(n + 1) == nullptr);
+    }
+};
+
+QTEST_MAIN(TestGraphSession)
+#include "test_graph_session.moc"
