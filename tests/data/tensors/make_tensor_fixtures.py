@@ -46,6 +46,10 @@ def record(filename, tensors, shares=()):
             (name, {"dtype": dtype_name(t.dtype), "shape": list(t.shape), "hex": raw_hex(t)})
             for name, t in tensors.items()),
         "shares": [list(s) for s in shares],
+        # What `irscope tensors` must print: min/max/mean of floating tensors, by PyTorch in float64.
+        "stats": collections.OrderedDict(
+            (name, [t.double().min().item(), t.double().max().item(), t.double().mean().item()])
+            for name, t in tensors.items() if t.is_floating_point() and t.numel() > 0 and not t.isnan().any()),
     }
 
 

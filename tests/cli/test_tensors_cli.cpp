@@ -1,0 +1,198 @@
+// `irscope tensors` and `irscope convert`, run as a user would. Expected
+// values come from tests/data/tensors/expected.json, written by PyTorch.
+#include <QtTest/QtTest>
+
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+std::string fixture(const std::string& name) { return std::string(IRSCOPE_TEST_DATA) + "/tensors/" + name; }
+
+const Json& expected() {
+    static const Json j = [] {
+        std::ifstream in(fixture("expected.json"));
+        return Json::parse(in);
+    }();
+    return j;
+}
+
+struct Run {
+    int code;
+    QString out, err;
+};
+
+Run irscope(const QStringList& args) {
+    QProcess p;
+    p.start(IRSCOPE_BINARY, args);
+    p.waitForFinished(120000);
+    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, QString::fromUtf8(p.readAllStandardOutput()),
+            QString::fromUtf8(p.readAllStandardError())};
+}
+
+QString q(const std::string& s) { return QString::fromStdString(s); }
+
+bool pythonTorchAvailable() {
+    QProcess p;
+    p.start("/usr/bin/python3", {"-c", "import torch"});
+    return p.waitForFinished(60000) && p.exitStatus() == QProcess::NormalExit && p.exitCode() == 0;
+}
+
+}  // namespace
+
+class TestTensorsCli : public QObject {
+    Q_OBJECT
+
+    QTemporaryDir dir_;
+    QString tmp(const QString& name) { return dir_.path() + "/" + name; }
+
+private slots:
+    void tableListsEveryTensor() {
+        Run r = irscope({"tensors", q(fixture("mlp_state_dict.pt"))});
+        QCOMPARE(r.code, 0);
+        QVERIFY2(r.err.isEmpty(), qPrintable(r.err));
+        QStringList lines = r.out.split('\n', Qt::SkipEmptyParts);
+        QCOMPARE(lines.at(0).simplified(), QString("NAME DTYPE SHAPE MIN MAX MEAN"));
+        const Json& exp = expected().at("mlp_state_dict.pt");
+        QCOMPARE(lines.size() - 1, qsizetype(exp.at("tensors").size()));
+        int k = 1;
+        for (auto it = exp.at("tensors").begin(); it != exp.at("tensors").end(); ++it, ++k) {
+            QStringList cols = lines.at(k).simplified().split(' ');
+            QCOMPARE(cols.at(0), q(it.key()));
+            QCOMPARE(cols.at(1), q(it.value().at("dtype").get<std::string>()));
+        }
+        QVERIFY(r.out.contains(QRegularExpression("\\nfc1\\.weight +float32 +\\[8, 4\\] ")));
+        QVERIFY(r.out.contains(QRegularExpression("\\nbn\\.num_batches_tracked +int64 +\\[\\]\\n")));
+    }
+
+    void jsonMatchesPyTorch_data() {
+        QTest::addColumn<QString>("file");
+        for (const char* f : {"dtypes.pt", "mlp_state_dict_legacy.pt", "small.safetensors", "npy_dir", "big_endian.npy"})
+            QTest::newRow(f) << f;
+    }
+    void jsonMatchesPyTorch() {
+        QFETCH(QString, file);
+        Run r = irscope({"tensors", q(fixture(file.toStdString())), "--json"});
+        QCOMPARE(r.code, 0);
+        Json rows = Json::parse(r.out.toStdString());
+        const Json& exp = expected().at(file.toStdString());
+        QCOMPARE(rows.size(), exp.at("tensors").size());
+        size_t k = 0;
+        for (auto it = exp.at("tensors").begin(); it != exp.at("tensors").end(); ++it, ++k) {
+            const Json& row = rows.at(k);
+            QCOMPARE(q(row.at("name").get<std::string>()), q(it.key()));
+            QCOMPARE(q(row.at("dtype").get<std::string>()), q(it.value().at("dtype").get<std::string>()));
+            QCOMPARE(row.at("shape"), it.value().at("shape"));
+            if (exp.at("stats").contains(it.key())) {
+                const Json& s = exp.at("stats").at(it.key());
+                const char* keys[] = {"min", "max", "mean"};
+                for (int c = 0; c < 3; ++c) {
+                    double want = s.at(c).get<double>(), got = row.at(keys[c]).get<double>();
+                    QVERIFY2(std::abs(got - want) <= 1e-9 * std::max(1.0, std::abs(want)),
+                             qPrintable(QString("%1 %2: %3 vs %4").arg(q(it.key()), keys[c]).arg(got).arg(want)));
+                }
+            } else {
+                QVERIFY(!row.contains("mean") || row.at("mean").is_null() || !it.value().at("dtype").get<std::string>().starts_with("float"));
+            }
+        }
+    }
+
+    void noStatsAndSelect() {
+        Run r = irscope({"tensors", q(fixture("checkpoint.pt")), "--select", "state_dict", "--no-stats", "--json"});
+        QCOMPARE(r.code, 0);
+        Json rows = Json::parse(r.out.toStdString());
+        QCOMPARE(rows.size(), size_t(9));
+        QCOMPARE(q(rows.at(0).at("name").get<std::string>()), QString("fc1.weight"));
+        QVERIFY(!rows.at(0).contains("min"));
+        Run all = irscope({"tensors", q(fixture("checkpoint.pt")), "--no-stats"});
+        QVERIFY(all.out.contains("state_dict.fc1.weight"));
+        QVERIFY(all.out.contains("optimizer.state.0.step"));
+    }
+
+    void unsupportedDTypesAreListed() {
+        Run r = irscope({"tensors", q(fixture("fp8_mixed.safetensors")), "--json"});
+        QCOMPARE(r.code, 0);
+        Json rows = Json::parse(r.out.toStdString());
+        QCOMPARE(rows.size(), size_t(4));
+        QCOMPARE(q(rows.at(2).at("name").get<std::string>()), QString("scale_fp8"));
+        QCOMPARE(q(rows.at(2).at("dtype").get<std::string>()), QString("float8_e4m3fn"));
+        QCOMPARE(rows.at(2).at("supported"), Json(false));
+    }
+
+    void errors_data() {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("missing file") << QStringList{"tensors", "/nonexistent/w.pt"} << "/nonexistent/w.pt: cannot open";
+        QTest::newRow("hostile") << QStringList{"tensors", q(fixture("evil_os_system.pt"))}
+                                 << q(fixture("evil_os_system.pt")) + ": pickle: refused global 'posix.system'";
+        QTest::newRow("broken") << QStringList{"tensors", q(fixture("malformed_view_too_large.pt"))}
+                                << "does not fit its storage";
+        QTest::newRow("unknown option") << QStringList{"tensors", "x.pt", "--frobnicate"} << "unknown option '--frobnicate'";
+        QTest::newRow("no file") << QStringList{"tensors"} << "missing FILE";
+        QTest::newRow("convert one arg") << QStringList{"convert", "x.pt"} << "missing IN and OUT";
+        QTest::newRow("convert hostile") << QStringList{"convert", q(fixture("evil_eval.pt")), "/tmp/irscope-never.pt"}
+                                         << "refused global 'builtins.eval'";
+    }
+    void errors() {
+        QFETCH(QStringList, args);
+        QFETCH(QString, message);
+        Run r = irscope(args);
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains(message), qPrintable(r.err));
+        QVERIFY(r.out.isEmpty());
+        QVERIFY(!QFileInfo::exists("/tmp/irscope-never.pt"));
+    }
+
+    void convertRoundTrips_data() {
+        QTest::addColumn<QString>("input");
+        QTest::addColumn<QString>("output");
+        QTest::newRow("pt -> pt") << "dtypes.pt" << "a.pt";
+        QTest::newRow("legacy -> pth") << "dtypes_legacy.pt" << "a.pth";
+        QTest::newRow("safetensors -> bin") << "small.safetensors" << "a.bin";
+        QTest::newRow("pt -> safetensors") << "mlp_state_dict.pt" << "a.safetensors";
+        QTest::newRow("npy dir -> safetensors") << "npy_dir" << "b.safetensors";
+        QTest::newRow("npy -> npy") << "big_endian.npy" << "big_endian.npy";
+    }
+    void convertRoundTrips() {
+        QFETCH(QString, input);
+        QFETCH(QString, output);
+        Run c = irscope({"convert", q(fixture(input.toStdString())), tmp(output)});
+        QCOMPARE(c.code, 0);
+        Run r = irscope({"tensors", tmp(output), "--json", "--no-stats"});
+        QCOMPARE(r.code, 0);
+        Json rows = Json::parse(r.out.toStdString());
+        const Json& exp = expected().at(input.toStdString()).at("tensors");
+        QCOMPARE(rows.size(), exp.size());
+        if (!pythonTorchAvailable() || !output.endsWith(".pt")) return;
+        // Python reads the converted file with the safe loader; bytes equal PyTorch's own.
+        QProcess p;
+        p.start("/usr/bin/python3",
+                {"-c",
+                 "import sys, json, torch\n"
+                 "sd = torch.load(sys.argv[1], weights_only=True)\n"
+                 "exp = json.load(open(sys.argv[2]))[sys.argv[3]]['tensors']\n"
+                 "assert list(sd) == list(exp), (list(sd), list(exp))\n"
+                 "for k, t in sd.items():\n"
+                 "    t = t.contiguous()\n"
+                 "    t = t.view(torch.int16) if t.dtype == torch.bfloat16 else t\n"
+                 "    assert t.numpy().tobytes().hex() == exp[k]['hex'], k\n"
+                 "print('ok')\n",
+                 tmp(output), q(fixture("expected.json")), input});
+        QVERIFY(p.waitForFinished(120000));
+        QVERIFY2(p.exitCode() == 0 && p.readAllStandardOutput().trimmed() == "ok", p.readAllStandardError().constData());
+    }
+
+    void helpIsFull() {
+        Run r = irscope({"tensors", "--help"});
+        QCOMPARE(r.code, 0);
+        QVERIFY(r.out.contains("--no-stats") && r.out.contains("--select"));
+        Run c = irscope({"convert", "--help"});
+        QVERIFY(c.out.contains("weights_only=True"));
+    }
+};
+
+QTEST_APPLESS_MAIN(TestTensorsCli)
+#include "test_tensors_cli.moc"
