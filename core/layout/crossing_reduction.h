@@ -1,12 +1,18 @@
 #pragma once
 // Crossing reduction: a DFS initial order, then a few down/up barycenter
-// sweeps; the order with the fewest crossings wins.
+// sweeps; the order with the fewest crossings wins and is polished by a
+// bounded adjacent-exchange pass.
 //
 // Weights and ghosts are "satellites": each follows an anchor (the first
-// ordinary input of its consumer, in the same layer) and is placed right
-// after it, so a linear's weight and bias sit beside the activation they
-// combine with instead of being sorted among unrelated nodes.
+// ordinary input of its consumer, in the same layer) and is placed next to
+// it, so a linear's weight and bias sit beside the activation they combine
+// with instead of being sorted among unrelated nodes. Each satellite takes the
+// side of its anchor where its edge crosses fewer of the anchor's edges (the
+// right on a tie, after the activation as in the op's input order); a
+// linear's weight whose consumer lies left of the anchor's other consumers
+// goes left.
 #include <cstdint>
+#include <vector>
 
 #include "core/layout/layered_graph.h"
 
@@ -14,5 +20,14 @@ namespace irscope::layout::detail {
 
 // Reorders g.layers (and g.pos); returns the crossing count of the result.
 int64_t reduceCrossings(LayeredGraph& g, int sweeps);
+
+// Greedy adjacent exchange ("transpose") on the layers that have crossings:
+// swaps neighbours u, v in a layer when that strictly lowers the crossings of
+// their edges to both adjacent layers (counted by merging their sorted
+// neighbour positions), revisiting a layer's neighbours when it changed, at
+// most maxVisitsPerLayer times per layer. Only vertices of the same group
+// swap (group[v]; -1 for plain vertices, which all form one group). Updates
+// g.layers and g.pos; returns the number of crossings removed.
+int64_t transposePass(LayeredGraph& g, const std::vector<int32_t>& group, int maxVisitsPerLayer);
 
 }  // namespace irscope::layout::detail

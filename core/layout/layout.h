@@ -3,7 +3,8 @@
 // Pure, deterministic (same input -> bit-identical output) and near-linear:
 //   layering (longest path, weights just above their consumer)
 //   -> long edges (ghost proxies for far high-fan-out sources, dummies for the rest)
-//   -> crossing reduction (barycenter sweeps, Fenwick-tree crossing count)
+//   -> crossing reduction (barycenter sweeps, weights on the cheaper side of
+//      their anchor, adjacent exchange; Fenwick-tree crossing count)
 //   -> coordinates (Brandes-Koepf, weights and ghosts left out of the alignment)
 //   -> edge routing (polylines clipped to the boxes).
 #include "core/layout/layout_graph.h"
