@@ -1,0 +1,424 @@
+// The debugger facade the GUI panels read: weights/constants/inputs tables,
+// missing values with their fix, typed constants (parse + override order),
+// stepping with breakpoints and failures, per-tensor summary / lazy blocks /
+// histogram / heatmap, comparison with references and the first divergent
+// node, overlays and export. Expected values come from the PyTorch fixtures
+// (tests/data/make_ir_fixtures.py) or are checked by hand.
+#include "exec_test_util.h"
+
+#include <cmath>
+#include <cstdio>
+
+#include "core/exec/debugger.h"
+#include "core/exec/session.h"
+#include "core/io/tensor_file.h"
+#include "core/ir/json_io.h"
+
+#include <QtTest/QtTest>
+
+using namespace irscope;
+using namespace irscope::exec;
+
+namespace {
+
+std::string fx(const std::string& name) { return std::string(IRSCOPE_TEST_DATA) + "/ir/" + name; }
+
+const WeightRow* rowOf(const std::vector<WeightRow>& rows, const std::string& original) {
+    for (const auto& r : rows)
+        if (r.originalName == original) return &r;
+    return nullptr;
+}
+
+int64_t nodeIndex(const ir::Graph& g, const std::string& name) {
+    for (size_t i = 0; i < g.nodes.size(); ++i)
+        if (g.nodes[i].name == name) return static_cast<int64_t>(i);
+    return -1;
+}
+
+std::string tmpPath(const std::string& name) {
+    return QDir::temp().filePath(QString::fromStdString("irscope_test_debugger_" + name)).toStdString();
+}
+
+}  // namespace
+
+class TestDebugger : public QObject {
+    Q_OBJECT
+
+private slots:
+    void parsesNestedLists() {
+        auto p = parseNestedList("[1, 0, 1, 0]");
+        QCOMPARE(p.shape, (std::vector<int64_t>{4}));
+        QCOMPARE(p.values, (std::vector<double>{1, 0, 1, 0}));
+        QVERIFY(p.allIntegers);
+        p = parseNestedList(" [[1.5, 2], [3, -4e-1],] ");
+        QCOMPARE(p.shape, (std::vector<int64_t>{2, 2}));
+        QCOMPARE(p.values[3], -0.4);
+        QVERIFY(!p.allIntegers);
+        p = parseNestedList("2.5");
+        QVERIFY(p.shape.empty());
+        QCOMPARE(p.values.size(), size_t(1));
+        p = parseNestedList("[true, false, nan, -inf, inf]");
+        QCOMPARE(p.values[0], 1.0);
+        QVERIFY(std::isnan(p.values[2]));
+        QVERIFY(std::isinf(p.values[3]) && p.values[3] < 0);
+        p = parseNestedList("[]");
+        QCOMPARE(p.shape, (std::vector<int64_t>{0}));
+        p = parseNestedList("[9007199254740993]");
+        QCOMPARE(p.integers[0], int64_t(9007199254740993));
+        for (const char* bad : {"[1, [2]]", "[[1, 2], [3]]", "[1, 2", "[1 2]", "[1, x]", "[1],", ""}) {
+            bool threw = false;
+            try {
+                parseNestedList(bad);
+            } catch (const std::invalid_argument& e) {
+                threw = std::string(e.what()).find("at character") != std::string::npos;
+            }
+            QVERIFY2(threw, bad);
+        }
+    }
+
+    // The meta-device IR of MaskedLinear: the state_dict binds p_, c_mask is
+    // missing and flagged with its fix; typing [1, 0, 1, 0] float32 fixes it
+    // and the output matches PyTorch's.
+    void metaMaskedLinearNeedsTypedConstant() {
+        ir::Graph g = ir::loadGraphFile(fx("masked_linear.meta.json"));
+        Debugger dbg(g);
+        dbg.loadWeights(fx("masked_linear.weights.pt"));
+        dbg.loadInputs(fx("masked_linear.inputs.pt"));
+        dbg.loadExpected(fx("masked_linear.expected.pt"));
+        auto rows = dbg.weightRows();
+        const WeightRow* w = rowOf(rows, "linear.weight");
+        QVERIFY(w);
+        QCOMPARE(w->status, WeightStatus::Loaded);
+        QCOMPARE(w->kind, 'p');
+        QCOMPARE(w->placeholder, std::string("p_linear_weight"));
+        QCOMPARE(w->loadedShape, (std::vector<int64_t>{4, 4}));
+        QVERIFY(w->source.find("masked_linear.weights.pt") != std::string::npos);
+        const WeightRow* mask = rowOf(rows, "mask");
+        QVERIFY(mask);
+        QCOMPARE(mask->status, WeightStatus::Missing);
+        QCOMPARE(mask->kind, 'c');
+        QVERIFY(mask->constantLike);
+        QVERIFY(mask->used);
+
+        auto missing = dbg.missing();
+        QCOMPARE(missing.size(), size_t(1));
+        QCOMPARE(missing[0].value.name, std::string("c_mask"));
+        QVERIFY(missing[0].fix.find("Constants dock") != std::string::npos);
+        const int64_t mul = nodeIndex(g, "mul");
+        QVERIFY(dbg.nodeInfo(mul).needsMissing);
+        QVERIFY(!dbg.nodeInfo(0).needsMissing);
+
+        QCOMPARE(dbg.enterConstant("c_mask", "[1, 0, 1, 0]", "float32"), std::string());
+        QVERIFY(dbg.missing().empty());
+        QCOMPARE(rowOf(dbg.weightRows(), "mask")->status, WeightStatus::Entered);
+        QVERIFY(!dbg.nodeInfo(mul).needsMissing);
+        RunStatus s = dbg.runToEnd();
+        QCOMPARE(s.reason, StopReason::Finished);
+        QVERIFY(dbg.compare("mul").matched);
+        QVERIFY(!dbg.firstDivergence().found);
+
+        // A wrong shape is accepted with a warning; clearing brings "missing" back.
+        QVERIFY(dbg.enterConstant("mask", "[1, 0]", "float32").find("[4]") != std::string::npos);
+        QCOMPARE(rowOf(dbg.weightRows(), "mask")->status, WeightStatus::ShapeMismatch);
+        dbg.clearEnteredConstant("mask");
+        QCOMPARE(dbg.missing().size(), size_t(1));
+        bool threw = false;
+        try {
+            dbg.enterConstant("mask", "[1, 0, 1, 0]", "float33");
+        } catch (const std::invalid_argument&) {
+            threw = true;
+        }
+        QVERIFY(threw);
+    }
+
+    // Override order (ir-format.md §5): IR constants < --constants file < typed.
+    void constantOverrideOrder() {
+        ir::Graph g = ir::loadGraphFile(fx("masked_linear.json"));   // has constants: mask
+        Debugger dbg(g);
+        dbg.loadWeights(fx("masked_linear.weights.pt"));
+        QCOMPARE(rowOf(dbg.weightRows(), "mask")->status, WeightStatus::FromIr);
+        dbg.loadConstants(fx("masked_linear.constants.pt"));
+        QCOMPARE(rowOf(dbg.weightRows(), "mask")->status, WeightStatus::FromConstants);
+        dbg.enterConstant("mask", "[0, 0, 0, 2]", "float32");
+        QCOMPARE(rowOf(dbg.weightRows(), "mask")->status, WeightStatus::Entered);
+        auto b = dbg.block("c_mask", {}, 0, 0, 4, 1);
+        QCOMPARE(b, (std::vector<double>{0, 0, 0, 2}));
+
+        // Saving writes the user constants (file + typed) by original name.
+        const std::string out = tmpPath("constants.safetensors");
+        dbg.saveConstants(out);
+        io::TensorMap back = io::readTensorFile(out);
+        QVERIFY(back.find("mask"));
+        QVERIFY(at::equal(*back.find("mask"), at::tensor({0.f, 0.f, 0.f, 2.f})));
+        std::remove(out.c_str());
+    }
+
+    // llama_block's meta form: non-persistent buffers (b_) and c_positions
+    // are constant-like; the constants file supplies them.
+    void llamaMetaConstants() {
+        ir::Graph g = ir::loadGraphFile(fx("llama_block.meta.json"));
+        Debugger dbg(g);
+        dbg.loadWeights(fx("llama_block.weights.pt"));
+        auto rows = dbg.weightRows();
+        QVERIFY(rowOf(rows, "rope_cos")->constantLike);
+        QCOMPARE(rowOf(rows, "rope_cos")->status, WeightStatus::Missing);
+        QVERIFY(!rowOf(rows, "qkv.weight")->constantLike);
+        QCOMPARE(dbg.missing().size(), size_t(3));
+        bool bufferFix = false;
+        for (const auto& m : dbg.missing())
+            if (m.value.name == "b_rope_cos") bufferFix = m.fix.find("non-persistent buffer") != std::string::npos;
+        QVERIFY(bufferFix);
+        dbg.loadConstants(fx("llama_block.constants.pt"));
+        QVERIFY(dbg.missing().empty());
+        QCOMPARE(rowOf(dbg.weightRows(), "rope_cos")->status, WeightStatus::FromConstants);
+        dbg.loadInputs(fx("llama_block.inputs.pt"));
+        dbg.loadExpected(fx("llama_block.expected.pt"));
+        QCOMPARE(dbg.runToEnd().reason, StopReason::Finished);
+        for (const auto& o : g.graphOutputs) {
+            auto d = dbg.compare(o.name);
+            QVERIFY2(d.maxAbs < 1e-4, o.name.c_str());
+        }
+    }
+
+    void unusedFileEntriesAreListed() {
+        ir::Graph g = ir::loadGraphFile(fx("simple_mlp.json"));
+        Debugger dbg(g);
+        dbg.loadWeights(fx("masked_linear.weights.pt"));   // the wrong model's state_dict
+        auto rows = dbg.weightRows();
+        int unused = 0, missing = 0;
+        for (const auto& r : rows) {
+            unused += r.status == WeightStatus::UnusedInFile;
+            missing += r.status == WeightStatus::Missing;
+        }
+        QVERIFY(unused >= 1 || missing >= 1);
+        QVERIFY(!dbg.missing().empty());
+    }
+
+    void steppingBreakpointsAndNodeInfo() {
+        ir::Graph g = ir::loadGraphFile(fx("simple_mlp.json"));
+        Debugger dbg(g);
+        dbg.loadWeights(fx("simple_mlp.weights.pt"));
+        dbg.loadInputs(fx("simple_mlp.inputs.pt"));
+        const int64_t n = dbg.nodeCount();
+        QVERIFY(n >= 3);
+        QVERIFY(dbg.nodeInfo(0).current);
+        RunStatus s = dbg.step();
+        QCOMPARE(s.reason, StopReason::Stepped);
+        QCOMPARE(s.lastNode, int64_t(0));
+        QCOMPARE(dbg.cursor(), int64_t(1));
+        QCOMPARE(dbg.nodesDone(), int64_t(1));
+        NodeInfo i0 = dbg.nodeInfo(0);
+        QCOMPARE(i0.state, NodeState::Done);
+        QVERIFY(i0.outputBytes > 0);
+        QVERIFY(i0.seconds >= 0);
+        QVERIFY(dbg.nodeInfo(1).current);
+        dbg.setBreakpoint(n - 1, true);
+        s = dbg.runToEnd();
+        QCOMPARE(s.reason, StopReason::Breakpoint);
+        QCOMPARE(dbg.cursor(), n - 1);
+        QVERIFY(dbg.nodeInfo(n - 1).breakpoint);
+        QVERIFY(s.message.find(g.nodes[n - 1].name) != std::string::npos);
+        s = dbg.runToEnd();   // a run starting at a breakpoint passes it
+        QCOMPARE(s.reason, StopReason::Finished);
+        QVERIFY(dbg.finished());
+        // Overlays: every node ran, so time and max |x| are known.
+        auto t = dbg.overlay(OverlayKind::Time);
+        auto mx = dbg.overlay(OverlayKind::MaxAbs);
+        auto bad = dbg.overlay(OverlayKind::NanInf);
+        for (int64_t i = 0; i < n; ++i) {
+            QVERIFY(!std::isnan(t[i]));
+            QVERIFY(!std::isnan(mx[i]));
+            QCOMPARE(bad[i], 0.0);
+        }
+        // max |x| equals the tensor's.
+        at::Tensor v;
+        QVERIFY(dbg.session().value(g.nodes[0].outputs[0].name, v));
+        QCOMPARE(mx[0], v.abs().max().item<double>());
+        dbg.reset();
+        QCOMPARE(dbg.cursor(), int64_t(0));
+        QVERIFY(std::isnan(dbg.overlay(OverlayKind::MaxAbs)[0]));
+        s = dbg.runTo(1);
+        QCOMPARE(s.reason, StopReason::ReachedTarget);
+        QCOMPARE(dbg.cursor(), int64_t(2));
+    }
+
+    void failedNodeKeepsEarlierValues() {
+        using namespace irscope::exec::test;
+        json nodes = json::array();
+        nodes.push_back(node("relu", "aten.relu.default", json::array({meta("x", {2, 3}, "float32", "x")}),
+                             json::array({meta("relu", {2, 3})})));
+        nodes.push_back(node("mm", "aten.mm.default",
+                             json::array({meta("relu", {2, 3}, "float32", "relu"), meta("relu", {2, 3}, "float32", "relu")}),
+                             json::array({meta("mm", {2, 2})})));
+        ir::Graph g = graphOf(json::array({meta("x", {2, 3})}), json::array({meta("mm", {2, 2})}), nodes);
+        Debugger dbg(g);
+        dbg.setAllInputSources(InputSource::Ones);
+        QVERIFY(dbg.missing().empty());
+        RunStatus s = dbg.runToEnd();
+        QVERIFY(s.failed);
+        QCOMPARE(s.reason, StopReason::Failed);
+        QVERIFY(s.message.find("'mm'") != std::string::npos);
+        NodeInfo info = dbg.nodeInfo(1);
+        QCOMPARE(info.state, NodeState::Failed);
+        QVERIFY(!info.error.empty());
+        QVERIFY(!info.current);
+        auto sum = dbg.summary("relu");
+        QVERIFY(sum);
+        QCOMPARE(sum->base.min, 1.0);
+        // Stepping again stays failed until reset.
+        QVERIFY(dbg.step().failed);
+        dbg.reset();
+        QCOMPARE(dbg.nodeInfo(1).state, NodeState::Pending);
+    }
+
+    // Same random inputs as `irscope run --random-inputs SEED`.
+    void randomInputsAreTheCliOnes() {
+        ir::Graph g = ir::loadGraphFile(fx("simple_mlp.json"));
+        Debugger dbg(g);
+        dbg.setRandomSeed(7);
+        at::manual_seed(7);
+        at::Tensor expect = at::randn(g.graphInputs[0].shape);
+        at::Tensor v;
+        QVERIFY(dbg.session().value(g.graphInputs[0].name, v));
+        QVERIFY(at::equal(v, expect));
+        auto rows = dbg.inputRows();
+        QCOMPARE(rows[0].source, InputSource::Random);
+        QCOMPARE(rows[0].loadedShape, g.graphInputs[0].shape);
+        dbg.setInputSource(g.graphInputs[0].name, InputSource::Zeros);
+        QCOMPARE(dbg.summary(g.graphInputs[0].name)->base.zeros, v.numel());
+        dbg.setInputSource(g.graphInputs[0].name, InputSource::File);   // no file: missing
+        QVERIFY(!dbg.inputRows()[0].problem.empty());
+        bool inputMissing = false;
+        for (const auto& m : dbg.missing()) inputMissing = inputMissing || m.value.kind == "input";
+        QVERIFY(inputMissing);
+    }
+
+    void tensorQueries() {
+        ir::Graph g = ir::loadGraphFile(fx("cnn_bn.json"));
+        Debugger dbg(g);
+        dbg.loadWeights(fx("cnn_bn.weights.pt"));
+        dbg.loadInputs(fx("cnn_bn.inputs.pt"));
+        QCOMPARE(dbg.runToEnd().reason, StopReason::Finished);
+        // The first node: a 4-D activation.
+        const std::string name = g.nodes[0].outputs[0].name;
+        at::Tensor t;
+        QVERIFY(dbg.session().value(name, t));
+        QCOMPARE(t.dim(), int64_t(4));
+        auto geo = dbg.geometry(name);
+        QVERIFY(geo);
+        QCOMPARE(geo->lead, (std::vector<int64_t>{t.size(0), t.size(1)}));
+        QCOMPARE(geo->rows, t.size(2));
+        QCOMPARE(geo->cols, t.size(3));
+        // A block of channel 1: exactly the tensor's values.
+        const std::vector<int64_t> lead{0, 1};
+        auto b = dbg.block(name, lead, 1, 2, 3, 4);
+        QCOMPARE(b.size(), size_t(12));
+        for (int r = 0; r < 3; ++r)
+            for (int c = 0; c < 4; ++c) QCOMPARE(b[r * 4 + c], t[0][1][1 + r][2 + c].item<double>());
+        // Clamped at the edges.
+        QCOMPARE(dbg.block(name, lead, t.size(2) - 1, 0, 10, 1).size(), size_t(1));
+        QVERIFY(dbg.block(name, lead, t.size(2), 0, 10, 1).empty());
+        // Summary agrees with the session's; histogram counts every finite element.
+        auto s = dbg.summary(name);
+        QCOMPARE(s->base.numel, t.numel());
+        QCOMPARE(s->base.max, t.max().item<double>());
+        auto h = dbg.histogram(name, 20);
+        QVERIFY(h);
+        int64_t total = 0;
+        for (auto c : h->counts) total += c;
+        QCOMPARE(total, t.numel());
+        QCOMPARE(h->lo, t.min().item<double>());
+        // Heatmap of channel 1 (and subsampled).
+        auto hm = dbg.heatmap(name, lead, 512);
+        QCOMPARE(hm->rows, t.size(2));
+        QCOMPARE(hm->stride, int64_t(1));
+        QCOMPARE(double(hm->values[0]), double(t[0][1][0][0].item<float>()));
+        QCOMPARE(hm->max, double(t[0][1].max().item<float>()));
+        auto small = dbg.heatmap(name, lead, 2);
+        QVERIFY(small->rows <= 2 && small->cols <= 2);
+        QVERIFY(small->stride > 1);
+        QVERIFY(!dbg.describe(name).empty());
+        // Export round trips, .npy and .pt.
+        for (const char* ext : {".npy", ".pt"}) {
+            const std::string out = tmpPath(std::string("export") + ext);
+            dbg.exportTensor(name, out);
+            io::TensorMap back = io::readTensorFile(out);
+            QCOMPARE(back.size(), size_t(1));
+            QVERIFY(at::equal(back.entries()[0].tensor, t));
+            std::remove(out.c_str());
+        }
+    }
+
+    void nanAndInfCounted() {
+        ir::Graph g = ir::loadGraphFile(fx("simple_mlp.json"));
+        Debugger dbg(g);
+        QVERIFY(!dbg.enterConstant("probe", "[[1, nan], [inf, -inf], [0, 3]]", "float32").empty());   // not in the IR: warns
+        auto s = dbg.summary("probe");
+        QVERIFY(s);
+        QCOMPARE(s->base.nans, int64_t(1));
+        QCOMPARE(s->posInfs, int64_t(1));
+        QCOMPARE(s->negInfs, int64_t(1));
+        QCOMPARE(s->base.zeros, int64_t(1));
+        QCOMPARE(s->base.max, 3.0);
+        auto h = dbg.histogram("probe", 3);
+        QCOMPARE(h->finite, int64_t(3));
+        QCOMPARE(h->nans, int64_t(1));
+        QCOMPARE(h->posInfs, int64_t(1));
+        QCOMPARE(h->negInfs, int64_t(1));
+        QCOMPARE(h->counts, (std::vector<int64_t>{1, 1, 1}));   // [0, 1) [1, 2) [2, 3]
+        auto b = dbg.block("probe", {}, 0, 0, 3, 2);
+        QVERIFY(std::isnan(b[1]));
+    }
+
+    // The planted error in llama_block.intermediates_bad.pt is found.
+    void firstDivergenceFindsPlantedNode() {
+        ir::Graph g = ir::loadGraphFile(fx("llama_block.json"));
+        Debugger dbg(g, RetentionPolicy::KeepAll);
+        dbg.loadWeights(fx("llama_block.weights.pt"));
+        dbg.loadInputs(fx("llama_block.inputs.pt"));
+        dbg.loadReferenceIntermediates(fx("llama_block.intermediates_bad.pt"));
+        QVERIFY(!dbg.firstDivergence().found);   // nothing computed yet
+        QCOMPARE(dbg.runToEnd().reason, StopReason::Finished);
+        DivergenceInfo d = dbg.firstDivergence();
+        QVERIFY(d.found);
+        QCOMPARE(d.nodeName, std::string("mul_4"));
+        QCOMPARE(d.tensor, std::string("mul_4"));
+        QVERIFY(d.diff.maxAbs > 0);
+        QVERIFY(d.message.find("mul_4") != std::string::npos);
+        QVERIFY(!dbg.compare("mul_4").matched);
+        QVERIFY(dbg.hasReference("mul_4"));
+        auto ov = dbg.overlay(OverlayKind::Difference);
+        QVERIFY(ov[d.node] > 0);
+        // The difference slice is actual - reference.
+        auto geo = dbg.geometry("mul_4", ValueSide::Difference);
+        QVERIFY(geo);
+        auto diff = dbg.block("mul_4", geo->lead.empty() ? std::vector<int64_t>{} : std::vector<int64_t>(geo->lead.size(), 0),
+                              0, 0, geo->rows, geo->cols, ValueSide::Difference);
+        double mx = 0;
+        for (double v : diff) mx = std::max(mx, std::abs(v));
+        QVERIFY(mx > 0);
+        // The good reference matches everywhere.
+        dbg.loadReferenceIntermediates(fx("llama_block.intermediates.pt"));
+        dbg.setTolerance({1e-4, 1e-5});
+        DivergenceInfo ok = dbg.firstDivergence();
+        QVERIFY2(!ok.found, ok.message.c_str());
+        QVERIFY(ok.compared > 10);
+    }
+
+    void retentionAndBytes() {
+        ir::Graph g = ir::loadGraphFile(fx("simple_mlp.json"));
+        Debugger dbg(g, RetentionPolicy::FreeAfterLastUse);
+        dbg.loadWeights(fx("simple_mlp.weights.pt"));
+        dbg.runToEnd();
+        const size_t freeBytes = dbg.bytesHeld();
+        dbg.setRetention(RetentionPolicy::KeepAll);
+        QCOMPARE(dbg.retention(), RetentionPolicy::KeepAll);
+        dbg.reset();
+        dbg.runToEnd();
+        QVERIFY(dbg.bytesHeld() > freeBytes);
+        QCOMPARE(formatBytes(1536), std::string("1.5 KiB"));
+    }
+};
+
+QTEST_APPLESS_MAIN(TestDebugger)
+#include "test_debugger.moc"
