@@ -40,6 +40,9 @@ struct Frame {
         return rq.edgeFlags && i < rq.edgeFlags->size() ? (*rq.edgeFlags)[i] : 0;
     }
     const NodeDecoration* decoration(const PlacedItem& it) const {
+        if (it.kind == ItemKind::Parameter || it.kind == ItemKind::Buffer || it.kind == ItemKind::Constant ||
+            it.kind == ItemKind::OtherWeight)
+            return rq.weightDecoration ? rq.weightDecoration(it.name) : nullptr;
         if (!rq.decoration || it.kind != ItemKind::Op) return nullptr;
         return rq.decoration(it.irIndex);
     }
@@ -345,6 +348,21 @@ void renderDetailed(QPainter& p, const Frame& f, bool full) {
             p.setPen(Qt::NoPen);
             p.setBrush(QColor("#d0302a"));
             p.drawEllipse(QPointF(it.rect.x, it.rect.y), 5, 5);
+        }
+        if (d && d->missingValue) {   // a value is missing: red ring and a "!" badge at the top-right
+            ring(QColor("#e02020"), 2.5, 3);
+            const QPointF c(it.rect.right(), it.rect.y);
+            p.setPen(Qt::NoPen);
+            p.setBrush(QColor("#e02020"));
+            p.drawEllipse(c, 7, 7);
+            if (full) {
+                QFont fnt = p.font();
+                fnt.setBold(true);
+                fnt.setPixelSize(11);
+                p.setFont(fnt);
+                p.setPen(Qt::white);
+                p.drawText(QRectF(c.x() - 7, c.y() - 7, 14, 14), Qt::AlignCenter, QStringLiteral("!"));
+            }
         }
     }
     // ---- text

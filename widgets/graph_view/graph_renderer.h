@@ -9,6 +9,7 @@
 //   Full: antialiased shapes, labels, arrowheads, shape labels on edges.
 #include <cstdint>
 #include <functional>
+#include <string>
 #include <vector>
 
 #include <QRectF>
@@ -32,6 +33,8 @@ struct RenderRequest {
     const std::vector<uint8_t>* itemFlags = nullptr;   // ItemFlag bits per item, may be null
     const std::vector<uint8_t>* edgeFlags = nullptr;   // EdgeFlag bits per edge, may be null
     std::function<const NodeDecoration*(int64_t node)> decoration;   // may be empty
+    // Decorations of placeholder items by placeholder name (missing-value marks); may be empty.
+    std::function<const NodeDecoration*(const std::string& placeholder)> weightDecoration;
     DetailLevel detail = DetailLevel::Auto;
     bool fillBackground = true;
 };

@@ -207,7 +207,10 @@ void GraphView::renderFrame(QImage& image) const {
     rq.theme = theme_;
     rq.itemFlags = &session_->itemFlags();
     rq.edgeFlags = &session_->edgeFlags();
-    if (session_->hasDecorations()) rq.decoration = [s = session_](int64_t n) { return s->nodeDecoration(n); };
+    if (session_->hasDecorations()) {
+        rq.decoration = [s = session_](int64_t n) { return s->nodeDecoration(n); };
+        rq.weightDecoration = [s = session_](const std::string& ph) { return s->weightDecoration(QString::fromStdString(ph)); };
+    }
     renderGraph(p, rq);
 }
 
@@ -221,7 +224,10 @@ void GraphView::paintEvent(QPaintEvent*) {
     rq.theme = theme_;
     rq.itemFlags = &session_->itemFlags();
     rq.edgeFlags = &session_->edgeFlags();
-    if (session_->hasDecorations()) rq.decoration = [s = session_](int64_t n) { return s->nodeDecoration(n); };
+    if (session_->hasDecorations()) {
+        rq.decoration = [s = session_](int64_t n) { return s->nodeDecoration(n); };
+        rq.weightDecoration = [s = session_](const std::string& ph) { return s->weightDecoration(QString::fromStdString(ph)); };
+    }
     renderGraph(p, rq);
     if (!rq.layout) {
         p.setPen(palette().color(QPalette::PlaceholderText));

@@ -128,6 +128,7 @@ void GraphSession::setDocument(std::shared_ptr<LoadedDocument> doc, std::shared_
     currentNode_ = -1;
     highlight_.clear();
     decorations_.clear();
+    weightDecorations_.clear();
     recomputeFlags();
     emit graphLoaded();
     emit selectionChanged(selection_);
@@ -345,6 +346,17 @@ void GraphSession::setNodeDecoration(int64_t node, const NodeDecoration& decorat
     if (decorations_.size() != doc_->graph.nodes.size()) decorations_.resize(doc_->graph.nodes.size());
     decorations_[node] = decoration;
     emit decorationsChanged();
+}
+
+void GraphSession::setWeightDecorations(QHash<QString, NodeDecoration> byPlaceholder) {
+    if (byPlaceholder.isEmpty() && weightDecorations_.isEmpty()) return;
+    weightDecorations_ = std::move(byPlaceholder);
+    emit decorationsChanged();
+}
+
+const NodeDecoration* GraphSession::weightDecoration(const QString& placeholder) const {
+    auto it = weightDecorations_.constFind(placeholder);
+    return it == weightDecorations_.constEnd() ? nullptr : &it.value();
 }
 
 const NodeDecoration* GraphSession::nodeDecoration(int64_t node) const {

@@ -14,6 +14,7 @@
 #include <memory>
 #include <vector>
 
+#include <QHash>
 #include <QObject>
 #include <QSet>
 #include <QString>
@@ -87,7 +88,10 @@ public:
     void setNodeDecorations(std::vector<NodeDecoration> perNode);
     void setNodeDecoration(int64_t node, const NodeDecoration& decoration);
     const NodeDecoration* nodeDecoration(int64_t node) const;   // nullptr: none
-    bool hasDecorations() const { return !decorations_.empty(); }
+    bool hasDecorations() const { return !decorations_.empty() || !weightDecorations_.isEmpty(); }
+    // Placeholders (by name, e.g. "c_mask") drawn with a decoration (missing-value mark).
+    void setWeightDecorations(QHash<QString, NodeDecoration> byPlaceholder);
+    const NodeDecoration* weightDecoration(const QString& placeholder) const;   // nullptr: none
 
     QString displayName(const ItemRef& ref) const;
 
@@ -126,6 +130,7 @@ private:
     std::vector<ItemRef> highlight_;
     std::vector<uint8_t> itemFlags_, edgeFlags_;
     std::vector<NodeDecoration> decorations_;
+    QHash<QString, NodeDecoration> weightDecorations_;
 };
 
 }  // namespace irscope::widgets

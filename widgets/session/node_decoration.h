@@ -16,8 +16,11 @@ struct NodeDecoration {
     bool breakpoint = false;
     QColor overlay;        // invalid: keep the family fill
     QString badge;         // short text drawn at the box's top-right ("1.2e-3"), empty: none
+    bool missingValue = false;   // needs (or, on a placeholder, is) a value the pre-flight check found missing: red mark
 
-    bool isEmpty() const { return state == NodeState::None && !breakpoint && !overlay.isValid() && badge.isEmpty(); }
+    bool isEmpty() const {
+        return state == NodeState::None && !breakpoint && !overlay.isValid() && badge.isEmpty() && !missingValue;
+    }
 };
 
 }  // namespace irscope::widgets
