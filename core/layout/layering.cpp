@@ -75,13 +75,21 @@ Layering assignLayers(const LayoutGraph& graph) {
         for (int32_t u : preds[v]) l = std::max(l, weight[u] ? 1 : layer[u] + 1);
         layer[v] = l;
     }
-    // Pull source ops (no non-weight input) down next to their nearest consumer.
+    // Constant subgraphs: ops that depend on no graph input, only on weights
+    // and other such ops (arange, full, a RoPE table indexed by constant
+    // positions and unsqueezed). Pulled down, consumers first, next to their
+    // nearest consumer, so a chain like index -> unsqueeze sits just above
+    // the op it feeds instead of at the top with a long lane down.
+    std::vector<char> constant(n, 0);
+    for (int32_t v : order) {
+        if (weight[v] || graph.nodes[v].kind != ItemKind::Op) continue;
+        bool c = true;
+        for (int32_t u : preds[v]) c = c && (weight[u] || constant[u]);
+        constant[v] = c;
+    }
     for (auto it = order.rbegin(); it != order.rend(); ++it) {
         const int32_t v = *it;
-        if (weight[v] || graph.nodes[v].kind != ItemKind::Op || succs[v].empty()) continue;
-        bool source = true;
-        for (int32_t u : preds[v]) source = source && weight[u];
-        if (!source) continue;
+        if (!constant[v] || succs[v].empty()) continue;
         int32_t lowest = INT32_MAX;
         for (int32_t s : succs[v]) lowest = std::min(lowest, layer[s]);
         layer[v] = std::max(layer[v], lowest - 1);

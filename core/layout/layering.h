@@ -2,8 +2,9 @@
 // Layering: assigns every LayoutGraph node a layer (0 = top).
 //  - longest path from the sources over non-weight edges, so each op sits
 //    just below its deepest input;
-//  - ops with no inputs (arange, full, ...) are pulled down next to their
-//    first consumer instead of floating at the top;
+//  - ops that depend on no graph input (arange, full, a constant RoPE table
+//    indexed and unsqueezed, ...) are pulled down next to their first
+//    consumer instead of floating at the top;
 //  - each weight item sits in the layer just above its (first) consumer, so
 //    a weight never stretches across the graph.
 // Cycles (malformed input) are broken deterministically: edges that go

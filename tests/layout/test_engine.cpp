@@ -217,6 +217,37 @@ private slots:
         QCOMPARE(r.stats.dummies, 0);
     }
 
+    void constantSubgraphsArePulledDown() {
+        // A RoPE table as torch.export writes it: buffer and constant
+        // positions -> index -> unsqueeze, used by an op deep in the chain.
+        // Nothing in it depends on a graph input, so the whole chain sits
+        // just above its consumer (no long lane from the top).
+        LayoutGraph g;
+        const int x = node(g, "x", ItemKind::GraphInput);
+        int prev = x;
+        for (const char* name : {"a", "b", "c", "d", "e"}) {
+            const int v = node(g, name);
+            edge(g, prev, v);
+            prev = v;
+        }
+        const int table = node(g, "b_rope_cos", ItemKind::Buffer), ids = node(g, "c_position_ids", ItemKind::Constant);
+        const int index = node(g, "index"), unsq = node(g, "unsqueeze"), mul = node(g, "mul");
+        edge(g, table, index, EdgeStyle::Dashed);
+        edge(g, ids, index, EdgeStyle::Dashed);
+        edge(g, index, unsq);
+        edge(g, prev, mul);
+        edge(g, unsq, mul);
+        const auto r = computeLayout(g);
+        checkInvariants(r);
+        QCOMPARE(r.items[mul].layer, 6);
+        QCOMPARE(r.items[unsq].layer, 5);
+        QCOMPARE(r.items[index].layer, 4);
+        QCOMPARE(r.items[table].layer, 3);
+        QCOMPARE(r.items[ids].layer, 3);
+        QCOMPARE(r.stats.dummies, 0);
+        QCOMPARE(r.stats.crossings, 0);
+    }
+
     void highFanoutSourceUsesGhosts() {
         // A mask input feeding every 20th op of a 200-op chain: plain dummies
         // would need 20+40+...+180 - 9 = 891 bend points.
