@@ -63,7 +63,8 @@ int runTensors(const std::vector<std::string>& args) {
     for (const auto& r : rows) {
         std::vector<std::string> row{r.name, r.dtype, shapeText(r.shape)};
         if (!r.supported) {
-            row.push_back(r.note);   // says "not supported" and why
+            if (stats) row.insert(row.end(), {"", "", ""});
+            row.push_back(r.note);   // says "not supported" and why, after the columns
         } else if (stats) {
             row.push_back(number(r.min));
             row.push_back(number(r.max));

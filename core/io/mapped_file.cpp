@@ -38,12 +38,33 @@ std::shared_ptr<MappedFile> MappedFile::open(const std::string& path) {
         }
         file->data_ = static_cast<uint8_t*>(p);
     }
-    ::close(fd);
+    file->fd_ = fd;
     return file;
 }
 
 MappedFile::~MappedFile() {
     if (data_) ::munmap(data_, size_);
+    closeDescriptor();
+}
+
+void MappedFile::closeDescriptor() {
+    if (fd_ >= 0) ::close(fd_);
+    fd_ = -1;
+}
+
+void MappedFile::copyOut(uint64_t offset, void* dst, size_t n) const {
+    auto* out = static_cast<uint8_t*>(dst);
+    while (fd_ >= 0 && n > 0) {
+        ssize_t got = ::pread(fd_, out, n, static_cast<off_t>(offset));
+        if (got <= 0) {
+            if (got < 0 && errno == EINTR) continue;
+            break;   // fall back to the mapping for whatever is left
+        }
+        out += got;
+        offset += static_cast<uint64_t>(got);
+        n -= static_cast<size_t>(got);
+    }
+    if (n > 0) std::memcpy(out, data_ + offset, n);
 }
 
 }  // namespace irscope::io

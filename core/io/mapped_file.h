@@ -24,9 +24,18 @@ public:
     std::string_view bytes() const { return {reinterpret_cast<const char*>(data_), size_}; }
     const std::string& path() const { return path_; }
 
+    // Copies n bytes at offset into dst with pread() while the descriptor is
+    // open (no page faults on the mapping: as fast as Python's file reads),
+    // else from the mapping. The caller has checked the range.
+    void copyOut(uint64_t offset, void* dst, size_t n) const;
+    // Readers are done: keep only the mapping (a directory of many .npy files
+    // must not hold a descriptor per file).
+    void closeDescriptor();
+
 private:
     MappedFile() = default;
     std::string path_;
+    int fd_ = -1;
     uint8_t* data_ = nullptr;
     size_t size_ = 0;
 };

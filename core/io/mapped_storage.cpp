@@ -21,7 +21,7 @@ c10::Storage storageOverFile(const std::shared_ptr<MappedFile>& file, const uint
     if (copy || !aligned) {
         c10::Allocator* allocator = c10::GetCPUAllocator();
         c10::DataPtr data = allocator->allocate(nbytes);
-        if (nbytes) std::memcpy(data.get(), ptr, nbytes);
+        if (nbytes) file->copyOut(static_cast<uint64_t>(ptr - file->data()), data.get(), nbytes);
         return c10::Storage(c10::Storage::use_byte_size_t(), nbytes, std::move(data), allocator, /*resizable=*/true);
     }
     auto* ctx = new std::shared_ptr<MappedFile>(file);

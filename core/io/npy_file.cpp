@@ -69,7 +69,9 @@ TensorMap readNpyDirectory(const std::string& directory, const ReadOptions& opti
     std::sort(files.begin(), files.end());
     TensorMap map;
     for (const auto& path : files) {
-        TensorMap one = readNpy(MappedFile::open(path.string()), options);
+        auto file = MappedFile::open(path.string());
+        TensorMap one = readNpy(file, options);
+        file->closeDescriptor();
         for (const auto& e : one) map.insert(e.name, e.tensor, e.source);
     }
     return map;

@@ -59,20 +59,24 @@ TensorMap readTensorFile(const std::string& path, const ReadOptions& options) {
     if (fs::is_directory(path, ec)) return readNpyDirectory(path, options);
     std::shared_ptr<MappedFile> file = MappedFile::open(path);
     if (file->size() == 0) throw TensorFileError(path, "empty file");
+    auto done = [&](TensorMap map) {
+        file->closeDescriptor();   // tensors keep the mapping, not the descriptor
+        return map;
+    };
     switch (detect(file->bytes())) {
-        case TensorFileFormat::TorchSaveZip: return readTorchSaveZip(file, options);
-        case TensorFileFormat::TorchSaveLegacy: return readTorchSaveLegacy(file, options);
-        case TensorFileFormat::Safetensors: return readSafetensors(file, options);
+        case TensorFileFormat::TorchSaveZip: return done(readTorchSaveZip(file, options));
+        case TensorFileFormat::TorchSaveLegacy: return done(readTorchSaveLegacy(file, options));
+        case TensorFileFormat::Safetensors: return done(readSafetensors(file, options));
         case TensorFileFormat::Npy: {
             if (!options.select.empty()) throw TensorFileError(path, "an .npy file has one tensor: nothing to select");
-            return readNpy(file, options);
+            return done(readNpy(file, options));
         }
         default: break;
     }
     // Content says nothing known; a name that does gets that format's precise complaint.
     const std::string ext = lowerExtension(path);
-    if (ext == ".safetensors") return readSafetensors(file, options);
-    if (ext == ".npy") return readNpy(file, options);
+    if (ext == ".safetensors") return done(readSafetensors(file, options));
+    if (ext == ".npy") return done(readNpy(file, options));
     if (file->bytes().substr(0, 4) == "GGUF") throw TensorFileError(path, "a GGUF file, which irscope does not read");
     throw TensorFileError(path, "unrecognized format: not a torch.save file (zip or legacy), .safetensors or .npy");
 }

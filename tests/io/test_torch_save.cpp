@@ -32,6 +32,17 @@ private slots:
         }
     }
 
+    // What PyTorch 2.x writes: _rebuild_tensor_v3 over an UntypedStorage,
+    // a uint16 tensor (reported, not loaded), a Parameter via _rebuild_from_type_v2.
+    void torch2Style() {
+        TensorMap map = readTensorFile(fixture("torch2_style.pt"));
+        compareWithExpected(map, "torch2_style.pt");
+        QCOMPARE(map.skipped().size(), size_t(1));
+        QCOMPARE(QString::fromStdString(map.skipped()[0].name), QString("u"));
+        QCOMPARE(QString::fromStdString(map.skipped()[0].dtype), QString("uint16"));
+        QCOMPARE(map.skipped()[0].shape, std::vector<int64_t>{2});
+    }
+
     void formatDetection() {
         QCOMPARE(detectTensorFileFormat(fixture("mlp_state_dict.pt")), TensorFileFormat::TorchSaveZip);
         QCOMPARE(detectTensorFileFormat(fixture("mlp_state_dict_legacy.pt")), TensorFileFormat::TorchSaveLegacy);

@@ -198,6 +198,44 @@ def write_zip_records(filename, records):
             zf.write_record(name, data, len(data))
 
 
+def write_torch2_style():
+    """What PyTorch 2.x writes and 1.13 cannot: _rebuild_tensor_v3 over an
+    UntypedStorage (numel counts bytes), a uint16 tensor, a Parameter through
+    _rebuild_from_type_v2/_rebuild_parameter_with_state, and 2.x's extra records.
+    The pickle is spelled out opcode by opcode (torch 1.13 lacks these globals)."""
+    def s(text):
+        b = text.encode()
+        return b"X" + struct.pack("<I", len(b)) + b
+    def i(v):
+        return b"J" + struct.pack("<i", v)
+    def tup(*items):
+        return b"(" + b"".join(items) + b"t"
+    od = b"ccollections\nOrderedDict\n)R"
+    def pid(cls, key, numel):
+        return tup(s("storage"), b"ctorch\n" + cls.encode() + b"\n", s(key), s("cpu"), i(numel)) + b"Q"
+    def v3(key, numel_bytes, shape, dtype):
+        stride = [1] * len(shape)
+        for k in range(len(shape) - 2, -1, -1):
+            stride[k] = stride[k + 1] * shape[k + 1]
+        return (b"ctorch._utils\n_rebuild_tensor_v3\n" +
+                tup(pid("UntypedStorage", key, numel_bytes), i(0), tup(*map(i, shape)), tup(*map(i, stride)),
+                    b"\x89", od, b"ctorch\n" + dtype.encode() + b"\n") + b"R")
+    bf = torch.tensor([[1.5, -2.0], [0.25, 3.0]]).bfloat16()
+    p = torch.tensor([0.5, 1.0, -1.0])
+    v2 = (b"ctorch._utils\n_rebuild_tensor_v2\n" +
+          tup(pid("FloatStorage", "2", 3), i(0), tup(i(3)), tup(i(1)), b"\x89", od) + b"R")
+    param = (b"ctorch._tensor\n_rebuild_from_type_v2\n" +
+             tup(b"ctorch._utils\n_rebuild_parameter_with_state\n", b"ctorch.nn.parameter\nParameter\n",
+                 tup(v2, b"\x88", od, b"}"), b"}") + b"R")
+    pkl = (b"\x80\x02" + od + b"(" + s("x") + v3("0", 8, [2, 2], "bfloat16") + s("u") + v3("1", 4, [2], "uint16") +
+           s("p") + param + b"u.")
+    write_zip_records("torch2_style.pt", [
+        ("data.pkl", pkl), (".format_version", b"1"), (".storage_alignment", b"64"), ("byteorder", b"little"),
+        ("data/0", bf.view(torch.int16).numpy().tobytes()), ("data/1", struct.pack("<HH", 7, 65535)),
+        ("data/2", p.numpy().tobytes())])
+    record("torch2_style.pt", collections.OrderedDict([("x", bf), ("p", p)]))
+
+
 def write_malformed():
     """Broken torch.save files, each with one defect (tests/io/test_malformed_files.cpp)."""
     import io
@@ -343,6 +381,7 @@ def main():
     # A whole pickled module rather than its state_dict.
     torch.save(Mlp(), os.path.join(HERE, "whole_module.pt"))
 
+    write_torch2_style()
     write_malformed()
 
     with open(os.path.join(HERE, "expected.json"), "w") as f:
