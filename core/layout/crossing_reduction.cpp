@@ -56,7 +56,7 @@ int64_t pairCrossings(const std::vector<int32_t>& a, const std::vector<int32_t>&
 
 }  // namespace
 
-int64_t transposePass(LayeredGraph& g, const std::vector<int32_t>& group, int maxVisitsPerLayer) {
+int64_t transposePass(LayeredGraph& g, const std::vector<int32_t>& group, int maxVisitsPerLayer, bool allowTies) {
     const auto layerCount = static_cast<int32_t>(g.layers.size());
     if (layerCount < 2) return 0;
     // Crossings per layer gap; a layer with crossings on either side is worth a look.
@@ -94,8 +94,13 @@ int64_t transposePass(LayeredGraph& g, const std::vector<int32_t>& group, int ma
         // Greedy adjacent exchange until a pass changes nothing. Only strict
         // gains are taken, so it terminates; vertices swap only within their
         // group (an anchor and its satellites) or as two plain vertices.
+        // With allowTies, the first pass of a layer's first visit also swaps
+        // pairs that cross as much either way (as dot's transpose does on
+        // alternate rounds), so the sweeps can leave a plateau; one pass only,
+        // so such swaps cannot ping-pong.
         int64_t layerGain = 0;
-        for (bool changed = true; changed;) {
+        bool moved = false, tiePass = allowTies && visits[l] == 1;
+        for (bool changed = true; changed; tiePass = false) {
             changed = false;
             for (size_t i = 0; i + 1 < k; ++i) {
                 const int32_t u = layer[i], v = layer[i + 1];
@@ -103,7 +108,8 @@ int64_t transposePass(LayeredGraph& g, const std::vector<int32_t>& group, int ma
                 const int64_t now = pairCrossings(upEnds[i], upEnds[i + 1]) + pairCrossings(downEnds[i], downEnds[i + 1]);
                 const int64_t swapped =
                     pairCrossings(upEnds[i + 1], upEnds[i]) + pairCrossings(downEnds[i + 1], downEnds[i]);
-                if (swapped >= now) continue;
+                if (swapped > now || (swapped == now && !(tiePass && now > 0))) continue;
+                moved = true;
                 std::swap(layer[i], layer[i + 1]);
                 std::swap(upEnds[i], upEnds[i + 1]);
                 std::swap(downEnds[i], downEnds[i + 1]);
@@ -113,7 +119,7 @@ int64_t transposePass(LayeredGraph& g, const std::vector<int32_t>& group, int ma
                 changed = true;
             }
         }
-        if (layerGain == 0) continue;
+        if (!moved) continue;
         gained += layerGain;
         // The neighbour layers see new positions here: recount and requeue them.
         if (l > 0) gap[l - 1] = countLayerCrossings(g, l - 1);
@@ -237,15 +243,25 @@ int64_t reduceCrossings(LayeredGraph& g, int sweeps) {
         for (size_t i = 0; i < layer.size(); ++i) g.pos[layer[i]] = static_cast<int32_t>(i);
     };
 
-    // Down/up rounds from the initial order, keeping the best; stops after
-    // two rounds without improvement.
+    // Groups for the exchange pass: an anchor and its satellites share the
+    // anchor's id; plain vertices share -1 (any two may swap).
+    std::vector<int32_t> group(vc, -1);
+    for (int32_t v = 0; v < vc; ++v) {
+        if (anchorOf[v] >= 0) group[v] = anchorOf[v];
+        else if (!satellites[v].empty()) group[v] = v;
+    }
+
+    // Down/up rounds from the initial order, each followed by the exchange
+    // pass (ties allowed on odd rounds), keeping the best; stops after two
+    // rounds without improvement.
     auto runSweeps = [&](std::vector<std::vector<int32_t>>& bestLayers) {
         int64_t best = -1;
         int stale = 0;
         for (int round = 0; round < sweeps; ++round) {
             for (int32_t l = 1; l < layerCount; ++l) sortLayer(l, true);
             for (int32_t l = layerCount - 2; l >= 0; --l) sortLayer(l, false);
-            const int64_t c = countAllCrossings(g);
+            int64_t c = countAllCrossings(g);
+            if (c > 0) c -= transposePass(g, group, kTransposeVisits, round % 2 == 1);
             if (best < 0 || c < best) {
                 best = c;
                 bestLayers = g.layers;
@@ -277,14 +293,6 @@ int64_t reduceCrossings(LayeredGraph& g, int sweeps) {
     g.layers = std::move(bestLayers);
     g.updatePositions();
     if (best == 0) return 0;
-    // Groups for the exchange pass: an anchor and its satellites share one
-    // (the anchor's id); any other vertex is a group of its own.
-    std::vector<int32_t> group(vc);
-    for (int32_t v = 0; v < vc; ++v) group[v] = anchorOf[v] >= 0 ? anchorOf[v] : v;
-    for (int32_t v = 0; v < vc; ++v)
-        if (!satellites[v].empty()) group[v] = v;
-    for (int32_t v = 0; v < vc; ++v)
-        if (anchorOf[v] < 0 && satellites[v].empty()) group[v] = -1;   // plain: swaps with any plain neighbour
     return best - transposePass(g, group, kTransposeVisits);
 }
 

@@ -1,7 +1,8 @@
 #pragma once
 // Crossing reduction: a DFS initial order, then a few down/up barycenter
-// sweeps; the order with the fewest crossings wins and is polished by a
-// bounded adjacent-exchange pass.
+// sweeps, each followed by a bounded adjacent-exchange pass (ties allowed on
+// alternate rounds, as dot does, to leave plateaus); run with two tie rules
+// for barycenters, the order with the fewest crossings wins.
 //
 // Weights and ghosts are "satellites": each follows an anchor (the first
 // ordinary input of its consumer, in the same layer) and is placed next to
@@ -27,7 +28,10 @@ int64_t reduceCrossings(LayeredGraph& g, int sweeps);
 // neighbour positions), revisiting a layer's neighbours when it changed, at
 // most maxVisitsPerLayer times per layer. Only vertices of the same group
 // swap (group[v]; -1 for plain vertices, which all form one group). Updates
-// g.layers and g.pos; returns the number of crossings removed.
-int64_t transposePass(LayeredGraph& g, const std::vector<int32_t>& group, int maxVisitsPerLayer);
+// g.layers and g.pos; returns the number of crossings removed. allowTies:
+// also swap crossed pairs that cross as much either way, once per layer (to
+// leave a plateau; the count never goes up).
+int64_t transposePass(LayeredGraph& g, const std::vector<int32_t>& group, int maxVisitsPerLayer,
+                      bool allowTies = false);
 
 }  // namespace irscope::layout::detail

@@ -198,6 +198,27 @@ private slots:
         QCOMPARE(transposePass(t, std::vector<int32_t>(4, -1), 8), 0);
         QCOMPARE(countAllCrossings(t), 1);
         QCOMPARE(t.layers, before);
+        // With ties allowed it may reorder, but never adds a crossing.
+        QCOMPARE(transposePass(t, std::vector<int32_t>(4, -1), 8, /*allowTies=*/true), 0);
+        QCOMPARE(countAllCrossings(t), 1);
+    }
+
+    void transposeTiesLeaveAPlateau() {
+        // layer 0: a b (different groups: they may not swap)
+        // layer 1: q p      a->p, b->q: one crossing in the upper gap
+        // layer 2: x y      q->x, p->y: parallel
+        // Exchanging q and p is a tie (the crossing moves to the lower gap),
+        // after which exchanging x and y removes it. Strict exchange stops
+        // at 1; with ties allowed the pass reaches the optimum, 0.
+        const int32_t a = 0, b = 1, p = 2, q = 3, x = 4, y = 5;
+        auto strict = layered({{a, b}, {q, p}, {x, y}}, {{a, p}, {b, q}, {q, x}, {p, y}});
+        const std::vector<int32_t> group{a, b, -1, -1, -1, -1};
+        auto ties = strict;
+        QCOMPARE(countAllCrossings(strict), 1);
+        QCOMPARE(transposePass(strict, group, 8), 0);
+        QCOMPARE(countAllCrossings(strict), 1);
+        QCOMPARE(transposePass(ties, group, 8, /*allowTies=*/true), 1);
+        QCOMPARE(countAllCrossings(ties), 0);
     }
 };
 
