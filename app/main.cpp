@@ -100,7 +100,11 @@ int main(int argc, char** argv) {
             printTopLevelHelp();
             return kExitOk;
         }
-        if (first == "--help-gui") return runGui(argc, argv);   // Qt's parser prints the window's options
+        if (first == "--help-gui") {   // the window's own parser prints its options
+            static char help[] = "--help";
+            argv[1] = help;
+            return runGui(argc, argv);
+        }
         if (const Command* command = findCommand(first)) return runCommand(*command, argc, argv);
         const auto deferred = moduleCommandNames();
         if (std::find(deferred.begin(), deferred.end(), first) != deferred.end()) {
