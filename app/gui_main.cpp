@@ -7,6 +7,8 @@
 #include <QFileInfo>
 #include <QTimer>
 
+#include "widgets/debugger/debugger_script.h"
+#include "widgets/debugger/debugger_ui.h"
 #include "widgets/graph_view/graph_view.h"
 #include "widgets/main_window/main_window.h"
 #include "widgets/session/graph_session.h"
@@ -32,25 +34,15 @@ int runGui(int argc, char** argv) {
                                         QStringLiteral("PNG"));
     parser.addOption(select);
     parser.addOption(screenshot);
-    // Debugger options: accepted now so scripts keep working; they act when the debugger lands.
-    const QStringList debuggerOptions{QStringLiteral("weights"), QStringLiteral("constants"), QStringLiteral("inputs"),
-                                      QStringLiteral("expected"), QStringLiteral("run-to")};
-    for (const QString& name : debuggerOptions)
-        parser.addOption(QCommandLineOption(name, QStringLiteral("(available when the debugger lands; ignored now)"),
-                                            QStringLiteral("FILE")));
-    const QCommandLineOption run(QStringLiteral("run"), QStringLiteral("(available when the debugger lands; ignored now)"));
-    parser.addOption(run);
+    widgets::addDebuggerOptions(parser);   // --weights --constants --inputs --expected --run --run-to ...
     // `irscope --help-gui` (named by the CLI's top-level help).
     QStringList args = app.arguments();
     if (args.size() >= 2 && args[1] == QLatin1String("--help-gui")) args[1] = QStringLiteral("--help");
     parser.process(args);
 
-    for (const QString& name : debuggerOptions)
-        if (parser.isSet(name))
-            std::fprintf(stderr, "irscope: --%s is available when the debugger lands; ignored for now\n", qPrintable(name));
-    if (parser.isSet(run)) std::fprintf(stderr, "irscope: --run is available when the debugger lands; ignored for now\n");
 
     widgets::MainWindow window;
+    widgets::DebuggerUi debugUi = widgets::installDebugger(window);
     auto* session = window.session();
     const QString selectNode = parser.value(select);
     const QString shotPath = parser.value(screenshot);
@@ -66,7 +58,9 @@ int runGui(int argc, char** argv) {
     QObject::connect(session, &widgets::GraphSession::graphLoaded, &window, [&, session] {
         if (!selectNode.isEmpty() && !session->selectNodeByName(selectNode, true))
             std::fprintf(stderr, "irscope: --select: no node, input or weight named '%s'\n", qPrintable(selectNode));
-        if (!shotPath.isEmpty()) takeShot();
+        widgets::runDebuggerScript(parser, debugUi, selectNode, [&] {
+            if (!shotPath.isEmpty()) takeShot();
+        });
     });
     QObject::connect(session, &widgets::GraphSession::loadFailed, &window, [&](const QString&, const QString& message) {
         std::fprintf(stderr, "irscope: %s\n", qPrintable(message));

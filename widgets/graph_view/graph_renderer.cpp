@@ -350,7 +350,7 @@ void renderDetailed(QPainter& p, const Frame& f, bool full) {
             p.drawEllipse(QPointF(it.rect.x, it.rect.y), 5, 5);
         }
         if (d && d->missingValue) {   // a value is missing: red ring and a "!" badge at the top-right
-            ring(QColor("#e02020"), 2.5, 3);
+            if (it.kind != ItemKind::Op) ring(QColor("#e02020"), 2.5, 3);   // the placeholder itself
             const QPointF c(it.rect.right(), it.rect.y);
             p.setPen(Qt::NoPen);
             p.setBrush(QColor("#e02020"));

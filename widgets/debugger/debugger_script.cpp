@@ -1,0 +1,89 @@
+#include "widgets/debugger/debugger_script.h"
+
+#include <cstdio>
+
+#include <QCommandLineParser>
+#include <QComboBox>
+#include <QDockWidget>
+#include <QTabWidget>
+#include <QTimer>
+
+#include "widgets/debugger/debugger_panels.h"
+#include "widgets/debugger/debugger_ui.h"
+#include "widgets/debugger/tensor_viewer.h"
+#include "widgets/session/debug_controller.h"
+#include "widgets/session/graph_session.h"
+#include "widgets/session/loaded_document.h"
+
+namespace irscope::widgets {
+
+void addDebuggerOptions(QCommandLineParser& p) {
+    p.addOption({QStringLiteral("weights"), QStringLiteral("Load the model's state_dict (.pt/.safetensors)."), QStringLiteral("FILE")});
+    p.addOption({QStringLiteral("constants"), QStringLiteral("Load lifted constants / non-persistent buffers by original name."), QStringLiteral("FILE")});
+    p.addOption({QStringLiteral("inputs"), QStringLiteral("Load graph inputs by name (default: random, seed 0)."), QStringLiteral("FILE")});
+    p.addOption({QStringLiteral("random-inputs"), QStringLiteral("Random inputs with this seed (as irscope run)."), QStringLiteral("SEED")});
+    p.addOption({QStringLiteral("expected"), QStringLiteral("Load reference outputs by name."), QStringLiteral("FILE")});
+    p.addOption({QStringLiteral("reference-intermediates"), QStringLiteral("Load reference node outputs by tensor name."), QStringLiteral("FILE")});
+    p.addOption({QStringLiteral("run"), QStringLiteral("Run to the end (or the first failure) once loaded.")});
+    p.addOption({QStringLiteral("run-to"), QStringLiteral("Run until NODE has run."), QStringLiteral("NODE")});
+    p.addOption({QStringLiteral("overlay"), QStringLiteral("Colour nodes by time, maxabs, naninf or diff."), QStringLiteral("KIND")});
+    p.addOption({QStringLiteral("show-dock"), QStringLiteral("Raise a debugger dock: weights, constants, inputs."), QStringLiteral("NAME")});
+    p.addOption({QStringLiteral("viewer-tab"), QStringLiteral("Tensor viewer tab: summary, values, histogram, heatmap, compare."), QStringLiteral("TAB")});
+}
+
+void runDebuggerScript(const QCommandLineParser& p, DebuggerUi& ui, const QString& select, std::function<void()> done) {
+    DebugController* c = ui.controller;
+    auto opt = [&p](const char* n) { return p.value(QLatin1String(n)); };
+    if (p.isSet(QStringLiteral("random-inputs"))) c->setSeed(opt("random-inputs").toLongLong());
+    if (p.isSet(QStringLiteral("weights"))) c->loadWeights(opt("weights"));
+    if (p.isSet(QStringLiteral("constants"))) c->loadConstants(opt("constants"));
+    if (p.isSet(QStringLiteral("inputs"))) c->loadInputs(opt("inputs"));
+    if (p.isSet(QStringLiteral("expected"))) c->loadExpected(opt("expected"));
+    if (p.isSet(QStringLiteral("reference-intermediates"))) c->loadReferenceIntermediates(opt("reference-intermediates"));
+    const QString tab = opt("viewer-tab").toLower();
+    const QStringList tabs{QStringLiteral("summary"), QStringLiteral("values"), QStringLiteral("histogram"),
+                           QStringLiteral("heatmap"), QStringLiteral("compare")};
+    if (tabs.contains(tab)) ui.tensors->follower()->tabs()->setCurrentIndex(static_cast<int>(tabs.indexOf(tab)));
+    const QString dock = opt("show-dock").toLower();
+    if (dock == QLatin1String("constants")) ui.constantsDock->raise();
+    else if (dock == QLatin1String("inputs")) ui.inputsDock->raise();
+    else if (dock == QLatin1String("weights")) ui.weightsDock->raise();
+
+    // Wait for the loads (queued on the worker), then run, then finish.
+    auto finish = [c, ui, select, done, &p] {
+        const QString ov = p.value(QStringLiteral("overlay")).toLower();
+        const QStringList kinds{QStringLiteral("none"), QStringLiteral("time"), QStringLiteral("maxabs"),
+                                QStringLiteral("naninf"), QStringLiteral("diff")};
+        if (kinds.contains(ov)) ui.overlay->setCurrentIndex(static_cast<int>(kinds.indexOf(ov)));
+        if (!c->expectedPath().isEmpty() || !c->intermediatesPath().isEmpty()) c->findFirstDivergence();
+        c->waitIdle();
+        if (!select.isEmpty()) c->session()->selectNodeByName(select, true);
+        c->waitIdle();
+        if (done) done();
+    };
+    const bool run = p.isSet(QStringLiteral("run"));
+    const QString runTo = p.value(QStringLiteral("run-to"));
+    QTimer::singleShot(0, c, [c, run, runTo, finish] {
+        c->waitIdle();
+        if (!c->missing().empty()) {
+            for (const auto& m : c->missing()) std::fprintf(stderr, "irscope: missing: %s\n", m.text.c_str());
+        }
+        if (run || !runTo.isEmpty()) {
+            if (!runTo.isEmpty()) {
+                const auto* doc = c->session()->document();
+                int64_t node = -1;
+                for (size_t i = 0; doc && i < doc->graph.nodes.size(); ++i)
+                    if (doc->graph.nodes[i].name == runTo.toStdString()) node = static_cast<int64_t>(i);
+                if (node < 0) std::fprintf(stderr, "irscope: --run-to: no node named '%s'\n", qPrintable(runTo));
+                else c->runToNode(node);
+            } else {
+                c->continueRun();
+            }
+            c->waitIdle(600000);
+            std::fprintf(stderr, "irscope: %s\n", qPrintable(c->lastStatus()));
+        }
+        finish();
+    });
+}
+
+}  // namespace irscope::widgets

@@ -1,0 +1,46 @@
+#pragma once
+// Installs the debugger into a MainWindow through its public API only: the
+// Weights / Constants / Inputs / Tensor docks, the Debug menu and toolbar
+// (Continue F5, Step F10, Run to selected Ctrl+F10, Toggle breakpoint F9,
+// Reset Shift+F5, Stop), overlay and retention choices, the progress bar,
+// elapsed time and bytes held in the status bar, the execution section under
+// the properties, the pre-flight list in the diagnostics dock, dropping tensor
+// files on the window, and the view following the current node.
+class QAction;
+class QComboBox;
+class QDockWidget;
+class QLabel;
+class QProgressBar;
+
+namespace irscope::widgets {
+
+class ConstantsPanel;
+class DebugController;
+class ExecInfoPanel;
+class InputsPanel;
+class MainWindow;
+class MissingValuesPanel;
+class TensorViewerArea;
+class WeightsPanel;
+
+struct DebuggerUi {
+    DebugController* controller = nullptr;
+    WeightsPanel* weights = nullptr;
+    ConstantsPanel* constants = nullptr;
+    InputsPanel* inputs = nullptr;
+    TensorViewerArea* tensors = nullptr;
+    ExecInfoPanel* execInfo = nullptr;
+    MissingValuesPanel* missing = nullptr;
+    QDockWidget *weightsDock = nullptr, *constantsDock = nullptr, *inputsDock = nullptr, *tensorDock = nullptr;
+    QAction *continueAction = nullptr, *stepAction = nullptr, *runToAction = nullptr, *breakpointAction = nullptr,
+            *resetAction = nullptr, *stopAction = nullptr, *divergenceAction = nullptr;
+    QComboBox* overlay = nullptr;
+    QProgressBar* progress = nullptr;
+    QLabel* status = nullptr;
+    QLabel* bytes = nullptr;
+};
+
+// The controller is parented to the window.
+DebuggerUi installDebugger(MainWindow& window);
+
+}  // namespace irscope::widgets

@@ -1,0 +1,184 @@
+#pragma once
+// DebugController: the debugger's half of the session (RenderDoc's replay
+// controller). It owns the core exec::Debugger for the loaded document and
+// runs everything long on one worker thread: loading tensor files, stepping,
+// running, overlay statistics. Requests are queued; a newer request of the
+// same kind replaces a queued one (AsyncInvoke), and Stop cancels a run
+// through the debugger's thread-safe cancel. Results come back as snapshots
+// (rows for the tables, per-node infos) and signals; panels observe the
+// controller and the GraphSession only, and read tensors through debugger()
+// (const queries, safe from the UI thread).
+//
+// It also feeds GraphSession: node decorations (pending / current / done /
+// failed, breakpoints, missing-value marks, overlay colours), the current
+// node, and red marks on placeholders whose value is missing.
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+#include <QElapsedTimer>
+#include <QHash>
+#include <QObject>
+#include <QString>
+#include <QStringList>
+
+#include "core/exec/debugger.h"
+#include "widgets/session/item_ref.h"
+
+class QThreadPool;
+class QTimer;
+
+namespace irscope::widgets {
+
+class GraphSession;
+struct LoadedDocument;
+
+class DebugController : public QObject {
+    Q_OBJECT
+public:
+    explicit DebugController(GraphSession* session, QObject* parent = nullptr);
+    ~DebugController() override;
+
+    GraphSession* session() const { return session_; }
+    // The debugger of the current document (nullptr before one is loaded).
+    // Const queries are safe from the UI thread; mutate only through the controller.
+    const exec::Debugger* debugger() const { return dbg_.get(); }
+    bool hasDocument() const { return dbg_ != nullptr; }
+
+    // ---- snapshots (UI thread)
+    const std::vector<exec::WeightRow>& weightRows() const { return weightRows_; }
+    const std::vector<exec::InputRow>& inputRows() const { return inputRows_; }
+    const std::vector<exec::MissingRow>& missing() const { return missing_; }
+    const std::vector<exec::NodeInfo>& nodeInfos() const { return nodeInfos_; }
+    const exec::DivergenceInfo& divergence() const { return divergence_; }
+    QString weightsPath() const { return paths_.value(QStringLiteral("weights")); }
+    QString constantsPath() const { return paths_.value(QStringLiteral("constants")); }
+    QString inputsPath() const { return paths_.value(QStringLiteral("inputs")); }
+    QString expectedPath() const { return paths_.value(QStringLiteral("expected")); }
+    QString intermediatesPath() const { return paths_.value(QStringLiteral("intermediates")); }
+    QStringList enteredConstants() const;
+    int64_t seed() const { return seed_; }
+    bool isRunning() const { return running_; }
+    bool isBusy() const { return pendingJobs_ > 0; }
+    int64_t cursor() const { return cursor_; }
+    int64_t nodeCount() const;
+    size_t bytesHeld() const { return bytesHeld_; }
+    QString lastStatus() const { return lastStatus_; }
+    bool lastRunFailed() const { return lastFailed_; }
+    exec::OverlayKind overlay() const { return overlayKind_; }
+    const std::vector<double>& overlayValues() const { return overlayValues_; }
+    exec::RetentionPolicy retention() const { return retention_; }
+    // The tensor panels should show (set by clicks on the graph, weights rows, ...).
+    QString focusTensor() const { return focusTensor_; }
+    // The output tensor of a node / the tensor a graph ref stands for.
+    QString tensorOf(const ItemRef& ref) const;
+    // Blocks the UI thread until the worker queue is empty (tests, scripted GUI).
+    bool waitIdle(int timeoutMs = 60000);
+
+public slots:
+    void loadWeights(const QString& path);
+    void loadConstants(const QString& path);
+    void loadInputs(const QString& path);
+    void loadExpected(const QString& path);
+    void loadReferenceIntermediates(const QString& path);
+    // Typed constant; constantEntered reports the outcome.
+    void enterConstant(const QString& name, const QString& text, const QString& dtype);
+    void clearConstant(const QString& name);
+    // Synchronous (small): returns "" or the error.
+    QString saveConstants(const QString& path);
+    QString exportTensor(const QString& tensor, const QString& path, exec::ValueSide side = exec::ValueSide::Actual);
+    void setInputSource(const QString& input, exec::InputSource source);
+    void setAllInputSources(exec::InputSource source);
+    void setSeed(qint64 seed);
+    void setRetention(exec::RetentionPolicy policy);
+    void setTolerance(double rtol, double atol);
+
+    void step();
+    void continueRun();             // F5: to the end or the next breakpoint
+    void runToNode(qint64 node);
+    void runToSelected();           // Ctrl+F10
+    void reset();                   // Shift+F5
+    void stop();                    // cancel a run
+    void toggleBreakpoint(qint64 node);
+    void toggleBreakpointAtSelection();   // F9
+    void setOverlay(exec::OverlayKind kind);
+    void findFirstDivergence();     // then goes to the node (divergenceChanged)
+    void goToFirstDivergence();
+    void setPinned(const QString& tensor, bool pinned);
+    void showTensor(const QString& tensor);   // focusTensorChanged
+
+signals:
+    void debuggerReset();                          // a new document: everything changed
+    void valuesChanged();                          // rows (weights / constants / inputs / missing) changed
+    void nodeStatesChanged();                      // nodeInfos changed (a step, a run, a reset)
+    void runStateChanged(bool running);
+    void progress(qint64 done, qint64 total, double elapsedSeconds);
+    void stopped(const QString& message, bool failed);
+    void bytesHeldChanged(qint64 bytes);
+    void overlayChanged();
+    void divergenceChanged();
+    void focusTensorChanged(const QString& tensor);
+    void constantEntered(bool ok, const QString& message);
+    void errorOccurred(const QString& message);
+    void busyChanged(bool busy);
+
+private:
+    void onGraphLoaded();
+    // Queues `job` on the worker; with a non-empty key a newer job of the same
+    // key replaces a queued one. `job` returns a UI-thread continuation (may be empty).
+    using Continuation = std::function<void()>;
+    void post(const QString& key, std::function<Continuation(exec::Debugger&)> job);
+    void postLoad(const QString& kind, const QString& path);
+    void postRun(std::function<exec::RunStatus(exec::Debugger&)> run);
+    // On the worker: snapshots of everything the panels show.
+    struct Snapshot {
+        bool rows = false;
+        std::vector<exec::WeightRow> weightRows;
+        std::vector<exec::InputRow> inputRows;
+        std::vector<exec::MissingRow> missing;
+        std::vector<exec::NodeInfo> nodeInfos;
+        std::vector<double> overlay;
+        int64_t cursor = 0;
+        size_t bytes = 0;
+    };
+    Snapshot snapshot(exec::Debugger& d, bool rows) const;
+    void apply(Snapshot s);
+    void updateDecorations();
+    void followCurrent();
+    void onTick();
+
+    GraphSession* session_;
+    std::shared_ptr<const LoadedDocument> doc_;
+    std::unique_ptr<exec::Debugger> dbg_;
+    QThreadPool* pool_;
+    int generation_ = 0;
+    int pendingJobs_ = 0;
+    std::mutex queueMutex_;
+    std::map<QString, std::function<Continuation(exec::Debugger&)>> latest_;
+
+    std::vector<exec::WeightRow> weightRows_;
+    std::vector<exec::InputRow> inputRows_;
+    std::vector<exec::MissingRow> missing_;
+    std::vector<exec::NodeInfo> nodeInfos_;
+    std::vector<double> overlayValues_;
+    exec::DivergenceInfo divergence_;
+    QHash<QString, QString> paths_;
+    std::vector<std::tuple<QString, QString, QString>> entered_;   // name, text, dtype (re-applied on reload)
+    QHash<QString, exec::InputSource> inputSources_;
+    int64_t seed_ = 0;
+    exec::RetentionPolicy retention_ = exec::RetentionPolicy::KeepAll;
+    exec::OverlayKind overlayKind_ = exec::OverlayKind::None;
+    bool running_ = false;
+    bool lastFailed_ = false;
+    int64_t cursor_ = 0;
+    size_t bytesHeld_ = 0;
+    QString lastStatus_;
+    QString focusTensor_;
+    QTimer* tick_;
+    QElapsedTimer elapsed_;
+};
+
+}  // namespace irscope::widgets
