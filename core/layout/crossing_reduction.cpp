@@ -8,7 +8,8 @@ namespace irscope::layout::detail {
 
 namespace {
 
-constexpr int kTransposeVisits = 8;   // per layer: bounds the pass on adversarial inputs
+constexpr int kTransposeVisits = 8;   // per layer: bounds the exchange pass on adversarial inputs
+constexpr int kTransposePasses = 8;   // per visit of a layer
 
 void initialOrder(LayeredGraph& g) {
     // Depth-first from the sources in input order (the IR's execution order):
@@ -56,12 +57,14 @@ int64_t pairCrossings(const std::vector<int32_t>& a, const std::vector<int32_t>&
 
 }  // namespace
 
-int64_t transposePass(LayeredGraph& g, const std::vector<int32_t>& group, int maxVisitsPerLayer, bool allowTies) {
+namespace {
+
+// The exchange pass given the crossings per layer gap (kept up to date).
+int64_t transposeWithGaps(LayeredGraph& g, const std::vector<int32_t>& group, int maxVisitsPerLayer, bool allowTies,
+                          std::vector<int64_t>& gap) {
     const auto layerCount = static_cast<int32_t>(g.layers.size());
     if (layerCount < 2) return 0;
-    // Crossings per layer gap; a layer with crossings on either side is worth a look.
-    std::vector<int64_t> gap(layerCount - 1);
-    for (int32_t l = 0; l + 1 < layerCount; ++l) gap[l] = countLayerCrossings(g, l);
+    // A layer with crossings on either side is worth a look.
     std::vector<int32_t> work, visits(layerCount, 0);
     std::vector<char> queued(layerCount, 0);
     auto dirty = [&](int32_t l) { return (l > 0 && gap[l - 1] > 0) || (l + 1 < layerCount && gap[l] > 0); };
@@ -98,9 +101,11 @@ int64_t transposePass(LayeredGraph& g, const std::vector<int32_t>& group, int ma
         // pairs that cross as much either way (as dot's transpose does on
         // alternate rounds), so the sweeps can leave a plateau; one pass only,
         // so such swaps cannot ping-pong.
+        // At most kTransposePasses passes a visit keeps a wide layer linear.
         int64_t layerGain = 0;
         bool moved = false, tiePass = allowTies && visits[l] == 1;
-        for (bool changed = true; changed; tiePass = false) {
+        int passes = 0;
+        for (bool changed = true; changed && passes < kTransposePasses; tiePass = false, ++passes) {
             changed = false;
             for (size_t i = 0; i + 1 < k; ++i) {
                 const int32_t u = layer[i], v = layer[i + 1];
@@ -131,6 +136,19 @@ int64_t transposePass(LayeredGraph& g, const std::vector<int32_t>& group, int ma
             }
     }
     return gained;
+}
+
+std::vector<int64_t> layerGaps(const LayeredGraph& g) {
+    std::vector<int64_t> gap(g.layers.empty() ? 0 : g.layers.size() - 1);
+    for (size_t l = 0; l < gap.size(); ++l) gap[l] = countLayerCrossings(g, static_cast<int32_t>(l));
+    return gap;
+}
+
+}  // namespace
+
+int64_t transposePass(LayeredGraph& g, const std::vector<int32_t>& group, int maxVisitsPerLayer, bool allowTies) {
+    std::vector<int64_t> gap = layerGaps(g);
+    return transposeWithGaps(g, group, maxVisitsPerLayer, allowTies, gap);
 }
 
 int64_t reduceCrossings(LayeredGraph& g, int sweeps) {
@@ -260,8 +278,10 @@ int64_t reduceCrossings(LayeredGraph& g, int sweeps) {
         for (int round = 0; round < sweeps; ++round) {
             for (int32_t l = 1; l < layerCount; ++l) sortLayer(l, true);
             for (int32_t l = layerCount - 2; l >= 0; --l) sortLayer(l, false);
-            int64_t c = countAllCrossings(g);
-            if (c > 0) c -= transposePass(g, group, kTransposeVisits, round % 2 == 1);
+            std::vector<int64_t> gap = layerGaps(g);
+            int64_t c = 0;
+            for (int64_t x : gap) c += x;
+            if (c > 0) c -= transposeWithGaps(g, group, kTransposeVisits, round % 2 == 1, gap);
             if (best < 0 || c < best) {
                 best = c;
                 bestLayers = g.layers;
