@@ -314,6 +314,9 @@ TensorViewer::TensorViewer(DebugController* c, bool follows, QWidget* parent)
         if (!c_->isRunning()) refresh();
     });
     connect(c_, &DebugController::valuesChanged, this, [this] { refresh(); });
+    connect(c_, &DebugController::divergenceChanged, this, [this] {
+        if (tabs_->currentIndex() == 4) updateCompare();
+    });
     connect(c_, &DebugController::debuggerReset, this, [this] { setTensor({}); });
     refresh();
 }
