@@ -1,3 +1,4 @@
+#include "core/io/tensor_dtype.h"
 #include "core/exec/executor.h"
 
 #include <cstring>
@@ -21,23 +22,7 @@ std::string shapeText(c10::IntArrayRef s) {
     return o.str();
 }
 
-std::string dtypeText(c10::ScalarType t) {
-    switch (t) {
-    case at::kFloat: return "float32";
-    case at::kDouble: return "float64";
-    case at::kHalf: return "float16";
-    case at::kBFloat16: return "bfloat16";
-    case at::kChar: return "int8";
-    case at::kShort: return "int16";
-    case at::kInt: return "int32";
-    case at::kLong: return "int64";
-    case at::kByte: return "uint8";
-    case at::kBool: return "bool";
-    case at::kComplexFloat: return "complex64";
-    case at::kComplexDouble: return "complex128";
-    default: return c10::toString(t);
-    }
-}
+std::string dtypeText(c10::ScalarType t) { return io::scalarTypeName(t); }
 
 std::string missingMessage(const std::string& name, const std::string& node) {
     return "Weight/input '" + name + "' not found in registry for node '" + node + "'.";

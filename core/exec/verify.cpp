@@ -7,27 +7,12 @@
 
 #include "core/exec/executor.h"
 #include "core/exec/session.h"
+#include "core/io/tensor_dtype.h"
 #include "core/io/tensor_map.h"
 
 namespace irscope::exec {
 
-std::string irDtypeName(c10::ScalarType t) {
-    switch (t) {
-    case at::kFloat: return "float32";
-    case at::kDouble: return "float64";
-    case at::kHalf: return "float16";
-    case at::kBFloat16: return "bfloat16";
-    case at::kChar: return "int8";
-    case at::kShort: return "int16";
-    case at::kInt: return "int32";
-    case at::kLong: return "int64";
-    case at::kByte: return "uint8";
-    case at::kBool: return "bool";
-    case at::kComplexFloat: return "complex64";
-    case at::kComplexDouble: return "complex128";
-    default: return c10::toString(t);
-    }
-}
+std::string irDtypeName(c10::ScalarType t) { return io::scalarTypeName(t); }
 
 std::string dtypeNameOf(const at::Tensor& t) { return t.defined() ? irDtypeName(t.scalar_type()) : "?"; }
 
