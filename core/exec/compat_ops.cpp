@@ -1,15 +1,18 @@
-// Equivalents of PyTorch 2.x ops that libtorch 1.13 lacks. The formulas follow
+// Equivalents of PyTorch 2.x ops that libtorch 1.13 lacks, and the lookup
+// table for them and for the families in compat_*.cpp. The formulas follow
 // docs/libtorch-1.13-gaps.md; each is unit-tested against an independent
 // formula in tests/exec/test_compat_ops.cpp.
 #include "core/exec/compat_ops.h"
 
 #include <cmath>
 #include <limits>
-#include <mutex>
 #include <unordered_map>
 
 #include <ATen/ATen.h>
+#include <ATen/core/dispatch/Dispatcher.h>
 #include <torch/csrc/jit/frontend/function_schema_parser.h>
+
+#include "core/exec/compat_ops_internal.h"
 
 namespace irscope::exec {
 namespace {
@@ -17,10 +20,8 @@ namespace {
 using Stack = torch::jit::Stack;
 using Tensors = std::vector<at::Tensor>;
 
-c10::optional<at::Tensor> optTensor(const c10::IValue& v) {
-    if (v.isNone()) return c10::nullopt;
-    return v.toTensor();
-}
+using compat::optScalarType;
+using compat::optTensor;
 c10::optional<double> optDouble(const c10::IValue& v) {
     if (v.isNone()) return c10::nullopt;
     return v.toDouble();
@@ -306,6 +307,21 @@ Tensors emptyPermuted(Stack& s) {
     return {at::empty(phys, opts).permute(inv)};
 }
 
+Tensors linspaceTensors(Stack& s) {
+    // (start, end, steps, *, dtype?, layout?, device?, pin_memory?), start and/or end
+    // 0-dim tensors: 2.x reads them with .item() and calls the Scalar overload,
+    // so the result's dtype is the given one or the default, not the tensors'.
+    auto scalarOf = [](const c10::IValue& v, const char* name) {
+        if (!v.isTensor()) return v.toScalar();
+        const at::Tensor& t = v.toTensor();
+        TORCH_CHECK(t.dim() == 0, "linspace only supports 0-dimensional start and end tensors, but got ", name,
+                    " with ", t.dim(), " dimension(s)");
+        return t.item();
+    };
+    return {at::linspace(scalarOf(s[0], "start"), scalarOf(s[1], "end"), s[2].toInt(), optScalarType(s[3]),
+                         c10::nullopt, c10::nullopt, c10::nullopt)};
+}
+
 Tensors nonzeroStatic(Stack& s) {
     // (self, *, size, fill_value)
     at::Tensor nz = at::nonzero(s[0].toTensor());
@@ -356,11 +372,12 @@ Tensors functionalAssertAsync(Stack& s) {
     return {s[2].toTensor()};
 }
 Tensors functionalSymConstrainRange(Stack& s) { return {s[3].toTensor()}; }
+Tensors functionalAssertScalar(Stack& s) {
+    assertScalar(s);
+    return {s[2].toTensor()};
+}
 
-struct Entry {
-    const char* schema;
-    CompatFn fn;
-};
+using compat::Entry;
 
 const Entry kEntries[] = {
     {"aten::_native_batch_norm_legit_no_training(Tensor input, Tensor? weight, Tensor? bias, Tensor running_mean, "
@@ -423,6 +440,15 @@ const Entry kEntries[] = {
      "Device? device=None, bool? pin_memory=None) -> Tensor",
      emptyPermuted},
     {"aten::nonzero_static(Tensor self, *, int size, int fill_value=-1) -> Tensor", nonzeroStatic},
+    {"aten::linspace.Tensor_Tensor(Tensor start, Tensor end, int steps, *, ScalarType? dtype=None, "
+     "Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
+     linspaceTensors},
+    {"aten::linspace.Tensor_Scalar(Tensor start, Scalar end, int steps, *, ScalarType? dtype=None, "
+     "Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
+     linspaceTensors},
+    {"aten::linspace.Scalar_Tensor(Scalar start, Tensor end, int steps, *, ScalarType? dtype=None, "
+     "Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
+     linspaceTensors},
     {"aten::sym_size.int(Tensor self, int dim) -> int", symSize},
     {"aten::sym_stride.int(Tensor self, int dim) -> int", symStride},
     {"aten::sym_numel(Tensor self) -> int", symNumel},
@@ -439,6 +465,8 @@ const Entry kEntries[] = {
      makeDepToken},
     {"aten::_functional_assert_async.msg(Tensor self, str assert_msg, Tensor dep_token) -> Tensor",
      functionalAssertAsync},
+    {"aten::_functional_assert_scalar(Scalar self, str assert_msg, Tensor dep_token) -> Tensor",
+     functionalAssertScalar},
     {"aten::_functional_sym_constrain_range(Scalar size, int? min, int? max, Tensor dep_token) -> Tensor",
      functionalSymConstrainRange},
     {"aten::_functional_sym_constrain_range_for_size(Scalar size, int? min, int? max, Tensor dep_token) -> Tensor",
@@ -453,19 +481,45 @@ struct NameHash {
 
 }  // namespace
 
-const CompatOp* findCompatOp(const c10::OperatorName& name) {
-    static std::vector<std::unique_ptr<c10::FunctionSchema>> schemas;
-    static std::unordered_map<c10::OperatorName, CompatOp, NameHash> table;
-    static std::once_flag once;
-    std::call_once(once, [] {
-        for (const Entry& e : kEntries) {
-            schemas.push_back(std::make_unique<c10::FunctionSchema>(torch::jit::parseSchema(e.schema)));
-            const auto& sch = *schemas.back();
-            table.emplace(c10::OperatorName(sch.name(), sch.overload_name()), CompatOp{&sch, e.fn});
+namespace {
+
+struct Tables {
+    std::vector<std::unique_ptr<c10::FunctionSchema>> schemas;
+    std::unordered_map<c10::OperatorName, CompatOp, NameHash> ops;
+    std::unordered_map<std::string, std::string> unsupported;   // "aten::_scaled_mm" -> reason
+};
+
+const Tables& tables() {
+    static const Tables built = [] {
+        Tables t;
+        std::vector<Entry> all(std::begin(kEntries), std::end(kEntries));
+        for (auto family : {compat::matmulEntries})
+            for (const Entry& e : family()) all.push_back(e);
+        for (const Entry& e : all) {
+            t.schemas.push_back(std::make_unique<c10::FunctionSchema>(torch::jit::parseSchema(e.schema)));
+            const auto& sch = *t.schemas.back();
+            c10::OperatorName name(sch.name(), sch.overload_name());
+            const bool shadows = c10::Dispatcher::singleton().findSchema(name).has_value();
+            t.ops.emplace(name, CompatOp{&sch, e.fn, shadows});
         }
-    });
-    auto it = table.find(name);
-    return it == table.end() ? nullptr : &it->second;
+        for (const auto& u : compat::matmulUnsupported()) t.unsupported.emplace(u.name, u.reason);
+        return t;
+    }();
+    return built;
+}
+
+}  // namespace
+
+const CompatOp* findCompatOp(const c10::OperatorName& name) {
+    const auto& ops = tables().ops;
+    auto it = ops.find(name);
+    return it == ops.end() ? nullptr : &it->second;
+}
+
+const char* unsupportedReason(const c10::OperatorName& name) {
+    const auto& u = tables().unsupported;
+    auto it = u.find(name.name);
+    return it == u.end() ? nullptr : it->second.c_str();
 }
 
 }  // namespace irscope::exec

@@ -62,13 +62,18 @@ BoundOp bindNode(const ir::OpNode& node) {
     auto opName = operatorNameOf(node.opType);
     if (!opName) throw ExecError(node.name, node.opType, "op_type is not of the form namespace.op.overload");
 
-    auto handle = c10::Dispatcher::singleton().findSchema(*opName);
-    if (handle) {
-        op.handle = *handle;
-        op.schema = &handle->schema();
-    } else if (const CompatOp* compat = findCompatOp(*opName)) {
+    // The equivalent first: where one exists for a name 1.13 also has, it is
+    // because 2.x changed that op's schema (see compat_ops.h).
+    if (const CompatOp* compat = findCompatOp(*opName)) {
         op.schema = compat->schema;
         op.compat = compat->fn;
+    } else if (auto handle = c10::Dispatcher::singleton().findSchema(*opName)) {
+        op.handle = *handle;
+        op.schema = &handle->schema();
+    } else if (const char* why = unsupportedReason(*opName)) {
+        throw ExecError(node.name, node.opType,
+                        "'" + opName->name + (opName->overload_name.empty() ? "" : "." + opName->overload_name) +
+                            "' is not supported on this libtorch (1.13): " + why);
     } else {
         throw ExecError(node.name, node.opType,
                         std::string("unknown op: libtorch 1.13 has no ") + "'" + opName->name +

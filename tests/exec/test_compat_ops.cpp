@@ -3,6 +3,7 @@
 #include "exec_test_util.h"
 
 #include "core/exec/session.h"
+#include "core/io/tensor_dtype.h"
 
 #include <cmath>
 #include <limits>
@@ -24,7 +25,7 @@ at::Tensor runOne(const std::string& op, const std::vector<at::Tensor>& inputs, 
     io::TensorMap m;
     for (size_t i = 0; i < inputs.size(); ++i) {
         std::string n = "a" + std::to_string(i);
-        std::string dt = inputs[i].scalar_type() == at::kBool ? "bool" : inputs[i].scalar_type() == at::kLong ? "int64" : "float32";
+        std::string dt = io::scalarTypeName(inputs[i].scalar_type());
         gin.push_back(meta(n, shapeOf(inputs[i]), dt));
         nin.push_back(meta(n, shapeOf(inputs[i]), dt, n));
         m.insert(n, inputs[i]);
@@ -44,6 +45,51 @@ at::Tensor runOne(const std::string& op, const std::vector<at::Tensor>& inputs, 
     at::Tensor t;
     s.value(outs[index]["name"].get<std::string>(), t);
     return t;
+}
+
+// Runs a one-node graph that must fail; returns "<node>|<message>".
+std::string failureOf(const std::string& op, const std::vector<at::Tensor>& inputs, json attrs) {
+    json gin = json::array(), nin = json::array();
+    io::TensorMap m;
+    for (size_t i = 0; i < inputs.size(); ++i) {
+        std::string n = "a" + std::to_string(i);
+        std::string dt = io::scalarTypeName(inputs[i].scalar_type());
+        gin.push_back(meta(n, shapeOf(inputs[i]), dt));
+        nin.push_back(meta(n, shapeOf(inputs[i]), dt, n));
+        m.insert(n, inputs[i]);
+    }
+    json out = json{{"name", "bad"}, {"shape", json::array()}};
+    auto g = graphOf(gin, json::array({out}), json::array({node("bad", op, nin, json::array({out}), attrs)}));
+    Session s(g);
+    s.setInputs(m);
+    RunResult r = s.runToEnd();
+    if (r.reason != StopReason::Failed || !r.error) return "did not fail";
+    return r.error->nodeName + "|" + r.error->message;
+}
+
+bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
+
+// c[i][j] = sum_k a[i][k] * b[k][j], in doubles, for 2-D tensors of any dtype.
+at::Tensor naiveMm(const at::Tensor& a, const at::Tensor& b) {
+    at::Tensor ad = a.to(at::kDouble), bd = b.to(at::kDouble);
+    at::Tensor c = at::zeros({a.size(0), b.size(1)}, at::kDouble);
+    for (int64_t i = 0; i < a.size(0); ++i)
+        for (int64_t j = 0; j < b.size(1); ++j) {
+            double acc = 0;
+            for (int64_t k = 0; k < a.size(1); ++k) acc += ad.index({i, k}).item<double>() * bd.index({k, j}).item<double>();
+            c.index_put_({i, j}, acc);
+        }
+    return c;
+}
+
+// Sum of squared deviations from the mean of `v` and its count.
+double sumSquares(const std::vector<double>& v) {
+    double mean = 0;
+    for (double x : v) mean += x;
+    mean /= static_cast<double>(v.size());
+    double ss = 0;
+    for (double x : v) ss += (x - mean) * (x - mean);
+    return ss;
 }
 
 double at4(const at::Tensor& t, int64_t a, int64_t b, int64_t c, int64_t d) {
@@ -209,6 +255,126 @@ private slots:
         QVERIFY(at::equal(y, at::tensor({2.f, 0.f, 5.f, 3.f}).reshape({2, 2})));
         at::Tensor n = runOne("aten.sym_size.int", {x}, json{{"dim", 1}}, {{}});
         QCOMPARE(n.item<int64_t>(), int64_t(3));
+    }
+
+    // ---- linspace with tensor ends: .item() them ------------------------------
+
+    void linspaceTensorOverloads() {
+        at::Tensor y = runOne("aten.linspace.Tensor_Tensor", {at::scalar_tensor(1.0), at::scalar_tensor(3.0)},
+                              json{{"steps", 5}}, {{5}});
+        QVERIFY(close(y, at::tensor({1.0, 1.5, 2.0, 2.5, 3.0})));
+        QCOMPARE(y.scalar_type(), at::kFloat);   // the default dtype, as in 2.x
+        // Tensor_Scalar with an int64 start and an explicit dtype string.
+        at::Tensor z = runOne("aten.linspace.Tensor_Scalar", {at::scalar_tensor(0, at::kLong)},
+                              json{{"end", 1.0}, {"steps", 3}, {"dtype", "torch.float64"}, {"device", "cpu"},
+                                   {"pin_memory", false}},
+                              {{3}});
+        QCOMPARE(z.scalar_type(), at::kDouble);
+        QVERIFY(close(z, at::tensor({0.0, 0.5, 1.0})));
+        // Scalar_Tensor: start from attrs, end from an int64 tensor; still float32.
+        at::Tensor w = runOne("aten.linspace.Scalar_Tensor", {at::scalar_tensor(2, at::kLong)},
+                              json{{"start", -2}, {"steps", 5}}, {{5}});
+        QCOMPARE(w.scalar_type(), at::kFloat);
+        QVERIFY(close(w, at::tensor({-2.0, -1.0, 0.0, 1.0, 2.0})));
+        std::string err = failureOf("aten.linspace.Tensor_Tensor", {at::ones({2}), at::scalar_tensor(3.0)},
+                                    json{{"steps", 2}});
+        QVERIFY2(contains(err, "0-dimensional"), err.c_str());
+    }
+
+    // ---- matmul family --------------------------------------------------------
+
+    void mmBmmAddmmWithOutDtype() {
+        at::Tensor a = at::randn({3, 4}).to(at::kHalf), b = at::randn({4, 2}).to(at::kHalf);
+        at::Tensor y = runOne("aten.mm.dtype", {a, b}, json{{"out_dtype", "torch.float32"}}, {{3, 2}});
+        QCOMPARE(y.scalar_type(), at::kFloat);
+        QVERIFY(close(y, naiveMm(a, b), 1e-5, 1e-5));   // fp32 accumulation of the half values: no half rounding
+
+        at::Tensor ba = at::randn({2, 3, 4}).to(at::kBFloat16), bb = at::randn({2, 4, 5}).to(at::kBFloat16);
+        at::Tensor by = runOne("aten.bmm.dtype", {ba, bb}, json{{"out_dtype", "torch.float32"}}, {{2, 3, 5}});
+        QCOMPARE(by.scalar_type(), at::kFloat);
+        for (int64_t g = 0; g < 2; ++g) QVERIFY(close(by[g], naiveMm(ba[g], bb[g]), 1e-5, 1e-5));
+
+        at::Tensor bias = at::randn({2}), m1 = at::randn({3, 4}), m2 = at::randn({4, 2});
+        at::Tensor ay = runOne("aten.addmm.dtype", {bias, m1, m2},
+                               json{{"out_dtype", "torch.float16"}, {"beta", 0.5}, {"alpha", 2}}, {{3, 2}});
+        QCOMPARE(ay.scalar_type(), at::kHalf);
+        at::Tensor ref = naiveMm(m1, m2) * 2.0 + bias.to(at::kDouble) * 0.5;
+        QVERIFY(close(ay, ref, 2e-3, 2e-3));   // one rounding to half
+    }
+
+    void weightInt8PackMm() {
+        at::Tensor x = at::randn({3, 4}), w = at::randint(-128, 128, {2, 4}).to(at::kChar), sc = at::rand({2}) + 0.1;
+        at::Tensor y = runOne("aten._weight_int8pack_mm.default", {x, w, sc}, json::object(), {{3, 2}});
+        at::Tensor ref = at::empty({3, 2}, at::kDouble);
+        for (int64_t m = 0; m < 3; ++m)
+            for (int64_t n = 0; n < 2; ++n) {
+                double acc = 0;
+                for (int64_t k = 0; k < 4; ++k) acc += x.index({m, k}).item<double>() * w.index({n, k}).item<double>();
+                ref.index_put_({m, n}, acc * sc[n].item<double>());
+            }
+        QCOMPARE(y.scalar_type(), at::kFloat);
+        QVERIFY(close(y, ref, 1e-5, 1e-4));
+        at::Tensor yb = runOne("aten._weight_int8pack_mm.default", {x.to(at::kBFloat16), w, sc}, json::object(), {{3, 2}});
+        QCOMPARE(yb.scalar_type(), at::kBFloat16);
+        QVERIFY(close(yb, ref, 2e-2, 2e-1));
+    }
+
+    void groupedMm() {
+        at::Tensor offs = at::tensor({2, 5}, at::kInt);
+        // 2-D x 3-D: rows [0,2) use expert 0, [2,5) expert 1, row 5 is past the last offset -> zeros.
+        at::Tensor a = at::randn({6, 3}), b = at::randn({2, 3, 4});
+        at::Tensor y = runOne("aten._grouped_mm.default", {a, b, offs}, json::object(), {{6, 4}});
+        at::Tensor ref = at::zeros({6, 4}, at::kDouble);
+        ref.narrow(0, 0, 2).copy_(naiveMm(a.narrow(0, 0, 2), b[0]));
+        ref.narrow(0, 2, 3).copy_(naiveMm(a.narrow(0, 2, 3), b[1]));
+        QVERIFY(close(y, ref));
+        // 3-D x 2-D: columns ragged.
+        at::Tensor a3 = at::randn({2, 3, 4}), b2 = at::randn({4, 5});
+        at::Tensor y2 = runOne("aten._grouped_mm.default", {a3, b2, offs}, json::object(), {{3, 5}});
+        at::Tensor ref2 = at::zeros({3, 5}, at::kDouble);
+        ref2.narrow(1, 0, 2).copy_(naiveMm(a3[0], b2.narrow(1, 0, 2)));
+        ref2.narrow(1, 2, 3).copy_(naiveMm(a3[1], b2.narrow(1, 2, 3)));
+        QVERIFY(close(y2, ref2));
+        // 2-D x 2-D: K ragged, one output per group; bf16 in, out_dtype float32.
+        at::Tensor ak = at::randn({3, 5}).to(at::kBFloat16), bk = at::randn({5, 2}).to(at::kBFloat16);
+        at::Tensor y3 = runOne("aten._grouped_mm.default", {ak, bk, offs}, json{{"out_dtype", "torch.float32"}},
+                               {{2, 3, 2}});
+        QCOMPARE(y3.scalar_type(), at::kFloat);
+        QVERIFY(close(y3[0], naiveMm(ak.narrow(1, 0, 2), bk.narrow(0, 0, 2)), 1e-5, 1e-5));
+        QVERIFY(close(y3[1], naiveMm(ak.narrow(1, 2, 3), bk.narrow(0, 2, 3)), 1e-5, 1e-5));
+        // 3-D x 3-D: plain batched matmul, no offsets.
+        at::Tensor y4 = runOne("aten._grouped_mm.default", {a3, at::randn({2, 4, 2})}, json::object(), {{2, 3, 2}});
+        QCOMPARE(y4.sizes().vec(), (std::vector<int64_t>{2, 3, 2}));
+    }
+
+    void fp8AndInt4AreReportedAsUnsupported() {
+        const char* ops[] = {"aten._scaled_mm.default", "aten._weight_int4pack_mm.default",
+                             "aten._convert_weight_to_int4pack.default"};
+        for (const char* op : ops) {
+            std::string err = failureOf(op, {at::ones({2, 2}), at::ones({2, 2})}, json::object());
+            QVERIFY2(contains(err, "bad|"), err.c_str());   // names the node
+            QVERIFY2(contains(err, "is not supported on this libtorch (1.13)"), err.c_str());
+            QVERIFY2(!contains(err, "unknown op"), err.c_str());
+        }
+    }
+
+    void nonzeroStaticPadsAndTrims() {
+        at::Tensor x = at::tensor({0, 1, 2, 0, 3, 4}, at::kLong).reshape({3, 2});
+        // nonzero in row-major order: (0,1) (1,0) (2,0) (2,1)
+        at::Tensor padded = runOne("aten.nonzero_static.default", {x}, json{{"size", 6}}, {{6, 2}});
+        QVERIFY(at::equal(padded, at::tensor({0, 1, 1, 0, 2, 0, 2, 1, -1, -1, -1, -1}, at::kLong).reshape({6, 2})));
+        at::Tensor trimmed = runOne("aten.nonzero_static.default", {x}, json{{"size", 2}, {"fill_value", 7}}, {{2, 2}});
+        QVERIFY(at::equal(trimmed, at::tensor({0, 1, 1, 0}, at::kLong).reshape({2, 2})));
+    }
+
+    void functionalAssertScalar() {
+        at::Tensor token = at::empty({0});
+        at::Tensor y = runOne("aten._functional_assert_scalar.default", {token},
+                              json{{"self", 1}, {"assert_msg", "ok"}}, {{0}});
+        QVERIFY(y.defined());
+        std::string err = failureOf("aten._functional_assert_scalar.default", {token},
+                                    json{{"self", 0}, {"assert_msg", "u0 >= 0 failed"}});
+        QVERIFY2(contains(err, "u0 >= 0 failed"), err.c_str());
     }
 
     void preluKernel() {
