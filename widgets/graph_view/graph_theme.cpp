@@ -43,7 +43,9 @@ GraphTheme GraphTheme::light() {
     t.producer = QColor("#1f77d0");
     t.consumer = QColor("#2a9d3a");
     t.highlight = QColor("#ffd000");
-    t.current = QColor("#d0302a");
+    // The next node to run (RenderDoc's current event): violet, so that it is
+    // never mistaken for a failed node (red) or a done one (green).
+    t.current = QColor("#7b3fe4");
     t.buildTable();
     return t;
 }
@@ -61,6 +63,7 @@ GraphTheme GraphTheme::darkTheme() {
     t.producer = QColor("#5aa9ff");
     t.consumer = QColor("#5fd06f");
     t.highlight = QColor("#ffd84a");
+    t.current = QColor("#b48cff");
     t.buildTable();
     return t;
 }

@@ -161,13 +161,16 @@ void MainWindow::buildDocks() {
     search_ = new SearchPanel(session_, this);
     diagnostics_ = new DiagnosticsPanel(session_, this);
     opStats_ = new OpStatsPanel(session_, this);
-    searchDock_ = dock(tr("Search"), QStringLiteral("searchDock"), search_, Qt::LeftDockWidgetArea);
+    // The graph gets the whole width: every dock shares the right column (Search is
+    // raised by Ctrl+F), like Qt Creator's side bar, and Diagnostics sits below.
     propertiesDock_ = dock(tr("Properties"), QStringLiteral("propertiesDock"), properties_, Qt::RightDockWidgetArea);
+    searchDock_ = dock(tr("Search"), QStringLiteral("searchDock"), search_, Qt::RightDockWidgetArea);
     opStatsDock_ = dock(tr("Op statistics"), QStringLiteral("opStatsDock"), opStats_, Qt::RightDockWidgetArea);
     diagnosticsDock_ = dock(tr("Diagnostics"), QStringLiteral("diagnosticsDock"), diagnostics_, Qt::BottomDockWidgetArea);
-    tabifyDockWidget(propertiesDock_, opStatsDock_);
+    tabifyDockWidget(propertiesDock_, searchDock_);
+    tabifyDockWidget(searchDock_, opStatsDock_);
     propertiesDock_->raise();
-    resizeDocks({searchDock_, propertiesDock_}, {260, 380}, Qt::Horizontal);
+    resizeDocks({propertiesDock_}, {400}, Qt::Horizontal);
     resizeDocks({diagnosticsDock_}, {140}, Qt::Vertical);
     connect(diagnostics_, &DiagnosticsPanel::countsChanged, this, [this](int errors, int warnings, int infos) {
         diagnosticsDock_->setWindowTitle(errors + warnings + infos == 0
