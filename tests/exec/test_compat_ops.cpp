@@ -367,6 +367,97 @@ private slots:
         QVERIFY(at::equal(trimmed, at::tensor({0, 1, 1, 0}, at::kLong).reshape({2, 2})));
     }
 
+    // ---- schemas 2.x changed --------------------------------------------------
+
+    void varStdCorrectionWith2xAttrs() {
+        at::Tensor x = at::randn({2, 3});
+        auto row = [&](int64_t r) {
+            std::vector<double> v;
+            for (int64_t c = 0; c < 3; ++c) v.push_back(x.index({r, c}).item<double>());
+            return v;
+        };
+        auto col = [&](int64_t c) { return std::vector<double>{x.index({0, c}).item<double>(), x.index({1, c}).item<double>()}; };
+        std::vector<double> all = row(0);
+        for (double v : row(1)) all.push_back(v);
+
+        // {"correction": 0}: population variance over everything.
+        at::Tensor v0 = runOne("aten.var.correction", {x}, json{{"correction", 0}}, {{}});
+        QVERIFY(close(v0, at::scalar_tensor(sumSquares(all) / 6, at::kDouble)));
+        // {"dim": [1], "correction": 1.0, "keepdim": true}: a float correction that is whole.
+        at::Tensor v1 = runOne("aten.var.correction", {x}, json{{"dim", {1}}, {"correction", 1.0}, {"keepdim", true}},
+                               {{2, 1}});
+        QVERIFY(close(v1, at::tensor({sumSquares(row(0)) / 2, sumSquares(row(1)) / 2}).reshape({2, 1})));
+        // No attrs at all: every dim, Bessel's correction.
+        at::Tensor v2 = runOne("aten.var.correction", {x}, json::object(), {{}});
+        QVERIFY(close(v2, at::scalar_tensor(sumSquares(all) / 5, at::kDouble)));
+        // dim passed as None.
+        at::Tensor v3 = runOne("aten.std.correction", {x}, json{{"dim", nullptr}, {"correction", 0}}, {{}});
+        QVERIFY(close(v3, at::scalar_tensor(std::sqrt(sumSquares(all) / 6), at::kDouble)));
+        // A fractional correction, which 1.13 cannot take as such: N - 0.5 = 1.5.
+        at::Tensor v4 = runOne("aten.std.correction", {x}, json{{"dim", {0}}, {"correction", 0.5}}, {{3}});
+        QVERIFY(close(v4, at::tensor({std::sqrt(sumSquares(col(0)) / 1.5), std::sqrt(sumSquares(col(1)) / 1.5),
+                                      std::sqrt(sumSquares(col(2)) / 1.5)})));
+        // var_mean / std_mean: both outputs.
+        at::Tensor vm = runOne("aten.var_mean.correction", {x}, json{{"dim", {1}}, {"correction", 0}}, {{2}, {2}}, 0);
+        at::Tensor mm = runOne("aten.var_mean.correction", {x}, json{{"dim", {1}}, {"correction", 0}}, {{2}, {2}}, 1);
+        QVERIFY(close(vm, at::tensor({sumSquares(row(0)) / 3, sumSquares(row(1)) / 3})));
+        double m0 = (row(0)[0] + row(0)[1] + row(0)[2]) / 3, m1 = (row(1)[0] + row(1)[1] + row(1)[2]) / 3;
+        QVERIFY(close(mm, at::tensor({m0, m1})));
+        at::Tensor sm = runOne("aten.std_mean.correction", {x}, json::object(), {{}, {}}, 0);
+        QVERIFY(close(sm, at::scalar_tensor(std::sqrt(sumSquares(all) / 5), at::kDouble)));
+    }
+
+    void stftDropsDefaultAlignToWindow() {
+        at::Tensor x = at::randn({16}), win = at::rand({8}) + 0.5;
+        // What torch.stft(x, 8, 4, window=win, center=False, return_complex=True) exports.
+        json attrs{{"n_fft", 8},          {"hop_length", 4},        {"win_length", nullptr},
+                   {"normalized", false}, {"onesided", nullptr},    {"return_complex", true},
+                   {"align_to_window", nullptr}};
+        at::Tensor y = runOne("aten.stft.default", {x, win}, attrs, {{5, 3}});
+        QVERIFY(y.defined() && y.is_complex());
+        // X[f, m] = sum_k win[k] x[m*4 + k] exp(-2 pi i f k / 8), onesided: f = 0..4, frames m = 0..2.
+        at::Tensor ref = at::empty({5, 3, 2}, at::kDouble);
+        for (int64_t f = 0; f < 5; ++f)
+            for (int64_t m = 0; m < 3; ++m) {
+                double re = 0, im = 0;
+                for (int64_t k = 0; k < 8; ++k) {
+                    double v = win[k].item<double>() * x[m * 4 + k].item<double>(), ang = -2 * M_PI * f * k / 8.0;
+                    re += v * std::cos(ang);
+                    im += v * std::sin(ang);
+                }
+                ref.index_put_({f, m, 0}, re);
+                ref.index_put_({f, m, 1}, im);
+            }
+        QVERIFY(close(at::view_as_real(y), ref, 1e-5, 1e-5));
+        // Any align_to_window is harmless when the window fills n_fft...
+        attrs["align_to_window"] = true;
+        at::Tensor y2 = runOne("aten.stft.default", {x, win}, attrs, {{5, 3}});
+        QVERIFY(y2.defined() && at::equal(y2, y));
+        // ... but not with a shorter window, where it moves the window: a clear error.
+        attrs["win_length"] = 4;
+        std::string err = failureOf("aten.stft.default", {x, at::ones({4})}, attrs);
+        QVERIFY2(contains(err, "bad|") && contains(err, "align_to_window") && contains(err, "1.13"), err.c_str());
+    }
+
+    void padSequenceSides() {
+        at::Tensor a = at::tensor({1.f, 2.f}), b = at::tensor({3.f, 4.f, 5.f});
+        json lists{{"_tensor_list_sizes", {2}}};
+        json right = lists;
+        right["batch_first"] = true;
+        right["padding_side"] = "right";
+        QVERIFY(close(runOne("aten.pad_sequence.default", {a, b}, right, {{2, 3}}),
+                      at::tensor({1.f, 2.f, 0.f, 3.f, 4.f, 5.f}).reshape({2, 3})));
+        json left = lists;
+        left["padding_value"] = -1.0;
+        left["padding_side"] = "left";   // time-major: [T, B]
+        QVERIFY(close(runOne("aten.pad_sequence.default", {a, b}, left, {{3, 2}}),
+                      at::tensor({-1.f, 3.f, 1.f, 4.f, 2.f, 5.f}).reshape({3, 2})));
+        json bad = lists;
+        bad["padding_side"] = "middle";
+        std::string err = failureOf("aten.pad_sequence.default", {a, b}, bad);
+        QVERIFY2(contains(err, "padding_side") && contains(err, "middle"), err.c_str());
+    }
+
     void functionalAssertScalar() {
         at::Tensor token = at::empty({0});
         at::Tensor y = runOne("aten._functional_assert_scalar.default", {token},
