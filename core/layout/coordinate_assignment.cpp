@@ -50,10 +50,68 @@ double separation(const LayeredGraph& g, int32_t a, int32_t b, const LayoutOptio
     return (g.width[a] + g.width[b]) / 2 + gap;
 }
 
+// Median links, shared by the four alignments. up[v]/down[v]: v's median
+// neighbours above/below among the vertices that align (the lower and upper
+// median, equal for an odd count; -1 for none). A link u-v is mutual when
+// each is a median of the other. chainUp[v]/chainDown[v]: vertices on the
+// longest path of mutual links from v upward/downward.
+//
+// Why mutual links first: plain BK lets the first vertex in scan order take
+// a fork's source even when it is not the fork's middle branch, and a join
+// picks its median independently of that. On a repeated block such as
+// attention (one stream forks into v | q | k, the v lane joins q and k again
+// at SDPA) the stream then enters each block in one column and leaves it in
+// another; each block starts a column beside the previous one, and a long
+// graph drifts sideways by about a column per block, in all four alignments
+// (28k px on a 434-layer Llama). Mutual medians make a fork and its join
+// agree (the middle branch on both sides); where two links compete (a join
+// whose two inputs both have it as median), the one with the longer chain
+// beyond it wins: the stream that came through the fork, not a side branch
+// that started just above the join. The main stream stays one block.
+struct Links {
+    std::vector<std::array<int32_t, 2>> up, down;
+    std::vector<int32_t> chainUp, chainDown;
+};
+
+Links medianLinks(const LayeredGraph& g) {
+    const int32_t vc = g.vertexCount();
+    Links k;
+    k.up.assign(vc, {-1, -1});
+    k.down.assign(vc, {-1, -1});
+    std::vector<int32_t> nbs;
+    auto medians = [&](const std::vector<int32_t>& adj, std::array<int32_t, 2>& m) {
+        nbs.clear();
+        for (int32_t u : adj)
+            if (g.alignsFreely(u)) nbs.push_back(u);
+        if (nbs.empty()) return;
+        std::sort(nbs.begin(), nbs.end(), [&](int32_t a, int32_t b) { return g.pos[a] < g.pos[b]; });
+        m = {nbs[(nbs.size() - 1) / 2], nbs[nbs.size() / 2]};
+    };
+    for (int32_t v = 0; v < vc; ++v) {
+        if (!g.alignsFreely(v)) continue;
+        medians(g.up[v], k.up[v]);
+        medians(g.down[v], k.down[v]);
+    }
+    auto isMedian = [](const std::array<int32_t, 2>& m, int32_t v) { return m[0] == v || m[1] == v; };
+    k.chainUp.assign(vc, 1);
+    k.chainDown.assign(vc, 1);
+    const auto h = static_cast<int32_t>(g.layers.size());
+    for (int32_t l = 1; l < h; ++l)
+        for (int32_t v : g.layers[l])
+            for (int32_t u : k.up[v])
+                if (u >= 0 && isMedian(k.down[u], v)) k.chainUp[v] = std::max(k.chainUp[v], k.chainUp[u] + 1);
+    for (int32_t l = h - 2; l >= 0; --l)
+        for (int32_t v : g.layers[l])
+            for (int32_t u : k.down[v])
+                if (u >= 0 && isMedian(k.up[u], v)) k.chainDown[v] = std::max(k.chainDown[v], k.chainDown[u] + 1);
+    return k;
+}
+
 // One of the four alignments plus its compaction. downward: align with upper
 // neighbours, layers top to bottom; leftward: medians and packing from the left.
 std::vector<double> alignAndCompact(const LayeredGraph& g, const std::unordered_set<int64_t>& marked,
-                                    bool downward, bool leftward, const LayoutOptions& o) {
+                                    const Links& links, bool downward, bool leftward, const LayoutOptions& o,
+                                    Progress* progress) {
     const int32_t vc = g.vertexCount();
     const auto h = static_cast<int32_t>(g.layers.size());
     // Mirrored view: p = position counted from the side we pack towards.
@@ -66,31 +124,88 @@ std::vector<double> alignAndCompact(const LayeredGraph& g, const std::unordered_
         return leftward ? layer[k] : layer[layer.size() - 1 - k];
     };
 
+    // Alignment, layer by layer, in two rounds per layer (see Links).
+    // Round 1: mutual median links, each v taking its best link u (longest
+    // chain beyond u) provided v is u's preferred partner (longest chain
+    // beyond v). Round 2: the vertices left take a free median neighbour
+    // as plain BK does, where that crosses no alignment already made.
+    const auto& farMed = downward ? links.up : links.down;      // v's medians on the aligned side
+    const auto& nearMed = downward ? links.down : links.up;     // u's medians on v's side
+    const auto& chainFar = downward ? links.chainUp : links.chainDown;
+    const auto& chainNear = downward ? links.chainDown : links.chainUp;
+    auto mutual = [&](int32_t u, int32_t v) {
+        return (nearMed[u][0] == v || nearMed[u][1] == v) && !marked.count(segmentKey(g, u, v));
+    };
+    // Medians in scan order (the mirrored view's left one first).
+    auto ordered = [&](const std::array<int32_t, 2>& m) {
+        std::array<int32_t, 2> o = m;
+        if (o[0] >= 0 && p[o[1]] < p[o[0]]) std::swap(o[0], o[1]);
+        if (o[1] == o[0]) o[1] = -1;
+        return o;
+    };
     std::vector<int32_t> root(vc), align(vc);
     for (int32_t v = 0; v < vc; ++v) root[v] = align[v] = v;
-    std::vector<int32_t> nbs;
+    std::vector<int32_t> chosen, bound;
     for (int32_t step = 1; step < h; ++step) {
         const int32_t l = downward ? step : h - 1 - step;
+        const size_t width = g.layers[l].size();
+        if (progress != nullptr) progress->advance(static_cast<int64_t>(width), 4 * static_cast<int64_t>(vc));
+        chosen.assign(width, -1);   // per scan index: the aligned neighbour
         int32_t r = -1;
-        for (size_t k = 0; k < g.layers[l].size(); ++k) {
+        for (size_t k = 0; k < width; ++k) {
             const int32_t v = inOrder(l, k);
-            if (!g.alignsFreely(v)) continue;
-            nbs.clear();
-            for (int32_t u : downward ? g.up[v] : g.down[v])
-                if (g.alignsFreely(u)) nbs.push_back(u);
-            if (nbs.empty()) continue;
-            std::sort(nbs.begin(), nbs.end(), [&](int32_t a, int32_t b) { return p[a] < p[b]; });
-            const size_t d = nbs.size();
-            for (size_t m : {(d - 1) / 2, d / 2}) {
-                if (align[v] != v) break;
-                const int32_t u = nbs[m];
-                if (r < p[u] && !marked.count(segmentKey(g, u, v))) {
-                    align[u] = v;
-                    root[v] = root[u];
-                    align[v] = root[v];
+            if (!g.alignsFreely(v) || farMed[v][0] < 0) continue;
+            int32_t c[2];
+            int nc = 0;
+            for (int32_t u : ordered(farMed[v])) {
+                if (u < 0 || !mutual(u, v)) continue;
+                // u's preferred partner: the mutual one with the longest chain beyond it, then scan order.
+                int32_t best = -1;
+                for (int32_t w : ordered(nearMed[u]))
+                    if (w >= 0 && (farMed[w][0] == u || farMed[w][1] == u) && !marked.count(segmentKey(g, u, w)) &&
+                        (best < 0 || chainNear[w] > chainNear[best]))
+                        best = w;
+                if (best == v) c[nc++] = u;
+            }
+            if (nc == 2 && chainFar[c[1]] > chainFar[c[0]]) std::swap(c[0], c[1]);
+            for (int i = 0; i < nc; ++i)
+                if (r < p[c[i]]) {
+                    chosen[k] = c[i];
+                    r = p[c[i]];
+                    break;
+                }
+        }
+        // Round 2: free medians between the mutual alignments.
+        int32_t next = std::numeric_limits<int32_t>::max();
+        bound.assign(width, 0);   // per scan index: the p of the next round-1 alignment to its right
+        for (size_t k = width; k-- > 0;) {
+            bound[k] = next;
+            if (chosen[k] >= 0) next = p[chosen[k]];
+        }
+        r = -1;
+        for (size_t k = 0; k < width; ++k) {
+            const int32_t v = inOrder(l, k);
+            if (chosen[k] >= 0) {
+                r = p[chosen[k]];
+                continue;
+            }
+            if (!g.alignsFreely(v) || farMed[v][0] < 0) continue;
+            for (int32_t u : ordered(farMed[v])) {
+                // The window excludes every u taken already, in either round.
+                if (u >= 0 && r < p[u] && p[u] < bound[k] && !marked.count(segmentKey(g, u, v))) {
+                    chosen[k] = u;
                     r = p[u];
+                    break;
                 }
             }
+        }
+        for (size_t k = 0; k < width; ++k) {
+            const int32_t u = chosen[k];
+            if (u < 0) continue;
+            const int32_t v = inOrder(l, k);
+            align[u] = v;
+            root[v] = root[u];
+            align[v] = root[v];
         }
     }
 
@@ -136,15 +251,16 @@ std::vector<double> alignAndCompact(const LayeredGraph& g, const std::unordered_
 
 }  // namespace
 
-std::vector<double> assignCoordinates(const LayeredGraph& g, const LayoutOptions& options) {
+std::vector<double> assignCoordinates(const LayeredGraph& g, const LayoutOptions& options, Progress* progress) {
     const int32_t vc = g.vertexCount();
     if (vc == 0) return {};
     const auto marked = markTypeOneConflicts(g);
+    const Links links = medianLinks(g);
     std::array<std::vector<double>, 4> xs;
     std::array<double, 4> lo{}, hi{};
     int smallest = 0;
     for (int k = 0; k < 4; ++k) {
-        xs[k] = alignAndCompact(g, marked, /*downward=*/k < 2, /*leftward=*/k % 2 == 0, options);
+        xs[k] = alignAndCompact(g, marked, links, /*downward=*/k < 2, /*leftward=*/k % 2 == 0, options, progress);
         lo[k] = std::numeric_limits<double>::infinity();
         hi[k] = -lo[k];
         for (int32_t v = 0; v < vc; ++v) {

@@ -61,7 +61,7 @@ namespace {
 
 // The exchange pass given the crossings per layer gap (kept up to date).
 int64_t transposeWithGaps(LayeredGraph& g, const std::vector<int32_t>& group, int maxVisitsPerLayer, bool allowTies,
-                          std::vector<int64_t>& gap) {
+                          std::vector<int64_t>& gap, Progress* progress = nullptr, int64_t total = 0) {
     const auto layerCount = static_cast<int32_t>(g.layers.size());
     if (layerCount < 2) return 0;
     // A layer with crossings on either side is worth a look.
@@ -82,6 +82,7 @@ int64_t transposeWithGaps(LayeredGraph& g, const std::vector<int32_t>& group, in
         if (!dirty(l) || ++visits[l] > maxVisitsPerLayer) continue;
         auto& layer = g.layers[l];
         const size_t k = layer.size();
+        if (progress != nullptr) progress->advance(static_cast<int64_t>(k), total);
         upEnds.resize(std::max(upEnds.size(), k));
         downEnds.resize(std::max(downEnds.size(), k));
         for (size_t i = 0; i < k; ++i) {
@@ -151,9 +152,12 @@ int64_t transposePass(LayeredGraph& g, const std::vector<int32_t>& group, int ma
     return transposeWithGaps(g, group, maxVisitsPerLayer, allowTies, gap);
 }
 
-int64_t reduceCrossings(LayeredGraph& g, int sweeps) {
+int64_t reduceCrossings(LayeredGraph& g, int sweeps, Progress* progress) {
     const int32_t vc = g.vertexCount();
     const auto layerCount = static_cast<int32_t>(g.layers.size());
+    // Work units: vertices sorted or visited by the exchange pass; a round
+    // sorts every layer twice and the exchange visits about as many again.
+    const int64_t total = 2 * static_cast<int64_t>(std::max(sweeps, 1)) * 3 * vc;
     initialOrder(g);
 
     // Satellites and their anchors.
@@ -276,12 +280,18 @@ int64_t reduceCrossings(LayeredGraph& g, int sweeps) {
         int64_t best = -1;
         int stale = 0;
         for (int round = 0; round < sweeps; ++round) {
-            for (int32_t l = 1; l < layerCount; ++l) sortLayer(l, true);
-            for (int32_t l = layerCount - 2; l >= 0; --l) sortLayer(l, false);
+            for (int32_t l = 1; l < layerCount; ++l) {
+                sortLayer(l, true);
+                if (progress != nullptr) progress->advance(static_cast<int64_t>(g.layers[l].size()), total);
+            }
+            for (int32_t l = layerCount - 2; l >= 0; --l) {
+                sortLayer(l, false);
+                if (progress != nullptr) progress->advance(static_cast<int64_t>(g.layers[l].size()), total);
+            }
             std::vector<int64_t> gap = layerGaps(g);
             int64_t c = 0;
             for (int64_t x : gap) c += x;
-            if (c > 0) c -= transposeWithGaps(g, group, kTransposeVisits, round % 2 == 1, gap);
+            if (c > 0) c -= transposeWithGaps(g, group, kTransposeVisits, round % 2 == 1, gap, progress, total);
             if (best < 0 || c < best) {
                 best = c;
                 bestLayers = g.layers;

@@ -16,11 +16,13 @@
 #include <vector>
 
 #include "core/layout/layered_graph.h"
+#include "core/layout/progress.h"
 
 namespace irscope::layout::detail {
 
 // Reorders g.layers (and g.pos); returns the crossing count of the result.
-int64_t reduceCrossings(LayeredGraph& g, int sweeps);
+// Reports through `progress` (may throw LayoutCancelled).
+int64_t reduceCrossings(LayeredGraph& g, int sweeps, Progress* progress = nullptr);
 
 // Greedy adjacent exchange ("transpose") on the layers that have crossings:
 // swaps neighbours u, v in a layer when that strictly lowers the crossings of

@@ -7,10 +7,27 @@
 //      their anchor, adjacent exchange; Fenwick-tree crossing count)
 //   -> coordinates (Brandes-Koepf, weights and ghosts left out of the alignment)
 //   -> edge routing (polylines clipped to the boxes).
+#include <exception>
+#include <functional>
+
 #include "core/layout/layout_graph.h"
 #include "core/layout/layout_result.h"
 
 namespace irscope::layout {
+
+// Progress and cancellation. Called from the thread running computeLayout at
+// the start of each phase and every few thousand vertices inside the long
+// loops (a few hundred calls on 100k nodes), with the share of the work done
+// (0 to 1, never decreasing; 1 when the layout is complete) and the phase's
+// name ("layering", "long edges", "crossings", "coordinates", "routing",
+// "done"). Return false to cancel: computeLayout then throws LayoutCancelled
+// before calling it again.
+using LayoutProgress = std::function<bool(double fraction, const char* phase)>;
+
+class LayoutCancelled : public std::exception {
+public:
+    const char* what() const noexcept override { return "layout cancelled"; }
+};
 
 struct LayoutOptions {
     double nodeGap = 20;          // horizontal space between two boxes in a layer
@@ -31,8 +48,12 @@ struct LayoutOptions {
     double ghostMaxWidth = 160;
 
     int crossingSweeps = 6;       // down+up rounds of barycenter ordering (best kept)
+
+    LayoutProgress progress;      // empty: no reports, no cancellation
 };
 
+// Throws std::out_of_range for an edge endpoint outside the graph, and
+// LayoutCancelled when options.progress returned false.
 LayoutResult computeLayout(const LayoutGraph& graph, const LayoutOptions& options = {});
 
 }  // namespace irscope::layout

@@ -1,6 +1,11 @@
 // The layout engine on hand-built LayoutGraphs whose good drawing is known.
 #include <QTest>
 
+#include <initializer_list>
+#include <map>
+#include <string>
+#include <vector>
+
 #include "core/layout/layout.h"
 #include "layout/layout_checks.h"
 
@@ -27,6 +32,62 @@ void edge(LayoutGraph& g, int32_t s, int32_t t, EdgeStyle style = EdgeStyle::Sol
     g.addEdge(e);
 }
 double cx(const LayoutResult& r, int32_t i) { return r.items[i].rect.center().x; }
+
+// N Llama decoder layers as bench/make_big_ir.py writes them and
+// graph_to_layout turns them into items: one weight item per use (the causal
+// mask and the RoPE cos/sin tables included, so nothing is ghosted but the
+// residual stream's far reads), RMS norms from pow/mean/add/rsqrt/mul,
+// q/k/v projections, RoPE as mul/slice/slice/neg/cat/mul/add on q and k,
+// SDPA, o projection, residual add, SiLU-gated MLP, residual add.
+// residualAdds: the two residual adds of every layer, top to bottom.
+LayoutGraph llamaBlocks(int layers, std::vector<int32_t>* residualAdds = nullptr) {
+    LayoutGraph g;
+    auto op = [&](const char* name, std::initializer_list<int32_t> inputs, double w = 92) {
+        const int32_t v = node(g, name, ItemKind::Op, w, 42);
+        for (int32_t u : inputs) edge(g, u, v);
+        return v;
+    };
+    auto weight = [&](int32_t consumer, const char* name, ItemKind kind = ItemKind::Parameter, double w = 246) {
+        edge(g, node(g, name, kind, w, 42), consumer, EdgeStyle::Dashed);
+    };
+    auto rms = [&](int32_t x) {
+        const int32_t r = op("rsqrt", {op("add", {op("mean", {op("pow", {x}, 142)}, 78)})}, 63);
+        const int32_t y = op("mul", {op("mul", {x, r})});
+        weight(y, "p_norm_weight", ItemKind::Parameter, 239);
+        return y;
+    };
+    auto linear = [&](int32_t x) {
+        const int32_t v = op("linear", {x}, 78);
+        weight(v, "p_proj_weight");
+        return v;
+    };
+    auto rope = [&](int32_t x) {
+        const int32_t a = op("mul", {x});
+        weight(a, "b_rope_cos", ItemKind::Buffer, 102);
+        const int32_t s1 = op("slice", {x}, 106), s2 = op("slice", {x}, 106);
+        const int32_t c = op("cat", {op("neg", {s2}, 85), s1}, 85);
+        const int32_t b = op("mul", {c});
+        weight(b, "b_rope_sin", ItemKind::Buffer, 102);
+        return op("add", {a, b});
+    };
+    int32_t h = node(g, "x", ItemKind::GraphInput, 120, 42);
+    for (int layer = 0; layer < layers; ++layer) {
+        const int32_t n1 = rms(h);
+        int32_t heads[3];
+        for (int32_t& t : heads) t = op("transpose", {op("view", {linear(n1)}, 85)}, 114);
+        const int32_t q = rope(heads[0]), k = rope(heads[1]);
+        const int32_t attn = op("scaled_dot_product_attention", {q, k, heads[2]}, 222);
+        weight(attn, "c_causal_mask", ItemKind::Constant, 124);
+        h = op("add", {h, linear(op("view", {op("transpose", {attn}, 114)}, 78))});
+        if (residualAdds) residualAdds->push_back(h);
+        const int32_t n2 = rms(h);
+        const int32_t gate = op("silu", {linear(n2)}, 85);
+        h = op("add", {h, linear(op("mul", {gate, linear(n2)}))});
+        if (residualAdds) residualAdds->push_back(h);
+    }
+    edge(g, h, node(g, "output", ItemKind::Output, 100, 42));
+    return g;
+}
 
 void checkInvariants(const LayoutResult& r) {
     QString why;
@@ -313,6 +374,92 @@ private slots:
         QVERIFY2(r.stats.dummies <= 2 * n, qPrintable(QString::number(r.stats.dummies)));
         QVERIFY(r.stats.ghosts >= 299);   // every block but the first reads pos through a ghost
         QVERIFY(r.stats.layers >= 300 * 7);
+    }
+
+    void repeatedBlocksDoNotDrift() {
+        // A stack of identical decoder layers must draw as a column of
+        // identical bands: the width is one band's, whatever the depth.
+        // Each band is the residual stream with its side branches (the v
+        // lane and the k RoPE on one side or the other of q, the MLP's two
+        // branches, weights beside their consumers); each residual add has
+        // the previous one as its only non-ghost "stream" input, so a
+        // drawing that keeps the stream in one column repeats the same
+        // band. Brandes-Koepf with first-come median alignment instead let
+        // the stream enter each attention through the v lane and leave it
+        // through q (SDPA's median input): each layer started one column to
+        // the side of the previous, in all four alignments, and the drawing
+        // drifted sideways by about a column per layer (28k px wide for
+        // 434 layers). So: width(100 layers) < 1.2 width(10 layers), and
+        // the residual stream is one straight column.
+        std::vector<int32_t> adds10, adds100;
+        const LayoutGraph g10 = llamaBlocks(10, &adds10), g100 = llamaBlocks(100, &adds100);
+        const auto r10 = computeLayout(g10), r100 = computeLayout(g100);
+        checkInvariants(r10);
+        checkInvariants(r100);
+        const double ratio = r100.bounds.width / r10.bounds.width;
+        QVERIFY2(ratio < 1.2, qPrintable(QString("width %1 (10 layers) vs %2 (100 layers)")
+                                              .arg(r10.bounds.width).arg(r100.bounds.width)));
+        for (const auto* adds : {&adds10, &adds100}) {
+            const auto& r = adds == &adds10 ? r10 : r100;
+            for (int32_t v : *adds) QCOMPARE(cx(r, v), cx(r, adds->front()));
+        }
+        // Identical bands: every layer has the same crossings, so the count
+        // grows linearly (not worse on the deep stack).
+        QVERIFY(r100.stats.crossings <= 10 * r10.stats.crossings + 10);
+    }
+
+    void progressIsReportedAndCancels() {
+        // 60 decoder layers: ~6k items, ~8k vertices with the lanes. The
+        // callback sees every phase in order, fractions from 0 to 1 that never
+        // go back, several reports inside the crossing and coordinate loops
+        // (one per 4096 vertices sorted or aligned), and does not change the
+        // result.
+        const LayoutGraph g = llamaBlocks(60);
+        std::vector<std::pair<double, std::string>> calls;
+        LayoutOptions o;
+        o.progress = [&](double f, const char* phase) {
+            calls.emplace_back(f, phase);
+            return true;
+        };
+        const auto r = computeLayout(g, o);
+        QVERIFY(sameLayout(r, computeLayout(g)));
+        QVERIFY(calls.size() > 10);
+        QCOMPARE(calls.front().first, 0.0);
+        QCOMPARE(calls.front().second, std::string("layering"));
+        QCOMPARE(calls.back().first, 1.0);
+        QCOMPARE(calls.back().second, std::string("done"));
+        std::vector<std::string> phases;
+        std::map<std::string, int> perPhase;
+        for (size_t i = 0; i < calls.size(); ++i) {
+            QVERIFY(calls[i].first >= 0 && calls[i].first <= 1);
+            if (i > 0) QVERIFY(calls[i].first >= calls[i - 1].first);
+            if (phases.empty() || phases.back() != calls[i].second) phases.push_back(calls[i].second);
+            ++perPhase[calls[i].second];
+        }
+        QCOMPARE(phases, (std::vector<std::string>{"layering", "long edges", "crossings", "coordinates", "routing", "done"}));
+        QVERIFY2(perPhase["crossings"] >= 4, qPrintable(QString::number(perPhase["crossings"])));
+        QVERIFY2(perPhase["coordinates"] >= 4, qPrintable(QString::number(perPhase["coordinates"])));
+
+        // Cancelling: false at the n-th call (first call, inside the
+        // crossing loop, inside the coordinate loop, the final report)
+        // throws LayoutCancelled, and the callback is not called again.
+        for (size_t stopAt : {size_t(0), calls.size() / 3, calls.size() - 3, calls.size() - 1}) {
+            size_t seen = 0;
+            bool called = false;
+            LayoutOptions c;
+            c.progress = [&](double, const char*) {
+                if (seen > stopAt) called = true;
+                return seen++ != stopAt;
+            };
+            QVERIFY_THROWS_EXCEPTION(LayoutCancelled, computeLayout(g, c));
+            QCOMPARE(seen, stopAt + 1);
+            QVERIFY(!called);
+        }
+        // An empty graph reports completion too.
+        calls.clear();
+        computeLayout(LayoutGraph{}, o);
+        QCOMPARE(calls.size(), size_t(1));
+        QCOMPARE(calls.front().first, 1.0);
     }
 
     void deterministic() {
