@@ -1,6 +1,7 @@
 #include "core/layout/graph_to_layout.h"
 
 #include <algorithm>
+#include <string>
 
 namespace irscope::layout {
 
@@ -45,6 +46,17 @@ struct Builder {
     }
 };
 
+// The op's first label line: its short name, except that a getitem reads
+// "getitem [i]" (the selected output) instead of the Python repr
+// "<built-in function getitem>" that op_type carries; "getitem" alone when
+// the index attr is missing or not an integer (validation reports that).
+std::string opLabel(const ir::OpNode& node) {
+    if (!node.isGetitem()) return node.shortOpName();
+    const auto it = node.attrs.find("index");
+    if (it == node.attrs.end() || !it->is_number_integer()) return "getitem";
+    return "getitem [" + std::to_string(it->get<int64_t>()) + "]";
+}
+
 }  // namespace
 
 LayoutGraph buildLayoutGraph(const ir::Graph& graph, const ir::GraphIndex& index, const GraphLayoutOptions& options) {
@@ -61,7 +73,7 @@ LayoutGraph buildLayoutGraph(const ir::Graph& graph, const ir::GraphIndex& index
     std::vector<int32_t> opItem(nodeCount);
     for (int64_t j = 0; j < nodeCount; ++j) {
         const auto& node = graph.nodes[j];
-        std::vector<std::string> lines{node.shortOpName()};
+        std::vector<std::string> lines{opLabel(node)};
         if (!node.outputs.empty()) lines.push_back(ir::shapeToX(node.outputs[0].shape));
         opItem[j] = b.add(ItemKind::Op, j, node.name, std::move(lines), classifyOp(node.opType));
     }

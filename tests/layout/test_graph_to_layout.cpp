@@ -93,6 +93,25 @@ private slots:
         QCOMPARE(byName(g, "mul")->height, 42.0);
     }
 
+    void getitemLabelShowsIndex() {
+        // op_type is the Python repr "<built-in function getitem>"; the
+        // drawing says which output is taken: "getitem [i]" from attrs.index.
+        // (core/ir keeps shortOpName() as torch_ir's mermaid writes it.)
+        const auto graph = load("cnn_bn.json");
+        const ir::GraphIndex index(graph);
+        const auto g = buildLayoutGraph(graph, index);
+        QCOMPARE(byName(g, "getitem")->lines, (std::vector<std::string>{"getitem [0]", "2x6x10x10"}));
+        QCOMPARE(byName(g, "getitem_1")->lines, (std::vector<std::string>{"getitem [0]", "2x6x5x5"}));
+        QCOMPARE(byName(g, "getitem_2")->lines, (std::vector<std::string>{"getitem [1]", "2x6x5x5"}));
+        QCOMPARE(byName(g, "getitem")->width, 11 * 7.2 + 2 * 10);   // sized for the new label
+        // Without an integer index (validation flags it) the label is plain "getitem".
+        ir::Graph broken = graph;
+        for (auto& node : broken.nodes)
+            if (node.name == "getitem_2") node.attrs.erase("index");
+        const ir::GraphIndex brokenIndex(broken);
+        QCOMPARE(byName(buildLayoutGraph(broken, brokenIndex), "getitem_2")->lines.front(), std::string("getitem"));
+    }
+
     void fixturesOneWeightItemPerUse() {
         // tiny ResNet and the Llama block lay out with every weight one layer
         // above its consumer and no overlaps.
