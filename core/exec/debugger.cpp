@@ -324,6 +324,21 @@ struct Debugger::Impl {
         return realOf(a).to(at::kDouble) - realOf(r).to(at::kDouble);
     }
 
+    // The 2-D slice at `lead` that `side` shows, cut down by `cut` (narrow /
+    // stride) before anything is converted: a Difference block subtracts the
+    // two cut slices, never the whole tensors.
+    at::Tensor slice(const std::string& name, ValueSide side, const std::vector<int64_t>& lead,
+                     const std::function<at::Tensor(const at::Tensor&)>& cut) const {
+        if (side != ValueSide::Difference) {
+            at::Tensor t = get(name, side);
+            return t.defined() ? cut(as2d(t, lead)) : t;
+        }
+        at::Tensor a = actual(name), r = reference(name);
+        if (!a.defined() || !r.defined() || !a.sizes().equals(r.sizes())) return {};
+        at::NoGradGuard g;
+        return realOf(cut(as2d(a, lead))).to(at::kDouble) - realOf(cut(as2d(r, lead))).to(at::kDouble);
+    }
+
     void recordStats(int64_t node) {
         const auto& outs = session.executor().outputsOf(node);
         double mx = kNaN, bad = 0;
@@ -923,12 +938,19 @@ std::optional<ValueSummary> Debugger::summary(const std::string& name, ValueSide
 }
 
 std::optional<SliceGeometry> Debugger::geometry(const std::string& name, ValueSide side) const {
-    at::Tensor t = d_->get(name, side);
+    // Shape and dtype only: a Difference is not computed here.
+    at::Tensor t = d_->get(name, side == ValueSide::Difference ? ValueSide::Actual : side);
     if (!t.defined()) return std::nullopt;
     SliceGeometry g;
     g.shape = t.sizes().vec();
-    g.dtype = irDtypeName(t.scalar_type());
-    g.integral = at::isIntegralType(t.scalar_type(), true);
+    if (side == ValueSide::Difference) {
+        at::Tensor r = d_->reference(name);
+        if (!r.defined() || !r.sizes().equals(t.sizes())) return std::nullopt;
+        g.dtype = "float64";
+    } else {
+        g.dtype = irDtypeName(t.scalar_type());
+        g.integral = at::isIntegralType(t.scalar_type(), true);
+    }
     const int64_t nd = t.dim();
     if (nd == 0) g.rows = g.cols = 1;
     else if (nd == 1) {
@@ -944,17 +966,14 @@ std::optional<SliceGeometry> Debugger::geometry(const std::string& name, ValueSi
 
 std::vector<double> Debugger::block(const std::string& name, const std::vector<int64_t>& lead, int64_t row0,
                                     int64_t col0, int64_t nrows, int64_t ncols, ValueSide side) const {
-    at::Tensor t = d_->get(name, side);
-    if (!t.defined()) return {};
     at::NoGradGuard g;
-    at::Tensor s = as2d(t, lead);
-    const int64_t R = s.size(0), C = s.size(1);
-    row0 = std::clamp<int64_t>(row0, 0, R);
-    col0 = std::clamp<int64_t>(col0, 0, C);
-    nrows = std::clamp<int64_t>(nrows, 0, R - row0);
-    ncols = std::clamp<int64_t>(ncols, 0, C - col0);
-    if (nrows == 0 || ncols == 0) return {};
-    at::Tensor b = realOf(s.narrow(0, row0, nrows).narrow(1, col0, ncols)).to(at::kDouble).contiguous();
+    at::Tensor b = d_->slice(name, side, lead, [&](const at::Tensor& s) {
+        const int64_t R = s.size(0), C = s.size(1);
+        const int64_t r0 = std::clamp<int64_t>(row0, 0, R), c0 = std::clamp<int64_t>(col0, 0, C);
+        return s.narrow(0, r0, std::clamp<int64_t>(nrows, 0, R - r0)).narrow(1, c0, std::clamp<int64_t>(ncols, 0, C - c0));
+    });
+    if (!b.defined() || b.numel() == 0) return {};
+    b = realOf(b).to(at::kDouble).contiguous();
     const double* p = b.data_ptr<double>();
     return std::vector<double>(p, p + b.numel());
 }
@@ -995,18 +1014,17 @@ std::optional<Histogram> Debugger::histogram(const std::string& name, int bins, 
 
 std::optional<Heatmap> Debugger::heatmap(const std::string& name, const std::vector<int64_t>& lead, int64_t maxSide,
                                          ValueSide side) const {
-    at::Tensor t = d_->get(name, side);
-    if (!t.defined()) return std::nullopt;
     at::NoGradGuard g;
-    at::Tensor s = as2d(t, lead);
     Heatmap h;
-    h.sliceRows = s.size(0);
-    h.sliceCols = s.size(1);
     maxSide = std::max<int64_t>(maxSide, 1);
-    const int64_t big = std::max(h.sliceRows, h.sliceCols);
-    h.stride = std::max<int64_t>(1, (big + maxSide - 1) / maxSide);
-    at::Tensor sub = s;
-    if (h.stride > 1) sub = s.slice(0, 0, h.sliceRows, h.stride).slice(1, 0, h.sliceCols, h.stride);
+    at::Tensor sub = d_->slice(name, side, lead, [&](const at::Tensor& s) {
+        h.sliceRows = s.size(0);
+        h.sliceCols = s.size(1);
+        const int64_t big = std::max(h.sliceRows, h.sliceCols);
+        h.stride = std::max<int64_t>(1, (big + maxSide - 1) / maxSide);
+        return h.stride > 1 ? s.slice(0, 0, h.sliceRows, h.stride).slice(1, 0, h.sliceCols, h.stride) : s;
+    });
+    if (!sub.defined()) return std::nullopt;
     sub = realOf(sub).to(at::kFloat).contiguous();
     h.rows = sub.size(0);
     h.cols = sub.size(1);

@@ -13,8 +13,15 @@
 // heatmap data, the difference against the reference, and export.
 //
 // Threading: load/set/run calls are meant for one worker thread; cancel()
-// and every const query may come from any thread (queries wait at most for
-// the node being run).
+// and every const query may come from any thread, also while a step or run is
+// going on that worker: a query copies the tensor handle under the session's
+// lock (waiting at most for the node being run) or the facade's own lock, and
+// computes outside both, so a long query never holds up the run. Values are
+// not copied: a tensor stays alive while a query reads it even if the
+// retention policy frees it meanwhile. (A node that writes a held tensor in
+// place while a query reads it would give that query a torn read, never a
+// crash.) Difference slices (block, heatmap, geometry) cut both tensors before
+// subtracting; summary / histogram / compare of a Difference read it whole.
 #include <atomic>
 #include <cstdint>
 #include <memory>

@@ -6,8 +6,10 @@
 // (tests/data/make_ir_fixtures.py) or are checked by hand.
 #include "exec_test_util.h"
 
+#include <atomic>
 #include <cmath>
 #include <cstdio>
+#include <thread>
 
 #include "core/exec/debugger.h"
 #include "core/exec/session.h"
@@ -403,6 +405,58 @@ private slots:
         DivergenceInfo ok = dbg.firstDivergence();
         QVERIFY2(!ok.found, ok.message.c_str());
         QVERIFY(ok.compared > 10);
+    }
+
+    // The GUI's query thread: const queries from another thread while runs go
+    // on (and reset) on this one neither crash nor block the run; afterwards a
+    // Difference block, cut before subtracting, equals value - reference.
+    void queriesDuringRun() {
+        ir::Graph g = ir::loadGraphFile(fx("llama_block.json"));
+        Debugger dbg(g, RetentionPolicy::KeepAll);
+        dbg.loadWeights(fx("llama_block.weights.pt"));
+        dbg.loadInputs(fx("llama_block.inputs.pt"));
+        dbg.loadReferenceIntermediates(fx("llama_block.intermediates.pt"));
+        std::atomic<bool> done{false};
+        std::atomic<int64_t> answered{0};
+        std::thread reader([&] {
+            while (!done) {
+                for (const auto& n : g.nodes)
+                    for (const auto& o : n.outputs) {
+                        auto geo = dbg.geometry(o.name);
+                        if (!geo) continue;
+                        const std::vector<int64_t> lead(geo->lead.size(), 0);
+                        dbg.summary(o.name);
+                        dbg.histogram(o.name, 16);
+                        dbg.heatmap(o.name, lead, 32, ValueSide::Difference);
+                        dbg.block(o.name, lead, 0, 0, 8, 8);
+                        dbg.block(o.name, lead, 1, 1, 8, 8, ValueSide::Difference);
+                        dbg.compare(o.name);
+                        ++answered;
+                    }
+            }
+        });
+        for (int rep = 0; rep < 3; ++rep) {
+            dbg.reset();
+            QCOMPARE(dbg.runToEnd().reason, StopReason::Finished);
+        }
+        done = true;
+        reader.join();
+        QVERIFY(answered > 0);
+        auto geo = dbg.geometry("mul_4", ValueSide::Difference);
+        QVERIFY(geo);
+        QCOMPARE(geo->dtype, std::string("float64"));
+        const std::vector<int64_t> lead(geo->lead.size(), 0);
+        const int64_t r0 = geo->rows / 2, c0 = geo->cols / 3;
+        auto a = dbg.block("mul_4", lead, r0, c0, 3, 4);
+        auto r = dbg.block("mul_4", lead, r0, c0, 3, 4, ValueSide::Reference);
+        auto d = dbg.block("mul_4", lead, r0, c0, 3, 4, ValueSide::Difference);
+        QCOMPARE(d.size(), a.size());
+        QVERIFY(!d.empty());
+        for (size_t i = 0; i < d.size(); ++i) QCOMPARE(d[i], a[i] - r[i]);
+        auto h = dbg.heatmap("mul_4", lead, 512, ValueSide::Difference);
+        QVERIFY(h);
+        QCOMPARE(h->sliceRows, geo->rows);
+        QCOMPARE(h->sliceCols, geo->cols);
     }
 
     void retentionAndBytes() {
