@@ -37,7 +37,8 @@ GraphSession::GraphSession(QObject* parent) : QObject(parent) {
 
 GraphSession::~GraphSession() {
     if (cancel_) *cancel_ = true;
-    // Layout cannot be interrupted: wait for the workers so none outlives us.
+    // A load's layout stops at its next progress report; a show-weights
+    // relayout runs to the end. Wait for the workers so none outlives us.
     for (QThread* t : std::as_const(workers_)) {
         t->wait();
         delete t;
@@ -77,12 +78,24 @@ void GraphSession::openFile(const QString& path) {
         try {
             auto doc = loadDocument(path, *cancel, progress);
             progress(70, QStringLiteral("Laying out"));
-            auto lay = layoutDocument(*doc, weights);
+            // 70-99% while laying out; stops (LayoutCancelled) once cancelled or superseded.
+            int shown = 70;
+            auto lay = layoutDocument(*doc, weights, [&](double fraction, const char*) {
+                if (*cancel) return false;
+                const int percent = 70 + static_cast<int>(fraction * 29);
+                if (percent > shown) {
+                    shown = percent;
+                    progress(percent, QStringLiteral("Laying out"));
+                }
+                return true;
+            });
             if (*cancel) throw ir::LoadCancelled();
             QMetaObject::invokeMethod(
                 this, [this, generation, doc, lay] { finishLoad(generation, doc, lay); }, Qt::QueuedConnection);
             return;
         } catch (const ir::LoadCancelled&) {
+            cancelled = true;
+        } catch (const layout::LayoutCancelled&) {
             cancelled = true;
         } catch (const std::exception& e) {
             error = QString::fromStdString(e.what());

@@ -66,14 +66,17 @@ std::shared_ptr<LoadedDocument> loadDocument(const QString& path, const std::ato
     return doc;
 }
 
-std::shared_ptr<DocumentLayout> layoutDocument(const LoadedDocument& doc, bool includeWeights) {
+std::shared_ptr<DocumentLayout> layoutDocument(const LoadedDocument& doc, bool includeWeights,
+                                               const layout::LayoutProgress& progress) {
     auto out = std::make_shared<DocumentLayout>();
     out->includeWeights = includeWeights;
     layout::GraphLayoutOptions go;
     go.includeWeights = includeWeights;
     go.lineHeight = kLabelLineHeight;
     const auto input = layout::buildLayoutGraph(doc.graph, *doc.index, go);
-    out->result = layout::computeLayout(input);
+    layout::LayoutOptions lo;
+    lo.progress = progress;
+    out->result = layout::computeLayout(input, lo);
     const auto& r = out->result;
     out->grid = SpatialGrid(r);
 

@@ -15,6 +15,7 @@
 #include "core/ir/diagnostic.h"
 #include "core/ir/graph.h"
 #include "core/ir/graph_index.h"
+#include "core/layout/layout.h"
 #include "core/layout/layout_result.h"
 #include "widgets/graph_view/spatial_grid.h"
 #include "widgets/session/item_ref.h"
@@ -50,7 +51,9 @@ using ProgressFn = std::function<void(int percent, const QString& stage)>;
 std::shared_ptr<LoadedDocument> loadDocument(const QString& path, const std::atomic<bool>& cancel,
                                              const ProgressFn& progress);
 // Lays a document out with the drawing's fonts and builds the lookups.
-std::shared_ptr<DocumentLayout> layoutDocument(const LoadedDocument& doc, bool includeWeights);
+// progress: see layout::LayoutProgress (returning false throws layout::LayoutCancelled).
+std::shared_ptr<DocumentLayout> layoutDocument(const LoadedDocument& doc, bool includeWeights,
+                                               const layout::LayoutProgress& progress = {});
 
 // The label font metrics the layout assumes (12 px DejaVu Sans Mono).
 inline constexpr double kLabelFontPx = 12;
