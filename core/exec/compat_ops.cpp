@@ -4,6 +4,7 @@
 // formula in tests/exec/test_compat_ops.cpp.
 #include "core/exec/compat_ops.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <unordered_map>
@@ -514,6 +515,15 @@ const CompatOp* findCompatOp(const c10::OperatorName& name) {
     const auto& ops = tables().ops;
     auto it = ops.find(name);
     return it == ops.end() ? nullptr : &it->second;
+}
+
+std::vector<std::string> compatOpsShadowingDispatcher() {
+    std::vector<std::string> names;
+    for (const auto& [name, op] : tables().ops)
+        if (op.shadowsDispatcherOp)
+            names.push_back(name.name + (name.overload_name.empty() ? "" : "." + name.overload_name));
+    std::sort(names.begin(), names.end());
+    return names;
 }
 
 const char* unsupportedReason(const c10::OperatorName& name) {

@@ -21,6 +21,10 @@ struct CompatOp {
 // nullptr when irscope has no equivalent for this name/overload.
 const CompatOp* findCompatOp(const c10::OperatorName& name);
 
+// "aten::var.correction", ...: the entries that shadow a 1.13 op, sorted.
+// Tests pin this list, so an entry cannot override an unchanged 1.13 op unseen.
+std::vector<std::string> compatOpsShadowingDispatcher();
+
 // Why a 2.x op cannot run on 1.13 at all (fp8, int4 packs), for any overload
 // of `name`; nullptr when it is not one of those.
 const char* unsupportedReason(const c10::OperatorName& name);

@@ -2,6 +2,7 @@
 // a formula computed here with plain loops over doubles (not ATen's kernels).
 #include "exec_test_util.h"
 
+#include "core/exec/compat_ops.h"
 #include "core/exec/session.h"
 #include "core/io/tensor_dtype.h"
 
@@ -456,6 +457,16 @@ private slots:
         bad["padding_side"] = "middle";
         std::string err = failureOf("aten.pad_sequence.default", {a, b}, bad);
         QVERIFY2(contains(err, "padding_side") && contains(err, "middle"), err.c_str());
+    }
+
+    void onlyChangedSchemasShadow113Ops() {
+        // An equivalent is taken before the dispatcher; only ops whose schema 2.x changed may do that.
+        // (_assert_tensor_metadata: 2.x added keyword device and layout.)
+        std::vector<std::string> expected{"aten::_assert_tensor_metadata", "aten::pad_sequence",
+                                          "aten::std.correction",          "aten::std_mean.correction",
+                                          "aten::stft",                    "aten::stft.center",
+                                          "aten::var.correction",          "aten::var_mean.correction"};
+        QCOMPARE(compatOpsShadowingDispatcher(), expected);
     }
 
     void functionalAssertScalar() {
