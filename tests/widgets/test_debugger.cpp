@@ -2,8 +2,12 @@
 // missing constants flagged on the graph and in the diagnostics dock, typed
 // constants, stepping, run to a node, breakpoints, a failed node, the tensor
 // viewer's values against `irscope run --dump`, and compare mode finding the
-// planted divergence of llama_block.intermediates_bad.pt.
+// planted divergence of llama_block.intermediates_bad.pt; tensor queries off
+// the UI thread (asynchronous summary, superseded requests, lazy blocks) and
+// pinned viewers refreshing during a Continue.
 #include <QAction>
+#include <QElapsedTimer>
+#include <QFile>
 #include <QApplication>
 #include <QComboBox>
 #include <QLabel>
@@ -19,6 +23,9 @@
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 
 #include "widgets/debugger/debugger_panels.h"
 #include "widgets/debugger/debugger_ui.h"
@@ -33,10 +40,47 @@ using namespace irscope::widgets;
 
 namespace {
 QString fx(const QString& name) { return QStringLiteral(IRSCOPE_TEST_DATA "/ir/") + name; }
+
+// A torch_ir graph slow enough to watch while it runs: x [n, n], then
+// `pairs` times mm(prev, x) -> tanh. Random inputs (seed 0) need no files.
+QByteArray chainGraph(int n, int pairs) {
+    auto meta = [n](const QString& name) {
+        return QJsonObject{{QStringLiteral("name"), name}, {QStringLiteral("shape"), QJsonArray{n, n}},
+                           {QStringLiteral("dtype"), QStringLiteral("float32")}};
+    };
+    auto in = [&](const QString& name) {
+        QJsonObject o = meta(name);
+        o.insert(QStringLiteral("producer_node"), name);
+        o.insert(QStringLiteral("producer_output_idx"), 0);
+        return o;
+    };
+    QJsonArray nodes;
+    QString prev = QStringLiteral("x");
+    for (int i = 0; i < pairs; ++i) {
+        const QString mm = QStringLiteral("mm_%1").arg(i), th = QStringLiteral("tanh_%1").arg(i);
+        nodes.append(QJsonObject{{QStringLiteral("name"), mm}, {QStringLiteral("op_type"), QStringLiteral("aten.mm.default")},
+                                 {QStringLiteral("inputs"), QJsonArray{in(prev), in(QStringLiteral("x"))}},
+                                 {QStringLiteral("outputs"), QJsonArray{meta(mm)}}, {QStringLiteral("attrs"), QJsonObject{}}});
+        nodes.append(QJsonObject{{QStringLiteral("name"), th}, {QStringLiteral("op_type"), QStringLiteral("aten.tanh.default")},
+                                 {QStringLiteral("inputs"), QJsonArray{in(mm)}},
+                                 {QStringLiteral("outputs"), QJsonArray{meta(th)}}, {QStringLiteral("attrs"), QJsonObject{}}});
+        prev = th;
+    }
+    QJsonObject g{{QStringLiteral("model_name"), QStringLiteral("Chain")},
+                  {QStringLiteral("pytorch_version"), QStringLiteral("1.13.0")},
+                  {QStringLiteral("graph_inputs"), QJsonArray{meta(QStringLiteral("x"))}},
+                  {QStringLiteral("graph_outputs"), QJsonArray{meta(prev)}},
+                  {QStringLiteral("weights"), QJsonArray{}},
+                  {QStringLiteral("weight_name_mapping"), QJsonObject{}},
+                  {QStringLiteral("nodes"), nodes}};
+    return QJsonDocument(g).toJson(QJsonDocument::Compact);
+}
 }  // namespace
 
 class TestDebugger : public QObject {
     Q_OBJECT
+
+    static constexpr int kChainSide = 768, kChainPairs = 32;
 
     MainWindow* window_ = nullptr;
     DebuggerUi ui_;
@@ -65,6 +109,14 @@ class TestDebugger : public QObject {
         QVERIFY(a->isEnabled());
         a->trigger();
         QVERIFY(ctl()->waitIdle());
+    }
+    // The values table fetches blocks asynchronously: ask for all of them and wait.
+    void fetchAll(TensorViewer* v) {
+        QVERIFY(ctl()->waitIdle());
+        SliceModel* m = v->sliceModel();
+        m->prefetch(0, 0, m->rowCount() - 1, m->columnCount() - 1);
+        QVERIFY(ctl()->waitIdle());
+        QVERIFY(m->rowCount() == 0 || m->has(m->rowCount() - 1, m->columnCount() - 1));
     }
 
 private slots:
@@ -115,7 +167,8 @@ private slots:
         session()->select(ItemRef::node(mul), true);
         TensorViewer* v = ui_.tensors->follower();
         QCOMPARE(v->tensor(), QStringLiteral("mul"));
-        QVERIFY(v->summaryText().contains(QStringLiteral("[1, 4]")));
+        QTRY_VERIFY(v->summaryText().contains(QStringLiteral("[1, 4]")));
+        fetchAll(v);
         QCOMPARE(v->sliceModel()->value(0, 1), 0.0);
         QCOMPARE(v->sliceModel()->value(0, 3), 0.0);
         // Pin it: a second viewer keeps "mul" while the follower moves on.
@@ -150,7 +203,7 @@ private slots:
         QVERIFY(ui_.status->text().contains(QStringLiteral("failed")));
         // What ran before stays inspectable.
         session()->select(ItemRef::node(0), true);
-        QVERIFY(ui_.tensors->follower()->summaryText().contains(QStringLiteral("[1, 4]")));
+        QTRY_VERIFY(ui_.tensors->follower()->summaryText().contains(QStringLiteral("[1, 4]")));
         session()->select(ItemRef::node(mul), true);
         QVERIFY(ui_.execInfo->text().contains(QStringLiteral("Failed")));
         // Reset: pending again.
@@ -199,21 +252,26 @@ private slots:
         session()->select(ItemRef::node(n), true);
         TensorViewer* v = ui_.tensors->follower();
         QCOMPARE(v->tensor(), QStringLiteral("mul_4"));
+        fetchAll(v);
         const int rows = v->sliceModel()->rowCount(), cols = v->sliceModel()->columnCount();
         QVERIFY(rows > 0 && cols > 0);
         std::vector<double> actual;
         for (int r = 0; r < rows; ++r)
             for (int c = 0; c < cols; ++c) actual.push_back(v->sliceModel()->value(r, c));
         v->sideBox()->setCurrentIndex(1);   // Reference = the CLI's dump
+        fetchAll(v);
         QCOMPARE(v->sliceModel()->rowCount(), rows);
         for (int r = 0; r < rows; ++r)
             for (int c = 0; c < cols; ++c) QCOMPARE(v->sliceModel()->value(r, c), actual[r * cols + c]);
         v->sideBox()->setCurrentIndex(0);
+        QVERIFY(ctl()->waitIdle());
         // The channel spin box moves the slice.
         QVERIFY(!v->leadSpins().empty());
         v->tabs()->setCurrentIndex(3);
+        QVERIFY(ctl()->waitIdle());
         QCOMPARE(v->heatmap()->data().rows, int64_t(rows));
         v->tabs()->setCurrentIndex(2);
+        QVERIFY(ctl()->waitIdle());
         int64_t total = 0;
         for (auto c : v->histogramData().counts) total += c;
         QCOMPARE(total, v->histogramData().finite);
@@ -238,6 +296,7 @@ private slots:
         TensorViewer* v = ui_.tensors->follower();
         QCOMPARE(v->tensor(), QStringLiteral("mul_4"));
         v->tabs()->setCurrentIndex(4);
+        QVERIFY(ctl()->waitIdle());
         QVERIFY(v->compareText().contains(QStringLiteral("differs")));
         QVERIFY(v->compareText().contains(QStringLiteral("mul_4")));
         // Overlays: time and NaN/Inf are computed for every node.
@@ -245,6 +304,163 @@ private slots:
         QVERIFY(ctl()->waitIdle());
         QCOMPARE(ctl()->overlayValues().size(), size_t(ctl()->nodeCount()));
         QVERIFY(!session()->nodeDecoration(0)->badge.isEmpty());
+        // Difference overlay: badges only on nodes that differ (none on the matching ones).
+        ui_.overlay->setCurrentIndex(4);
+        QVERIFY(ctl()->waitIdle());
+        const auto& ov = ctl()->overlayValues();
+        for (int64_t i = 0; i < ctl()->nodeCount(); ++i) {
+            const auto* d = session()->nodeDecoration(i);
+            if (ov[i] == 0) QVERIFY(d && d->badge.isEmpty());
+            else if (ov[i] > 0) QVERIFY(d && !d->badge.isEmpty());
+        }
+        QVERIFY(!session()->nodeDecoration(n)->badge.isEmpty());
+    }
+
+    // Tensor queries run on the query thread: the viewer shows "computing…",
+    // then the summary when the answer arrives; a newer request supersedes an
+    // older one (its answer is dropped); the values table fetches its blocks
+    // asynchronously and repaints when they arrive.
+    void tensorQueriesAreAsynchronous() {
+        open(fx("llama_block.json"));
+        ctl()->loadWeights(fx("llama_block.weights.pt"));
+        ctl()->loadInputs(fx("llama_block.inputs.pt"));
+        QVERIFY(ctl()->waitIdle());
+        trigger(ui_.continueAction);
+        TensorViewer* v = ui_.tensors->follower();
+        const int64_t n = nodeIndex(QStringLiteral("mul_4"));
+        auto expected = ctl()->debugger()->summary("mul_4");   // direct facade call: the test's reference
+        QVERIFY(expected);
+        QStringList shape;
+        for (auto d : expected->base.shape) shape << QString::number(d);
+        const QString shapeText = QLatin1Char('[') + shape.join(QStringLiteral(", ")) + QLatin1Char(']');
+
+        QSignalSpy updated(v, &TensorViewer::updated);
+        QSignalSpy busy(v, &TensorViewer::busyChanged);
+        session()->select(ItemRef::node(n), true);
+        // Nothing was computed on the UI thread: the viewer waits, and says so.
+        QVERIFY(v->isBusy());
+        QVERIFY(!v->busyLabel()->isHidden());
+        QVERIFY(!v->summaryText().contains(shapeText));
+        QTRY_VERIFY(v->summaryText().contains(shapeText));
+        QVERIFY(v->summaryText().contains(QString::number(expected->base.max, 'g', 6)));
+        QTRY_VERIFY(!v->isBusy());
+        QVERIFY(v->busyLabel()->isHidden());
+        QVERIFY(busy.count() >= 2);
+        QVERIFY(updated.contains(QVariantList{QStringLiteral("summary")}));
+
+        // Two selections in a row: the first request is superseded (replaced
+        // while queued, or its answer dropped), only the second is shown.
+        updated.clear();
+        session()->select(ItemRef::node(0), true);
+        session()->select(ItemRef::node(n - 1), true);
+        const QString second = ctl()->tensorOf(ItemRef::node(n - 1));
+        QVERIFY(ctl()->waitIdle());
+        int heads = 0, summaries = 0;
+        for (const auto& args : updated) {
+            heads += args.at(0).toString() == QLatin1String("head");
+            summaries += args.at(0).toString() == QLatin1String("summary");
+        }
+        QCOMPARE(heads, 1);
+        QCOMPARE(summaries, 1);
+        QCOMPARE(v->tensor(), second);
+        auto secondSummary = ctl()->debugger()->summary(second.toStdString());
+        QVERIFY(secondSummary);
+        QVERIFY(v->summaryText().contains(QString::number(secondSummary->base.max, 'g', 6)));
+
+        // The controller's rule, directly: same key -> only the newest answers;
+        // no key -> every one answers; a dead owner gets nothing.
+        QStringList got;
+        auto job = [&got](const QString& tag) {
+            return [tag, &got](const exec::Debugger&) -> std::function<void()> { return [tag, &got] { got << tag; }; };
+        };
+        QObject owner;
+        QVERIFY(ctl()->query(QStringLiteral("test/k"), &owner, job(QStringLiteral("first"))));
+        QVERIFY(ctl()->query(QStringLiteral("test/k"), &owner, job(QStringLiteral("second"))));
+        QVERIFY(ctl()->query({}, &owner, job(QStringLiteral("keyless"))));
+        {
+            QObject gone;
+            ctl()->query({}, &gone, job(QStringLiteral("dead")));
+        }
+        QVERIFY(ctl()->waitIdle());
+        QCOMPARE(got, (QStringList{QStringLiteral("second"), QStringLiteral("keyless")}));
+
+        // Values: a new slice shows placeholders; the blocks arrive, repaint, and equal the core's.
+        v->tabs()->setCurrentIndex(1);
+        QVERIFY(ctl()->waitIdle());
+        SliceModel* m = v->sliceModel();
+        bool placeholder = false;
+        auto conn = connect(m, &QAbstractItemModel::modelReset, this, [&] {
+            placeholder = m->data(m->index(0, 0), Qt::DisplayRole).toString() == QString::fromUtf8(SliceModel::kPlaceholder) &&
+                          !m->has(0, 0);
+        });
+        QSignalSpy changed(m, &QAbstractItemModel::dataChanged);
+        session()->select(ItemRef::node(n), true);
+        QVERIFY(v->isBusy());
+        QTRY_VERIFY(!v->isBusy() && m->has(0, 0));
+        disconnect(conn);
+        QVERIFY(placeholder);
+        QVERIFY(changed.count() >= 1);
+        const std::vector<int64_t> lead(ctl()->debugger()->geometry("mul_4")->lead.size(), 0);
+        QCOMPARE(m->value(0, 0), ctl()->debugger()->block("mul_4", lead, 0, 0, 1, 1)[0]);
+        QVERIFY(m->data(m->index(0, 0), Qt::DisplayRole).toString() != QString::fromUtf8(SliceModel::kPlaceholder));
+        // Only what was asked for is fetched: one 64x64 block covers mul_4's slice here.
+        QVERIFY(m->cachedBlocks() <= size_t((m->rowCount() + 63) / 64 * ((m->columnCount() + 63) / 64)));
+    }
+
+    // While Continue runs (no breakpoint), a pinned viewer refreshes when the
+    // node producing its tensor has run, without waiting for the run to stop.
+    void pinnedViewerRefreshesDuringRun() {
+        QTemporaryDir dir;
+        const QString file = dir.filePath(QStringLiteral("chain.json"));
+        {
+            QFile f(file);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(chainGraph(kChainSide, kChainPairs));
+        }
+        open(file);
+        QVERIFY(ctl()->missing().empty());
+        ctl()->setRetention(exec::RetentionPolicy::FreeAfterLastUse);   // pinned values stay
+        const int64_t pinNode = nodeIndex(QStringLiteral("tanh_1"));
+        QVERIFY(pinNode > 0);
+        session()->select(ItemRef::node(pinNode), true);
+        QVERIFY(ctl()->waitIdle());
+        TensorViewer* pinned = ui_.tensors->pin(ui_.tensors->follower());
+        QVERIFY(pinned);
+        QVERIFY(ctl()->waitIdle());
+        QVERIFY(pinned->summaryText().contains(QStringLiteral("No value yet")));
+        session()->select(ItemRef::node(0), true);   // the follower moves on; the pinned one stays
+        QVERIFY(ctl()->waitIdle());
+        QCOMPARE(pinned->tensor(), QStringLiteral("tanh_1"));
+
+        struct Seen {
+            bool running;
+            QString summary;
+        };
+        std::vector<Seen> seen;
+        auto conn = connect(pinned, &TensorViewer::updated, this, [&](const QString& what) {
+            if (what == QLatin1String("summary")) seen.push_back({ctl()->isRunning(), pinned->summaryText()});
+        });
+        QSignalSpy stopped(ctl(), &DebugController::stopped);
+        QElapsedTimer t;
+        t.start();
+        ui_.continueAction->trigger();
+        QVERIFY(ctl()->isRunning());
+        QVERIFY(stopped.wait(180000));
+        const qint64 ms = t.elapsed();
+        disconnect(conn);
+        QVERIFY(ctl()->waitIdle());
+        QCOMPARE(ctl()->cursor(), ctl()->nodeCount());
+        const QString shape = QStringLiteral("[%1, %1]").arg(kChainSide);
+        bool duringRun = false;
+        int runningUpdates = 0;
+        for (const auto& s : seen) {
+            runningUpdates += s.running;
+            duringRun = duringRun || (s.running && s.summary.contains(shape));
+        }
+        QVERIFY2(duringRun, qPrintable(QStringLiteral("run took %1 ms; %2 summary updates").arg(ms).arg(seen.size())));
+        // Throttled: its value changes once (tanh_1 runs once), so it is asked for once or twice, not per tick.
+        QVERIFY(runningUpdates <= 2);
+        QVERIFY(pinned->summaryText().contains(shape));
     }
 };
 

@@ -4,6 +4,7 @@
 
 #include <QCoreApplication>
 #include <QDeadlineTimer>
+#include <QPointer>
 #include <QThread>
 #include <QThreadPool>
 #include <QTimer>
@@ -17,21 +18,9 @@ namespace {
 
 QString q(const std::string& s) { return QString::fromStdString(s); }
 
-// Overlay value -> colour (white .. orange .. red); NaN: none.
-QColor overlayColor(exec::OverlayKind kind, double v, double lo, double hi) {
-    if (std::isnan(v)) return {};
-    if (kind == exec::OverlayKind::NanInf) return v > 0 ? QColor("#ff6b6b") : QColor("#c9f2c9");
-    double t = 0;
-    if (kind == exec::OverlayKind::Difference) {
-        if (v == 0) return QColor("#c9f2c9");
-        // Log scale over [1e-8, hi].
-        const double a = std::log10(std::max(v, 1e-12)), b0 = std::log10(std::max(lo, 1e-12)), b1 = std::log10(std::max(hi, 1e-12));
-        t = b1 > b0 ? (a - b0) / (b1 - b0) : 1;
-    } else {
-        t = hi > lo ? (v - lo) / (hi - lo) : 0;
-    }
+// t in [0, 1] -> light yellow .. orange .. red.
+QColor mixStops(double t) {
     t = std::clamp(t, 0.0, 1.0);
-    // Light yellow -> orange -> red.
     const QColor c0("#fff5c0"), c1("#ffa040"), c2("#e0302a");
     auto mix = [](const QColor& a, const QColor& b, double u) {
         return QColor::fromRgbF(a.redF() + (b.redF() - a.redF()) * u, a.greenF() + (b.greenF() - a.greenF()) * u,
@@ -40,13 +29,34 @@ QColor overlayColor(exec::OverlayKind kind, double v, double lo, double hi) {
     return t < 0.5 ? mix(c0, c1, t * 2) : mix(c1, c2, (t - 0.5) * 2);
 }
 
+// Overlay value -> colour (white .. orange .. red); NaN: none.
+QColor overlayColor(exec::OverlayKind kind, double v, double lo, double hi) {
+    if (std::isnan(v)) return {};
+    if (kind == exec::OverlayKind::NanInf) return v > 0 ? QColor("#ff6b6b") : QColor("#c9f2c9");
+    double t = 0;
+    if (kind == exec::OverlayKind::Difference && v == 0) return QColor("#c9f2c9");
+    if (kind == exec::OverlayKind::Difference || kind == exec::OverlayKind::MaxAbs) {
+        // Log scale over [lo, hi] (lo: the smallest positive value; 0 is the
+        // lightest): values spread over orders of magnitude stay apart.
+        if (v <= 0) return mixStops(0);
+        if (std::isinf(v)) return mixStops(1);
+        const double a = std::log10(std::max(v, 1e-30)), b0 = std::log10(std::max(lo, 1e-30)), b1 = std::log10(std::max(hi, 1e-30));
+        t = b1 > b0 ? (a - b0) / (b1 - b0) : 1;
+    } else {
+        t = hi > lo ? (v - lo) / (hi - lo) : 0;
+    }
+    return mixStops(t);
+}
+
 QString badgeText(exec::OverlayKind kind, double v) {
     if (std::isnan(v)) return {};
     switch (kind) {
     case exec::OverlayKind::Time: return v < 1e-3 ? QString::number(v * 1e6, 'f', 0) + QStringLiteral(" µs")
                                                   : QString::number(v * 1e3, 'f', 2) + QStringLiteral(" ms");
-    case exec::OverlayKind::MaxAbs:
-    case exec::OverlayKind::Difference: return QString::number(v, 'g', 3);
+    case exec::OverlayKind::MaxAbs: return QString::number(v, 'g', 3);
+    // Only nodes that differ get a badge (green fill says "matches"): "0" on
+    // every node of a busy graph is clutter.
+    case exec::OverlayKind::Difference: return v != 0 ? QString::number(v, 'g', 3) : QString();
     case exec::OverlayKind::NanInf: return v > 0 ? QStringLiteral("NaN/Inf") : QString();
     default: return {};
     }
@@ -55,9 +65,12 @@ QString badgeText(exec::OverlayKind kind, double v) {
 }  // namespace
 
 DebugController::DebugController(GraphSession* session, QObject* parent)
-    : QObject(parent), session_(session), pool_(new QThreadPool(this)), tick_(new QTimer(this)) {
+    : QObject(parent), session_(session), pool_(new QThreadPool(this)), queryPool_(new QThreadPool(this)),
+      tick_(new QTimer(this)) {
     pool_->setMaxThreadCount(1);
     pool_->setExpiryTimeout(-1);
+    queryPool_->setMaxThreadCount(1);
+    queryPool_->setExpiryTimeout(-1);
     tick_->setInterval(100);
     connect(tick_, &QTimer::timeout, this, &DebugController::onTick);
     connect(session_, &GraphSession::graphLoaded, this, &DebugController::onGraphLoaded);
@@ -71,6 +84,14 @@ DebugController::DebugController(GraphSession* session, QObject* parent)
 DebugController::~DebugController() {
     if (dbg_) dbg_->cancel();
     pool_->waitForDone();
+    queryPool_->waitForDone();
+}
+
+int64_t DebugController::producerOf(const QString& tensor) const {
+    const LoadedDocument* doc = session_->document();
+    if (!doc || !doc->index || tensor.isEmpty()) return -1;
+    auto p = doc->index->producerOfTensor(tensor.toStdString());
+    return p ? p->first : -1;
 }
 
 int64_t DebugController::nodeCount() const { return dbg_ ? dbg_->nodeCount() : 0; }
@@ -104,7 +125,7 @@ QString DebugController::tensorOf(const ItemRef& ref) const {
 
 bool DebugController::waitIdle(int timeoutMs) {
     QDeadlineTimer deadline(timeoutMs);
-    while (pendingJobs_ > 0 || running_) {
+    while (pendingJobs_ > 0 || running_ || pendingQueries_ > 0) {
         if (deadline.hasExpired()) return false;
         QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
         QThread::msleep(2);
@@ -155,6 +176,64 @@ void DebugController::post(const QString& key, std::function<Continuation(exec::
     });
 }
 
+bool DebugController::query(const QString& key, QObject* owner, QueryJob job) {
+    if (!dbg_ || !job) return false;
+    struct Request {
+        quint64 ticket = 0;
+        QPointer<QObject> owner;
+        QueryJob job;
+    };
+    const quint64 ticket = ++nextTicket_;
+    const int gen = generation_;
+    const exec::Debugger* d = dbg_.get();
+    if (!key.isEmpty()) {
+        latestQuery_[key] = ticket;
+        std::lock_guard lock(queryMutex_);
+        auto it = queuedQueries_.find(key);
+        if (it != queuedQueries_.end()) {   // the queued runnable will take this one instead
+            it->second = {ticket, std::make_pair(QPointer<QObject>(owner), std::move(job))};
+            return true;
+        }
+        queuedQueries_[key] = {ticket, std::make_pair(QPointer<QObject>(owner), std::move(job))};
+    }
+    ++pendingQueries_;
+    auto mine = std::make_shared<Request>(Request{ticket, QPointer<QObject>(owner), key.isEmpty() ? std::move(job) : QueryJob{}});
+    queryPool_->start([this, d, gen, key, mine] {
+        Request r;
+        if (!key.isEmpty()) {
+            std::lock_guard lock(queryMutex_);
+            auto it = queuedQueries_.find(key);
+            if (it != queuedQueries_.end()) {
+                r.ticket = it->second.first;
+                r.owner = std::move(it->second.second.first);
+                r.job = std::move(it->second.second.second);
+                queuedQueries_.erase(it);
+            }
+        } else {
+            r = std::move(*mine);
+        }
+        Continuation cont;
+        QString error;
+        try {
+            if (r.job) cont = r.job(*d);
+        } catch (const std::exception& e) {
+            error = QString::fromStdString(e.what());
+        }
+        QMetaObject::invokeMethod(this, [this, gen, key, ticket = r.ticket, owner = r.owner, cont, error] {
+            --pendingQueries_;
+            if (gen != generation_) return;
+            if (!key.isEmpty()) {
+                auto it = latestQuery_.find(key);
+                if (it == latestQuery_.end() || it.value() != ticket) return;   // superseded: a newer one answers
+                latestQuery_.erase(it);
+            }
+            if (!error.isEmpty()) emit errorOccurred(error);
+            if (cont && owner) cont();
+        }, Qt::QueuedConnection);
+    });
+    return true;
+}
+
 DebugController::Snapshot DebugController::snapshot(exec::Debugger& d, bool rows) const {
     Snapshot s;
     s.rows = rows;
@@ -194,9 +273,11 @@ void DebugController::updateDecorations() {
     std::vector<NodeDecoration> decs(n);
     double lo = INFINITY, hi = -INFINITY;
     const bool haveOverlay = overlayKind_ != exec::OverlayKind::None && overlayValues_.size() == n;
+    // Log-scaled kinds: lo is the smallest positive value.
+    const bool logScale = overlayKind_ == exec::OverlayKind::Difference || overlayKind_ == exec::OverlayKind::MaxAbs;
     if (haveOverlay)
         for (double v : overlayValues_)
-            if (!std::isnan(v) && std::isfinite(v)) {
+            if (!std::isnan(v) && std::isfinite(v) && (!logScale || v > 0)) {
                 lo = std::min(lo, v);
                 hi = std::max(hi, v);
             }
@@ -235,12 +316,18 @@ void DebugController::onGraphLoaded() {
     if (dbg_) {
         dbg_->cancel();
         pool_->waitForDone();
+        queryPool_->waitForDone();
     }
     ++generation_;
     {
         std::lock_guard lock(queueMutex_);
         latest_.clear();
     }
+    {
+        std::lock_guard lock(queryMutex_);
+        queuedQueries_.clear();
+    }
+    latestQuery_.clear();
     running_ = false;
     tick_->stop();
     dbg_.reset();

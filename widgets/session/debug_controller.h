@@ -6,8 +6,17 @@
 // same kind replaces a queued one (AsyncInvoke), and Stop cancels a run
 // through the debugger's thread-safe cancel. Results come back as snapshots
 // (rows for the tables, per-node infos) and signals; panels observe the
-// controller and the GraphSession only, and read tensors through debugger()
-// (const queries, safe from the UI thread).
+// controller and the GraphSession only.
+//
+// Tensor queries (summary, histogram, heatmap, compare, slice blocks) run on
+// a second, dedicated query thread through query(), never on the UI thread
+// and not on the run worker either: a Continue holds the run worker for its
+// whole length, and queries must not wait for it. That is safe because every
+// const query of exec::Debugger may run concurrently with a step (it copies
+// the tensor handle under the session's lock, waiting at most for the node
+// being run, and computes outside it; see core/exec/debugger.h). A newer
+// query with the same key replaces a queued one, and the result of a query
+// that a newer one with the same key superseded is dropped.
 //
 // It also feeds GraphSession: node decorations (pending / current / done /
 // failed, breakpoints, missing-value marks, overlay colours), the current
@@ -22,6 +31,7 @@
 #include <QElapsedTimer>
 #include <QHash>
 #include <QObject>
+#include <QPointer>
 #include <QString>
 #include <QStringList>
 
@@ -44,8 +54,21 @@ public:
 
     GraphSession* session() const { return session_; }
     // The debugger of the current document (nullptr before one is loaded).
-    // Const queries are safe from the UI thread; mutate only through the controller.
+    // Mutate only through the controller; ask for tensor data through query()
+    // (cheap lookups such as hasBreakpoint may be called directly).
     const exec::Debugger* debugger() const { return dbg_.get(); }
+
+    // ---- asynchronous tensor queries (query thread)
+    // `job` runs on the query thread and returns a continuation for the UI
+    // thread (may be empty), run only while `owner` lives, the document is the
+    // same, and no newer query with the same non-empty `key` was made. With an
+    // empty key nothing is replaced or dropped. Returns false without a document.
+    using Continuation = std::function<void()>;
+    using QueryJob = std::function<Continuation(const exec::Debugger&)>;
+    bool query(const QString& key, QObject* owner, QueryJob job);
+    bool isQuerying() const { return pendingQueries_ > 0; }
+    // The node whose output `tensor` is (-1: an input, a weight, unknown).
+    int64_t producerOf(const QString& tensor) const;
     bool hasDocument() const { return dbg_ != nullptr; }
 
     // ---- snapshots (UI thread)
@@ -75,7 +98,7 @@ public:
     QString focusTensor() const { return focusTensor_; }
     // The output tensor of a node / the tensor a graph ref stands for.
     QString tensorOf(const ItemRef& ref) const;
-    // Blocks the UI thread until the worker queue is empty (tests, scripted GUI).
+    // Blocks the UI thread until the worker and query queues are empty (tests, scripted GUI).
     bool waitIdle(int timeoutMs = 60000);
 
 public slots:
@@ -129,7 +152,6 @@ private:
     void onGraphLoaded();
     // Queues `job` on the worker; with a non-empty key a newer job of the same
     // key replaces a queued one. `job` returns a UI-thread continuation (may be empty).
-    using Continuation = std::function<void()>;
     void post(const QString& key, std::function<Continuation(exec::Debugger&)> job);
     void postLoad(const QString& kind, const QString& path);
     void postRun(std::function<exec::RunStatus(exec::Debugger&)> run);
@@ -158,6 +180,14 @@ private:
     int pendingJobs_ = 0;
     std::mutex queueMutex_;
     std::map<QString, std::function<Continuation(exec::Debugger&)>> latest_;
+    // Query thread: the newest queued job per key (guarded by queryMutex_), and
+    // (UI thread) the newest ticket per key, to drop superseded results.
+    QThreadPool* queryPool_;
+    std::mutex queryMutex_;
+    std::map<QString, std::pair<quint64, std::pair<QPointer<QObject>, QueryJob>>> queuedQueries_;
+    QHash<QString, quint64> latestQuery_;
+    quint64 nextTicket_ = 0;
+    int pendingQueries_ = 0;
 
     std::vector<exec::WeightRow> weightRows_;
     std::vector<exec::InputRow> inputRows_;
