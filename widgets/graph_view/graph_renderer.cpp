@@ -143,8 +143,18 @@ void renderOverview(QPainter& p, const Frame& f) {
             ras.fill(x0, y0, x1, y1, (d && d->overlay.isValid() ? d->overlay : c.stroke).rgba());
         }
     }
-    // Marks that must stay visible however far out: highlights, then selection.
+    // Marks that must stay visible however far out: missing values (a red
+    // block at the top-right corner, like the "!" badge of the detailed
+    // levels), highlights, then selection.
     const int r1 = static_cast<int>(std::ceil(2 * dpr)), r2 = static_cast<int>(std::ceil(4 * dpr));
+    const QRgb missingColor = QColor("#e02020").rgba();
+    for (int32_t i : items) {
+        const PlacedItem& it = f.r.items[i];
+        const NodeDecoration* d = f.decoration(it);
+        if (!d || !d->missingValue) continue;
+        const int cx = static_cast<int>(px(it.rect.right())), cy = static_cast<int>(py(it.rect.y));
+        ras.fill(cx - r1, cy - r1, cx + r1, cy + r1, missingColor);
+    }
     for (int pass = 0; pass < 2 && rq.itemFlags; ++pass) {
         for (int32_t i : items) {
             const uint8_t fl = f.itemFlag(static_cast<size_t>(i));
