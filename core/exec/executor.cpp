@@ -309,6 +309,10 @@ std::vector<std::string> Executor::runNode(int64_t i) {
     // Compare with the IR's TensorMeta: a mismatch means the graph and the op
     // disagree (e.g. attrs lost on the way).
     std::vector<std::string> diags;
+    if (bound_[i])   // getitem binds nothing
+        for (const auto& attr : bound_[i]->ignoredAttrs)
+            diags.push_back("attr '" + attr + "' is not an argument of " + node.opType +
+                            " in libtorch 1.13's schema and was not passed");
     const auto& exp = expected_[i];
     if (results.size() < exp.size())
         diags.push_back("the op returned " + std::to_string(results.size()) + " tensors, the IR lists " +

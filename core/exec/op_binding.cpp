@@ -1,3 +1,4 @@
+#include <algorithm>
 #include "core/exec/op_binding.h"
 
 #include <ATen/ScalarOps.h>
@@ -209,6 +210,12 @@ BoundOp bindNode(const ir::OpNode& node) {
                             (op.schema->overload_name().empty() ? "" : "." + op.schema->overload_name()) +
                             " takes only " + std::to_string(next));
     op.inputsUsed = next;
+    if (attrs.is_object())
+        for (const auto& [key, value] : attrs.items()) {
+            if (key.rfind("_tensor_list_", 0) == 0) continue;   // internal attrs of torch_ir
+            const bool known = std::any_of(args.begin(), args.end(), [&](const auto& a) { return a.name() == key; });
+            if (!known) op.ignoredAttrs.push_back(key);
+        }
     return op;
 }
 

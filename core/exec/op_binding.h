@@ -47,6 +47,9 @@ struct BoundOp {
     std::vector<ArgSlot> slots;                  // one per schema argument
     std::vector<int32_t> writtenInputs;          // node inputs the op mutates (Tensor(a!))
     int32_t inputsUsed = 0;
+    // Attrs that name no argument of the schema: a 2.x argument 1.13 lacks, or
+    // a typo in a hand-edited IR. They are not passed; the node reports them.
+    std::vector<std::string> ignoredAttrs;
 };
 
 // "aten.add.Tensor" -> {"aten::add", "Tensor"}; ".default" -> "". nullopt if malformed.

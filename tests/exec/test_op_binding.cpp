@@ -209,6 +209,20 @@ private slots:
         QVERIFY(d[1].find("float64") != std::string::npos);
     }
 
+    void attrsTheSchemaLacksAreReported() {
+        // A 2.x-only argument (or a typo) is not passed to the op; the node says so.
+        auto g = graphOf(json::array({meta("x", {3})}), json::array({meta("relu", {3})}),
+                         json::array({node("relu", "aten.relu.default", json::array({meta("x", {3}, "float32", "x")}),
+                                           json::array({meta("relu", {3})}),
+                                           json{{"inplace_hint", true}, {"_tensor_list_sizes", json::array()}})}));
+        std::vector<std::string> diags;
+        at::Tensor y = runAndGet(g, mapOf({{"x", at::tensor({-1.f, 0.f, 2.f})}}), "relu", &diags);
+        QVERIFY(close(y, at::tensor({0.f, 0.f, 2.f})));
+        QCOMPARE(diags.size(), size_t(1));   // internal _tensor_list_* attrs are not reported
+        QVERIFY2(diags[0].find("attr 'inplace_hint' is not an argument of aten.relu.default") != std::string::npos,
+                 diags[0].c_str());
+    }
+
     void assertOpsRunAsChecks() {
         auto g = graphOf(json::array({meta("x", {2})}), json::array({meta("relu", {2})}),
                          json::array({node("_assert_tensor_metadata", "aten._assert_tensor_metadata.default",
