@@ -284,11 +284,18 @@ struct Debugger::Impl {
         return name;
     }
 
+    // Before any state_dict is loaded, every parameter would be "missing": the
+    // nodes are marked only for values a state_dict cannot supply.
+    bool awaitsStateDict(const MissingValue& mv) const {
+        return weightsPath.empty() && (mv.kind == "parameter" || mv.kind == "buffer" || mv.kind == "weight");
+    }
+
     void refreshMissing() {
         missing = session.preflight();
         missingNodes.clear();
         for (const auto& mv : missing)
-            for (const auto& n : mv.nodes) missingNodes.insert(n);
+            if (!awaitsStateDict(mv))
+                for (const auto& n : mv.nodes) missingNodes.insert(n);
     }
     void clearStats() {
         const size_t n = graph.nodes.size();
@@ -771,6 +778,7 @@ std::vector<MissingRow> Debugger::missing() const {
         else
             r.fix = "load a state_dict that has '" + what + "' (Weights dock or --weights FILE)";
         r.text = formatMissingValue(mv) + ": " + r.fix;
+        r.awaitsStateDict = d_->awaitsStateDict(mv);
         out.push_back(std::move(r));
     }
     return out;

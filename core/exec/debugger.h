@@ -84,6 +84,10 @@ struct MissingRow {
     MissingValue value;
     std::string fix;       // "enter its value in the Constants dock or load --constants FILE"
     std::string text;      // formatMissingValue + fix
+    // A parameter or buffer while no state_dict is loaded yet: not an alarm, just
+    // waiting for --weights (the graph does not mark these red). Only values a
+    // state_dict can never supply (lifted constants) are flagged before one is loaded.
+    bool awaitsStateDict = false;
 };
 
 // The summary panel: exec::TensorSummary plus +/-Inf apart.

@@ -1,3 +1,4 @@
+#include <algorithm>
 #include "widgets/debugger/debugger_ui.h"
 
 #include <QAction>
@@ -220,10 +221,14 @@ DebuggerUi installDebugger(MainWindow& w) {
         const auto& m = c->missing();
         ui.progress->setMaximum(static_cast<int>(std::max<int64_t>(c->nodeCount(), 1)));
         ui.progress->setValue(static_cast<int>(c->cursor()));
-        if (!m.empty()) {
+        const auto alarming = std::count_if(m.begin(), m.end(), [](const auto& r) { return !r.awaitsStateDict; });
+        if (alarming > 0) {
             ui.status->setText(QObject::tr("<span style='color:#d0302a'>%n value(s) missing — see Diagnostics</span>", nullptr,
-                                           static_cast<int>(m.size())));
-        } else if (ui.status->text().contains(QLatin1String("missing"))) {
+                                           static_cast<int>(alarming)));
+        } else if (!m.empty()) {
+            ui.status->setText(QObject::tr("no state_dict loaded"));
+        } else if (ui.status->text().contains(QLatin1String("missing")) ||
+                   ui.status->text().contains(QLatin1String("state_dict"))) {
             ui.status->setText(QObject::tr("ready"));
         }
     });

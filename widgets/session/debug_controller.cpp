@@ -301,7 +301,7 @@ void DebugController::updateDecorations() {
     // Placeholders without a value get the red mark too.
     QHash<QString, NodeDecoration> weightDecs;
     for (const auto& m : missing_) {
-        if (m.value.kind == "input") continue;
+        if (m.value.kind == "input" || m.awaitsStateDict) continue;
         NodeDecoration d;
         d.missingValue = true;
         weightDecs.insert(q(m.value.name), d);
