@@ -135,6 +135,25 @@ private slots:
     }
 
     // Override order (ir-format.md §5): IR constants < --constants file < typed.
+    void withoutStateDictOnlyConstantsAreAlarms() {
+        // Just opened, no state_dict yet: the parameters wait for one (no red marks),
+        // while the lifted constant a state_dict can never supply is flagged at once.
+        ir::Graph g = ir::loadGraphFile(fx("masked_linear.meta.json"));
+        Debugger dbg(g);
+        auto missing = dbg.missing();
+        QCOMPARE(missing.size(), size_t(3));   // p_linear_weight, p_linear_bias, c_mask
+        for (const auto& m : missing)
+            QCOMPARE(m.awaitsStateDict, m.value.kind == "parameter");
+        const int64_t linear = nodeIndex(g, "linear"), mul = nodeIndex(g, "mul");
+        QVERIFY(!dbg.nodeInfo(linear).needsMissing);   // only parameters are missing there
+        QVERIFY(dbg.nodeInfo(mul).needsMissing);       // reads c_mask
+        // Once a state_dict is loaded, anything still absent from it is a real alarm.
+        dbg.loadWeights(fx("masked_linear.weights.pt"));
+        missing = dbg.missing();
+        QCOMPARE(missing.size(), size_t(1));
+        QVERIFY(!missing[0].awaitsStateDict);
+    }
+
     void constantOverrideOrder() {
         ir::Graph g = ir::loadGraphFile(fx("masked_linear.json"));   // has constants: mask
         Debugger dbg(g);
