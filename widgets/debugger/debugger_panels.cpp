@@ -1,3 +1,4 @@
+#include "widgets/common/qt_text.h"
 #include "widgets/debugger/debugger_panels.h"
 
 #include <QAbstractTableModel>
@@ -25,14 +26,6 @@
 namespace irscope::widgets {
 
 namespace {
-
-QString q(const std::string& s) { return QString::fromStdString(s); }
-
-QString shapeText(const std::vector<int64_t>& s) {
-    QStringList parts;
-    for (int64_t d : s) parts << QString::number(d);
-    return QLatin1Char('[') + parts.join(QStringLiteral(", ")) + QLatin1Char(']');
-}
 
 QColor statusColor(exec::WeightStatus s) {
     switch (s) {

@@ -1,3 +1,4 @@
+#include "widgets/common/qt_text.h"
 #include "widgets/debugger/tensor_viewer.h"
 
 #include <cmath>
@@ -32,14 +33,6 @@
 namespace irscope::widgets {
 
 namespace {
-
-QString q(const std::string& s) { return QString::fromStdString(s); }
-
-QString shapeText(const std::vector<int64_t>& s) {
-    QStringList parts;
-    for (int64_t d : s) parts << QString::number(d);
-    return QLatin1Char('[') + parts.join(QStringLiteral(", ")) + QLatin1Char(']');
-}
 
 QString num(double v) { return QString::number(v, 'g', 6); }
 

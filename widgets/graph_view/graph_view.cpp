@@ -197,13 +197,14 @@ void GraphView::onLayoutChanged() {
 
 // ------------------------------------------------------------------ painting
 
-void GraphView::renderFrame(QImage& image) const {
-    QPainter p(&image);
+// What the renderer needs for a frame of `size` (device-independent pixels)
+// at the current zoom and scroll position; the same for screen and image.
+RenderRequest GraphView::frameRequest(const QSizeF& size, qreal devicePixelRatio) const {
     RenderRequest rq;
     rq.layout = session_->layout();
-    rq.target = QRectF(QPointF(0, 0), QSizeF(image.size()) / image.devicePixelRatio());
-    rq.sceneRect = QRectF(origin(), rq.target.size() / zoom_);
-    rq.devicePixelRatio = image.devicePixelRatio();
+    rq.target = QRectF(QPointF(0, 0), size);
+    rq.sceneRect = QRectF(origin(), size / zoom_);
+    rq.devicePixelRatio = devicePixelRatio;
     rq.theme = theme_;
     rq.itemFlags = &session_->itemFlags();
     rq.edgeFlags = &session_->edgeFlags();
@@ -211,23 +212,17 @@ void GraphView::renderFrame(QImage& image) const {
         rq.decoration = [s = session_](int64_t n) { return s->nodeDecoration(n); };
         rq.weightDecoration = [s = session_](const std::string& ph) { return s->weightDecoration(QString::fromStdString(ph)); };
     }
-    renderGraph(p, rq);
+    return rq;
+}
+
+void GraphView::renderFrame(QImage& image) const {
+    QPainter p(&image);
+    renderGraph(p, frameRequest(QSizeF(image.size()) / image.devicePixelRatio(), image.devicePixelRatio()));
 }
 
 void GraphView::paintEvent(QPaintEvent*) {
     QPainter p(viewport());
-    RenderRequest rq;
-    rq.layout = session_->layout();
-    rq.target = QRectF(QPointF(0, 0), QSizeF(viewport()->size()));
-    rq.sceneRect = QRectF(origin(), rq.target.size() / zoom_);
-    rq.devicePixelRatio = viewport()->devicePixelRatioF();
-    rq.theme = theme_;
-    rq.itemFlags = &session_->itemFlags();
-    rq.edgeFlags = &session_->edgeFlags();
-    if (session_->hasDecorations()) {
-        rq.decoration = [s = session_](int64_t n) { return s->nodeDecoration(n); };
-        rq.weightDecoration = [s = session_](const std::string& ph) { return s->weightDecoration(QString::fromStdString(ph)); };
-    }
+    const RenderRequest rq = frameRequest(QSizeF(viewport()->size()), viewport()->devicePixelRatioF());
     renderGraph(p, rq);
     if (!rq.layout) {
         p.setPen(palette().color(QPalette::PlaceholderText));

@@ -7,6 +7,7 @@
 #include <QAbstractScrollArea>
 #include <QPointF>
 
+#include "widgets/graph_view/graph_renderer.h"
 #include "widgets/graph_view/graph_theme.h"
 #include "widgets/session/item_ref.h"
 
@@ -55,6 +56,7 @@ signals:
     void zoomChanged(double zoom);
 
 protected:
+    RenderRequest frameRequest(const QSizeF& size, qreal devicePixelRatio) const;
     void paintEvent(QPaintEvent*) override;
     void resizeEvent(QResizeEvent*) override;
     void scrollContentsBy(int dx, int dy) override;

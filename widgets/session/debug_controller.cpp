@@ -1,3 +1,4 @@
+#include "widgets/common/qt_text.h"
 #include "widgets/session/debug_controller.h"
 
 #include <cmath>
@@ -15,8 +16,6 @@
 namespace irscope::widgets {
 
 namespace {
-
-QString q(const std::string& s) { return QString::fromStdString(s); }
 
 // t in [0, 1] -> light yellow .. orange .. red.
 QColor mixStops(double t) {
