@@ -15,6 +15,7 @@
 #include <QProgressBar>
 #include <QStandardPaths>
 #include <QListWidget>
+#include <QTreeWidget>
 #include <QProcess>
 #include <QPushButton>
 #include <QSignalSpy>
@@ -152,6 +153,13 @@ private slots:
         QCOMPARE(ui_.missing->list()->count(), 0);
         QVERIFY(!session()->weightDecoration(QStringLiteral("c_mask")));
         QVERIFY(!session()->nodeDecoration(mul) || !session()->nodeDecoration(mul)->missingValue);
+        // Validation's "missing-constant" warning is now settled, not a live warning.
+        QVERIFY(!session()->suppliedPlaceholders().contains(QStringLiteral("p_linear_weight")));
+        QVERIFY(session()->suppliedPlaceholders().contains(QStringLiteral("c_mask")));
+        auto* diagnostics = window_->findChild<QTreeWidget*>(QStringLiteral("diagnosticsTree"));
+        QVERIFY(diagnostics);
+        QCOMPARE(diagnostics->topLevelItemCount(), 1);
+        QVERIFY(diagnostics->topLevelItem(0)->text(3).startsWith(QStringLiteral("(value supplied) ")));
         // Step: node 0 done, node 1 current; then continue to the end.
         trigger(ui_.stepAction);
         QCOMPARE(ctl()->cursor(), int64_t(1));

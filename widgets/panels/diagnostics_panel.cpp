@@ -21,6 +21,7 @@ DiagnosticsPanel::DiagnosticsPanel(GraphSession* session, QWidget* parent) : QWi
     lay->setContentsMargins(0, 0, 0, 0);
     lay->addWidget(tree_);
     connect(session_, &GraphSession::graphLoaded, this, &DiagnosticsPanel::rebuild);
+    connect(session_, &GraphSession::suppliedPlaceholdersChanged, this, &DiagnosticsPanel::rebuild);
     connect(tree_, &QTreeWidget::itemClicked, this, [this](QTreeWidgetItem* item, int) {
         const QString node = item->data(0, Qt::UserRole).toString();
         const QString tensor = item->data(0, Qt::UserRole + 1).toString();
@@ -36,8 +37,20 @@ void DiagnosticsPanel::rebuild() {
     if (const auto* doc = session_->document()) {
         QList<QTreeWidgetItem*> items;
         for (const auto& d : doc->diagnostics) {
+            // A missing value the user has since supplied stays listed, settled.
+            const bool settled = d.code == "missing-constant" &&
+                                 session_->suppliedPlaceholders().contains(QString::fromStdString(d.tensor));
             auto* item = new QTreeWidgetItem({QString::fromUtf8(ir::severityName(d.severity)), QString::fromStdString(d.node),
-                                              QString::fromStdString(d.code), QString::fromStdString(d.message)});
+                                              QString::fromStdString(d.code),
+                                              (settled ? tr("(value supplied) ") : QString()) + QString::fromStdString(d.message)});
+            if (settled) {
+                for (int c = 0; c < 4; ++c) item->setForeground(c, palette().color(QPalette::Disabled, QPalette::Text));
+                item->setIcon(0, style()->standardIcon(QStyle::SP_DialogApplyButton));
+                item->setData(0, Qt::UserRole, QString::fromStdString(d.node));
+                item->setData(0, Qt::UserRole + 1, QString::fromStdString(d.tensor));
+                items << item;
+                continue;   // not counted: nothing left to act on
+            }
             QStyle::StandardPixmap icon = d.severity == ir::Severity::Error     ? QStyle::SP_MessageBoxCritical
                                           : d.severity == ir::Severity::Warning ? QStyle::SP_MessageBoxWarning
                                                                                  : QStyle::SP_MessageBoxInformation;

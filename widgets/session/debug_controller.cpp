@@ -1,3 +1,4 @@
+#include <algorithm>
 #include "widgets/common/qt_text.h"
 #include "widgets/session/debug_controller.h"
 
@@ -305,6 +306,15 @@ void DebugController::updateDecorations() {
         d.missingValue = true;
         weightDecs.insert(q(m.value.name), d);
     }
+    // Constants the IR lacks but the debugger now has: validation's findings about them are settled.
+    QSet<QString> stillMissing, supplied;
+    for (const auto& m : missing_) stillMissing.insert(q(m.value.name));
+    for (const auto& [placeholder, original] : doc->graph.weightNameMapping) {
+        // Validation complains only about lifted constants the IR has no value for.
+        if (doc->index->kindOf(placeholder) != ir::TensorKind::Constant || doc->index->constant(original)) continue;
+        if (!stillMissing.contains(q(placeholder))) supplied.insert(q(placeholder));
+    }
+    session_->setSuppliedPlaceholders(std::move(supplied));
     session_->setWeightDecorations(std::move(weightDecs));
     session_->setNodeDecorations(std::move(decs));
     const int64_t cur = cursor_ < (int64_t)n ? cursor_ : -1;

@@ -142,6 +142,7 @@ void GraphSession::setDocument(std::shared_ptr<LoadedDocument> doc, std::shared_
     highlight_.clear();
     decorations_.clear();
     weightDecorations_.clear();
+    supplied_.clear();
     recomputeFlags();
     emit graphLoaded();
     emit selectionChanged(selection_);
@@ -365,6 +366,12 @@ void GraphSession::setWeightDecorations(QHash<QString, NodeDecoration> byPlaceho
     if (byPlaceholder.isEmpty() && weightDecorations_.isEmpty()) return;
     weightDecorations_ = std::move(byPlaceholder);
     emit decorationsChanged();
+}
+
+void GraphSession::setSuppliedPlaceholders(QSet<QString> names) {
+    if (names == supplied_) return;
+    supplied_ = std::move(names);
+    emit suppliedPlaceholdersChanged();
 }
 
 const NodeDecoration* GraphSession::weightDecoration(const QString& placeholder) const {

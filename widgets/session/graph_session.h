@@ -93,6 +93,12 @@ public:
     void setWeightDecorations(QHash<QString, NodeDecoration> byPlaceholder);
     const NodeDecoration* weightDecoration(const QString& placeholder) const;   // nullptr: none
 
+    // Placeholders whose value the debugger now has although the IR lacks it (a
+    // c_ constant typed in or loaded): validation's "missing" findings about them
+    // are settled. Cleared when a new graph loads.
+    void setSuppliedPlaceholders(QSet<QString> names);
+    const QSet<QString>& suppliedPlaceholders() const { return supplied_; }
+
     QString displayName(const ItemRef& ref) const;
 
 signals:
@@ -109,6 +115,7 @@ signals:
     void currentNodeChanged(qint64 node);
     void highlightChanged();
     void decorationsChanged();
+    void suppliedPlaceholdersChanged();
 
 private:
     void startWorker(std::function<void()> job);
@@ -131,6 +138,7 @@ private:
     std::vector<uint8_t> itemFlags_, edgeFlags_;
     std::vector<NodeDecoration> decorations_;
     QHash<QString, NodeDecoration> weightDecorations_;
+    QSet<QString> supplied_;
 };
 
 }  // namespace irscope::widgets
