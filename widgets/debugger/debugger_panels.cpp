@@ -197,14 +197,18 @@ WeightsPanel::WeightsPanel(DebugController* c, QWidget* parent) : QWidget(parent
         const QString file = c_->weightsPath().isEmpty() ? tr("no state_dict loaded")
                                                          : QFileInfo(c_->weightsPath()).fileName();
         using S = exec::WeightStatus;
-        summary_->setText(tr("%1 — %2 loaded, %3 from constants, <b style='color:#d0302a'>%4 missing</b>, %5 shape / %6 dtype mismatch, %7 unused in file")
-                              .arg(file)
-                              .arg(counts[(int)S::Loaded])
-                              .arg(counts[(int)S::FromIr] + counts[(int)S::FromConstants] + counts[(int)S::Entered])
-                              .arg(counts[(int)S::Missing])
-                              .arg(counts[(int)S::ShapeMismatch])
-                              .arg(counts[(int)S::DTypeMismatch])
-                              .arg(counts[(int)S::UnusedInFile]));
+        // Missing is only an alarm once a state_dict is loaded (see MissingRow::awaitsStateDict).
+        const QString missingFormat = c_->weightsPath().isEmpty() || counts[(int)S::Missing] == 0
+                                          ? tr("%4 missing")
+                                          : tr("<b style='color:#d0302a'>%4 missing</b>");
+        const QString format = tr("%1 — %2 loaded, %3 from constants, ") + missingFormat +
+                               tr(", %5 shape / %6 dtype mismatch, %7 unused in file");
+        auto n = [](int v) { return QString::number(v); };
+        // One multi-argument arg(): a file name containing "%2" is not substituted into.
+        summary_->setText(format.arg(file, n(counts[(int)S::Loaded]),
+                                     n(counts[(int)S::FromIr] + counts[(int)S::FromConstants] + counts[(int)S::Entered]),
+                                     n(counts[(int)S::Missing]), n(counts[(int)S::ShapeMismatch]),
+                                     n(counts[(int)S::DTypeMismatch]), n(counts[(int)S::UnusedInFile])));
     };
     connect(c_, &DebugController::valuesChanged, this, refresh);
     connect(c_, &DebugController::debuggerReset, this, refresh);

@@ -113,7 +113,11 @@ DebuggerUi installDebugger(MainWindow& w) {
     w.tabifyDockWidget(ui.weightsDock, ui.constantsDock);
     w.tabifyDockWidget(ui.weightsDock, ui.inputsDock);
     ui.weightsDock->raise();
-    w.resizeDocks({ui.weightsDock, ui.tensorDock}, {560, 640}, Qt::Horizontal);
+    // Bottom row: Diagnostics (pre-flight), the value docks, the tensor viewer.
+    if (auto* diagnostics = w.findChild<QDockWidget*>(QStringLiteral("diagnosticsDock")))
+        w.resizeDocks({diagnostics, ui.weightsDock, ui.tensorDock}, {400, 480, 520}, Qt::Horizontal);
+    else
+        w.resizeDocks({ui.weightsDock, ui.tensorDock}, {560, 640}, Qt::Horizontal);
     w.resizeDocks({ui.weightsDock}, {300}, Qt::Vertical);
 
     ui.execInfo = new ExecInfoPanel(c);
