@@ -384,6 +384,11 @@ void renderDetailed(QPainter& p, const Frame& f, bool full) {
             const double total = lineH * static_cast<double>(it.lines.size());
             const double top = it.rect.center().y - total / 2;
             const bool ghost = it.kind == ItemKind::Ghost;
+            // On an overlay fill, pick the text colour by the fill's lightness so a
+            // dark red "differs" node stays readable.
+            const NodeDecoration* deco = f.decoration(it);
+            const auto luma = [](const QColor& c) { return 0.299 * c.red() + 0.587 * c.green() + 0.114 * c.blue(); };
+            const bool darkFill = deco && deco->overlay.isValid() && luma(deco->overlay) < 140;
             for (size_t l = 0; l < it.lines.size(); ++l) {
                 const bool first = l == 0;
                 p.setFont(labelFont(ghost ? 3 : (first && it.kind == ItemKind::Op) ? 0 : 1));
@@ -392,7 +397,7 @@ void renderDetailed(QPainter& p, const Frame& f, bool full) {
                     fnt.setPixelSize(12);
                     p.setFont(fnt);
                 }
-                p.setPen(first ? theme.text : theme.textDim);
+                p.setPen(darkFill ? QColor(Qt::white) : first ? theme.text : theme.textDim);
                 QString text = QString::fromStdString(it.lines[l]);
                 if (ghost) text.prepend(QChar(0x21b3)).insert(1, QLatin1Char(' '));
                 const QRectF lr(it.rect.x - 20, top + lineH * static_cast<double>(l), it.rect.width + 40, lineH);
