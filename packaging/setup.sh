@@ -17,6 +17,11 @@ cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release
 cmake --build build -j"$(nproc)"
 
 if [[ "$mode" == launch ]]; then
-  exec build/bin/irscope "${IRSCOPE_EXAMPLE:-resources/examples/llama_block.json}"
+  # The classic case: an IR extracted on the meta device, with its state_dict.
+  # irscope flags the constants the extraction dropped; load
+  # resources/examples/llama_block.constants.pt in the Constants dock, then F5.
+  ex=resources/examples
+  exec build/bin/irscope "$ex/llama_block.meta.json" --weights "$ex/llama_block.weights.pt" \
+    --inputs "$ex/llama_block.inputs.pt" --expected "$ex/llama_block.expected.pt"
 fi
 ctest --test-dir build --output-on-failure -j"$(nproc)"
