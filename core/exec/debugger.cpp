@@ -773,7 +773,7 @@ std::vector<MissingRow> Debugger::missing() const {
         else if (mv.kind == "constant")
             r.fix = "enter the value of constant '" + what +
                     "' in the Constants dock (e.g. [1, 0, 1, 0] float32) or load a constants file";
-        else if (mv.kind == "buffer" && !d_->weights.contains(what))
+        else if (mv.kind == "buffer" && !d_->weightsPath.empty() && !d_->weights.contains(what))
             r.fix = "'" + what + "' is a non-persistent buffer (not in the state_dict): enter it in the Constants dock or load a constants file";
         else
             r.fix = "load a state_dict that has '" + what + "' (Weights dock or --weights FILE)";

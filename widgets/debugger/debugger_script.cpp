@@ -33,6 +33,10 @@ void addDebuggerOptions(QCommandLineParser& p) {
 
 void runDebuggerScript(const QCommandLineParser& p, DebuggerUi& ui, const QString& select, std::function<void()> done) {
     DebugController* c = ui.controller;
+    // A script has no one watching the message bar: file errors go to stderr too.
+    QObject::connect(c, &DebugController::errorOccurred, c, [](const QString& message) {
+        std::fprintf(stderr, "irscope: %s\n", message.toLocal8Bit().constData());
+    });
     auto opt = [&p](const char* n) { return p.value(QLatin1String(n)); };
     if (p.isSet(QStringLiteral("random-inputs"))) c->setSeed(opt("random-inputs").toLongLong());
     if (p.isSet(QStringLiteral("weights"))) c->loadWeights(opt("weights"));
@@ -65,9 +69,16 @@ void runDebuggerScript(const QCommandLineParser& p, DebuggerUi& ui, const QStrin
     const QString runTo = p.value(QStringLiteral("run-to"));
     QTimer::singleShot(0, c, [c, run, runTo, finish] {
         c->waitIdle();
-        if (!c->missing().empty()) {
-            for (const auto& m : c->missing()) std::fprintf(stderr, "irscope: missing: %s\n", m.text.c_str());
+        // Report what a run would lack, as `irscope run` does; parameters and
+        // buffers waiting for a state_dict that was never given are one line.
+        int awaiting = 0;
+        for (const auto& m : c->missing()) {
+            if (m.awaitsStateDict) ++awaiting;
+            else std::fprintf(stderr, "irscope: missing: %s\n", m.text.c_str());
         }
+        if (awaiting > 0)
+            std::fprintf(stderr, "irscope: no state_dict loaded: %d parameter(s)/buffer(s) have no value\n",
+                         awaiting);
         if (run || !runTo.isEmpty()) {
             if (!runTo.isEmpty()) {
                 const auto* doc = c->session()->document();
