@@ -1,5 +1,7 @@
 #include "core/exec/attr_convert.h"
 
+#include "core/io/tensor_dtype.h"
+
 #include <cmath>
 #include <string>
 
@@ -147,20 +149,15 @@ c10::IValue convertType(const c10::TypePtr& type, c10::optional<int32_t> n, cons
 
 std::optional<c10::ScalarType> parseScalarType(std::string_view name) {
     using S = c10::ScalarType;
+    // torch_ir's names and Python's aliases: the one table in core/io.
+    if (auto type = io::scalarTypeFromName(name)) return type;
     name = stripTorch(name);
-    static const std::pair<const char*, S> table[] = {
-        {"float32", S::Float}, {"float", S::Float}, {"float64", S::Double}, {"double", S::Double},
-        {"float16", S::Half}, {"half", S::Half}, {"bfloat16", S::BFloat16},
-        {"int8", S::Char}, {"int16", S::Short}, {"short", S::Short}, {"int32", S::Int}, {"int", S::Int},
-        {"int64", S::Long}, {"long", S::Long}, {"uint8", S::Byte}, {"bool", S::Bool},
-        {"complex64", S::ComplexFloat}, {"cfloat", S::ComplexFloat}, {"complex128", S::ComplexDouble},
-        {"cdouble", S::ComplexDouble}, {"complex32", S::ComplexHalf}, {"chalf", S::ComplexHalf},
-        {"qint8", S::QInt8}, {"quint8", S::QUInt8}, {"qint32", S::QInt32},
-    };
-    for (const auto& [n, t] : table)
-        if (name == n) return t;
+    // Quantized dtypes are never tensor dtypes in an IR, but may name an attr value.
+    if (name == "qint8") return S::QInt8;
+    if (name == "quint8") return S::QUInt8;
+    if (name == "qint32") return S::QInt32;
     // An integer dtype: c10 numbering (see libtorch-1.13-gaps.md, "Enum numbering").
-    if (!name.empty() && std::all_of(name.begin(), name.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+    if (!name.empty() && name.size() < 4 && std::all_of(name.begin(), name.end(), [](char c) { return c >= '0' && c <= '9'; })) {
         int v = std::stoi(std::string(name));
         if (v >= 0 && v < static_cast<int>(S::NumOptions)) return static_cast<S>(v);
     }

@@ -20,10 +20,8 @@ namespace {
 std::vector<int64_t> shapeOf(const at::Tensor& t) { return t.sizes().vec(); }
 
 // One node over graph inputs a0..aN; returns its output `index`.
-at::Tensor runOne(const std::string& op, const std::vector<at::Tensor>& inputs, json attrs,
-                  std::vector<std::vector<int64_t>> outShapes, int64_t index = 0, std::string* error = nullptr) {
-    json gin = json::array(), nin = json::array(), outs = json::array();
-    io::TensorMap m;
+// Graph inputs a0..aN for `inputs`: their metas as graph inputs and as node inputs.
+void inputMetas(const std::vector<at::Tensor>& inputs, json& gin, json& nin, io::TensorMap& m) {
     for (size_t i = 0; i < inputs.size(); ++i) {
         std::string n = "a" + std::to_string(i);
         std::string dt = io::scalarTypeName(inputs[i].scalar_type());
@@ -31,6 +29,13 @@ at::Tensor runOne(const std::string& op, const std::vector<at::Tensor>& inputs, 
         nin.push_back(meta(n, shapeOf(inputs[i]), dt, n));
         m.insert(n, inputs[i]);
     }
+}
+
+at::Tensor runOne(const std::string& op, const std::vector<at::Tensor>& inputs, json attrs,
+                  std::vector<std::vector<int64_t>> outShapes, int64_t index = 0, std::string* error = nullptr) {
+    json gin = json::array(), nin = json::array(), outs = json::array();
+    io::TensorMap m;
+    inputMetas(inputs, gin, nin, m);
     for (size_t k = 0; k < outShapes.size(); ++k)
         outs.push_back(json{{"name", outShapes.size() == 1 ? std::string("n") : "n_" + std::to_string(k)}, {"shape", outShapes[k]}});
     auto g = graphOf(gin, json::array({outs[index]}), json::array({node("n", op, nin, outs, attrs)}));
@@ -52,13 +57,7 @@ at::Tensor runOne(const std::string& op, const std::vector<at::Tensor>& inputs, 
 std::string failureOf(const std::string& op, const std::vector<at::Tensor>& inputs, json attrs) {
     json gin = json::array(), nin = json::array();
     io::TensorMap m;
-    for (size_t i = 0; i < inputs.size(); ++i) {
-        std::string n = "a" + std::to_string(i);
-        std::string dt = io::scalarTypeName(inputs[i].scalar_type());
-        gin.push_back(meta(n, shapeOf(inputs[i]), dt));
-        nin.push_back(meta(n, shapeOf(inputs[i]), dt, n));
-        m.insert(n, inputs[i]);
-    }
+    inputMetas(inputs, gin, nin, m);
     json out = json{{"name", "bad"}, {"shape", json::array()}};
     auto g = graphOf(gin, json::array({out}), json::array({node("bad", op, nin, json::array({out}), attrs)}));
     Session s(g);
