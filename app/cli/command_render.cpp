@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <cctype>
 #include <iostream>
+#include <optional>
 
 #include "cli/arg_parser.h"
 #include "cli/cli_io.h"
@@ -22,7 +23,7 @@ std::string lowerExtension(const std::string& path) {
 }
 
 int runRender(const std::vector<std::string>& args) {
-    const auto parsed = parseArgs(args, {{"--no-weights"}, {"--output", "--scale"}, {{"-o", "--output"}}});
+    const auto parsed = parseArgs(args, {{"--no-weights"}, {"--output", "--scale", "--depth"}, {{"-o", "--output"}}});
     requirePositional(parsed, 1, 1, "IR (a torch_ir JSON file)");
     const auto out = parsed.value("--output");
     if (!out || out->empty()) throw UsageError("-o OUT.svg or -o OUT.png is required");
@@ -33,9 +34,21 @@ int runRender(const std::vector<std::string>& args) {
         if (!(*scale > 0) || *scale > 100) throw UsageError("--scale must be a number in (0, 100]");
         options.scale = *scale;
     }
+    // --depth: the collapsed drawing; absent or "all": every op (the default).
+    std::optional<int> depth;
+    if (auto d = parsed.value("--depth"); d && *d != "all") {
+        if (*d == "auto") depth = -1;
+        else if (auto n = parsed.intValue("--depth"); n && *n >= 0 && *n <= 1000) depth = static_cast<int>(*n);
+        else throw UsageError("--depth must be a number >= 0, 'auto' or 'all'");
+    }
     auto graph = loadGraphOrReport("render", parsed.positional[0]);
     if (!graph) return kExitUsage;
     const ir::GraphIndex index(*graph);
+    if (depth) {
+        if (ext == "png") throw UsageError("--depth draws SVG only for now: use -o OUT.svg");
+        const std::string svg = exporter::graphToSvgByModule(*graph, index, !parsed.has("--no-weights"), *depth, options);
+        return writeOutput("render", out, svg) ? kExitOk : kExitUsage;
+    }
     if (ext == "png") return app::renderPngViaGuiModule(*graph, !parsed.has("--no-weights"), options.scale, *out);
     const std::string svg = exporter::graphToSvg(*graph, index, !parsed.has("--no-weights"), options);
     return writeOutput("render", out, svg) ? kExitOk : kExitUsage;
@@ -43,7 +56,7 @@ int runRender(const std::vector<std::string>& args) {
 
 const CommandRegistration registration{Command{
     "render", "Draw the graph to an SVG (or PNG) file, as the graph view shows it",
-    "Usage: irscope render IR -o OUT.svg|OUT.png [--no-weights] [--scale S]\n\n"
+    "Usage: irscope render IR -o OUT.svg|OUT.png [--no-weights] [--scale S] [--depth N|auto|all]\n\n"
     "Lays the graph out (layered, top to bottom) and writes the drawing:\n"
     "ops as boxes coloured by family with their output shape, graph inputs\n"
     "and weights (p_/b_/c_) as parallelograms with dashed edges, outputs as\n"
@@ -52,7 +65,11 @@ const CommandRegistration registration{Command{
     "Options:\n"
     "  -o, --output F  the file to write; its extension picks the format\n"
     "  --no-weights    leave out weights, buffers and constants\n"
-    "  --scale S       scale the picture's size by S (default 1)\n\n"
+    "  --scale S       scale the picture's size by S (default 1)\n"
+    "  --depth N       draw by module: modules down to depth N open, the rest as\n"
+    "                  one box each (1: the model's children; ModuleLists open\n"
+    "                  with their parent); 'auto': the window's first view (at\n"
+    "                  most ~150 items); 'all' (default): every op\n\n"
     "Exit status: 0 on success, 2 on bad arguments or when a file cannot be\n"
     "read or written.\n",
     runRender}};

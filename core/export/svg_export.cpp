@@ -1,5 +1,8 @@
 #include "core/export/svg_export.h"
 
+#include "core/modules/module_drawing.h"
+#include "core/modules/module_inference.h"
+
 #include <algorithm>
 #include <cctype>
 #include <cmath>
@@ -39,6 +42,9 @@ FamilyColors itemColors(const PlacedItem& item) {
         case ItemKind::Constant: return {"#eedffa", "#8455b0"};
         case ItemKind::OtherWeight: return {"#ececec", "#777777"};
         case ItemKind::Ghost: return {"#ffffff", "#9a9a9a"};
+        case ItemKind::Module: return {"#e8eef7", "#4a6a94"};
+        case ItemKind::Frame: return {"#f7f9fc", "#9aa9bd"};
+        case ItemKind::Port: return {"#f0f0f0", "#9a9a9a"};
         case ItemKind::Op: break;
     }
     switch (item.family) {
@@ -72,6 +78,9 @@ std::string idPrefix(const PlacedItem& item) {
         case ItemKind::GraphInput: return "input_" + item.name;
         case ItemKind::Output: return "output_" + std::to_string(item.irIndex);
         case ItemKind::Ghost: return "ghost_" + item.name;
+        case ItemKind::Module: return "module_" + item.name;
+        case ItemKind::Frame: return "frame_" + item.name;
+        case ItemKind::Port: return "port_" + item.name;
         default: return "w_" + item.name;
     }
 }
@@ -119,7 +128,39 @@ std::string layoutToSvg(const LayoutResult& layout, const SvgOptions& o) {
         ids[i] = std::move(id);
     }
 
-    // Edges first: boxes are drawn over their ends.
+    // Frames of expanded modules first: everything inside is drawn over them.
+    s += "<g id=\"frames\">\n";
+    for (size_t i = 0; i < layout.items.size(); ++i) {
+        const PlacedItem& it = layout.items[i];
+        if (it.kind != ItemKind::Frame) continue;
+        const FamilyColors c = itemColors(it);
+        s += "<g id=\"" + ids[i] + "\" class=\"node frame\"><title>" + xmlEscape(it.name) + "</title><rect x=\"";
+        num(s, it.rect.x);
+        s += "\" y=\"";
+        num(s, it.rect.y);
+        s += "\" width=\"";
+        num(s, it.rect.width);
+        s += "\" height=\"";
+        num(s, it.rect.height);
+        s += "\" rx=\"8\" ry=\"8\" fill=\"";
+        s += c.fill;
+        s += "\" stroke=\"";
+        s += c.stroke;
+        s += "\" stroke-width=\"1.2\"/>";
+        if (!it.lines.empty()) {
+            s += "<text x=\"";
+            num(s, it.rect.x + 8);
+            s += "\" y=\"";
+            num(s, it.rect.y + 11 + o.fontSize * 0.35);
+            s += "\" font-size=\"";
+            num(s, o.fontSize * 11 / 12);
+            s += "\" font-weight=\"bold\" fill=\"#3d4f66\">" + xmlEscape(it.lines.front()) + "</text>";
+        }
+        s += "</g>\n";
+    }
+    s += "</g>\n";
+
+    // Edges next: boxes are drawn over their ends.
     s += "<g id=\"edges\" fill=\"none\">\n";
     for (size_t e = 0; e < layout.edges.size(); ++e) {
         const RoutedEdge& edge = layout.edges[e];
@@ -177,6 +218,7 @@ std::string layoutToSvg(const LayoutResult& layout, const SvgOptions& o) {
 
     for (size_t i = 0; i < layout.items.size(); ++i) {
         const PlacedItem& it = layout.items[i];
+        if (it.kind == ItemKind::Frame) continue;
         const Rect& r = it.rect;
         const FamilyColors c = itemColors(it);
         s += "<g id=\"" + ids[i] + "\" class=\"node " + itemKindName(it.kind);
@@ -198,6 +240,8 @@ std::string layoutToSvg(const LayoutResult& layout, const SvgOptions& o) {
         switch (it.kind) {
             case ItemKind::Op:
             case ItemKind::Ghost:
+            case ItemKind::Module:
+            case ItemKind::Port:
                 s += "<rect x=\"";
                 num(s, r.x);
                 s += "\" y=\"";
@@ -206,7 +250,7 @@ std::string layoutToSvg(const LayoutResult& layout, const SvgOptions& o) {
                 num(s, r.width);
                 s += "\" height=\"";
                 num(s, r.height);
-                s += "\" rx=\"6\" ry=\"6\"";
+                s += it.kind == ItemKind::Port ? "\" rx=\"10\" ry=\"10\"" : "\" rx=\"6\" ry=\"6\"";
                 break;
             case ItemKind::Output:   // trapezoid, wide side up (torch_ir's [\ /])
                 polygon({{r.left(), r.top()}, {r.right(), r.top()}, {r.right() - slant, r.bottom()},
@@ -221,7 +265,7 @@ std::string layoutToSvg(const LayoutResult& layout, const SvgOptions& o) {
         s += c.fill;
         s += "\" stroke=\"";
         s += c.stroke;
-        s += "\" stroke-width=\"1.2\"";
+        s += it.kind == ItemKind::Module ? "\" stroke-width=\"2.4\"" : "\" stroke-width=\"1.2\"";
         if (it.kind == ItemKind::Ghost) s += " stroke-dasharray=\"3 3\"";
         s += "/>";
         const double total = o.lineHeight * static_cast<double>(it.lines.size());
@@ -236,7 +280,7 @@ std::string layoutToSvg(const LayoutResult& layout, const SvgOptions& o) {
             s += "\" text-anchor=\"middle\" fill=\"";
             s += l == 0 ? "#1a1a1a" : "#555555";
             s += "\"";
-            if (l == 0 && it.kind == ItemKind::Op) s += " font-weight=\"bold\"";
+            if (l == 0 && (it.kind == ItemKind::Op || it.kind == ItemKind::Module)) s += " font-weight=\"bold\"";
             if (it.kind == ItemKind::Ghost) s += " font-style=\"italic\"";
             s += ">";
             if (it.kind == ItemKind::Ghost) s += "\xe2\x86\xb3 ";   // "↳ ": drawn again here, defined elsewhere
@@ -257,6 +301,20 @@ std::string graphToSvg(const ir::Graph& graph, const ir::GraphIndex& index, bool
     go.textWidth = [scale](std::string_view line) { return layout::defaultTextWidth(line) * scale; };
     const auto input = layout::buildLayoutGraph(graph, index, go);
     return layoutToSvg(layout::computeLayout(input), options);
+}
+
+std::string graphToSvgByModule(const ir::Graph& graph, const ir::GraphIndex& index, bool includeWeights, int depth,
+                               const SvgOptions& options) {
+    const auto tree = modules::inferModuleTree(graph, index);
+    modules::DrawingOptions d;
+    d.items.includeWeights = includeWeights;
+    d.items.lineHeight = options.lineHeight;
+    const double scale = options.fontSize / 12;
+    d.items.textWidth = [scale](std::string_view line) { return layout::defaultTextWidth(line) * scale; };
+    modules::ModuleDrawing drawing(graph, index, tree, d);
+    if (depth < 0) drawing.expandInitial();
+    else drawing.expandToDepth(depth);
+    return layoutToSvg(drawing.compose(), options);
 }
 
 }  // namespace irscope::exporter

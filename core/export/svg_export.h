@@ -39,6 +39,13 @@ std::string layoutToSvg(const layout::LayoutResult& layout, const SvgOptions& op
 std::string graphToSvg(const ir::Graph& graph, const ir::GraphIndex& index, bool includeWeights,
                        const SvgOptions& options = {});
 
+// The collapsed drawing (core/modules/module_drawing.h): modules down to
+// `depth` open (1: the model's children; ModuleLists open with their
+// parent), the rest as boxes; depth < 0 picks the first view the window
+// shows (at most ~150 items).
+std::string graphToSvgByModule(const ir::Graph& graph, const ir::GraphIndex& index, bool includeWeights, int depth,
+                               const SvgOptions& options = {});
+
 // "&amp;", "&lt;", "&gt;", "&quot;", "&apos;"
 std::string xmlEscape(const std::string& text);
 

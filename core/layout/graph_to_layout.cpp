@@ -46,18 +46,14 @@ struct Builder {
     }
 };
 
-// The op's first label line: its short name, except that a getitem reads
-// "getitem [i]" (the selected output) instead of the Python repr
-// "<built-in function getitem>" that op_type carries; "getitem" alone when
-// the index attr is missing or not an integer (validation reports that).
+}  // namespace
+
 std::string opLabel(const ir::OpNode& node) {
     if (!node.isGetitem()) return node.shortOpName();
     const auto it = node.attrs.find("index");
     if (it == node.attrs.end() || !it->is_number_integer()) return "getitem";
     return "getitem [" + std::to_string(it->get<int64_t>()) + "]";
 }
-
-}  // namespace
 
 LayoutGraph buildLayoutGraph(const ir::Graph& graph, const ir::GraphIndex& index, const GraphLayoutOptions& options) {
     Builder b{options, {}};

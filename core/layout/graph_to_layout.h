@@ -32,6 +32,12 @@ struct GraphLayoutOptions {
 LayoutGraph buildLayoutGraph(const ir::Graph& graph, const ir::GraphIndex& index,
                              const GraphLayoutOptions& options = {});
 
+// The op's first label line: its short name, except that a getitem reads
+// "getitem [i]" (the selected output) instead of the Python repr
+// "<built-in function getitem>" that op_type carries; "getitem" alone when
+// the index attr is missing or not an integer (validation reports that).
+std::string opLabel(const ir::OpNode& node);
+
 // Item kind of a weight placeholder as the index classifies it.
 ItemKind weightItemKind(ir::TensorKind kind);
 

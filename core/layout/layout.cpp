@@ -70,6 +70,7 @@ LayoutResult computeLayout(const LayoutGraph& graph, const LayoutOptions& option
             it.irIndex = node.irIndex;
             it.name = node.name;
             it.lines = node.lines;
+            it.count = node.count;
         } else {
             const int32_t src = g.ghostOf[v - n];
             const LayoutNode& node = graph.nodes[src];

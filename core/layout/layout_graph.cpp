@@ -12,6 +12,9 @@ const char* itemKindName(ItemKind kind) {
         case ItemKind::OtherWeight: return "weight";
         case ItemKind::Output: return "output";
         case ItemKind::Ghost: return "ghost";
+        case ItemKind::Module: return "module";
+        case ItemKind::Frame: return "frame";
+        case ItemKind::Port: return "port";
     }
     return "op";
 }

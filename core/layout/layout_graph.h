@@ -22,8 +22,12 @@ enum class ItemKind : unsigned char {
     OtherWeight,  // a weight used under its original name or an unknown prefix
     Output,       // irIndex = graph output index
     Ghost,        // made by the layout: a proxy of a far-away high-fan-out source
+    // The collapsed drawing (core/modules/module_drawing.h); irIndex = ModuleId:
+    Module,       // a collapsed module: one box for everything inside it
+    Frame,        // an expanded module: a frame around its children
+    Port,         // inside a frame: a value entering it from outside (name = tensor)
 };
-const char* itemKindName(ItemKind kind);   // "op", "input", "parameter", "buffer", "constant", "weight", "output", "ghost"
+const char* itemKindName(ItemKind kind);   // "op", "input", "parameter", "buffer", "constant", "weight", "output", "ghost", "module", "frame", "port"
 bool isWeightItem(ItemKind kind);          // Parameter, Buffer, Constant, OtherWeight
 
 struct LayoutNode {
@@ -34,6 +38,7 @@ struct LayoutNode {
     int64_t irIndex = -1;                  // see ItemKind
     std::string name;                      // IR name: node name, input name, placeholder, "output_<i>"
     std::vector<std::string> lines;        // label lines, top to bottom
+    int32_t count = 1;                     // a weight bundle stands for `count` weights
 };
 
 enum class EdgeStyle : unsigned char { Solid, Dashed };

@@ -21,6 +21,7 @@ struct PlacedItem {
     int32_t ghostOf = -1;              // for a ghost: the item id it stands for
     std::string name;                  // for a ghost: the source's name
     std::vector<std::string> lines;
+    int32_t count = 1;                 // as LayoutNode::count
     Rect rect;
     int32_t layer = 0;
 };

@@ -1,0 +1,545 @@
+#include "core/modules/module_drawing.h"
+
+#include <algorithm>
+#include <map>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "core/modules/module_kind.h"
+
+namespace irscope::modules {
+
+using layout::ItemKind;
+using layout::LayoutEdge;
+using layout::LayoutGraph;
+using layout::LayoutNode;
+using layout::LayoutResult;
+
+struct ModuleDrawing::Level {
+    LayoutGraph graph;                       // items and edges: fixed once built
+    std::vector<ModuleId> itemModule;        // item -> child module it draws (kNoModule: not a child)
+    LayoutResult result;
+    bool valid = false;
+};
+
+namespace {
+
+std::string thousands(int64_t v) {
+    std::string digits = std::to_string(v), out;
+    for (size_t i = 0; i < digits.size(); ++i) {
+        if (i && (digits.size() - i) % 3 == 0 && digits[i - 1] != '-') out += ',';
+        out += digits[i];
+    }
+    return out;
+}
+
+bool allDigits(std::string_view s) {
+    return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+std::vector<std::string_view> splitDots(std::string_view s) {
+    std::vector<std::string_view> parts;
+    size_t start = 0;
+    for (size_t i = 0; i <= s.size(); ++i)
+        if (i == s.size() || s[i] == '.') {
+            parts.push_back(s.substr(start, i - start));
+            start = i + 1;
+        }
+    return parts;
+}
+
+// Names that differ only in integer components share this key.
+std::string bundleKey(std::string_view name) {
+    std::string key;
+    for (auto part : splitDots(name)) {
+        if (!key.empty()) key += '.';
+        key += allDigits(part) ? std::string_view("#") : part;
+    }
+    return key;
+}
+
+}  // namespace
+
+std::string bundlePattern(const std::vector<std::string>& names) {
+    if (names.empty()) return {};
+    const auto first = splitDots(names.front());
+    std::vector<std::vector<std::string_view>> split;
+    split.reserve(names.size());
+    for (const auto& n : names) {
+        split.push_back(splitDots(n));
+        if (split.back().size() != first.size()) return {};
+    }
+    int varying = -1;
+    for (size_t c = 0; c < first.size(); ++c)
+        for (const auto& s : split)
+            if (s[c] != first[c]) {
+                if (varying >= 0 && varying != static_cast<int>(c)) return {};
+                varying = static_cast<int>(c);
+                break;
+            }
+    if (varying < 0) return names.front();
+    std::string range = "*";
+    bool numeric = true;
+    int64_t lo = INT64_MAX, hi = INT64_MIN;
+    for (const auto& s : split) {
+        const auto part = s[static_cast<size_t>(varying)];
+        if (!allDigits(part) || part.size() > 12) {
+            numeric = false;
+            break;
+        }
+        const int64_t v = std::stoll(std::string(part));
+        lo = std::min(lo, v);
+        hi = std::max(hi, v);
+    }
+    if (numeric && hi - lo + 1 == static_cast<int64_t>(names.size()))
+        range = "{" + std::to_string(lo) + ".." + std::to_string(hi) + "}";
+    std::string out;
+    for (size_t c = 0; c < first.size(); ++c) {
+        if (c) out += '.';
+        out += static_cast<int>(c) == varying ? std::string_view(range) : first[c];
+    }
+    return out;
+}
+
+ModuleDrawing::ModuleDrawing(const ir::Graph& graph, const ir::GraphIndex& index, const ModuleTree& tree,
+                             DrawingOptions options)
+    : graph_(graph), index_(index), tree_(tree), options_(std::move(options)),
+      kinds_(moduleKinds(tree, graph)), expanded_(tree.size(), 0), levels_(tree.size()) {
+    expanded_[kRootModule] = 1;
+}
+
+ModuleDrawing::~ModuleDrawing() = default;
+
+// ---------------------------------------------------------------- expansion
+
+void ModuleDrawing::invalidateUpward(ModuleId m) {
+    for (; m != kNoModule; m = tree_.module(m).parent)
+        if (levels_[static_cast<size_t>(m)]) levels_[static_cast<size_t>(m)]->valid = false;
+}
+
+void ModuleDrawing::setExpanded(ModuleId m, bool expanded) {
+    if (m == kRootModule || m < 0 || static_cast<size_t>(m) >= tree_.size()) return;
+    if ((expanded_[static_cast<size_t>(m)] != 0) == expanded) return;
+    expanded_[static_cast<size_t>(m)] = expanded ? 1 : 0;
+    invalidateUpward(tree_.module(m).parent);
+}
+
+void ModuleDrawing::expandAll() {
+    for (size_t m = 1; m < tree_.size(); ++m) setExpanded(static_cast<ModuleId>(m), true);
+}
+
+void ModuleDrawing::collapseAll() {
+    for (size_t m = 1; m < tree_.size(); ++m) setExpanded(static_cast<ModuleId>(m), false);
+}
+
+namespace {
+
+// Depth counted without ModuleLists: layers.3 is at depth 1 like embed_tokens.
+std::vector<int> effectiveDepths(const ModuleTree& tree) {
+    std::vector<int> d(tree.size(), 0);
+    for (size_t m = 1; m < tree.size(); ++m) {
+        const Module& mod = tree.module(static_cast<ModuleId>(m));
+        const int parentDepth = d[static_cast<size_t>(mod.parent)];
+        d[m] = mod.isList ? parentDepth : parentDepth + 1;
+        if (tree.module(mod.parent).isList) d[m] = parentDepth + 1;
+    }
+    return d;
+}
+
+}  // namespace
+
+void ModuleDrawing::expandToDepth(int depth) {
+    const auto d = effectiveDepths(tree_);
+    // Parents come before children: a list is open when its parent is.
+    for (size_t m = 1; m < tree_.size(); ++m) {
+        const Module& mod = tree_.module(static_cast<ModuleId>(m));
+        const bool parentOpen = expanded_[static_cast<size_t>(mod.parent)] != 0;
+        const bool open = parentOpen && (mod.isList || d[m] < depth);
+        setExpanded(static_cast<ModuleId>(m), open);
+    }
+}
+
+void ModuleDrawing::expandInitial(int maxItems) {
+    const auto d = effectiveDepths(tree_);
+    const int deepest = d.empty() ? 0 : *std::max_element(d.begin(), d.end());
+    int chosen = 1;
+    for (int depth = 2; depth <= deepest + 1; ++depth) {
+        // Items visible with every module of effective depth < depth open.
+        int64_t items = 0;
+        std::vector<char> open(tree_.size(), 0);
+        open[kRootModule] = 1;
+        for (size_t m = 0; m < tree_.size(); ++m) {
+            const Module& mod = tree_.module(static_cast<ModuleId>(m));
+            if (m != kRootModule)
+                open[m] = open[static_cast<size_t>(mod.parent)] && (mod.isList || d[m] < depth);
+            if (!open[m]) continue;
+            items += static_cast<int64_t>(mod.nodes.size());
+            for (ModuleId c : mod.children)
+                if (tree_.module(c).opCount > 0) ++items;
+        }
+        if (items > maxItems) break;
+        chosen = depth;
+    }
+    expandToDepth(chosen);
+}
+
+bool ModuleDrawing::reveal(int64_t node) {
+    bool changed = false;
+    for (ModuleId m : tree_.pathFromRoot(tree_.moduleOfNode(node)))
+        if (!isExpanded(m)) {
+            setExpanded(m, true);
+            changed = true;
+        }
+    return changed;
+}
+
+ModuleId ModuleDrawing::visibleModuleOf(int64_t node) const {
+    const auto path = tree_.pathFromRoot(tree_.moduleOfNode(node));
+    for (ModuleId m : path)
+        if (!isExpanded(m)) return m;
+    return path.back();
+}
+
+bool ModuleDrawing::isNodeVisible(int64_t node) const {
+    for (ModuleId m : tree_.pathFromRoot(tree_.moduleOfNode(node)))
+        if (!isExpanded(m)) return false;
+    return true;
+}
+
+// ---------------------------------------------------------------- levels
+
+namespace {
+
+class LevelBuilder {
+public:
+    LevelBuilder(const ir::Graph& g, const ir::GraphIndex& idx, const ModuleTree& t,
+                 const std::vector<std::string>& kinds, const DrawingOptions& o, ModuleId m)
+        : graph_(g), index_(idx), tree_(t), kinds_(kinds), opt_(o), m_(m) {}
+
+    void build(LayoutGraph& out, std::vector<ModuleId>& itemModule) {
+        out_ = &out;
+        itemModule_ = &itemModule;
+        const Module& mod = tree_.module(m_);
+        if (m_ == kRootModule)
+            for (size_t i = 0; i < graph_.graphInputs.size(); ++i) {
+                const auto& t = graph_.graphInputs[i];
+                inputItem_[static_cast<int64_t>(i)] =
+                    add(ItemKind::GraphInput, static_cast<int64_t>(i), t.name, {"Input: " + t.name, ir::shapeToX(t.shape)});
+            }
+        // Direct ops and child boxes, interleaved in execution order.
+        std::vector<std::pair<int64_t, ModuleId>> entries;   // (first node, child or kNoModule for a node)
+        for (int64_t n : mod.nodes) entries.emplace_back(n, kNoModule);
+        for (ModuleId c : mod.children)
+            if (tree_.module(c).opCount > 0) entries.emplace_back(tree_.module(c).firstNode, c);
+        std::stable_sort(entries.begin(), entries.end(),
+                         [](const auto& a, const auto& b) { return a.first < b.first; });
+        for (const auto& [n, c] : entries) {
+            if (c == kNoModule) {
+                const auto& node = graph_.nodes[static_cast<size_t>(n)];
+                std::vector<std::string> lines{layout::opLabel(node)};
+                if (!node.outputs.empty()) lines.push_back(ir::shapeToX(node.outputs[0].shape));
+                nodeItem_[n] = add(ItemKind::Op, n, node.name, std::move(lines), layout::classifyOp(node.opType));
+            } else {
+                childItem_[c] = add(ItemKind::Module, c, tree_.module(c).path, collapsedLines(c));
+                (*itemModule_)[static_cast<size_t>(childItem_[c])] = c;
+            }
+        }
+        // Edges into every node of the subtree, seen from this level.
+        std::vector<ModuleId> stack{m_};
+        while (!stack.empty()) {
+            const ModuleId cur = stack.back();
+            stack.pop_back();
+            for (int64_t n : tree_.module(cur).nodes) addInputEdges(n);
+            for (ModuleId c : tree_.module(cur).children) stack.push_back(c);
+        }
+        if (m_ == kRootModule) addOutputs();
+    }
+
+    std::vector<std::string> collapsedLines(ModuleId c) const {
+        const Module& cm = tree_.module(c);
+        std::string facts = kinds_[static_cast<size_t>(c)];
+        if (cm.isList) facts = std::to_string(cm.children.size()) + " × " + childKind(c);
+        facts += " · " + thousands(cm.opCount) + (cm.opCount == 1 ? " op" : " ops");
+        if (cm.weightCount) facts += " · " + thousands(cm.weightCount) + (cm.weightCount == 1 ? " weight" : " weights");
+        return {cm.path, facts};
+    }
+
+private:
+    std::string childKind(ModuleId list) const {
+        const auto& ch = tree_.module(list).children;
+        return ch.empty() ? std::string("module") : kinds_[static_cast<size_t>(ch.front())];
+    }
+
+    int32_t add(ItemKind kind, int64_t irIndex, std::string name, std::vector<std::string> lines,
+                layout::OpFamily family = layout::OpFamily::Other) {
+        LayoutNode node;
+        node.kind = kind;
+        node.family = family;
+        node.irIndex = irIndex;
+        node.name = std::move(name);
+        double w = 0;
+        const auto& io = opt_.items;
+        for (const auto& l : lines) w = std::max(w, io.textWidth ? io.textWidth(l) : layout::defaultTextWidth(l));
+        w += 2 * io.paddingX;
+        if (kind != ItemKind::Op && kind != ItemKind::Module) w += io.slant;
+        node.width = std::max(w, io.minWidth);
+        node.height = static_cast<double>(std::max<size_t>(lines.size(), 1)) * io.lineHeight + 2 * io.paddingY;
+        node.lines = std::move(lines);
+        itemModule_->push_back(kNoModule);
+        return out_->addNode(std::move(node));
+    }
+
+    // This level's item for a node inside it; -1 when the node is outside.
+    int32_t repOf(int64_t node) const {
+        const ModuleId mod = tree_.moduleOfNode(node);
+        if (mod == m_) {
+            auto it = nodeItem_.find(node);
+            return it == nodeItem_.end() ? -1 : it->second;
+        }
+        const ModuleId c = tree_.childToward(m_, mod);
+        if (c == kNoModule) return -1;
+        auto it = childItem_.find(c);
+        return it == childItem_.end() ? -1 : it->second;
+    }
+
+    int32_t port(int64_t key, const std::string& tensor) {
+        auto [it, fresh] = ports_.try_emplace(key, -1);
+        if (fresh) it->second = add(ItemKind::Port, -1, tensor, {tensor});   // the edge label gives the shape
+        return it->second;
+    }
+
+    void addEdge(int32_t source, int32_t target, int64_t input, std::string label, layout::EdgeStyle style) {
+        if (source < 0 || target < 0 || source == target) return;
+        const uint64_t key = (static_cast<uint64_t>(static_cast<uint32_t>(source)) << 32) | static_cast<uint32_t>(target);
+        if (!seen_.insert(key).second) return;
+        LayoutEdge e;
+        e.source = source;
+        e.target = target;
+        e.targetInput = input;
+        e.label = std::move(label);
+        e.style = style;
+        out_->addEdge(std::move(e));
+    }
+
+    void addInputEdges(int64_t n) {
+        const auto& node = graph_.nodes[static_cast<size_t>(n)];
+        const int32_t target = repOf(n);
+        const bool direct = tree_.moduleOfNode(n) == m_;
+        struct WeightUse { int64_t input; std::string placeholder, original; };
+        std::vector<WeightUse> weights;
+        for (int64_t i = 0; i < static_cast<int64_t>(node.inputs.size()); ++i) {
+            const ir::ValueSource& src = index_.source(n, i);
+            const auto& meta = node.inputs[static_cast<size_t>(i)];
+            switch (src.kind) {
+                case ir::ValueSource::Kind::NodeOutput: {
+                    int32_t s = repOf(src.index);
+                    if (s < 0) s = port(src.index * 4096 + src.outputIndex, meta.name);
+                    addEdge(s, target, i, ir::shapeToX(meta.shape), layout::EdgeStyle::Solid);
+                    break;
+                }
+                case ir::ValueSource::Kind::GraphInput: {
+                    int32_t s = -1;
+                    if (m_ == kRootModule) {
+                        auto it = inputItem_.find(src.index);
+                        if (it != inputItem_.end()) s = it->second;
+                    } else {
+                        s = port(-1 - src.index, meta.name);
+                    }
+                    addEdge(s, target, i, ir::shapeToX(meta.shape), layout::EdgeStyle::Solid);
+                    break;
+                }
+                case ir::ValueSource::Kind::Weight:
+                    if (direct && opt_.items.includeWeights) {
+                        std::string ph = src.placeholder.empty() ? meta.name : src.placeholder;
+                        const std::string* orig = index_.originalName(ph);
+                        weights.push_back({i, ph, orig ? *orig : ph});
+                    }
+                    break;
+                case ir::ValueSource::Kind::Missing: break;
+            }
+        }
+        if (!weights.empty()) addWeights(n, target, weights);
+    }
+
+    template <typename Uses>
+    void addWeights(int64_t n, int32_t target, const Uses& weights) {
+        const auto& node = graph_.nodes[static_cast<size_t>(n)];
+        std::map<std::string, std::vector<size_t>> groups;   // bundle key -> uses
+        if (static_cast<int>(weights.size()) >= opt_.bundleMinimum)
+            for (size_t k = 0; k < weights.size(); ++k) groups[bundleKey(weights[k].original)].push_back(k);
+        std::vector<char> bundled(weights.size(), 0);
+        std::vector<std::pair<size_t, std::vector<size_t>>> bundles;   // first use -> members
+        for (auto& [key, members] : groups)
+            if (static_cast<int>(members.size()) >= opt_.bundleMinimum) {
+                std::vector<std::string> names;
+                for (size_t k : members) names.push_back(weights[k].original);
+                if (bundlePattern(names).empty()) continue;
+                for (size_t k : members) bundled[k] = 1;
+                bundles.emplace_back(members.front(), members);
+            }
+        std::sort(bundles.begin(), bundles.end());
+        size_t nextBundle = 0;
+        for (size_t k = 0; k < weights.size(); ++k) {
+            const auto& w = weights[k];
+            const auto& meta = node.inputs[static_cast<size_t>(w.input)];
+            const auto weightIndex = index_.source(n, w.input).index;
+            const ItemKind kind = layout::weightItemKind(index_.kindOf(w.placeholder));
+            if (!bundled[k]) {
+                const int32_t item = add(kind, weightIndex, w.placeholder, {w.placeholder, ir::shapeToX(meta.shape)});
+                addEdge(item, target, w.input, {}, layout::EdgeStyle::Dashed);
+                continue;
+            }
+            if (nextBundle >= bundles.size() || bundles[nextBundle].first != k) continue;
+            const auto& members = bundles[nextBundle++].second;
+            std::vector<std::string> names;
+            for (size_t j : members) names.push_back(weights[j].original);
+            const std::string label = std::to_string(members.size()) + " × " + bundlePattern(names);
+            const int32_t item = add(kind, weightIndex, w.placeholder, {label, ir::shapeToX(meta.shape)});
+            out_->nodes[static_cast<size_t>(item)].count = static_cast<int32_t>(members.size());
+            addEdge(item, target, w.input, {}, layout::EdgeStyle::Dashed);
+        }
+    }
+
+    void addOutputs() {
+        for (size_t i = 0; i < graph_.graphOutputs.size(); ++i) {
+            const auto& t = graph_.graphOutputs[i];
+            const int32_t item = add(ItemKind::Output, static_cast<int64_t>(i), t.name, {"Output", ir::shapeToX(t.shape)});
+            int32_t s = -1;
+            if (auto p = index_.producerOfTensor(t.name)) s = repOf(p->first);
+            else if (auto in = index_.graphInputIndex(t.name)) {
+                auto it = inputItem_.find(*in);
+                if (it != inputItem_.end()) s = it->second;
+            }
+            if (s >= 0) {
+                LayoutEdge e;
+                e.source = s;
+                e.target = item;
+                out_->addEdge(std::move(e));
+            }
+        }
+    }
+
+    const ir::Graph& graph_;
+    const ir::GraphIndex& index_;
+    const ModuleTree& tree_;
+    const std::vector<std::string>& kinds_;
+    const DrawingOptions& opt_;
+    ModuleId m_;
+    LayoutGraph* out_ = nullptr;
+    std::vector<ModuleId>* itemModule_ = nullptr;
+    std::unordered_map<int64_t, int32_t> nodeItem_, inputItem_, ports_;
+    std::unordered_map<ModuleId, int32_t> childItem_;
+    std::unordered_set<uint64_t> seen_;
+};
+
+}  // namespace
+
+ModuleDrawing::Level& ModuleDrawing::level(ModuleId m) {
+    auto& slot = levels_[static_cast<size_t>(m)];
+    if (!slot) {
+        slot = std::make_unique<Level>();
+        LevelBuilder(graph_, index_, tree_, kinds_, options_, m).build(slot->graph, slot->itemModule);
+    }
+    return *slot;
+}
+
+void ModuleDrawing::layOut(ModuleId m) {
+    Level& lv = level(m);
+    // Children first: an open child's frame is as big as its own layout.
+    for (size_t item = 0; item < lv.itemModule.size(); ++item) {
+        const ModuleId c = lv.itemModule[item];
+        if (c == kNoModule) continue;
+        LayoutNode& node = lv.graph.nodes[item];
+        const bool open = isExpanded(c) && tree_.module(c).opCount > 0;
+        const ItemKind wanted = open ? ItemKind::Frame : ItemKind::Module;
+        if (open) {
+            layOut(c);
+            const auto& b = level(c).result.bounds;
+            if (node.kind != wanted || node.width != b.width || node.height != b.height + options_.frameHeader)
+                lv.valid = false;
+            node.width = b.width;
+            node.height = b.height + options_.frameHeader;
+            node.lines = {tree_.module(c).path + "  [" + kinds_[static_cast<size_t>(c)] + "]"};
+        } else if (node.kind != wanted) {
+            lv.valid = false;
+            node.lines = LevelBuilder(graph_, index_, tree_, kinds_, options_, m).collapsedLines(c);
+            double w = 0;
+            for (const auto& l : node.lines)
+                w = std::max(w, options_.items.textWidth ? options_.items.textWidth(l) : layout::defaultTextWidth(l));
+            node.width = std::max(w + 2 * options_.items.paddingX, options_.items.minWidth);
+            node.height = static_cast<double>(node.lines.size()) * options_.items.lineHeight + 2 * options_.items.paddingY;
+        }
+        node.kind = wanted;
+    }
+    if (lv.valid) return;
+    layout::LayoutOptions lo = options_.layout;
+    lo.progress = {};
+    if (m != kRootModule) lo.margin = options_.framePadding;
+    if (options_.layout.progress && !options_.layout.progress(0.0, "modules")) throw layout::LayoutCancelled();
+    lv.result = layout::computeLayout(lv.graph, lo);
+    lv.valid = true;
+}
+
+void ModuleDrawing::appendLevel(ModuleId m, double dx, double dy, LayoutResult& out) {
+    const LayoutResult& r = level(m).result;
+    const auto base = static_cast<int32_t>(out.items.size());
+    for (const auto& it : r.items) {
+        out.items.push_back(it);
+        auto& p = out.items.back();
+        p.rect.x += dx;
+        p.rect.y += dy;
+        if (p.ghostOf >= 0) p.ghostOf += base;
+    }
+    for (const auto& e : r.edges) {
+        out.edges.push_back(e);
+        auto& q = out.edges.back();
+        q.source += base;
+        q.target += base;
+        for (auto& pt : q.points) pt.x += dx, pt.y += dy;
+        q.labelPos.x += dx;
+        q.labelPos.y += dy;
+    }
+    out.stats.dummies += r.stats.dummies;
+    out.stats.ghosts += r.stats.ghosts;
+    out.stats.crossings += r.stats.crossings;
+    out.stats.reversedEdges += r.stats.reversedEdges;
+    for (size_t k = 0; k < r.items.size(); ++k) {
+        const auto& it = r.items[k];
+        if (it.kind != ItemKind::Frame) continue;
+        const LayoutResult& inner = level(static_cast<ModuleId>(it.irIndex)).result;
+        appendLevel(static_cast<ModuleId>(it.irIndex), it.rect.x + dx - inner.bounds.x,
+                    it.rect.y + dy + options_.frameHeader - inner.bounds.y, out);
+    }
+}
+
+LayoutResult ModuleDrawing::compose() {
+    layOut(kRootModule);
+    LayoutResult out;
+    const LayoutResult& root = level(kRootModule).result;
+    appendLevel(kRootModule, 0, 0, out);
+    out.bounds = root.bounds;
+    out.layerTop = root.layerTop;
+    out.layerBottom = root.layerBottom;
+    out.stats.layers = root.stats.layers;
+    if (options_.layout.progress) options_.layout.progress(1.0, "done");
+    return out;
+}
+
+int64_t ModuleDrawing::visibleItems() const {
+    int64_t count = 0;
+    std::vector<ModuleId> stack{kRootModule};
+    while (!stack.empty()) {
+        const ModuleId m = stack.back();
+        stack.pop_back();
+        const Module& mod = tree_.module(m);
+        count += static_cast<int64_t>(mod.nodes.size());
+        for (ModuleId c : mod.children) {
+            if (tree_.module(c).opCount == 0) continue;
+            if (isExpanded(c)) stack.push_back(c);
+            else ++count;
+        }
+    }
+    return count;
+}
+
+}  // namespace irscope::modules
