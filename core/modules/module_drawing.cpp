@@ -164,18 +164,21 @@ void ModuleDrawing::expandInitial(int maxItems) {
     const int deepest = d.empty() ? 0 : *std::max_element(d.begin(), d.end());
     int chosen = 1;
     for (int depth = 2; depth <= deepest + 1; ++depth) {
-        // Items visible with every module of effective depth < depth open.
-        int64_t items = 0;
+        // Items visible with every module of effective depth < depth open:
+        // the ops of open modules and the boxes of closed ones.
         std::vector<char> open(tree_.size(), 0);
         open[kRootModule] = 1;
-        for (size_t m = 0; m < tree_.size(); ++m) {
+        for (size_t m = 1; m < tree_.size(); ++m) {   // parents come first
             const Module& mod = tree_.module(static_cast<ModuleId>(m));
-            if (m != kRootModule)
-                open[m] = open[static_cast<size_t>(mod.parent)] && (mod.isList || d[m] < depth);
+            open[m] = open[static_cast<size_t>(mod.parent)] && (mod.isList || d[m] < depth);
+        }
+        int64_t items = 0;
+        for (size_t m = 0; m < tree_.size(); ++m) {
             if (!open[m]) continue;
+            const Module& mod = tree_.module(static_cast<ModuleId>(m));
             items += static_cast<int64_t>(mod.nodes.size());
             for (ModuleId c : mod.children)
-                if (tree_.module(c).opCount > 0) ++items;
+                if (!open[static_cast<size_t>(c)] && tree_.module(c).opCount > 0) ++items;
         }
         if (items > maxItems) break;
         chosen = depth;
@@ -186,23 +189,26 @@ void ModuleDrawing::expandInitial(int maxItems) {
 bool ModuleDrawing::reveal(int64_t node) {
     bool changed = false;
     for (ModuleId m : tree_.pathFromRoot(tree_.moduleOfNode(node)))
-        if (!isExpanded(m)) {
+        if (!isOpen(m)) {
             setExpanded(m, true);
             changed = true;
         }
     return changed;
 }
 
+// A module of one op is drawn as that op, open or not.
+bool ModuleDrawing::isOpen(ModuleId m) const { return isExpanded(m) || tree_.module(m).opCount <= 1; }
+
 ModuleId ModuleDrawing::visibleModuleOf(int64_t node) const {
     const auto path = tree_.pathFromRoot(tree_.moduleOfNode(node));
     for (ModuleId m : path)
-        if (!isExpanded(m)) return m;
+        if (!isOpen(m)) return m;
     return path.back();
 }
 
 bool ModuleDrawing::isNodeVisible(int64_t node) const {
     for (ModuleId m : tree_.pathFromRoot(tree_.moduleOfNode(node)))
-        if (!isExpanded(m)) return false;
+        if (!isOpen(m)) return false;
     return true;
 }
 
@@ -239,6 +245,15 @@ public:
                 std::vector<std::string> lines{layout::opLabel(node)};
                 if (!node.outputs.empty()) lines.push_back(ir::shapeToX(node.outputs[0].shape));
                 nodeItem_[n] = add(ItemKind::Op, n, node.name, std::move(lines), layout::classifyOp(node.opType));
+            } else if (tree_.module(c).opCount == 1) {
+                // A module of one op (a Linear) is drawn as that op: a box or a
+                // frame around a single op says nothing the op does not.
+                const int64_t only = tree_.module(c).firstNode;
+                const auto& node = graph_.nodes[static_cast<size_t>(only)];
+                std::vector<std::string> lines{layout::opLabel(node)};
+                if (!node.outputs.empty()) lines.push_back(ir::shapeToX(node.outputs[0].shape));
+                nodeItem_[only] = childItem_[c] =
+                    add(ItemKind::Op, only, node.name, std::move(lines), layout::classifyOp(node.opType));
             } else {
                 childItem_[c] = add(ItemKind::Module, c, tree_.module(c).path, collapsedLines(c));
                 (*itemModule_)[static_cast<size_t>(childItem_[c])] = c;
@@ -291,20 +306,19 @@ private:
 
     // This level's item for a node inside it; -1 when the node is outside.
     int32_t repOf(int64_t node) const {
+        if (auto it = nodeItem_.find(node); it != nodeItem_.end()) return it->second;
         const ModuleId mod = tree_.moduleOfNode(node);
-        if (mod == m_) {
-            auto it = nodeItem_.find(node);
-            return it == nodeItem_.end() ? -1 : it->second;
-        }
+        if (mod == m_) return -1;
         const ModuleId c = tree_.childToward(m_, mod);
         if (c == kNoModule) return -1;
         auto it = childItem_.find(c);
         return it == childItem_.end() ? -1 : it->second;
     }
 
-    int32_t port(int64_t key, const std::string& tensor) {
+    // irIndex: the producing node, or -2 - graph input index.
+    int32_t port(int64_t key, int64_t irIndex, const std::string& tensor) {
         auto [it, fresh] = ports_.try_emplace(key, -1);
-        if (fresh) it->second = add(ItemKind::Port, -1, tensor, {tensor});   // the edge label gives the shape
+        if (fresh) it->second = add(ItemKind::Port, irIndex, tensor, {tensor});   // the edge label gives the shape
         return it->second;
     }
 
@@ -324,7 +338,7 @@ private:
     void addInputEdges(int64_t n) {
         const auto& node = graph_.nodes[static_cast<size_t>(n)];
         const int32_t target = repOf(n);
-        const bool direct = tree_.moduleOfNode(n) == m_;
+        const bool direct = nodeItem_.count(n) != 0;   // drawn as itself here: its weights too
         struct WeightUse { int64_t input; std::string placeholder, original; };
         std::vector<WeightUse> weights;
         for (int64_t i = 0; i < static_cast<int64_t>(node.inputs.size()); ++i) {
@@ -333,7 +347,7 @@ private:
             switch (src.kind) {
                 case ir::ValueSource::Kind::NodeOutput: {
                     int32_t s = repOf(src.index);
-                    if (s < 0) s = port(src.index * 4096 + src.outputIndex, meta.name);
+                    if (s < 0) s = port(src.index * 4096 + src.outputIndex, src.index, meta.name);
                     addEdge(s, target, i, ir::shapeToX(meta.shape), layout::EdgeStyle::Solid);
                     break;
                 }
@@ -343,7 +357,7 @@ private:
                         auto it = inputItem_.find(src.index);
                         if (it != inputItem_.end()) s = it->second;
                     } else {
-                        s = port(-1 - src.index, meta.name);
+                        s = port(-1 - src.index, -2 - src.index, meta.name);
                     }
                     addEdge(s, target, i, ir::shapeToX(meta.shape), layout::EdgeStyle::Solid);
                     break;

@@ -66,6 +66,8 @@ public:
     // node's own module when it is visible; else its collapsed ancestor).
     ModuleId visibleModuleOf(int64_t node) const;
     bool isNodeVisible(int64_t node) const;
+    // Expanded, or a module of one op (always drawn as that op).
+    bool isOpen(ModuleId m) const;
 
     // ---- drawing
     // Lays out what changed since the last call and returns the whole picture.

@@ -43,6 +43,8 @@ struct Frame {
         if (it.kind == ItemKind::Parameter || it.kind == ItemKind::Buffer || it.kind == ItemKind::Constant ||
             it.kind == ItemKind::OtherWeight)
             return rq.weightDecoration ? rq.weightDecoration(it.name) : nullptr;
+        if (it.kind == ItemKind::Module || it.kind == ItemKind::Frame)
+            return rq.moduleDecoration ? rq.moduleDecoration(it.irIndex) : nullptr;
         if (!rq.decoration || it.kind != ItemKind::Op) return nullptr;
         return rq.decoration(it.irIndex);
     }
@@ -122,15 +124,26 @@ void renderOverview(QPainter& p, const Frame& f) {
     auto px = [&](double x) { return (x - ox) * k; };
     auto py = [&](double y) { return (y - oy) * k; };
 
+    const auto items = f.items();
+    for (int32_t i : items) {   // frames of open modules under everything
+        const PlacedItem& it = f.r.items[i];
+        if (it.kind != ItemKind::Frame) continue;
+        const auto& c = rq.theme.colors(it);
+        const int x0 = static_cast<int>(px(it.rect.x)), y0 = static_cast<int>(py(it.rect.y));
+        const int x1 = std::max(x0, static_cast<int>(px(it.rect.right())) - 1);
+        const int y1 = std::max(y0, static_cast<int>(py(it.rect.bottom())) - 1);
+        ras.fill(x0, y0, x1, y1, c.stroke.rgba());
+        if (x1 - x0 >= 3 && y1 - y0 >= 3) ras.fill(x0 + 1, y0 + 1, x1 - 1, y1 - 1, c.fill.rgba());
+    }
     const QRgb edgeColor = rq.theme.edgeOverview.rgba();
     for (int32_t e : f.edges()) {
         const auto& pts = f.r.edges[e].points;
         for (size_t i = 1; i < pts.size(); ++i)
             ras.line(px(pts[i - 1].x), py(pts[i - 1].y), px(pts[i].x), py(pts[i].y), edgeColor);
     }
-    const auto items = f.items();
     for (int32_t i : items) {
         const PlacedItem& it = f.r.items[i];
+        if (it.kind == ItemKind::Frame) continue;
         const auto& c = rq.theme.colors(it);
         const int x0 = static_cast<int>(px(it.rect.x)), y0 = static_cast<int>(py(it.rect.y));
         const int x1 = std::max(x0, static_cast<int>(px(it.rect.right())) - 1);
@@ -190,7 +203,16 @@ void drawShape(QPainter& p, const PlacedItem& it, const Rect& r, bool rounded) {
     switch (it.kind) {
         case ItemKind::Op:
         case ItemKind::Ghost:
+        case ItemKind::Module:
             if (rounded) p.drawRoundedRect(q, 6, 6);
+            else p.drawRect(q);
+            break;
+        case ItemKind::Frame:
+            if (rounded) p.drawRoundedRect(q, 8, 8);
+            else p.drawRect(q);
+            break;
+        case ItemKind::Port:
+            if (rounded) p.drawRoundedRect(q, std::min(10.0, r.height / 2), std::min(10.0, r.height / 2));
             else p.drawRect(q);
             break;
         case ItemKind::Output: p.drawPolygon(trapezoid(r)); break;
@@ -239,6 +261,25 @@ void renderDetailed(QPainter& p, const Frame& f, bool full) {
     p.translate(-f.scene.x, -f.scene.y);
     p.setRenderHint(QPainter::Antialiasing, full);
     p.setRenderHint(QPainter::TextAntialiasing, true);
+
+    const auto items = f.items();
+    // ---- frames of open modules: under everything, title in the header
+    for (int32_t i : items) {
+        const PlacedItem& it = f.r.items[i];
+        if (it.kind != ItemKind::Frame) continue;
+        const auto& c = theme.colors(it);
+        p.setPen(QPen(c.stroke, full ? 1.2 : 0));
+        p.setBrush(c.fill);
+        drawShape(p, it, it.rect, full);
+        if (full && !it.lines.empty()) {
+            QFont fnt = labelFont(0);
+            fnt.setPixelSize(11);
+            p.setFont(fnt);
+            p.setPen(theme.dark ? QColor("#aab6c6") : QColor("#3d4f66"));
+            p.drawText(QRectF(it.rect.x + 8, it.rect.y + 3, std::max(0.0, it.rect.width - 16), 16),
+                       Qt::AlignLeft | Qt::AlignVCenter, QChar(0x25BE) + QStringLiteral(" ") + QString::fromStdString(it.lines.front()));
+        }
+    }
 
     // ---- edges: plain ones batched, flagged ones on top
     const auto edges = f.edges();
@@ -312,7 +353,6 @@ void renderDetailed(QPainter& p, const Frame& f, bool full) {
     }
 
     // ---- items
-    const auto items = f.items();
     // Highlight halos first (under the boxes).
     for (int32_t i : items) {
         const uint8_t fl = f.itemFlag(i);
@@ -325,9 +365,10 @@ void renderDetailed(QPainter& p, const Frame& f, bool full) {
     const double borderW = full ? 1.2 : 0;
     for (int32_t i : items) {
         const PlacedItem& it = f.r.items[i];
+        if (it.kind == ItemKind::Frame) continue;
         const auto& c = theme.colors(it);
         const NodeDecoration* d = f.decoration(it);
-        QPen pen(c.stroke, borderW);
+        QPen pen(c.stroke, it.kind == ItemKind::Module && full ? 2.4 : borderW);
         if (it.kind == ItemKind::Ghost && full) pen.setDashPattern({3 / 1.2, 3 / 1.2});
         QColor fill = d && d->overlay.isValid() ? d->overlay : c.fill;
         if (d && d->state == NodeState::Pending) fill.setAlpha(150);
@@ -360,7 +401,8 @@ void renderDetailed(QPainter& p, const Frame& f, bool full) {
             p.drawEllipse(QPointF(it.rect.x, it.rect.y), 5, 5);
         }
         if (d && d->missingValue) {   // a value is missing: red ring and a "!" badge at the top-right
-            if (it.kind != ItemKind::Op) ring(QColor("#e02020"), 2.5, 3);   // the placeholder itself
+            if (it.kind != ItemKind::Op && it.kind != ItemKind::Module && it.kind != ItemKind::Frame)
+                ring(QColor("#e02020"), 2.5, 3);   // the placeholder itself
             const QPointF c(it.rect.right(), it.rect.y);
             p.setPen(Qt::NoPen);
             p.setBrush(QColor("#e02020"));
@@ -379,7 +421,15 @@ void renderDetailed(QPainter& p, const Frame& f, bool full) {
     if (full) {
         for (int32_t i : items) {
             const PlacedItem& it = f.r.items[i];
-            if (it.lines.empty()) continue;
+            if (it.lines.empty() || it.kind == ItemKind::Frame) continue;
+            if (it.kind == ItemKind::Module) {   // a "+": double-click opens it
+                const QRectF plus(it.rect.right() - 15, it.rect.y + 4, 11, 11);
+                p.setPen(QPen(theme.colors(it).stroke, 1.2));
+                p.setBrush(Qt::NoBrush);
+                p.drawRect(plus);
+                p.drawLine(QPointF(plus.left() + 2.5, plus.center().y()), QPointF(plus.right() - 2.5, plus.center().y()));
+                p.drawLine(QPointF(plus.center().x(), plus.top() + 2.5), QPointF(plus.center().x(), plus.bottom() - 2.5));
+            }
             const double lineH = kLabelLineHeight;
             const double total = lineH * static_cast<double>(it.lines.size());
             const double top = it.rect.center().y - total / 2;
@@ -391,8 +441,9 @@ void renderDetailed(QPainter& p, const Frame& f, bool full) {
             const bool darkFill = deco && deco->overlay.isValid() && luma(deco->overlay) < 140;
             for (size_t l = 0; l < it.lines.size(); ++l) {
                 const bool first = l == 0;
-                p.setFont(labelFont(ghost ? 3 : (first && it.kind == ItemKind::Op) ? 0 : 1));
-                if (first && !ghost && it.kind != ItemKind::Op) {
+                const bool boldFirst = it.kind == ItemKind::Op || it.kind == ItemKind::Module;
+                p.setFont(labelFont(ghost ? 3 : (first && boldFirst) ? 0 : 1));
+                if (first && !ghost && !boldFirst) {
                     QFont fnt = labelFont(1);
                     fnt.setPixelSize(12);
                     p.setFont(fnt);

@@ -35,6 +35,8 @@ struct RenderRequest {
     std::function<const NodeDecoration*(int64_t node)> decoration;   // may be empty
     // Decorations of placeholder items by placeholder name (missing-value marks); may be empty.
     std::function<const NodeDecoration*(const std::string& placeholder)> weightDecoration;
+    // Decorations of collapsed module boxes and frames (aggregated over the ops inside); may be empty.
+    std::function<const NodeDecoration*(int64_t module)> moduleDecoration;
     DetailLevel detail = DetailLevel::Auto;
     bool fillBackground = true;
 };

@@ -9,7 +9,7 @@ using layout::OpFamily;
 
 void GraphTheme::buildTable() {
     layout::PlacedItem probe;
-    for (int k = 0; k < 8; ++k) {
+    for (int k = 0; k < static_cast<int>(kindColors_.size()); ++k) {
         probe.kind = static_cast<ItemKind>(k);
         probe.family = OpFamily::Other;
         const auto c = exporter::itemColors(probe);
@@ -24,6 +24,8 @@ void GraphTheme::buildTable() {
     if (dark) {
         // Ghosts and "other" ops are white in the light theme; soften them on a dark canvas.
         kindColors_[static_cast<int>(ItemKind::Ghost)] = {QColor("#3a3f46"), QColor("#8a9099")};
+        kindColors_[static_cast<int>(ItemKind::Frame)] = {QColor("#262b32"), QColor("#5d6a7c")};
+        kindColors_[static_cast<int>(ItemKind::Port)] = {QColor("#3a3f46"), QColor("#8a9099")};
         familyColors_[static_cast<int>(OpFamily::Other)].fill = QColor("#e6e6e6");
     }
 }
@@ -74,7 +76,8 @@ GraphTheme GraphTheme::fromPalette(const QPalette& palette) {
 
 const ItemColors& GraphTheme::colors(const layout::PlacedItem& item) const {
     if (item.kind == ItemKind::Op) return familyColors_[static_cast<int>(item.family) & 7];
-    return kindColors_[static_cast<int>(item.kind) & 7];
+    const auto k = static_cast<size_t>(item.kind);
+    return kindColors_[k < kindColors_.size() ? k : 0];
 }
 
 }  // namespace irscope::widgets

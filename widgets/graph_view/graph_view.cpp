@@ -10,6 +10,8 @@
 #include <QMouseEvent>
 #include <QPainter>
 #include <QScrollBar>
+#include <QContextMenuEvent>
+#include <QMenu>
 #include <QToolTip>
 #include <QWheelEvent>
 
@@ -188,7 +190,15 @@ void GraphView::onLayoutChanged() {
     updateScrollBars();
     minimap_->invalidate();
     placeMinimap();
-    if (!session_->selection().isNone() && !session_->layout()->itemsOf(session_->selection()).empty())
+    const auto anchorItems = anchorModule_ >= 0 ? session_->layout()->itemsOf(ItemRef::module(anchorModule_)) : std::vector<int32_t>{};
+    anchorModule_ = -1;
+    if (!anchorItems.empty()) {
+        // The module toggled by the user stays under the mouse: same top-left on screen.
+        const auto& r = session_->layout()->result.items[anchorItems.front()].rect;
+        const auto& b = session_->layout()->result.bounds;
+        horizontalScrollBar()->setValue(static_cast<int>(std::lround((r.x - b.x) * zoom_ - anchorPos_.x())));
+        verticalScrollBar()->setValue(static_cast<int>(std::lround((r.y - b.y) * zoom_ - anchorPos_.y())));
+    } else if (!session_->selection().isNone() && !session_->layout()->itemsOf(session_->selection()).empty())
         centerOn(session_->selection());
     else
         centerOnScene(centre);
@@ -211,6 +221,7 @@ RenderRequest GraphView::frameRequest(const QSizeF& size, qreal devicePixelRatio
     if (session_->hasDecorations()) {
         rq.decoration = [s = session_](int64_t n) { return s->nodeDecoration(n); };
         rq.weightDecoration = [s = session_](const std::string& ph) { return s->weightDecoration(QString::fromStdString(ph)); };
+        rq.moduleDecoration = [s = session_](int64_t m) { return s->moduleDecoration(m); };
     }
     return rq;
 }
@@ -315,7 +326,89 @@ void GraphView::mouseReleaseEvent(QMouseEvent* e) {
     viewport()->unsetCursor();
 }
 
+void GraphView::setModuleExpandedAnchored(int64_t module, bool expanded) {
+    const auto* lay = session_->layout();
+    if (!lay || module <= 0) return;
+    const auto items = lay->itemsOf(ItemRef::module(module));
+    if (!items.empty()) {
+        const auto& r = lay->result.items[items.front()].rect;
+        anchorModule_ = module;
+        anchorPos_ = mapFromScene(QPointF(r.x, r.y));
+    }
+    session_->setModuleExpanded(module, expanded);
+    anchorModule_ = -1;
+}
+
+void GraphView::mouseDoubleClickEvent(QMouseEvent* e) {
+    const auto* lay = session_->layout();
+    if (!lay || e->button() != Qt::LeftButton) return QAbstractScrollArea::mouseDoubleClickEvent(e);
+    const QPointF s = mapToScene(e->position());
+    const int32_t item = lay->grid.itemAt({s.x(), s.y()}, 2 / zoom_);
+    if (item < 0) return;
+    const auto& it = lay->result.items[item];
+    // A box opens; a frame closes from its title bar (inside it, clicks belong to its children).
+    if (it.kind == layout::ItemKind::Module) setModuleExpandedAnchored(it.irIndex, true);
+    else if (it.kind == layout::ItemKind::Frame && s.y() <= it.rect.y + 22) setModuleExpandedAnchored(it.irIndex, false);
+    e->accept();
+}
+
+void GraphView::contextMenuEvent(QContextMenuEvent* e) {
+    const auto* lay = session_->layout();
+    const auto* tree = session_->moduleTree();
+    if (!lay || !tree || !lay->byModule) return;
+    const QPointF s = mapToScene(e->pos());
+    const int32_t item = lay->grid.itemAt({s.x(), s.y()}, 2 / zoom_);
+    const ItemRef ref = item >= 0 ? lay->refOf(item) : ItemRef{};
+    QMenu menu(this);
+    const int64_t module = session_->moduleOf(ref);
+    if (ref.isModule() && module > 0) {
+        const bool open = session_->isModuleExpanded(module);
+        menu.addAction(open ? tr("Collapse %1").arg(QString::fromStdString(tree->module(module).path))
+                            : tr("Expand %1").arg(QString::fromStdString(tree->module(module).path)),
+                       this, [this, module, open] { setModuleExpandedAnchored(module, !open); });
+    } else if (ref.isNode() && module > 0) {
+        menu.addAction(tr("Collapse %1").arg(QString::fromStdString(tree->module(module).path)), this,
+                       [this, module] { session_->select(ItemRef::module(module)); setModuleExpandedAnchored(module, false); });
+    }
+    if (!menu.isEmpty()) menu.addSeparator();
+    for (int depth = 1; depth <= 3; ++depth)
+        menu.addAction(tr("Expand to depth %1").arg(depth), this, [this, depth] { session_->expandModulesToDepth(depth); });
+    menu.addAction(tr("Expand all"), this, [this] { session_->expandAllModules(); });
+    menu.addAction(tr("Collapse to first view"), this, [this] { session_->expandModulesToDepth(-1); });
+    menu.exec(e->globalPos());
+}
+
 void GraphView::keyPressEvent(QKeyEvent* e) {
+    const ItemRef sel = session_->selection();
+    switch (e->key()) {
+        case Qt::Key_Plus:
+        case Qt::Key_Right:   // open the selected module (tree-view keys)
+            if (sel.isModule() && !session_->isModuleExpanded(sel.index)) {
+                setModuleExpandedAnchored(sel.index, true);
+                return;
+            }
+            break;
+        case Qt::Key_Minus:
+        case Qt::Key_Left: {  // close the selected module ('-' also the module around the selected op)
+            if (e->key() == Qt::Key_Left && !sel.isModule()) break;
+            const int64_t m = sel.isModule() && session_->isModuleExpanded(sel.index) ? sel.index : session_->moduleOf(sel);
+            if (m > 0 && session_->isModuleExpanded(m)) {
+                session_->select(ItemRef::module(m));
+                setModuleExpandedAnchored(m, false);
+                return;
+            }
+            if (sel.isModule() && m > 0) {   // already closed: go up to the parent
+                const auto parent = session_->moduleTree()->module(m).parent;
+                if (parent > 0) {
+                    session_->select(ItemRef::module(parent));
+                    setModuleExpandedAnchored(parent, false);
+                    return;
+                }
+            }
+            break;
+        }
+        default: break;
+    }
     switch (e->key()) {
         case Qt::Key_Up:
             if (!session_->selection().isNone()) {

@@ -1,5 +1,7 @@
 #include "widgets/panels/properties_panel.h"
 
+#include <QLocale>
+
 #include <QHeaderView>
 #include <QTreeWidget>
 #include <QVBoxLayout>
@@ -97,6 +99,7 @@ void PropertiesPanel::rebuild() {
             case RefKind::GraphInput: showGraphInput(sel.index); break;
             case RefKind::Weight: showWeight(sel); break;
             case RefKind::Output: showOutput(sel.index); break;
+            case RefKind::Module: showModule(sel.index); break;
             case RefKind::None: showSummary(); break;
         }
     }
@@ -123,6 +126,40 @@ void PropertiesPanel::showSummary() {
         link(out, qs(g.graphOutputs[i].name), tensorSummary(g.graphOutputs[i]), ItemRef::output(static_cast<int64_t>(i)));
 }
 
+void PropertiesPanel::showModule(int64_t id) {
+    const auto* tree = session_->moduleTree();
+    const auto* kinds = session_->moduleKinds();
+    if (!tree || id < 0 || id >= static_cast<int64_t>(tree->size())) return;
+    const auto& g = session_->document()->graph;
+    const auto& m = tree->module(static_cast<modules::ModuleId>(id));
+    auto* s = section(tr("Module"));
+    row(s, tr("Path"), m.path.empty() ? tr("(model)") : qs(m.path));
+    if (kinds) row(s, tr("Kind"), qs((*kinds)[static_cast<size_t>(id)]));
+    row(s, tr("Ops"), QLocale().toString(static_cast<qlonglong>(m.opCount)));
+    row(s, tr("Weights"), QLocale().toString(static_cast<qlonglong>(m.weightCount)));
+    row(s, tr("Parameters"), QLocale().toString(static_cast<qlonglong>(m.parameterCount)));
+    if (m.parent >= 0) {
+        const auto& parent = tree->module(m.parent);
+        link(s, tr("Parent"), parent.path.empty() ? tr("(model)") : qs(parent.path), ItemRef::module(m.parent, qs(parent.path)));
+    }
+    row(s, tr("State"), session_->isModuleExpanded(id) ? tr("open (double-click its title to close)")
+                                                       : tr("closed (double-click to open)"));
+    if (!m.children.empty()) {
+        auto* c = section(tr("Submodules (%1)").arg(m.children.size()));
+        for (size_t k = 0; k < m.children.size() && k < 200; ++k) {
+            const auto& child = tree->module(m.children[k]);
+            link(c, qs(child.name), tr("%1 ops").arg(child.opCount), ItemRef::module(m.children[k], qs(child.path)));
+        }
+    }
+    if (!m.nodes.empty()) {
+        auto* n = section(tr("Ops directly in it (%1)").arg(m.nodes.size()));
+        for (size_t k = 0; k < m.nodes.size() && k < 200; ++k) {
+            const auto& node = g.nodes[static_cast<size_t>(m.nodes[k])];
+            link(n, qs(node.name), qs(node.opType), ItemRef::node(m.nodes[k], qs(node.name)));
+        }
+    }
+}
+
 void PropertiesPanel::showNode(int64_t n) {
     const auto* doc = session_->document();
     const auto& g = doc->graph;
@@ -133,6 +170,11 @@ void PropertiesPanel::showNode(int64_t n) {
     row(s, tr("Name"), qs(node.name));
     row(s, tr("op_type"), qs(node.opType));
     row(s, tr("Index"), QString::number(n));
+    if (const auto* tree = session_->moduleTree()) {
+        const auto mod = tree->moduleOfNode(n);
+        const auto& path = tree->module(mod).path;
+        link(s, tr("Module"), path.empty() ? tr("(model)") : qs(path), ItemRef::module(mod, qs(path)));
+    }
 
     // Attributes, with the exporter's internal list bookkeeping spelled out.
     auto* attrs = section(tr("Attributes"));

@@ -24,6 +24,7 @@ public:
 private:
     void rebuild();
     void showNode(int64_t node);
+    void showModule(int64_t module);
     void showGraphInput(int64_t input);
     void showWeight(const ItemRef& ref);
     void showOutput(int64_t output);

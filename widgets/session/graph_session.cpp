@@ -14,6 +14,14 @@ using layout::ItemKind;
 
 namespace {
 
+// A drawing of `doc` that keeps the document alive as long as it lives.
+std::shared_ptr<modules::ModuleDrawing> makeDrawing(const std::shared_ptr<LoadedDocument>& doc, bool weights,
+                                                    const layout::LayoutProgress& progress = {}) {
+    return std::shared_ptr<modules::ModuleDrawing>(
+        new modules::ModuleDrawing(doc->graph, *doc->index, *doc->modules, drawingOptions(weights, progress)),
+        [doc](modules::ModuleDrawing* d) { delete d; });
+}
+
 // Case-insensitive substring test; `needle` is already lower case ASCII/UTF-8.
 bool containsCI(const std::string& hay, const std::string& needle) {
     if (needle.empty()) return false;
@@ -61,10 +69,11 @@ void GraphSession::openFile(const QString& path) {
     cancel_ = cancel;
     const int generation = ++loadGeneration_;
     const bool weights = showWeights_;
+    const bool grouped = groupByModule_;
     loading_ = true;
     emit loadStarted(path);
     QPointer<GraphSession> self(this);
-    startWorker([this, self, generation, path, cancel, weights] {
+    startWorker([this, self, generation, path, cancel, weights, grouped] {
         auto progress = [&](int percent, const QString& stage) {
             QMetaObject::invokeMethod(
                 this,
@@ -80,7 +89,7 @@ void GraphSession::openFile(const QString& path) {
             progress(70, QStringLiteral("Laying out"));
             // 70-99% while laying out; stops (LayoutCancelled) once cancelled or superseded.
             int shown = 70;
-            auto lay = layoutDocument(*doc, weights, [&](double fraction, const char*) {
+            auto report = [&](double fraction, const char*) {
                 if (*cancel) return false;
                 const int percent = 70 + static_cast<int>(fraction * 29);
                 if (percent > shown) {
@@ -88,10 +97,21 @@ void GraphSession::openFile(const QString& path) {
                     progress(percent, QStringLiteral("Laying out"));
                 }
                 return true;
-            });
+            };
+            std::shared_ptr<DocumentLayout> lay;
+            std::shared_ptr<modules::ModuleDrawing> drawing;
+            if (grouped) {
+                // The first view: collapsed to at most ~150 items; the rest is laid out on demand.
+                drawing = makeDrawing(doc, weights, report);
+                drawing->expandInitial();
+                lay = layoutByModule(*doc, *drawing);
+            } else {
+                lay = layoutDocument(*doc, weights, report);
+            }
             if (*cancel) throw ir::LoadCancelled();
             QMetaObject::invokeMethod(
-                this, [this, generation, doc, lay] { finishLoad(generation, doc, lay); }, Qt::QueuedConnection);
+                this, [this, generation, doc, lay, drawing] { finishLoad(generation, doc, lay, drawing); },
+                Qt::QueuedConnection);
             return;
         } catch (const ir::LoadCancelled&) {
             cancelled = true;
@@ -126,17 +146,24 @@ void GraphSession::cancelLoad() {
 }
 
 void GraphSession::finishLoad(int generation, std::shared_ptr<LoadedDocument> doc,
-                              std::shared_ptr<DocumentLayout> layout) {
+                              std::shared_ptr<DocumentLayout> layout, std::shared_ptr<modules::ModuleDrawing> drawing) {
     if (generation != loadGeneration_) return;
     loading_ = false;
-    setDocument(std::move(doc), std::move(layout));
+    setDocument(std::move(doc), std::move(layout), std::move(drawing));
 }
 
-void GraphSession::setDocument(std::shared_ptr<LoadedDocument> doc, std::shared_ptr<DocumentLayout> layout) {
+void GraphSession::setDocument(std::shared_ptr<LoadedDocument> doc, std::shared_ptr<DocumentLayout> layout,
+                               std::shared_ptr<modules::ModuleDrawing> drawing) {
     doc_ = std::move(doc);
     layout_ = std::move(layout);
+    drawing_ = std::move(drawing);
+    moduleDecorationsDirty_ = true;
     ++layoutGeneration_;
-    if (layout_) showWeights_ = layout_->includeWeights;
+    if (layout_ && !drawing_) showWeights_ = layout_->includeWeights;
+    if (layout_ && groupByModule_ != layout_->byModule) {
+        groupByModule_ = layout_->byModule;
+        emit groupByModuleChanged(groupByModule_);
+    }
     selection_ = {};
     currentNode_ = -1;
     highlight_.clear();
@@ -155,30 +182,115 @@ void GraphSession::setShowWeights(bool show) {
     showWeights_ = show;
     emit showWeightsChanged(show);
     if (!doc_) return;
+    relayoutInBackground({});
+}
+
+void GraphSession::setGroupByModule(bool grouped) {
+    if (grouped == groupByModule_) return;
+    groupByModule_ = grouped;
+    emit groupByModuleChanged(grouped);
+    if (!doc_) return;
+    relayoutInBackground([](modules::ModuleDrawing& d) { d.expandInitial(); });
+}
+
+// Lays the document out on a worker: flat, or by module with a fresh drawing
+// that copies the current expansion, then `configure` changes it.
+void GraphSession::relayoutInBackground(std::function<void(modules::ModuleDrawing&)> configure) {
     const int generation = ++layoutGeneration_;
     auto doc = doc_;
+    const bool show = showWeights_, grouped = groupByModule_ && doc_->modules;
+    std::vector<char> expansion;
+    if (drawing_)
+        for (size_t m = 0; m < drawing_->tree().size(); ++m)
+            expansion.push_back(drawing_->isExpanded(static_cast<modules::ModuleId>(m)) ? 1 : 0);
     emit layoutBusy(true);
-    startWorker([this, generation, doc, show] {
-        auto lay = layoutDocument(*doc, show);
+    startWorker([this, generation, doc, show, grouped, expansion, configure] {
+        std::shared_ptr<DocumentLayout> lay;
+        std::shared_ptr<modules::ModuleDrawing> drawing;
+        if (grouped) {
+            drawing = makeDrawing(doc, show);
+            if (expansion.empty()) drawing->expandInitial();
+            for (size_t m = 1; m < expansion.size(); ++m)
+                drawing->setExpanded(static_cast<modules::ModuleId>(m), expansion[m] != 0);
+            if (configure) configure(*drawing);
+            lay = layoutByModule(*doc, *drawing);
+        } else {
+            lay = layoutDocument(*doc, show);
+        }
         QMetaObject::invokeMethod(
             this,
-            [this, generation, lay, doc] {
+            [this, generation, lay, doc, drawing] {
                 if (generation != layoutGeneration_ || doc != doc_) return;
-                layout_ = lay;
-                // A hidden weight cannot stay selected.
-                if (selection_.kind == RefKind::Weight && !layout_->includeWeights) {
-                    selection_ = {};
-                    emit selectionChanged(selection_);
-                }
-                recomputeFlags();
+                drawing_ = drawing;
+                installLayout(lay);
                 emit layoutBusy(false);
-                emit layoutChanged();
             },
             Qt::QueuedConnection);
     });
 }
 
+void GraphSession::installLayout(std::shared_ptr<DocumentLayout> layout) {
+    layout_ = std::move(layout);
+    moduleDecorationsDirty_ = true;
+    // A hidden weight cannot stay selected.
+    if (selection_.kind == RefKind::Weight && !showWeights_) {
+        selection_ = {};
+        emit selectionChanged(selection_);
+    }
+    recomputeFlags();
+    emit layoutChanged();
+}
+
+bool GraphSession::isModuleExpanded(int64_t module) const {
+    return drawing_ && module >= 0 && module < static_cast<int64_t>(drawing_->tree().size()) &&
+           drawing_->isExpanded(static_cast<modules::ModuleId>(module));
+}
+
+void GraphSession::setModuleExpanded(int64_t module, bool expanded) {
+    if (!drawing_ || module <= 0 || module >= static_cast<int64_t>(drawing_->tree().size())) return;
+    if (drawing_->isExpanded(static_cast<modules::ModuleId>(module)) == expanded) return;
+    drawing_->setExpanded(static_cast<modules::ModuleId>(module), expanded);
+    relayoutModulesNow();
+}
+
+void GraphSession::relayoutModulesNow() {
+    ++layoutGeneration_;   // a background relayout still running is now stale
+    installLayout(layoutByModule(*doc_, *drawing_));
+}
+
+void GraphSession::expandModulesToDepth(int depth) {
+    if (!drawing_) return;
+    relayoutInBackground([depth](modules::ModuleDrawing& d) {
+        if (depth < 0) d.expandInitial();
+        else d.expandToDepth(depth);
+    });
+}
+
+void GraphSession::expandAllModules() {
+    if (!drawing_) return;
+    relayoutInBackground([](modules::ModuleDrawing& d) { d.expandAll(); });
+}
+
+int64_t GraphSession::moduleOf(const ItemRef& ref) const {
+    const auto* tree = moduleTree();
+    if (!tree) return -1;
+    if (ref.isModule()) return ref.index;
+    if (ref.isNode() && ref.index >= 0 && ref.index < static_cast<int64_t>(tree->nodeModules().size()))
+        return tree->moduleOfNode(ref.index);
+    return -1;
+}
+
 void GraphSession::select(const ItemRef& ref, bool focus) {
+    // Selecting a node hidden in a collapsed module opens the modules around it.
+    if (drawing_ && ref.isNode() && ref.index >= 0 && ref.index < static_cast<int64_t>(doc_->graph.nodes.size()) &&
+        drawing_->reveal(ref.index))
+        relayoutModulesNow();
+    if (drawing_ && ref.isModule() && ref.index > 0 && ref.index < static_cast<int64_t>(drawing_->tree().size())) {
+        bool changed = false;
+        for (auto m : drawing_->tree().pathFromRoot(drawing_->tree().module(static_cast<modules::ModuleId>(ref.index)).parent))
+            if (!drawing_->isExpanded(m)) drawing_->setExpanded(m, true), changed = true;
+        if (changed) relayoutModulesNow();
+    }
     if (ref != selection_) {
         selection_ = ref;
         if (ref.isNode()) setCurrentNode(ref.index);
@@ -259,6 +371,7 @@ bool GraphSession::walkToConsumer() { return walk(false); }
 
 void GraphSession::setHighlight(std::vector<ItemRef> refs) {
     highlight_ = std::move(refs);
+    moduleDecorationsDirty_ = true;
     recomputeFlags();
     emit highlightChanged();
 }
@@ -284,6 +397,12 @@ std::vector<ItemRef> GraphSession::find(const QString& text) const {
                 out.push_back(ItemRef::weight(QString::fromStdString(placeholder),
                                               doc_->index->weightIndex(placeholder).value_or(-1)));
     }
+    if (const auto* tree = moduleTree())
+        for (size_t m = 1; m < tree->size(); ++m) {
+            const auto& mod = tree->module(static_cast<modules::ModuleId>(m));
+            if (mod.opCount > 1 && containsCI(mod.path, needle))
+                out.push_back(ItemRef::module(static_cast<int64_t>(m), QString::fromStdString(mod.path)));
+        }
     for (size_t i = 0; i < g.graphOutputs.size(); ++i)
         if (containsCI(g.graphOutputs[i].name, needle) && !doc_->index->producerOfTensor(g.graphOutputs[i].name))
             out.push_back(ItemRef::output(static_cast<int64_t>(i), QString::fromStdString(g.graphOutputs[i].name)));
@@ -350,7 +469,47 @@ void GraphSession::recomputeFlags() {
         for (int32_t item : layout_->itemsOf(ItemRef::node(currentNode_))) mark(item, kFlagCurrent);
 }
 
+const NodeDecoration* GraphSession::moduleDecoration(int64_t module) const {
+    if (!drawing_ || module < 0 || module >= static_cast<int64_t>(drawing_->tree().size())) return nullptr;
+    const auto& tree = drawing_->tree();
+    if (moduleDecorationsDirty_) {
+        moduleDecorationsDirty_ = false;
+        moduleDecorations_.assign(tree.size(), NodeDecoration{});
+        std::vector<int64_t> done(tree.size(), 0), hits(tree.size(), 0);
+        auto each = [&](int64_t node, auto&& fn) {
+            for (auto m = tree.moduleOfNode(node); m != modules::kNoModule; m = tree.module(m).parent) fn(static_cast<size_t>(m));
+        };
+        for (size_t n = 0; n < decorations_.size() && n < tree.nodeModules().size(); ++n) {
+            const auto& d = decorations_[n];
+            if (d.isEmpty()) continue;
+            each(static_cast<int64_t>(n), [&](size_t m) {
+                auto& md = moduleDecorations_[m];
+                if (d.state == NodeState::Failed) md.state = NodeState::Failed;
+                if (d.state == NodeState::Done) ++done[m];
+                md.breakpoint |= d.breakpoint;
+                md.missingValue |= d.missingValue;
+            });
+        }
+        for (const auto& ref : highlight_)
+            if (ref.isNode() && ref.index >= 0 && ref.index < static_cast<int64_t>(tree.nodeModules().size()))
+                each(ref.index, [&](size_t m) { ++hits[m]; });
+        for (size_t m = 0; m < tree.size(); ++m) {
+            auto& md = moduleDecorations_[m];
+            const int64_t ops = tree.module(static_cast<modules::ModuleId>(m)).opCount;
+            if (md.state != NodeState::Failed && ops > 0 && done[m] == ops) md.state = NodeState::Done;
+            QStringList badge;
+            if (hits[m]) badge << (hits[m] == 1 ? tr("1 hit") : tr("%1 hits").arg(hits[m]));
+            if (md.state == NodeState::None && done[m] > 0) badge << tr("%1/%2 ran").arg(done[m]).arg(ops);
+            md.badge = badge.join(QStringLiteral(" · "));
+        }
+    }
+    if (drawing_->isExpanded(static_cast<modules::ModuleId>(module))) return nullptr;
+    const auto& d = moduleDecorations_[static_cast<size_t>(module)];
+    return d.isEmpty() ? nullptr : &d;
+}
+
 void GraphSession::setNodeDecorations(std::vector<NodeDecoration> perNode) {
+    moduleDecorationsDirty_ = true;
     decorations_ = std::move(perNode);
     emit decorationsChanged();
 }
@@ -359,6 +518,7 @@ void GraphSession::setNodeDecoration(int64_t node, const NodeDecoration& decorat
     if (!doc_ || node < 0 || node >= static_cast<int64_t>(doc_->graph.nodes.size())) return;
     if (decorations_.size() != doc_->graph.nodes.size()) decorations_.resize(doc_->graph.nodes.size());
     decorations_[node] = decoration;
+    moduleDecorationsDirty_ = true;
     emit decorationsChanged();
 }
 

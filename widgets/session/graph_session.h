@@ -56,10 +56,28 @@ public:
     const DocumentLayout* layout() const { return layout_.get(); }
     std::shared_ptr<const DocumentLayout> layoutPtr() const { return layout_; }
     // Installs an already built document (tests, benchmarks): synchronous.
-    void setDocument(std::shared_ptr<LoadedDocument> doc, std::shared_ptr<DocumentLayout> layout);
+    // With a drawing the document is shown grouped by module (layout must be its composition).
+    void setDocument(std::shared_ptr<LoadedDocument> doc, std::shared_ptr<DocumentLayout> layout,
+                     std::shared_ptr<modules::ModuleDrawing> drawing = nullptr);
 
     bool showWeights() const { return showWeights_; }
     void setShowWeights(bool show);        // re-lays out on a worker, then layoutChanged
+
+    // ---- modules (the collapsed drawing; expansion is this session's view state)
+    // Grouped by module (the default) or every op flat (today's drawing).
+    bool groupByModule() const { return groupByModule_; }
+    void setGroupByModule(bool grouped);   // re-lays out on a worker, then layoutChanged
+    const modules::ModuleTree* moduleTree() const { return doc_ ? doc_->modules.get() : nullptr; }
+    const std::vector<std::string>* moduleKinds() const { return drawing_ ? &drawing_->kinds() : nullptr; }
+    bool isModuleExpanded(int64_t module) const;
+    // Single toggles lay out on the UI thread (one module's contents: milliseconds).
+    void setModuleExpanded(int64_t module, bool expanded);
+    void toggleModule(int64_t module) { setModuleExpanded(module, !isModuleExpanded(module)); }
+    // Bulk changes re-lay out on a worker. depth < 0: the first view's depth.
+    void expandModulesToDepth(int depth);
+    void expandAllModules();
+    // The innermost module of a node, or of a module ref's own module; -1 if none.
+    int64_t moduleOf(const ItemRef& ref) const;
 
     // ---- selection and the current node
     ItemRef selection() const { return selection_; }
@@ -88,10 +106,15 @@ public:
     void setNodeDecorations(std::vector<NodeDecoration> perNode);
     void setNodeDecoration(int64_t node, const NodeDecoration& decoration);
     const NodeDecoration* nodeDecoration(int64_t node) const;   // nullptr: none
-    bool hasDecorations() const { return !decorations_.empty() || !weightDecorations_.isEmpty(); }
+    bool hasDecorations() const { return !decorations_.empty() || !weightDecorations_.isEmpty() || (drawing_ && !highlight_.empty()); }
     // Placeholders (by name, e.g. "c_mask") drawn with a decoration (missing-value mark).
     void setWeightDecorations(QHash<QString, NodeDecoration> byPlaceholder);
     const NodeDecoration* weightDecoration(const QString& placeholder) const;   // nullptr: none
+    // A collapsed module's box carries what its ops carry: failed if one failed,
+    // done when all ran ("12/46 ran" while some did), any breakpoint or missing
+    // value inside, and the search hits inside ("3 hits"). nullptr for open
+    // modules (their ops show for themselves) and when nothing applies.
+    const NodeDecoration* moduleDecoration(int64_t module) const;
 
     // Placeholders whose value the debugger now has although the IR lacks it (a
     // c_ constant typed in or loaded): validation's "missing" findings about them
@@ -107,7 +130,8 @@ signals:
     void loadFailed(const QString& path, const QString& message);
     void loadCancelled(const QString& path);
     void graphLoaded();                 // a new document (and its layout) is in place
-    void layoutChanged();               // the layout was replaced (weights toggled)
+    void layoutChanged();               // the layout was replaced (weights toggled, modules opened or closed)
+    void groupByModuleChanged(bool grouped);
     void layoutBusy(bool busy);
     void showWeightsChanged(bool show);
     void selectionChanged(const irscope::widgets::ItemRef& ref);
@@ -119,13 +143,20 @@ signals:
 
 private:
     void startWorker(std::function<void()> job);
-    void finishLoad(int generation, std::shared_ptr<LoadedDocument> doc, std::shared_ptr<DocumentLayout> layout);
+    void finishLoad(int generation, std::shared_ptr<LoadedDocument> doc, std::shared_ptr<DocumentLayout> layout,
+                    std::shared_ptr<modules::ModuleDrawing> drawing);
     void recomputeFlags();
     bool walk(bool up);
+    void installLayout(std::shared_ptr<DocumentLayout> layout);
+    void relayoutModulesNow();
+    // Lays the current document out on a worker as `configure` sets up a fresh drawing.
+    void relayoutInBackground(std::function<void(modules::ModuleDrawing&)> configure);
 
     std::shared_ptr<LoadedDocument> doc_;
     std::shared_ptr<DocumentLayout> layout_;
     bool showWeights_ = true;
+    bool groupByModule_ = true;
+    std::shared_ptr<modules::ModuleDrawing> drawing_;   // with groupByModule_: the document's drawing (UI thread)
     bool loading_ = false;
     int loadGeneration_ = 0;
     int layoutGeneration_ = 0;
@@ -138,6 +169,8 @@ private:
     std::vector<uint8_t> itemFlags_, edgeFlags_;
     std::vector<NodeDecoration> decorations_;
     QHash<QString, NodeDecoration> weightDecorations_;
+    mutable std::vector<NodeDecoration> moduleDecorations_;   // by ModuleId, rebuilt on demand
+    mutable bool moduleDecorationsDirty_ = true;
     QSet<QString> supplied_;
 };
 

@@ -8,15 +8,16 @@
 
 namespace irscope::widgets {
 
-enum class RefKind : unsigned char { None, Node, GraphInput, Weight, Output };
+enum class RefKind : unsigned char { None, Node, GraphInput, Weight, Output, Module };
 
 struct ItemRef {
     RefKind kind = RefKind::None;
-    int64_t index = -1;   // node / graph input / graph output index; for Weight the weights[] index (-1: unmapped)
-    QString name;         // IR name; for Weight the placeholder, which is its identity
+    int64_t index = -1;   // node / graph input / graph output index; for Weight the weights[] index (-1: unmapped); for Module the ModuleId
+    QString name;         // IR name; for Weight the placeholder, which is its identity; for Module its path
 
     bool isNone() const { return kind == RefKind::None; }
     bool isNode() const { return kind == RefKind::Node; }
+    bool isModule() const { return kind == RefKind::Module; }
     bool operator==(const ItemRef& o) const {
         if (kind != o.kind) return false;
         if (kind == RefKind::Weight) return name == o.name;
@@ -27,6 +28,7 @@ struct ItemRef {
     static ItemRef node(int64_t i, QString name = {}) { return {RefKind::Node, i, std::move(name)}; }
     static ItemRef graphInput(int64_t i, QString name = {}) { return {RefKind::GraphInput, i, std::move(name)}; }
     static ItemRef output(int64_t i, QString name = {}) { return {RefKind::Output, i, std::move(name)}; }
+    static ItemRef module(int64_t id, QString path = {}) { return {RefKind::Module, id, std::move(path)}; }
     static ItemRef weight(QString placeholder, int64_t weightIndex = -1) {
         return {RefKind::Weight, weightIndex, std::move(placeholder)};
     }

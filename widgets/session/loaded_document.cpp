@@ -4,6 +4,7 @@
 #include "core/ir/validate.h"
 #include "core/layout/graph_to_layout.h"
 #include "core/layout/layout.h"
+#include "core/modules/module_inference.h"
 
 namespace irscope::widgets {
 
@@ -15,7 +16,11 @@ std::vector<int32_t> DocumentLayout::itemsOf(const ItemRef& ref) const {
         return {v[i]};
     };
     switch (ref.kind) {
-        case RefKind::Node: return one(nodeItem, ref.index);
+        case RefKind::Node: {
+            auto own = one(nodeItem, ref.index);
+            return own.empty() ? one(hiddenNodeBox, ref.index) : own;
+        }
+        case RefKind::Module: return one(moduleItem, ref.index);
         case RefKind::GraphInput: return one(inputItem, ref.index);
         case RefKind::Output: return one(outputItem, ref.index);
         case RefKind::Weight: {
@@ -37,8 +42,18 @@ ItemRef DocumentLayout::refOf(int32_t item) const {
         case ItemKind::GraphInput: return ItemRef::graphInput(it->irIndex, name);
         case ItemKind::Output: return ItemRef::output(it->irIndex, name);
         case ItemKind::Ghost: return {};
+        case ItemKind::Module:
+        case ItemKind::Frame: return ItemRef::module(it->irIndex, name);
+        case ItemKind::Port:   // a value entering a frame: its producer
+            if (it->irIndex >= 0) return ItemRef::node(it->irIndex);
+            if (it->irIndex <= -2) return ItemRef::graphInput(-2 - it->irIndex);
+            return {};
         default: return ItemRef::weight(name, it->irIndex);
     }
+}
+
+namespace {
+void buildLookups(DocumentLayout& lay, const LoadedDocument& doc);
 }
 
 std::shared_ptr<LoadedDocument> loadDocument(const QString& path, const std::atomic<bool>& cancel,
@@ -63,6 +78,9 @@ std::shared_ptr<LoadedDocument> loadDocument(const QString& path, const std::ato
     if (progress) progress(66, QStringLiteral("Validating"));
     doc->diagnostics = ir::validateGraph(doc->graph, *doc->index);
     if (cancel) throw ir::LoadCancelled();
+    if (progress) progress(68, QStringLiteral("Finding modules"));
+    doc->modules = std::make_unique<modules::ModuleTree>(modules::inferModuleTree(doc->graph, *doc->index));
+    if (cancel) throw ir::LoadCancelled();
     return doc;
 }
 
@@ -77,6 +95,46 @@ std::shared_ptr<DocumentLayout> layoutDocument(const LoadedDocument& doc, bool i
     layout::LayoutOptions lo;
     lo.progress = progress;
     out->result = layout::computeLayout(input, lo);
+    buildLookups(*out, doc);
+    return out;
+}
+
+modules::DrawingOptions drawingOptions(bool includeWeights, const layout::LayoutProgress& progress) {
+    modules::DrawingOptions d;
+    d.items.includeWeights = includeWeights;
+    d.items.lineHeight = kLabelLineHeight;
+    d.layout.progress = progress;
+    return d;
+}
+
+std::shared_ptr<DocumentLayout> layoutByModule(const LoadedDocument& doc, modules::ModuleDrawing& drawing) {
+    auto out = std::make_shared<DocumentLayout>();
+    out->includeWeights = true;
+    out->byModule = true;
+    out->result = drawing.compose();
+    buildLookups(*out, doc);
+    const auto& tree = drawing.tree();
+    out->moduleItem.assign(tree.size(), -1);
+    for (size_t i = 0; i < out->result.items.size(); ++i) {
+        const auto& it = out->result.items[i];
+        if ((it.kind == ItemKind::Module || it.kind == ItemKind::Frame) && it.irIndex >= 0 &&
+            it.irIndex < static_cast<int64_t>(tree.size()))
+            out->moduleItem[static_cast<size_t>(it.irIndex)] = static_cast<int32_t>(i);
+    }
+    out->hiddenNodeBox.assign(doc.graph.nodes.size(), -1);
+    for (size_t n = 0; n < doc.graph.nodes.size(); ++n) {
+        if (out->nodeItem[n] >= 0) continue;
+        const auto box = drawing.visibleModuleOf(static_cast<int64_t>(n));
+        if (box >= 0 && !drawing.isOpen(box)) out->hiddenNodeBox[n] = out->moduleItem[static_cast<size_t>(box)];
+    }
+    return out;
+}
+
+namespace {
+
+// Item lookups (node/input/output/weight -> items) and edges per item.
+void buildLookups(DocumentLayout& lay, const LoadedDocument& doc) {
+    auto* out = &lay;
     const auto& r = out->result;
     out->grid = SpatialGrid(r);
 
@@ -93,7 +151,10 @@ std::shared_ptr<DocumentLayout> layoutDocument(const LoadedDocument& doc, bool i
             case ItemKind::Op: put(out->nodeItem, it.irIndex, id); break;
             case ItemKind::GraphInput: put(out->inputItem, it.irIndex, id); break;
             case ItemKind::Output: put(out->outputItem, it.irIndex, id); break;
-            case ItemKind::Ghost: break;
+            case ItemKind::Ghost:
+            case ItemKind::Module:
+            case ItemKind::Frame:
+            case ItemKind::Port: break;
             default: out->weightItems[QString::fromStdString(it.name)].push_back(id); break;
         }
     }
@@ -112,7 +173,7 @@ std::shared_ptr<DocumentLayout> layoutDocument(const LoadedDocument& doc, bool i
         if (valid(edge.source)) out->itemEdges[fill[edge.source]++] = static_cast<int32_t>(e);
         if (valid(edge.target) && edge.target != edge.source) out->itemEdges[fill[edge.target]++] = static_cast<int32_t>(e);
     }
-    return out;
 }
 
+}  // namespace
 }  // namespace irscope::widgets

@@ -17,6 +17,8 @@
 #include "core/ir/graph_index.h"
 #include "core/layout/layout.h"
 #include "core/layout/layout_result.h"
+#include "core/modules/module_drawing.h"
+#include "core/modules/module_tree.h"
 #include "widgets/graph_view/spatial_grid.h"
 #include "widgets/session/item_ref.h"
 
@@ -27,6 +29,7 @@ struct LoadedDocument {
     ir::Graph graph;
     std::unique_ptr<ir::GraphIndex> index;        // refers to `graph`: the document never moves
     std::vector<ir::Diagnostic> diagnostics;
+    std::unique_ptr<modules::ModuleTree> modules;   // inferred at load (core/modules)
 };
 
 struct DocumentLayout {
@@ -39,8 +42,15 @@ struct DocumentLayout {
     std::vector<int32_t> itemEdgeOffset;           // item -> [offset, offset+1) into itemEdges
     std::vector<int32_t> itemEdges;                // edges touching each item (in and out)
 
+    // Drawn by module (the default): the box or frame of each module (-1: not
+    // drawn), and for a node hidden in a collapsed module that module's box.
+    bool byModule = false;
+    std::vector<int32_t> moduleItem;
+    std::vector<int32_t> hiddenNodeBox;
+
     // Items that draw `ref` (a weight drawn once per use has several; a node
-    // may also have ghost proxies, not included).
+    // may also have ghost proxies, not included; a node inside a collapsed
+    // module answers that module's box).
     std::vector<int32_t> itemsOf(const ItemRef& ref) const;
     ItemRef refOf(int32_t item) const;             // a ghost answers its source's ref
 };
@@ -54,6 +64,10 @@ std::shared_ptr<LoadedDocument> loadDocument(const QString& path, const std::ato
 // progress: see layout::LayoutProgress (returning false throws layout::LayoutCancelled).
 std::shared_ptr<DocumentLayout> layoutDocument(const LoadedDocument& doc, bool includeWeights,
                                                const layout::LayoutProgress& progress = {});
+// The collapsed drawing's options with the drawing's fonts.
+modules::DrawingOptions drawingOptions(bool includeWeights, const layout::LayoutProgress& progress = {});
+// Composes a module drawing (laying out what changed) and builds the lookups.
+std::shared_ptr<DocumentLayout> layoutByModule(const LoadedDocument& doc, modules::ModuleDrawing& drawing);
 
 // The label font metrics the layout assumes (12 px DejaVu Sans Mono).
 inline constexpr double kLabelFontPx = 12;
