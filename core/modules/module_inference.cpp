@@ -126,14 +126,21 @@ private:
                 }
             }
             weightOnly_[n] = onlyWeights;
-            // An op mixing activations with weight-only results (einsum over stacked
-            // experts) is placed by its neighbours: only direct weights anchor it.
+            // An op mixing activations with weight-only results is anchored like a
+            // weight reader, by what only it reads: its own weights, and weight-only
+            // results no other op reads (an einsum over its stack of experts), not a
+            // shared table (a RoPE cos/sin indexed once and read by every layer).
             if (!onlyWeights) {
                 anchor = kNoModule;
                 for (size_t i = 0; i < node.inputs.size(); ++i) {
                     const ValueSource& s = index_.source(static_cast<int64_t>(n), static_cast<int64_t>(i));
                     if (s.kind == ValueSource::Kind::Weight && s.index >= 0 && readers_[static_cast<size_t>(s.index)] == 1)
                         anchor = tree_.commonAncestor(anchor, weightModule_[static_cast<size_t>(s.index)]);
+                    if (s.kind == ValueSource::Kind::NodeOutput && weightOnly_[static_cast<size_t>(s.index)] &&
+                        at(s.index) != kNoModule) {
+                        auto [cb, ce] = consumers_.of(s.index);
+                        if (ce - cb == 1) anchor = tree_.commonAncestor(anchor, at(s.index));
+                    }
                 }
             }
             anchor = lift(anchor);
@@ -157,15 +164,59 @@ private:
         std::vector<char> feedsOutput(n_, 0);
         for (const auto& out : graph_.graphOutputs)
             if (auto p = index_.producerOfTensor(out.name)) feedsOutput[static_cast<size_t>(p->first)] = 1;
+        std::vector<char> inChain(n_, 0);
+        std::vector<int64_t> chain;
         for (size_t k = n_; k-- > 0;) {
             const auto n = static_cast<int64_t>(k);
             if (at(n) != kNoModule || feedsOutput[k]) continue;
             auto [b, e] = consumers_.of(n);
             if (b == e) continue;
             const ModuleId m = at(*b);
-            if (!absorbent(m)) continue;
-            if (std::all_of(b, e, [&](int64_t c) { return at(c) == m; })) assign(n, m);
+            if (!absorbent(m) || !std::all_of(b, e, [&](int64_t c) { return at(c) == m; })) continue;
+            if (closeChain(n, m, feedsOutput, inChain, chain))
+                for (int64_t c : chain) assign(c, m);
+            for (int64_t c : chain) inChain[static_cast<size_t>(c)] = 0;
         }
+    }
+
+    // The chain that joining n to m would pull in: n and, backwards, every
+    // unassigned producer that feeds only the chain or m. It may join when it
+    // reads one value from outside (the hidden state a norm normalizes): the
+    // residual add before the model's final norm, or an MoE's weighted sum,
+    // read two and stay out. Bounded: a norm's chain is a handful of ops.
+    bool closeChain(int64_t n, ModuleId m, const std::vector<char>& feedsOutput, std::vector<char>& inChain,
+                    std::vector<int64_t>& chain) const {
+        constexpr size_t kMaxChain = 64;
+        chain.assign(1, n);
+        inChain[static_cast<size_t>(n)] = 1;
+        std::vector<int64_t> external;   // producing nodes, or -1 - graph input
+        auto addExternal = [&](int64_t v) {
+            if (std::find(external.begin(), external.end(), v) == external.end()) external.push_back(v);
+            return external.size() <= 1;
+        };
+        for (size_t k = 0; k < chain.size(); ++k) {
+            const int64_t c = chain[k];
+            const auto& node = graph_.nodes[static_cast<size_t>(c)];
+            for (size_t i = 0; i < node.inputs.size(); ++i) {
+                const ValueSource& s = index_.source(c, static_cast<int64_t>(i));
+                if (s.kind == ValueSource::Kind::GraphInput && !addExternal(-1 - s.index)) return false;
+                if (s.kind != ValueSource::Kind::NodeOutput) continue;
+                const int64_t p = s.index;
+                if (inChain[static_cast<size_t>(p)] || at(p) == m) continue;
+                if (std::find(external.begin(), external.end(), p) != external.end()) continue;   // stays outside
+                auto [cb, ce] = consumers_.of(p);
+                const bool joins = at(p) == kNoModule && !feedsOutput[static_cast<size_t>(p)] &&
+                                   std::all_of(cb, ce, [&](int64_t x) { return inChain[static_cast<size_t>(x)] || at(x) == m; });
+                if (!joins) {
+                    if (!addExternal(p)) return false;
+                    continue;
+                }
+                if (chain.size() >= kMaxChain) return false;
+                inChain[static_cast<size_t>(p)] = 1;
+                chain.push_back(p);
+            }
+        }
+        return true;
     }
 
     // The one element of `list` that every module in `mods` lies in, or kNoModule.
@@ -179,19 +230,16 @@ private:
         return element;
     }
 
-    ModuleId decide(int64_t n, bool fallback) {
-        prod_.clear();
-        cons_.clear();
-        auto [pb, pe] = producers_.of(n);
-        for (auto* p = pb; p != pe; ++p)
-            if (at(*p) != kNoModule) prod_.push_back(at(*p));
-        auto [cb, ce] = consumers_.of(n);
-        for (auto* c = cb; c != ce; ++c)
-            if (at(*c) != kNoModule) cons_.push_back(at(*c));
-        if (prod_.empty() && cons_.empty()) return kNoModule;
+    // A sealed module (a Linear) holds only its own op: its neighbours are its caller's.
+    ModuleId seen(ModuleId m) const {
+        return m != kNoModule && sealed_[static_cast<size_t>(m)] ? lift(tree_.module(m).parent) : m;
+    }
 
+    // The module for an op whose assigned producers sit in prod_ and assigned consumers in cons_.
+    ModuleId decide() {
+        if (prod_.empty() && cons_.empty()) return kNoModule;
         // Inside a layer, model-level neighbours (a shared RoPE table, the
-        // embedding) do not pull an op out of it.
+        // embedding, the final norm) do not pull an op out of it.
         auto inside = [&](ModuleId m) { return inListElement_[static_cast<size_t>(m)] != 0; };
         const bool anyInside = std::any_of(prod_.begin(), prod_.end(), inside) ||
                                std::any_of(cons_.begin(), cons_.end(), inside);
@@ -207,52 +255,37 @@ private:
             if (e == kNoModule && !cons_.empty()) e = commonElement(cons_, l);
             l = e != kNoModule ? e : tree_.module(l).parent;
         }
-        if (sealed_[static_cast<size_t>(l)]) {
-            // Every neighbour is that one sealed module (q_proj's linear): the op is
-            // its caller's, but wait until nothing else can move to say so.
-            if (!fallback) return kNoModule;
-            l = lift(tree_.module(l).parent);
-        }
         return l;
     }
 
-    void spreadFromNeighbours() {
-        std::vector<char> queued(n_, 0);
-        std::vector<int64_t> frontier;
-        auto enqueueNeighbours = [&](int64_t n, std::vector<int64_t>& into) {
-            for (const Adjacency* adj : {&producers_, &consumers_}) {
-                auto [b, e] = adj->of(n);
-                for (auto* x = b; x != e; ++x)
-                    if (at(*x) == kNoModule && !queued[static_cast<size_t>(*x)]) {
-                        queued[static_cast<size_t>(*x)] = 1;
-                        into.push_back(*x);
-                    }
-            }
-        };
-        for (size_t n = 0; n < n_; ++n)
-            if (at(static_cast<int64_t>(n)) != kNoModule) enqueueNeighbours(static_cast<int64_t>(n), frontier);
+    void gather(int64_t n) {
+        prod_.clear();
+        cons_.clear();
+        auto [pb, pe] = producers_.of(n);
+        for (auto* p = pb; p != pe; ++p)
+            if (at(*p) != kNoModule) prod_.push_back(seen(at(*p)));
+        auto [cb, ce] = consumers_.of(n);
+        for (auto* c = cb; c != ce; ++c)
+            if (at(*c) != kNoModule) cons_.push_back(seen(at(*c)));
+    }
 
-        bool fallback = false;
-        while (!frontier.empty()) {
-            std::sort(frontier.begin(), frontier.end());
-            for (int64_t n : frontier) queued[static_cast<size_t>(n)] = 0;
-            std::vector<int64_t> next;
-            bool progress = false;
-            for (int64_t n : frontier) {
-                if (at(n) != kNoModule) continue;
-                const ModuleId m = decide(n, fallback);
-                if (m != kNoModule) {
-                    assign(n, m);
-                    progress = true;
-                    enqueueNeighbours(n, next);
-                } else if (!queued[static_cast<size_t>(n)]) {
-                    queued[static_cast<size_t>(n)] = 1;
-                    next.push_back(n);
-                }
-            }
-            if (!progress && fallback) break;   // what is left stays at the root
-            fallback = !progress;
-            frontier = std::move(next);
+    // Forward in execution order: by then every producer is placed, and the
+    // consumers known so far are weight readers and norm chains. An op with
+    // neither waits for the backward pass, which places it by its consumers.
+    void spreadFromNeighbours() {
+        std::vector<int64_t> waiting;
+        for (size_t k = 0; k < n_; ++k) {
+            const auto n = static_cast<int64_t>(k);
+            if (at(n) != kNoModule) continue;
+            gather(n);
+            const ModuleId m = decide();
+            if (m == kNoModule) waiting.push_back(n);
+            else assign(n, m);
+        }
+        for (auto it = waiting.rbegin(); it != waiting.rend(); ++it) {
+            gather(*it);
+            const ModuleId m = decide();
+            assign(*it, m == kNoModule ? kRootModule : m);
         }
     }
 

@@ -7,23 +7,25 @@
 //     module (a weight read by many ops, like a shared RoPE table or an
 //     attention mask, says nothing about where each reader lives). Ops that
 //     read only weights and such weight-only results (a stack of expert
-//     weights, a transpose of one) join them the same way.
+//     weights, a transpose of one) join them the same way, and so does the one
+//     op reading such a result (the einsum over the stack).
 //  2. Chains into a module. Walking backwards, a weight-less op whose results
 //     flow only into one leaf module that computes with its weights
 //     elementwise (RMSNorm's pow/mean/add/rsqrt/mul before the `mul` by its
 //     weight) joins it. A module whose own op is a whole layer (linear, conv,
 //     embedding, a fused norm) is "sealed": nothing is pulled into it.
-//  3. Neighbours. The rest spreads outward from assigned ops in rounds: an
-//     op takes the deepest common module of its assigned producers and
-//     consumers, ignoring model-level neighbours when some neighbours sit
-//     inside a ModuleList element (so a layer's RoPE math and residual adds
-//     stay in that layer although the cos/sin table is shared), and taking
-//     the producer's side of a ModuleList boundary (the residual add that
-//     ends layer 3 is layer 3's). An op next to a sealed module only goes to
-//     that module's parent once nothing else can move, so attention's
-//     view/transpose/matmul chain lands in `self_attn`, not in `q_proj`.
-//     Ops never sit directly in a ModuleList; what nothing reaches stays at
-//     the root.
+//  3. Neighbours. The rest is placed in execution order, when all its
+//     producers are placed: the deepest common module of its producers and of
+//     the consumers placed so far (weight readers, norm chains). A sealed
+//     neighbour counts as its caller (the view after q_proj's linear lands in
+//     self_attn, not in q_proj). Model-level neighbours do not pull an op out
+//     of a ModuleList element (a layer's RoPE math and residual adds stay in
+//     that layer although the cos/sin table and the embedding are outside),
+//     and at a boundary between elements the producer's side wins (the
+//     residual add that ends layer 3 is layer 3's). Ops with neither
+//     producers nor placed consumers (an arange) are placed afterwards by
+//     their consumers. Ops never sit directly in a ModuleList; what nothing
+//     reaches stays at the root.
 #include "core/ir/graph.h"
 #include "core/ir/graph_index.h"
 #include "core/modules/module_tree.h"
