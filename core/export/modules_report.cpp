@@ -18,9 +18,12 @@ void appendTextRow(std::string& out, const Module& m, const std::string& kind) {
     if (line.size() < 56) line.append(56 - line.size(), ' ');
     else line += ' ';
     out += line;
-    out += withThousands(static_cast<unsigned __int128>(m.opCount)) + " ops, ";
-    out += withThousands(static_cast<unsigned __int128>(m.weightCount)) + " weights, ";
-    out += withThousands(static_cast<unsigned __int128>(m.parameterCount)) + " parameters\n";
+    auto count = [&out](int64_t n, const char* one, const char* many) {
+        out += withThousands(static_cast<unsigned __int128>(n)) + " " + (n == 1 ? one : many);
+    };
+    count(m.opCount, "op, ", "ops, ");
+    count(m.weightCount, "weight, ", "weights, ");
+    count(m.parameterCount, "parameter\n", "parameters\n");
 }
 
 }  // namespace

@@ -60,6 +60,14 @@ std::string bundleKey(std::string_view name) {
 
 }  // namespace
 
+bool isSingleOp(const ModuleTree& tree, const ir::Graph& graph, ModuleId m) {
+    const Module& mod = tree.module(m);
+    if (m == kRootModule || mod.opCount != static_cast<int64_t>(mod.nodes.size())) return false;
+    int64_t real = 0;
+    for (int64_t n : mod.nodes) real += !graph.nodes[static_cast<size_t>(n)].isGetitem();
+    return real <= 1;
+}
+
 std::string bundlePattern(const std::vector<std::string>& names) {
     if (names.empty()) return {};
     const auto first = splitDots(names.front());
@@ -170,7 +178,8 @@ void ModuleDrawing::expandInitial(int maxItems) {
         open[kRootModule] = 1;
         for (size_t m = 1; m < tree_.size(); ++m) {   // parents come first
             const Module& mod = tree_.module(static_cast<ModuleId>(m));
-            open[m] = open[static_cast<size_t>(mod.parent)] && (mod.isList || d[m] < depth);
+            open[m] = open[static_cast<size_t>(mod.parent)] &&
+                      (mod.isList || d[m] < depth || isSingleOp(tree_, graph_, static_cast<ModuleId>(m)));
         }
         int64_t items = 0;
         for (size_t m = 0; m < tree_.size(); ++m) {
@@ -197,7 +206,7 @@ bool ModuleDrawing::reveal(int64_t node) {
 }
 
 // A module of one op is drawn as that op, open or not.
-bool ModuleDrawing::isOpen(ModuleId m) const { return isExpanded(m) || tree_.module(m).opCount <= 1; }
+bool ModuleDrawing::isOpen(ModuleId m) const { return isExpanded(m) || isSingleOp(tree_, graph_, m); }
 
 ModuleId ModuleDrawing::visibleModuleOf(int64_t node) const {
     const auto path = tree_.pathFromRoot(tree_.moduleOfNode(node));
@@ -245,15 +254,15 @@ public:
                 std::vector<std::string> lines{layout::opLabel(node)};
                 if (!node.outputs.empty()) lines.push_back(ir::shapeToX(node.outputs[0].shape));
                 nodeItem_[n] = add(ItemKind::Op, n, node.name, std::move(lines), layout::classifyOp(node.opType));
-            } else if (tree_.module(c).opCount == 1) {
-                // A module of one op (a Linear) is drawn as that op: a box or a
-                // frame around a single op says nothing the op does not.
-                const int64_t only = tree_.module(c).firstNode;
-                const auto& node = graph_.nodes[static_cast<size_t>(only)];
-                std::vector<std::string> lines{layout::opLabel(node)};
-                if (!node.outputs.empty()) lines.push_back(ir::shapeToX(node.outputs[0].shape));
-                nodeItem_[only] = childItem_[c] =
-                    add(ItemKind::Op, only, node.name, std::move(lines), layout::classifyOp(node.opType));
+            } else if (isSingleOp(tree_, graph_, c)) {
+                // A module of one op (a Linear, a BatchNorm and its getitem) is
+                // drawn as that op: a box or frame around it says nothing more.
+                for (int64_t only : tree_.module(c).nodes) {
+                    const auto& node = graph_.nodes[static_cast<size_t>(only)];
+                    std::vector<std::string> lines{layout::opLabel(node)};
+                    if (!node.outputs.empty()) lines.push_back(ir::shapeToX(node.outputs[0].shape));
+                    nodeItem_[only] = add(ItemKind::Op, only, node.name, std::move(lines), layout::classifyOp(node.opType));
+                }
             } else {
                 childItem_[c] = add(ItemKind::Module, c, tree_.module(c).path, collapsedLines(c));
                 (*itemModule_)[static_cast<size_t>(childItem_[c])] = c;
@@ -549,7 +558,7 @@ int64_t ModuleDrawing::visibleItems() const {
         count += static_cast<int64_t>(mod.nodes.size());
         for (ModuleId c : mod.children) {
             if (tree_.module(c).opCount == 0) continue;
-            if (isExpanded(c)) stack.push_back(c);
+            if (isOpen(c)) stack.push_back(c);
             else ++count;
         }
     }

@@ -92,6 +92,10 @@ private:
     std::vector<std::unique_ptr<Level>> levels_;   // by ModuleId, built on demand
 };
 
+// A module drawn as its op, never as a box: no submodules with ops, and one
+// op besides getitems (a Linear; a BatchNorm and the getitem of its tuple).
+bool isSingleOp(const ModuleTree& tree, const ir::Graph& graph, ModuleId m);
+
 // "layers.3.mlp.experts.{0..383}.up_proj.weight" for names that differ in one
 // dotted component; "" when they differ in more than one (no bundle).
 std::string bundlePattern(const std::vector<std::string>& names);

@@ -245,7 +245,11 @@ private:
                                std::any_of(cons_.begin(), cons_.end(), inside);
         if (anyInside) {
             std::erase_if(prod_, [&](ModuleId m) { return !inside(m); });
-            std::erase_if(cons_, [&](ModuleId m) { return !inside(m); });
+            // A model-level consumer is ignored only by an op that combines two
+            // values of the element (the residual add that ends the last layer,
+            // read by the final norm); a one-input op after the last block
+            // (ResNet's pooling) is the model's own code.
+            if (prod_.size() != 1) std::erase_if(cons_, [&](ModuleId m) { return !inside(m); });
         }
         ModuleId l = kNoModule;
         for (ModuleId m : prod_) l = tree_.commonAncestor(l, m);
@@ -277,6 +281,14 @@ private:
         for (size_t k = 0; k < n_; ++k) {
             const auto n = static_cast<int64_t>(k);
             if (at(n) != kNoModule) continue;
+            // A getitem is part of the call that made the tuple it reads.
+            if (graph_.nodes[k].isGetitem()) {
+                auto [pb, pe] = producers_.of(n);
+                if (pe - pb == 1 && at(*pb) != kNoModule) {
+                    assign(n, at(*pb));
+                    continue;
+                }
+            }
             gather(n);
             const ModuleId m = decide();
             if (m == kNoModule) waiting.push_back(n);

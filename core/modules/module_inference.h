@@ -22,7 +22,9 @@
 //     of a ModuleList element (a layer's RoPE math and residual adds stay in
 //     that layer although the cos/sin table and the embedding are outside),
 //     and at a boundary between elements the producer's side wins (the
-//     residual add that ends layer 3 is layer 3's). Ops with neither
+//     residual add that ends layer 3 is layer 3's; a model-level consumer
+//     counts only for a one-input op, like ResNet's pooling after its last
+//     block). A getitem joins the op whose tuple it reads. Ops with neither
 //     producers nor placed consumers (an arange) are placed afterwards by
 //     their consumers. Ops never sit directly in a ModuleList; what nothing
 //     reaches stays at the root.

@@ -100,6 +100,64 @@ private slots:
         QVERIFY(r.out.contains("duplicate_node.json: error"));   // the other file is still checked
     }
 
+    void modulesPrintsTheInferredTree() {
+        auto r = runIrscope({"modules", q(dataPath("seeds/SimpleMLP.json"))});
+        QCOMPARE(r.exitCode, 0);
+        // fc1 -> relu -> fc2: the linears are their modules, the relu is the model's.
+        QCOMPARE(r.out, QString("(model)  [model]                                        3 ops, 4 weights, 58 parameters\n"
+                                "  fc1  [linear]                                         1 op, 2 weights, 40 parameters\n"
+                                "  fc2  [linear]                                         1 op, 2 weights, 18 parameters\n"));
+        r = runIrscope({"modules", q(dataPath("seeds/SimpleMLP.json")), "--json"});
+        QCOMPARE(r.exitCode, 0);
+        const auto root = QJsonDocument::fromJson(r.out.toUtf8()).object();
+        QCOMPARE(root["path"].toString(), QString(""));
+        QCOMPARE(root["ops"].toInt(), 3);
+        QCOMPARE(root["nodes"].toArray(), QJsonArray({"relu"}));
+        QCOMPARE(root["weights"].toInt(), 4);
+        QCOMPARE(root["parameters"].toInt(), 58);
+        const auto children = root["children"].toArray();
+        QCOMPARE(children.size(), 2);
+        QCOMPARE(children[0].toObject()["path"].toString(), QString("fc1"));
+        QCOMPARE(children[0].toObject()["nodes"].toArray(), QJsonArray({"linear"}));
+        QCOMPARE(children[1].toObject()["nodes"].toArray(), QJsonArray({"linear_1"}));
+        // --depth 0: the root alone, its counts still whole.
+        r = runIrscope({"modules", q(dataPath("seeds/SimpleMLP.json")), "--json", "--depth", "0"});
+        QCOMPARE(QJsonDocument::fromJson(r.out.toUtf8()).object()["children"].toArray().size(), 0);
+        QCOMPARE(QJsonDocument::fromJson(r.out.toUtf8()).object()["ops"].toInt(), 3);
+        // ResNet: blocks in their ModuleList, each block's convs and norms below it.
+        r = runIrscope({"modules", q(dataPath("ir/resnet_tiny.json")), "--depth", "2"});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY(r.out.contains("\n  layer1  [list]"));
+        QVERIFY(r.out.contains("\n    layer2.0  [conv block]"));
+        QVERIFY(!r.out.contains("layer2.0.conv1"));
+        for (const QStringList& bad : {QStringList{"modules"}, QStringList{"modules", "a.json", "--depth", "-1"},
+                                       QStringList{"modules", "a.json", "--depth", "x"}}) {
+            r = runIrscope(bad);
+            QCOMPARE(r.exitCode, 2);
+        }
+        r = runIrscope({"modules", "/nonexistent.json"});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY(r.err.contains("/nonexistent.json"));
+    }
+
+    void renderByModuleDrawsBoxesAndFrames() {
+        QTemporaryDir dir;
+        const QString out = dir.filePath("resnet.svg");
+        auto r = runIrscope({"render", q(dataPath("ir/resnet_tiny.json")), "--depth", "1", "-o", out});
+        QCOMPARE(r.exitCode, 0);
+        const QString svg = q(readFile(out.toStdString()));
+        // The four block lists are open (frames), each block a box; one-op modules are their op.
+        for (const char* id : {"frame_layer1", "frame_layer4", "module_layer1.0", "module_layer4.0", "op_convolution", "op_linear"})
+            QVERIFY2(svg.contains(QString("id=\"%1\"").arg(id)), id);
+        QVERIFY(!svg.contains("op_convolution_1\""));   // inside a closed block
+        r = runIrscope({"render", q(dataPath("ir/resnet_tiny.json")), "--depth", "all", "-o", out});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY(q(readFile(out.toStdString())).contains("id=\"op_convolution_1\""));
+        QVERIFY(!q(readFile(out.toStdString())).contains("frame_"));
+        r = runIrscope({"render", q(dataPath("ir/resnet_tiny.json")), "--depth", "deep", "-o", out});
+        QCOMPARE(r.exitCode, 2);
+    }
+
     void unreadableFilesNameFileAndPlace() {
         auto r = runIrscope({"info", q(dataPath("malformed/missing_shape.json"))});
         QCOMPARE(r.exitCode, 2);
