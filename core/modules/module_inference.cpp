@@ -245,16 +245,20 @@ private:
                                std::any_of(cons_.begin(), cons_.end(), inside);
         if (anyInside) {
             std::erase_if(prod_, [&](ModuleId m) { return !inside(m); });
-            // A model-level consumer is ignored only by an op that combines two
-            // values of the element (the residual add that ends the last layer,
-            // read by the final norm); a one-input op after the last block
-            // (ResNet's pooling) is the model's own code.
-            if (prod_.size() != 1) std::erase_if(cons_, [&](ModuleId m) { return !inside(m); });
+            std::erase_if(cons_, [&](ModuleId m) { return !inside(m); });
         }
         ModuleId l = kNoModule;
         for (ModuleId m : prod_) l = tree_.commonAncestor(l, m);
         for (ModuleId m : cons_) l = tree_.commonAncestor(l, m);
-        while (tree_.module(l).isList) {   // a boundary between elements: the producer's side
+        // From one list element into another (layers.3 -> layers.4, or ResNet's
+        // layer1.0 -> layer2.0): the op ends the producer's element.
+        if (!prod_.empty() && !cons_.empty()) {
+            ModuleId lp = kNoModule;
+            for (ModuleId m : prod_) lp = tree_.commonAncestor(lp, m);
+            const ModuleId element = elementOf(lp);
+            if (element != kNoModule && l != element && tree_.isAncestorOrSelf(l, element)) return element;
+        }
+        while (tree_.module(l).isList) {   // producers in several elements: the consumers' element
             ModuleId e = prod_.empty() ? kNoModule : commonElement(prod_, l);
             if (e == kNoModule && !cons_.empty()) e = commonElement(cons_, l);
             l = e != kNoModule ? e : tree_.module(l).parent;
@@ -262,13 +266,38 @@ private:
         return l;
     }
 
+    // The innermost ModuleList element m lies in (m itself if it is one), or kNoModule.
+    ModuleId elementOf(ModuleId m) const {
+        for (; m != kNoModule && m != kRootModule; m = tree_.module(m).parent)
+            if (tree_.module(tree_.module(m).parent).isList) return m;
+        return kNoModule;
+    }
+
     void gather(int64_t n) {
         prod_.clear();
         cons_.clear();
         auto [pb, pe] = producers_.of(n);
-        for (auto* p = pb; p != pe; ++p)
-            if (at(*p) != kNoModule) prod_.push_back(seen(at(*p)));
         auto [cb, ce] = consumers_.of(n);
+        // The residual add that starts layer 4 reads layer 3's output, which
+        // layer 4's first ops read too: that value is an input of layer 4
+        // here, not a pull towards layer 3. (Two experts' outputs feed no
+        // common element, so a combining op still lands above them.)
+        int64_t latest = -1;
+        for (auto* p = pb; p != pe; ++p)
+            if (at(*p) != kNoModule) latest = *p;
+        const ModuleId latestElement = latest >= 0 ? elementOf(seen(at(latest))) : kNoModule;
+        for (auto* p = pb; p != pe; ++p) {
+            if (at(*p) == kNoModule) continue;
+            const ModuleId m = seen(at(*p));
+            if (latestElement != kNoModule && !tree_.isAncestorOrSelf(latestElement, m)) {
+                auto [qb, qe] = consumers_.of(*p);
+                const bool feedsElement = std::any_of(qb, qe, [&](int64_t c) {
+                    return c != n && at(c) != kNoModule && tree_.isAncestorOrSelf(latestElement, at(c));
+                });
+                if (feedsElement) continue;
+            }
+            prod_.push_back(m);
+        }
         for (auto* c = cb; c != ce; ++c)
             if (at(*c) != kNoModule) cons_.push_back(seen(at(*c)));
     }
@@ -277,6 +306,7 @@ private:
     // consumers known so far are weight readers and norm chains. An op with
     // neither waits for the backward pass, which places it by its consumers.
     void spreadFromNeighbours() {
+        placedByNeighbours_.assign(n_, 0);
         std::vector<int64_t> waiting;
         for (size_t k = 0; k < n_; ++k) {
             const auto n = static_cast<int64_t>(k);
@@ -291,6 +321,7 @@ private:
             }
             gather(n);
             const ModuleId m = decide();
+            placedByNeighbours_[k] = 1;
             if (m == kNoModule) waiting.push_back(n);
             else assign(n, m);
         }
@@ -298,6 +329,29 @@ private:
             gather(*it);
             const ModuleId m = decide();
             assign(*it, m == kNoModule ? kRootModule : m);
+        }
+        // Backwards: a one-input reshape or reduction that leaves a ModuleList
+        // element for model-level code only (ResNet's pooling and flatten after
+        // its last block) is that code's; an activation there (the block's last
+        // relu) stays in the block.
+        for (size_t k = n_; k-- > 0;) {
+            const auto n = static_cast<int64_t>(k);
+            if (!placedByNeighbours_[k] || !inListElement_[static_cast<size_t>(at(n))]) continue;
+            auto [pb, pe] = producers_.of(n);
+            auto [cb, ce] = consumers_.of(n);
+            if (pe - pb != 1 || cb == ce) continue;
+            const auto family = layout::classifyOp(graph_.nodes[k].opType);
+            if (family != layout::OpFamily::Shape && family != layout::OpFamily::Reduction &&
+                family != layout::OpFamily::Other)
+                continue;
+            ModuleId outside = kNoModule;
+            bool allOutside = true;
+            for (auto* c = cb; c != ce && allOutside; ++c) {
+                const ModuleId cm = seen(at(*c));
+                allOutside = !inListElement_[static_cast<size_t>(cm)];
+                outside = tree_.commonAncestor(outside, cm);
+            }
+            if (allOutside) assign(n, tree_.commonAncestor(outside, at(n)));
         }
     }
 
@@ -309,7 +363,7 @@ private:
     std::vector<ModuleId> weightModule_, module_;
     std::vector<std::pair<ModuleId, int64_t>> weightOwners_;
     std::vector<int64_t> readers_;
-    std::vector<char> weightOnly_, sealed_, anchoredIn_, inListElement_;
+    std::vector<char> weightOnly_, sealed_, anchoredIn_, inListElement_, placedByNeighbours_;
     std::vector<ModuleId> prod_, cons_;
 };
 

@@ -71,6 +71,27 @@ private slots:
         QCOMPARE(tree.module(modules::kRootModule).parameterCount, static_cast<int64_t>(16 * c.graph.weights.size()));
     }
 
+    void resnetBlocksHoldTheirReluAddRelu() {
+        // torchvision's BasicBlock.forward: conv1, bn1, relu, conv2, bn2, [downsample], add, relu;
+        // ResNet.forward: conv1, bn1, relu, maxpool, layer1..4, avgpool, flatten, fc.
+        const auto g = ir::loadGraphFile(std::string(IRSCOPE_TEST_DATA) + "/ir/resnet_tiny.json");
+        const ir::GraphIndex index(g);
+        const auto tree = modules::inferModuleTree(g, index);
+        auto direct = [&](const char* path) {
+            std::vector<std::string> names;
+            for (int64_t n : tree.module(tree.find(path)).nodes) names.push_back(g.nodes[static_cast<size_t>(n)].name);
+            return names;
+        };
+        using V = std::vector<std::string>;
+        QCOMPARE(direct(""), (V{"relu_", "max_pool2d_with_indices", "getitem_1", "mean", "_reshape_alias"}));
+        QCOMPARE(direct("layer1.0"), (V{"relu__1", "add_", "relu__2"}));
+        QCOMPARE(direct("layer2.0"), (V{"relu__3", "add__1", "relu__4"}));
+        QCOMPARE(direct("layer4.0"), (V{"relu__7", "add__3", "relu__8"}));
+        QCOMPARE(direct("bn1"), (V{"_native_batch_norm_legit_no_training", "getitem"}));   // the getitem of its tuple
+        QCOMPARE(direct("layer2.0.downsample.0"), (V{"convolution_5"}));
+        QCOMPARE(direct("fc"), (V{"linear"}));
+    }
+
     void aGraphWithoutWeightsStaysAtTheRoot() {
         IrBuilder b;
         b.output(b.op("b", "aten.relu.default", {b.op("a", "aten.neg.default", {"x"})}));
