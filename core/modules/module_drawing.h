@@ -70,6 +70,8 @@ public:
     bool isOpen(ModuleId m) const;
 
     // ---- drawing
+    // Progress and cancellation for the next compose() calls (see layout::LayoutProgress).
+    void setProgress(layout::LayoutProgress progress) { options_.layout.progress = std::move(progress); }
     // Lays out what changed since the last call and returns the whole picture.
     // Throws layout::LayoutCancelled when options.layout.progress says so.
     layout::LayoutResult compose();

@@ -27,9 +27,11 @@
 
 #include "core/export/mermaid.h"
 #include "core/export/svg_export.h"
+#include "widgets/graph_view/breadcrumb_bar.h"
 #include "widgets/graph_view/graph_view.h"
 #include "widgets/graph_view/image_export.h"
 #include "widgets/panels/diagnostics_panel.h"
+#include "widgets/panels/modules_panel.h"
 #include "widgets/panels/op_stats_panel.h"
 #include "widgets/panels/properties_panel.h"
 #include "widgets/panels/search_panel.h"
@@ -72,6 +74,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     centralLayout->setContentsMargins(0, 0, 0, 0);
     centralLayout->setSpacing(0);
     centralLayout->addWidget(messageBar_);
+    breadcrumbs_ = new BreadcrumbBar(session_, central);
+    centralLayout->addWidget(breadcrumbs_);
     centralLayout->addWidget(view_, 1);
     setCentralWidget(central);
 
@@ -161,14 +165,17 @@ void MainWindow::buildDocks() {
     search_ = new SearchPanel(session_, this);
     diagnostics_ = new DiagnosticsPanel(session_, this);
     opStats_ = new OpStatsPanel(session_, this);
+    modules_ = new ModulesPanel(session_, this);
     // The graph gets the whole width: every dock shares the right column (Search is
     // raised by Ctrl+F), like Qt Creator's side bar, and Diagnostics sits below.
     propertiesDock_ = dock(tr("Properties"), QStringLiteral("propertiesDock"), properties_, Qt::RightDockWidgetArea);
     searchDock_ = dock(tr("Search"), QStringLiteral("searchDock"), search_, Qt::RightDockWidgetArea);
     opStatsDock_ = dock(tr("Op statistics"), QStringLiteral("opStatsDock"), opStats_, Qt::RightDockWidgetArea);
+    modulesDock_ = dock(tr("Modules"), QStringLiteral("modulesDock"), modules_, Qt::RightDockWidgetArea);
     diagnosticsDock_ = dock(tr("Diagnostics"), QStringLiteral("diagnosticsDock"), diagnostics_, Qt::BottomDockWidgetArea);
     tabifyDockWidget(propertiesDock_, searchDock_);
     tabifyDockWidget(searchDock_, opStatsDock_);
+    tabifyDockWidget(opStatsDock_, modulesDock_);
     propertiesDock_->raise();
     resizeDocks({propertiesDock_}, {400}, Qt::Horizontal);
     resizeDocks({diagnosticsDock_}, {140}, Qt::Vertical);
@@ -217,7 +224,21 @@ void MainWindow::buildActions() {
     connect(weightsAction_, &QAction::toggled, session_, &GraphSession::setShowWeights);
     connect(session_, &GraphSession::showWeightsChanged, weightsAction_, &QAction::setChecked);
     viewMenu->addSeparator();
-    for (auto* d : {searchDock_, propertiesDock_, opStatsDock_, diagnosticsDock_}) viewMenu->addAction(d->toggleViewAction());
+    groupAction_ = viewMenu->addAction(tr("&Group by Module"));
+    groupAction_->setCheckable(true);
+    groupAction_->setChecked(session_->groupByModule());
+    groupAction_->setToolTip(tr("Draw modules as boxes and frames (inferred from weight names); off: every op"));
+    connect(groupAction_, &QAction::toggled, session_, &GraphSession::setGroupByModule);
+    connect(session_, &GraphSession::groupByModuleChanged, groupAction_, &QAction::setChecked);
+    auto* depthMenu = viewMenu->addMenu(tr("&Expand Modules"));
+    depthMenu->addAction(tr("First View (about 150 items)"), this, [this] { session_->expandModulesToDepth(-1); });
+    for (int depth = 1; depth <= 4; ++depth)
+        depthMenu->addAction(tr("To Depth %1").arg(depth), this, [this, depth] { session_->expandModulesToDepth(depth); });
+    auto* all = depthMenu->addAction(tr("All"), this, [this] { session_->expandAllModules(); });
+    all->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Plus));
+    connect(groupAction_, &QAction::toggled, depthMenu, &QMenu::setEnabled);
+    viewMenu->addSeparator();
+    for (auto* d : {searchDock_, propertiesDock_, opStatsDock_, modulesDock_, diagnosticsDock_}) viewMenu->addAction(d->toggleViewAction());
 
     auto* go = menuBar()->addMenu(tr("&Go"));
     auto* find = go->addAction(tr("&Find…"), this, [this] {
@@ -379,6 +400,7 @@ void MainWindow::restoreSettings() {
     minimapAction_->setChecked(s.value(QStringLiteral("view/minimap"), true).toBool());
     view_->setMinimapVisible(minimapAction_->isChecked());
     session_->setShowWeights(s.value(QStringLiteral("view/showWeights"), true).toBool());
+    session_->setGroupByModule(s.value(QStringLiteral("view/groupByModule"), true).toBool());
 }
 
 void MainWindow::saveSettings() {
@@ -387,6 +409,7 @@ void MainWindow::saveSettings() {
     s.setValue(QStringLiteral("mainWindow/state"), saveState());
     s.setValue(QStringLiteral("view/minimap"), minimapAction_->isChecked());
     s.setValue(QStringLiteral("view/showWeights"), session_->showWeights());
+    s.setValue(QStringLiteral("view/groupByModule"), session_->groupByModule());
     s.setValue(QStringLiteral("recentFiles"), recent_);
 }
 

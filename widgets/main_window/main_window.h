@@ -16,7 +16,9 @@ class QToolButton;
 
 namespace irscope::widgets {
 
+class BreadcrumbBar;
 class DiagnosticsPanel;
+class ModulesPanel;
 class GraphSession;
 class GraphView;
 class OpStatsPanel;
@@ -35,6 +37,8 @@ public:
     SearchPanel* searchPanel() const { return search_; }
     DiagnosticsPanel* diagnosticsPanel() const { return diagnostics_; }
     OpStatsPanel* opStatsPanel() const { return opStats_; }
+    ModulesPanel* modulesPanel() const { return modules_; }
+    BreadcrumbBar* breadcrumbBar() const { return breadcrumbs_; }
     // The bar above the view that reports load errors and on-disk changes.
     QString messageText() const;
     bool messageVisible() const;
@@ -71,10 +75,13 @@ private:
     SearchPanel* search_;
     DiagnosticsPanel* diagnostics_;
     OpStatsPanel* opStats_;
+    ModulesPanel* modules_;
+    BreadcrumbBar* breadcrumbs_;
     QDockWidget* propertiesDock_;
     QDockWidget* searchDock_;
     QDockWidget* diagnosticsDock_;
     QDockWidget* opStatsDock_;
+    QDockWidget* modulesDock_;
 
     QWidget* messageBar_;
     QLabel* messageLabel_;
@@ -86,6 +93,7 @@ private:
     QMenu* recentMenu_;
     QAction* minimapAction_;
     QAction* weightsAction_;
+    QAction* groupAction_;
     QFileSystemWatcher* watcher_;
     QStringList recent_;
     QString loadingPath_;

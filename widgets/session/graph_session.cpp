@@ -105,6 +105,7 @@ void GraphSession::openFile(const QString& path) {
                 drawing = makeDrawing(doc, weights, report);
                 drawing->expandInitial();
                 lay = layoutByModule(*doc, *drawing);
+                drawing->setProgress({});   // `report` lives on this worker's stack only
             } else {
                 lay = layoutDocument(*doc, weights, report);
             }
@@ -469,12 +470,20 @@ void GraphSession::recomputeFlags() {
         for (int32_t item : layout_->itemsOf(ItemRef::node(currentNode_))) mark(item, kFlagCurrent);
 }
 
+const QString* GraphSession::moduleStatus(int64_t module) const {
+    if (!drawing_ || module < 0 || module >= static_cast<int64_t>(drawing_->tree().size())) return nullptr;
+    moduleDecoration(module);   // brings the aggregates up to date
+    const auto& s = moduleStatus_[static_cast<size_t>(module)];
+    return s.isEmpty() ? nullptr : &s;
+}
+
 const NodeDecoration* GraphSession::moduleDecoration(int64_t module) const {
     if (!drawing_ || module < 0 || module >= static_cast<int64_t>(drawing_->tree().size())) return nullptr;
     const auto& tree = drawing_->tree();
     if (moduleDecorationsDirty_) {
         moduleDecorationsDirty_ = false;
         moduleDecorations_.assign(tree.size(), NodeDecoration{});
+        moduleStatus_.assign(tree.size(), QString());
         std::vector<int64_t> done(tree.size(), 0), hits(tree.size(), 0);
         auto each = [&](int64_t node, auto&& fn) {
             for (auto m = tree.moduleOfNode(node); m != modules::kNoModule; m = tree.module(m).parent) fn(static_cast<size_t>(m));
@@ -497,6 +506,10 @@ const NodeDecoration* GraphSession::moduleDecoration(int64_t module) const {
             auto& md = moduleDecorations_[m];
             const int64_t ops = tree.module(static_cast<modules::ModuleId>(m)).opCount;
             if (md.state != NodeState::Failed && ops > 0 && done[m] == ops) md.state = NodeState::Done;
+            moduleStatus_[m] = md.state == NodeState::Failed ? tr("failed")
+                               : md.state == NodeState::Done ? tr("done")
+                               : done[m] > 0                 ? tr("%1/%2").arg(done[m]).arg(ops)
+                                                             : QString();
             QStringList badge;
             if (hits[m]) badge << (hits[m] == 1 ? tr("1 hit") : tr("%1 hits").arg(hits[m]));
             if (md.state == NodeState::None && done[m] > 0) badge << tr("%1/%2 ran").arg(done[m]).arg(ops);

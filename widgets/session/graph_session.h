@@ -115,6 +115,8 @@ public:
     // value inside, and the search hits inside ("3 hits"). nullptr for open
     // modules (their ops show for themselves) and when nothing applies.
     const NodeDecoration* moduleDecoration(int64_t module) const;
+    // "done", "failed", "12/46 ran" for a module after (part of) a run, open or closed; nullptr: nothing ran.
+    const QString* moduleStatus(int64_t module) const;
 
     // Placeholders whose value the debugger now has although the IR lacks it (a
     // c_ constant typed in or loaded): validation's "missing" findings about them
@@ -170,6 +172,7 @@ private:
     std::vector<NodeDecoration> decorations_;
     QHash<QString, NodeDecoration> weightDecorations_;
     mutable std::vector<NodeDecoration> moduleDecorations_;   // by ModuleId, rebuilt on demand
+    mutable std::vector<QString> moduleStatus_;
     mutable bool moduleDecorationsDirty_ = true;
     QSet<QString> supplied_;
 };
