@@ -52,6 +52,7 @@ inline std::string addLayer(IrBuilder& b, int i, const std::string& h, bool moe,
 
 struct Case {
     ir::Graph graph;
+    std::string json;   // the same graph as a torch_ir file
     std::map<std::string, std::string> truth;
 };
 
@@ -71,6 +72,7 @@ inline Case llama(int layers, bool moe) {
     c.truth["logits"] = "lm_head";
     b.output(b.op("logits", "aten.linear.default", {n}, {"lm_head.weight"}));
     c.graph = b.graph();
+    c.json = b.json();
     return c;
 }
 

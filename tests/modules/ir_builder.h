@@ -47,6 +47,7 @@ public:
                                         {"producer_output_idx", 0}});
     }
     ir::Graph graph() const { return ir::parseGraph(ir_.dump(), "hand.json"); }
+    std::string json() const { return ir_.dump(2); }
 
 private:
     nlohmann::json ir_;

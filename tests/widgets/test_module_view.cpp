@@ -1,0 +1,185 @@
+// The graph grouped by module, driven as a user does: a 12-layer MoE opens
+// collapsed; double-click opens a module in place and closes it from its
+// title; search hits inside closed modules are counted on the box and
+// selecting one opens its way; breadcrumbs; the Modules dock; run state on
+// a closed module; flat drawing on demand.
+#include <QApplication>
+#include <QDockWidget>
+#include <QFile>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTreeView>
+
+#include "core/modules/module_tree.h"
+#include "modules/hand_models.h"
+#include "widgets/graph_view/breadcrumb_bar.h"
+#include "widgets/graph_view/graph_view.h"
+#include "widgets/main_window/main_window.h"
+#include "widgets/panels/module_tree_model.h"
+#include "widgets/panels/modules_panel.h"
+#include "widgets/panels/search_panel.h"
+#include "widgets/session/graph_session.h"
+
+using namespace irscope::widgets;
+using irscope::layout::ItemKind;
+
+class TestModuleView : public QObject {
+    Q_OBJECT
+private:
+    MainWindow* window_ = nullptr;
+    GraphSession* session_ = nullptr;
+    QTemporaryDir dir_;
+
+    int64_t module(const char* path) const { return session_->moduleTree()->find(path); }
+    int64_t node(const char* name) const { return *session_->document()->index->nodeIndex(name); }
+    QString status(int64_t m) const {
+        const QString* s = session_->moduleStatus(m);
+        return s ? *s : QStringLiteral("(none)");
+    }
+    ItemKind kindOf(const ItemRef& ref) const {
+        const auto items = session_->layout()->itemsOf(ref);
+        return items.empty() ? ItemKind::Ghost : session_->layout()->result.items[items.front()].kind;
+    }
+
+private slots:
+    void initTestCase() {
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName(QStringLiteral("irscope-tests"));
+        QCoreApplication::setApplicationName(QStringLiteral("test_module_view"));
+        const auto model = irscope::test::llama(12, true);   // 12 layers (11 MoE), 265 ops
+        const QString path = dir_.filePath(QStringLiteral("moe12.json"));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(model.json.data(), static_cast<qint64>(model.json.size()));
+        f.close();
+        window_ = new MainWindow;
+        window_->resize(1400, 900);
+        window_->show();
+        QVERIFY(QTest::qWaitForWindowExposed(window_));
+        session_ = window_->session();
+        session_->setGroupByModule(true);
+        QSignalSpy loaded(session_, &GraphSession::graphLoaded);
+        window_->openFile(path);
+        QVERIFY(loaded.wait(20000));
+    }
+    void cleanupTestCase() { delete window_; }
+
+    void opensCollapsedWithinTheBudget() {
+        QVERIFY(session_->layout()->byModule);
+        // 12 layers of 7 items each would be 87 items: the layers are open, their modules closed.
+        QVERIFY(session_->isModuleExpanded(module("layers")));
+        QVERIFY(session_->isModuleExpanded(module("layers.3")));
+        QVERIFY(!session_->isModuleExpanded(module("layers.3.self_attn")));
+        QCOMPARE(kindOf(ItemRef::module(module("layers.3.self_attn"))), ItemKind::Module);
+        // A node inside a closed module is drawn by its box.
+        QCOMPARE(kindOf(ItemRef::node(node("mm_3"))), ItemKind::Module);
+    }
+
+    void doubleClickOpensInPlaceAndTitleCloses() {
+        GraphView* view = window_->graphView();
+        const ItemRef attn = ItemRef::module(module("layers.3.self_attn"));
+        view->setZoom(1.0);
+        view->centerOn(attn);
+        const auto& before = session_->layout()->result.items[session_->layout()->itemsOf(attn).front()].rect;
+        const QPointF topLeft = view->mapFromScene(QPointF(before.x, before.y));
+        const QPoint pos = view->viewportPosOf(attn).toPoint();
+        QTest::mouseDClick(view->viewport(), Qt::LeftButton, {}, pos);
+        QVERIFY(session_->isModuleExpanded(attn.index));
+        QCOMPARE(kindOf(attn), ItemKind::Frame);
+        QCOMPARE(kindOf(ItemRef::node(node("mm_3"))), ItemKind::Op);
+        // The module stays where it was on screen: its frame starts at the height its box did
+        // (sideways too, unless the drawing is narrower than the window and so centred).
+        const auto& after = session_->layout()->result.items[session_->layout()->itemsOf(attn).front()].rect;
+        const QPointF topLeftAfter = view->mapFromScene(QPointF(after.x, after.y));
+        QVERIFY2(std::abs(topLeftAfter.y() - topLeft.y()) <= 1,
+                 qPrintable(QStringLiteral("%1,%2 -> %3,%4").arg(topLeft.x()).arg(topLeft.y()).arg(topLeftAfter.x()).arg(topLeftAfter.y())));
+        if (session_->layout()->result.bounds.width > view->viewport()->width()) QVERIFY(std::abs(topLeftAfter.x() - topLeft.x()) <= 1);
+        // A double-click on the frame's title closes it again.
+        QTest::mouseDClick(view->viewport(), Qt::LeftButton, {}, (topLeftAfter + QPointF(30, 8)).toPoint());
+        QVERIFY(!session_->isModuleExpanded(attn.index));
+        QCOMPARE(kindOf(attn), ItemKind::Module);
+    }
+
+    void searchCountsHitsOnClosedModulesAndSelectingOpens() {
+        session_->setHighlight(session_->find(QStringLiteral("softmax_7")));
+        const auto* d = session_->moduleDecoration(module("layers.7.self_attn"));
+        QVERIFY(d);
+        QCOMPARE(d->badge, QStringLiteral("1 hit"));
+        QVERIFY(session_->itemFlags()[session_->layout()->itemsOf(ItemRef::module(module("layers.7.self_attn"))).front()] &
+                kFlagHighlighted);
+        session_->select(ItemRef::node(node("softmax_7")), true);
+        QVERIFY(session_->isModuleExpanded(module("layers.7.self_attn")));
+        QCOMPARE(kindOf(ItemRef::node(node("softmax_7"))), ItemKind::Op);
+        QCOMPARE(window_->breadcrumbBar()->crumbs(),
+                 (QStringList{"model", "layers", "7", "self_attn", "softmax_7"}));
+        session_->setHighlight({});
+    }
+
+    void breadcrumbAndModulesDockSelectModules() {
+        // The Modules dock follows the selection...
+        auto* tree = window_->modulesPanel()->treeView();
+        auto* model = window_->modulesPanel()->model();
+        QCOMPARE(model->moduleAt(tree->currentIndex()), static_cast<irscope::modules::ModuleId>(module("layers.7.self_attn")));
+        // ... and a click in it selects a module (opening its parents).
+        session_->setModuleExpanded(module("layers.2"), false);
+        auto* dock = qobject_cast<QDockWidget*>(window_->modulesPanel()->parentWidget());
+        QVERIFY(dock);
+        dock->show();
+        dock->raise();
+        QTest::qWait(50);
+        const QModelIndex mlp = model->indexOf(static_cast<irscope::modules::ModuleId>(module("layers.2.mlp")));
+        QVERIFY(mlp.isValid());
+        tree->scrollTo(mlp);
+        QTest::mouseClick(tree->viewport(), Qt::LeftButton, {}, tree->visualRect(mlp).center());
+        QCOMPARE(session_->selection(), ItemRef::module(module("layers.2.mlp")));
+        QVERIFY(session_->isModuleExpanded(module("layers.2")));
+        QCOMPARE(model->data(model->index(mlp.row(), ModuleTreeModel::Ops, mlp.parent()), Qt::DisplayRole).toString(),
+                 QStringLiteral("7"));
+        QCOMPARE(window_->breadcrumbBar()->crumbs(), (QStringList{"model", "layers", "2", "mlp"}));
+    }
+
+    void closedModulesCarryRunState() {
+        const auto& tree = *session_->moduleTree();
+        const auto& l5 = tree.module(static_cast<irscope::modules::ModuleId>(module("layers.5")));
+        std::vector<NodeDecoration> decorations(session_->document()->graph.nodes.size());
+        std::vector<int64_t> inside;
+        for (size_t n = 0; n < decorations.size(); ++n)
+            if (tree.isAncestorOrSelf(static_cast<irscope::modules::ModuleId>(module("layers.5")), tree.moduleOfNode(static_cast<int64_t>(n))))
+                inside.push_back(static_cast<int64_t>(n));
+        QCOMPARE(static_cast<int64_t>(inside.size()), l5.opCount);
+        for (size_t k = 0; k < inside.size(); ++k) decorations[static_cast<size_t>(inside[k])].state = NodeState::Done;
+        for (const char* n : {"pow_8", "mean_8", "rsqrt_8"}) decorations[static_cast<size_t>(node(n))].state = NodeState::Done;
+        session_->setNodeDecorations(decorations);
+        session_->setModuleExpanded(module("layers.5"), false);
+        QCOMPARE(status(module("layers.5")), QStringLiteral("done"));
+        QVERIFY(session_->moduleDecoration(module("layers.5")));
+        QCOMPARE(session_->moduleDecoration(module("layers.5"))->state, NodeState::Done);
+        QCOMPARE(status(module("layers.8")), QStringLiteral("3/23"));
+        QCOMPARE(status(module("layers")), QStringLiteral("%1/%2").arg(l5.opCount + 3).arg(tree.module(module("layers")).opCount));
+        QVERIFY(session_->moduleStatus(module("layers.7")) == nullptr);
+        decorations[static_cast<size_t>(node("mm_6"))].state = NodeState::Failed;
+        session_->setNodeDecorations(decorations);
+        QCOMPARE(status(module("layers.6")), QStringLiteral("failed"));
+        QCOMPARE(status(module("layers")), QStringLiteral("failed"));
+        session_->setModuleExpanded(module("layers.6"), false);   // an open module shows its ops instead
+        QVERIFY(session_->moduleDecoration(module("layers.6")));
+        QCOMPARE(session_->moduleDecoration(module("layers.6"))->state, NodeState::Failed);
+        session_->setNodeDecorations({});
+    }
+
+    void flatDrawingOnDemand() {
+        QSignalSpy changed(session_, &GraphSession::layoutChanged);
+        session_->setGroupByModule(false);
+        QVERIFY(changed.wait(10000));
+        QVERIFY(!session_->layout()->byModule);
+        for (int32_t item : session_->layout()->nodeItem) QVERIFY(item >= 0);
+        session_->setGroupByModule(true);
+        QVERIFY(changed.wait(10000));
+        QVERIFY(session_->layout()->byModule);
+    }
+};
+
+QTEST_MAIN(TestModuleView)
+#include "test_module_view.moc"
