@@ -110,6 +110,7 @@ private:
         weightOnly_.assign(n_, 0);
         sealed_.assign(tree_.size(), 0);
         anchoredIn_.assign(tree_.size(), 0);
+        readersIn_.assign(tree_.size(), 0);
         for (size_t n = 0; n < n_; ++n) {
             const auto& node = graph_.nodes[n];
             ModuleId anchor = kNoModule;
@@ -147,8 +148,13 @@ private:
             if (anchor == kNoModule) continue;
             assign(static_cast<int64_t>(n), anchor);
             anchoredIn_[static_cast<size_t>(anchor)] = 1;
+            if (!onlyWeights) ++readersIn_[static_cast<size_t>(anchor)];   // a transpose of a weight is not a reader
             if (isWholeLayerOp(node.opType)) sealed_[static_cast<size_t>(anchor)] = 1;
         }
+        // Sealed: a leaf whose one weight reader is a whole layer (a Linear). A
+        // router with a linear and a bias add of its own (MoEGate) computes more.
+        for (size_t m = 0; m < tree_.size(); ++m)
+            if (readersIn_[m] > 1) sealed_[m] = 0;
         // Only a leaf can be sealed: a module with children is a composite whose
         // glue ops must be able to land in it.
         for (size_t m = 0; m < tree_.size(); ++m)
@@ -250,6 +256,15 @@ private:
         ModuleId l = kNoModule;
         for (ModuleId m : prod_) l = tree_.commonAncestor(l, m);
         for (ModuleId m : cons_) l = tree_.commonAncestor(l, m);
+        // One input from outside, read only inside one submodule of the common
+        // module: that submodule's first op (the MoE's hidden_states.view before
+        // its router), not glue of the caller.
+        if (producerCount_ == 1 && prod_.size() == 1 && !cons_.empty()) {
+            ModuleId lc = kNoModule;
+            for (ModuleId m : cons_) lc = tree_.commonAncestor(lc, m);
+            const ModuleId child = tree_.childToward(l, lc);
+            if (child != kNoModule && !tree_.module(child).isList) return child;
+        }
         // From one list element into another (layers.3 -> layers.4, or ResNet's
         // layer1.0 -> layer2.0): the op ends the producer's element.
         if (!prod_.empty() && !cons_.empty()) {
@@ -283,8 +298,12 @@ private:
         // here, not a pull towards layer 3. (Two experts' outputs feed no
         // common element, so a combining op still lands above them.)
         int64_t latest = -1;
+        producerCount_ = 0;
         for (auto* p = pb; p != pe; ++p)
-            if (at(*p) != kNoModule) latest = *p;
+            if (at(*p) != kNoModule) latest = *p, ++producerCount_;
+        const auto& node = graph_.nodes[static_cast<size_t>(n)];
+        for (size_t i = 0; i < node.inputs.size(); ++i)   // a graph input is a value from outside too
+            producerCount_ += index_.source(n, static_cast<int64_t>(i)).kind == ValueSource::Kind::GraphInput;
         const ModuleId latestElement = latest >= 0 ? elementOf(seen(at(latest))) : kNoModule;
         for (auto* p = pb; p != pe; ++p) {
             if (at(*p) == kNoModule) continue;
@@ -300,6 +319,21 @@ private:
         }
         for (auto* c = cb; c != ce; ++c)
             if (at(*c) != kNoModule) cons_.push_back(seen(at(*c)));
+    }
+
+    // Every placed producer sits outside all ModuleList elements and is read by
+    // several ops (the cos/sin rows indexed once at model level, then
+    // unsqueezed in each layer's attention).
+    bool readsOnlySharedModelValues(int64_t n) const {
+        auto [pb, pe] = producers_.of(n);
+        bool any = false;
+        for (auto* p = pb; p != pe; ++p) {
+            if (at(*p) == kNoModule) continue;
+            auto [cb, ce] = consumers_.of(*p);
+            if (inListElement_[static_cast<size_t>(at(*p))] || ce - cb < 2) return false;
+            any = true;
+        }
+        return any;
     }
 
     // Forward in execution order: by then every producer is placed, and the
@@ -320,8 +354,12 @@ private:
                 }
             }
             gather(n);
-            const ModuleId m = decide();
             placedByNeighbours_[k] = 1;
+            if (readsOnlySharedModelValues(n)) {   // a per-layer view of the RoPE table: its consumers say where
+                waiting.push_back(n);
+                continue;
+            }
+            const ModuleId m = decide();
             if (m == kNoModule) waiting.push_back(n);
             else assign(n, m);
         }
@@ -363,8 +401,11 @@ private:
     std::vector<ModuleId> weightModule_, module_;
     std::vector<std::pair<ModuleId, int64_t>> weightOwners_;
     std::vector<int64_t> readers_;
-    std::vector<char> weightOnly_, sealed_, anchoredIn_, inListElement_, placedByNeighbours_;
+    std::vector<char> weightOnly_, sealed_, inListElement_, placedByNeighbours_;
+    std::vector<char> anchoredIn_;
+    std::vector<int32_t> readersIn_;   // ops placed in each module by the weights they read (weight-only ops aside)
     std::vector<ModuleId> prod_, cons_;
+    int producerCount_ = 0;   // placed producers of the op being decided, before any is set aside
 };
 
 }  // namespace

@@ -13,7 +13,8 @@
 //     flow only into one leaf module that computes with its weights
 //     elementwise (RMSNorm's pow/mean/add/rsqrt/mul before the `mul` by its
 //     weight) joins it. A module whose own op is a whole layer (linear, conv,
-//     embedding, a fused norm) is "sealed": nothing is pulled into it.
+//     embedding, a fused norm) and nothing else is "sealed": nothing is
+//     pulled into it, and its neighbours count as its caller's.
 //  3. Neighbours. The rest is placed in execution order, when all its
 //     producers are placed: the deepest common module of its producers and of
 //     the consumers placed so far (weight readers, norm chains). A sealed
@@ -24,7 +25,11 @@
 //     and at a boundary between elements the producer's side wins (the
 //     residual add that ends layer 3 is layer 3's; a model-level consumer
 //     counts only for a one-input op, like ResNet's pooling after its last
-//     block). A getitem joins the op whose tuple it reads. Ops with neither
+//     block). An op with one input whose placed consumers all lie in one
+//     submodule is that submodule's first op (the MoE's view before its
+//     router). An op reading only model-level values that many ops read (a
+//     layer's unsqueeze of the shared cos/sin rows) is placed by its
+//     consumers. A getitem joins the op whose tuple it reads. Ops with neither
 //     producers nor placed consumers (an arange) are placed afterwards by
 //     their consumers. Ops never sit directly in a ModuleList; what nothing
 //     reaches stays at the root.
