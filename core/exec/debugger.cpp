@@ -280,7 +280,7 @@ struct Debugger::Impl {
     const ir::GraphIndex& index() const { return session.executor().index(); }
 
     std::string originalOf(const std::string& name) const {
-        if (const std::string* o = graph.originalName(name)) return *o;
+        if (const std::string* o = index().originalName(name)) return *o;
         return name;
     }
 
@@ -536,14 +536,15 @@ std::string Debugger::enterConstant(const std::string& name, const std::string& 
         throw std::invalid_argument(std::string("cannot make a ") + dtype + " tensor: " + e.what());
     }
     std::string warning;
-    if (const ir::TensorMeta* meta = d_->graph.weight(original)) {
+    const auto weightIndex = d_->index().weightIndex(original);
+    if (const ir::TensorMeta* meta = weightIndex ? &d_->graph.weights[static_cast<size_t>(*weightIndex)] : nullptr) {
         if (shapeKnown(meta->shape) && meta->shape != t.sizes().vec())
             warning = "'" + original + "' has shape " + listText(meta->shape) + " in the IR; the value entered has " +
                       listText(t.sizes().vec());
         else if (meta->hasDtype() && canonicalDtype(meta->dtype) != irDtypeName(*st))
             warning = "'" + original + "' is " + canonicalDtype(meta->dtype) + " in the IR; the value entered is " +
                       irDtypeName(*st);
-    } else if (!d_->graph.constant(original) && d_->graph.originalName(name) == nullptr) {
+    } else if (!d_->index().constant(original) && d_->index().originalName(name) == nullptr) {
         warning = "the IR has no weight or constant named '" + original + "'";
     }
     {
@@ -642,19 +643,21 @@ std::vector<WeightRow> Debugger::weightRows() const {
         r.placeholders = idx.placeholdersOf(orig);
         r.placeholder = r.placeholders.empty() ? std::string() : r.placeholders.front();
         r.kind = prefixKind(r.placeholder);
-        if (const ir::TensorMeta* meta = g.weight(orig)) {
-            r.irShape = meta->shape;
-            r.irDtype = canonicalDtype(meta->dtype);
+        const auto wi = idx.weightIndex(orig);   // index lookups: linear over 70,000 weights, not quadratic
+        if (wi) {
+            const ir::TensorMeta& meta = g.weights[static_cast<size_t>(*wi)];
+            r.irShape = meta.shape;
+            r.irDtype = canonicalDtype(meta.dtype);
+            r.used = !idx.usesOfWeight(*wi).empty();
         }
-        if (auto wi = idx.weightIndex(orig)) r.used = !idx.usesOfWeight(*wi).empty();
         const bool inFile = boundOf.count(orig) != 0;
-        r.constantLike = r.kind == 'c' || g.constant(orig) != nullptr || (r.kind == 'b' && !inFile);
+        r.constantLike = r.kind == 'c' || idx.constant(orig) != nullptr || (r.kind == 'b' && !inFile);
 
         // Effective value in torch_ir's order: state_dict, then IR constants < file < entered.
         at::Tensor value;
         auto ent = d_->entered.find(orig);
         const io::NamedTensor* fileConst = d_->constantsFile.entry(orig);
-        const ir::ConstantValue* irConst = g.constant(orig);
+        const ir::ConstantValue* irConst = idx.constant(orig);
         if (ent != d_->entered.end()) {
             value = ent->second;
             r.source = "entered";
@@ -721,7 +724,7 @@ std::vector<WeightRow> Debugger::weightRows() const {
         rows.push_back(std::move(r));
     }
     for (const auto& e : d_->constantsFile) {
-        if (seen.count(e.name) || g.originalName(e.name)) continue;
+        if (seen.count(e.name) || idx.originalName(e.name)) continue;
         WeightRow r;
         r.originalName = e.name;
         r.constantLike = true;

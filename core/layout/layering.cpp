@@ -65,7 +65,7 @@ Layering assignLayers(const LayoutGraph& graph) {
     }
     // A weight item is placed relative to its consumer only if nothing feeds it.
     std::vector<char> weight(n, 0);
-    for (int32_t v = 0; v < n; ++v) weight[v] = isWeightItem(graph.nodes[v].kind) && preds[v].empty();
+    for (int32_t v = 0; v < n; ++v) weight[v] = isSatellite(graph.nodes[v]) && preds[v].empty();
 
     // Longest path over non-weight edges; a node fed by a weight needs a layer above it.
     auto& layer = out.layer;

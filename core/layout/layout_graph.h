@@ -39,7 +39,13 @@ struct LayoutNode {
     std::string name;                      // IR name: node name, input name, placeholder, "output_<i>"
     std::vector<std::string> lines;        // label lines, top to bottom
     int32_t count = 1;                     // a weight bundle stands for `count` weights
+    // Placed like a weight item (just above its one consumer, out of the
+    // alignment) whatever its kind: the collapsed drawing does this for a
+    // graph input that only one box reads (an LLM's per-layer KV cache).
+    bool satellite = false;
 };
+// A weight item, or an item asked to be placed like one.
+inline bool isSatellite(const LayoutNode& node) { return node.satellite || isWeightItem(node.kind); }
 
 enum class EdgeStyle : unsigned char { Solid, Dashed };
 

@@ -56,7 +56,7 @@ LayeredGraph buildLayeredGraph(const LayoutGraph& graph, const Layering& layerin
     g.itemCount = n;
     g.type.reserve(n + dummies);
     for (int32_t v = 0; v < n; ++v) {
-        g.type.push_back(isWeightItem(graph.nodes[v].kind) ? VertexType::Weight : VertexType::Item);
+        g.type.push_back(isSatellite(graph.nodes[v]) ? VertexType::Weight : VertexType::Item);
         g.layer.push_back(layer[v]);
         g.width.push_back(graph.nodes[v].width);
         g.height.push_back(graph.nodes[v].height);

@@ -114,6 +114,25 @@ ModuleDrawing::ModuleDrawing(const ir::Graph& graph, const ir::GraphIndex& index
     : graph_(graph), index_(index), tree_(tree), options_(std::move(options)),
       kinds_(moduleKinds(tree, graph)), expanded_(tree.size(), 0), levels_(tree.size()) {
     expanded_[kRootModule] = 1;
+    // Where graph inputs and outputs are drawn: the level of the module that
+    // holds all their readers (or their producer). An LLM's per-layer KV cache
+    // is drawn inside its layer, not as a row of 120 across the top.
+    auto drawnLevel = [this](ModuleId m) {
+        while (m != kRootModule && (tree_.module(m).isList || isSingleOp(tree_, graph_, m))) m = tree_.module(m).parent;
+        return m;
+    };
+    inputHome_.assign(graph.graphInputs.size(), kRootModule);
+    for (size_t g = 0; g < graph.graphInputs.size(); ++g) {
+        ModuleId home = kNoModule;
+        for (const auto& use : index.consumersOfGraphInput(static_cast<int64_t>(g)))
+            home = tree.commonAncestor(home, tree.moduleOfNode(use.node));
+        bool isOutput = false;
+        for (const auto& out : graph.graphOutputs) isOutput |= out.name == graph.graphInputs[g].name && !index.producerOfTensor(out.name);
+        inputHome_[g] = home == kNoModule || isOutput ? kRootModule : drawnLevel(home);
+    }
+    outputHome_.assign(graph.graphOutputs.size(), kRootModule);
+    for (size_t o = 0; o < graph.graphOutputs.size(); ++o)
+        if (auto p = index.producerOfTensor(graph.graphOutputs[o].name)) outputHome_[o] = drawnLevel(tree.moduleOfNode(p->first));
 }
 
 ModuleDrawing::~ModuleDrawing() = default;
@@ -228,15 +247,16 @@ namespace {
 class LevelBuilder {
 public:
     LevelBuilder(const ir::Graph& g, const ir::GraphIndex& idx, const ModuleTree& t,
-                 const std::vector<std::string>& kinds, const DrawingOptions& o, ModuleId m)
-        : graph_(g), index_(idx), tree_(t), kinds_(kinds), opt_(o), m_(m) {}
+                 const std::vector<std::string>& kinds, const DrawingOptions& o, ModuleId m,
+                 const std::vector<ModuleId>& inputHome, const std::vector<ModuleId>& outputHome)
+        : graph_(g), index_(idx), tree_(t), kinds_(kinds), opt_(o), m_(m), inputHome_(inputHome), outputHome_(outputHome) {}
 
     void build(LayoutGraph& out, std::vector<ModuleId>& itemModule) {
         out_ = &out;
         itemModule_ = &itemModule;
         const Module& mod = tree_.module(m_);
-        if (m_ == kRootModule)
-            for (size_t i = 0; i < graph_.graphInputs.size(); ++i) {
+        for (size_t i = 0; i < graph_.graphInputs.size(); ++i)
+            if (inputHome_[i] == m_) {
                 const auto& t = graph_.graphInputs[i];
                 inputItem_[static_cast<int64_t>(i)] =
                     add(ItemKind::GraphInput, static_cast<int64_t>(i), t.name, {"Input: " + t.name, ir::shapeToX(t.shape)});
@@ -276,7 +296,20 @@ public:
             for (int64_t n : tree_.module(cur).nodes) addInputEdges(n);
             for (ModuleId c : tree_.module(cur).children) stack.push_back(c);
         }
-        if (m_ == kRootModule) addOutputs();
+        addOutputs();
+        // A graph input only one box reads (a layer's KV cache) sits just above
+        // it, like a weight, instead of in a row of 120 at the top.
+        std::vector<int> readers(out_->nodes.size(), 0);
+        std::vector<int32_t> reader(out_->nodes.size(), -1);
+        for (const auto& e : out_->edges)
+            if (out_->nodes[static_cast<size_t>(e.source)].kind == ItemKind::GraphInput && reader[static_cast<size_t>(e.source)] != e.target) {
+                ++readers[static_cast<size_t>(e.source)];
+                reader[static_cast<size_t>(e.source)] = e.target;
+            }
+        for (size_t i = 0; i < out_->nodes.size(); ++i)
+            if (out_->nodes[i].kind == ItemKind::GraphInput && readers[i] == 1 &&
+                out_->nodes[static_cast<size_t>(reader[i])].kind == ItemKind::Module)
+                out_->nodes[i].satellite = true;
     }
 
     std::vector<std::string> collapsedLines(ModuleId c) const {
@@ -361,11 +394,14 @@ private:
                     break;
                 }
                 case ir::ValueSource::Kind::GraphInput: {
+                    // Drawn at its home level (where all its readers meet); below it
+                    // the value enters frames through ports; above it, it is inside a box.
+                    const ModuleId home = inputHome_[static_cast<size_t>(src.index)];
                     int32_t s = -1;
-                    if (m_ == kRootModule) {
+                    if (home == m_) {
                         auto it = inputItem_.find(src.index);
                         if (it != inputItem_.end()) s = it->second;
-                    } else {
+                    } else if (tree_.isAncestorOrSelf(home, m_)) {
                         s = port(-1 - src.index, -2 - src.index, meta.name);
                     }
                     addEdge(s, target, i, ir::shapeToX(meta.shape), layout::EdgeStyle::Solid);
@@ -425,6 +461,7 @@ private:
 
     void addOutputs() {
         for (size_t i = 0; i < graph_.graphOutputs.size(); ++i) {
+            if (outputHome_[i] != m_) continue;   // drawn beside its producer's level
             const auto& t = graph_.graphOutputs[i];
             const int32_t item = add(ItemKind::Output, static_cast<int64_t>(i), t.name, {"Output", ir::shapeToX(t.shape)});
             int32_t s = -1;
@@ -448,6 +485,8 @@ private:
     const std::vector<std::string>& kinds_;
     const DrawingOptions& opt_;
     ModuleId m_;
+    const std::vector<ModuleId>& inputHome_;
+    const std::vector<ModuleId>& outputHome_;
     LayoutGraph* out_ = nullptr;
     std::vector<ModuleId>* itemModule_ = nullptr;
     std::unordered_map<int64_t, int32_t> nodeItem_, inputItem_, ports_;
@@ -461,7 +500,7 @@ ModuleDrawing::Level& ModuleDrawing::level(ModuleId m) {
     auto& slot = levels_[static_cast<size_t>(m)];
     if (!slot) {
         slot = std::make_unique<Level>();
-        LevelBuilder(graph_, index_, tree_, kinds_, options_, m).build(slot->graph, slot->itemModule);
+        LevelBuilder(graph_, index_, tree_, kinds_, options_, m, inputHome_, outputHome_).build(slot->graph, slot->itemModule);
     }
     return *slot;
 }
@@ -485,7 +524,7 @@ void ModuleDrawing::layOut(ModuleId m) {
             node.lines = {tree_.module(c).path + "  [" + kinds_[static_cast<size_t>(c)] + "]"};
         } else if (node.kind != wanted) {
             lv.valid = false;
-            node.lines = LevelBuilder(graph_, index_, tree_, kinds_, options_, m).collapsedLines(c);
+            node.lines = LevelBuilder(graph_, index_, tree_, kinds_, options_, m, inputHome_, outputHome_).collapsedLines(c);
             double w = 0;
             for (const auto& l : node.lines)
                 w = std::max(w, options_.items.textWidth ? options_.items.textWidth(l) : layout::defaultTextWidth(l));

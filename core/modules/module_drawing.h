@@ -68,6 +68,10 @@ public:
     bool isNodeVisible(int64_t node) const;
     // Expanded, or a module of one op (always drawn as that op).
     bool isOpen(ModuleId m) const;
+    // The module whose level draws a graph input (where its readers meet) or a
+    // graph output (its producer's); the root for most models' inputs.
+    ModuleId inputHome(int64_t input) const { return inputHome_[static_cast<size_t>(input)]; }
+    ModuleId outputHome(int64_t output) const { return outputHome_[static_cast<size_t>(output)]; }
 
     // ---- drawing
     // Progress and cancellation for the next compose() calls (see layout::LayoutProgress).
@@ -91,6 +95,7 @@ private:
     DrawingOptions options_;
     std::vector<std::string> kinds_;
     std::vector<char> expanded_;
+    std::vector<ModuleId> inputHome_, outputHome_;
     std::vector<std::unique_ptr<Level>> levels_;   // by ModuleId, built on demand
 };
 

@@ -43,12 +43,12 @@ ModuleTree::ModuleTree() {
 }
 
 ModuleId ModuleTree::find(std::string_view path) const {
-    auto it = byPath_.find(std::string(path));
+    auto it = byPath_.find(path);
     return it == byPath_.end() ? kNoModule : it->second;
 }
 
 ModuleId ModuleTree::ensure(std::string_view path) {
-    if (auto it = byPath_.find(std::string(path)); it != byPath_.end()) return it->second;
+    if (auto it = byPath_.find(path); it != byPath_.end()) return it->second;
     const auto dot = path.rfind('.');
     const ModuleId parent = dot == std::string_view::npos ? kRootModule : ensure(path.substr(0, dot));
     Module m;

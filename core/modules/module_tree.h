@@ -72,7 +72,11 @@ public:
 private:
     std::vector<Module> modules_;
     std::vector<ModuleId> nodeModule_;
-    std::unordered_map<std::string, ModuleId> byPath_;
+    struct PathHash {
+        using is_transparent = void;
+        size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+    };
+    std::unordered_map<std::string, ModuleId, PathHash, std::equal_to<>> byPath_;
 };
 
 // The module a weight belongs to: its original name minus the last component

@@ -286,9 +286,18 @@ void GraphSession::select(const ItemRef& ref, bool focus) {
     if (drawing_ && ref.isNode() && ref.index >= 0 && ref.index < static_cast<int64_t>(doc_->graph.nodes.size()) &&
         drawing_->reveal(ref.index))
         relayoutModulesNow();
-    if (drawing_ && ref.isModule() && ref.index > 0 && ref.index < static_cast<int64_t>(drawing_->tree().size())) {
+    // A module opens the way to itself; a graph input or output drawn inside a
+    // module (a layer's KV cache) opens the way to its level.
+    modules::ModuleId openTo = modules::kNoModule;
+    if (drawing_ && ref.isModule() && ref.index > 0 && ref.index < static_cast<int64_t>(drawing_->tree().size()))
+        openTo = drawing_->tree().module(static_cast<modules::ModuleId>(ref.index)).parent;
+    if (drawing_ && ref.kind == RefKind::GraphInput && ref.index >= 0 && ref.index < static_cast<int64_t>(doc_->graph.graphInputs.size()))
+        openTo = drawing_->inputHome(ref.index);
+    if (drawing_ && ref.kind == RefKind::Output && ref.index >= 0 && ref.index < static_cast<int64_t>(doc_->graph.graphOutputs.size()))
+        openTo = drawing_->outputHome(ref.index);
+    if (openTo != modules::kNoModule) {
         bool changed = false;
-        for (auto m : drawing_->tree().pathFromRoot(drawing_->tree().module(static_cast<modules::ModuleId>(ref.index)).parent))
+        for (auto m : drawing_->tree().pathFromRoot(openTo))
             if (!drawing_->isExpanded(m)) drawing_->setExpanded(m, true), changed = true;
         if (changed) relayoutModulesNow();
     }
