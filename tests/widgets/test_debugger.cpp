@@ -32,6 +32,7 @@
 #include "widgets/debugger/debugger_ui.h"
 #include "widgets/debugger/tensor_viewer.h"
 #include "widgets/main_window/main_window.h"
+#include "widgets/panels/call_stack_panel.h"
 #include "widgets/session/debug_controller.h"
 #include "widgets/session/graph_session.h"
 #include "widgets/session/loaded_document.h"
@@ -125,6 +126,54 @@ private slots:
         QStandardPaths::setTestModeEnabled(true);
     }
     void cleanupTestCase() { delete window_; }
+
+    void stepsByModuleLikeACallStack() {
+        // ResNet with its blocks closed: F10 runs a whole block, F11 opens the block
+        // around the current node without running anything, Shift+F11 finishes the
+        // block; the Call Stack dock shows the module path of the current node.
+        open(fx("resnet_tiny.json"));
+        ctl()->loadWeights(fx("resnet_tiny.weights.pt"));
+        ctl()->loadInputs(fx("resnet_tiny.inputs.pt"));
+        QVERIFY(ctl()->waitIdle());
+        const auto* tree = session()->moduleTree();
+        QVERIFY(tree);
+        const int64_t block1 = tree->find("layer1.0"), block2 = tree->find("layer2.0");
+        for (int64_t m : {block1, block2}) session()->setModuleExpanded(m, false);
+        // Run up to the first op of layer1.0 (conv1 of the block).
+        const int64_t first = tree->module(static_cast<modules::ModuleId>(block1)).firstNode;
+        ctl()->runToNode(first - 1);
+        QVERIFY(ctl()->waitIdle());
+        QCOMPARE(ctl()->cursor(), first);
+        QCOMPARE(session()->closedModuleOf(first), block1);
+        // F10: the whole closed block runs, the cursor lands just after it.
+        const int64_t last = tree->module(static_cast<modules::ModuleId>(block1)).lastNode;
+        trigger(ui_.stepAction);
+        QCOMPARE(ctl()->cursor(), last + 1);
+        for (int64_t n = first; n <= last; ++n) QCOMPARE(session()->nodeDecoration(n)->state, NodeState::Done);
+        QCOMPARE(*session()->moduleStatus(block1), QStringLiteral("done"));
+        // Up to layer2.0's first op, then F11: the block opens, nothing runs.
+        const int64_t first2 = tree->module(static_cast<modules::ModuleId>(block2)).firstNode;
+        ctl()->runToNode(first2 - 1);
+        QVERIFY(ctl()->waitIdle());
+        QCOMPARE(ctl()->cursor(), first2);
+        trigger(ui_.stepIntoAction);
+        QCOMPARE(ctl()->cursor(), first2);
+        QVERIFY(session()->isModuleExpanded(block2));
+        QCOMPARE(session()->closedModuleOf(first2), int64_t(-1));
+        // F11 again on a visible node: one node.
+        trigger(ui_.stepIntoAction);
+        QCOMPARE(ctl()->cursor(), first2 + 1);
+        // The current node is layer2.0's batch norm: the op, bn1, the block, the model.
+        const QStringList frames = window_->callStackPanel()->frames();
+        QCOMPARE(frames.size(), 4);
+        QVERIFY(frames[0].contains(QStringLiteral("_native_batch_norm_legit_no_training")));
+        QCOMPARE(frames[1].split(QLatin1Char(' ')).front(), QStringLiteral("layer2.0.bn1"));
+        QCOMPARE(frames[2].split(QLatin1Char(' ')).front(), QStringLiteral("layer2.0"));
+        QCOMPARE(frames[3].split(QLatin1Char(' ')).front(), QStringLiteral("model"));
+        // Shift+F11: to the end of layer2.0.
+        trigger(ui_.stepOutAction);
+        QCOMPARE(ctl()->cursor(), tree->module(static_cast<modules::ModuleId>(block2)).lastNode + 1);
+    }
 
     void missingConstantFlaggedThenTyped() {
         open(fx("masked_linear.meta.json"));

@@ -141,8 +141,13 @@ DebuggerUi installDebugger(MainWindow& w) {
     };
     ui.continueAction = action(QObject::tr("Continue"), QKeySequence(Qt::Key_F5),
                                QObject::tr("Run to the end or the next breakpoint"), &DebugController::continueRun);
-    ui.stepAction = action(QObject::tr("Step"), QKeySequence(Qt::Key_F10), QObject::tr("Run the current node"),
-                           &DebugController::step);
+    ui.stepAction = action(QObject::tr("Step Over"), QKeySequence(Qt::Key_F10),
+                           QObject::tr("Run the current node, or the whole closed module it is in"), &DebugController::stepOver);
+    ui.stepIntoAction = action(QObject::tr("Step Into"), QKeySequence(Qt::Key_F11),
+                               QObject::tr("Open the closed module around the current node (runs nothing); else run one node"),
+                               &DebugController::stepInto);
+    ui.stepOutAction = action(QObject::tr("Step Out"), QKeySequence(Qt::SHIFT | Qt::Key_F11),
+                              QObject::tr("Run to the end of the module around the current node"), &DebugController::stepOut);
     ui.runToAction = action(QObject::tr("Run to selected"), QKeySequence(Qt::CTRL | Qt::Key_F10),
                             QObject::tr("Run until the selected node has run"), &DebugController::runToSelected);
     ui.breakpointAction = action(QObject::tr("Toggle breakpoint"), QKeySequence(Qt::Key_F9),
@@ -203,7 +208,8 @@ DebuggerUi installDebugger(MainWindow& w) {
     w.statusBar()->addPermanentWidget(ui.bytes);
 
     auto actionsEnabled = [ui, c](bool running) {
-        for (auto* a : {ui.continueAction, ui.stepAction, ui.runToAction, ui.resetAction}) a->setEnabled(!running && c->hasDocument());
+        for (auto* a : {ui.continueAction, ui.stepAction, ui.stepIntoAction, ui.stepOutAction, ui.runToAction, ui.resetAction})
+            a->setEnabled(!running && c->hasDocument());
         ui.stopAction->setEnabled(running);
     };
     QObject::connect(c, &DebugController::runStateChanged, &w, actionsEnabled);

@@ -32,7 +32,8 @@ struct DebuggerUi {
     ExecInfoPanel* execInfo = nullptr;
     MissingValuesPanel* missing = nullptr;
     QDockWidget *weightsDock = nullptr, *constantsDock = nullptr, *inputsDock = nullptr, *tensorDock = nullptr;
-    QAction *continueAction = nullptr, *stepAction = nullptr, *runToAction = nullptr, *breakpointAction = nullptr,
+    QAction *continueAction = nullptr, *stepAction = nullptr, *stepIntoAction = nullptr, *stepOutAction = nullptr,
+            *runToAction = nullptr, *breakpointAction = nullptr,
             *resetAction = nullptr, *stopAction = nullptr, *divergenceAction = nullptr;
     QComboBox* overlay = nullptr;
     QProgressBar* progress = nullptr;

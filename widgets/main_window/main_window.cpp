@@ -30,6 +30,7 @@
 #include "widgets/graph_view/breadcrumb_bar.h"
 #include "widgets/graph_view/graph_view.h"
 #include "widgets/graph_view/image_export.h"
+#include "widgets/panels/call_stack_panel.h"
 #include "widgets/panels/diagnostics_panel.h"
 #include "widgets/panels/modules_panel.h"
 #include "widgets/panels/op_stats_panel.h"
@@ -166,16 +167,19 @@ void MainWindow::buildDocks() {
     diagnostics_ = new DiagnosticsPanel(session_, this);
     opStats_ = new OpStatsPanel(session_, this);
     modules_ = new ModulesPanel(session_, this);
+    callStack_ = new CallStackPanel(session_, this);
     // The graph gets the whole width: every dock shares the right column (Search is
     // raised by Ctrl+F), like Qt Creator's side bar, and Diagnostics sits below.
     propertiesDock_ = dock(tr("Properties"), QStringLiteral("propertiesDock"), properties_, Qt::RightDockWidgetArea);
     searchDock_ = dock(tr("Search"), QStringLiteral("searchDock"), search_, Qt::RightDockWidgetArea);
     opStatsDock_ = dock(tr("Op statistics"), QStringLiteral("opStatsDock"), opStats_, Qt::RightDockWidgetArea);
     modulesDock_ = dock(tr("Modules"), QStringLiteral("modulesDock"), modules_, Qt::RightDockWidgetArea);
+    callStackDock_ = dock(tr("Call Stack"), QStringLiteral("callStackDock"), callStack_, Qt::RightDockWidgetArea);
     diagnosticsDock_ = dock(tr("Diagnostics"), QStringLiteral("diagnosticsDock"), diagnostics_, Qt::BottomDockWidgetArea);
     tabifyDockWidget(propertiesDock_, searchDock_);
     tabifyDockWidget(searchDock_, opStatsDock_);
     tabifyDockWidget(opStatsDock_, modulesDock_);
+    tabifyDockWidget(modulesDock_, callStackDock_);
     propertiesDock_->raise();
     resizeDocks({propertiesDock_}, {400}, Qt::Horizontal);
     resizeDocks({diagnosticsDock_}, {140}, Qt::Vertical);
@@ -238,7 +242,7 @@ void MainWindow::buildActions() {
     all->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Plus));
     connect(groupAction_, &QAction::toggled, depthMenu, &QMenu::setEnabled);
     viewMenu->addSeparator();
-    for (auto* d : {searchDock_, propertiesDock_, opStatsDock_, modulesDock_, diagnosticsDock_}) viewMenu->addAction(d->toggleViewAction());
+    for (auto* d : {searchDock_, propertiesDock_, opStatsDock_, modulesDock_, callStackDock_, diagnosticsDock_}) viewMenu->addAction(d->toggleViewAction());
 
     auto* go = menuBar()->addMenu(tr("&Go"));
     auto* find = go->addAction(tr("&Find…"), this, [this] {

@@ -17,6 +17,7 @@ class QToolButton;
 namespace irscope::widgets {
 
 class BreadcrumbBar;
+class CallStackPanel;
 class DiagnosticsPanel;
 class ModulesPanel;
 class GraphSession;
@@ -38,6 +39,7 @@ public:
     DiagnosticsPanel* diagnosticsPanel() const { return diagnostics_; }
     OpStatsPanel* opStatsPanel() const { return opStats_; }
     ModulesPanel* modulesPanel() const { return modules_; }
+    CallStackPanel* callStackPanel() const { return callStack_; }
     BreadcrumbBar* breadcrumbBar() const { return breadcrumbs_; }
     // The bar above the view that reports load errors and on-disk changes.
     QString messageText() const;
@@ -76,12 +78,14 @@ private:
     DiagnosticsPanel* diagnostics_;
     OpStatsPanel* opStats_;
     ModulesPanel* modules_;
+    CallStackPanel* callStack_;
     BreadcrumbBar* breadcrumbs_;
     QDockWidget* propertiesDock_;
     QDockWidget* searchDock_;
     QDockWidget* diagnosticsDock_;
     QDockWidget* opStatsDock_;
     QDockWidget* modulesDock_;
+    QDockWidget* callStackDock_;
 
     QWidget* messageBar_;
     QLabel* messageLabel_;

@@ -551,6 +551,24 @@ void DebugController::onTick() {
 void DebugController::step() {
     postRun([](exec::Debugger& d) { return d.step(); });
 }
+void DebugController::stepOver() {
+    const int64_t box = cursor_ < nodeCount() ? session_->closedModuleOf(cursor_) : -1;
+    if (box > 0) runToNode(session_->moduleTree()->module(static_cast<modules::ModuleId>(box)).lastNode);
+    else step();
+}
+void DebugController::stepInto() {
+    if (cursor_ < nodeCount() && session_->closedModuleOf(cursor_) > 0) {
+        session_->select(ItemRef::node(cursor_), true);   // opens the modules around it
+        return;
+    }
+    step();
+}
+void DebugController::stepOut() {
+    if (cursor_ >= nodeCount()) return;
+    const int64_t m = session_->enclosingModuleOf(cursor_);
+    if (m <= 0) continueRun();
+    else runToNode(session_->moduleTree()->module(static_cast<modules::ModuleId>(m)).lastNode);
+}
 void DebugController::continueRun() {
     postRun([](exec::Debugger& d) { return d.runToEnd(); });
 }

@@ -272,6 +272,20 @@ void GraphSession::expandAllModules() {
     relayoutInBackground([](modules::ModuleDrawing& d) { d.expandAll(); });
 }
 
+int64_t GraphSession::closedModuleOf(int64_t node) const {
+    if (!drawing_ || node < 0 || node >= static_cast<int64_t>(drawing_->tree().nodeModules().size())) return -1;
+    const auto m = drawing_->visibleModuleOf(node);
+    return drawing_->isOpen(m) ? -1 : m;
+}
+
+int64_t GraphSession::enclosingModuleOf(int64_t node) const {
+    const auto* tree = moduleTree();
+    if (!tree || !doc_ || node < 0 || node >= static_cast<int64_t>(tree->nodeModules().size())) return 0;
+    auto m = tree->moduleOfNode(node);
+    while (m > 0 && (tree->module(m).isList || modules::isSingleOp(*tree, doc_->graph, m))) m = tree->module(m).parent;
+    return m;
+}
+
 int64_t GraphSession::moduleOf(const ItemRef& ref) const {
     const auto* tree = moduleTree();
     if (!tree) return -1;

@@ -78,6 +78,11 @@ public:
     void expandAllModules();
     // The innermost module of a node, or of a module ref's own module; -1 if none.
     int64_t moduleOf(const ItemRef& ref) const;
+    // The closed box that hides a node (its outermost closed module), -1 when the node is drawn.
+    int64_t closedModuleOf(int64_t node) const;
+    // The innermost module around a node that is drawn as a box or frame (not a
+    // one-op module, not a ModuleList); 0 (the model) when none.
+    int64_t enclosingModuleOf(int64_t node) const;
 
     // ---- selection and the current node
     ItemRef selection() const { return selection_; }

@@ -1,0 +1,30 @@
+#pragma once
+// CallStackPanel: the module path of the debugger's current node as a call
+// stack (innermost first: "matmul_3", "layers.3.self_attn", "layers.3",
+// "model"), as RenderDoc and IDE debuggers show where execution stands. A
+// click selects that frame's module (or the node) in the graph. Step Over /
+// Into / Out (F10 / F11 / Shift+F11) move along it.
+#include <QWidget>
+
+class QListWidget;
+
+namespace irscope::widgets {
+
+class GraphSession;
+
+class CallStackPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit CallStackPanel(GraphSession* session, QWidget* parent = nullptr);
+
+    // The rows' texts, innermost first (tests).
+    QStringList frames() const;
+
+private:
+    void rebuild();
+
+    GraphSession* session_;
+    QListWidget* list_;
+};
+
+}  // namespace irscope::widgets
