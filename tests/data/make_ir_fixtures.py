@@ -301,6 +301,143 @@ class LlamaBlock(nn.Module):
         return torch.ops.irx.rms_norm(x, [self.dim], self.final_norm_weight, 1e-5)
 
 
+# Hugging Face-style decoder models (module names as in transformers' Llama / DeepSeek-V3),
+# tiny, so that ops can be attributed to a real module hierarchy.
+class RMSNorm(nn.Module):
+    def __init__(self, dim, eps=1e-6):
+        super().__init__()
+        self.weight = nn.Parameter(torch.rand(dim) + 0.5)
+        self.eps = eps
+
+    def forward(self, x):
+        var = x.pow(2).mean(-1, keepdim=True)
+        return self.weight * (x * torch.rsqrt(var + self.eps))
+
+
+class RotaryEmbedding(nn.Module):
+    def __init__(self, head_dim, max_pos=16, base=10000.0):
+        super().__init__()
+        inv = 1.0 / (base ** (torch.arange(0, head_dim, 2).float() / head_dim))
+        freqs = torch.outer(torch.arange(max_pos).float(), inv)
+        emb = torch.cat([freqs, freqs], -1)                    # [max_pos, head_dim]
+        self.register_buffer("cos_cached", emb.cos(), persistent=False)
+        self.register_buffer("sin_cached", emb.sin(), persistent=False)
+
+    def forward(self, x, position_ids):
+        return self.cos_cached[position_ids], self.sin_cached[position_ids]   # [1, seq, head_dim] each
+
+
+def rotate_half(x):
+    half = x.shape[-1] // 2
+    return torch.cat((-x[..., half:], x[..., :half]), dim=-1)
+
+
+def apply_rotary_pos_emb(q, k, cos, sin):
+    cos, sin = cos.unsqueeze(1), sin.unsqueeze(1)
+    return q * cos + rotate_half(q) * sin, k * cos + rotate_half(k) * sin
+
+
+class Attention(nn.Module):
+    def __init__(self, dim, heads, kv_heads):
+        super().__init__()
+        self.hd = dim // heads
+        self.q_proj = nn.Linear(dim, heads * self.hd, bias=False)
+        self.k_proj = nn.Linear(dim, kv_heads * self.hd, bias=False)
+        self.v_proj = nn.Linear(dim, kv_heads * self.hd, bias=False)
+        self.o_proj = nn.Linear(heads * self.hd, dim, bias=False)
+
+    def forward(self, hidden_states, position_embeddings):
+        b, s, _ = hidden_states.shape
+        shape = (b, s, -1, self.hd)
+        q = self.q_proj(hidden_states).view(shape).transpose(1, 2)
+        k = self.k_proj(hidden_states).view(shape).transpose(1, 2)
+        v = self.v_proj(hidden_states).view(shape).transpose(1, 2)
+        cos, sin = position_embeddings
+        q, k = apply_rotary_pos_emb(q, k, cos, sin)
+        a = torch.ops.irx.sdpa(q, k, v, is_causal=True, enable_gqa=True)
+        a = a.transpose(1, 2).reshape(b, s, -1)
+        return self.o_proj(a)
+
+
+class MLP(nn.Module):
+    def __init__(self, dim, hidden):
+        super().__init__()
+        self.gate_proj = nn.Linear(dim, hidden, bias=False)
+        self.up_proj = nn.Linear(dim, hidden, bias=False)
+        self.down_proj = nn.Linear(hidden, dim, bias=False)
+
+    def forward(self, x):
+        return self.down_proj(F.silu(self.gate_proj(x)) * self.up_proj(x))
+
+
+class MoE(nn.Module):
+    """Sparse MoE block (DeepSeek-V3-like): sigmoid router, top-k, dense routing matrix via scatter,
+    experts evaluated together from their stacked weights with einsum, plus shared experts.
+    The experts' forward() never runs: their weights are read directly."""
+
+    def __init__(self, dim, hidden, n_experts=8, top_k=2):
+        super().__init__()
+        self.top_k = top_k
+        self.gate = nn.Linear(dim, n_experts, bias=False)
+        self.experts = nn.ModuleList([MLP(dim, hidden) for _ in range(n_experts)])
+        self.shared_experts = MLP(dim, hidden)
+
+    def forward(self, hidden_states):
+        b, s, d = hidden_states.shape
+        h = hidden_states.view(-1, d)                                   # [T, d]
+        scores = torch.sigmoid(self.gate(h))                            # [T, E]
+        top_w, top_i = torch.topk(scores, self.top_k, dim=-1)
+        top_w = top_w / top_w.sum(-1, keepdim=True)
+        routing = torch.zeros_like(scores).scatter(1, top_i, top_w)    # [T, E], zero off the top-k
+        wg = torch.stack([e.gate_proj.weight for e in self.experts])   # [E, I, d]
+        wu = torch.stack([e.up_proj.weight for e in self.experts])
+        wd = torch.stack([e.down_proj.weight for e in self.experts])   # [E, d, I]
+        act = F.silu(torch.einsum("td,eid->tei", h, wg)) * torch.einsum("td,eid->tei", h, wu)
+        out = torch.einsum("tei,edi->ted", act, wd)
+        y = (out * routing.unsqueeze(-1)).sum(1)                        # weighted sum over experts
+        return (y + self.shared_experts(h)).view(b, s, d)
+
+
+class DecoderLayer(nn.Module):
+    def __init__(self, dim, heads, kv_heads, hidden, moe=False):
+        super().__init__()
+        self.input_layernorm = RMSNorm(dim)
+        self.self_attn = Attention(dim, heads, kv_heads)
+        self.post_attention_layernorm = RMSNorm(dim)
+        self.mlp = MoE(dim, hidden // 4) if moe else MLP(dim, hidden)
+
+    def forward(self, hidden_states, position_embeddings):
+        residual = hidden_states
+        hidden_states = self.self_attn(self.input_layernorm(hidden_states), position_embeddings)
+        hidden_states = residual + hidden_states
+        residual = hidden_states
+        hidden_states = self.mlp(self.post_attention_layernorm(hidden_states))
+        return residual + hidden_states
+
+
+class TinyDecoder(nn.Module):
+    """Llama-like causal LM: embed_tokens, layers.N.{input_layernorm, self_attn.{q,k,v,o}_proj,
+    post_attention_layernorm, mlp}, norm, lm_head; RoPE tables are non-persistent buffers of
+    rotary_emb, indexed by the lifted constant position_ids. moe_layers: indices of MoE layers."""
+
+    def __init__(self, vocab=32, dim=16, heads=4, kv_heads=2, hidden=32, n_layers=2, seq=6, moe_layers=()):
+        super().__init__()
+        self.embed_tokens = nn.Embedding(vocab, dim)
+        self.layers = nn.ModuleList([DecoderLayer(dim, heads, kv_heads, hidden, i in moe_layers)
+                                     for i in range(n_layers)])
+        self.norm = RMSNorm(dim)
+        self.lm_head = nn.Linear(dim, vocab, bias=False)
+        self.rotary_emb = RotaryEmbedding(dim // heads)
+        self.position_ids = torch.arange(seq)[None]      # lifted constant [1, seq]
+
+    def forward(self, input_ids):
+        hidden_states = self.embed_tokens(input_ids)
+        position_embeddings = self.rotary_emb(hidden_states, self.position_ids)
+        for layer in self.layers:
+            hidden_states = layer(hidden_states, position_embeddings)
+        return self.lm_head(self.norm(hidden_states))
+
+
 # ---------------------------------------------------------------- exporter
 def dtype_name(dt):
     return str(dt).replace("torch.", "")
@@ -342,6 +479,58 @@ def set_attr(model, dotted, value):
     object.__setattr__(mod, last, value)
 
 
+class ModuleRecorder:
+    """While tracing, tag every fx node with the module whose forward() was running.
+
+    Forward pre-hooks / forward hooks on every module of model.named_modules()
+    push / pop its dotted path ("" for the root) on a stack, and
+    torch.fx.Graph.create_node is wrapped so that each node it creates gets
+    node.meta["irx_module"] = the top of that stack (None outside every
+    forward, e.g. placeholders and the output node)."""
+
+    def __init__(self, model):
+        self.model = model
+
+    def __enter__(self):
+        stack, self.handles = [], []
+        self.stack = stack
+        for path, mod in self.model.named_modules():
+            def pre(mod, inp, path=path):
+                stack.append(path)
+
+            def post(mod, inp, out, path=path):
+                assert stack and stack[-1] == path, (stack, path)
+                stack.pop()          # returns None: the output is left alone
+            self.handles.append(mod.register_forward_pre_hook(pre))
+            self.handles.append(mod.register_forward_hook(post))
+        self.saved = torch.fx.Graph.create_node
+
+        orig = self.saved
+
+        def create_node(graph, *args, **kwargs):
+            n = orig(graph, *args, **kwargs)
+            n.meta["irx_module"] = stack[-1] if stack else None
+            return n
+        torch.fx.Graph.create_node = create_node
+        return self
+
+    def __exit__(self, *exc):
+        torch.fx.Graph.create_node = self.saved
+        for h in self.handles:
+            h.remove()
+        if exc[0] is None:
+            assert not self.stack, self.stack
+
+
+def _owner(dotted):
+    """Module path owning a state_dict / constant name: 'layers.0.q_proj.weight' -> 'layers.0.q_proj'."""
+    return dotted.rsplit(".", 1)[0] if "." in dotted else ""
+
+
+def _within(path, ancestor):
+    return ancestor == "" or path == ancestor or path.startswith(ancestor + ".")
+
+
 def export(model, example_inputs, input_names, model_name, lowering):
     model.eval()
     params = OrderedDict(model.named_parameters())
@@ -367,7 +556,7 @@ def export(model, example_inputs, input_names, model_name, lowering):
                 set_attr(model, n, v)
 
     flat_args = [t.detach() for _, _, t in entries] + list(example_inputs)
-    with torch.no_grad(), lowering:
+    with torch.no_grad(), lowering, ModuleRecorder(model):
         gm = make_fx(flat_fn)(*flat_args)
 
     # Run the traced graph once with real values: shapes/dtypes of every value
@@ -462,7 +651,7 @@ def export(model, example_inputs, input_names, model_name, lowering):
             return meta_of(names[arg], values[arg], names[arg], 0)
         return meta_of(names[arg], values[arg], names[arg], 0)
 
-    ir_nodes, intermediates = [], OrderedDict()
+    ir_nodes, intermediates, modules = [], OrderedDict(), OrderedDict()
     for n in nodes:
         if n.op != "call_function":
             continue
@@ -507,6 +696,19 @@ def export(model, example_inputs, input_names, model_name, lowering):
         for name, t in zip(out_names(n), outs):
             intermediates[name] = t
         ir_nodes.append(OrderedDict(name=names[n], op_type=op_type, inputs=inputs, outputs=outputs, attrs=attrs))
+        mod = n.meta.get("irx_module", "missing")
+        assert mod is not None and mod != "missing", (model_name, names[n], mod)
+        modules[names[n]] = mod
+        # Consistency: an nn.Linear/Conv2d/BatchNorm op runs in the module owning its weight, and any
+        # op reading a parameter or buffer runs in that parameter's module or one of its ancestors.
+        for t in inputs:
+            orig = mapping.get(t["name"])
+            if orig is None or t["name"].startswith("c_"):
+                continue
+            if op_type in ("aten.linear.default", "aten.conv2d.default",
+                           "aten._native_batch_norm_legit_no_training.default"):
+                assert _owner(orig) == mod, (model_name, names[n], orig, mod)
+            assert _within(_owner(orig), mod), (model_name, names[n], orig, mod)
 
     out_node = nodes[-1]
     out_args = out_node.args[0]
@@ -530,7 +732,8 @@ def export(model, example_inputs, input_names, model_name, lowering):
         ir["constants"] = constants
     const_tensors = OrderedDict((k, t.clone()) for kind, k, t in entries
                                 if kind == "c_" or (kind == "b_" and k not in state_keys))
-    return ir, intermediates, const_tensors
+    assert list(modules) == [nd["name"] for nd in ir_nodes]
+    return ir, intermediates, const_tensors, modules
 
 
 def _same(v, d):
@@ -551,7 +754,7 @@ def write_fixture(outdir, fname, model, inputs, input_names, model_name, lowerin
     with torch.no_grad():
         eager = model(*inputs)
     eager = eager if isinstance(eager, tuple) else (eager,)
-    ir, inter, consts = export(model, inputs, input_names, model_name, lowering)
+    ir, inter, consts, modules = export(model, inputs, input_names, model_name, lowering)
     # The traced graph must reproduce eager, or the exporter is wrong.
     for meta, e in zip(ir["graph_outputs"], eager):
         got = inter[meta["name"]]
@@ -565,6 +768,8 @@ def write_fixture(outdir, fname, model, inputs, input_names, model_name, lowerin
         with open(base + ".meta.json", "w") as f:
             json.dump(meta_ir, f, indent=2)
         torch.save(consts, base + ".constants.pt")
+    with open(base + ".modules.json", "w") as f:
+        json.dump(OrderedDict(model=fname, nodes=modules), f, indent=2)
     torch.save(model.state_dict(), base + ".weights.pt")
     torch.save(OrderedDict(zip(input_names, inputs)), base + ".inputs.pt")
     torch.save(OrderedDict((m["name"], e) for m, e in zip(ir["graph_outputs"], eager)), base + ".expected.pt")
@@ -600,6 +805,13 @@ def main():
                   Lowering(conv2d=True, batch_norm=True))
     write_fixture(outdir, "llama_block", LlamaBlock(), (torch.randn(1, 6, 16),), ["x"], "LlamaBlock",
                   Lowering(), intermediates=True)
+    # Seeded on their own, after the others, so adding them changed no older fixture.
+    torch.manual_seed(2)
+    write_fixture(outdir, "tiny_llama", TinyDecoder(), (torch.randint(0, 32, (1, 6)),), ["input_ids"],
+                  "TinyLlama", Lowering())
+    torch.manual_seed(3)
+    write_fixture(outdir, "tiny_moe", TinyDecoder(n_layers=2, moe_layers=(1,)), (torch.randint(0, 32, (1, 6)),),
+                  ["input_ids"], "TinyMoE", Lowering())
 
 
 if __name__ == "__main__":

@@ -151,6 +151,22 @@ private slots:
         QCOMPARE(ctl()->cursor(), last + 1);
         for (int64_t n = first; n <= last; ++n) QCOMPARE(session()->nodeDecoration(n)->state, NodeState::Done);
         QCOMPARE(*session()->moduleStatus(block1), QStringLiteral("done"));
+        // Overlays aggregate onto the closed box: max |x| is the block's largest, time the sum.
+        ctl()->setOverlay(exec::OverlayKind::MaxAbs);
+        QVERIFY(ctl()->waitIdle());
+        double maxAbs = 0, seconds = 0;
+        for (int64_t n = first; n <= last; ++n) maxAbs = std::max(maxAbs, ctl()->overlayValues()[static_cast<size_t>(n)]);
+        QVERIFY(session()->moduleDecoration(block1));
+        QCOMPARE(session()->moduleDecoration(block1)->badge, QString::number(maxAbs, 'g', 3));
+        QVERIFY(session()->moduleDecoration(block1)->overlay.isValid());
+        ctl()->setOverlay(exec::OverlayKind::Time);
+        QVERIFY(ctl()->waitIdle());
+        for (int64_t n = first; n <= last; ++n) seconds += ctl()->overlayValues()[static_cast<size_t>(n)];
+        const QString expected = seconds < 1e-3 ? QString::number(seconds * 1e6, 'f', 0) + QStringLiteral(" µs")
+                                                : QString::number(seconds * 1e3, 'f', 2) + QStringLiteral(" ms");
+        QCOMPARE(session()->moduleDecoration(block1)->badge, expected);
+        ctl()->setOverlay(exec::OverlayKind::None);
+        QVERIFY(ctl()->waitIdle());
         // Up to layer2.0's first op, then F11: the block opens, nothing runs.
         const int64_t first2 = tree->module(static_cast<modules::ModuleId>(block2)).firstNode;
         ctl()->runToNode(first2 - 1);

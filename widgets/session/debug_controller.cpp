@@ -2,6 +2,8 @@
 #include "widgets/common/qt_text.h"
 #include "widgets/session/debug_controller.h"
 
+#include <limits>
+
 #include <cmath>
 
 #include <QCoreApplication>
@@ -266,6 +268,34 @@ void DebugController::apply(Snapshot s) {
     if (overlayKind_ != exec::OverlayKind::None) setOverlay(overlayKind_);
 }
 
+// A closed module shows its ops' overlay aggregated: time summed, max |x| and
+// difference maxed, NaN/Inf if any op has one. Summed times get their own
+// scale (over the modules); the maxima share the ops' scale.
+std::vector<std::pair<QColor, QString>> DebugController::moduleOverlays(double lo, double hi) const {
+    const auto* tree = session_->moduleTree();
+    if (!tree || overlayValues_.size() != tree->nodeModules().size()) return {};
+    std::vector<double> agg(tree->size(), std::numeric_limits<double>::quiet_NaN());
+    const bool sum = overlayKind_ == exec::OverlayKind::Time;
+    for (size_t n = 0; n < overlayValues_.size(); ++n) {
+        const double v = overlayValues_[n];
+        if (std::isnan(v)) continue;
+        for (auto m = tree->moduleOfNode(static_cast<int64_t>(n)); m != modules::kNoModule; m = tree->module(m).parent) {
+            double& a = agg[static_cast<size_t>(m)];
+            a = std::isnan(a) ? v : sum ? a + v : std::max(a, v);
+        }
+    }
+    if (sum) {
+        lo = INFINITY;
+        hi = -INFINITY;
+        for (size_t m = 1; m < agg.size(); ++m)
+            if (!std::isnan(agg[m])) lo = std::min(lo, agg[m]), hi = std::max(hi, agg[m]);
+    }
+    std::vector<std::pair<QColor, QString>> out(agg.size());
+    for (size_t m = 0; m < agg.size(); ++m)
+        out[m] = {overlayColor(overlayKind_, agg[m], lo, hi), badgeText(overlayKind_, agg[m])};
+    return out;
+}
+
 void DebugController::updateDecorations() {
     const LoadedDocument* doc = session_->document();
     if (!doc || !dbg_) return;
@@ -316,6 +346,7 @@ void DebugController::updateDecorations() {
     }
     session_->setSuppliedPlaceholders(std::move(supplied));
     session_->setWeightDecorations(std::move(weightDecs));
+    session_->setModuleOverlays(haveOverlay ? moduleOverlays(lo, hi) : std::vector<std::pair<QColor, QString>>{});
     session_->setNodeDecorations(std::move(decs));
     const int64_t cur = cursor_ < (int64_t)n ? cursor_ : -1;
     if (session_->currentNode() != cur) session_->setCurrentNode(cur);

@@ -173,6 +173,7 @@ private:
     Snapshot snapshot(exec::Debugger& d, bool rows) const;
     void apply(Snapshot s);
     void updateDecorations();
+    std::vector<std::pair<QColor, QString>> moduleOverlays(double lo, double hi) const;
     void followCurrent();
     void onTick();
 

@@ -158,6 +158,7 @@ void GraphSession::setDocument(std::shared_ptr<LoadedDocument> doc, std::shared_
     doc_ = std::move(doc);
     layout_ = std::move(layout);
     drawing_ = std::move(drawing);
+    moduleOverlays_.clear();
     moduleDecorationsDirty_ = true;
     ++layoutGeneration_;
     if (layout_ && !drawing_) showWeights_ = layout_->includeWeights;
@@ -493,6 +494,11 @@ void GraphSession::recomputeFlags() {
         for (int32_t item : layout_->itemsOf(ItemRef::node(currentNode_))) mark(item, kFlagCurrent);
 }
 
+void GraphSession::setModuleOverlays(std::vector<std::pair<QColor, QString>> perModule) {
+    moduleOverlays_ = std::move(perModule);
+    moduleDecorationsDirty_ = true;
+}
+
 const QString* GraphSession::moduleStatus(int64_t module) const {
     if (!drawing_ || module < 0 || module >= static_cast<int64_t>(drawing_->tree().size())) return nullptr;
     moduleDecoration(module);   // brings the aggregates up to date
@@ -534,6 +540,10 @@ const NodeDecoration* GraphSession::moduleDecoration(int64_t module) const {
                                : done[m] > 0                 ? tr("%1/%2").arg(done[m]).arg(ops)
                                                              : QString();
             QStringList badge;
+            if (m < moduleOverlays_.size()) {
+                md.overlay = moduleOverlays_[m].first;
+                if (!moduleOverlays_[m].second.isEmpty()) badge << moduleOverlays_[m].second;
+            }
             if (hits[m]) badge << (hits[m] == 1 ? tr("1 hit") : tr("%1 hits").arg(hits[m]));
             if (md.state == NodeState::None && done[m] > 0) badge << tr("%1/%2 ran").arg(done[m]).arg(ops);
             md.badge = badge.join(QStringLiteral(" · "));

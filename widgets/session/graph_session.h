@@ -120,6 +120,8 @@ public:
     // value inside, and the search hits inside ("3 hits"). nullptr for open
     // modules (their ops show for themselves) and when nothing applies.
     const NodeDecoration* moduleDecoration(int64_t module) const;
+    // The debugger's overlay aggregated per module (colour and badge by ModuleId); empty: none.
+    void setModuleOverlays(std::vector<std::pair<QColor, QString>> perModule);
     // "done", "failed", "12/46 ran" for a module after (part of) a run, open or closed; nullptr: nothing ran.
     const QString* moduleStatus(int64_t module) const;
 
@@ -178,6 +180,7 @@ private:
     QHash<QString, NodeDecoration> weightDecorations_;
     mutable std::vector<NodeDecoration> moduleDecorations_;   // by ModuleId, rebuilt on demand
     mutable std::vector<QString> moduleStatus_;
+    std::vector<std::pair<QColor, QString>> moduleOverlays_;
     mutable bool moduleDecorationsDirty_ = true;
     QSet<QString> supplied_;
 };
