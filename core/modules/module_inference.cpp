@@ -121,7 +121,10 @@ private:
                     if (s.index >= 0 && readers_[static_cast<size_t>(s.index)] == 1)
                         anchor = tree_.commonAncestor(anchor, weightModule_[static_cast<size_t>(s.index)]);
                 } else if (s.kind == ValueSource::Kind::NodeOutput && weightOnly_[static_cast<size_t>(s.index)]) {
-                    if (at(s.index) != kNoModule) anchor = tree_.commonAncestor(anchor, at(s.index));
+                    // Only a result no other op reads pulls the op along: each layer's
+                    // unsqueeze of a shared cos/sin row is that layer's.
+                    auto [cb, ce] = consumers_.of(s.index);
+                    if (at(s.index) != kNoModule && ce - cb == 1) anchor = tree_.commonAncestor(anchor, at(s.index));
                 } else {
                     onlyWeights = false;
                 }

@@ -27,9 +27,32 @@ For each fixture NAME it writes into tests/data/ir/:
   NAME.inputs.pt       {graph input name: tensor}
   NAME.constants.pt    {original name: tensor} for lifted constants and non-persistent buffers
   NAME.expected.pt     {graph output name: tensor} from running the module eagerly
+  NAME.modules.json    the true nn.Module of every IR node, for testing module-hierarchy inference:
+                       {"model": NAME, "nodes": {IR node name: module path}}, in IR node order, every
+                       IR node exactly once. The module path is the dotted name from
+                       model.named_modules() of the innermost module whose forward() was running when
+                       the tracer created the node ("" = the root module). It is recorded by
+                       ModuleRecorder: forward pre-hooks / forward hooks on every module push / pop
+                       its path, and torch.fx.Graph.create_node is wrapped during make_fx to store the
+                       top of that stack in node.meta["irx_module"]. Marker ops and getitem nodes are
+                       created inside the same forward as the op they belong to, so they get its
+                       module; renaming and the dropped getitems/slices do not touch the meta. export()
+                       checks that no IR node was created outside every forward, that linear / conv2d /
+                       batch-norm nodes lie in the module owning their weight, and that a node reading
+                       a parameter or buffer lies in that tensor's module or an ancestor of it (the
+                       MoE's aten.stack of expert weights runs in `mlp`, not in `mlp.experts.N`).
 and for llama_block also NAME.intermediates.pt (every node output by tensor
 name, recorded while PyTorch ran the traced graph), NAME.intermediates_bad.pt
 (one value changed) and NAME.intermediates_bad.json (which one).
+
+Fixtures with a Hugging Face-style module hierarchy (for NAME.modules.json): tiny_llama (TinyDecoder:
+embed_tokens, rotary_emb with non-persistent cos/sin buffers indexed by the lifted constant
+position_ids, layers.0-1 with input_layernorm / self_attn.{q,k,v,o}_proj / post_attention_layernorm /
+mlp.{gate,up,down}_proj, norm, lm_head) and tiny_moe (the same with layers.1.mlp a sparse MoE block:
+gate router, sigmoid/topk/scatter routing matrix, 8 experts whose weights are torch.stack'ed and
+applied with torch.einsum - which 1.13's make_fx lowers to unsqueeze/permute/_reshape_alias/bmm/view -
+plus shared_experts). They are seeded separately and made after the older fixtures, whose files are
+unchanged by their addition.
 
 Run: /usr/bin/python3 tests/data/make_ir_fixtures.py [OUTDIR]
 """
