@@ -133,6 +133,27 @@ ModuleDrawing::ModuleDrawing(const ir::Graph& graph, const ir::GraphIndex& index
     outputHome_.assign(graph.graphOutputs.size(), kRootModule);
     for (size_t o = 0; o < graph.graphOutputs.size(); ++o)
         if (auto p = index.producerOfTensor(graph.graphOutputs[o].name)) outputHome_[o] = drawnLevel(tree.moduleOfNode(p->first));
+    // Per-element inputs (a KV cache: every layer its own) stay in their
+    // elements; the one input that only the first layer reads, or the output
+    // only the last layer makes, is the model's and is drawn beside the list.
+    auto liftLoneElements = [&](std::vector<ModuleId>& homes) {
+        std::unordered_map<ModuleId, std::vector<ModuleId>> elementsOfList;
+        auto elementOf = [&](ModuleId m) {
+            for (; m > kRootModule; m = tree.module(m).parent)
+                if (tree.module(tree.module(m).parent).isList) return m;
+            return kNoModule;
+        };
+        for (ModuleId h : homes)
+            if (ModuleId e = elementOf(h); e != kNoModule) {
+                auto& v = elementsOfList[tree.module(e).parent];
+                if (std::find(v.begin(), v.end(), e) == v.end()) v.push_back(e);
+            }
+        for (ModuleId& h : homes)
+            if (ModuleId e = elementOf(h); e != kNoModule && elementsOfList[tree.module(e).parent].size() == 1)
+                h = drawnLevel(tree.module(tree.module(e).parent).parent);
+    };
+    liftLoneElements(inputHome_);
+    liftLoneElements(outputHome_);
 }
 
 ModuleDrawing::~ModuleDrawing() = default;

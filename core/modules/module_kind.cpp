@@ -66,6 +66,7 @@ std::vector<std::string> moduleKinds(const ModuleTree& tree, const ir::Graph& gr
         if (m.isList) kind = "list";
         else if (childAttention && (childMix || childNorm)) kind = "layer";
         else if (t.topk && (t.stack || m.children.size() > 1)) kind = "MoE";
+        else if (t.topk && !t.attention) kind = "router";
         else if (t.attention) kind = "attention";
         else if (m.children.empty() && t.embedding) kind = "embedding";
         else if (m.children.empty() && t.conv) kind = "conv";

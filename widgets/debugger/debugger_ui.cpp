@@ -112,6 +112,13 @@ DebuggerUi installDebugger(MainWindow& w) {
     w.splitDockWidget(ui.weightsDock, ui.tensorDock, Qt::Horizontal);
     w.tabifyDockWidget(ui.weightsDock, ui.constantsDock);
     w.tabifyDockWidget(ui.weightsDock, ui.inputsDock);
+    // The module call stack belongs with the run's docks, under the graph.
+    if (QDockWidget* stack = w.callStackDock()) {
+        w.removeDockWidget(stack);
+        w.addDockWidget(Qt::BottomDockWidgetArea, stack);
+        w.tabifyDockWidget(ui.inputsDock, stack);
+        stack->show();
+    }
     ui.weightsDock->raise();
     // Bottom row: Diagnostics (pre-flight), the value docks, the tensor viewer.
     if (auto* diagnostics = w.findChild<QDockWidget*>(QStringLiteral("diagnosticsDock")))

@@ -179,7 +179,7 @@ void MainWindow::buildDocks() {
     tabifyDockWidget(propertiesDock_, searchDock_);
     tabifyDockWidget(searchDock_, opStatsDock_);
     tabifyDockWidget(opStatsDock_, modulesDock_);
-    tabifyDockWidget(modulesDock_, callStackDock_);
+    tabifyDockWidget(modulesDock_, callStackDock_);   // the debugger moves it under the graph
     propertiesDock_->raise();
     resizeDocks({propertiesDock_}, {400}, Qt::Horizontal);
     resizeDocks({diagnosticsDock_}, {140}, Qt::Vertical);

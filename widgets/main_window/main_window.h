@@ -40,6 +40,7 @@ public:
     OpStatsPanel* opStatsPanel() const { return opStats_; }
     ModulesPanel* modulesPanel() const { return modules_; }
     CallStackPanel* callStackPanel() const { return callStack_; }
+    QDockWidget* callStackDock() const { return callStackDock_; }
     BreadcrumbBar* breadcrumbBar() const { return breadcrumbs_; }
     // The bar above the view that reports load errors and on-disk changes.
     QString messageText() const;
