@@ -33,6 +33,16 @@ std::string thousands(int64_t v) {
     return out;
 }
 
+// A box big enough for its label lines (parallelograms and trapezoids a slant wider).
+void sizeItem(LayoutNode& node, const layout::GraphLayoutOptions& io) {
+    double w = 0;
+    for (const auto& l : node.lines) w = std::max(w, io.textWidth ? io.textWidth(l) : layout::defaultTextWidth(l));
+    w += 2 * io.paddingX;
+    if (node.kind != ItemKind::Op && node.kind != ItemKind::Module) w += io.slant;
+    node.width = std::max(w, io.minWidth);
+    node.height = static_cast<double>(std::max<size_t>(node.lines.size(), 1)) * io.lineHeight + 2 * io.paddingY;
+}
+
 bool allDigits(std::string_view s) {
     return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
 }
@@ -291,19 +301,11 @@ public:
                          [](const auto& a, const auto& b) { return a.first < b.first; });
         for (const auto& [n, c] : entries) {
             if (c == kNoModule) {
-                const auto& node = graph_.nodes[static_cast<size_t>(n)];
-                std::vector<std::string> lines{layout::opLabel(node)};
-                if (!node.outputs.empty()) lines.push_back(ir::shapeToX(node.outputs[0].shape));
-                nodeItem_[n] = add(ItemKind::Op, n, node.name, std::move(lines), layout::classifyOp(node.opType));
+                nodeItem_[n] = addOp(n);
             } else if (isSingleOp(tree_, graph_, c)) {
                 // A module of one op (a Linear, a BatchNorm and its getitem) is
                 // drawn as that op: a box or frame around it says nothing more.
-                for (int64_t only : tree_.module(c).nodes) {
-                    const auto& node = graph_.nodes[static_cast<size_t>(only)];
-                    std::vector<std::string> lines{layout::opLabel(node)};
-                    if (!node.outputs.empty()) lines.push_back(ir::shapeToX(node.outputs[0].shape));
-                    nodeItem_[only] = add(ItemKind::Op, only, node.name, std::move(lines), layout::classifyOp(node.opType));
-                }
+                for (int64_t only : tree_.module(c).nodes) nodeItem_[only] = addOp(only);
             } else {
                 childItem_[c] = add(ItemKind::Module, c, tree_.module(c).path, collapsedLines(c));
                 (*itemModule_)[static_cast<size_t>(childItem_[c])] = c;
@@ -355,16 +357,18 @@ private:
         node.family = family;
         node.irIndex = irIndex;
         node.name = std::move(name);
-        double w = 0;
-        const auto& io = opt_.items;
-        for (const auto& l : lines) w = std::max(w, io.textWidth ? io.textWidth(l) : layout::defaultTextWidth(l));
-        w += 2 * io.paddingX;
-        if (kind != ItemKind::Op && kind != ItemKind::Module) w += io.slant;
-        node.width = std::max(w, io.minWidth);
-        node.height = static_cast<double>(std::max<size_t>(lines.size(), 1)) * io.lineHeight + 2 * io.paddingY;
         node.lines = std::move(lines);
+        sizeItem(node, opt_.items);
         itemModule_->push_back(kNoModule);
         return out_->addNode(std::move(node));
+    }
+
+    // An op as the flat drawing shows it: its name and its first output's shape.
+    int32_t addOp(int64_t n) {
+        const auto& node = graph_.nodes[static_cast<size_t>(n)];
+        std::vector<std::string> lines{layout::opLabel(node)};
+        if (!node.outputs.empty()) lines.push_back(ir::shapeToX(node.outputs[0].shape));
+        return add(ItemKind::Op, n, node.name, std::move(lines), layout::classifyOp(node.opType));
     }
 
     // This level's item for a node inside it; -1 when the node is outside.
@@ -545,12 +549,9 @@ void ModuleDrawing::layOut(ModuleId m) {
             node.lines = {tree_.module(c).path + "  [" + kinds_[static_cast<size_t>(c)] + "]"};
         } else if (node.kind != wanted) {
             lv.valid = false;
+            node.kind = wanted;
             node.lines = LevelBuilder(graph_, index_, tree_, kinds_, options_, m, inputHome_, outputHome_).collapsedLines(c);
-            double w = 0;
-            for (const auto& l : node.lines)
-                w = std::max(w, options_.items.textWidth ? options_.items.textWidth(l) : layout::defaultTextWidth(l));
-            node.width = std::max(w + 2 * options_.items.paddingX, options_.items.minWidth);
-            node.height = static_cast<double>(node.lines.size()) * options_.items.lineHeight + 2 * options_.items.paddingY;
+            sizeItem(node, options_.items);
         }
         node.kind = wanted;
     }
