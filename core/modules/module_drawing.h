@@ -27,6 +27,7 @@
 #include "core/ir/graph_index.h"
 #include "core/layout/graph_to_layout.h"
 #include "core/layout/layout.h"
+#include "core/modules/module_level.h"
 #include "core/modules/module_tree.h"
 
 namespace irscope::modules {
@@ -85,6 +86,7 @@ public:
 private:
     struct Level;
     Level& level(ModuleId m);
+    LevelContext context() const;
     void layOut(ModuleId m);
     void invalidateUpward(ModuleId m);
     void appendLevel(ModuleId m, double dx, double dy, layout::LayoutResult& out);
@@ -98,13 +100,5 @@ private:
     std::vector<ModuleId> inputHome_, outputHome_;
     std::vector<std::unique_ptr<Level>> levels_;   // by ModuleId, built on demand
 };
-
-// A module drawn as its op, never as a box: no submodules with ops, and one
-// op besides getitems (a Linear; a BatchNorm and the getitem of its tuple).
-bool isSingleOp(const ModuleTree& tree, const ir::Graph& graph, ModuleId m);
-
-// "layers.3.mlp.experts.{0..383}.up_proj.weight" for names that differ in one
-// dotted component; "" when they differ in more than one (no bundle).
-std::string bundlePattern(const std::vector<std::string>& names);
 
 }  // namespace irscope::modules
