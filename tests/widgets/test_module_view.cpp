@@ -100,6 +100,14 @@ private slots:
         QTest::mouseDClick(view->viewport(), Qt::LeftButton, {}, (topLeftAfter + QPointF(30, 8)).toPoint());
         QVERIFY(!session_->isModuleExpanded(attn.index));
         QCOMPARE(kindOf(attn), ItemKind::Module);
+        // One click on the box's "+" opens it; one on the frame's chevron closes it.
+        view->centerOn(attn);
+        const auto& box = session_->layout()->result.items[session_->layout()->itemsOf(attn).front()].rect;
+        QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, view->mapFromScene(QPointF(box.right() - 9, box.y + 9)).toPoint());
+        QVERIFY(session_->isModuleExpanded(attn.index));
+        const auto& frame = session_->layout()->result.items[session_->layout()->itemsOf(attn).front()].rect;
+        QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, view->mapFromScene(QPointF(frame.x + 10, frame.y + 10)).toPoint());
+        QVERIFY(!session_->isModuleExpanded(attn.index));
     }
 
     void searchCountsHitsOnClosedModulesAndSelectingOpens() {

@@ -319,6 +319,19 @@ void GraphView::mouseReleaseEvent(QMouseEvent* e) {
         if (lay) {
             const QPointF s = mapToScene(e->position());
             const int32_t item = lay->grid.itemAt({s.x(), s.y()}, 2 / zoom_);
+            // The box's "+" and the frame title's "▾" open and close with one click.
+            if (item >= 0) {
+                const auto& it = lay->result.items[item];
+                const auto& r = it.rect;
+                const bool plus = it.kind == layout::ItemKind::Module && s.x() >= r.right() - 17 && s.y() <= r.y + 17;
+                const bool chevron = it.kind == layout::ItemKind::Frame && s.x() <= r.x + 20 && s.y() <= r.y + 20;
+                if (plus || chevron) {
+                    session_->select(lay->refOf(item));
+                    setModuleExpandedAnchored(it.irIndex, plus);
+                    pressed_ = dragging_ = false;
+                    return;
+                }
+            }
             session_->select(item >= 0 ? lay->refOf(item) : ItemRef{});
         }
     }
