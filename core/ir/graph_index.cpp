@@ -43,13 +43,18 @@ bool isWeightKind(TensorKind kind) {
 GraphIndex::GraphIndex(const Graph& graph) : graph_(graph) {
     const auto& nodes = graph.nodes;
     nodeByName_.reserve(nodes.size());
+    graphInputByName_.reserve(graph.graphInputs.size());
+    weightByOriginal_.reserve(graph.weights.size());
+    originalByPlaceholder_.reserve(graph.weightNameMapping.size());
+    placeholdersByOriginal_.reserve(graph.weightNameMapping.size());
+    constantByName_.reserve(graph.constants.size());
     for (size_t i = 0; i < nodes.size(); ++i) nodeByName_.try_emplace(nodes[i].name, static_cast<int64_t>(i));
     for (size_t i = 0; i < graph.graphInputs.size(); ++i)
         graphInputByName_.try_emplace(graph.graphInputs[i].name, static_cast<int64_t>(i));
     for (size_t i = 0; i < graph.weights.size(); ++i)
         weightByOriginal_.try_emplace(graph.weights[i].name, static_cast<int64_t>(i));
     for (const auto& [placeholder, original] : graph.weightNameMapping) {
-        originalByPlaceholder_.try_emplace(placeholder, original);
+        originalByPlaceholder_.try_emplace(placeholder, &original);
         placeholdersByOriginal_[original].push_back(placeholder);
     }
     for (size_t i = 0; i < graph.constants.size(); ++i)
@@ -91,7 +96,7 @@ GraphIndex::GraphIndex(const Graph& graph) : graph_(graph) {
             } else if (auto out = producerByTensor_.find(input.name); out != producerByTensor_.end()) {
                 src = {ValueSource::Kind::NodeOutput, out->second.first, out->second.second, {}};
             } else if (auto mapped = originalByPlaceholder_.find(input.name); mapped != originalByPlaceholder_.end()) {
-                auto w = weightByOriginal_.find(mapped->second);
+                auto w = weightByOriginal_.find(*mapped->second);
                 src = {ValueSource::Kind::Weight, w == weightByOriginal_.end() ? -1 : w->second, 0, input.name};
             } else if (auto w = weightByOriginal_.find(input.name); w != weightByOriginal_.end()) {
                 src = {ValueSource::Kind::Weight, w->second, 0, input.name};
@@ -136,14 +141,14 @@ std::optional<int64_t> GraphIndex::graphInputIndex(std::string_view name) const 
 }
 
 std::optional<int64_t> GraphIndex::weightIndex(std::string_view name) const {
-    if (auto mapped = originalByPlaceholder_.find(name); mapped != originalByPlaceholder_.end()) name = mapped->second;
+    if (auto mapped = originalByPlaceholder_.find(name); mapped != originalByPlaceholder_.end()) name = *mapped->second;
     auto it = weightByOriginal_.find(name);
     return it == weightByOriginal_.end() ? std::nullopt : std::optional<int64_t>(it->second);
 }
 
 const std::string* GraphIndex::originalName(std::string_view placeholder) const {
     auto it = originalByPlaceholder_.find(placeholder);
-    return it == originalByPlaceholder_.end() ? nullptr : &it->second;
+    return it == originalByPlaceholder_.end() ? nullptr : it->second;
 }
 
 const std::vector<std::string>& GraphIndex::placeholdersOf(std::string_view originalName) const {
