@@ -165,6 +165,7 @@ private slots:
         const QString expected = seconds < 1e-3 ? QString::number(seconds * 1e6, 'f', 0) + QStringLiteral(" µs")
                                                 : QString::number(seconds * 1e3, 'f', 2) + QStringLiteral(" ms");
         QCOMPARE(session()->moduleDecoration(block1)->badge, expected);
+        QVERIFY(std::abs(session()->moduleSeconds(block1) - seconds) <= 1e-9 + 1e-6 * seconds);   // the Modules dock's Time
         ctl()->setOverlay(exec::OverlayKind::None);
         QVERIFY(ctl()->waitIdle());
         // Up to layer2.0's first op, then F11: the block opens, nothing runs.

@@ -13,9 +13,9 @@ ModuleTreeModel::ModuleTreeModel(GraphSession* session, QObject* parent) : QAbst
     connect(session_, &GraphSession::graphLoaded, this, &ModuleTreeModel::reset);
     connect(session_, &GraphSession::decorationsChanged, this, [this] {
         if (!tree_ || tree_->size() == 0) return;
-        // Status only: the view repaints the visible rows.
-        emit dataChanged(index(0, Status), index(rowCount() - 1, Status));
-        emit headerDataChanged(Qt::Horizontal, Status, Status);
+        // Status and time only: the view repaints the visible rows.
+        emit dataChanged(index(0, Status), index(rowCount() - 1, Time));
+        emit headerDataChanged(Qt::Horizontal, Status, Time);
     });
     reset();
 }
@@ -84,7 +84,7 @@ QVariant ModuleTreeModel::data(const QModelIndex& index, int role) const {
     if (!tree_ || id < 0) return {};
     const auto& m = tree_->module(id);
     if (role == kModuleIdRole) return QVariant::fromValue<qint64>(id);
-    if (role == Qt::TextAlignmentRole && index.column() >= Ops && index.column() <= Parameters)
+    if (role == Qt::TextAlignmentRole && ((index.column() >= Ops && index.column() <= Parameters) || index.column() == Time))
         return int(Qt::AlignRight | Qt::AlignVCenter);
     if (role == Qt::ToolTipRole && index.column() == Name) return m.path.empty() ? tr("the model") : q(m.path);
     if (role != Qt::DisplayRole) return {};
@@ -102,6 +102,11 @@ QVariant ModuleTreeModel::data(const QModelIndex& index, int role) const {
             const auto* d = session_->moduleStatus(id);
             return d ? *d : QString();
         }
+        case Time: {
+            const double s = session_->moduleSeconds(id);
+            if (s <= 0) return QString();
+            return s < 1e-3 ? QStringLiteral("%1 µs").arg(s * 1e6, 0, 'f', 0) : QStringLiteral("%1 ms").arg(s * 1e3, 0, 'f', 2);
+        }
         default: return {};
     }
 }
@@ -115,6 +120,7 @@ QVariant ModuleTreeModel::headerData(int section, Qt::Orientation orientation, i
         case Weights: return tr("Weights");
         case Parameters: return tr("Parameters");
         case Status: return tr("Run");
+        case Time: return tr("Time");
         default: return {};
     }
 }

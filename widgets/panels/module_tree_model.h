@@ -2,8 +2,8 @@
 // ModuleTreeModel: the inferred module tree (core/modules) as a Qt item
 // model for the Modules dock. Rows are created lazily by Qt's view, so a
 // 384-expert MoE (tens of thousands of modules) costs nothing until opened.
-// Columns: module, kind, ops, weights, parameters, run status (from the
-// session's aggregated module decorations).
+// Columns: module, kind, ops, weights, parameters, run status and time
+// (from the session's aggregates of the debugger's node decorations).
 #include <QAbstractItemModel>
 
 #include "core/modules/module_tree.h"
@@ -15,7 +15,7 @@ class GraphSession;
 class ModuleTreeModel : public QAbstractItemModel {
     Q_OBJECT
 public:
-    enum Column { Name, Kind, Ops, Weights, Parameters, Status, ColumnCount };
+    enum Column { Name, Kind, Ops, Weights, Parameters, Status, Time, ColumnCount };
     static constexpr int kModuleIdRole = Qt::UserRole + 1;   // qint64 ModuleId
 
     explicit ModuleTreeModel(GraphSession* session, QObject* parent = nullptr);

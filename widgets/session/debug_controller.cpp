@@ -323,6 +323,7 @@ void DebugController::updateDecorations() {
         }
         d.breakpoint = info.breakpoint;
         d.missingValue = info.needsMissing;
+        if (d.state == NodeState::Done) d.seconds = info.seconds;
         if (haveOverlay) {
             d.overlay = overlayColor(overlayKind_, overlayValues_[i], lo, hi);
             d.badge = badgeText(overlayKind_, overlayValues_[i]);

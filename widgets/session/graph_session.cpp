@@ -499,6 +499,12 @@ void GraphSession::setModuleOverlays(std::vector<std::pair<QColor, QString>> per
     moduleDecorationsDirty_ = true;
 }
 
+double GraphSession::moduleSeconds(int64_t module) const {
+    if (!drawing_ || module < 0 || module >= static_cast<int64_t>(drawing_->tree().size())) return 0;
+    moduleDecoration(module);   // brings the aggregates up to date
+    return moduleSeconds_[static_cast<size_t>(module)];
+}
+
 const QString* GraphSession::moduleStatus(int64_t module) const {
     if (!drawing_ || module < 0 || module >= static_cast<int64_t>(drawing_->tree().size())) return nullptr;
     moduleDecoration(module);   // brings the aggregates up to date
@@ -513,6 +519,7 @@ const NodeDecoration* GraphSession::moduleDecoration(int64_t module) const {
         moduleDecorationsDirty_ = false;
         moduleDecorations_.assign(tree.size(), NodeDecoration{});
         moduleStatus_.assign(tree.size(), QString());
+        moduleSeconds_.assign(tree.size(), 0.0);
         std::vector<int64_t> done(tree.size(), 0), hits(tree.size(), 0);
         auto each = [&](int64_t node, auto&& fn) {
             for (auto m = tree.moduleOfNode(node); m != modules::kNoModule; m = tree.module(m).parent) fn(static_cast<size_t>(m));
@@ -524,6 +531,7 @@ const NodeDecoration* GraphSession::moduleDecoration(int64_t module) const {
                 auto& md = moduleDecorations_[m];
                 if (d.state == NodeState::Failed) md.state = NodeState::Failed;
                 if (d.state == NodeState::Done) ++done[m];
+                moduleSeconds_[m] += d.seconds;
                 md.breakpoint |= d.breakpoint;
                 md.missingValue |= d.missingValue;
             });

@@ -124,6 +124,8 @@ public:
     void setModuleOverlays(std::vector<std::pair<QColor, QString>> perModule);
     // "done", "failed", "12/46 ran" for a module after (part of) a run, open or closed; nullptr: nothing ran.
     const QString* moduleStatus(int64_t module) const;
+    // Seconds the module's ops took in the run so far (0 before any ran).
+    double moduleSeconds(int64_t module) const;
 
     // Placeholders whose value the debugger now has although the IR lacks it (a
     // c_ constant typed in or loaded): validation's "missing" findings about them
@@ -180,6 +182,7 @@ private:
     QHash<QString, NodeDecoration> weightDecorations_;
     mutable std::vector<NodeDecoration> moduleDecorations_;   // by ModuleId, rebuilt on demand
     mutable std::vector<QString> moduleStatus_;
+    mutable std::vector<double> moduleSeconds_;
     std::vector<std::pair<QColor, QString>> moduleOverlays_;
     mutable bool moduleDecorationsDirty_ = true;
     QSet<QString> supplied_;

@@ -17,6 +17,7 @@ struct NodeDecoration {
     QColor overlay;        // invalid: keep the family fill
     QString badge;         // short text drawn at the box's top-right ("1.2e-3"), empty: none
     bool missingValue = false;   // needs (or, on a placeholder, is) a value the pre-flight check found missing: red mark
+    double seconds = 0;          // time the node took when it ran (summed per module in the Modules dock)
 
     bool isEmpty() const {
         return state == NodeState::None && !breakpoint && !overlay.isValid() && badge.isEmpty() && !missingValue;
