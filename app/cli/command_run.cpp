@@ -15,6 +15,7 @@
 #include "core/exec/attr_convert.h"
 #include "core/exec/executor.h"
 #include "core/exec/session.h"
+#include "core/exec/random_inputs.h"
 #include "core/exec/verify.h"
 #include "core/io/tensor_file.h"
 #include "core/ir/graph_index.h"
@@ -34,20 +35,6 @@ std::string ms(double seconds) {
     char buf[32];
     std::snprintf(buf, sizeof buf, "%.3f ms", seconds * 1e3);
     return buf;
-}
-
-io::TensorMap randomInputs(const ir::Graph& g, long long seed) {
-    at::manual_seed(static_cast<uint64_t>(seed));
-    io::TensorMap m;
-    for (const auto& in : g.graphInputs) {
-        auto st = exec::scalarTypeOfIrDtype(in.dtype).value_or(at::kFloat);
-        at::Tensor t;
-        if (st == at::kBool) t = at::randint(0, 2, in.shape).to(at::kBool);
-        else if (at::isIntegralType(st, false)) t = at::randint(0, 10, in.shape, at::TensorOptions().dtype(st));
-        else t = at::randn(in.shape).to(st);
-        m.insert(in.name, t, "random");
-    }
-    return m;
 }
 
 json comparisonJson(const exec::Comparison& c) {
@@ -116,7 +103,7 @@ int runRun(const std::vector<std::string>& args) {
     auto expected = readOrReport("--expected", parsed.value("--expected"));
     auto reference = readOrReport("--reference-intermediates", parsed.value("--reference-intermediates"));
     if (!weights || !constants || !inputs || !expected || !reference) return kExitUsage;
-    if (auto seed = parsed.intValue("--random-inputs")) *inputs = randomInputs(*graph, *seed);
+    if (auto seed = parsed.intValue("--random-inputs")) *inputs = exec::makeRandomInputs(*graph, *seed);
 
     ir::GraphIndex index(*graph);
     int64_t target = static_cast<int64_t>(graph->nodes.size()) - 1;

@@ -1,6 +1,8 @@
 #include "widgets/common/qt_text.h"
 #include "widgets/debugger/debugger_panels.h"
 
+#include "widgets/debugger/remedy_text.h"
+
 #include <QAbstractTableModel>
 #include <QComboBox>
 #include <QFileDialog>
@@ -81,7 +83,7 @@ public:
         } else if (role == Qt::ForegroundRole && i.column() == Status) {
             return statusColor(r.status);
         } else if (role == Qt::ToolTipRole) {
-            return r.message.empty() ? q(r.source) : q(r.message);
+            return r.message.empty() ? q(r.source) : weightRowMessage(r);
         } else if (role == Qt::UserRole) {
             return static_cast<int>(r.status);
         }
@@ -569,10 +571,10 @@ void MissingValuesPanel::rebuild() {
     for (size_t i = 0; i < m.size(); ++i) {
         const auto& r = m[i];
         if (r.awaitsStateDict) continue;
-        auto* it = new QListWidgetItem(q(r.text), list_);
+        auto* it = new QListWidgetItem(missingText(r), list_);
         it->setData(Qt::UserRole, static_cast<int>(i));
         it->setForeground(QColor("#d0302a"));
-        it->setToolTip(q(r.fix));
+        it->setToolTip(remedyText(r));
     }
     list_->setVisible(list_->count() > 0);
 }

@@ -579,12 +579,12 @@ void TensorViewer::requestCompare() {
     if (tensor_.isEmpty()) return;
     const std::string t = tensor_.toStdString();
     ask(QStringLiteral("compare"), [t, lead = lead_, this](const exec::Debugger& d) -> std::function<void()> {
-        auto r = std::make_shared<exec::DiffReport>(d.compare(t));
+        auto r = std::make_shared<exec::Comparison>(d.compare(t));
         auto h = std::make_shared<std::optional<exec::Heatmap>>();
-        if (r->comparable) *h = d.heatmap(t, lead, 512, exec::ValueSide::Difference);
+        if (r->problem.empty()) *h = d.heatmap(t, lead, 512, exec::ValueSide::Difference);
         return [this, r, h] {
             QString html;
-            if (!r->comparable) {
+            if (!r->problem.empty()) {
                 html = tr("<i>%1</i>").arg(q(r->problem.empty() ? "not comparable" : r->problem).toHtmlEscaped());
                 diffHeat_->clear(tr("Load expected outputs (--expected) or reference intermediates to compare."));
             } else {
@@ -594,7 +594,7 @@ void TensorViewer::requestCompare() {
                                 r->matched ? tr("matches") : tr("differs"))
                            .arg(r->mismatches)
                            .arg(r->numel)
-                           .arg(num(r->maxAbs), num(r->maxRel), shapeText(r->worstIndex), num(r->worstActual),
+                           .arg(num(r->maxAbsDiff), num(r->maxRelDiff), shapeText(r->worstIndex), num(r->worstActual),
                                 num(r->worstExpected));
                 if (*h) diffHeat_->setData(**h, true);
             }
