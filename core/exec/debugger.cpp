@@ -18,10 +18,9 @@
 #include "core/io/tensor_file.h"
 #include "core/io/tensor_map.h"
 #include "core/ir/graph_index.h"
+#include "core/io/tensor_dtype.h"
 
 namespace irscope::exec {
-
-std::string irDtypeName(c10::ScalarType t);   // verify.cpp
 
 namespace {
 
@@ -201,13 +200,13 @@ std::string Debugger::enterConstant(const std::string& name, const std::string& 
     const auto weightIndex = d_->index().weightIndex(original);
     if (const ir::TensorMeta* meta = weightIndex ? &d_->graph.weights[static_cast<size_t>(*weightIndex)] : nullptr) {
         const auto irType = scalarTypeOfIrDtype(meta->dtype);
-        const std::string irDtype = irType ? irDtypeName(*irType) : meta->dtype;
+        const std::string irDtype = irType ? io::scalarTypeName(*irType) : meta->dtype;
         const bool shapeKnown = std::all_of(meta->shape.begin(), meta->shape.end(), [](int64_t d) { return d >= 0; });
         if (shapeKnown && meta->shape != t.sizes().vec())
             warning = "'" + original + "' has shape " + indexText(meta->shape) + " in the IR; the value entered has " +
                       indexText(t.sizes().vec());
-        else if (meta->hasDtype() && irDtype != irDtypeName(*st))
-            warning = "'" + original + "' is " + irDtype + " in the IR; the value entered is " + irDtypeName(*st);
+        else if (meta->hasDtype() && irDtype != io::scalarTypeName(*st))
+            warning = "'" + original + "' is " + irDtype + " in the IR; the value entered is " + io::scalarTypeName(*st);
     } else if (!d_->index().constant(original) && d_->index().originalName(name) == nullptr) {
         warning = "the IR has no weight or constant named '" + original + "'";
     }

@@ -1,4 +1,5 @@
 #include "core/exec/tensor_probes.h"
+#include "core/io/tensor_dtype.h"
 
 #include <ATen/ATen.h>
 
@@ -7,8 +8,6 @@
 #include <limits>
 
 namespace irscope::exec {
-
-std::string irDtypeName(c10::ScalarType t);   // verify.cpp
 
 namespace {
 
@@ -64,7 +63,7 @@ SliceGeometry sliceGeometry(const at::Tensor& t, bool isDifference) {
     if (isDifference) {
         g.dtype = "float64";
     } else {
-        g.dtype = irDtypeName(t.scalar_type());
+        g.dtype = io::scalarTypeName(t.scalar_type());
         g.integral = at::isIntegralType(t.scalar_type(), true);
     }
     const int64_t nd = t.dim();

@@ -8,16 +8,15 @@
 #include "core/exec/value_precedence.h"
 #include "core/exec/verify.h"
 #include "core/io/weight_binding.h"
+#include "core/io/tensor_dtype.h"
 
 namespace irscope::exec {
-
-std::string irDtypeName(c10::ScalarType t);   // verify.cpp
 
 namespace {
 
 std::string canonicalDtype(const std::string& irDtype) {
     auto st = scalarTypeOfIrDtype(irDtype);
-    return st ? irDtypeName(*st) : irDtype;
+    return st ? io::scalarTypeName(*st) : irDtype;
 }
 
 bool shapeKnown(const std::vector<int64_t>& shape) {
@@ -127,7 +126,7 @@ WeightRow weightRow(const RowContext& c, const std::string& orig) {
     const at::Tensor value = resolveValue(c, orig, r);
     if (value.defined()) {
         r.loadedShape = value.sizes().vec();
-        r.loadedDtype = irDtypeName(value.scalar_type());
+        r.loadedDtype = io::scalarTypeName(value.scalar_type());
         checkAgainstIr(r);
         return r;
     }
@@ -150,7 +149,7 @@ WeightRow unusedRow(const std::string& name, const at::Tensor* tensor, const std
     r.source = source;
     if (tensor) {
         r.loadedShape = tensor->sizes().vec();
-        r.loadedDtype = irDtypeName(tensor->scalar_type());
+        r.loadedDtype = io::scalarTypeName(tensor->scalar_type());
     }
     r.message = message;
     return r;
@@ -186,7 +185,7 @@ std::vector<InputRow> inputRows(const ir::Graph& g, const ValueSources& sources,
         r.source = sources.inputSource(i);
         if (const at::Tensor* t = effective.find(in.name)) {
             r.loadedShape = t->sizes().vec();
-            r.loadedDtype = irDtypeName(t->scalar_type());
+            r.loadedDtype = io::scalarTypeName(t->scalar_type());
             if (shapeKnown(r.irShape) && r.irShape != r.loadedShape)
                 r.problem = "shape " + indexText(r.loadedShape) + ", the IR expects " + indexText(r.irShape);
             else if (!r.irDtype.empty() && r.irDtype != r.loadedDtype)
