@@ -4,6 +4,8 @@
 #include <ATen/Parallel.h>
 
 #include <chrono>
+#include <optional>
+#include <memory>
 #include <cstdio>
 #include <iostream>
 #include <sstream>
@@ -76,154 +78,197 @@ std::optional<io::TensorMap> readOrReport(const std::string& what, const std::op
     }
 }
 
-int runRun(const std::vector<std::string>& args) {
-    const auto parsed = parseArgs(
-        args, {{"--json"},
-               {"--weights", "--constants", "--inputs", "--random-inputs", "--expected", "--reference-intermediates",
-                "--dump", "--until", "--rtol", "--atol", "--threads"},
-               {}});
-    requirePositional(parsed, 1, 1, "IR (a torch_ir JSON file)");
-    if (!parsed.has("--weights")) throw UsageError("--weights FILE is required");
-    if (parsed.has("--inputs") && parsed.has("--random-inputs"))
-        throw UsageError("--inputs and --random-inputs exclude each other");
-    exec::Tolerance tol;
-    if (auto v = parsed.doubleValue("--rtol")) tol.rtol = *v;
-    if (auto v = parsed.doubleValue("--atol")) tol.atol = *v;
-    if (auto t = parsed.intValue("--threads")) {
-        if (*t < 1) throw UsageError("--threads needs a positive count");
-        at::set_num_threads(static_cast<int>(*t));
+// One `irscope run`: the options, the values read, the session, and the JSON
+// report filled as the steps go (printed as text unless --json).
+class RunCommand {
+public:
+    explicit RunCommand(const std::vector<std::string>& args)
+        : parsed_(parseArgs(args, {{"--json"},
+                                   {"--weights", "--constants", "--inputs", "--random-inputs", "--expected",
+                                    "--reference-intermediates", "--dump", "--until", "--rtol", "--atol", "--threads"},
+                                   {}})) {
+        requirePositional(parsed_, 1, 1, "IR (a torch_ir JSON file)");
+        if (!parsed_.has("--weights")) throw UsageError("--weights FILE is required");
+        if (parsed_.has("--inputs") && parsed_.has("--random-inputs"))
+            throw UsageError("--inputs and --random-inputs exclude each other");
+        if (auto v = parsed_.doubleValue("--rtol")) tol_.rtol = *v;
+        if (auto v = parsed_.doubleValue("--atol")) tol_.atol = *v;
+        if (auto t = parsed_.intValue("--threads")) {
+            if (*t < 1) throw UsageError("--threads needs a positive count");
+            at::set_num_threads(static_cast<int>(*t));
+        }
+        asJson_ = parsed_.has("--json");
     }
-    const bool asJson = parsed.has("--json");
 
-    auto graph = loadGraphOrReport("run", parsed.positional[0]);
-    if (!graph) return kExitUsage;
-    auto weights = readOrReport("--weights", parsed.value("--weights"));
-    auto constants = readOrReport("--constants", parsed.value("--constants"));
-    auto inputs = readOrReport("--inputs", parsed.value("--inputs"));
-    auto expected = readOrReport("--expected", parsed.value("--expected"));
-    auto reference = readOrReport("--reference-intermediates", parsed.value("--reference-intermediates"));
-    if (!weights || !constants || !inputs || !expected || !reference) return kExitUsage;
-    if (auto seed = parsed.intValue("--random-inputs")) *inputs = exec::makeRandomInputs(*graph, *seed);
+    int run() {
+        if (!loadValues() || !findTarget()) return kExitUsage;
+        // Keep intermediates only when something will look at them.
+        const bool keep = parsed_.has("--dump") || parsed_.has("--reference-intermediates") || parsed_.has("--until");
+        session_ = std::make_unique<exec::Session>(*graph_, keep ? exec::RetentionPolicy::KeepAll
+                                                                 : exec::RetentionPolicy::FreeAfterLastUse);
+        session_->setWeights(*weights_);
+        session_->setConstants(*constants_);
+        session_->setInputs(*inputs_);
+        report_["model_name"] = graph_->modelName;
+        if (!reportMissing()) return kExitUsage;
 
-    ir::GraphIndex index(*graph);
-    int64_t target = static_cast<int64_t>(graph->nodes.size()) - 1;
-    if (auto until = parsed.value("--until")) {
+        auto t0 = std::chrono::steady_clock::now();
+        const exec::RunResult result = target_ >= 0 ? session_->runTo(target_) : exec::RunResult{};
+        wall_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        recordRun();
+        if (!dumpIntermediates()) return kExitUsage;
+        if (result.reason == exec::StopReason::Failed) return reportFailure(*result.error);
+        report_["ran"] = true;
+        if (!asJson_) std::cout << "ran " << ran_ << "/" << session_->nodeCount() << " nodes in " << ms(wall_) << "\n";
+        const bool outputsMatch = verifyOutputs();   // printed first
+        const bool ok = verifyIntermediates() && outputsMatch;
+        report_["matched"] = ok;
+        if (asJson_) std::cout << report_.dump(2) << "\n";
+        else std::cout << "total time: " << ms(wall_) << "\n";
+        return ok ? kExitOk : kExitFailure;
+    }
+
+private:
+    bool loadValues() {
+        graph_ = loadGraphOrReport("run", parsed_.positional[0]);
+        if (!graph_) return false;
+        weights_ = readOrReport("--weights", parsed_.value("--weights"));
+        constants_ = readOrReport("--constants", parsed_.value("--constants"));
+        inputs_ = readOrReport("--inputs", parsed_.value("--inputs"));
+        expected_ = readOrReport("--expected", parsed_.value("--expected"));
+        reference_ = readOrReport("--reference-intermediates", parsed_.value("--reference-intermediates"));
+        if (!weights_ || !constants_ || !inputs_ || !expected_ || !reference_) return false;
+        if (auto seed = parsed_.intValue("--random-inputs")) *inputs_ = exec::makeRandomInputs(*graph_, *seed);
+        return true;
+    }
+
+    bool findTarget() {
+        target_ = static_cast<int64_t>(graph_->nodes.size()) - 1;
+        auto until = parsed_.value("--until");
+        if (!until) return true;
+        ir::GraphIndex index(*graph_);
         auto i = index.nodeIndex(*until);
         if (!i) {
             std::cerr << "irscope run: --until: no node named '" << *until << "'\n";
-            return kExitUsage;
+            return false;
         }
-        target = *i;
+        target_ = *i;
+        return true;
     }
-    // Keep intermediates only when something will look at them.
-    const bool keep = parsed.has("--dump") || parsed.has("--reference-intermediates") || parsed.has("--until");
-    exec::Session session(*graph, keep ? exec::RetentionPolicy::KeepAll : exec::RetentionPolicy::FreeAfterLastUse);
-    session.setWeights(*weights);
-    session.setConstants(*constants);
-    session.setInputs(*inputs);
 
-    json report = json::object();
-    report["model_name"] = graph->modelName;
-    auto missing = session.preflight();
-    if (!missing.empty()) {
-        if (asJson) {
-            report["ran"] = false;
+    // False (after saying which) when a value the run needs has none.
+    bool reportMissing() {
+        const auto missing = session_->preflight();
+        if (missing.empty()) return true;
+        if (asJson_) {
+            report_["ran"] = false;
             json list = json::array();
             for (const auto& m : missing)
                 list.push_back(json{{"name", m.name}, {"original_name", m.originalName}, {"kind", m.kind}, {"nodes", m.nodes}});
-            report["missing"] = list;
-            std::cout << report.dump(2) << "\n";
+            report_["missing"] = list;
+            std::cout << report_.dump(2) << "\n";
         }
         std::cerr << "irscope run: " << missing.size() << " value" << (missing.size() == 1 ? "" : "s")
                   << " missing (give them with --weights, --constants or --inputs):\n";
         for (const auto& m : missing) std::cerr << "  " << exec::formatMissingValue(m) << "\n";
-        return kExitUsage;
+        return false;
     }
 
-    auto t0 = std::chrono::steady_clock::now();
-    exec::RunResult result = target >= 0 ? session.runTo(target) : exec::RunResult{};
-    const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-
-    int64_t ran = 0;
-    json diags = json::array();
-    for (int64_t i = 0; i < session.nodeCount(); ++i) {
-        if (session.state(i) == exec::NodeState::Done) ++ran;
-        for (const auto& d : session.diagnostics(i)) {
-            diags.push_back(json{{"node", graph->nodes[i].name}, {"message", d}});
-            if (!asJson) std::cerr << "warning: node '" << graph->nodes[i].name << "': " << d << "\n";
+    void recordRun() {
+        json diags = json::array();
+        for (int64_t i = 0; i < session_->nodeCount(); ++i) {
+            if (session_->state(i) == exec::NodeState::Done) ++ran_;
+            for (const auto& d : session_->diagnostics(i)) {
+                diags.push_back(json{{"node", graph_->nodes[i].name}, {"message", d}});
+                if (!asJson_) std::cerr << "warning: node '" << graph_->nodes[i].name << "': " << d << "\n";
+            }
         }
+        report_["nodes"] = session_->nodeCount();
+        report_["nodes_run"] = ran_;
+        report_["total_seconds"] = wall_;
+        report_["node_seconds"] = session_->totalSeconds();
+        report_["diagnostics"] = diags;
     }
-    report["nodes"] = session.nodeCount();
-    report["nodes_run"] = ran;
-    report["total_seconds"] = wall;
-    report["node_seconds"] = session.totalSeconds();
-    report["diagnostics"] = diags;
 
-    if (parsed.has("--dump")) {
+    bool dumpIntermediates() {
+        if (!parsed_.has("--dump")) return true;
         io::TensorMap all;
-        session.intermediates(all);
+        session_->intermediates(all);
         try {
-            io::writeTensorFile(all, *parsed.value("--dump"));
+            io::writeTensorFile(all, *parsed_.value("--dump"));
         } catch (const std::exception& e) {
             std::cerr << "irscope run: --dump: " << e.what() << "\n";
-            return kExitUsage;
+            return false;
         }
+        return true;
     }
 
-    if (result.reason == exec::StopReason::Failed) {
-        const auto& e = *result.error;
-        report["ran"] = false;
-        report["error"] = json{{"node", e.nodeName}, {"op_type", e.opType}, {"message", e.message}};
-        if (asJson) std::cout << report.dump(2) << "\n";
-        else std::cout << "ran " << ran << "/" << session.nodeCount() << " nodes in " << ms(wall) << "\n";
+    int reportFailure(const exec::NodeError& e) {
+        report_["ran"] = false;
+        report_["error"] = json{{"node", e.nodeName}, {"op_type", e.opType}, {"message", e.message}};
+        if (asJson_) std::cout << report_.dump(2) << "\n";
+        else std::cout << "ran " << ran_ << "/" << session_->nodeCount() << " nodes in " << ms(wall_) << "\n";
         std::cerr << "irscope run: node '" << e.nodeName << "' (" << e.opType << ") failed: " << e.message << "\n";
         return kExitUsage;
     }
-    report["ran"] = true;
-    bool ok = true;
-    if (!asJson) std::cout << "ran " << ran << "/" << session.nodeCount() << " nodes in " << ms(wall) << "\n";
 
-    const bool reachedEnd = session.finished();
-    json outs = json::array();
-    if (reachedEnd && parsed.has("--expected")) {
-        for (const auto& c : exec::compareOutputs(session, *expected, tol)) {
-            ok = ok && c.matched;
-            outs.push_back(comparisonJson(c));
-            if (!asJson) std::cout << "output " << c.name << ": " << comparisonText(c, tol) << "\n";
+    // Graph outputs against --expected, or their summaries; true when they match.
+    bool verifyOutputs() {
+        bool ok = true;
+        const bool reachedEnd = session_->finished();
+        json outs = json::array();
+        if (reachedEnd && parsed_.has("--expected")) {
+            for (const auto& c : exec::compareOutputs(*session_, *expected_, tol_)) {
+                ok = ok && c.matched;
+                outs.push_back(comparisonJson(c));
+                if (!asJson_) std::cout << "output " << c.name << ": " << comparisonText(c, tol_) << "\n";
+            }
+        } else if (reachedEnd && !asJson_) {
+            for (const auto& o : graph_->graphOutputs) {
+                auto s = session_->summary(o.name);
+                if (s)
+                    std::cout << "output " << o.name << ": " << s->dtype << " " << exec::indexText(s->shape) << " min "
+                              << num(s->min) << " max " << num(s->max) << " mean " << num(s->mean) << "\n";
+            }
+        } else if (!reachedEnd && !asJson_) {
+            std::cout << "stopped after node '" << graph_->nodes[target_].name << "'\n";
         }
-    } else if (reachedEnd && !asJson) {
-        for (const auto& o : graph->graphOutputs) {
-            auto s = session.summary(o.name);
-            if (s)
-                std::cout << "output " << o.name << ": " << s->dtype << " " << exec::indexText(s->shape) << " min "
-                          << num(s->min) << " max " << num(s->max) << " mean " << num(s->mean) << "\n";
-        }
-    } else if (!reachedEnd && !asJson) {
-        std::cout << "stopped after node '" << graph->nodes[target].name << "'\n";
+        report_["outputs"] = outs;
+        return ok;
     }
-    report["outputs"] = outs;
 
-    if (parsed.has("--reference-intermediates")) {
-        auto rep = exec::compareIntermediates(session, *reference, tol);
+    // Intermediates against --reference-intermediates; true when none diverges.
+    bool verifyIntermediates() {
+        if (!parsed_.has("--reference-intermediates")) return true;
+        auto rep = exec::compareIntermediates(*session_, *reference_, tol_);
         json j = json{{"compared", rep.compared}, {"not_in_reference", rep.notInReference}};
         if (rep.first) {
-            ok = false;
             j["first_divergence"] = json{{"node", rep.first->nodeName}, {"op_type", rep.first->opType},
                                          {"comparison", comparisonJson(rep.first->comparison)}};
-            if (!asJson)
+            if (!asJson_)
                 std::cout << "intermediates: first divergence at node '" << rep.first->nodeName << "' ("
                           << rep.first->opType << "), tensor '" << rep.first->comparison.name
-                          << "': " << comparisonText(rep.first->comparison, tol) << "\n";
-        } else if (!asJson) {
+                          << "': " << comparisonText(rep.first->comparison, tol_) << "\n";
+        } else if (!asJson_) {
             std::cout << "intermediates: " << rep.compared << " tensors match the reference\n";
         }
-        report["intermediates"] = j;
+        report_["intermediates"] = j;
+        return !rep.first;
     }
-    report["matched"] = ok;
-    if (asJson) std::cout << report.dump(2) << "\n";
-    else std::cout << "total time: " << ms(wall) << "\n";
-    return ok ? kExitOk : kExitFailure;
-}
+
+    ParsedArgs parsed_;
+    exec::Tolerance tol_;
+    bool asJson_ = false;
+    std::optional<ir::Graph> graph_;
+    std::optional<io::TensorMap> weights_, constants_, inputs_, expected_, reference_;
+    int64_t target_ = -1;
+    std::unique_ptr<exec::Session> session_;
+    json report_ = json::object();
+    double wall_ = 0;
+    int64_t ran_ = 0;
+};
+
+int runRun(const std::vector<std::string>& args) { return RunCommand(args).run(); }
 
 const CommandRegistration registration{Command{
     "run", "execute an IR with libtorch node by node and verify it against references",
