@@ -2,7 +2,7 @@
 #include <iostream>
 
 #include "cli/arg_parser.h"
-#include "core/io/tensor_summary.h"
+#include "core/io/tensor_convert.h"
 
 namespace irscope::cli {
 namespace {

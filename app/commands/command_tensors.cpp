@@ -6,7 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/arg_parser.h"
-#include "core/io/tensor_summary.h"
+#include "core/io/tensor_listing.h"
 
 namespace irscope::cli {
 namespace {
@@ -30,22 +30,28 @@ nlohmann::ordered_json jsonNumber(const std::optional<double>& v) {
     return *v;
 }
 
+// torch.min / max / mean of a listed tensor; none for an empty or non-floating one.
+std::optional<double> statOf(const io::TensorListing& r, double (io::TensorSummary::*stat)() const) {
+    if (!r.stats || r.stats->numel == 0) return std::nullopt;
+    return ((*r.stats).*stat)();
+}
+
 int runTensors(const std::vector<std::string>& args) {
     const auto parsed = parseArgs(args, {{"--json", "--no-stats"}, {"--select"}, {}});
     requirePositional(parsed, 1, 1, "FILE (a .pt/.pth/.bin, .safetensors, .npy file or a directory of .npy)");
     io::ReadOptions options;
     options.select = parsed.value("--select").value_or("");
     const bool stats = !parsed.has("--no-stats");
-    const auto rows = io::summarizeTensorFile(parsed.positional[0], options, stats);
+    const auto rows = io::listTensorFile(parsed.positional[0], options, stats);
 
     if (parsed.has("--json")) {
         nlohmann::ordered_json out = nlohmann::ordered_json::array();
         for (const auto& r : rows) {
             nlohmann::ordered_json o{{"name", r.name}, {"dtype", r.dtype}, {"shape", r.shape}};
-            if (stats && r.supported && (r.min || r.max || r.mean)) {
-                o["min"] = jsonNumber(r.min);
-                o["max"] = jsonNumber(r.max);
-                o["mean"] = jsonNumber(r.mean);
+            if (stats && r.supported && statOf(r, &io::TensorSummary::torchMin)) {
+                o["min"] = jsonNumber(statOf(r, &io::TensorSummary::torchMin));
+                o["max"] = jsonNumber(statOf(r, &io::TensorSummary::torchMax));
+                o["mean"] = jsonNumber(statOf(r, &io::TensorSummary::torchMean));
             }
             if (!r.supported) {
                 o["supported"] = false;
@@ -66,9 +72,9 @@ int runTensors(const std::vector<std::string>& args) {
             if (stats) row.insert(row.end(), {"", "", ""});
             row.push_back(r.note);   // says "not supported" and why, after the columns
         } else if (stats) {
-            row.push_back(number(r.min));
-            row.push_back(number(r.max));
-            row.push_back(number(r.mean));
+            row.push_back(number(statOf(r, &io::TensorSummary::torchMin)));
+            row.push_back(number(statOf(r, &io::TensorSummary::torchMax)));
+            row.push_back(number(statOf(r, &io::TensorSummary::torchMean)));
         }
         table.push_back(std::move(row));
     }

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "core/exec/tensor_summary.h"
+#include "core/io/tensor_stats.h"
 
 namespace irscope::exec {
 
@@ -16,7 +16,7 @@ enum class ValueSide { Actual, Reference, Difference };   // Difference: actual 
 
 // The summary panel: TensorSummary plus +/-Inf apart.
 struct ValueSummary {
-    TensorSummary base;
+    io::TensorSummary base;
     int64_t posInfs = 0, negInfs = 0;
 };
 

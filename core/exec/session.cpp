@@ -228,10 +228,10 @@ bool Session::value(const std::string& name, at::Tensor& out) const {
     out = d_->exec.valueOf(name);
     return out.defined();
 }
-std::optional<TensorSummary> Session::summary(const std::string& name) const {
+std::optional<io::TensorSummary> Session::summary(const std::string& name) const {
     at::Tensor t;
     if (!value(name, t)) return std::nullopt;
-    return summarize(t);
+    return io::summarize(t);
 }
 bool Session::outputs(io::TensorMap& out, std::string* missing) const {
     std::lock_guard lock(d_->mutex);

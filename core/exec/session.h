@@ -24,7 +24,7 @@
 #include <vector>
 
 #include "core/exec/exec_types.h"
-#include "core/exec/tensor_summary.h"
+#include "core/io/tensor_stats.h"
 #include "core/ir/graph.h"
 
 namespace at {
@@ -97,7 +97,7 @@ public:
     bool hasValue(const std::string& tensorName) const;
     // Copies the handle (not the data) into `out`; false when there is no value.
     bool value(const std::string& tensorName, at::Tensor& out) const;
-    std::optional<TensorSummary> summary(const std::string& tensorName) const;
+    std::optional<io::TensorSummary> summary(const std::string& tensorName) const;
     // Graph outputs by name; false (and `missing` set) when one has no value.
     bool outputs(io::TensorMap& out, std::string* missing = nullptr) const;
     // Every computed node output, by tensor name, in execution order.

@@ -48,12 +48,9 @@ at::Tensor difference(const at::Tensor& a, const at::Tensor& r) {
 
 ValueSummary summarizeValue(const at::Tensor& t) {
     ValueSummary s;
-    s.base = summarize(t);
-    if (at::isFloatingType(t.scalar_type()) && t.numel()) {
-        at::NoGradGuard g;
-        s.posInfs = t.eq(kInf).sum().item<int64_t>();
-        s.negInfs = t.eq(-kInf).sum().item<int64_t>();
-    }
+    s.base = io::summarize(t);
+    s.posInfs = s.base.posInfs;
+    s.negInfs = s.base.negInfs;
     return s;
 }
 

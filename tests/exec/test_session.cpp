@@ -169,7 +169,7 @@ private slots:
 
     void summaryStatistics() {
         at::Tensor t = at::tensor({0.f, 1.f, 2.f, 3.f, NAN, std::numeric_limits<float>::infinity()});
-        TensorSummary s = summarize(t);
+        io::TensorSummary s = io::summarize(t);
         QCOMPARE(s.numel, int64_t(6));
         QCOMPARE(s.nans, int64_t(1));
         QCOMPARE(s.infs, int64_t(1));

@@ -1,0 +1,26 @@
+#pragma once
+// What `irscope tensors` lists of a tensor file, torch-free for the CLI: each
+// tensor's name, dtype and shape, the ones libtorch 1.13 cannot load (and
+// why), and on request the statistics of the floating ones.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/io/read_options.h"
+#include "core/io/tensor_stats.h"
+
+namespace irscope::io {
+
+struct TensorListing {
+    std::string name;
+    std::string dtype;              // torch_ir spelling ("float32", "bfloat16", "float8_e4m3fn")
+    std::vector<int64_t> shape;
+    bool supported = true;          // false: listed by the file, not loadable by libtorch 1.13
+    std::string note;               // why not supported
+    std::optional<TensorSummary> stats;   // floating tensors, when asked for
+};
+
+// Throws TensorFileError. `stats` reads every floating tensor's data.
+std::vector<TensorListing> listTensorFile(const std::string& path, const ReadOptions& options, bool stats);
+
+}  // namespace irscope::io
