@@ -25,6 +25,7 @@
 #include "widgets/panels/properties_panel.h"
 #include "widgets/session/debug_controller.h"
 #include "widgets/session/graph_session.h"
+#include "widgets/session/node_decorator.h"
 
 namespace irscope::widgets {
 
@@ -92,6 +93,8 @@ DebuggerUi installDebugger(MainWindow& w) {
     DebuggerUi ui;
     auto* c = new DebugController(w.session(), &w);
     ui.controller = c;
+    // First of the controller's observers: the graph is decorated before the panels hear of a change.
+    ui.decorator = new NodeDecorator(c, w.session(), c);
 
     // ---- docks
     auto dock = [&w](const QString& title, const QString& name, QWidget* content, Qt::DockWidgetArea area) {

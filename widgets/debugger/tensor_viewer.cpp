@@ -381,8 +381,7 @@ TensorViewer::TensorViewer(DebugController* c, bool follows, QWidget* parent)
         const QString f = QFileDialog::getSaveFileName(this, tr("Export tensor"), base + QStringLiteral(".npy"),
                                                        QStringLiteral("NumPy (*.npy);;PyTorch (*.pt);;safetensors (*.safetensors)"));
         if (f.isEmpty()) return;
-        const QString err = c_->exportTensor(tensor_, f, side());
-        if (!err.isEmpty()) emit c_->errorOccurred(err);
+        c_->exportTensorReportingErrors(tensor_, f, side());
     });
     connect(goFirst, &QPushButton::clicked, c_, &DebugController::goToFirstDivergence);
     connect(tabs_, &QTabWidget::currentChanged, this, [this] { refresh(); });
