@@ -31,6 +31,7 @@
 #include "widgets/debugger/debugger_panels.h"
 #include "widgets/debugger/debugger_ui.h"
 #include "widgets/debugger/tensor_viewer.h"
+#include "widgets/debugger/tensor_viewer_area.h"
 #include "widgets/main_window/main_window.h"
 #include "widgets/panels/call_stack_panel.h"
 #include "widgets/session/debug_controller.h"

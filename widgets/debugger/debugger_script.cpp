@@ -1,6 +1,7 @@
 #include "widgets/debugger/debugger_script.h"
 
 #include <cstdio>
+#include <map>
 
 #include <QCommandLineParser>
 #include <QComboBox>
@@ -11,6 +12,7 @@
 #include "widgets/debugger/debugger_panels.h"
 #include "widgets/debugger/debugger_ui.h"
 #include "widgets/debugger/tensor_viewer.h"
+#include "widgets/debugger/tensor_viewer_area.h"
 #include "widgets/session/debug_controller.h"
 #include "widgets/session/graph_session.h"
 #include "widgets/session/loaded_document.h"
@@ -45,9 +47,12 @@ void runDebuggerScript(const QCommandLineParser& p, DebuggerUi& ui, const QStrin
     if (p.isSet(QStringLiteral("expected"))) c->loadExpected(opt("expected"));
     if (p.isSet(QStringLiteral("reference-intermediates"))) c->loadReferenceIntermediates(opt("reference-intermediates"));
     const QString tab = opt("viewer-tab").toLower();
-    const QStringList tabs{QStringLiteral("summary"), QStringLiteral("values"), QStringLiteral("histogram"),
-                           QStringLiteral("heatmap"), QStringLiteral("compare")};
-    if (tabs.contains(tab)) ui.tensors->follower()->tabs()->setCurrentIndex(static_cast<int>(tabs.indexOf(tab)));
+    const std::map<QString, TensorTab> tabs{{QStringLiteral("summary"), TensorTab::Summary},
+                                            {QStringLiteral("values"), TensorTab::Values},
+                                            {QStringLiteral("histogram"), TensorTab::Histogram},
+                                            {QStringLiteral("heatmap"), TensorTab::Heatmap},
+                                            {QStringLiteral("compare"), TensorTab::Compare}};
+    if (tabs.count(tab)) ui.tensors->follower()->showTab(tabs.at(tab));
     const QString dock = opt("show-dock").toLower();
     if (dock == QLatin1String("constants")) ui.constantsDock->raise();
     else if (dock == QLatin1String("inputs")) ui.inputsDock->raise();

@@ -18,7 +18,7 @@
 #include <QVBoxLayout>
 
 #include "widgets/debugger/debugger_panels.h"
-#include "widgets/debugger/tensor_viewer.h"
+#include "widgets/debugger/tensor_viewer_area.h"
 #include "widgets/graph_view/graph_view.h"
 #include "widgets/main_window/main_window.h"
 #include "widgets/panels/diagnostics_panel.h"
