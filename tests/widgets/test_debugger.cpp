@@ -28,10 +28,13 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 
-#include "widgets/debugger/debugger_panels.h"
+#include "widgets/debugger/constants_panel.h"
 #include "widgets/debugger/debugger_ui.h"
+#include "widgets/debugger/exec_info_panel.h"
+#include "widgets/debugger/missing_values_panel.h"
 #include "widgets/debugger/tensor_viewer.h"
 #include "widgets/debugger/tensor_viewer_area.h"
+#include "widgets/debugger/weights_panel.h"
 #include "widgets/main_window/main_window.h"
 #include "widgets/panels/call_stack_panel.h"
 #include "widgets/session/debug_controller.h"

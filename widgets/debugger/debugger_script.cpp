@@ -9,7 +9,6 @@
 #include <QTabWidget>
 #include <QTimer>
 
-#include "widgets/debugger/debugger_panels.h"
 #include "widgets/debugger/debugger_ui.h"
 #include "widgets/debugger/tensor_viewer.h"
 #include "widgets/debugger/tensor_viewer_area.h"

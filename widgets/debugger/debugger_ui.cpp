@@ -17,7 +17,11 @@
 #include <QToolBar>
 #include <QVBoxLayout>
 
-#include "widgets/debugger/debugger_panels.h"
+#include "widgets/debugger/constants_panel.h"
+#include "widgets/debugger/exec_info_panel.h"
+#include "widgets/debugger/inputs_panel.h"
+#include "widgets/debugger/missing_values_panel.h"
+#include "widgets/debugger/weights_panel.h"
 #include "widgets/debugger/tensor_viewer_area.h"
 #include "widgets/graph_view/graph_view.h"
 #include "widgets/main_window/main_window.h"
