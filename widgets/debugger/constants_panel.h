@@ -5,6 +5,8 @@
 // constants file and saving what was entered.
 #include <QWidget>
 
+#include "widgets/main_window/panel_id.h"
+
 class QComboBox;
 class QLabel;
 class QLineEdit;
@@ -16,6 +18,9 @@ namespace irscope::widgets {
 class DebugController;
 class WeightFilter;
 class WeightsModel;
+
+// Its dock in the MainWindow.
+inline constexpr PanelId kConstantsPanel{"constantsDock"};
 
 class ConstantsPanel : public QWidget {
     Q_OBJECT

@@ -60,9 +60,12 @@ void runDebuggerScript(const QCommandLineParser& p, DebuggerUi& ui, const QStrin
     // Wait for the loads (queued on the worker), then run, then finish.
     auto finish = [c, ui, select, done, &p] {
         const QString ov = p.value(QStringLiteral("overlay")).toLower();
-        const QStringList kinds{QStringLiteral("none"), QStringLiteral("time"), QStringLiteral("maxabs"),
-                                QStringLiteral("naninf"), QStringLiteral("diff")};
-        if (kinds.contains(ov)) ui.overlay->setCurrentIndex(static_cast<int>(kinds.indexOf(ov)));
+        const std::map<QString, exec::OverlayKind> kinds{{QStringLiteral("none"), exec::OverlayKind::None},
+                                                         {QStringLiteral("time"), exec::OverlayKind::Time},
+                                                         {QStringLiteral("maxabs"), exec::OverlayKind::MaxAbs},
+                                                         {QStringLiteral("naninf"), exec::OverlayKind::NanInf},
+                                                         {QStringLiteral("diff"), exec::OverlayKind::Difference}};
+        if (kinds.count(ov)) ui.overlay->setCurrentIndex(ui.overlay->findData(static_cast<int>(kinds.at(ov))));
         if (!c->expectedPath().isEmpty() || !c->intermediatesPath().isEmpty()) c->findFirstDivergence();
         c->waitIdle();
         if (!select.isEmpty()) c->session()->selectNodeByName(select, true);

@@ -5,6 +5,8 @@
 // first node whose output differs from its reference.
 #include <QWidget>
 
+#include "widgets/main_window/panel_id.h"
+
 class QComboBox;
 class QLabel;
 class QPushButton;
@@ -15,6 +17,9 @@ namespace irscope::widgets {
 
 class DebugController;
 class InputsModel;
+
+// Its dock in the MainWindow.
+inline constexpr PanelId kInputsPanel{"inputsDock"};
 
 class InputsPanel : public QWidget {
     Q_OBJECT

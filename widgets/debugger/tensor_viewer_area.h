@@ -5,12 +5,17 @@
 
 #include <QWidget>
 
+#include "widgets/main_window/panel_id.h"
+
 class QSplitter;
 
 namespace irscope::widgets {
 
 class DebugController;
 class TensorViewer;
+
+// Its dock in the MainWindow.
+inline constexpr PanelId kTensorPanel{"tensorDock"};
 
 class TensorViewerArea : public QWidget {
     Q_OBJECT

@@ -4,6 +4,8 @@
 // loading a state_dict. Clicking a row selects the weight and shows its tensor.
 #include <QWidget>
 
+#include "widgets/main_window/panel_id.h"
+
 class QComboBox;
 class QLabel;
 class QTableView;
@@ -13,6 +15,9 @@ namespace irscope::widgets {
 class DebugController;
 class WeightFilter;
 class WeightsModel;
+
+// Its dock in the MainWindow.
+inline constexpr PanelId kWeightsPanel{"weightsDock"};
 
 class WeightsPanel : public QWidget {
     Q_OBJECT

@@ -1,0 +1,24 @@
+#pragma once
+// TensorFileDrop: dropping .pt / .safetensors / .npy files on the window
+// loads them into the debugger: as constants when the name contains "const",
+// inputs ("input"), expected outputs ("expected"), reference intermediates
+// ("intermediate"), else as weights. Other files (an IR) go on to the window.
+#include <QObject>
+
+namespace irscope::widgets {
+
+class DebugController;
+
+class TensorFileDrop : public QObject {
+public:
+    TensorFileDrop(DebugController* controller, QObject* parent);
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
+private:
+    void load(const QString& path);
+    DebugController* c_;
+};
+
+}  // namespace irscope::widgets
