@@ -8,7 +8,7 @@
 #include "cli/cli_io.h"
 #include "core/export/svg_export.h"
 #include "core/ir/graph_index.h"
-#include "render_png.h"
+#include "launcher/module_loader.h"
 
 namespace irscope::cli {
 namespace {
@@ -20,6 +20,18 @@ std::string lowerExtension(const std::string& path) {
     std::string ext = path.substr(dot + 1);
     std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
     return ext;
+}
+
+// The PNG renderer is the graph view's own, in the GUI module (Qt).
+int renderPngInGuiModule(const ir::Graph& graph, bool includeWeights, double scale, const std::string& out) {
+    std::string error;
+    const auto* module = app::loadModule("irscope_gui", error);
+    if (!module || !module->gui) {
+        std::cerr << "irscope render: PNG needs the GUI module: " << (error.empty() ? "not a GUI module" : error)
+                  << "\n";
+        return kExitUsage;
+    }
+    return module->gui->renderPng(graph, includeWeights, scale, out);
 }
 
 int runRender(const std::vector<std::string>& args) {
@@ -49,7 +61,7 @@ int runRender(const std::vector<std::string>& args) {
         const std::string svg = exporter::graphToSvgByModule(*graph, index, !parsed.has("--no-weights"), *depth, options);
         return writeOutput("render", out, svg) ? kExitOk : kExitUsage;
     }
-    if (ext == "png") return app::renderPngViaGuiModule(*graph, !parsed.has("--no-weights"), options.scale, *out);
+    if (ext == "png") return renderPngInGuiModule(*graph, !parsed.has("--no-weights"), options.scale, *out);
     const std::string svg = exporter::graphToSvg(*graph, index, !parsed.has("--no-weights"), options);
     return writeOutput("render", out, svg) ? kExitOk : kExitUsage;
 }

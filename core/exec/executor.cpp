@@ -10,6 +10,7 @@
 
 #include "core/exec/attr_convert.h"
 #include "core/exec/exec_error.h"
+#include "core/exec/value_precedence.h"
 
 namespace irscope::exec {
 namespace {
@@ -149,26 +150,12 @@ void Executor::rebuildRegistry() {
     for (const auto& e : weights_) registry_[e.name] = e.tensor;
     for (const auto& [placeholder, original] : graph_.weightNameMapping)
         if (const at::Tensor* t = weights_.find(original)) registry_[placeholder] = *t;
-    // 2. Effective constants: the IR's, overridden by the user's; under the
-    //    original name and every placeholder mapped to it, whatever its prefix.
-    std::unordered_map<std::string, at::Tensor> effective;
-    std::vector<std::string> order;
-    for (const auto& [name, value] : graph_.constants) {
-        try {
-            effective[name] = constantToTensor(name, value);
-            order.push_back(name);
-        } catch (const ExecError&) {
-            // Left out: pre-flight reports the placeholder as missing unless the user supplies it.
-        }
-    }
-    for (const auto& e : constants_) {
-        if (!effective.count(e.name)) order.push_back(e.name);
-        effective[e.name] = e.tensor;
-    }
-    for (const auto& name : order) {
-        const at::Tensor& t = effective[name];
-        registry_[name] = t;
-        for (const auto& placeholder : index_.placeholdersOf(name)) registry_[placeholder] = t;
+    // 2. Effective constants (value_precedence.h): the IR's, overridden by the
+    //    user's; under the original name and every placeholder mapped to it,
+    //    whatever its prefix. They win over the state_dict.
+    for (const auto& c : effectiveConstants(graph_, constants_).values) {
+        registry_[c.name] = c.tensor;
+        for (const auto& placeholder : index_.placeholdersOf(c.name)) registry_[placeholder] = c.tensor;
     }
     // 3. Graph inputs by name.
     for (size_t i = 0; i < graph_.graphInputs.size(); ++i) {

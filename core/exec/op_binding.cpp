@@ -57,14 +57,17 @@ std::optional<c10::OperatorName> operatorNameOf(const std::string& opType) {
     return c10::OperatorName(ns + "::" + name, overload);
 }
 
-BoundOp bindNode(const ir::OpNode& node) {
-    BoundOp op;
-    op.opType = node.opType;
+namespace {
+
+std::string qualifiedName(const c10::OperatorName& name) {
+    return name.name + (name.overload_name.empty() ? "" : "." + name.overload_name);
+}
+
+// The op's schema: irscope's equivalent where 2.x changed the schema of a
+// name 1.13 also has (see compat_ops.h), else libtorch's own.
+void resolveSchema(const ir::OpNode& node, BoundOp& op) {
     auto opName = operatorNameOf(node.opType);
     if (!opName) throw ExecError(node.name, node.opType, "op_type is not of the form namespace.op.overload");
-
-    // The equivalent first: where one exists for a name 1.13 also has, it is
-    // because 2.x changed that op's schema (see compat_ops.h).
     if (const CompatOp* compat = findCompatOp(*opName)) {
         op.schema = compat->schema;
         op.compat = compat->fn;
@@ -73,149 +76,187 @@ BoundOp bindNode(const ir::OpNode& node) {
         op.schema = &handle->schema();
     } else if (const char* why = unsupportedReason(*opName)) {
         throw ExecError(node.name, node.opType,
-                        "'" + opName->name + (opName->overload_name.empty() ? "" : "." + opName->overload_name) +
-                            "' is not supported on this libtorch (1.13): " + why);
+                        "'" + qualifiedName(*opName) + "' is not supported on this libtorch (1.13): " + why);
     } else {
         throw ExecError(node.name, node.opType,
-                        std::string("unknown op: libtorch 1.13 has no ") + "'" + opName->name +
-                            (opName->overload_name.empty() ? "" : "." + opName->overload_name) +
+                        "unknown op: libtorch 1.13 has no '" + qualifiedName(*opName) +
                             "' and irscope has no equivalent for it");
     }
+}
 
-    const auto& args = op.schema->arguments();
-    const ir::AttrMap& attrs = node.attrs;
-    auto hasAttr = [&](const std::string& name) { return attrs.is_object() && attrs.contains(name); };
-    std::vector<ArgClass> classes;
-    for (const auto& a : args) classes.push_back(classify(a));
+// Binds the node's tensor inputs and attrs to the schema's arguments, in
+// schema order. Tensor inputs are consumed left to right; an argument that
+// could take an input or an attr takes the input only when enough inputs are
+// left for the arguments after it that certainly need one.
+class ArgumentBinder {
+public:
+    ArgumentBinder(const ir::OpNode& node, BoundOp& op)
+        : node_(node), op_(op), args_(op.schema->arguments()), attrs_(node.attrs),
+          nInputs_(static_cast<int32_t>(node.inputs.size())) {
+        for (const auto& a : args_) classes_.push_back(classify(a));
+        listSizes_ = intListAttr(node, "_tensor_list_sizes");
+        readNoneMasks();
+        computeNeedAfter();
+    }
 
-    // List sizes, in schema order of Tensor[]/Tensor?[] arguments.
-    std::vector<int64_t> listSizes = intListAttr(node, "_tensor_list_sizes");
-    std::vector<std::vector<bool>> noneMasks;
-    if (auto it = attrs.find("_tensor_list_none_masks"); it != attrs.end() && it->is_array())
+    void bindAll() {
+        for (size_t i = 0; i < args_.size(); ++i) {
+            const auto& a = args_[i];
+            ArgSlot slot;
+            const int32_t left = nInputs_ - next_;
+            const int32_t after = needAfter_[i + 1];
+            switch (classes_[i]) {
+            case ArgClass::Tensor: bindTensor(a, left, after, slot); break;
+            case ArgClass::OptionalTensor: bindOptionalTensor(a, left, after, slot); break;
+            case ArgClass::TensorList:
+            case ArgClass::OptionalTensorList: bindTensorList(a, classes_[i], left, after, slot); break;
+            case ArgClass::Other: bindOther(a, slot); break;
+            }
+            if (a.alias_info() && a.alias_info()->isWrite() && slot.kind == ArgSlot::Kind::Tensor)
+                op_.writtenInputs.push_back(slot.first);
+            op_.slots.push_back(std::move(slot));
+        }
+        if (next_ < nInputs_)
+            fail(std::to_string(nInputs_) + " tensor inputs but the schema " + op_.schema->name() +
+                 (op_.schema->overload_name().empty() ? "" : "." + op_.schema->overload_name()) + " takes only " +
+                 std::to_string(next_));
+        op_.inputsUsed = next_;
+    }
+
+    // Attrs no argument takes (torch_ir's own _tensor_list_* aside).
+    void collectIgnoredAttrs() {
+        if (!attrs_.is_object()) return;
+        for (const auto& [key, value] : attrs_.items()) {
+            if (key.rfind("_tensor_list_", 0) == 0) continue;
+            const bool known = std::any_of(args_.begin(), args_.end(), [&](const auto& a) { return a.name() == key; });
+            if (!known) op_.ignoredAttrs.push_back(key);
+        }
+    }
+
+private:
+    [[noreturn]] void fail(const std::string& why) const { throw ExecError(node_.name, node_.opType, why); }
+    bool hasAttr(const std::string& name) const { return attrs_.is_object() && attrs_.contains(name); }
+    c10::IValue fromAttr(const c10::Argument& a) const {
+        try {
+            return attrToIValue(a, attrs_[a.name()]);
+        } catch (const std::exception& e) {
+            fail("argument '" + a.name() + "': " + e.what());
+        }
+    }
+
+    void readNoneMasks() {
+        auto it = attrs_.find("_tensor_list_none_masks");
+        if (it == attrs_.end() || !it->is_array()) return;
         for (const auto& m : *it) {
             std::vector<bool> mask;
             if (m.is_array())
                 for (const auto& b : m) mask.push_back(b.is_boolean() && b.get<bool>());
-            noneMasks.push_back(mask);
+            noneMasks_.push_back(mask);
         }
+    }
 
-    const int32_t nInputs = static_cast<int32_t>(node.inputs.size());
-    // needAfter[i]: inputs that arguments after i will certainly take.
-    std::vector<int32_t> needAfter(args.size() + 1, 0);
-    {
+    // needAfter_[i]: inputs that arguments i.. will certainly take.
+    void computeNeedAfter() {
+        needAfter_.assign(args_.size() + 1, 0);
         size_t listIdx = 0;
-        std::vector<int32_t> take(args.size(), 0);
-        for (size_t i = 0; i < args.size(); ++i) {
-            if (classes[i] == ArgClass::Tensor && !hasAttr(args[i].name())) take[i] = 1;
-            if (classes[i] == ArgClass::TensorList || classes[i] == ArgClass::OptionalTensorList) {
-                take[i] = listIdx < listSizes.size() ? static_cast<int32_t>(listSizes[listIdx]) : 0;
+        std::vector<int32_t> take(args_.size(), 0);
+        for (size_t i = 0; i < args_.size(); ++i) {
+            if (classes_[i] == ArgClass::Tensor && !hasAttr(args_[i].name())) take[i] = 1;
+            if (classes_[i] == ArgClass::TensorList || classes_[i] == ArgClass::OptionalTensorList) {
+                take[i] = listIdx < listSizes_.size() ? static_cast<int32_t>(listSizes_[listIdx]) : 0;
                 ++listIdx;
             }
         }
-        for (size_t i = args.size(); i-- > 0;) needAfter[i] = needAfter[i + 1] + take[i];
+        for (size_t i = args_.size(); i-- > 0;) needAfter_[i] = needAfter_[i + 1] + take[i];
     }
 
-    int32_t next = 0;
-    size_t listIdx = 0, maskIdx = 0;
-    for (size_t i = 0; i < args.size(); ++i) {
-        const auto& a = args[i];
-        ArgSlot slot;
-        const int32_t left = nInputs - next;
-        const int32_t after = needAfter[i + 1];
-        auto fromAttr = [&](const nlohmann::ordered_json& v) {
-            try {
-                return attrToIValue(a, v);
-            } catch (const std::exception& e) {
-                throw ExecError(node.name, node.opType, "argument '" + a.name() + "': " + e.what());
-            }
-        };
-        switch (classes[i]) {
-        case ArgClass::Tensor:
-            if (hasAttr(a.name()) && (left <= after || left == 0)) {
-                const auto& v = attrs[a.name()];
-                if (!(v.is_number() || v.is_boolean()))
-                    throw ExecError(node.name, node.opType,
-                                    "argument '" + a.name() + "': cannot convert " + v.dump() + " to Tensor");
-                slot.constant = wrappedScalarTensor(jsonToScalar(v));
-            } else if (left > 0) {
-                slot.kind = ArgSlot::Kind::Tensor;
-                slot.first = next++;
-            } else if (a.default_value()) {
-                slot.constant = *a.default_value();
-            } else {
-                throw ExecError(node.name, node.opType,
-                                "argument '" + a.name() + "': no tensor input left and no attr of that name");
-            }
-            break;
-        case ArgClass::OptionalTensor:
-            if (left > after) {
-                slot.kind = ArgSlot::Kind::Tensor;
-                slot.first = next++;
-            } else if (hasAttr(a.name())) {
-                slot.constant = fromAttr(attrs[a.name()]);
-            } else {
-                slot.constant = c10::IValue();
-            }
-            break;
-        case ArgClass::TensorList:
-        case ArgClass::OptionalTensorList: {
-            int32_t count = listIdx < listSizes.size() ? static_cast<int32_t>(listSizes[listIdx])
-                                                       : std::max(0, left - after);   // older files: the rest
-            ++listIdx;
-            if (count > left)
-                throw ExecError(node.name, node.opType,
-                                "argument '" + a.name() + "': _tensor_list_sizes asks for " + std::to_string(count) +
-                                    " tensors but only " + std::to_string(left) + " inputs are left");
-            slot.kind = classes[i] == ArgClass::TensorList ? ArgSlot::Kind::TensorList
-                                                           : ArgSlot::Kind::OptionalTensorList;
-            slot.first = next;
-            slot.count = count;
-            next += count;
-            if (classes[i] == ArgClass::OptionalTensorList) {
-                // A mask belongs to this list when its non-None count matches.
-                if (maskIdx < noneMasks.size()) {
-                    const auto& m = noneMasks[maskIdx];
-                    int32_t present = 0;
-                    for (bool isNone : m) present += isNone ? 0 : 1;
-                    if (present == count) {
-                        slot.noneMask = m;
-                        ++maskIdx;
-                    }
-                }
-                if (slot.noneMask.empty()) slot.noneMask.assign(count, false);
-            }
-            break;
+    void bindTensor(const c10::Argument& a, int32_t left, int32_t after, ArgSlot& slot) {
+        if (hasAttr(a.name()) && (left <= after || left == 0)) {
+            const auto& v = attrs_[a.name()];
+            if (!(v.is_number() || v.is_boolean()))
+                fail("argument '" + a.name() + "': cannot convert " + v.dump() + " to Tensor");
+            slot.constant = wrappedScalarTensor(jsonToScalar(v));
+        } else if (left > 0) {
+            slot.kind = ArgSlot::Kind::Tensor;
+            slot.first = next_++;
+        } else if (a.default_value()) {
+            slot.constant = *a.default_value();
+        } else {
+            fail("argument '" + a.name() + "': no tensor input left and no attr of that name");
         }
-        case ArgClass::Other:
-            if (hasAttr(a.name())) {
-                slot.constant = fromAttr(attrs[a.name()]);
-            } else if (a.default_value()) {
-                slot.constant = *a.default_value();
-            } else if (a.type()->kind() == c10::TypeKind::OptionalType) {
-                slot.constant = c10::IValue();   // 1.13's var.correction: int[1]? dim with no default
-            } else {
-                throw ExecError(node.name, node.opType,
-                                "argument '" + a.name() + "' (" + a.type()->str() +
-                                    ") is missing: no attr of that name and no default in the schema");
-            }
-            break;
-        }
-        if (a.alias_info() && a.alias_info()->isWrite() && slot.kind == ArgSlot::Kind::Tensor)
-            op.writtenInputs.push_back(slot.first);
-        op.slots.push_back(std::move(slot));
     }
-    if (next < nInputs)
-        throw ExecError(node.name, node.opType,
-                        std::to_string(nInputs) + " tensor inputs but the schema " + op.schema->name() +
-                            (op.schema->overload_name().empty() ? "" : "." + op.schema->overload_name()) +
-                            " takes only " + std::to_string(next));
-    op.inputsUsed = next;
-    if (attrs.is_object())
-        for (const auto& [key, value] : attrs.items()) {
-            if (key.rfind("_tensor_list_", 0) == 0) continue;   // internal attrs of torch_ir
-            const bool known = std::any_of(args.begin(), args.end(), [&](const auto& a) { return a.name() == key; });
-            if (!known) op.ignoredAttrs.push_back(key);
+
+    void bindOptionalTensor(const c10::Argument& a, int32_t left, int32_t after, ArgSlot& slot) {
+        if (left > after) {
+            slot.kind = ArgSlot::Kind::Tensor;
+            slot.first = next_++;
+        } else if (hasAttr(a.name())) {
+            slot.constant = fromAttr(a);
+        } else {
+            slot.constant = c10::IValue();
         }
+    }
+
+    void bindTensorList(const c10::Argument& a, ArgClass cls, int32_t left, int32_t after, ArgSlot& slot) {
+        const int32_t count = listIdx_ < listSizes_.size() ? static_cast<int32_t>(listSizes_[listIdx_])
+                                                           : std::max(0, left - after);   // older files: the rest
+        ++listIdx_;
+        if (count > left)
+            fail("argument '" + a.name() + "': _tensor_list_sizes asks for " + std::to_string(count) +
+                 " tensors but only " + std::to_string(left) + " inputs are left");
+        slot.kind = cls == ArgClass::TensorList ? ArgSlot::Kind::TensorList : ArgSlot::Kind::OptionalTensorList;
+        slot.first = next_;
+        slot.count = count;
+        next_ += count;
+        if (cls != ArgClass::OptionalTensorList) return;
+        // A mask belongs to this list when its non-None count matches.
+        if (maskIdx_ < noneMasks_.size()) {
+            const auto& m = noneMasks_[maskIdx_];
+            int32_t present = 0;
+            for (bool isNone : m) present += isNone ? 0 : 1;
+            if (present == count) {
+                slot.noneMask = m;
+                ++maskIdx_;
+            }
+        }
+        if (slot.noneMask.empty()) slot.noneMask.assign(count, false);
+    }
+
+    void bindOther(const c10::Argument& a, ArgSlot& slot) {
+        if (hasAttr(a.name())) {
+            slot.constant = fromAttr(a);
+        } else if (a.default_value()) {
+            slot.constant = *a.default_value();
+        } else if (a.type()->kind() == c10::TypeKind::OptionalType) {
+            slot.constant = c10::IValue();   // 1.13's var.correction: int[1]? dim with no default
+        } else {
+            fail("argument '" + a.name() + "' (" + a.type()->str() +
+                 ") is missing: no attr of that name and no default in the schema");
+        }
+    }
+
+    const ir::OpNode& node_;
+    BoundOp& op_;
+    const std::vector<c10::Argument>& args_;
+    const ir::AttrMap& attrs_;
+    const int32_t nInputs_;
+    std::vector<ArgClass> classes_;
+    std::vector<int64_t> listSizes_;
+    std::vector<std::vector<bool>> noneMasks_;
+    std::vector<int32_t> needAfter_;
+    int32_t next_ = 0;
+    size_t listIdx_ = 0, maskIdx_ = 0;
+};
+
+}  // namespace
+
+BoundOp bindNode(const ir::OpNode& node) {
+    BoundOp op;
+    op.opType = node.opType;
+    resolveSchema(node, op);
+    ArgumentBinder binder(node, op);
+    binder.bindAll();
+    binder.collectIgnoredAttrs();
     return op;
 }
 

@@ -17,6 +17,7 @@ struct Session::Impl {
     Executor exec;
     mutable std::mutex mutex;   // guards everything below and the executor's values
     std::atomic<bool> cancelRequested{false};
+    std::atomic<int64_t> progress{0};   // == cursor, readable without the lock
     int64_t cursor = 0;
     std::vector<NodeState> states;
     std::vector<double> seconds;
@@ -27,6 +28,7 @@ struct Session::Impl {
     void resetLocked() {
         exec.reset();
         cursor = 0;
+        progress = 0;
         std::fill(states.begin(), states.end(), NodeState::Pending);
         std::fill(seconds.begin(), seconds.end(), 0.0);
         for (auto& d : diagnostics) d.clear();
@@ -34,7 +36,7 @@ struct Session::Impl {
     }
 
     // Runs nodes from the cursor until `target` (inclusive) has run.
-    RunResult run(int64_t target, StopReason onTarget) {
+    RunResult run(int64_t target, StopReason onTarget, const NodeHook& afterNode) {
         cancelRequested = false;
         RunResult r;
         const int64_t n = static_cast<int64_t>(states.size());
@@ -81,6 +83,9 @@ struct Session::Impl {
             states[i] = NodeState::Done;
             cursor = i + 1;
             r.lastNode = i;
+            lock.unlock();
+            if (afterNode) afterNode(i);
+            progress = i + 1;
             if (i >= target) {
                 r.reason = cursor >= n && onTarget != StopReason::Stepped ? StopReason::Finished : onTarget;
                 return r;
@@ -126,18 +131,22 @@ void Session::reset() {
     d_->resetLocked();
 }
 
-RunResult Session::step() {
+RunResult Session::step(const NodeHook& afterNode) {
     int64_t c;
     {
         std::lock_guard lock(d_->mutex);
         c = d_->cursor;
     }
-    return d_->run(c, StopReason::Stepped);
+    return d_->run(c, StopReason::Stepped, afterNode);
 }
 
-RunResult Session::runTo(int64_t node) { return d_->run(node, StopReason::ReachedTarget); }
+RunResult Session::runTo(int64_t node, const NodeHook& afterNode) {
+    return d_->run(node, StopReason::ReachedTarget, afterNode);
+}
 
-RunResult Session::runToEnd() { return d_->run(static_cast<int64_t>(d_->states.size()) - 1, StopReason::Finished); }
+RunResult Session::runToEnd(const NodeHook& afterNode) {
+    return d_->run(static_cast<int64_t>(d_->states.size()) - 1, StopReason::Finished, afterNode);
+}
 
 void Session::cancel() { d_->cancelRequested = true; }
 
@@ -164,6 +173,7 @@ int64_t Session::cursor() const {
     std::lock_guard lock(d_->mutex);
     return d_->cursor;
 }
+int64_t Session::progress() const { return d_->progress.load(); }
 bool Session::finished() const { return cursor() >= nodeCount(); }
 NodeState Session::state(int64_t node) const {
     std::lock_guard lock(d_->mutex);

@@ -7,10 +7,17 @@
 // No torch headers here (pimpl): widget files include this. To read a value,
 // include <ATen/core/Tensor.h> where needed and call value().
 //
+// It owns the only run loop in irscope: the Debugger facade, the CLI and the
+// tests all run nodes through step/runTo/runToEnd, with an optional hook
+// called after each node that ran (statistics for overlays, progress).
+//
 // Threading: run calls (step/runTo/runToEnd) are meant for one worker
-// thread; cancel() may be called from any thread; every other call may come
-// from any thread and waits at most for the node being run.
+// thread, and the hook runs on it, outside the session's lock; cancel() and
+// progress() may be called from any thread without waiting; every other call
+// may come from any thread and waits at most for the node being run.
+#include <atomic>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -50,11 +57,13 @@ public:
 
     // Back to the start: every node pending, intermediates dropped.
     void reset();
+    // Called on the running thread after each node that ran (not one that failed).
+    using NodeHook = std::function<void(int64_t node)>;
     // Runs the node at the cursor.
-    RunResult step();
+    RunResult step(const NodeHook& afterNode = {});
     // Runs until `node` has run (stops earlier at a breakpoint, failure or cancel).
-    RunResult runTo(int64_t node);
-    RunResult runToEnd();
+    RunResult runTo(int64_t node, const NodeHook& afterNode = {});
+    RunResult runToEnd(const NodeHook& afterNode = {});
     // Asks a running call to stop before its next node. Any thread.
     void cancel();
 
@@ -66,6 +75,8 @@ public:
 
     int64_t nodeCount() const;
     int64_t cursor() const;   // next node to run; == nodeCount() when finished
+    // The cursor without taking the lock: for a UI timer while a node runs.
+    int64_t progress() const;
     bool finished() const;
     NodeState state(int64_t node) const;
     double seconds(int64_t node) const;   // wall time of the node's last run

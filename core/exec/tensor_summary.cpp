@@ -1,16 +1,15 @@
 #include "core/exec/tensor_summary.h"
+#include "core/io/tensor_dtype.h"
 
 #include <ATen/ATen.h>
 
 namespace irscope::exec {
 
-std::string irDtypeName(c10::ScalarType t);   // verify.cpp
-
 TensorSummary summarize(const at::Tensor& tensor) {
     TensorSummary s;
     if (!tensor.defined()) return s;
     s.shape = tensor.sizes().vec();
-    s.dtype = irDtypeName(tensor.scalar_type());
+    s.dtype = io::scalarTypeName(tensor.scalar_type());
     s.numel = tensor.numel();
     s.bytes = static_cast<size_t>(s.numel) * tensor.element_size();
     if (s.numel == 0) return s;

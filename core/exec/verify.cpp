@@ -12,9 +12,8 @@
 
 namespace irscope::exec {
 
-std::string irDtypeName(c10::ScalarType t) { return io::scalarTypeName(t); }
 
-std::string dtypeNameOf(const at::Tensor& t) { return t.defined() ? irDtypeName(t.scalar_type()) : "?"; }
+std::string dtypeNameOf(const at::Tensor& t) { return t.defined() ? io::scalarTypeName(t.scalar_type()) : "?"; }
 
 std::string indexText(const std::vector<int64_t>& index) {
     std::string s = "[";

@@ -6,6 +6,7 @@
 #include <unordered_map>
 
 #include "core/io/byte_reader.h"
+#include "core/ir/dtype.h"
 
 namespace irscope::io {
 
@@ -56,73 +57,34 @@ std::string PickleArena::describe(const PickleValue& v) const {
 
 namespace {
 
-struct DTypeRow {
-    const char* name;
-    int size;
-    bool supported;
-    const char* storageClass;   // nullptr when torch has no typed storage for it
-    const char* alias1;
-    const char* alias2;
-};
-
-constexpr std::array<DTypeRow, 37> kDTypes{{
-    {"float32", 4, true, "FloatStorage", "float", nullptr},
-    {"float64", 8, true, "DoubleStorage", "double", nullptr},
-    {"float16", 2, true, "HalfStorage", "half", nullptr},
-    {"bfloat16", 2, true, "BFloat16Storage", nullptr, nullptr},
-    {"int8", 1, true, "CharStorage", nullptr, nullptr},
-    {"int16", 2, true, "ShortStorage", "short", nullptr},
-    {"int32", 4, true, "IntStorage", "int", nullptr},
-    {"int64", 8, true, "LongStorage", "long", nullptr},
-    {"uint8", 1, true, "ByteStorage", nullptr, nullptr},
-    {"bool", 1, true, "BoolStorage", nullptr, nullptr},
-    {"complex64", 8, true, "ComplexFloatStorage", "cfloat", nullptr},
-    {"complex128", 16, true, "ComplexDoubleStorage", "cdouble", nullptr},
-    {"complex32", 4, true, "ComplexHalfStorage", "chalf", nullptr},
-    // Known to torch, not to libtorch 1.13: reported, never guessed at.
-    {"uint16", 2, false, nullptr, nullptr, nullptr},
-    {"uint32", 4, false, nullptr, nullptr, nullptr},
-    {"uint64", 8, false, nullptr, nullptr, nullptr},
-    {"float8_e4m3fn", 1, false, nullptr, nullptr, nullptr},
-    {"float8_e5m2", 1, false, nullptr, nullptr, nullptr},
-    {"float8_e4m3fnuz", 1, false, nullptr, nullptr, nullptr},
-    {"float8_e5m2fnuz", 1, false, nullptr, nullptr, nullptr},
-    {"float8_e8m0fnu", 1, false, nullptr, nullptr, nullptr},
-    {"float4_e2m1fn_x2", 1, false, nullptr, nullptr, nullptr},
-    {"qint8", 1, false, "QInt8Storage", nullptr, nullptr},
-    {"quint8", 1, false, "QUInt8Storage", nullptr, nullptr},
-    {"qint32", 4, false, "QInt32Storage", nullptr, nullptr},
-    {"quint4x2", 1, false, "QUInt4x2Storage", nullptr, nullptr},
-    {"quint2x4", 1, false, "QUInt2x4Storage", nullptr, nullptr},
-    {"bits1x8", 1, false, nullptr, nullptr, nullptr},
-    {"bits2x4", 1, false, nullptr, nullptr, nullptr},
-    {"bits4x2", 1, false, nullptr, nullptr, nullptr},
-    {"bits8", 1, false, nullptr, nullptr, nullptr},
-    {"bits16", 2, false, nullptr, nullptr, nullptr},
-    {"int1", 1, false, nullptr, nullptr, nullptr},
-    {"int2", 1, false, nullptr, nullptr, nullptr},
-    {"int4", 1, false, nullptr, nullptr, nullptr},
-    {"uint1", 1, false, nullptr, nullptr, nullptr},
-    {"uint4", 1, false, nullptr, nullptr, nullptr},
+// Storage classes by the dtype they hold. Name, size and whether irscope can
+// hold it come from the one dtype table (core/ir/dtype.h).
+constexpr std::array<std::pair<std::string_view, std::string_view>, 18> kStorageClasses{{
+    {"FloatStorage", "float32"},       {"DoubleStorage", "float64"},     {"HalfStorage", "float16"},
+    {"BFloat16Storage", "bfloat16"},   {"CharStorage", "int8"},          {"ShortStorage", "int16"},
+    {"IntStorage", "int32"},           {"LongStorage", "int64"},         {"ByteStorage", "uint8"},
+    {"BoolStorage", "bool"},           {"ComplexFloatStorage", "complex64"}, {"ComplexDoubleStorage", "complex128"},
+    {"ComplexHalfStorage", "complex32"}, {"QInt8Storage", "qint8"},      {"QUInt8Storage", "quint8"},
+    {"QInt32Storage", "qint32"},       {"QUInt4x2Storage", "quint4x2"},  {"QUInt2x4Storage", "quint2x4"},
 }};
 
-PickleDType fromRow(const DTypeRow& row) { return {row.name, row.size, row.supported}; }
+PickleDType fromTable(const ir::TorchDType& d) {
+    return {std::string(d.name), static_cast<int>(d.size), d.held.has_value()};
+}
 
 }  // namespace
 
 std::optional<PickleDType> storageClassDType(std::string_view className) {
     if (className == "UntypedStorage") return PickleDType{"uint8", 1, true};
-    for (const auto& row : kDTypes)
-        if (row.storageClass && className == row.storageClass) return fromRow(row);
+    for (const auto& [storage, dtype] : kStorageClasses)
+        if (className == storage) return fromTable(*ir::findTorchDType(dtype));
     return std::nullopt;
 }
 
 std::optional<PickleDType> torchDTypeByName(std::string_view name) {
-    for (const auto& row : kDTypes) {
-        if (name == row.name || (row.alias1 && name == row.alias1) || (row.alias2 && name == row.alias2))
-            return fromRow(row);
-    }
-    return std::nullopt;
+    if (name.rfind("torch.", 0) == 0) return std::nullopt;   // a global's name never carries the module
+    const ir::TorchDType* d = ir::findTorchDType(name);
+    return d ? std::optional(fromTable(*d)) : std::nullopt;
 }
 
 // ---- the machine ---------------------------------------------------------

@@ -1,38 +1,52 @@
 #include "core/ir/dtype.h"
 
 #include <array>
-#include <utility>
 
 namespace irscope::ir {
 namespace {
 
-struct DTypeInfo {
-    DType dtype;
-    std::string_view name;
-    size_t size;
-};
+using D = DType;
 
-constexpr std::array<DTypeInfo, 12> kDTypes{{
-    {DType::Float32, "float32", 4},   {DType::Float64, "float64", 8},
-    {DType::Float16, "float16", 2},   {DType::BFloat16, "bfloat16", 2},
-    {DType::Int8, "int8", 1},         {DType::Int16, "int16", 2},
-    {DType::Int32, "int32", 4},       {DType::Int64, "int64", 8},
-    {DType::UInt8, "uint8", 1},       {DType::Bool, "bool", 1},
-    {DType::Complex64, "complex64", 8}, {DType::Complex128, "complex128", 16},
-}};
-
-// Python-side aliases: torch.float is float32, torch.half is float16, ...
-constexpr std::array<std::pair<std::string_view, DType>, 8> kAliases{{
-    {"float", DType::Float32}, {"double", DType::Float64}, {"half", DType::Float16},
-    {"short", DType::Int16},   {"int", DType::Int32},      {"long", DType::Int64},
-    {"cfloat", DType::Complex64}, {"cdouble", DType::Complex128}
-}};
-
-// Names torch has that libtorch 1.13 (and so irscope) cannot hold.
-constexpr std::array<std::string_view, 15> kOtherTorchNames{{
-    "uint16", "uint32", "uint64", "float8_e4m3fn", "float8_e5m2", "float8_e4m3fnuz",
-    "float8_e5m2fnuz", "float8_e8m0fnu", "float4_e2m1fn_x2", "qint8", "quint8", "qint32",
-    "quint4x2", "chalf", "complex32",
+// Held dtypes first, in DType order (dtypeName and dtypeSize index by it).
+constexpr std::array<TorchDType, 37> kTorchDTypes{{
+    {"float32", 4, D::Float32, "float", ""},
+    {"float64", 8, D::Float64, "double", ""},
+    {"float16", 2, D::Float16, "half", ""},
+    {"bfloat16", 2, D::BFloat16, "", ""},
+    {"int8", 1, D::Int8, "", ""},
+    {"int16", 2, D::Int16, "short", ""},
+    {"int32", 4, D::Int32, "int", ""},
+    {"int64", 8, D::Int64, "long", ""},
+    {"uint8", 1, D::UInt8, "", ""},
+    {"bool", 1, D::Bool, "", ""},
+    {"complex64", 8, D::Complex64, "cfloat", ""},
+    {"complex128", 16, D::Complex128, "cdouble", ""},
+    {"complex32", 4, D::Complex32, "chalf", ""},
+    // Known to torch, not to libtorch 1.13: reported by name, never guessed at.
+    {"uint16", 2, std::nullopt, "", ""},
+    {"uint32", 4, std::nullopt, "", ""},
+    {"uint64", 8, std::nullopt, "", ""},
+    {"float8_e4m3fn", 1, std::nullopt, "", ""},
+    {"float8_e5m2", 1, std::nullopt, "", ""},
+    {"float8_e4m3fnuz", 1, std::nullopt, "", ""},
+    {"float8_e5m2fnuz", 1, std::nullopt, "", ""},
+    {"float8_e8m0fnu", 1, std::nullopt, "", ""},
+    {"float4_e2m1fn_x2", 1, std::nullopt, "", ""},
+    {"qint8", 1, std::nullopt, "", ""},
+    {"quint8", 1, std::nullopt, "", ""},
+    {"qint32", 4, std::nullopt, "", ""},
+    {"quint4x2", 1, std::nullopt, "", ""},
+    {"quint2x4", 1, std::nullopt, "", ""},
+    {"bits1x8", 1, std::nullopt, "", ""},
+    {"bits2x4", 1, std::nullopt, "", ""},
+    {"bits4x2", 1, std::nullopt, "", ""},
+    {"bits8", 1, std::nullopt, "", ""},
+    {"bits16", 2, std::nullopt, "", ""},
+    {"int1", 1, std::nullopt, "", ""},
+    {"int2", 1, std::nullopt, "", ""},
+    {"int4", 1, std::nullopt, "", ""},
+    {"uint1", 1, std::nullopt, "", ""},
+    {"uint4", 1, std::nullopt, "", ""},
 }};
 
 std::string_view stripTorchPrefix(std::string_view name) {
@@ -41,17 +55,23 @@ std::string_view stripTorchPrefix(std::string_view name) {
     return name;
 }
 
-const DTypeInfo& info(DType dtype) { return kDTypes[static_cast<size_t>(dtype)]; }
+const TorchDType& info(DType dtype) { return kTorchDTypes[static_cast<size_t>(dtype)]; }
 
 }  // namespace
 
-std::optional<DType> parseDType(std::string_view name) {
+std::span<const TorchDType> torchDTypes() { return kTorchDTypes; }
+
+const TorchDType* findTorchDType(std::string_view name) {
     name = stripTorchPrefix(name);
-    for (const auto& entry : kDTypes)
-        if (entry.name == name) return entry.dtype;
-    for (const auto& [alias, dtype] : kAliases)
-        if (alias == name) return dtype;
-    return std::nullopt;
+    if (name.empty()) return nullptr;
+    for (const auto& d : kTorchDTypes)
+        if (d.name == name || d.alias1 == name || d.alias2 == name) return &d;
+    return nullptr;
+}
+
+std::optional<DType> parseDType(std::string_view name) {
+    const TorchDType* d = findTorchDType(name);
+    return d ? d->held : std::nullopt;
 }
 
 std::string_view dtypeName(DType dtype) { return info(dtype).name; }
@@ -62,13 +82,13 @@ bool isFloatingPoint(DType dtype) {
            dtype == DType::BFloat16;
 }
 
-bool isComplex(DType dtype) { return dtype == DType::Complex64 || dtype == DType::Complex128; }
+bool isComplex(DType dtype) {
+    return dtype == DType::Complex64 || dtype == DType::Complex128 || dtype == DType::Complex32;
+}
 
 bool isTorchDTypeName(std::string_view name) {
-    if (parseDType(name)) return true;
+    if (findTorchDType(name)) return true;
     name = stripTorchPrefix(name);
-    for (auto other : kOtherTorchNames)
-        if (other == name) return true;
     return name.substr(0, 6) == "float8" || name.substr(0, 6) == "float4" || name.substr(0, 4) == "bits";
 }
 

@@ -380,7 +380,8 @@ std::string packConstant(DType dtype, const std::vector<ConstantElement>& elemen
                 appendBytes(bytes, static_cast<uint8_t>(real != 0));
                 break;
             case DType::Complex64:
-            case DType::Complex128: return "complex constants cannot be written as JSON lists";
+            case DType::Complex128:
+            case DType::Complex32: return "complex constants cannot be written as JSON lists";
             default: {
                 if (e.kind == ConstantElement::Kind::Real && (std::trunc(real) != real || !std::isfinite(real)))
                     return "element " + std::to_string(i) + " (" + pythonFloatRepr(real) + ") is not an integer";
@@ -496,7 +497,8 @@ void writeConstantElement(PythonJsonWriter& w, DType dtype, const std::vector<ui
         case DType::UInt8: w.value(static_cast<int64_t>(readElement<uint8_t>(bytes, i))); break;
         case DType::Int64: w.value(readElement<int64_t>(bytes, i)); break;
         case DType::Complex64:
-        case DType::Complex128: w.null(); break;
+        case DType::Complex128:
+        case DType::Complex32: w.null(); break;
     }
 }
 

@@ -1,5 +1,7 @@
 #include "widgets/debugger/debugger_script.h"
 
+#include "widgets/debugger/remedy_text.h"
+
 #include <cstdio>
 #include <map>
 
@@ -81,7 +83,7 @@ void runDebuggerScript(const QCommandLineParser& p, DebuggerUi& ui, const QStrin
         int awaiting = 0;
         for (const auto& m : c->missing()) {
             if (m.awaitsStateDict) ++awaiting;
-            else std::fprintf(stderr, "irscope: missing: %s\n", m.text.c_str());
+            else std::fprintf(stderr, "irscope: missing: %s\n", qPrintable(missingText(m)));
         }
         if (awaiting > 0)
             std::fprintf(stderr, "irscope: no state_dict loaded: %d parameter(s)/buffer(s) have no value\n",

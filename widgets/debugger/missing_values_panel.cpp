@@ -5,6 +5,7 @@
 #include <QVBoxLayout>
 
 #include "widgets/common/qt_text.h"
+#include "widgets/debugger/remedy_text.h"
 #include "widgets/session/debug_controller.h"
 #include "widgets/session/graph_session.h"
 
@@ -53,10 +54,10 @@ void MissingValuesPanel::rebuild() {
     for (size_t i = 0; i < m.size(); ++i) {
         const auto& r = m[i];
         if (r.awaitsStateDict) continue;
-        auto* it = new QListWidgetItem(q(r.text), list_);
+        auto* it = new QListWidgetItem(missingText(r), list_);
         it->setData(Qt::UserRole, static_cast<int>(i));
         it->setForeground(QColor("#d0302a"));
-        it->setToolTip(q(r.fix));
+        it->setToolTip(remedyText(r));
     }
     list_->setVisible(list_->count() > 0);
 }

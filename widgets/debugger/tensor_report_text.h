@@ -14,7 +14,8 @@ namespace irscope::widgets {
 QString summaryHtml(const exec::ValueSummary& summary);
 // "N finite values in 64 bins over [lo, hi]; excluded: ..."; "No value" without a histogram.
 QString histogramCaption(const std::optional<exec::Histogram>& histogram);
-// Matches / differs, with the worst element; `divergence` (may be empty) appended.
-QString compareHtml(const exec::DiffReport& report, const QString& divergence);
+// Matches / differs, with the worst element (or why it cannot be compared);
+// `divergence` (may be empty) appended.
+QString compareHtml(const exec::Comparison& comparison, const QString& divergence);
 
 }  // namespace irscope::widgets

@@ -370,11 +370,12 @@ void TensorViewer::requestCompare() {
     if (tensor_.isEmpty()) return;
     const std::string t = tensor_.toStdString();
     ask(QStringLiteral("compare"), [t, lead = lead_, this](const exec::Debugger& d) -> std::function<void()> {
-        auto r = std::make_shared<exec::DiffReport>(d.compare(t));
+        auto r = std::make_shared<exec::Comparison>(d.compare(t));
         auto h = std::make_shared<std::optional<exec::Heatmap>>();
-        if (r->comparable) *h = d.heatmap(t, lead, 512, exec::ValueSide::Difference);
-        return [this, r, h] {
-            if (!r->comparable) diffHeat_->clear(tr("Load expected outputs (--expected) or reference intermediates to compare."));
+        const bool comparable = r->problem.empty();
+        if (comparable) *h = d.heatmap(t, lead, 512, exec::ValueSide::Difference);
+        return [this, r, h, comparable] {
+            if (!comparable) diffHeat_->clear(tr("Load expected outputs (--expected) or reference intermediates to compare."));
             else if (*h) diffHeat_->setData(**h, true);
             compare_->setText(compareHtml(*r, q(c_->divergence().message)));
         };

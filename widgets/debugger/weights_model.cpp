@@ -4,6 +4,7 @@
 #include <QFileInfo>
 
 #include "widgets/common/qt_text.h"
+#include "widgets/debugger/remedy_text.h"
 #include "widgets/session/debug_controller.h"
 
 namespace irscope::widgets {
@@ -61,7 +62,7 @@ QVariant WeightsModel::data(const QModelIndex& i, int role) const {
     const auto& r = rows_[i.row()];
     if (role == Qt::DisplayRole) return displayText(r, i.column());
     if (role == Qt::ForegroundRole && i.column() == Status) return statusColor(r.status);
-    if (role == Qt::ToolTipRole) return r.message.empty() ? q(r.source) : q(r.message);
+    if (role == Qt::ToolTipRole) return r.message.empty() ? q(r.source) : weightRowMessage(r);
     if (role == Qt::UserRole) return static_cast<int>(r.status);
     return {};
 }

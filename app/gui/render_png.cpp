@@ -1,4 +1,4 @@
-#include "render_png.h"
+#include "gui/render_png.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -40,14 +40,3 @@ int renderPng(const ir::Graph& graph, bool includeWeights, double scale, const s
 }
 
 }  // namespace irscope::app
-
-extern "C" __attribute__((visibility("default"))) int irscope_gui_render_png(const irscope::ir::Graph* graph,
-                                                                          int includeWeights, double scale,
-                                                                          const char* outputPath) {
-    try {
-        return irscope::app::renderPng(*graph, includeWeights != 0, scale, outputPath);
-    } catch (const std::exception& e) {
-        std::fprintf(stderr, "irscope render: %s\n", e.what());
-        return 2;
-    }
-}

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "cli/command.h"
-#include "plugin_loader.h"
+#include "launcher/module_loader.h"
 
 namespace {
 
@@ -76,15 +76,12 @@ int runCommand(const Command& command, int argc, char** argv) {
 
 int runGui(int argc, char** argv) {
     std::string error;
-    void* module = irscope::app::loadModule("irscope_gui", error);
-    using GuiMain = int (*)(int, char**);
-    auto guiMain = reinterpret_cast<GuiMain>(irscope::app::moduleSymbol(module, "irscope_gui_main"));
-    if (!guiMain) {
-        std::cerr << "irscope: cannot start the window: " << (error.empty() ? "irscope_gui_main not found" : error)
-                  << "\n";
+    const auto* module = irscope::app::loadModule("irscope_gui", error);
+    if (!module || !module->gui) {
+        std::cerr << "irscope: cannot start the window: " << (error.empty() ? "not a GUI module" : error) << "\n";
         return kExitUsage;
     }
-    return guiMain(argc, argv);
+    return module->gui->main(argc, argv);
 }
 
 }  // namespace

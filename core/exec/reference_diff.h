@@ -1,0 +1,29 @@
+#pragma once
+// A run against its reference (expected outputs, reference intermediates),
+// in verify.h's terms: one tensor's Comparison with the reasons it cannot be
+// compared, and the first node in execution order whose output diverges.
+// Torch-free: widget files include this.
+#include <cstdint>
+#include <string>
+
+#include "core/exec/verify.h"
+
+namespace irscope::exec {
+
+struct DivergenceInfo {
+    bool found = false;
+    int64_t node = -1;
+    std::string nodeName, opType, tensor;
+    Comparison diff;
+    int64_t compared = 0;
+    std::string message;   // "first divergence at node 'mul_4' ..." or "N computed tensors match the reference"
+};
+
+// `actual` / `reference` may be undefined: the Comparison says why ("no
+// reference value for 'x'", "'x' has no value yet").
+Comparison compareWithReference(const std::string& name, const at::Tensor& actual, const at::Tensor& reference,
+                                 const Tolerance& tolerance);
+
+DivergenceInfo firstDivergence(const Session& session, const io::TensorMap& references, const Tolerance& tolerance);
+
+}  // namespace irscope::exec
