@@ -121,7 +121,7 @@ void ConstantsPanel::rebuild() {
 
 void ConstantsPanel::loadDialog() {
     const QString f = QFileDialog::getOpenFileName(this, tr("Load constants"), QString(), tensorFileFilter());
-    if (!f.isEmpty()) c_->loadConstants(f);
+    if (!f.isEmpty()) c_->load(exec::ValueFile::Constants, f);
 }
 
 void ConstantsPanel::saveDialog() {

@@ -42,11 +42,13 @@ void runDebuggerScript(const QCommandLineParser& p, DebuggerUi& ui, const QStrin
     });
     auto opt = [&p](const char* n) { return p.value(QLatin1String(n)); };
     if (p.isSet(QStringLiteral("random-inputs"))) c->setSeed(opt("random-inputs").toLongLong());
-    if (p.isSet(QStringLiteral("weights"))) c->loadWeights(opt("weights"));
-    if (p.isSet(QStringLiteral("constants"))) c->loadConstants(opt("constants"));
-    if (p.isSet(QStringLiteral("inputs"))) c->loadInputs(opt("inputs"));
-    if (p.isSet(QStringLiteral("expected"))) c->loadExpected(opt("expected"));
-    if (p.isSet(QStringLiteral("reference-intermediates"))) c->loadReferenceIntermediates(opt("reference-intermediates"));
+    const std::pair<const char*, exec::ValueFile> files[] = {{"weights", exec::ValueFile::Weights},
+                                                             {"constants", exec::ValueFile::Constants},
+                                                             {"inputs", exec::ValueFile::Inputs},
+                                                             {"expected", exec::ValueFile::Expected},
+                                                             {"reference-intermediates", exec::ValueFile::ReferenceIntermediates}};
+    for (const auto& [option, file] : files)
+        if (p.isSet(QLatin1String(option))) c->load(file, opt(option));
     const QString tab = opt("viewer-tab").toLower();
     const std::map<QString, TensorTab> tabs{{QStringLiteral("summary"), TensorTab::Summary},
                                             {QStringLiteral("values"), TensorTab::Values},
@@ -68,7 +70,8 @@ void runDebuggerScript(const QCommandLineParser& p, DebuggerUi& ui, const QStrin
                                                          {QStringLiteral("naninf"), exec::OverlayKind::NanInf},
                                                          {QStringLiteral("diff"), exec::OverlayKind::Difference}};
         if (kinds.count(ov)) ui.overlay->setCurrentIndex(ui.overlay->findData(static_cast<int>(kinds.at(ov))));
-        if (!c->expectedPath().isEmpty() || !c->intermediatesPath().isEmpty()) c->findFirstDivergence();
+        if (!c->path(exec::ValueFile::Expected).isEmpty() || !c->path(exec::ValueFile::ReferenceIntermediates).isEmpty())
+            c->findFirstDivergence();
         c->waitIdle();
         if (!select.isEmpty()) c->session()->selectNodeByName(select, true);
         c->waitIdle();

@@ -99,15 +99,15 @@ void InputsPanel::connectSources() {
 }
 
 void InputsPanel::connectFiles(QPushButton* load, QPushButton* expected, QPushButton* intermediates) {
-    auto offer = [this](QPushButton* button, const QString& title, void (DebugController::*loadFile)(const QString&)) {
-        connect(button, &QPushButton::clicked, this, [this, title, loadFile] {
+    auto offer = [this](QPushButton* button, const QString& title, exec::ValueFile file) {
+        connect(button, &QPushButton::clicked, this, [this, title, file] {
             const QString f = QFileDialog::getOpenFileName(this, title, QString(), tensorFileFilter());
-            if (!f.isEmpty()) (c_->*loadFile)(f);
+            if (!f.isEmpty()) c_->load(file, f);
         });
     };
-    offer(load, tr("Load inputs"), &DebugController::loadInputs);
-    offer(expected, tr("Load expected outputs"), &DebugController::loadExpected);
-    offer(intermediates, tr("Load reference intermediates"), &DebugController::loadReferenceIntermediates);
+    offer(load, tr("Load inputs"), exec::ValueFile::Inputs);
+    offer(expected, tr("Load expected outputs"), exec::ValueFile::Expected);
+    offer(intermediates, tr("Load reference intermediates"), exec::ValueFile::ReferenceIntermediates);
 }
 
 // A row shows its source in the box, selects the input on the graph and shows its tensor.
@@ -125,7 +125,8 @@ void InputsPanel::rebuild() {
     table_->resizeColumnsToContents();
     auto name = [](const QString& p) { return p.isEmpty() ? tr("none") : QFileInfo(p).fileName(); };
     refs_->setText(tr("Inputs file: %1 · Expected outputs: %2 · Reference intermediates: %3")
-                       .arg(name(c_->inputsPath()), name(c_->expectedPath()), name(c_->intermediatesPath())));
+                       .arg(name(c_->path(exec::ValueFile::Inputs)), name(c_->path(exec::ValueFile::Expected)),
+                            name(c_->path(exec::ValueFile::ReferenceIntermediates))));
     const QSignalBlocker b(seed_);
     seed_->setValue(static_cast<int>(c_->seed()));
 }

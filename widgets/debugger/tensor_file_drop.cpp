@@ -33,18 +33,18 @@ bool TensorFileDrop::eventFilter(QObject*, QEvent* e) {
         static_cast<QDragEnterEvent*>(e)->acceptProposedAction();
         return true;
     }
-    for (const QString& f : tensors) load(f);
+    for (const QString& f : tensors) c_->load(kindOf(f), f);
     de->acceptProposedAction();
     return true;
 }
 
-void TensorFileDrop::load(const QString& f) {
-    const QString n = QFileInfo(f).fileName().toLower();
-    if (n.contains(QLatin1String("const"))) c_->loadConstants(f);
-    else if (n.contains(QLatin1String("input"))) c_->loadInputs(f);
-    else if (n.contains(QLatin1String("expected"))) c_->loadExpected(f);
-    else if (n.contains(QLatin1String("intermediate"))) c_->loadReferenceIntermediates(f);
-    else c_->loadWeights(f);
+exec::ValueFile TensorFileDrop::kindOf(const QString& path) {
+    const QString n = QFileInfo(path).fileName().toLower();
+    if (n.contains(QLatin1String("const"))) return exec::ValueFile::Constants;
+    if (n.contains(QLatin1String("input"))) return exec::ValueFile::Inputs;
+    if (n.contains(QLatin1String("expected"))) return exec::ValueFile::Expected;
+    if (n.contains(QLatin1String("intermediate"))) return exec::ValueFile::ReferenceIntermediates;
+    return exec::ValueFile::Weights;
 }
 
 }  // namespace irscope::widgets

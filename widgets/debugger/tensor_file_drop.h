@@ -5,6 +5,8 @@
 // ("intermediate"), else as weights. Other files (an IR) go on to the window.
 #include <QObject>
 
+#include "core/exec/debugger.h"
+
 namespace irscope::widgets {
 
 class DebugController;
@@ -17,7 +19,8 @@ protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
-    void load(const QString& path);
+    // What a dropped file holds, by its name.
+    static exec::ValueFile kindOf(const QString& path);
     DebugController* c_;
 };
 

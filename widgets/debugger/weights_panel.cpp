@@ -60,10 +60,11 @@ void WeightsPanel::refresh() {
 QString WeightsPanel::summaryText() const {
     int counts[8] = {};
     for (const auto& r : c_->weightRows()) counts[static_cast<int>(r.status)]++;
-    const QString file = c_->weightsPath().isEmpty() ? tr("no state_dict loaded") : QFileInfo(c_->weightsPath()).fileName();
+    const QString weights = c_->path(exec::ValueFile::Weights);
+    const QString file = weights.isEmpty() ? tr("no state_dict loaded") : QFileInfo(weights).fileName();
     using S = exec::WeightStatus;
     // Missing is only an alarm once a state_dict is loaded (see MissingRow::awaitsStateDict).
-    const QString missingFormat = c_->weightsPath().isEmpty() || counts[(int)S::Missing] == 0
+    const QString missingFormat = weights.isEmpty() || counts[(int)S::Missing] == 0
                                       ? tr("%4 missing")
                                       : tr("<b style='color:#d0302a'>%4 missing</b>");
     const QString format = tr("%1 — %2 loaded, %3 from constants, ") + missingFormat +
@@ -80,7 +81,7 @@ int WeightsPanel::visibleRows() const { return proxy_->rowCount(); }
 
 void WeightsPanel::loadDialog() {
     const QString f = QFileDialog::getOpenFileName(this, tr("Load state_dict"), QString(), tensorFileFilter());
-    if (!f.isEmpty()) c_->loadWeights(f);
+    if (!f.isEmpty()) c_->load(exec::ValueFile::Weights, f);
 }
 
 }  // namespace irscope::widgets

@@ -1,7 +1,5 @@
 #include "widgets/session/debug_controller.h"
 
-#include <algorithm>
-
 #include <QTimer>
 
 #include "widgets/common/qt_text.h"
@@ -48,11 +46,17 @@ int64_t DebugController::nodeCount() const { return dbg_ ? dbg_->nodeCount() : 0
 bool DebugController::isBusy() const { return runLane_->isBusy(); }
 bool DebugController::isQuerying() const { return queryLane_->isBusy(); }
 
+// The core's getters lock what they read: safe while the run lane works.
+QString DebugController::path(exec::ValueFile file) const { return dbg_ ? q(dbg_->path(file)) : QString(); }
+
 QStringList DebugController::enteredConstants() const {
-    QStringList l;
-    for (const auto& [n, t, d] : entered_) l << n;
-    return l;
+    QStringList names;
+    if (dbg_)
+        for (const auto& n : dbg_->enteredConstants()) names << q(n);
+    return names;
 }
+
+int64_t DebugController::seed() const { return dbg_ ? dbg_->randomSeed() : 0; }
 
 QString DebugController::tensorOf(const ItemRef& ref) const {
     const LoadedDocument* doc = session_->document();
@@ -140,7 +144,7 @@ void DebugController::apply(Snapshot s) {
 
 void DebugController::onGraphLoaded() {
     // What was asked of the old debugger still happens to it (a load queued
-    // just before a reload is replayed from what it set), but no answer about
+    // just before a reload is restored with the rest), but no answer about
     // the old document reaches the panels; its queries are not even run. All
     // of it ends before the old debugger goes.
     if (dbg_) dbg_->cancel();
@@ -148,6 +152,8 @@ void DebugController::onGraphLoaded() {
     runLane_->waitForDone();
     queryLane_->waitForDone();
     runLane_->dropAll();
+    // The user's value sources carry over (a reload of the same IR keeps its session).
+    const exec::ValueSettings settings = dbg_ ? dbg_->settings() : exec::ValueSettings{};
     tick_->stop();
     dbg_.reset();
     doc_ = session_->documentPtr();
@@ -155,11 +161,7 @@ void DebugController::onGraphLoaded() {
     if (!doc_) return;
     dbg_ = std::make_unique<exec::Debugger>(doc_->graph, retention_);
     emit debuggerReset();
-    replaySettings();
-    post({}, [this](exec::Debugger& d) -> Continuation {
-        auto s = std::make_shared<Snapshot>(snapshot(d, true));
-        return [this, s] { apply(std::move(*s)); };
-    });
+    restoreSettings(settings);
 }
 
 void DebugController::clearSnapshot() {
@@ -176,58 +178,40 @@ void DebugController::clearSnapshot() {
     focusTensor_.clear();
 }
 
-// Re-applies what the user had loaded and set (a reload of the same IR keeps its session).
-void DebugController::replaySettings() {
-    const auto paths = paths_;
-    const auto entered = entered_;
-    const auto sources = inputSources_;
-    const int64_t seed = seed_;
-    post({}, [seed](exec::Debugger& d) -> Continuation {
-        if (seed) d.setRandomSeed(seed);
-        return {};
-    });
-    for (const char* k : {"weights", "constants", "inputs", "expected", "intermediates"})
-        if (paths.contains(QLatin1String(k))) postLoad(QLatin1String(k), paths.value(QLatin1String(k)));
-    entered_.clear();
-    for (const auto& [n, t, dt] : entered) enterConstant(n, t, dt);
-    for (auto it = sources.begin(); it != sources.end(); ++it) setInputSource(it.key(), it.value());
-}
-
-// ------------------------------------------------------------------ values
-
-void DebugController::postLoad(const QString& kind, const QString& path) {
-    paths_.insert(kind, path);
-    post({}, [this, kind, path](exec::Debugger& d) -> Continuation {
-        const std::string p = path.toStdString();
-        try {
-            if (kind == QLatin1String("weights")) d.loadWeights(p);
-            else if (kind == QLatin1String("constants")) d.loadConstants(p);
-            else if (kind == QLatin1String("inputs")) d.loadInputs(p);
-            else if (kind == QLatin1String("expected")) d.loadExpected(p);
-            else d.loadReferenceIntermediates(p);
-        } catch (const std::exception& e) {
-            const QString msg = QString::fromStdString(e.what());
-            auto s = std::make_shared<Snapshot>(snapshot(d, true));
-            return [this, kind, msg, s] {
-                paths_.remove(kind);
-                apply(std::move(*s));
-                emit errorOccurred(msg);
-            };
-        }
+// Applies `settings` (the previous document's) to the new debugger, then
+// takes the first snapshot; what no longer applies is reported.
+void DebugController::restoreSettings(exec::ValueSettings settings) {
+    post({}, [this, settings = std::move(settings)](exec::Debugger& d) -> Continuation {
+        const bool any = !settings.files.empty() || !settings.entered.empty() || !settings.inputSources.empty() ||
+                         settings.seed != 0;
+        std::vector<std::string> errors;
+        if (any) errors = d.restore(settings);
         auto s = std::make_shared<Snapshot>(snapshot(d, true));
-        return [this, s, kind] {
-            if (kind == QLatin1String("inputs")) inputSources_.clear();
-            lastFailed_ = false;
+        return [this, s, errors] {
             apply(std::move(*s));
+            for (const auto& e : errors) emit errorOccurred(q(e));
         };
     });
 }
 
-void DebugController::loadWeights(const QString& p) { postLoad(QStringLiteral("weights"), p); }
-void DebugController::loadConstants(const QString& p) { postLoad(QStringLiteral("constants"), p); }
-void DebugController::loadInputs(const QString& p) { postLoad(QStringLiteral("inputs"), p); }
-void DebugController::loadExpected(const QString& p) { postLoad(QStringLiteral("expected"), p); }
-void DebugController::loadReferenceIntermediates(const QString& p) { postLoad(QStringLiteral("intermediates"), p); }
+// ------------------------------------------------------------------ values
+
+void DebugController::load(exec::ValueFile file, const QString& path) {
+    post({}, [this, file, p = path.toStdString()](exec::Debugger& d) -> Continuation {
+        QString error;
+        try {
+            d.load(file, p);
+        } catch (const std::exception& e) {
+            error = QString::fromStdString(e.what());
+        }
+        auto s = std::make_shared<Snapshot>(snapshot(d, true));
+        return [this, s, error] {
+            if (error.isEmpty()) lastFailed_ = false;
+            apply(std::move(*s));
+            if (!error.isEmpty()) emit errorOccurred(error);
+        };
+    });
+}
 
 void DebugController::enterConstant(const QString& name, const QString& text, const QString& dtype) {
     post({}, [this, name, text, dtype](exec::Debugger& d) -> Continuation {
@@ -241,8 +225,6 @@ void DebugController::enterConstant(const QString& name, const QString& text, co
         auto s = std::make_shared<Snapshot>(snapshot(d, true));
         const QString w = QString::fromStdString(warning);
         return [this, s, name, text, dtype, w] {
-            std::erase_if(entered_, [&](const auto& e) { return std::get<0>(e) == name; });
-            entered_.emplace_back(name, text, dtype);
             lastFailed_ = false;
             apply(std::move(*s));
             emit constantEntered(true, w.isEmpty() ? tr("%1 = %2 (%3)").arg(name, text, dtype) : tr("Warning: %1").arg(w));
@@ -251,7 +233,6 @@ void DebugController::enterConstant(const QString& name, const QString& text, co
 }
 
 void DebugController::clearConstant(const QString& name) {
-    std::erase_if(entered_, [&](const auto& e) { return std::get<0>(e) == name; });
     postChange([n = name.toStdString()](exec::Debugger& d) { d.clearEnteredConstant(n); });
 }
 
@@ -282,18 +263,14 @@ void DebugController::exportTensorReportingErrors(const QString& tensor, const Q
 }
 
 void DebugController::setInputSource(const QString& input, exec::InputSource source) {
-    inputSources_.insert(input, source);
     postChange([in = input.toStdString(), source](exec::Debugger& d) { d.setInputSource(in, source); });
 }
 
 void DebugController::setAllInputSources(exec::InputSource source) {
-    if (const LoadedDocument* doc = session_->document())
-        for (const auto& in : doc->graph.graphInputs) inputSources_.insert(q(in.name), source);
     postChange([source](exec::Debugger& d) { d.setAllInputSources(source); });
 }
 
 void DebugController::setSeed(qint64 seed) {
-    seed_ = seed;
     postChange([seed](exec::Debugger& d) { d.setRandomSeed(seed); }, QStringLiteral("seed"));
 }
 

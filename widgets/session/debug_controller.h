@@ -17,15 +17,15 @@
 //    exec::Debugger may run concurrently with a step (it copies the tensor
 //    handle under the session's lock, waiting at most for the node being run,
 //    and computes outside it; see core/exec/debugger.h).
-// A new document drops everything either lane had for the old one.
+// A new document drops everything either lane had for the old one; the
+// sources of values the user chose (files, typed constants, input sources,
+// seed) are the core's ValueSettings, restored on the new debugger.
 #include <cstdint>
 #include <functional>
 #include <memory>
-#include <tuple>
 #include <vector>
 
 #include <QElapsedTimer>
-#include <QHash>
 #include <QObject>
 #include <QString>
 #include <QStringList>
@@ -74,13 +74,10 @@ public:
     const std::vector<exec::MissingRow>& missing() const { return missing_; }
     const std::vector<exec::NodeInfo>& nodeInfos() const { return nodeInfos_; }
     const exec::DivergenceInfo& divergence() const { return divergence_; }
-    QString weightsPath() const { return paths_.value(QStringLiteral("weights")); }
-    QString constantsPath() const { return paths_.value(QStringLiteral("constants")); }
-    QString inputsPath() const { return paths_.value(QStringLiteral("inputs")); }
-    QString expectedPath() const { return paths_.value(QStringLiteral("expected")); }
-    QString intermediatesPath() const { return paths_.value(QStringLiteral("intermediates")); }
+    // The value sources, as the core holds them ("" / empty / 0 without a document).
+    QString path(exec::ValueFile file) const;
     QStringList enteredConstants() const;
-    int64_t seed() const { return seed_; }
+    int64_t seed() const;
     bool isRunning() const { return running_; }
     bool isBusy() const;
     int64_t cursor() const { return cursor_; }
@@ -99,11 +96,13 @@ public:
     bool waitIdle(int timeoutMs = 60000);
 
 public slots:
-    void loadWeights(const QString& path);
-    void loadConstants(const QString& path);
-    void loadInputs(const QString& path);
-    void loadExpected(const QString& path);
-    void loadReferenceIntermediates(const QString& path);
+    // A tensor file of values; a failure goes out through errorOccurred.
+    void load(exec::ValueFile file, const QString& path);
+    void loadWeights(const QString& path) { load(exec::ValueFile::Weights, path); }
+    void loadConstants(const QString& path) { load(exec::ValueFile::Constants, path); }
+    void loadInputs(const QString& path) { load(exec::ValueFile::Inputs, path); }
+    void loadExpected(const QString& path) { load(exec::ValueFile::Expected, path); }
+    void loadReferenceIntermediates(const QString& path) { load(exec::ValueFile::ReferenceIntermediates, path); }
     // Typed constant; constantEntered reports the outcome.
     void enterConstant(const QString& name, const QString& text, const QString& dtype);
     void clearConstant(const QString& name);
@@ -158,13 +157,12 @@ private:
     using RunJob = std::function<Continuation(exec::Debugger&)>;
     void onGraphLoaded();
     void clearSnapshot();
-    void replaySettings();
+    void restoreSettings(exec::ValueSettings settings);
     // Queues `job` on the run lane; with a non-empty tag a newer job of the
     // same tag replaces a queued one. `job` returns a UI-thread continuation (may be empty).
     void post(const QString& tag, RunJob job);
     // Runs `change` on the run lane, then refreshes the snapshot with its rows.
     void postChange(std::function<void(exec::Debugger&)> change, const QString& tag = {});
-    void postLoad(const QString& kind, const QString& path);
     void postRun(std::function<exec::RunStatus(exec::Debugger&)> run);
     void postDivergence(bool thenGoThere);
     // On the run lane: snapshots of everything the panels show.
@@ -193,10 +191,6 @@ private:
     std::vector<exec::NodeInfo> nodeInfos_;
     std::vector<double> overlayValues_;
     exec::DivergenceInfo divergence_;
-    QHash<QString, QString> paths_;
-    std::vector<std::tuple<QString, QString, QString>> entered_;   // name, text, dtype (re-applied on reload)
-    QHash<QString, exec::InputSource> inputSources_;
-    int64_t seed_ = 0;
     exec::RetentionPolicy retention_ = exec::RetentionPolicy::KeepAll;
     exec::OverlayKind overlayKind_ = exec::OverlayKind::None;
     bool running_ = false;
