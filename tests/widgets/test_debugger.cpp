@@ -28,9 +28,14 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 
-#include "widgets/debugger/debugger_panels.h"
+#include "widgets/debugger/constants_panel.h"
 #include "widgets/debugger/debugger_ui.h"
+#include "widgets/debugger/exec_info_panel.h"
+#include "widgets/debugger/inputs_panel.h"
+#include "widgets/debugger/missing_values_panel.h"
 #include "widgets/debugger/tensor_viewer.h"
+#include "widgets/debugger/tensor_viewer_area.h"
+#include "widgets/debugger/weights_panel.h"
 #include "widgets/main_window/main_window.h"
 #include "widgets/panels/call_stack_panel.h"
 #include "widgets/session/debug_controller.h"
@@ -258,6 +263,47 @@ private slots:
         QVERIFY(QFile::exists(dir.filePath(QStringLiteral("mul.npy"))));
         QCOMPARE(ctl()->saveConstants(dir.filePath(QStringLiteral("c.safetensors"))), QString());
         QVERIFY(QFile::exists(dir.filePath(QStringLiteral("c.safetensors"))));
+    }
+
+    // A reload (same IR) gets a new debugger with the user's value sources
+    // restored from the core's ValueSettings; a file gone meanwhile is reported.
+    void reloadRestoresValueSources() {
+        QTemporaryDir dir;
+        const QString weights = dir.filePath(QStringLiteral("w.pt"));
+        QVERIFY(QFile::copy(fx("masked_linear.weights.pt"), weights));
+        open(fx("masked_linear.meta.json"));
+        ctl()->loadWeights(weights);
+        ctl()->loadInputs(fx("masked_linear.inputs.pt"));
+        ctl()->enterConstant(QStringLiteral("mask"), QStringLiteral("[1, 0, 1, 0]"), QStringLiteral("float32"));
+        ctl()->setSeed(7);
+        QVERIFY(ctl()->waitIdle());
+        QVERIFY(ctl()->missing().empty());
+        const exec::Debugger* before = ctl()->debugger();
+
+        QSignalSpy loaded(session(), &GraphSession::graphLoaded);
+        QSignalSpy errors(ctl(), &DebugController::errorOccurred);
+        window_->reload();
+        QVERIFY(loaded.wait(30000));
+        QVERIFY(ctl()->waitIdle());
+        QVERIFY(ctl()->debugger() != before);
+        QCOMPARE(ctl()->path(exec::ValueFile::Weights), weights);
+        QCOMPARE(ctl()->path(exec::ValueFile::Inputs), fx("masked_linear.inputs.pt"));
+        QCOMPARE(ctl()->enteredConstants(), QStringList{QStringLiteral("mask")});
+        QCOMPARE(ctl()->seed(), int64_t(7));
+        QVERIFY(ctl()->missing().empty());
+        QCOMPARE(errors.count(), 0);
+        QVERIFY(ui_.inputs->referencesLabel()->text().contains(QStringLiteral("masked_linear.inputs.pt")));
+
+        // The state_dict is gone by the next reload: said once, the rest still applies.
+        QVERIFY(QFile::remove(weights));
+        window_->reload();
+        QVERIFY(loaded.wait(30000));
+        QVERIFY(ctl()->waitIdle());
+        QCOMPARE(errors.count(), 1);
+        QVERIFY(errors.at(0).at(0).toString().contains(QStringLiteral("w.pt")));
+        QCOMPARE(ctl()->path(exec::ValueFile::Weights), QString());
+        QCOMPARE(ctl()->enteredConstants(), QStringList{QStringLiteral("mask")});
+        QCOMPARE(ctl()->seed(), int64_t(7));
     }
 
     void failedNodeShown() {

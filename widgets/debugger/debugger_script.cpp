@@ -3,6 +3,7 @@
 #include "widgets/debugger/remedy_text.h"
 
 #include <cstdio>
+#include <map>
 
 #include <QCommandLineParser>
 #include <QComboBox>
@@ -10,9 +11,9 @@
 #include <QTabWidget>
 #include <QTimer>
 
-#include "widgets/debugger/debugger_panels.h"
 #include "widgets/debugger/debugger_ui.h"
 #include "widgets/debugger/tensor_viewer.h"
+#include "widgets/debugger/tensor_viewer_area.h"
 #include "widgets/session/debug_controller.h"
 #include "widgets/session/graph_session.h"
 #include "widgets/session/loaded_document.h"
@@ -41,15 +42,20 @@ void runDebuggerScript(const QCommandLineParser& p, DebuggerUi& ui, const QStrin
     });
     auto opt = [&p](const char* n) { return p.value(QLatin1String(n)); };
     if (p.isSet(QStringLiteral("random-inputs"))) c->setSeed(opt("random-inputs").toLongLong());
-    if (p.isSet(QStringLiteral("weights"))) c->loadWeights(opt("weights"));
-    if (p.isSet(QStringLiteral("constants"))) c->loadConstants(opt("constants"));
-    if (p.isSet(QStringLiteral("inputs"))) c->loadInputs(opt("inputs"));
-    if (p.isSet(QStringLiteral("expected"))) c->loadExpected(opt("expected"));
-    if (p.isSet(QStringLiteral("reference-intermediates"))) c->loadReferenceIntermediates(opt("reference-intermediates"));
+    const std::pair<const char*, exec::ValueFile> files[] = {{"weights", exec::ValueFile::Weights},
+                                                             {"constants", exec::ValueFile::Constants},
+                                                             {"inputs", exec::ValueFile::Inputs},
+                                                             {"expected", exec::ValueFile::Expected},
+                                                             {"reference-intermediates", exec::ValueFile::ReferenceIntermediates}};
+    for (const auto& [option, file] : files)
+        if (p.isSet(QLatin1String(option))) c->load(file, opt(option));
     const QString tab = opt("viewer-tab").toLower();
-    const QStringList tabs{QStringLiteral("summary"), QStringLiteral("values"), QStringLiteral("histogram"),
-                           QStringLiteral("heatmap"), QStringLiteral("compare")};
-    if (tabs.contains(tab)) ui.tensors->follower()->tabs()->setCurrentIndex(static_cast<int>(tabs.indexOf(tab)));
+    const std::map<QString, TensorTab> tabs{{QStringLiteral("summary"), TensorTab::Summary},
+                                            {QStringLiteral("values"), TensorTab::Values},
+                                            {QStringLiteral("histogram"), TensorTab::Histogram},
+                                            {QStringLiteral("heatmap"), TensorTab::Heatmap},
+                                            {QStringLiteral("compare"), TensorTab::Compare}};
+    if (tabs.count(tab)) ui.tensors->follower()->showTab(tabs.at(tab));
     const QString dock = opt("show-dock").toLower();
     if (dock == QLatin1String("constants")) ui.constantsDock->raise();
     else if (dock == QLatin1String("inputs")) ui.inputsDock->raise();
@@ -58,10 +64,14 @@ void runDebuggerScript(const QCommandLineParser& p, DebuggerUi& ui, const QStrin
     // Wait for the loads (queued on the worker), then run, then finish.
     auto finish = [c, ui, select, done, &p] {
         const QString ov = p.value(QStringLiteral("overlay")).toLower();
-        const QStringList kinds{QStringLiteral("none"), QStringLiteral("time"), QStringLiteral("maxabs"),
-                                QStringLiteral("naninf"), QStringLiteral("diff")};
-        if (kinds.contains(ov)) ui.overlay->setCurrentIndex(static_cast<int>(kinds.indexOf(ov)));
-        if (!c->expectedPath().isEmpty() || !c->intermediatesPath().isEmpty()) c->findFirstDivergence();
+        const std::map<QString, exec::OverlayKind> kinds{{QStringLiteral("none"), exec::OverlayKind::None},
+                                                         {QStringLiteral("time"), exec::OverlayKind::Time},
+                                                         {QStringLiteral("maxabs"), exec::OverlayKind::MaxAbs},
+                                                         {QStringLiteral("naninf"), exec::OverlayKind::NanInf},
+                                                         {QStringLiteral("diff"), exec::OverlayKind::Difference}};
+        if (kinds.count(ov)) ui.overlay->setCurrentIndex(ui.overlay->findData(static_cast<int>(kinds.at(ov))));
+        if (!c->path(exec::ValueFile::Expected).isEmpty() || !c->path(exec::ValueFile::ReferenceIntermediates).isEmpty())
+            c->findFirstDivergence();
         c->waitIdle();
         if (!select.isEmpty()) c->session()->selectNodeByName(select, true);
         c->waitIdle();

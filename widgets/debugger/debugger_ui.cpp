@@ -1,141 +1,85 @@
-#include <algorithm>
 #include "widgets/debugger/debugger_ui.h"
+
+#include <algorithm>
+#include <memory>
 
 #include <QAction>
 #include <QActionGroup>
 #include <QComboBox>
 #include <QDockWidget>
-#include <QDragEnterEvent>
-#include <QDropEvent>
-#include <QFileInfo>
 #include <QLabel>
 #include <QMenuBar>
-#include <QMimeData>
 #include <QProgressBar>
 #include <QScrollBar>
 #include <QStatusBar>
 #include <QToolBar>
-#include <QVBoxLayout>
 
-#include "widgets/debugger/debugger_panels.h"
-#include "widgets/debugger/tensor_viewer.h"
+#include "widgets/debugger/constants_panel.h"
+#include "widgets/debugger/exec_info_panel.h"
+#include "widgets/debugger/inputs_panel.h"
+#include "widgets/debugger/missing_values_panel.h"
+#include "widgets/debugger/tensor_file_drop.h"
+#include "widgets/debugger/tensor_viewer_area.h"
+#include "widgets/debugger/weights_panel.h"
 #include "widgets/graph_view/graph_view.h"
 #include "widgets/main_window/main_window.h"
-#include "widgets/panels/diagnostics_panel.h"
-#include "widgets/panels/properties_panel.h"
 #include "widgets/session/debug_controller.h"
 #include "widgets/session/graph_session.h"
+#include "widgets/session/node_decorator.h"
 
 namespace irscope::widgets {
 
 namespace {
 
-bool isTensorFile(const QString& path) {
-    const QString s = QFileInfo(path).suffix().toLower();
-    return s == QLatin1String("pt") || s == QLatin1String("pth") || s == QLatin1String("bin") ||
-           s == QLatin1String("safetensors") || s == QLatin1String("npy");
-}
-
-// Dropping .pt/.safetensors files on the window loads them as weights
-// (names containing "const" as constants, "input" as inputs); IR files go on
-// to the window.
-class DropFilter : public QObject {
-public:
-    DropFilter(DebugController* c, QObject* parent) : QObject(parent), c_(c) {}
-
-protected:
-    bool eventFilter(QObject*, QEvent* e) override {
-        if (e->type() != QEvent::DragEnter && e->type() != QEvent::Drop) return false;
-        auto* de = static_cast<QDropEvent*>(e);
-        if (!de->mimeData()->hasUrls()) return false;
-        QStringList tensors;
-        for (const QUrl& u : de->mimeData()->urls())
-            if (u.isLocalFile() && isTensorFile(u.toLocalFile())) tensors << u.toLocalFile();
-        if (tensors.isEmpty()) return false;
-        if (e->type() == QEvent::DragEnter) {
-            static_cast<QDragEnterEvent*>(e)->acceptProposedAction();
-            return true;
-        }
-        for (const QString& f : tensors) {
-            const QString n = QFileInfo(f).fileName().toLower();
-            if (n.contains(QLatin1String("const"))) c_->loadConstants(f);
-            else if (n.contains(QLatin1String("input"))) c_->loadInputs(f);
-            else if (n.contains(QLatin1String("expected"))) c_->loadExpected(f);
-            else if (n.contains(QLatin1String("intermediate"))) c_->loadReferenceIntermediates(f);
-            else c_->loadWeights(f);
-        }
-        de->acceptProposedAction();
-        return true;
-    }
-
-private:
-    DebugController* c_;
-};
-
-// Puts `extra` above or below the widget a dock shows.
-void wrapDock(QWidget* panel, QWidget* extra, bool above) {
-    auto* dock = qobject_cast<QDockWidget*>(panel ? panel->parentWidget() : nullptr);
-    if (!dock) return;
-    auto* box = new QWidget(dock);
-    auto* lay = new QVBoxLayout(box);
-    lay->setContentsMargins(0, 0, 0, 0);
-    lay->setSpacing(2);
-    if (above) lay->addWidget(extra);
-    lay->addWidget(panel, 1);
-    if (!above) lay->addWidget(extra);
-    dock->setWidget(box);
-}
-
-}  // namespace
-
-DebuggerUi installDebugger(MainWindow& w) {
-    DebuggerUi ui;
-    auto* c = new DebugController(w.session(), &w);
-    ui.controller = c;
-
-    // ---- docks
-    auto dock = [&w](const QString& title, const QString& name, QWidget* content, Qt::DockWidgetArea area) {
-        auto* d = new QDockWidget(title, &w);
-        d->setObjectName(name);
-        d->setWidget(content);
-        w.addDockWidget(area, d);
-        return d;
-    };
+// Bottom row: Diagnostics (pre-flight), the value docks (tabbed), the tensor
+// viewer beside them; the module call stack joins the value docks; the
+// execution info goes under the properties, the pre-flight list above the
+// diagnostics.
+void installDocks(MainWindow& w, DebuggerUi& ui) {
+    DebugController* c = ui.controller;
     ui.weights = new WeightsPanel(c);
     ui.constants = new ConstantsPanel(c);
     ui.inputs = new InputsPanel(c);
     ui.tensors = new TensorViewerArea(c);
-    ui.weightsDock = dock(QObject::tr("Weights"), QStringLiteral("weightsDock"), ui.weights, Qt::BottomDockWidgetArea);
-    ui.constantsDock = dock(QObject::tr("Constants"), QStringLiteral("constantsDock"), ui.constants, Qt::BottomDockWidgetArea);
-    ui.inputsDock = dock(QObject::tr("Inputs && references"), QStringLiteral("inputsDock"), ui.inputs, Qt::BottomDockWidgetArea);
-    ui.tensorDock = dock(QObject::tr("Tensor"), QStringLiteral("tensorDock"), ui.tensors, Qt::BottomDockWidgetArea);
-    w.splitDockWidget(ui.weightsDock, ui.tensorDock, Qt::Horizontal);
-    w.tabifyDockWidget(ui.weightsDock, ui.constantsDock);
-    w.tabifyDockWidget(ui.weightsDock, ui.inputsDock);
+    const auto bottom = Qt::BottomDockWidgetArea;
+    ui.weightsDock = w.addPanel(kWeightsPanel, QObject::tr("Weights"), ui.weights, {bottom, {}, {}});
+    ui.tensorDock = w.addPanel(kTensorPanel, QObject::tr("Tensor"), ui.tensors, {bottom, kWeightsPanel, {}});
+    ui.constantsDock = w.addPanel(kConstantsPanel, QObject::tr("Constants"), ui.constants, {bottom, {}, kWeightsPanel});
+    ui.inputsDock = w.addPanel(kInputsPanel, QObject::tr("Inputs && references"), ui.inputs, {bottom, {}, kWeightsPanel});
     // The module call stack belongs with the run's docks, under the graph.
-    if (QDockWidget* stack = w.callStackDock()) {
-        w.removeDockWidget(stack);
-        w.addDockWidget(Qt::BottomDockWidgetArea, stack);
-        w.tabifyDockWidget(ui.inputsDock, stack);
-        stack->show();
-    }
+    w.movePanel(kCallStackPanel, {bottom, {}, kInputsPanel});
+    if (QDockWidget* stack = w.panelDock(kCallStackPanel)) stack->show();
     ui.weightsDock->raise();
-    // Bottom row: Diagnostics (pre-flight), the value docks, the tensor viewer.
-    if (auto* diagnostics = w.findChild<QDockWidget*>(QStringLiteral("diagnosticsDock")))
+    if (QDockWidget* diagnostics = w.panelDock(kDiagnosticsPanel))
         w.resizeDocks({diagnostics, ui.weightsDock, ui.tensorDock}, {400, 480, 520}, Qt::Horizontal);
     else
         w.resizeDocks({ui.weightsDock, ui.tensorDock}, {560, 640}, Qt::Horizontal);
     w.resizeDocks({ui.weightsDock}, {300}, Qt::Vertical);
 
     ui.execInfo = new ExecInfoPanel(c);
-    wrapDock(w.propertiesPanel(), ui.execInfo, false);
+    w.addPanelSection(kPropertiesPanel, ui.execInfo, Qt::BottomEdge);
     ui.missing = new MissingValuesPanel(c);
-    wrapDock(w.diagnosticsPanel(), ui.missing, true);
+    w.addPanelSection(kDiagnosticsPanel, ui.missing, Qt::TopEdge);
+}
 
-    // ---- actions
-    auto* menu = w.menuBar()->addMenu(QObject::tr("&Debug"));
-    auto* bar = w.addToolBar(QObject::tr("Debug"));
-    bar->setObjectName(QStringLiteral("debugToolBar"));
+// The overlay choices, each carrying its exec::OverlayKind.
+QComboBox* makeOverlayBox(QWidget* parent, DebugController* c) {
+    auto* box = new QComboBox(parent);
+    box->setObjectName(QStringLiteral("overlayBox"));
+    auto add = [box](const QString& text, exec::OverlayKind kind) { box->addItem(text, QVariant::fromValue(static_cast<int>(kind))); };
+    add(QObject::tr("Overlay: none"), exec::OverlayKind::None);
+    add(QObject::tr("Overlay: time"), exec::OverlayKind::Time);
+    add(QObject::tr("Overlay: max |x|"), exec::OverlayKind::MaxAbs);
+    add(QObject::tr("Overlay: NaN/Inf"), exec::OverlayKind::NanInf);
+    add(QObject::tr("Overlay: difference"), exec::OverlayKind::Difference);
+    QObject::connect(box, &QComboBox::currentIndexChanged, c,
+                     [c, box] { c->setOverlay(static_cast<exec::OverlayKind>(box->currentData().toInt())); });
+    return box;
+}
+
+// The run actions in the Debug menu and toolbar (shortcuts work anywhere in the app).
+void installRunActions(MainWindow& w, DebuggerUi& ui, QMenu* menu, QToolBar* bar) {
+    DebugController* c = ui.controller;
     auto action = [&](const QString& text, const QKeySequence& key, const QString& tip, auto slot) {
         auto* a = new QAction(text, &w);
         a->setShortcut(key);
@@ -169,16 +113,11 @@ DebuggerUi installDebugger(MainWindow& w) {
                                  QObject::tr("Go to the first node whose output differs from the reference"),
                                  &DebugController::goToFirstDivergence);
     ui.stopAction->setEnabled(false);
+}
 
-    ui.overlay = new QComboBox(bar);
-    ui.overlay->setObjectName(QStringLiteral("overlayBox"));
-    ui.overlay->addItems({QObject::tr("Overlay: none"), QObject::tr("Overlay: time"), QObject::tr("Overlay: max |x|"),
-                          QObject::tr("Overlay: NaN/Inf"), QObject::tr("Overlay: difference")});
-    bar->addWidget(ui.overlay);
-    QObject::connect(ui.overlay, &QComboBox::currentIndexChanged, c,
-                     [c](int i) { c->setOverlay(static_cast<exec::OverlayKind>(i)); });
-
-    menu->addSeparator();
+// Memory (retention), loading and saving values, the value docks' toggles.
+void installValueMenus(MainWindow& w, DebuggerUi& ui, QMenu* menu) {
+    DebugController* c = ui.controller;
     auto* retention = menu->addMenu(QObject::tr("Memory"));
     auto* group = new QActionGroup(&w);
     auto* keepAll = retention->addAction(QObject::tr("Keep every intermediate"));
@@ -198,8 +137,21 @@ DebuggerUi installDebugger(MainWindow& w) {
                      &ConstantsPanel::saveDialog);
     auto* viewMenu = menu->addMenu(QObject::tr("Panels"));
     for (auto* d : {ui.weightsDock, ui.constantsDock, ui.inputsDock, ui.tensorDock}) viewMenu->addAction(d->toggleViewAction());
+}
 
-    // ---- status bar
+void installMenus(MainWindow& w, DebuggerUi& ui) {
+    auto* menu = w.menuBar()->addMenu(QObject::tr("&Debug"));
+    auto* bar = w.addToolBar(QObject::tr("Debug"));
+    bar->setObjectName(QStringLiteral("debugToolBar"));
+    installRunActions(w, ui, menu, bar);
+    ui.overlay = makeOverlayBox(bar, ui.controller);
+    bar->addWidget(ui.overlay);
+    menu->addSeparator();
+    installValueMenus(w, ui, menu);
+}
+
+// Status, progress and bytes held in the status bar.
+void installStatusBar(MainWindow& w, DebuggerUi& ui) {
     ui.status = new QLabel(&w);
     ui.status->setObjectName(QStringLiteral("debugStatus"));
     ui.progress = new QProgressBar(&w);
@@ -213,7 +165,29 @@ DebuggerUi installDebugger(MainWindow& w) {
     w.statusBar()->addPermanentWidget(ui.status);
     w.statusBar()->addPermanentWidget(ui.progress);
     w.statusBar()->addPermanentWidget(ui.bytes);
+}
 
+// "3 value(s) missing", "no state_dict loaded", or back to "ready" once they are supplied.
+void showValuesStatus(const DebuggerUi& ui) {
+    const DebugController* c = ui.controller;
+    const auto& m = c->missing();
+    ui.progress->setMaximum(static_cast<int>(std::max<int64_t>(c->nodeCount(), 1)));
+    ui.progress->setValue(static_cast<int>(c->cursor()));
+    const auto alarming = std::count_if(m.begin(), m.end(), [](const auto& r) { return !r.awaitsStateDict; });
+    if (alarming > 0) {
+        ui.status->setText(QObject::tr("<span style='color:#d0302a'>%n value(s) missing — see Diagnostics</span>", nullptr,
+                                       static_cast<int>(alarming)));
+    } else if (!m.empty()) {
+        ui.status->setText(QObject::tr("no state_dict loaded"));
+    } else if (ui.status->text().contains(QLatin1String("missing")) ||
+               ui.status->text().contains(QLatin1String("state_dict"))) {
+        ui.status->setText(QObject::tr("ready"));
+    }
+}
+
+// The controller's state in the actions, the status bar and the message bar.
+void connectRunState(MainWindow& w, const DebuggerUi& ui) {
+    DebugController* c = ui.controller;
     auto actionsEnabled = [ui, c](bool running) {
         for (auto* a : {ui.continueAction, ui.stepAction, ui.stepIntoAction, ui.stepOutAction, ui.runToAction, ui.resetAction})
             a->setEnabled(!running && c->hasDocument());
@@ -234,21 +208,7 @@ DebuggerUi installDebugger(MainWindow& w) {
         if (failed) w.statusBar()->showMessage(msg, 15000);
     });
     QObject::connect(c, &DebugController::errorOccurred, &w, [&w](const QString& msg) { w.showMessage(msg, true, false); });
-    QObject::connect(c, &DebugController::valuesChanged, &w, [ui, c] {
-        const auto& m = c->missing();
-        ui.progress->setMaximum(static_cast<int>(std::max<int64_t>(c->nodeCount(), 1)));
-        ui.progress->setValue(static_cast<int>(c->cursor()));
-        const auto alarming = std::count_if(m.begin(), m.end(), [](const auto& r) { return !r.awaitsStateDict; });
-        if (alarming > 0) {
-            ui.status->setText(QObject::tr("<span style='color:#d0302a'>%n value(s) missing — see Diagnostics</span>", nullptr,
-                                           static_cast<int>(alarming)));
-        } else if (!m.empty()) {
-            ui.status->setText(QObject::tr("no state_dict loaded"));
-        } else if (ui.status->text().contains(QLatin1String("missing")) ||
-                   ui.status->text().contains(QLatin1String("state_dict"))) {
-            ui.status->setText(QObject::tr("ready"));
-        }
-    });
+    QObject::connect(c, &DebugController::valuesChanged, &w, [ui] { showValuesStatus(ui); });
     QObject::connect(c, &DebugController::debuggerReset, &w, [ui, c] {
         ui.progress->setMaximum(static_cast<int>(std::max<int64_t>(c->nodeCount(), 1)));
         ui.progress->setValue(0);
@@ -256,8 +216,17 @@ DebuggerUi installDebugger(MainWindow& w) {
     });
     actionsEnabled(false);
     QObject::connect(w.session(), &GraphSession::graphLoaded, &w, [actionsEnabled] { actionsEnabled(false); });
+    // Selecting a failed node shows its error in the status bar.
+    QObject::connect(w.session(), &GraphSession::selectionChanged, &w, [c, &w](const ItemRef& ref) {
+        if (!ref.isNode() || ref.index >= (int64_t)c->nodeInfos().size()) return;
+        const auto& i = c->nodeInfos()[ref.index];
+        if (!i.error.empty()) w.statusBar()->showMessage(QString::fromStdString(i.error), 15000);
+    });
+}
 
-    // ---- follow the current node unless the user moved the view
+// The view follows the current node unless the user moved it since.
+void followCurrentNode(MainWindow& w, const DebuggerUi& ui) {
+    DebugController* c = ui.controller;
     struct Follow {
         int h = -1, v = -1;
         int64_t node = -1;
@@ -277,15 +246,21 @@ DebuggerUi installDebugger(MainWindow& w) {
     });
     QObject::connect(ui.resetAction, &QAction::triggered, &w, [follow] { *follow = Follow{}; });
     QObject::connect(w.session(), &GraphSession::graphLoaded, &w, [follow] { *follow = Follow{}; });
+}
 
-    // Selecting a failed node shows its error in the status bar.
-    QObject::connect(w.session(), &GraphSession::selectionChanged, &w, [c, &w](const ItemRef& ref) {
-        if (!ref.isNode() || ref.index >= (int64_t)c->nodeInfos().size()) return;
-        const auto& i = c->nodeInfos()[ref.index];
-        if (!i.error.empty()) w.statusBar()->showMessage(QString::fromStdString(i.error), 15000);
-    });
+}  // namespace
 
-    w.installEventFilter(new DropFilter(c, &w));
+DebuggerUi installDebugger(MainWindow& w) {
+    DebuggerUi ui;
+    ui.controller = new DebugController(w.session(), &w);
+    // First of the controller's observers: the graph is decorated before the panels hear of a change.
+    ui.decorator = new NodeDecorator(ui.controller, w.session(), ui.controller);
+    installDocks(w, ui);
+    installMenus(w, ui);
+    installStatusBar(w, ui);
+    connectRunState(w, ui);
+    followCurrentNode(w, ui);
+    w.installEventFilter(new TensorFileDrop(ui.controller, &w));
     return ui;
 }
 

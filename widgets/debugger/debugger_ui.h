@@ -5,7 +5,8 @@
 // Reset Shift+F5, Stop), overlay and retention choices, the progress bar,
 // elapsed time and bytes held in the status bar, the execution section under
 // the properties, the pre-flight list in the diagnostics dock, dropping tensor
-// files on the window, and the view following the current node.
+// files on the window, the graph's decorations, and the view following the
+// current node.
 class QAction;
 class QComboBox;
 class QDockWidget;
@@ -20,11 +21,13 @@ class ExecInfoPanel;
 class InputsPanel;
 class MainWindow;
 class MissingValuesPanel;
+class NodeDecorator;
 class TensorViewerArea;
 class WeightsPanel;
 
 struct DebuggerUi {
     DebugController* controller = nullptr;
+    NodeDecorator* decorator = nullptr;
     WeightsPanel* weights = nullptr;
     ConstantsPanel* constants = nullptr;
     InputsPanel* inputs = nullptr;

@@ -250,20 +250,9 @@ void drawArrow(QPainter& p, Point from, Point tip) {
     p.drawPolygon(pts, 3);
 }
 
-void renderDetailed(QPainter& p, const Frame& f, bool full) {
-    const auto& rq = f.rq;
-    const auto& theme = rq.theme;
-    p.save();
-    p.setClipRect(rq.target);
-    if (rq.fillBackground) p.fillRect(rq.target, theme.background);
-    p.translate(rq.target.topLeft());
-    p.scale(f.zoom, f.zoom);
-    p.translate(-f.scene.x, -f.scene.y);
-    p.setRenderHint(QPainter::Antialiasing, full);
-    p.setRenderHint(QPainter::TextAntialiasing, true);
-
-    const auto items = f.items();
-    // ---- frames of open modules: under everything, title in the header
+// Frames of open modules: under everything, title in the header.
+void drawFrames(QPainter& p, const Frame& f, const std::vector<int32_t>& items, bool full) {
+    const auto& theme = f.rq.theme;
     for (int32_t i : items) {
         const PlacedItem& it = f.r.items[i];
         if (it.kind != ItemKind::Frame) continue;
@@ -280,9 +269,11 @@ void renderDetailed(QPainter& p, const Frame& f, bool full) {
                        Qt::AlignLeft | Qt::AlignVCenter, QChar(0x25BE) + QStringLiteral(" ") + QString::fromStdString(it.lines.front()));
         }
     }
+}
 
-    // ---- edges: plain ones batched, flagged ones on top
-    const auto edges = f.edges();
+// Edges without a flag, batched (cosmetic lines when zoomed out); returns the flagged ones.
+std::vector<int32_t> drawPlainEdges(QPainter& p, const Frame& f, const std::vector<int32_t>& edges, bool full) {
+    const auto& theme = f.rq.theme;
     std::vector<int32_t> flagged;
     if (!full) {
         QVector<QLineF> solid, dashed;
@@ -324,6 +315,12 @@ void renderDetailed(QPainter& p, const Frame& f, bool full) {
             p.setBrush(Qt::NoBrush);
         }
     }
+    return flagged;
+}
+
+// Edges into and out of the selection, on top of the others.
+void drawFlaggedEdges(QPainter& p, const Frame& f, const std::vector<int32_t>& flagged, bool full) {
+    const auto& theme = f.rq.theme;
     for (int32_t e : flagged) {
         const auto& edge = f.r.edges[e];
         if (edge.points.size() < 2) continue;
@@ -342,17 +339,22 @@ void renderDetailed(QPainter& p, const Frame& f, bool full) {
             p.setBrush(Qt::NoBrush);
         }
     }
-    if (full && f.zoom >= kEdgeLabelsFromZoom) {
-        p.setFont(labelFont(2));
-        p.setPen(theme.edgeLabel);
-        for (int32_t e : edges) {
-            const auto& edge = f.r.edges[e];
-            if (edge.label.empty()) continue;
-            p.drawText(QPointF(edge.labelPos.x, edge.labelPos.y + 10 * 0.35), QString::fromStdString(edge.label));
-        }
-    }
+}
 
-    // ---- items
+// Tensor shapes along the edges.
+void drawEdgeLabels(QPainter& p, const Frame& f, const std::vector<int32_t>& edges) {
+    p.setFont(labelFont(2));
+    p.setPen(f.rq.theme.edgeLabel);
+    for (int32_t e : edges) {
+        const auto& edge = f.r.edges[e];
+        if (edge.label.empty()) continue;
+        p.drawText(QPointF(edge.labelPos.x, edge.labelPos.y + 10 * 0.35), QString::fromStdString(edge.label));
+    }
+}
+
+// Highlight halos, then the boxes (filled with the overlay colour when there is one).
+void drawItems(QPainter& p, const Frame& f, const std::vector<int32_t>& items, bool full) {
+    const auto& theme = f.rq.theme;
     // Highlight halos first (under the boxes).
     for (int32_t i : items) {
         const uint8_t fl = f.itemFlag(i);
@@ -376,7 +378,11 @@ void renderDetailed(QPainter& p, const Frame& f, bool full) {
         p.setBrush(fill);
         drawShape(p, it, it.rect, full);
     }
-    // Selection, neighbours, current node and decorations on top.
+}
+
+// Selection, neighbours, current node and decorations on top of the boxes.
+void drawMarks(QPainter& p, const Frame& f, const std::vector<int32_t>& items, bool full) {
+    const auto& theme = f.rq.theme;
     for (int32_t i : items) {
         const uint8_t fl = f.itemFlag(i);
         const PlacedItem& it = f.r.items[i];
@@ -417,51 +423,74 @@ void renderDetailed(QPainter& p, const Frame& f, bool full) {
             }
         }
     }
-    // ---- text
-    if (full) {
-        for (int32_t i : items) {
-            const PlacedItem& it = f.r.items[i];
-            if (it.lines.empty() || it.kind == ItemKind::Frame) continue;
-            if (it.kind == ItemKind::Module) {   // a "+": double-click opens it
-                const QRectF plus(it.rect.right() - 15, it.rect.y + 4, 11, 11);
-                p.setPen(QPen(theme.colors(it).stroke, 1.2));
-                p.setBrush(Qt::NoBrush);
-                p.drawRect(plus);
-                p.drawLine(QPointF(plus.left() + 2.5, plus.center().y()), QPointF(plus.right() - 2.5, plus.center().y()));
-                p.drawLine(QPointF(plus.center().x(), plus.top() + 2.5), QPointF(plus.center().x(), plus.bottom() - 2.5));
+}
+
+// Labels (bold op name, dimmer lines below), the module "+" and the badges; full detail only.
+void drawLabels(QPainter& p, const Frame& f, const std::vector<int32_t>& items) {
+    const auto& theme = f.rq.theme;
+    for (int32_t i : items) {
+        const PlacedItem& it = f.r.items[i];
+        if (it.lines.empty() || it.kind == ItemKind::Frame) continue;
+        if (it.kind == ItemKind::Module) {   // a "+": double-click opens it
+            const QRectF plus(it.rect.right() - 15, it.rect.y + 4, 11, 11);
+            p.setPen(QPen(theme.colors(it).stroke, 1.2));
+            p.setBrush(Qt::NoBrush);
+            p.drawRect(plus);
+            p.drawLine(QPointF(plus.left() + 2.5, plus.center().y()), QPointF(plus.right() - 2.5, plus.center().y()));
+            p.drawLine(QPointF(plus.center().x(), plus.top() + 2.5), QPointF(plus.center().x(), plus.bottom() - 2.5));
+        }
+        const double lineH = kLabelLineHeight;
+        const double total = lineH * static_cast<double>(it.lines.size());
+        const double top = it.rect.center().y - total / 2;
+        const bool ghost = it.kind == ItemKind::Ghost;
+        // On an overlay fill, pick the text colour by the fill's lightness so a
+        // dark red "differs" node stays readable.
+        const NodeDecoration* deco = f.decoration(it);
+        const auto luma = [](const QColor& c) { return 0.299 * c.red() + 0.587 * c.green() + 0.114 * c.blue(); };
+        const bool darkFill = deco && deco->overlay.isValid() && luma(deco->overlay) < 140;
+        for (size_t l = 0; l < it.lines.size(); ++l) {
+            const bool first = l == 0;
+            const bool boldFirst = it.kind == ItemKind::Op || it.kind == ItemKind::Module;
+            p.setFont(labelFont(ghost ? 3 : (first && boldFirst) ? 0 : 1));
+            if (first && !ghost && !boldFirst) {
+                QFont fnt = labelFont(1);
+                fnt.setPixelSize(12);
+                p.setFont(fnt);
             }
-            const double lineH = kLabelLineHeight;
-            const double total = lineH * static_cast<double>(it.lines.size());
-            const double top = it.rect.center().y - total / 2;
-            const bool ghost = it.kind == ItemKind::Ghost;
-            // On an overlay fill, pick the text colour by the fill's lightness so a
-            // dark red "differs" node stays readable.
-            const NodeDecoration* deco = f.decoration(it);
-            const auto luma = [](const QColor& c) { return 0.299 * c.red() + 0.587 * c.green() + 0.114 * c.blue(); };
-            const bool darkFill = deco && deco->overlay.isValid() && luma(deco->overlay) < 140;
-            for (size_t l = 0; l < it.lines.size(); ++l) {
-                const bool first = l == 0;
-                const bool boldFirst = it.kind == ItemKind::Op || it.kind == ItemKind::Module;
-                p.setFont(labelFont(ghost ? 3 : (first && boldFirst) ? 0 : 1));
-                if (first && !ghost && !boldFirst) {
-                    QFont fnt = labelFont(1);
-                    fnt.setPixelSize(12);
-                    p.setFont(fnt);
-                }
-                p.setPen(darkFill ? QColor(Qt::white) : first ? theme.text : theme.textDim);
-                QString text = QString::fromStdString(it.lines[l]);
-                if (ghost) text.prepend(QChar(0x21b3)).insert(1, QLatin1Char(' '));
-                const QRectF lr(it.rect.x - 20, top + lineH * static_cast<double>(l), it.rect.width + 40, lineH);
-                p.drawText(lr, Qt::AlignCenter, text);
-            }
-            if (const NodeDecoration* d = f.decoration(it); d && !d->badge.isEmpty()) {
-                p.setFont(labelFont(2));
-                const QRectF br(it.rect.right() - 4, it.rect.y - 8, 120, 14);
-                p.setPen(theme.edgeLabel);
-                p.drawText(br, Qt::AlignLeft | Qt::AlignVCenter, d->badge);
-            }
+            p.setPen(darkFill ? QColor(Qt::white) : first ? theme.text : theme.textDim);
+            QString text = QString::fromStdString(it.lines[l]);
+            if (ghost) text.prepend(QChar(0x21b3)).insert(1, QLatin1Char(' '));
+            const QRectF lr(it.rect.x - 20, top + lineH * static_cast<double>(l), it.rect.width + 40, lineH);
+            p.drawText(lr, Qt::AlignCenter, text);
+        }
+        if (const NodeDecoration* d = f.decoration(it); d && !d->badge.isEmpty()) {
+            p.setFont(labelFont(2));
+            const QRectF br(it.rect.right() - 4, it.rect.y - 8, 120, 14);
+            p.setPen(theme.edgeLabel);
+            p.drawText(br, Qt::AlignLeft | Qt::AlignVCenter, d->badge);
         }
     }
+}
+
+void renderDetailed(QPainter& p, const Frame& f, bool full) {
+    const auto& rq = f.rq;
+    p.save();
+    p.setClipRect(rq.target);
+    if (rq.fillBackground) p.fillRect(rq.target, rq.theme.background);
+    p.translate(rq.target.topLeft());
+    p.scale(f.zoom, f.zoom);
+    p.translate(-f.scene.x, -f.scene.y);
+    p.setRenderHint(QPainter::Antialiasing, full);
+    p.setRenderHint(QPainter::TextAntialiasing, true);
+
+    const auto items = f.items();
+    drawFrames(p, f, items, full);
+    const auto edges = f.edges();
+    drawFlaggedEdges(p, f, drawPlainEdges(p, f, edges, full), full);
+    if (full && f.zoom >= kEdgeLabelsFromZoom) drawEdgeLabels(p, f, edges);
+    drawItems(p, f, items, full);
+    drawMarks(p, f, items, full);
+    if (full) drawLabels(p, f, items);
     p.restore();
 }
 

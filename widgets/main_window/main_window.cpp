@@ -45,8 +45,19 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     setAcceptDrops(true);
     session_ = new GraphSession(this);
     view_ = new GraphView(session_, this);
+    setCentralWidget(buildCentralArea());
+    buildStatusBar();
+    connectSession();
+    buildDocks();
+    buildActions();
+    restoreSettings();
+    updateTitle();
+}
 
-    // Central area: a message bar (errors, "changed on disk") over the view.
+MainWindow::~MainWindow() = default;
+
+// A message bar (errors, "changed on disk"), the breadcrumbs, the view.
+QWidget* MainWindow::buildCentralArea() {
     auto* central = new QWidget(this);
     messageBar_ = new QWidget(central);
     messageBar_->setObjectName(QStringLiteral("messageBar"));
@@ -78,9 +89,11 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     breadcrumbs_ = new BreadcrumbBar(session_, central);
     centralLayout->addWidget(breadcrumbs_);
     centralLayout->addWidget(view_, 1);
-    setCentralWidget(central);
+    return central;
+}
 
-    // Status bar: file info, zoom, load progress with Cancel.
+// File info, zoom, load progress with Cancel.
+void MainWindow::buildStatusBar() {
     infoLabel_ = new QLabel(this);
     zoomLabel_ = new QLabel(this);
     progress_ = new QProgressBar(this);
@@ -98,7 +111,10 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     connect(cancelButton_, &QToolButton::clicked, session_, &GraphSession::cancelLoad);
     connect(view_, &GraphView::zoomChanged, this,
             [this](double z) { zoomLabel_->setText(QStringLiteral("%1%").arg(z * 100, 0, 'f', z < 0.1 ? 1 : 0)); });
+}
 
+// Loading progress and outcome, and the file watcher that offers a reload.
+void MainWindow::connectSession() {
     watcher_ = new QFileSystemWatcher(this);
     connect(watcher_, &QFileSystemWatcher::fileChanged, this, [this](const QString& path) {
         if (path != session_->filePath()) return;
@@ -108,7 +124,6 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
             if (QFileInfo::exists(path) && !watcher_->files().contains(path)) watcher_->addPath(path);
         });
     });
-
     connect(session_, &GraphSession::loadStarted, this, [this](const QString& path) {
         loadingPath_ = path;
         progress_->setValue(0);
@@ -145,23 +160,62 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
         if (busy) statusBar()->showMessage(tr("Laying out…"));
         else statusBar()->clearMessage();
     });
-
-    buildDocks();
-    buildActions();
-    restoreSettings();
-    updateTitle();
 }
 
-MainWindow::~MainWindow() = default;
+// ------------------------------------------------------------------ panels
+
+QDockWidget* MainWindow::addPanel(PanelId id, const QString& title, QWidget* panel, const PanelPlacement& where) {
+    auto* dock = new QDockWidget(title, this);
+    dock->setObjectName(QLatin1String(id.key));
+    dock->setWidget(panel);
+    docks_.insert(QLatin1String(id.key), dock);
+    addDockWidget(where.area, dock);
+    place(dock, where);
+    return dock;
+}
+
+QDockWidget* MainWindow::panelDock(PanelId id) const { return docks_.value(QLatin1String(id.key)); }
+
+void MainWindow::movePanel(PanelId id, const PanelPlacement& where) {
+    QDockWidget* dock = panelDock(id);
+    if (!dock) return;
+    removeDockWidget(dock);
+    addDockWidget(where.area, dock);
+    place(dock, where);
+}
+
+// Splits or tabs an added dock as `where` says. Split first: a dock split off
+// one that is already tabbed would land in its tab group instead.
+void MainWindow::place(QDockWidget* dock, const PanelPlacement& where) {
+    const Qt::Orientation across =
+        where.area == Qt::LeftDockWidgetArea || where.area == Qt::RightDockWidgetArea ? Qt::Vertical : Qt::Horizontal;
+    if (where.besideOf)
+        if (QDockWidget* other = panelDock(*where.besideOf)) splitDockWidget(other, dock, across);
+    if (where.tabbedWith)
+        if (QDockWidget* other = panelDock(*where.tabbedWith)) tabifyDockWidget(other, dock);
+}
+
+void MainWindow::addPanelSection(PanelId id, QWidget* section, Qt::Edge edge) {
+    QDockWidget* dock = panelDock(id);
+    if (!dock || !dock->widget()) return;
+    // The dock's content becomes a box holding the panel and its sections.
+    auto* box = dock->widget();
+    if (box->objectName() != QLatin1String("panelSections")) {
+        QWidget* panel = box;
+        box = new QWidget(dock);
+        box->setObjectName(QStringLiteral("panelSections"));
+        auto* lay = new QVBoxLayout(box);
+        lay->setContentsMargins(0, 0, 0, 0);
+        lay->setSpacing(2);
+        lay->addWidget(panel, 1);
+        dock->setWidget(box);
+    }
+    auto* lay = static_cast<QVBoxLayout*>(box->layout());
+    if (edge == Qt::TopEdge) lay->insertWidget(0, section);
+    else lay->addWidget(section);
+}
 
 void MainWindow::buildDocks() {
-    auto dock = [this](const QString& title, const QString& name, QWidget* w, Qt::DockWidgetArea area) {
-        auto* d = new QDockWidget(title, this);
-        d->setObjectName(name);
-        d->setWidget(w);
-        addDockWidget(area, d);
-        return d;
-    };
     properties_ = new PropertiesPanel(session_, this);
     search_ = new SearchPanel(session_, this);
     diagnostics_ = new DiagnosticsPanel(session_, this);
@@ -170,24 +224,22 @@ void MainWindow::buildDocks() {
     callStack_ = new CallStackPanel(session_, this);
     // The graph gets the whole width: every dock shares the right column (Search is
     // raised by Ctrl+F), like Qt Creator's side bar, and Diagnostics sits below.
-    propertiesDock_ = dock(tr("Properties"), QStringLiteral("propertiesDock"), properties_, Qt::RightDockWidgetArea);
-    searchDock_ = dock(tr("Search"), QStringLiteral("searchDock"), search_, Qt::RightDockWidgetArea);
-    opStatsDock_ = dock(tr("Op statistics"), QStringLiteral("opStatsDock"), opStats_, Qt::RightDockWidgetArea);
-    modulesDock_ = dock(tr("Modules"), QStringLiteral("modulesDock"), modules_, Qt::RightDockWidgetArea);
-    callStackDock_ = dock(tr("Call Stack"), QStringLiteral("callStackDock"), callStack_, Qt::RightDockWidgetArea);
-    diagnosticsDock_ = dock(tr("Diagnostics"), QStringLiteral("diagnosticsDock"), diagnostics_, Qt::BottomDockWidgetArea);
-    tabifyDockWidget(propertiesDock_, searchDock_);
-    tabifyDockWidget(searchDock_, opStatsDock_);
-    tabifyDockWidget(opStatsDock_, modulesDock_);
-    tabifyDockWidget(modulesDock_, callStackDock_);   // the debugger moves it under the graph
-    propertiesDock_->raise();
-    resizeDocks({propertiesDock_}, {400}, Qt::Horizontal);
-    resizeDocks({diagnosticsDock_}, {140}, Qt::Vertical);
-    connect(diagnostics_, &DiagnosticsPanel::countsChanged, this, [this](int errors, int warnings, int infos) {
-        diagnosticsDock_->setWindowTitle(errors + warnings + infos == 0
-                                             ? tr("Diagnostics")
-                                             : tr("Diagnostics (%1 errors, %2 warnings, %3 info)").arg(errors).arg(warnings).arg(infos));
-        if (errors > 0) diagnosticsDock_->show();
+    const PanelPlacement right{Qt::RightDockWidgetArea, {}, {}};
+    auto* properties = addPanel(kPropertiesPanel, tr("Properties"), properties_, right);
+    addPanel(kSearchPanel, tr("Search"), search_, {Qt::RightDockWidgetArea, {}, kPropertiesPanel});
+    addPanel(kOpStatsPanel, tr("Op statistics"), opStats_, {Qt::RightDockWidgetArea, {}, kSearchPanel});
+    addPanel(kModulesPanel, tr("Modules"), modules_, {Qt::RightDockWidgetArea, {}, kOpStatsPanel});
+    // The debugger moves it under the graph.
+    addPanel(kCallStackPanel, tr("Call Stack"), callStack_, {Qt::RightDockWidgetArea, {}, kModulesPanel});
+    auto* diagnostics = addPanel(kDiagnosticsPanel, tr("Diagnostics"), diagnostics_, {Qt::BottomDockWidgetArea, {}, {}});
+    properties->raise();
+    resizeDocks({properties}, {400}, Qt::Horizontal);
+    resizeDocks({diagnostics}, {140}, Qt::Vertical);
+    connect(diagnostics_, &DiagnosticsPanel::countsChanged, this, [diagnostics](int errors, int warnings, int infos) {
+        diagnostics->setWindowTitle(errors + warnings + infos == 0
+                                        ? tr("Diagnostics")
+                                        : tr("Diagnostics (%1 errors, %2 warnings, %3 info)").arg(errors).arg(warnings).arg(infos));
+        if (errors > 0) diagnostics->show();
     });
 }
 
@@ -207,6 +259,17 @@ void MainWindow::buildActions() {
     auto* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
 
+    buildViewMenu();
+    buildGoMenu();
+
+    auto* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&About irscope"), this, [this] {
+        showMessage(tr("irscope %1: inspect, run and debug torch_ir graphs.").arg(QApplication::applicationVersion()), false,
+                    false);
+    });
+}
+
+void MainWindow::buildViewMenu() {
     auto* viewMenu = menuBar()->addMenu(tr("&View"));
     auto* zin = viewMenu->addAction(tr("Zoom &In"), view_, &GraphView::zoomIn);
     zin->setShortcuts({QKeySequence::ZoomIn, QKeySequence(Qt::CTRL | Qt::Key_Equal)});
@@ -242,12 +305,15 @@ void MainWindow::buildActions() {
     all->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Plus));
     connect(groupAction_, &QAction::toggled, depthMenu, &QMenu::setEnabled);
     viewMenu->addSeparator();
-    for (auto* d : {searchDock_, propertiesDock_, opStatsDock_, modulesDock_, callStackDock_, diagnosticsDock_}) viewMenu->addAction(d->toggleViewAction());
+    for (PanelId id : {kSearchPanel, kPropertiesPanel, kOpStatsPanel, kModulesPanel, kCallStackPanel, kDiagnosticsPanel})
+        viewMenu->addAction(panelDock(id)->toggleViewAction());
+}
 
+void MainWindow::buildGoMenu() {
     auto* go = menuBar()->addMenu(tr("&Go"));
     auto* find = go->addAction(tr("&Find…"), this, [this] {
-        searchDock_->show();
-        searchDock_->raise();
+        panelDock(kSearchPanel)->show();
+        panelDock(kSearchPanel)->raise();
         search_->focusSearch();
     });
     find->setShortcut(QKeySequence::Find);
@@ -260,12 +326,6 @@ void MainWindow::buildActions() {
     up->setShortcut(QKeySequence(Qt::ALT | Qt::Key_Up));
     auto* down = go->addAction(tr("Go to &Consumer"), session_, &GraphSession::walkToConsumer);
     down->setShortcut(QKeySequence(Qt::ALT | Qt::Key_Down));
-
-    auto* help = menuBar()->addMenu(tr("&Help"));
-    help->addAction(tr("&About irscope"), this, [this] {
-        showMessage(tr("irscope %1: inspect, run and debug torch_ir graphs.").arg(QApplication::applicationVersion()), false,
-                    false);
-    });
 }
 
 // ------------------------------------------------------------------ files

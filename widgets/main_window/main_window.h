@@ -2,8 +2,17 @@
 // MainWindow: menus, docks and the central graph view around one
 // GraphSession. It wires panels to the session only (never to each other),
 // and keeps geometry, dock layout and recent files in QSettings.
+//
+// Panels are added, found and arranged through addPanel / panelDock /
+// movePanel / addPanelSection by their PanelId: the debugger (and any later
+// part) installs its docks with them rather than reaching into the window.
+#include <optional>
+
+#include <QHash>
 #include <QMainWindow>
 #include <QStringList>
+
+#include "widgets/main_window/panel_id.h"
 
 class QAction;
 class QDockWidget;
@@ -26,6 +35,13 @@ class OpStatsPanel;
 class PropertiesPanel;
 class SearchPanel;
 
+// Where a panel's dock goes.
+struct PanelPlacement {
+    Qt::DockWidgetArea area = Qt::RightDockWidgetArea;
+    std::optional<PanelId> besideOf;     // split that panel's place: this one goes on its right (or below)
+    std::optional<PanelId> tabbedWith;   // a tab in that panel's tab group
+};
+
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
@@ -40,13 +56,23 @@ public:
     OpStatsPanel* opStatsPanel() const { return opStats_; }
     ModulesPanel* modulesPanel() const { return modules_; }
     CallStackPanel* callStackPanel() const { return callStack_; }
-    QDockWidget* callStackDock() const { return callStackDock_; }
     BreadcrumbBar* breadcrumbBar() const { return breadcrumbs_; }
     // The bar above the view that reports load errors and on-disk changes.
     QString messageText() const;
     bool messageVisible() const;
 
     static constexpr int kMaxRecent = 10;
+
+    // ---- panels
+    // Puts `panel` in a new dock titled `title`, placed as `where` says; the
+    // window owns both. Returns the dock (its toggle action is the caller's to offer).
+    QDockWidget* addPanel(PanelId id, const QString& title, QWidget* panel, const PanelPlacement& where);
+    // The dock of a panel added under `id`; nullptr when none.
+    QDockWidget* panelDock(PanelId id) const;
+    // Moves a panel's dock (e.g. the call stack under the graph, with the run's docks).
+    void movePanel(PanelId id, const PanelPlacement& where);
+    // Shows `section` above (Qt::TopEdge) or below (Qt::BottomEdge) the panel, in its dock.
+    void addPanelSection(PanelId id, QWidget* section, Qt::Edge edge);
 
 public slots:
     void openFile(const QString& path);
@@ -61,8 +87,14 @@ protected:
     void dropEvent(QDropEvent*) override;
 
 private:
+    QWidget* buildCentralArea();
+    void buildStatusBar();
+    void connectSession();
     void buildActions();
+    void buildViewMenu();
+    void buildGoMenu();
     void buildDocks();
+    void place(QDockWidget* dock, const PanelPlacement& where);
     void restoreSettings();
     void saveSettings();
     void addRecent(const QString& path);
@@ -81,12 +113,7 @@ private:
     ModulesPanel* modules_;
     CallStackPanel* callStack_;
     BreadcrumbBar* breadcrumbs_;
-    QDockWidget* propertiesDock_;
-    QDockWidget* searchDock_;
-    QDockWidget* diagnosticsDock_;
-    QDockWidget* opStatsDock_;
-    QDockWidget* modulesDock_;
-    QDockWidget* callStackDock_;
+    QHash<QString, QDockWidget*> docks_;   // by PanelId key
 
     QWidget* messageBar_;
     QLabel* messageLabel_;

@@ -1,5 +1,7 @@
 #include "widgets/panels/properties_panel.h"
 
+#include <algorithm>
+
 #include <QLocale>
 
 #include <QHeaderView>
@@ -165,7 +167,6 @@ void PropertiesPanel::showNode(int64_t n) {
     const auto& g = doc->graph;
     if (n < 0 || n >= static_cast<int64_t>(g.nodes.size())) return;
     const auto& node = g.nodes[n];
-    const auto& index = *doc->index;
     auto* s = section(tr("Node"));
     row(s, tr("Name"), qs(node.name));
     row(s, tr("op_type"), qs(node.opType));
@@ -175,25 +176,15 @@ void PropertiesPanel::showNode(int64_t n) {
         const auto& path = tree->module(mod).path;
         link(s, tr("Module"), path.empty() ? tr("(model)") : qs(path), ItemRef::module(mod, qs(path)));
     }
+    showNodeAttributes(node);
+    showNodeInputs(n);
+    showNodeOutputs(n);
+}
 
-    // Attributes, with the exporter's internal list bookkeeping spelled out.
+// Attributes, with the exporter's internal list bookkeeping spelled out.
+void PropertiesPanel::showNodeAttributes(const ir::OpNode& node) {
     auto* attrs = section(tr("Attributes"));
     if (node.attrs.empty()) row(attrs, tr("(none)"), QString());
-    std::function<void(QTreeWidgetItem*, const QString&, const ir::AttrMap&)> addJson =
-        [&](QTreeWidgetItem* parent, const QString& key, const ir::AttrMap& v) {
-            if (v.is_object()) {
-                auto* item = row(parent, key, QStringLiteral("{%1}").arg(v.size()));
-                for (auto it = v.begin(); it != v.end(); ++it) addJson(item, qs(it.key()), it.value());
-            } else if (v.is_array() && (v.size() > 8 || std::any_of(v.begin(), v.end(), [](const auto& e) {
-                                            return e.is_structured();
-                                        }))) {
-                auto* item = row(parent, key, QStringLiteral("[%1 items]").arg(v.size()));
-                int k = 0;
-                for (const auto& e : v) addJson(item, QStringLiteral("[%1]").arg(k++), e);
-            } else {
-                row(parent, key, jsonScalar(v));
-            }
-        };
     for (auto it = node.attrs.begin(); it != node.attrs.end(); ++it) {
         const QString key = qs(it.key());
         const auto& v = it.value();
@@ -222,10 +213,31 @@ void PropertiesPanel::showNode(int64_t n) {
                 row(item, tr("list %1").arg(k++), QStringLiteral("[%1]").arg(parts.join(QStringLiteral(", "))));
             }
         } else {
-            addJson(attrs, key, v);
+            addAttribute(attrs, key, v);
         }
     }
+}
 
+// Objects and long or nested arrays become subtrees; the rest is one row.
+void PropertiesPanel::addAttribute(QTreeWidgetItem* parent, const QString& key, const ir::AttrMap& v) {
+    if (v.is_object()) {
+        auto* item = row(parent, key, QStringLiteral("{%1}").arg(v.size()));
+        for (auto it = v.begin(); it != v.end(); ++it) addAttribute(item, qs(it.key()), it.value());
+    } else if (v.is_array() && (v.size() > 8 || std::any_of(v.begin(), v.end(), [](const auto& e) { return e.is_structured(); }))) {
+        auto* item = row(parent, key, QStringLiteral("[%1 items]").arg(v.size()));
+        int k = 0;
+        for (const auto& e : v) addAttribute(item, QStringLiteral("[%1]").arg(k++), e);
+    } else {
+        row(parent, key, jsonScalar(v));
+    }
+}
+
+// Each input with the link to what produces it.
+void PropertiesPanel::showNodeInputs(int64_t n) {
+    const auto* doc = session_->document();
+    const auto& g = doc->graph;
+    const auto& index = *doc->index;
+    const auto& node = g.nodes[n];
     auto* ins = section(tr("Inputs (%1)").arg(node.inputs.size()));
     for (size_t i = 0; i < node.inputs.size(); ++i) {
         const auto& t = node.inputs[i];
@@ -253,11 +265,18 @@ void PropertiesPanel::showNode(int64_t n) {
         }
         item->setExpanded(true);
     }
+}
+
+// Each output with links to what reads it (nodes, graph outputs).
+void PropertiesPanel::showNodeOutputs(int64_t n) {
+    const auto* doc = session_->document();
+    const auto& g = doc->graph;
+    const auto& node = g.nodes[n];
     auto* outs = section(tr("Outputs (%1)").arg(node.outputs.size()));
     for (size_t o = 0; o < node.outputs.size(); ++o) {
         const auto& t = node.outputs[o];
         auto* item = row(outs, QStringLiteral("%1: %2").arg(o).arg(qs(t.name)), tensorSummary(t));
-        const auto& uses = index.consumersOf(n, static_cast<int64_t>(o));
+        const auto& uses = doc->index->consumersOf(n, static_cast<int64_t>(o));
         for (const auto& use : uses)
             link(item, tr("consumer"), QStringLiteral("%1 (input %2)").arg(qs(g.nodes[use.node].name)).arg(use.input),
                  ItemRef::node(use.node));

@@ -4,6 +4,7 @@
 // links: clicking one selects it through the session.
 #include <QWidget>
 
+#include "core/ir/op_node.h"
 #include "widgets/session/item_ref.h"
 
 class QTreeWidget;
@@ -24,6 +25,10 @@ public:
 private:
     void rebuild();
     void showNode(int64_t node);
+    void showNodeAttributes(const ir::OpNode& node);
+    void addAttribute(QTreeWidgetItem* parent, const QString& key, const ir::AttrMap& value);
+    void showNodeInputs(int64_t node);
+    void showNodeOutputs(int64_t node);
     void showModule(int64_t module);
     void showGraphInput(int64_t input);
     void showWeight(const ItemRef& ref);

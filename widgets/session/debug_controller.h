@@ -1,49 +1,44 @@
 #pragma once
 // DebugController: the debugger's half of the session (RenderDoc's replay
-// controller). It owns the core exec::Debugger for the loaded document and
-// runs everything long on one worker thread: loading tensor files, stepping,
-// running, overlay statistics. Requests are queued; a newer request of the
-// same kind replaces a queued one (AsyncInvoke), and Stop cancels a run
-// through the debugger's thread-safe cancel. Results come back as snapshots
-// (rows for the tables, per-node infos) and signals; panels observe the
-// controller and the GraphSession only.
+// controller). It owns the core exec::Debugger for the loaded document,
+// schedules everything long off the UI thread, and keeps snapshots of what
+// the panels show (rows for the tables, per-node infos) for the UI thread.
+// Panels observe the controller and the GraphSession only; what the snapshots
+// look like on the graph is NodeDecorator's business.
 //
-// Tensor queries (summary, histogram, heatmap, compare, slice blocks) run on
-// a second, dedicated query thread through query(), never on the UI thread
-// and not on the run worker either: a Continue holds the run worker for its
-// whole length, and queries must not wait for it. That is safe because every
-// const query of exec::Debugger may run concurrently with a step (it copies
-// the tensor handle under the session's lock, waiting at most for the node
-// being run, and computes outside it; see core/exec/debugger.h). A newer
-// query with the same key replaces a queued one, and the result of a query
-// that a newer one with the same key superseded is dropped.
-//
-// It also feeds GraphSession: node decorations (pending / current / done /
-// failed, breakpoints, missing-value marks, overlay colours), the current
-// node, and red marks on placeholders whose value is missing.
+// Two TaskQueue lanes:
+//  - the run lane: loading tensor files, stepping, running, overlay
+//    statistics. A newer request of the same tag replaces a queued one; Stop
+//    cancels a run through the debugger's thread-safe cancel.
+//  - the query lane: tensor queries (summary, histogram, heatmap, compare,
+//    slice blocks) through query(), never on the UI thread and not on the run
+//    lane either: a Continue holds the run lane for its whole length, and
+//    queries must not wait for it. That is safe because every const query of
+//    exec::Debugger may run concurrently with a step (it copies the tensor
+//    handle under the session's lock, waiting at most for the node being run,
+//    and computes outside it; see core/exec/debugger.h).
+// A new document drops everything either lane had for the old one; the
+// sources of values the user chose (files, typed constants, input sources,
+// seed) are the core's ValueSettings, restored on the new debugger.
 #include <cstdint>
 #include <functional>
-#include <map>
 #include <memory>
-#include <mutex>
 #include <vector>
 
 #include <QElapsedTimer>
-#include <QHash>
 #include <QObject>
-#include <QPointer>
 #include <QString>
 #include <QStringList>
 
 #include "core/exec/debugger.h"
 #include "widgets/session/item_ref.h"
 
-class QThreadPool;
 class QTimer;
 
 namespace irscope::widgets {
 
 class GraphSession;
+class TaskQueue;
 struct LoadedDocument;
 
 class DebugController : public QObject {
@@ -58,15 +53,17 @@ public:
     // (cheap lookups such as hasBreakpoint may be called directly).
     const exec::Debugger* debugger() const { return dbg_.get(); }
 
-    // ---- asynchronous tensor queries (query thread)
-    // `job` runs on the query thread and returns a continuation for the UI
+    // ---- asynchronous tensor queries (query lane)
+    // `job` runs on the query lane and returns a continuation for the UI
     // thread (may be empty), run only while `owner` lives, the document is the
     // same, and no newer query with the same non-empty `key` was made. With an
     // empty key nothing is replaced or dropped. Returns false without a document.
     using Continuation = std::function<void()>;
     using QueryJob = std::function<Continuation(const exec::Debugger&)>;
     bool query(const QString& key, QObject* owner, QueryJob job);
-    bool isQuerying() const { return pendingQueries_ > 0; }
+    // Forgets `owner`'s queries not answered yet (its view of the tensor changed).
+    void dropQueries(QObject* owner);
+    bool isQuerying() const;
     // The node whose output `tensor` is (-1: an input, a weight, unknown).
     int64_t producerOf(const QString& tensor) const;
     bool hasDocument() const { return dbg_ != nullptr; }
@@ -77,15 +74,12 @@ public:
     const std::vector<exec::MissingRow>& missing() const { return missing_; }
     const std::vector<exec::NodeInfo>& nodeInfos() const { return nodeInfos_; }
     const exec::DivergenceInfo& divergence() const { return divergence_; }
-    QString weightsPath() const { return paths_.value(QStringLiteral("weights")); }
-    QString constantsPath() const { return paths_.value(QStringLiteral("constants")); }
-    QString inputsPath() const { return paths_.value(QStringLiteral("inputs")); }
-    QString expectedPath() const { return paths_.value(QStringLiteral("expected")); }
-    QString intermediatesPath() const { return paths_.value(QStringLiteral("intermediates")); }
+    // The value sources, as the core holds them ("" / empty / 0 without a document).
+    QString path(exec::ValueFile file) const;
     QStringList enteredConstants() const;
-    int64_t seed() const { return seed_; }
+    int64_t seed() const;
     bool isRunning() const { return running_; }
-    bool isBusy() const { return pendingJobs_ > 0; }
+    bool isBusy() const;
     int64_t cursor() const { return cursor_; }
     int64_t nodeCount() const;
     size_t bytesHeld() const { return bytesHeld_; }
@@ -98,21 +92,25 @@ public:
     QString focusTensor() const { return focusTensor_; }
     // The output tensor of a node / the tensor a graph ref stands for.
     QString tensorOf(const ItemRef& ref) const;
-    // Blocks the UI thread until the worker and query queues are empty (tests, scripted GUI).
+    // Blocks the UI thread until both lanes are empty and no run goes on (tests, scripted GUI).
     bool waitIdle(int timeoutMs = 60000);
 
 public slots:
-    void loadWeights(const QString& path);
-    void loadConstants(const QString& path);
-    void loadInputs(const QString& path);
-    void loadExpected(const QString& path);
-    void loadReferenceIntermediates(const QString& path);
+    // A tensor file of values; a failure goes out through errorOccurred.
+    void load(exec::ValueFile file, const QString& path);
+    void loadWeights(const QString& path) { load(exec::ValueFile::Weights, path); }
+    void loadConstants(const QString& path) { load(exec::ValueFile::Constants, path); }
+    void loadInputs(const QString& path) { load(exec::ValueFile::Inputs, path); }
+    void loadExpected(const QString& path) { load(exec::ValueFile::Expected, path); }
+    void loadReferenceIntermediates(const QString& path) { load(exec::ValueFile::ReferenceIntermediates, path); }
     // Typed constant; constantEntered reports the outcome.
     void enterConstant(const QString& name, const QString& text, const QString& dtype);
     void clearConstant(const QString& name);
     // Synchronous (small): returns "" or the error.
     QString saveConstants(const QString& path);
     QString exportTensor(const QString& tensor, const QString& path, exec::ValueSide side = exec::ValueSide::Actual);
+    // exportTensor for a panel: a failure goes out through errorOccurred.
+    void exportTensorReportingErrors(const QString& tensor, const QString& path, exec::ValueSide side);
     void setInputSource(const QString& input, exec::InputSource source);
     void setAllInputSources(exec::InputSource source);
     void setSeed(qint64 seed);
@@ -139,6 +137,9 @@ public slots:
 
 signals:
     void debuggerReset();                          // a new document: everything changed
+    // The snapshot changed (node infos, rows, cursor, the overlay): emitted
+    // before the finer signals below, for what is drawn from all of it.
+    void snapshotChanged();
     void valuesChanged();                          // rows (weights / constants / inputs / missing) changed
     void nodeStatesChanged();                      // nodeInfos changed (a step, a run, a reset)
     void runStateChanged(bool running);
@@ -153,46 +154,36 @@ signals:
     void busyChanged(bool busy);
 
 private:
+    using RunJob = std::function<Continuation(exec::Debugger&)>;
     void onGraphLoaded();
-    // Queues `job` on the worker; with a non-empty key a newer job of the same
-    // key replaces a queued one. `job` returns a UI-thread continuation (may be empty).
-    void post(const QString& key, std::function<Continuation(exec::Debugger&)> job);
-    void postLoad(const QString& kind, const QString& path);
+    void clearSnapshot();
+    void restoreSettings(exec::ValueSettings settings);
+    // Queues `job` on the run lane; with a non-empty tag a newer job of the
+    // same tag replaces a queued one. `job` returns a UI-thread continuation (may be empty).
+    void post(const QString& tag, RunJob job);
+    // Runs `change` on the run lane, then refreshes the snapshot with its rows.
+    void postChange(std::function<void(exec::Debugger&)> change, const QString& tag = {});
     void postRun(std::function<exec::RunStatus(exec::Debugger&)> run);
-    // On the worker: snapshots of everything the panels show.
+    void postDivergence(bool thenGoThere);
+    // On the run lane: snapshots of everything the panels show.
     struct Snapshot {
         bool rows = false;
         std::vector<exec::WeightRow> weightRows;
         std::vector<exec::InputRow> inputRows;
         std::vector<exec::MissingRow> missing;
         std::vector<exec::NodeInfo> nodeInfos;
-        std::vector<double> overlay;
         int64_t cursor = 0;
         size_t bytes = 0;
     };
-    Snapshot snapshot(exec::Debugger& d, bool rows) const;
+    static Snapshot snapshot(exec::Debugger& d, bool rows);
     void apply(Snapshot s);
-    void updateDecorations();
-    std::vector<std::pair<QColor, QString>> moduleOverlays(double lo, double hi) const;
-    void followCurrent();
     void onTick();
 
     GraphSession* session_;
     std::shared_ptr<const LoadedDocument> doc_;
     std::unique_ptr<exec::Debugger> dbg_;
-    QThreadPool* pool_;
-    int generation_ = 0;
-    int pendingJobs_ = 0;
-    std::mutex queueMutex_;
-    std::map<QString, std::function<Continuation(exec::Debugger&)>> latest_;
-    // Query thread: the newest queued job per key (guarded by queryMutex_), and
-    // (UI thread) the newest ticket per key, to drop superseded results.
-    QThreadPool* queryPool_;
-    std::mutex queryMutex_;
-    std::map<QString, std::pair<quint64, std::pair<QPointer<QObject>, QueryJob>>> queuedQueries_;
-    QHash<QString, quint64> latestQuery_;
-    quint64 nextTicket_ = 0;
-    int pendingQueries_ = 0;
+    TaskQueue* runLane_;
+    TaskQueue* queryLane_;
 
     std::vector<exec::WeightRow> weightRows_;
     std::vector<exec::InputRow> inputRows_;
@@ -200,10 +191,6 @@ private:
     std::vector<exec::NodeInfo> nodeInfos_;
     std::vector<double> overlayValues_;
     exec::DivergenceInfo divergence_;
-    QHash<QString, QString> paths_;
-    std::vector<std::tuple<QString, QString, QString>> entered_;   // name, text, dtype (re-applied on reload)
-    QHash<QString, exec::InputSource> inputSources_;
-    int64_t seed_ = 0;
     exec::RetentionPolicy retention_ = exec::RetentionPolicy::KeepAll;
     exec::OverlayKind overlayKind_ = exec::OverlayKind::None;
     bool running_ = false;

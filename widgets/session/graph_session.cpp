@@ -3,8 +3,6 @@
 #include <algorithm>
 #include <cctype>
 
-#include <QPointer>
-#include <QThread>
 
 #include "core/ir/json_io.h"
 
@@ -13,6 +11,10 @@ namespace irscope::widgets {
 using layout::ItemKind;
 
 namespace {
+
+// The worker's two kinds of job: each newer one supersedes the older.
+const QString kLoadTag = QStringLiteral("load");
+const QString kLayoutTag = QStringLiteral("layout");
 
 // A drawing of `doc` that keeps the document alive as long as it lives.
 std::shared_ptr<modules::ModuleDrawing> makeDrawing(const std::shared_ptr<LoadedDocument>& doc, bool weights,
@@ -39,98 +41,77 @@ bool containsCI(const std::string& hay, const std::string& needle) {
 
 }  // namespace
 
-GraphSession::GraphSession(QObject* parent) : QObject(parent) {
+GraphSession::GraphSession(QObject* parent)
+    : QObject(parent), lane_(new TaskQueue(QThread::LowPriority, this)) {
     qRegisterMetaType<ItemRef>("irscope::widgets::ItemRef");
 }
 
 GraphSession::~GraphSession() {
-    if (cancel_) *cancel_ = true;
-    // A load's layout stops at its next progress report; a show-weights
-    // relayout runs to the end. Wait for the workers so none outlives us.
-    for (QThread* t : std::as_const(workers_)) {
-        t->wait();
-        delete t;
-    }
-}
-
-void GraphSession::startWorker(std::function<void()> job) {
-    QThread* thread = QThread::create(std::move(job));
-    workers_.insert(thread);
-    connect(thread, &QThread::finished, this, [this, thread] {
-        workers_.remove(thread);
-        thread->deleteLater();
-    });
-    thread->start(QThread::LowPriority);
+    // A load's layout stops at its next progress report; a relayout runs to
+    // the end. Wait for the worker so that none outlives us.
+    lane_->dropAll();
+    lane_->waitForDone();
 }
 
 void GraphSession::openFile(const QString& path) {
-    if (cancel_) *cancel_ = true;
-    auto cancel = std::make_shared<std::atomic<bool>>(false);
-    cancel_ = cancel;
-    const int generation = ++loadGeneration_;
     const bool weights = showWeights_;
     const bool grouped = groupByModule_;
     loading_ = true;
     emit loadStarted(path);
-    QPointer<GraphSession> self(this);
-    startWorker([this, self, generation, path, cancel, weights, grouped] {
-        auto progress = [&](int percent, const QString& stage) {
-            QMetaObject::invokeMethod(
-                this,
-                [this, generation, percent, stage] {
-                    if (generation == loadGeneration_) emit loadProgress(percent, stage);
-                },
-                Qt::QueuedConnection);
-        };
-        QString error;
-        bool cancelled = false;
-        try {
-            auto doc = loadDocument(path, *cancel, progress);
-            progress(70, QStringLiteral("Laying out"));
-            // 70-99% while laying out; stops (LayoutCancelled) once cancelled or superseded.
-            int shown = 70;
-            auto report = [&](double fraction, const char*) {
-                if (*cancel) return false;
-                const int percent = 70 + static_cast<int>(fraction * 29);
-                if (percent > shown) {
-                    shown = percent;
-                    progress(percent, QStringLiteral("Laying out"));
-                }
-                return true;
-            };
-            std::shared_ptr<DocumentLayout> lay;
-            std::shared_ptr<modules::ModuleDrawing> drawing;
-            if (grouped) {
-                // The first view: collapsed to at most ~150 items; the rest is laid out on demand.
-                drawing = makeDrawing(doc, weights, report);
-                drawing->expandInitial();
-                lay = layoutByModule(*doc, *drawing);
-                drawing->setProgress({});   // `report` lives on this worker's stack only
-            } else {
-                lay = layoutDocument(*doc, weights, report);
-            }
-            if (*cancel) throw ir::LoadCancelled();
-            QMetaObject::invokeMethod(
-                this, [this, generation, doc, lay, drawing] { finishLoad(generation, doc, lay, drawing); },
-                Qt::QueuedConnection);
-            return;
-        } catch (const ir::LoadCancelled&) {
-            cancelled = true;
-        } catch (const layout::LayoutCancelled&) {
-            cancelled = true;
-        } catch (const std::exception& e) {
-            error = QString::fromStdString(e.what());
-        }
-        QMetaObject::invokeMethod(
-            this,
-            [this, generation, path, error, cancelled] {
-                if (generation != loadGeneration_) return;
-                loading_ = false;
-                if (cancelled) emit loadCancelled(path);
-                else emit loadFailed(path, error);
-            },
-            Qt::QueuedConnection);
+    // A newer open replaces one still waiting and stops one running (its result is dropped).
+    lane_->post(kLoadTag, this, [this, path, weights, grouped](const TaskQueue::Context& ctx) {
+        return loadInBackground(ctx, path, weights, grouped);
     });
+}
+
+// On the worker: parse, index, validate, lay out; progress and the outcome go
+// to the UI thread through `ctx` (dropped once a newer open or a cancel came).
+TaskQueue::Continuation GraphSession::loadInBackground(const TaskQueue::Context& ctx, const QString& path, bool weights,
+                                                       bool grouped) {
+    auto progress = [this, &ctx](int percent, const QString& stage) {
+        ctx.deliver([this, percent, stage] { emit loadProgress(percent, stage); });
+    };
+    QString error;
+    bool cancelled = false;
+    try {
+        auto doc = loadDocument(path, ctx.droppedFlag(), progress);
+        progress(70, QStringLiteral("Laying out"));
+        // 70-99% while laying out; stops (LayoutCancelled) once cancelled or superseded.
+        int shown = 70;
+        auto report = [&](double fraction, const char*) {
+            if (ctx.isDropped()) return false;
+            const int percent = 70 + static_cast<int>(fraction * 29);
+            if (percent > shown) {
+                shown = percent;
+                progress(percent, QStringLiteral("Laying out"));
+            }
+            return true;
+        };
+        std::shared_ptr<DocumentLayout> lay;
+        std::shared_ptr<modules::ModuleDrawing> drawing;
+        if (grouped) {
+            // The first view: collapsed to at most ~150 items; the rest is laid out on demand.
+            drawing = makeDrawing(doc, weights, report);
+            drawing->expandInitial();
+            lay = layoutByModule(*doc, *drawing);
+            drawing->setProgress({});   // `report` lives on this worker's stack only
+        } else {
+            lay = layoutDocument(*doc, weights, report);
+        }
+        if (ctx.isDropped()) throw ir::LoadCancelled();
+        return [this, doc, lay, drawing] { finishLoad(doc, lay, drawing); };
+    } catch (const ir::LoadCancelled&) {
+        cancelled = true;
+    } catch (const layout::LayoutCancelled&) {
+        cancelled = true;
+    } catch (const std::exception& e) {
+        error = QString::fromStdString(e.what());
+    }
+    return [this, path, error, cancelled] {
+        loading_ = false;
+        if (cancelled) emit loadCancelled(path);
+        else emit loadFailed(path, error);
+    };
 }
 
 void GraphSession::reload() {
@@ -139,16 +120,14 @@ void GraphSession::reload() {
 
 void GraphSession::cancelLoad() {
     if (!loading_) return;
-    if (cancel_) *cancel_ = true;
-    // The worker notices between stages; drop its result whenever it comes.
-    ++loadGeneration_;
+    // The worker notices between stages; its result is dropped whenever it comes.
+    lane_->dropTag(kLoadTag);
     loading_ = false;
     emit loadCancelled(QString());
 }
 
-void GraphSession::finishLoad(int generation, std::shared_ptr<LoadedDocument> doc,
-                              std::shared_ptr<DocumentLayout> layout, std::shared_ptr<modules::ModuleDrawing> drawing) {
-    if (generation != loadGeneration_) return;
+void GraphSession::finishLoad(std::shared_ptr<LoadedDocument> doc, std::shared_ptr<DocumentLayout> layout,
+                              std::shared_ptr<modules::ModuleDrawing> drawing) {
     loading_ = false;
     setDocument(std::move(doc), std::move(layout), std::move(drawing));
 }
@@ -160,7 +139,7 @@ void GraphSession::setDocument(std::shared_ptr<LoadedDocument> doc, std::shared_
     drawing_ = std::move(drawing);
     moduleOverlays_.clear();
     moduleDecorationsDirty_ = true;
-    ++layoutGeneration_;
+    lane_->dropTag(kLayoutTag);   // a relayout of the previous document is stale
     if (layout_ && !drawing_) showWeights_ = layout_->includeWeights;
     if (layout_ && groupByModule_ != layout_->byModule) {
         groupByModule_ = layout_->byModule;
@@ -198,7 +177,6 @@ void GraphSession::setGroupByModule(bool grouped) {
 // Lays the document out on a worker: flat, or by module with a fresh drawing
 // that copies the current expansion, then `configure` changes it.
 void GraphSession::relayoutInBackground(std::function<void(modules::ModuleDrawing&)> configure) {
-    const int generation = ++layoutGeneration_;
     auto doc = doc_;
     const bool show = showWeights_, grouped = groupByModule_ && doc_->modules;
     std::vector<char> expansion;
@@ -206,7 +184,8 @@ void GraphSession::relayoutInBackground(std::function<void(modules::ModuleDrawin
         for (size_t m = 0; m < drawing_->tree().size(); ++m)
             expansion.push_back(drawing_->isExpanded(static_cast<modules::ModuleId>(m)) ? 1 : 0);
     emit layoutBusy(true);
-    startWorker([this, generation, doc, show, grouped, expansion, configure] {
+    // A newer relayout supersedes this one (its result is dropped).
+    lane_->post(kLayoutTag, this, [this, doc, show, grouped, expansion, configure](const TaskQueue::Context&) -> TaskQueue::Continuation {
         std::shared_ptr<DocumentLayout> lay;
         std::shared_ptr<modules::ModuleDrawing> drawing;
         if (grouped) {
@@ -219,15 +198,12 @@ void GraphSession::relayoutInBackground(std::function<void(modules::ModuleDrawin
         } else {
             lay = layoutDocument(*doc, show);
         }
-        QMetaObject::invokeMethod(
-            this,
-            [this, generation, lay, doc, drawing] {
-                if (generation != layoutGeneration_ || doc != doc_) return;
-                drawing_ = drawing;
-                installLayout(lay);
-                emit layoutBusy(false);
-            },
-            Qt::QueuedConnection);
+        return [this, lay, doc, drawing] {
+            if (doc != doc_) return;
+            drawing_ = drawing;
+            installLayout(lay);
+            emit layoutBusy(false);
+        };
     });
 }
 
@@ -256,7 +232,7 @@ void GraphSession::setModuleExpanded(int64_t module, bool expanded) {
 }
 
 void GraphSession::relayoutModulesNow() {
-    ++layoutGeneration_;   // a background relayout still running is now stale
+    lane_->dropTag(kLayoutTag);   // a background relayout still running is now stale
     installLayout(layoutByModule(*doc_, *drawing_));
 }
 

@@ -6,10 +6,10 @@
 // change with a signal. Panels call its methods and listen to its signals;
 // they never talk to each other.
 //
-// Loading (parse + index + validate + layout) and re-layout run on worker
-// threads; progress and results come back as queued calls. A newer request
-// supersedes an older one (its result is dropped).
-#include <atomic>
+// Loading (parse + index + validate + layout) and re-layout run on the
+// session's TaskQueue (a low-priority worker lane); progress and results come
+// back as continuations. A newer request supersedes an older one of its kind
+// (its result is dropped).
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -22,8 +22,7 @@
 #include "widgets/session/item_ref.h"
 #include "widgets/session/loaded_document.h"
 #include "widgets/session/node_decoration.h"
-
-class QThread;
+#include "widgets/session/task_queue.h"
 
 namespace irscope::widgets {
 
@@ -153,8 +152,9 @@ signals:
     void suppliedPlaceholdersChanged();
 
 private:
-    void startWorker(std::function<void()> job);
-    void finishLoad(int generation, std::shared_ptr<LoadedDocument> doc, std::shared_ptr<DocumentLayout> layout,
+    TaskQueue::Continuation loadInBackground(const TaskQueue::Context& ctx, const QString& path, bool weights,
+                                             bool grouped);
+    void finishLoad(std::shared_ptr<LoadedDocument> doc, std::shared_ptr<DocumentLayout> layout,
                     std::shared_ptr<modules::ModuleDrawing> drawing);
     void recomputeFlags();
     bool walk(bool up);
@@ -169,10 +169,7 @@ private:
     bool groupByModule_ = true;
     std::shared_ptr<modules::ModuleDrawing> drawing_;   // with groupByModule_: the document's drawing (UI thread)
     bool loading_ = false;
-    int loadGeneration_ = 0;
-    int layoutGeneration_ = 0;
-    std::shared_ptr<std::atomic<bool>> cancel_;
-    QSet<QThread*> workers_;
+    TaskQueue* lane_;   // loads and relayouts
 
     ItemRef selection_;
     int64_t currentNode_ = -1;

@@ -1,0 +1,136 @@
+#include "widgets/debugger/constants_panel.h"
+
+#include <QComboBox>
+#include <QFileDialog>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QTableView>
+#include <QVBoxLayout>
+
+#include "widgets/common/qt_text.h"
+#include "widgets/debugger/value_table.h"
+#include "widgets/debugger/weight_filter.h"
+#include "widgets/debugger/weights_model.h"
+#include "widgets/session/debug_controller.h"
+
+namespace irscope::widgets {
+
+ConstantsPanel::ConstantsPanel(DebugController* c, QWidget* parent) : QWidget(parent), c_(c) {
+    setObjectName(QStringLiteral("constantsPanel"));
+    model_ = new WeightsModel(c, this);
+    proxy_ = new WeightFilter(model_, true, this);
+    table_ = makeValueTable(this, proxy_);
+    table_->setObjectName(QStringLiteral("constantsTable"));
+    QLayout* edit = buildEditRow();   // first: the focus chain follows creation order
+    auto* load = new QPushButton(tr("Load constants…"), this);
+    auto* save = new QPushButton(tr("Save entered…"), this);
+    save->setToolTip(tr("Write the constants from the file and those entered here to a .pt/.safetensors file "
+                        "(the IR itself is never modified)"));
+    message_ = new QLabel(this);
+    message_->setObjectName(QStringLiteral("constantMessage"));
+    message_->setWordWrap(true);
+    auto* top = new QHBoxLayout;
+    top->addWidget(load);
+    top->addWidget(save);
+    top->addStretch(1);
+    auto* lay = new QVBoxLayout(this);
+    lay->setContentsMargins(2, 2, 2, 2);
+    lay->addLayout(top);
+    lay->addWidget(table_, 1);
+    lay->addLayout(edit);
+    lay->addWidget(message_);
+
+    connect(load, &QPushButton::clicked, this, &ConstantsPanel::loadDialog);
+    connect(save, &QPushButton::clicked, this, &ConstantsPanel::saveDialog);
+    connectEditing();
+    connect(c_, &DebugController::valuesChanged, this, &ConstantsPanel::rebuild);
+    connect(c_, &DebugController::debuggerReset, this, &ConstantsPanel::rebuild);
+    rebuild();
+}
+
+// Name (editable, the constants listed), value text, dtype, Set, Clear.
+QLayout* ConstantsPanel::buildEditRow() {
+    name_ = new QComboBox(this);
+    name_->setObjectName(QStringLiteral("constantName"));
+    name_->setEditable(true);
+    name_->setMinimumContentsLength(12);
+    value_ = new QLineEdit(this);
+    value_->setObjectName(QStringLiteral("constantValue"));
+    value_->setPlaceholderText(tr("value, e.g. [1, 0, 1, 0]"));
+    dtype_ = new QComboBox(this);
+    dtype_->setObjectName(QStringLiteral("constantDtype"));
+    for (const auto& d : exec::enterableDtypes()) dtype_->addItem(q(d));
+    set_ = new QPushButton(tr("Set"), this);
+    set_->setObjectName(QStringLiteral("constantSet"));
+    clear_ = new QPushButton(tr("Clear"), this);
+    auto* edit = new QHBoxLayout;
+    edit->addWidget(name_);
+    edit->addWidget(value_, 1);
+    edit->addWidget(dtype_);
+    edit->addWidget(set_);
+    edit->addWidget(clear_);
+    return edit;
+}
+
+void ConstantsPanel::connectEditing() {
+    connect(set_, &QPushButton::clicked, this, &ConstantsPanel::enterTyped);
+    connect(value_, &QLineEdit::returnPressed, this, &ConstantsPanel::enterTyped);
+    connect(clear_, &QPushButton::clicked, this, [this] { c_->clearConstant(name_->currentText()); });
+    connect(c_, &DebugController::constantEntered, this, [this](bool ok, const QString& m) {
+        message_->setStyleSheet(ok && !m.startsWith(tr("Warning")) ? QString() : QStringLiteral("color:#d0302a"));
+        message_->setText(m);
+    });
+    // A row fills in the name and the IR's dtype, and shows the constant.
+    connect(table_, &QTableView::clicked, this, [this](const QModelIndex& i) {
+        const auto& r = model_->row(proxy_->mapToSource(i).row());
+        name_->setCurrentText(q(r.originalName));
+        if (!r.irDtype.empty()) dtype_->setCurrentText(q(r.irDtype));
+        showWeightRow(c_, r);
+    });
+}
+
+void ConstantsPanel::enterTyped() {
+    if (name_->currentText().isEmpty() || value_->text().trimmed().isEmpty()) return;
+    message_->setText(tr("Setting %1…").arg(name_->currentText()));
+    c_->enterConstant(name_->currentText(), value_->text(), dtype_->currentText());
+}
+
+// The name box lists the constants; it keeps what was typed, else offers the first missing one.
+void ConstantsPanel::rebuild() {
+    model_->refresh();
+    table_->resizeColumnsToContents();
+    const QString keep = name_->currentText();
+    name_->clear();
+    QString firstMissing, firstDtype;
+    for (const auto& r : c_->weightRows()) {
+        if (!r.constantLike || r.status == exec::WeightStatus::UnusedInFile) continue;
+        name_->addItem(q(r.originalName));
+        if (firstMissing.isEmpty() && r.status == exec::WeightStatus::Missing) {
+            firstMissing = q(r.originalName);
+            firstDtype = q(r.irDtype);
+        }
+    }
+    if (!keep.isEmpty()) name_->setCurrentText(keep);
+    else if (!firstMissing.isEmpty()) {
+        name_->setCurrentText(firstMissing);
+        if (!firstDtype.isEmpty()) dtype_->setCurrentText(firstDtype);
+    }
+}
+
+void ConstantsPanel::loadDialog() {
+    const QString f = QFileDialog::getOpenFileName(this, tr("Load constants"), QString(), tensorFileFilter());
+    if (!f.isEmpty()) c_->load(exec::ValueFile::Constants, f);
+}
+
+void ConstantsPanel::saveDialog() {
+    const QString f = QFileDialog::getSaveFileName(this, tr("Save constants"), QStringLiteral("constants.pt"),
+                                                   QStringLiteral("PyTorch (*.pt);;safetensors (*.safetensors)"));
+    if (f.isEmpty()) return;
+    const QString err = c_->saveConstants(f);
+    message_->setStyleSheet(err.isEmpty() ? QString() : QStringLiteral("color:#d0302a"));
+    message_->setText(err.isEmpty() ? tr("Saved %1").arg(f) : err);
+}
+
+}  // namespace irscope::widgets

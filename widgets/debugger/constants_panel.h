@@ -1,0 +1,56 @@
+#pragma once
+// ConstantsPanel: the Constants dock: the constant-like weight rows (lifted
+// constants, non-persistent buffers) with their values from the IR, a file or
+// typed here; typing a value (name, text, dtype), clearing it, loading a
+// constants file and saving what was entered.
+#include <QWidget>
+
+#include "widgets/main_window/panel_id.h"
+
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QPushButton;
+class QTableView;
+
+namespace irscope::widgets {
+
+class DebugController;
+class WeightFilter;
+class WeightsModel;
+
+// Its dock in the MainWindow.
+inline constexpr PanelId kConstantsPanel{"constantsDock"};
+
+class ConstantsPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit ConstantsPanel(DebugController* controller, QWidget* parent = nullptr);
+    QTableView* table() const { return table_; }
+    QComboBox* nameBox() const { return name_; }
+    QLineEdit* valueEdit() const { return value_; }
+    QComboBox* dtypeBox() const { return dtype_; }
+    QPushButton* setButton() const { return set_; }
+    QLabel* messageLabel() const { return message_; }
+    void loadDialog();
+    void saveDialog();
+
+private:
+    QLayout* buildEditRow();
+    void connectEditing();
+    void enterTyped();
+    void rebuild();
+
+    DebugController* c_;
+    WeightsModel* model_;
+    WeightFilter* proxy_;
+    QTableView* table_;
+    QComboBox* name_;
+    QLineEdit* value_;
+    QComboBox* dtype_;
+    QPushButton* set_;
+    QPushButton* clear_;
+    QLabel* message_;
+};
+
+}  // namespace irscope::widgets

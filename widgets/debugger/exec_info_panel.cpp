@@ -1,0 +1,55 @@
+#include "widgets/debugger/exec_info_panel.h"
+
+#include <QLabel>
+#include <QTextBrowser>
+#include <QVBoxLayout>
+
+#include "widgets/common/qt_text.h"
+#include "widgets/session/debug_controller.h"
+#include "widgets/session/graph_session.h"
+
+namespace irscope::widgets {
+
+ExecInfoPanel::ExecInfoPanel(DebugController* c, QWidget* parent) : QWidget(parent), c_(c) {
+    setObjectName(QStringLiteral("execInfoPanel"));
+    text_ = new QTextBrowser(this);
+    text_->setObjectName(QStringLiteral("execInfoText"));
+    text_->setMaximumHeight(150);
+    text_->setFrameShape(QFrame::NoFrame);
+    auto* lay = new QVBoxLayout(this);
+    lay->setContentsMargins(0, 0, 0, 0);
+    auto* title = new QLabel(tr("<b>Execution</b>"), this);
+    lay->addWidget(title);
+    lay->addWidget(text_);
+    connect(c_, &DebugController::nodeStatesChanged, this, &ExecInfoPanel::rebuild);
+    connect(c_->session(), &GraphSession::selectionChanged, this, &ExecInfoPanel::rebuild);
+    connect(c_, &DebugController::debuggerReset, this, &ExecInfoPanel::rebuild);
+    rebuild();
+}
+
+QString ExecInfoPanel::text() const { return text_->toPlainText(); }
+
+void ExecInfoPanel::rebuild() {
+    const ItemRef sel = c_->session()->selection();
+    const auto& infos = c_->nodeInfos();
+    if (!sel.isNode() || sel.index < 0 || sel.index >= (int64_t)infos.size()) {
+        text_->setHtml(tr("<i>Select a node to see its run state, time and output size.</i>"));
+        return;
+    }
+    const auto& i = infos[sel.index];
+    QString state = q(exec::nodeStateName(i.state));
+    if (i.current) state = tr("current (next to run)");
+    QString html = tr("<table><tr><td>State</td><td><b>%1</b>%2</td></tr>").arg(state, i.breakpoint ? tr(" · breakpoint") : QString());
+    if (i.state != exec::NodeState::Pending) {
+        const double ms = i.seconds * 1e3;
+        html += tr("<tr><td>Time</td><td>%1 ms</td></tr>").arg(ms, 0, 'f', ms < 1 ? 4 : 2);
+        html += tr("<tr><td>Output size</td><td>%1</td></tr>").arg(q(exec::formatBytes(i.outputBytes)));
+    }
+    html += QStringLiteral("</table>");
+    if (i.needsMissing) html += tr("<p style='color:#d0302a'>Reads a value that is missing (see Diagnostics).</p>");
+    if (!i.error.empty()) html += tr("<p style='color:#d0302a'><b>Failed:</b> %1</p>").arg(q(i.error).toHtmlEscaped());
+    for (const auto& d : i.diagnostics) html += QStringLiteral("<p style='color:#c06000'>%1</p>").arg(q(d).toHtmlEscaped());
+    text_->setHtml(html);
+}
+
+}  // namespace irscope::widgets

@@ -1,0 +1,25 @@
+#pragma once
+// ExecInfoPanel: the "Execution" section under the properties: the selected
+// node's run state, time, output size, missing-value note, error and
+// diagnostics.
+#include <QWidget>
+
+class QTextBrowser;
+
+namespace irscope::widgets {
+
+class DebugController;
+
+class ExecInfoPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit ExecInfoPanel(DebugController* controller, QWidget* parent = nullptr);
+    QString text() const;
+
+private:
+    void rebuild();
+    DebugController* c_;
+    QTextBrowser* text_;
+};
+
+}  // namespace irscope::widgets

@@ -1,0 +1,134 @@
+#include "widgets/debugger/inputs_panel.h"
+
+#include <QComboBox>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QTableView>
+#include <QVBoxLayout>
+
+#include "widgets/common/qt_text.h"
+#include "widgets/debugger/inputs_model.h"
+#include "widgets/debugger/value_table.h"
+#include "widgets/session/debug_controller.h"
+#include "widgets/session/graph_session.h"
+#include "widgets/session/loaded_document.h"
+
+namespace irscope::widgets {
+
+InputsPanel::InputsPanel(DebugController* c, QWidget* parent) : QWidget(parent), c_(c) {
+    setObjectName(QStringLiteral("inputsPanel"));
+    model_ = new InputsModel(c, this);
+    table_ = makeValueTable(this, model_);
+    table_->setSortingEnabled(false);
+    table_->setObjectName(QStringLiteral("inputsTable"));
+    source_ = new QComboBox(this);
+    source_->setObjectName(QStringLiteral("inputSource"));
+    for (auto s : {exec::InputSource::Random, exec::InputSource::Zeros, exec::InputSource::Ones, exec::InputSource::File})
+        source_->addItem(tr(exec::inputSourceName(s)), QVariant::fromValue(static_cast<int>(s)));
+    seed_ = new QSpinBox(this);
+    seed_->setObjectName(QStringLiteral("inputSeed"));
+    seed_->setRange(0, 1 << 30);
+    seed_->setPrefix(tr("seed "));
+    auto* load = new QPushButton(tr("Load inputs…"), this);
+    all_ = new QPushButton(tr("All"), this);
+    all_->setToolTip(tr("Use this source for every input"));
+    auto* exp = new QPushButton(tr("Expected outputs…"), this);
+    auto* inter = new QPushButton(tr("Reference intermediates…"), this);
+    auto* diverge = new QPushButton(tr("Go to first divergence"), this);
+    diverge->setObjectName(QStringLiteral("goToDivergence"));
+    refs_ = new QLabel(this);
+    refs_->setWordWrap(true);
+    divergence_ = new QLabel(this);
+    divergence_->setObjectName(QStringLiteral("divergenceLabel"));
+    divergence_->setWordWrap(true);
+
+    auto* srcRow = new QHBoxLayout;
+    srcRow->addWidget(new QLabel(tr("Source:"), this));
+    srcRow->addWidget(source_);
+    srcRow->addWidget(all_);
+    srcRow->addWidget(seed_);
+    srcRow->addWidget(load);
+    srcRow->addStretch(1);
+    auto* refRow = new QHBoxLayout;
+    refRow->addWidget(exp);
+    refRow->addWidget(inter);
+    refRow->addWidget(diverge);
+    refRow->addStretch(1);
+    auto* lay = new QVBoxLayout(this);
+    lay->setContentsMargins(2, 2, 2, 2);
+    lay->addLayout(srcRow);
+    lay->addWidget(table_, 1);
+    lay->addLayout(refRow);
+    lay->addWidget(refs_);
+    lay->addWidget(divergence_);
+
+    connectSources();
+    connectFiles(load, exp, inter);
+    connect(diverge, &QPushButton::clicked, c_, &DebugController::goToFirstDivergence);
+    connect(table_, &QTableView::clicked, this, &InputsPanel::onRowClicked);
+    connect(c_, &DebugController::divergenceChanged, this, [this] {
+        const auto& d = c_->divergence();
+        divergence_->setStyleSheet(d.found ? QStringLiteral("color:#d0302a") : QString());
+        divergence_->setText(q(d.message));
+    });
+    connect(c_, &DebugController::valuesChanged, this, &InputsPanel::rebuild);
+    connect(c_, &DebugController::debuggerReset, this, &InputsPanel::rebuild);
+    rebuild();
+}
+
+QString InputsPanel::selectedInput() const {
+    const auto idx = table_->currentIndex();
+    return idx.isValid() ? q(model_->row(idx.row()).name) : QString();
+}
+
+// A source picked applies to the selected input, or to all when none is selected.
+void InputsPanel::connectSources() {
+    connect(source_, &QComboBox::activated, this, [this](int i) {
+        const auto source = static_cast<exec::InputSource>(source_->itemData(i).toInt());
+        const QString in = selectedInput();
+        if (!in.isEmpty()) c_->setInputSource(in, source);
+        else c_->setAllInputSources(source);
+    });
+    connect(all_, &QPushButton::clicked, this,
+            [this] { c_->setAllInputSources(static_cast<exec::InputSource>(source_->currentData().toInt())); });
+    connect(seed_, &QSpinBox::valueChanged, this, [this](int v) { c_->setSeed(v); });
+}
+
+void InputsPanel::connectFiles(QPushButton* load, QPushButton* expected, QPushButton* intermediates) {
+    auto offer = [this](QPushButton* button, const QString& title, exec::ValueFile file) {
+        connect(button, &QPushButton::clicked, this, [this, title, file] {
+            const QString f = QFileDialog::getOpenFileName(this, title, QString(), tensorFileFilter());
+            if (!f.isEmpty()) c_->load(file, f);
+        });
+    };
+    offer(load, tr("Load inputs"), exec::ValueFile::Inputs);
+    offer(expected, tr("Load expected outputs"), exec::ValueFile::Expected);
+    offer(intermediates, tr("Load reference intermediates"), exec::ValueFile::ReferenceIntermediates);
+}
+
+// A row shows its source in the box, selects the input on the graph and shows its tensor.
+void InputsPanel::onRowClicked(const QModelIndex& i) {
+    const auto& r = model_->row(i.row());
+    source_->setCurrentIndex(source_->findData(static_cast<int>(r.source)));
+    if (const LoadedDocument* doc = c_->session()->document())
+        for (size_t k = 0; k < doc->graph.graphInputs.size(); ++k)
+            if (doc->graph.graphInputs[k].name == r.name) c_->session()->select(ItemRef::graphInput(k, q(r.name)), true);
+    c_->showTensor(q(r.name));
+}
+
+void InputsPanel::rebuild() {
+    model_->refresh();
+    table_->resizeColumnsToContents();
+    auto name = [](const QString& p) { return p.isEmpty() ? tr("none") : QFileInfo(p).fileName(); };
+    refs_->setText(tr("Inputs file: %1 · Expected outputs: %2 · Reference intermediates: %3")
+                       .arg(name(c_->path(exec::ValueFile::Inputs)), name(c_->path(exec::ValueFile::Expected)),
+                            name(c_->path(exec::ValueFile::ReferenceIntermediates))));
+    const QSignalBlocker b(seed_);
+    seed_->setValue(static_cast<int>(c_->seed()));
+}
+
+}  // namespace irscope::widgets

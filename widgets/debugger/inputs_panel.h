@@ -1,0 +1,48 @@
+#pragma once
+// InputsPanel: the "Inputs & references" dock: where each graph input's value
+// comes from (random with a seed, zeros, ones, a file), loading the inputs,
+// the expected outputs and the reference intermediates, and going to the
+// first node whose output differs from its reference.
+#include <QWidget>
+
+#include "widgets/main_window/panel_id.h"
+
+class QComboBox;
+class QLabel;
+class QPushButton;
+class QSpinBox;
+class QTableView;
+
+namespace irscope::widgets {
+
+class DebugController;
+class InputsModel;
+
+// Its dock in the MainWindow.
+inline constexpr PanelId kInputsPanel{"inputsDock"};
+
+class InputsPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit InputsPanel(DebugController* controller, QWidget* parent = nullptr);
+    QTableView* table() const { return table_; }
+    QLabel* referencesLabel() const { return refs_; }
+
+private:
+    void connectSources();
+    void connectFiles(QPushButton* load, QPushButton* expected, QPushButton* intermediates);
+    void onRowClicked(const QModelIndex& index);
+    QString selectedInput() const;
+    void rebuild();
+
+    DebugController* c_;
+    QTableView* table_;
+    InputsModel* model_;
+    QComboBox* source_;
+    QPushButton* all_;
+    QSpinBox* seed_;
+    QLabel* refs_;
+    QLabel* divergence_;
+};
+
+}  // namespace irscope::widgets

@@ -1,0 +1,28 @@
+#pragma once
+// MissingValuesPanel: the pre-flight list in the Diagnostics dock: values a
+// run would lack, each with what supplies it; clicking one selects the first
+// node that reads it. Parameters waiting for a state_dict that was not loaded
+// yet are one neutral line, not an alarm.
+#include <QWidget>
+
+class QLabel;
+class QListWidget;
+
+namespace irscope::widgets {
+
+class DebugController;
+
+class MissingValuesPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit MissingValuesPanel(DebugController* controller, QWidget* parent = nullptr);
+    QListWidget* list() const { return list_; }
+
+private:
+    void rebuild();
+    DebugController* c_;
+    QListWidget* list_;
+    QLabel* title_;
+};
+
+}  // namespace irscope::widgets

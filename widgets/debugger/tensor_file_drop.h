@@ -1,0 +1,27 @@
+#pragma once
+// TensorFileDrop: dropping .pt / .safetensors / .npy files on the window
+// loads them into the debugger: as constants when the name contains "const",
+// inputs ("input"), expected outputs ("expected"), reference intermediates
+// ("intermediate"), else as weights. Other files (an IR) go on to the window.
+#include <QObject>
+
+#include "core/exec/debugger.h"
+
+namespace irscope::widgets {
+
+class DebugController;
+
+class TensorFileDrop : public QObject {
+public:
+    TensorFileDrop(DebugController* controller, QObject* parent);
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
+private:
+    // What a dropped file holds, by its name.
+    static exec::ValueFile kindOf(const QString& path);
+    DebugController* c_;
+};
+
+}  // namespace irscope::widgets

@@ -1,0 +1,43 @@
+#include "widgets/debugger/tensor_viewer_area.h"
+
+#include <QSplitter>
+#include <QVBoxLayout>
+
+#include "widgets/debugger/tensor_viewer.h"
+#include "widgets/session/debug_controller.h"
+
+namespace irscope::widgets {
+
+TensorViewerArea::TensorViewerArea(DebugController* c, QWidget* parent) : QWidget(parent), c_(c) {
+    setObjectName(QStringLiteral("tensorViewerArea"));
+    split_ = new QSplitter(Qt::Horizontal, this);
+    follower_ = new TensorViewer(c, true, split_);
+    split_->addWidget(follower_);
+    auto* lay = new QVBoxLayout(this);
+    lay->setContentsMargins(0, 0, 0, 0);
+    lay->addWidget(split_);
+    connect(follower_, &TensorViewer::pinRequested, this, [this](TensorViewer* v) { pin(v); });
+}
+
+std::vector<TensorViewer*> TensorViewerArea::viewers() const {
+    std::vector<TensorViewer*> v;
+    for (int i = 0; i < split_->count(); ++i)
+        if (auto* t = qobject_cast<TensorViewer*>(split_->widget(i))) v.push_back(t);
+    return v;
+}
+
+TensorViewer* TensorViewerArea::pin(TensorViewer* viewer) {
+    if (!viewer || viewer->tensor().isEmpty()) return nullptr;
+    auto* p = new TensorViewer(c_, false, split_);
+    p->setTensor(viewer->tensor());
+    p->showTab(viewer->currentTab());
+    split_->addWidget(p);
+    c_->setPinned(viewer->tensor(), true);
+    connect(p, &TensorViewer::closeRequested, this, [this](TensorViewer* v) {
+        c_->setPinned(v->tensor(), false);
+        v->deleteLater();
+    });
+    return p;
+}
+
+}  // namespace irscope::widgets

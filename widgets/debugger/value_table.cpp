@@ -1,0 +1,43 @@
+#include "widgets/debugger/value_table.h"
+
+#include <QHeaderView>
+#include <QTableView>
+
+#include "widgets/common/qt_text.h"
+#include "widgets/session/debug_controller.h"
+#include "widgets/session/graph_session.h"
+#include "widgets/session/loaded_document.h"
+
+namespace irscope::widgets {
+
+QTableView* makeValueTable(QWidget* parent, QAbstractItemModel* model) {
+    auto* t = new QTableView(parent);
+    t->setModel(model);
+    t->setSelectionBehavior(QAbstractItemView::SelectRows);
+    t->setSelectionMode(QAbstractItemView::SingleSelection);
+    t->setAlternatingRowColors(true);
+    t->setSortingEnabled(true);
+    t->verticalHeader()->hide();
+    t->verticalHeader()->setDefaultSectionSize(20);
+    t->horizontalHeader()->setStretchLastSection(true);
+    t->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    return t;
+}
+
+void showWeightRow(DebugController* c, const exec::WeightRow& r) {
+    const QString name = q(r.placeholder.empty() ? r.originalName : r.placeholder);
+    if (!r.placeholder.empty()) {
+        int64_t wi = -1;
+        if (const LoadedDocument* doc = c->session()->document())
+            for (size_t i = 0; i < doc->graph.weights.size(); ++i)
+                if (doc->graph.weights[i].name == r.originalName) wi = static_cast<int64_t>(i);
+        c->session()->select(ItemRef::weight(name, wi), true);
+    }
+    c->showTensor(name);
+}
+
+QString tensorFileFilter() {
+    return QStringLiteral("Tensor files (*.pt *.pth *.bin *.safetensors *.npy);;All files (*)");
+}
+
+}  // namespace irscope::widgets

@@ -1,0 +1,87 @@
+#include "widgets/debugger/weights_panel.h"
+
+#include <QComboBox>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPushButton>
+#include <QTableView>
+#include <QVBoxLayout>
+
+#include "widgets/debugger/value_table.h"
+#include "widgets/debugger/weight_filter.h"
+#include "widgets/debugger/weights_model.h"
+#include "widgets/session/debug_controller.h"
+
+namespace irscope::widgets {
+
+WeightsPanel::WeightsPanel(DebugController* c, QWidget* parent) : QWidget(parent), c_(c) {
+    setObjectName(QStringLiteral("weightsPanel"));
+    model_ = new WeightsModel(c, this);
+    proxy_ = new WeightFilter(model_, false, this);
+    table_ = makeValueTable(this, proxy_);
+    table_->setObjectName(QStringLiteral("weightsTable"));
+    filter_ = new QComboBox(this);
+    filter_->setObjectName(QStringLiteral("weightsFilter"));
+    addWeightFilterModes(filter_);
+    auto* load = new QPushButton(tr("Load weights…"), this);
+    summary_ = new QLabel(this);
+    summary_->setWordWrap(true);
+    auto* top = new QHBoxLayout;
+    top->addWidget(load);
+    top->addWidget(new QLabel(tr("Show:"), this));
+    top->addWidget(filter_);
+    top->addStretch(1);
+    auto* lay = new QVBoxLayout(this);
+    lay->setContentsMargins(2, 2, 2, 2);
+    lay->addLayout(top);
+    lay->addWidget(summary_);
+    lay->addWidget(table_, 1);
+
+    connect(load, &QPushButton::clicked, this, &WeightsPanel::loadDialog);
+    connect(filter_, &QComboBox::currentIndexChanged, this,
+            [this] { proxy_->setMode(static_cast<WeightFilterMode>(filter_->currentData().toInt())); });
+    connect(table_, &QTableView::clicked, this, [this](const QModelIndex& i) {
+        showWeightRow(c_, model_->row(proxy_->mapToSource(i).row()));
+    });
+    connect(c_, &DebugController::valuesChanged, this, &WeightsPanel::refresh);
+    connect(c_, &DebugController::debuggerReset, this, &WeightsPanel::refresh);
+    refresh();
+}
+
+void WeightsPanel::refresh() {
+    model_->refresh();
+    table_->resizeColumnsToContents();
+    summary_->setText(summaryText());
+}
+
+// "weights.pt — 3 loaded, 1 from constants, 1 missing, ...".
+QString WeightsPanel::summaryText() const {
+    int counts[8] = {};
+    for (const auto& r : c_->weightRows()) counts[static_cast<int>(r.status)]++;
+    const QString weights = c_->path(exec::ValueFile::Weights);
+    const QString file = weights.isEmpty() ? tr("no state_dict loaded") : QFileInfo(weights).fileName();
+    using S = exec::WeightStatus;
+    // Missing is only an alarm once a state_dict is loaded (see MissingRow::awaitsStateDict).
+    const QString missingFormat = weights.isEmpty() || counts[(int)S::Missing] == 0
+                                      ? tr("%4 missing")
+                                      : tr("<b style='color:#d0302a'>%4 missing</b>");
+    const QString format = tr("%1 — %2 loaded, %3 from constants, ") + missingFormat +
+                           tr(", %5 shape / %6 dtype mismatch, %7 unused in file");
+    auto n = [](int v) { return QString::number(v); };
+    // One multi-argument arg(): a file name containing "%2" is not substituted into.
+    return format.arg(file, n(counts[(int)S::Loaded]),
+                      n(counts[(int)S::FromIr] + counts[(int)S::FromConstants] + counts[(int)S::Entered]),
+                      n(counts[(int)S::Missing]), n(counts[(int)S::ShapeMismatch]), n(counts[(int)S::DTypeMismatch]),
+                      n(counts[(int)S::UnusedInFile]));
+}
+
+int WeightsPanel::visibleRows() const { return proxy_->rowCount(); }
+
+void WeightsPanel::loadDialog() {
+    const QString f = QFileDialog::getOpenFileName(this, tr("Load state_dict"), QString(), tensorFileFilter());
+    if (!f.isEmpty()) c_->load(exec::ValueFile::Weights, f);
+}
+
+}  // namespace irscope::widgets

@@ -1,0 +1,43 @@
+#pragma once
+// WeightsPanel: the Weights dock: every IR weight and its binding status (a
+// table filtered by status group), a one-line summary of the counts, and
+// loading a state_dict. Clicking a row selects the weight and shows its tensor.
+#include <QWidget>
+
+#include "widgets/main_window/panel_id.h"
+
+class QComboBox;
+class QLabel;
+class QTableView;
+
+namespace irscope::widgets {
+
+class DebugController;
+class WeightFilter;
+class WeightsModel;
+
+// Its dock in the MainWindow.
+inline constexpr PanelId kWeightsPanel{"weightsDock"};
+
+class WeightsPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit WeightsPanel(DebugController* controller, QWidget* parent = nullptr);
+    QTableView* table() const { return table_; }
+    QComboBox* filter() const { return filter_; }
+    int visibleRows() const;
+    void loadDialog();
+
+private:
+    void refresh();
+    QString summaryText() const;
+
+    DebugController* c_;
+    WeightsModel* model_;
+    WeightFilter* proxy_;
+    QTableView* table_;
+    QComboBox* filter_;
+    QLabel* summary_;
+};
+
+}  // namespace irscope::widgets

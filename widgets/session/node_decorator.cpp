@@ -1,0 +1,119 @@
+#include "widgets/session/node_decorator.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <optional>
+
+#include <QHash>
+#include <QSet>
+
+#include "widgets/common/qt_text.h"
+#include "widgets/graph_view/overlay_scale.h"
+#include "widgets/session/debug_controller.h"
+#include "widgets/session/graph_session.h"
+#include "widgets/session/loaded_document.h"
+
+namespace irscope::widgets {
+
+NodeDecorator::NodeDecorator(DebugController* c, GraphSession* session, QObject* parent)
+    : QObject(parent), c_(c), session_(session) {
+    connect(c_, &DebugController::snapshotChanged, this, &NodeDecorator::update);
+}
+
+void NodeDecorator::update() {
+    const LoadedDocument* doc = session_->document();
+    if (!doc || !c_->hasDocument()) return;
+    const size_t n = doc->graph.nodes.size();
+    const exec::OverlayKind kind = c_->overlay();
+    const bool haveOverlay = kind != exec::OverlayKind::None && c_->overlayValues().size() == n;
+    std::optional<OverlayScale> scale;
+    if (haveOverlay) scale = OverlayScale::fitted(kind, c_->overlayValues());
+    decoratePlaceholders();
+    session_->setModuleOverlays(scale ? moduleOverlays(*scale) : std::vector<std::pair<QColor, QString>>{});
+    decorateNodes(scale ? &*scale : nullptr);
+    const int64_t cursor = c_->cursor();
+    const int64_t current = cursor < static_cast<int64_t>(n) ? cursor : -1;
+    if (session_->currentNode() != current) session_->setCurrentNode(current);
+}
+
+// Nodes: run state, breakpoint, missing value, overlay (`scale`: none when null).
+void NodeDecorator::decorateNodes(const OverlayScale* scale) {
+    const size_t n = session_->document()->graph.nodes.size();
+    const auto& infos = c_->nodeInfos();
+    const auto& values = c_->overlayValues();
+    std::vector<NodeDecoration> decs(n);
+    // Before anything ran, nodes are plain; after, the ones not yet run are "pending".
+    const bool started = c_->cursor() > 0 || c_->lastRunFailed();
+    for (size_t i = 0; i < n && i < infos.size(); ++i) {
+        const auto& info = infos[i];
+        auto& d = decs[i];
+        switch (info.state) {
+        case exec::NodeState::Done: d.state = NodeState::Done; break;
+        case exec::NodeState::Failed: d.state = NodeState::Failed; break;
+        default: d.state = info.current ? NodeState::Current : (started ? NodeState::Pending : NodeState::None); break;
+        }
+        d.breakpoint = info.breakpoint;
+        d.missingValue = info.needsMissing;
+        if (d.state == NodeState::Done) d.seconds = info.seconds;
+        if (scale) {
+            d.overlay = scale->color(values[i]);
+            d.badge = scale->badge(values[i]);
+        }
+    }
+    session_->setNodeDecorations(std::move(decs));
+}
+
+// Placeholders: a red mark while their value is missing; the lifted constants
+// the IR lacks but the debugger now has are "supplied" (validation's findings
+// about them are settled).
+void NodeDecorator::decoratePlaceholders() {
+    const LoadedDocument* doc = session_->document();
+    QHash<QString, NodeDecoration> marks;
+    QSet<QString> stillMissing, supplied;
+    for (const auto& m : c_->missing()) {
+        stillMissing.insert(q(m.value.name));
+        if (m.value.kind == "input" || m.awaitsStateDict) continue;
+        NodeDecoration d;
+        d.missingValue = true;
+        marks.insert(q(m.value.name), d);
+    }
+    for (const auto& [placeholder, original] : doc->graph.weightNameMapping) {
+        // Validation complains only about lifted constants the IR has no value for.
+        if (doc->index->kindOf(placeholder) != ir::TensorKind::Constant || doc->index->constant(original)) continue;
+        if (!stillMissing.contains(q(placeholder))) supplied.insert(q(placeholder));
+    }
+    session_->setSuppliedPlaceholders(std::move(supplied));
+    session_->setWeightDecorations(std::move(marks));
+}
+
+// A closed module shows its ops' overlay aggregated: time summed, max |x| and
+// difference maxed, NaN/Inf if any op has one. Summed times get their own
+// scale (over the modules); the maxima share the ops' scale.
+std::vector<std::pair<QColor, QString>> NodeDecorator::moduleOverlays(const OverlayScale& nodeScale) const {
+    const auto* tree = session_->moduleTree();
+    const auto& values = c_->overlayValues();
+    if (!tree || values.size() != tree->nodeModules().size()) return {};
+    std::vector<double> agg(tree->size(), std::numeric_limits<double>::quiet_NaN());
+    const bool sum = nodeScale.kind() == exec::OverlayKind::Time;
+    for (size_t n = 0; n < values.size(); ++n) {
+        const double v = values[n];
+        if (std::isnan(v)) continue;
+        for (auto m = tree->moduleOfNode(static_cast<int64_t>(n)); m != modules::kNoModule; m = tree->module(m).parent) {
+            double& a = agg[static_cast<size_t>(m)];
+            a = std::isnan(a) ? v : sum ? a + v : std::max(a, v);
+        }
+    }
+    OverlayScale scale = nodeScale;
+    if (sum) {
+        double lo = INFINITY, hi = -INFINITY;
+        for (size_t m = 1; m < agg.size(); ++m)
+            if (!std::isnan(agg[m])) lo = std::min(lo, agg[m]), hi = std::max(hi, agg[m]);
+        scale = OverlayScale(nodeScale.kind(), lo, hi);
+    }
+    std::vector<std::pair<QColor, QString>> out(agg.size());
+    for (size_t m = 0; m < agg.size(); ++m) out[m] = {scale.color(agg[m]), scale.badge(agg[m])};
+    return out;
+}
+
+}  // namespace irscope::widgets
