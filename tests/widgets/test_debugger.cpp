@@ -154,7 +154,7 @@ private slots:
         const int64_t last = tree->module(static_cast<modules::ModuleId>(block1)).lastNode;
         trigger(ui_.stepAction);
         QCOMPARE(ctl()->cursor(), last + 1);
-        for (int64_t n = first; n <= last; ++n) QCOMPARE(session()->nodeDecoration(n)->state, NodeState::Done);
+        for (int64_t n = first; n <= last; ++n) QCOMPARE(session()->nodeDecoration(n)->state, RunMark::Done);
         QCOMPARE(*session()->moduleStatus(block1), QStringLiteral("done"));
         // Overlays aggregate onto the closed box: max |x| is the block's largest, time the sum.
         ctl()->setOverlay(exec::OverlayKind::MaxAbs);
@@ -234,12 +234,12 @@ private slots:
         // Step: node 0 done, node 1 current; then continue to the end.
         trigger(ui_.stepAction);
         QCOMPARE(ctl()->cursor(), int64_t(1));
-        QCOMPARE(session()->nodeDecoration(0)->state, NodeState::Done);
-        QCOMPARE(session()->nodeDecoration(1)->state, NodeState::Current);
+        QCOMPARE(session()->nodeDecoration(0)->state, RunMark::Done);
+        QCOMPARE(session()->nodeDecoration(1)->state, RunMark::Current);
         QCOMPARE(session()->currentNode(), int64_t(1));
         trigger(ui_.continueAction);
         QCOMPARE(ctl()->cursor(), int64_t(2));
-        QCOMPARE(session()->nodeDecoration(1)->state, NodeState::Done);
+        QCOMPARE(session()->nodeDecoration(1)->state, RunMark::Done);
         QVERIFY(ctl()->bytesHeld() > 0);
         QVERIFY(ui_.bytes->text().contains(QStringLiteral("held")));
         // Select the output node: the viewer follows; mask zeroes columns 1 and 3.
@@ -317,8 +317,8 @@ private slots:
         QVERIFY(ctl()->lastRunFailed());
         QVERIFY(ctl()->lastStatus().contains(QStringLiteral("'mul'")));
         const int64_t mul = nodeIndex(QStringLiteral("mul"));
-        QCOMPARE(session()->nodeDecoration(mul)->state, NodeState::Failed);
-        QCOMPARE(session()->nodeDecoration(0)->state, NodeState::Done);
+        QCOMPARE(session()->nodeDecoration(mul)->state, RunMark::Failed);
+        QCOMPARE(session()->nodeDecoration(0)->state, RunMark::Done);
         QVERIFY(!ctl()->nodeInfos()[mul].error.empty());
         QVERIFY(ui_.status->text().contains(QStringLiteral("failed")));
         // What ran before stays inspectable.

@@ -93,12 +93,12 @@ private slots:
         // Decorations (the debugger's hook) are stored per node and announced.
         QSignalSpy deco(&s, &GraphSession::decorationsChanged);
         NodeDecoration d;
-        d.state = NodeState::Failed;
+        d.state = RunMark::Failed;
         d.overlay = QColor(Qt::red);
         s.setNodeDecoration(n, d);
         QCOMPARE(deco.count(), 1);
         QVERIFY(s.nodeDecoration(n) != nullptr);
-        QCOMPARE(s.nodeDecoration(n)->state, NodeState::Failed);
+        QCOMPARE(s.nodeDecoration(n)->state, RunMark::Failed);
         QVERIFY(s.nodeDecoration(n + 1) == nullptr);
     }
 };

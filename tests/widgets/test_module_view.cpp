@@ -157,23 +157,23 @@ private slots:
             if (tree.isAncestorOrSelf(static_cast<irscope::modules::ModuleId>(module("layers.5")), tree.moduleOfNode(static_cast<int64_t>(n))))
                 inside.push_back(static_cast<int64_t>(n));
         QCOMPARE(static_cast<int64_t>(inside.size()), l5.opCount);
-        for (size_t k = 0; k < inside.size(); ++k) decorations[static_cast<size_t>(inside[k])].state = NodeState::Done;
-        for (const char* n : {"pow_8", "mean_8", "rsqrt_8"}) decorations[static_cast<size_t>(node(n))].state = NodeState::Done;
+        for (size_t k = 0; k < inside.size(); ++k) decorations[static_cast<size_t>(inside[k])].state = RunMark::Done;
+        for (const char* n : {"pow_8", "mean_8", "rsqrt_8"}) decorations[static_cast<size_t>(node(n))].state = RunMark::Done;
         session_->setNodeDecorations(decorations);
         session_->setModuleExpanded(module("layers.5"), false);
         QCOMPARE(status(module("layers.5")), QStringLiteral("done"));
         QVERIFY(session_->moduleDecoration(module("layers.5")));
-        QCOMPARE(session_->moduleDecoration(module("layers.5"))->state, NodeState::Done);
+        QCOMPARE(session_->moduleDecoration(module("layers.5"))->state, RunMark::Done);
         QCOMPARE(status(module("layers.8")), QStringLiteral("3/23"));
         QCOMPARE(status(module("layers")), QStringLiteral("%1/%2").arg(l5.opCount + 3).arg(tree.module(module("layers")).opCount));
         QVERIFY(session_->moduleStatus(module("layers.7")) == nullptr);
-        decorations[static_cast<size_t>(node("mm_6"))].state = NodeState::Failed;
+        decorations[static_cast<size_t>(node("mm_6"))].state = RunMark::Failed;
         session_->setNodeDecorations(decorations);
         QCOMPARE(status(module("layers.6")), QStringLiteral("failed"));
         QCOMPARE(status(module("layers")), QStringLiteral("failed"));
         session_->setModuleExpanded(module("layers.6"), false);   // an open module shows its ops instead
         QVERIFY(session_->moduleDecoration(module("layers.6")));
-        QCOMPARE(session_->moduleDecoration(module("layers.6"))->state, NodeState::Failed);
+        QCOMPARE(session_->moduleDecoration(module("layers.6"))->state, RunMark::Failed);
         session_->setNodeDecorations({});
     }
 

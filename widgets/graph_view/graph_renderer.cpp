@@ -373,7 +373,7 @@ void drawItems(QPainter& p, const Frame& f, const std::vector<int32_t>& items, b
         QPen pen(c.stroke, it.kind == ItemKind::Module && full ? 2.4 : borderW);
         if (it.kind == ItemKind::Ghost && full) pen.setDashPattern({3 / 1.2, 3 / 1.2});
         QColor fill = d && d->overlay.isValid() ? d->overlay : c.fill;
-        if (d && d->state == NodeState::Pending) fill.setAlpha(150);
+        if (d && d->state == RunMark::Pending) fill.setAlpha(150);
         p.setPen(pen);
         p.setBrush(fill);
         drawShape(p, it, it.rect, full);
@@ -397,9 +397,9 @@ void drawMarks(QPainter& p, const Frame& f, const std::vector<int32_t>& items, b
         };
         if (fl & kFlagProducer) ring(theme.producer, 2.5, 1.5);
         if (fl & kFlagConsumer) ring(theme.consumer, 2.5, 1.5);
-        if (d && d->state == NodeState::Failed) ring(QColor("#d0302a"), 3, 1.5);
-        if (d && d->state == NodeState::Done) ring(QColor("#2a9d3a"), 1.5, 0);
-        if ((fl & kFlagCurrent) || (d && d->state == NodeState::Current)) ring(theme.current, 2.5, 4);
+        if (d && d->state == RunMark::Failed) ring(QColor("#d0302a"), 3, 1.5);
+        if (d && d->state == RunMark::Done) ring(QColor("#2a9d3a"), 1.5, 0);
+        if ((fl & kFlagCurrent) || (d && d->state == RunMark::Current)) ring(theme.current, 2.5, 4);
         if (fl & kFlagSelected) ring(theme.selection, 3.2, 2);
         if (d && d->breakpoint) {
             p.setPen(Qt::NoPen);

@@ -505,8 +505,8 @@ const NodeDecoration* GraphSession::moduleDecoration(int64_t module) const {
             if (d.isEmpty()) continue;
             each(static_cast<int64_t>(n), [&](size_t m) {
                 auto& md = moduleDecorations_[m];
-                if (d.state == NodeState::Failed) md.state = NodeState::Failed;
-                if (d.state == NodeState::Done) ++done[m];
+                if (d.state == RunMark::Failed) md.state = RunMark::Failed;
+                if (d.state == RunMark::Done) ++done[m];
                 moduleSeconds_[m] += d.seconds;
                 md.breakpoint |= d.breakpoint;
                 md.missingValue |= d.missingValue;
@@ -518,9 +518,9 @@ const NodeDecoration* GraphSession::moduleDecoration(int64_t module) const {
         for (size_t m = 0; m < tree.size(); ++m) {
             auto& md = moduleDecorations_[m];
             const int64_t ops = tree.module(static_cast<modules::ModuleId>(m)).opCount;
-            if (md.state != NodeState::Failed && ops > 0 && done[m] == ops) md.state = NodeState::Done;
-            moduleStatus_[m] = md.state == NodeState::Failed ? tr("failed")
-                               : md.state == NodeState::Done ? tr("done")
+            if (md.state != RunMark::Failed && ops > 0 && done[m] == ops) md.state = RunMark::Done;
+            moduleStatus_[m] = md.state == RunMark::Failed ? tr("failed")
+                               : md.state == RunMark::Done ? tr("done")
                                : done[m] > 0                 ? tr("%1/%2").arg(done[m]).arg(ops)
                                                              : QString();
             QStringList badge;
@@ -529,7 +529,7 @@ const NodeDecoration* GraphSession::moduleDecoration(int64_t module) const {
                 if (!moduleOverlays_[m].second.isEmpty()) badge << moduleOverlays_[m].second;
             }
             if (hits[m]) badge << (hits[m] == 1 ? tr("1 hit") : tr("%1 hits").arg(hits[m]));
-            if (md.state == NodeState::None && done[m] > 0) badge << tr("%1/%2 ran").arg(done[m]).arg(ops);
+            if (md.state == RunMark::None && done[m] > 0) badge << tr("%1/%2 ran").arg(done[m]).arg(ops);
             md.badge = badge.join(QStringLiteral(" · "));
         }
     }

@@ -1,7 +1,8 @@
 #pragma once
-// Per-node decorations the graph view draws on top of the family colours.
-// The debugger (next issue) fills them: run state, breakpoints, and an
-// overlay colour (e.g. a per-node value mapped through a colour scale).
+// Per-node decorations the graph view draws on top of the family colours,
+// filled by NodeDecorator from the debugger's snapshot: the run mark,
+// breakpoints, missing values, and an overlay colour (a per-node value mapped
+// through a colour scale).
 #include <cstdint>
 
 #include <QColor>
@@ -9,10 +10,12 @@
 
 namespace irscope::widgets {
 
-enum class NodeState : unsigned char { None, Pending, Current, Done, Failed };
+// How a node is drawn for the run: exec::NodeState plus the cursor (Current)
+// and "not being debugged" (None).
+enum class RunMark : unsigned char { None, Pending, Current, Done, Failed };
 
 struct NodeDecoration {
-    NodeState state = NodeState::None;
+    RunMark state = RunMark::None;
     bool breakpoint = false;
     QColor overlay;        // invalid: keep the family fill
     QString badge;         // short text drawn at the box's top-right ("1.2e-3"), empty: none
@@ -20,7 +23,7 @@ struct NodeDecoration {
     double seconds = 0;          // time the node took when it ran (summed per module in the Modules dock)
 
     bool isEmpty() const {
-        return state == NodeState::None && !breakpoint && !overlay.isValid() && badge.isEmpty() && !missingValue;
+        return state == RunMark::None && !breakpoint && !overlay.isValid() && badge.isEmpty() && !missingValue;
     }
 };
 

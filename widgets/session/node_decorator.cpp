@@ -49,13 +49,13 @@ void NodeDecorator::decorateNodes(const OverlayScale* scale) {
         const auto& info = infos[i];
         auto& d = decs[i];
         switch (info.state) {
-        case exec::NodeState::Done: d.state = NodeState::Done; break;
-        case exec::NodeState::Failed: d.state = NodeState::Failed; break;
-        default: d.state = info.current ? NodeState::Current : (started ? NodeState::Pending : NodeState::None); break;
+        case exec::NodeState::Done: d.state = RunMark::Done; break;
+        case exec::NodeState::Failed: d.state = RunMark::Failed; break;
+        default: d.state = info.current ? RunMark::Current : (started ? RunMark::Pending : RunMark::None); break;
         }
         d.breakpoint = info.breakpoint;
         d.missingValue = info.needsMissing;
-        if (d.state == NodeState::Done) d.seconds = info.seconds;
+        if (d.state == RunMark::Done) d.seconds = info.seconds;
         if (scale) {
             d.overlay = scale->color(values[i]);
             d.badge = scale->badge(values[i]);
