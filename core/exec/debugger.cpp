@@ -401,10 +401,10 @@ std::string Debugger::describe(const std::string& name) const {
     return s;
 }
 
-std::optional<ValueSummary> Debugger::summary(const std::string& name, ValueSide side) const {
+std::optional<TensorSummary> Debugger::summary(const std::string& name, ValueSide side) const {
     at::Tensor t = d_->get(name, side);
     if (!t.defined()) return std::nullopt;
-    return summarizeValue(t);
+    return io::summarize(t);
 }
 
 std::optional<SliceGeometry> Debugger::geometry(const std::string& name, ValueSide side) const {

@@ -137,7 +137,7 @@ public:
     bool hasReference(const std::string& tensor) const;
     // Where a tensor comes from: "node 'mul' output 0", "weight", "input", "" when unknown.
     std::string describe(const std::string& tensor) const;
-    std::optional<ValueSummary> summary(const std::string& tensor, ValueSide side = ValueSide::Actual) const;
+    std::optional<TensorSummary> summary(const std::string& tensor, ValueSide side = ValueSide::Actual) const;
     std::optional<SliceGeometry> geometry(const std::string& tensor, ValueSide side = ValueSide::Actual) const;
     // Rows [row0, row0+nrows) x cols [col0, col0+ncols) of the slice at `lead`
     // (clamped to the slice), row-major, as doubles (bool as 0/1, complex by magnitude).

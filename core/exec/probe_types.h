@@ -1,8 +1,8 @@
 #pragma once
-// What the tensor panels show of one tensor, as plain types: an extended
-// summary, the tensor seen as a stack of 2-D slices, a histogram and a
-// heatmap of one slice. Computed by tensor_probes.h; torch-free so that
-// widget files include it.
+// What the tensor panels show of one tensor, as plain types: its summary
+// (io::TensorSummary, the one definition), the tensor seen as a stack of 2-D
+// slices, a histogram and a heatmap of one slice. Computed by tensor_probes.h;
+// torch-free so that widget files include it.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -14,11 +14,8 @@ namespace irscope::exec {
 // Which tensor a query reads.
 enum class ValueSide { Actual, Reference, Difference };   // Difference: actual - reference
 
-// The summary panel: TensorSummary plus +/-Inf apart.
-struct ValueSummary {
-    io::TensorSummary base;
-    int64_t posInfs = 0, negInfs = 0;
-};
+// The summary panel shows io::TensorSummary (core/io/tensor_stats.h).
+using io::TensorSummary;
 
 // A tensor seen as a stack of 2-D slices: [lead..., rows, cols]. 0-D is 1x1,
 // 1-D is n x 1.

@@ -46,14 +46,6 @@ at::Tensor difference(const at::Tensor& a, const at::Tensor& r) {
     return realPart(a).to(at::kDouble) - realPart(r).to(at::kDouble);
 }
 
-ValueSummary summarizeValue(const at::Tensor& t) {
-    ValueSummary s;
-    s.base = io::summarize(t);
-    s.posInfs = s.base.posInfs;
-    s.negInfs = s.base.negInfs;
-    return s;
-}
-
 SliceGeometry sliceGeometry(const at::Tensor& t, bool isDifference) {
     SliceGeometry g;
     g.shape = t.sizes().vec();

@@ -22,7 +22,6 @@ at::Tensor realPart(const at::Tensor& tensor);
 // either is missing or the shapes differ.
 at::Tensor difference(const at::Tensor& actual, const at::Tensor& reference);
 
-ValueSummary summarizeValue(const at::Tensor& tensor);
 // `dtype` "float64" and not integral for a Difference.
 SliceGeometry sliceGeometry(const at::Tensor& tensor, bool isDifference);
 // Rows [row0, row0+nrows) x cols [col0, col0+ncols) of a 2-D slice (clamped).

@@ -289,7 +289,7 @@ private slots:
         QVERIFY(!info.current);
         auto sum = dbg.summary("relu");
         QVERIFY(sum);
-        QCOMPARE(sum->base.min, 1.0);
+        QCOMPARE(sum->min, 1.0);
         // Stepping again stays failed until reset.
         QVERIFY(dbg.step().failed);
         dbg.reset();
@@ -310,7 +310,7 @@ private slots:
         QCOMPARE(rows[0].source, InputSource::Random);
         QCOMPARE(rows[0].loadedShape, g.graphInputs[0].shape);
         dbg.setInputSource(g.graphInputs[0].name, InputSource::Zeros);
-        QCOMPARE(dbg.summary(g.graphInputs[0].name)->base.zeros, v.numel());
+        QCOMPARE(dbg.summary(g.graphInputs[0].name)->zeros, v.numel());
         dbg.setInputSource(g.graphInputs[0].name, InputSource::File);   // no file: missing
         QVERIFY(!dbg.inputRows()[0].problem.empty());
         bool inputMissing = false;
@@ -345,8 +345,8 @@ private slots:
         QVERIFY(dbg.block(name, lead, t.size(2), 0, 10, 1).empty());
         // Summary agrees with the session's; histogram counts every finite element.
         auto s = dbg.summary(name);
-        QCOMPARE(s->base.numel, t.numel());
-        QCOMPARE(s->base.max, t.max().item<double>());
+        QCOMPARE(s->numel, t.numel());
+        QCOMPARE(s->max, t.max().item<double>());
         auto h = dbg.histogram(name, 20);
         QVERIFY(h);
         int64_t total = 0;
@@ -380,11 +380,11 @@ private slots:
         QVERIFY(!dbg.enterConstant("probe", "[[1, nan], [inf, -inf], [0, 3]]", "float32").empty());   // not in the IR: warns
         auto s = dbg.summary("probe");
         QVERIFY(s);
-        QCOMPARE(s->base.nans, int64_t(1));
+        QCOMPARE(s->nans, int64_t(1));
         QCOMPARE(s->posInfs, int64_t(1));
         QCOMPARE(s->negInfs, int64_t(1));
-        QCOMPARE(s->base.zeros, int64_t(1));
-        QCOMPARE(s->base.max, 3.0);
+        QCOMPARE(s->zeros, int64_t(1));
+        QCOMPARE(s->max, 3.0);
         auto h = dbg.histogram("probe", 3);
         QCOMPARE(h->finite, int64_t(3));
         QCOMPARE(h->nans, int64_t(1));

@@ -451,7 +451,7 @@ private slots:
         auto expected = ctl()->debugger()->summary("mul_4");   // direct facade call: the test's reference
         QVERIFY(expected);
         QStringList shape;
-        for (auto d : expected->base.shape) shape << QString::number(d);
+        for (auto d : expected->shape) shape << QString::number(d);
         const QString shapeText = QLatin1Char('[') + shape.join(QStringLiteral(", ")) + QLatin1Char(']');
 
         QSignalSpy updated(v, &TensorViewer::updated);
@@ -462,7 +462,7 @@ private slots:
         QVERIFY(!v->busyLabel()->isHidden());
         QVERIFY(!v->summaryText().contains(shapeText));
         QTRY_VERIFY(v->summaryText().contains(shapeText));
-        QVERIFY(v->summaryText().contains(QString::number(expected->base.max, 'g', 6)));
+        QVERIFY(v->summaryText().contains(QString::number(expected->max, 'g', 6)));
         QTRY_VERIFY(!v->isBusy());
         QVERIFY(v->busyLabel()->isHidden());
         QVERIFY(busy.count() >= 2);
@@ -485,7 +485,7 @@ private slots:
         QCOMPARE(v->tensor(), second);
         auto secondSummary = ctl()->debugger()->summary(second.toStdString());
         QVERIFY(secondSummary);
-        QVERIFY(v->summaryText().contains(QString::number(secondSummary->base.max, 'g', 6)));
+        QVERIFY(v->summaryText().contains(QString::number(secondSummary->max, 'g', 6)));
 
         // The controller's rule, directly: same key -> only the newest answers;
         // no key -> every one answers; a dead owner gets nothing.

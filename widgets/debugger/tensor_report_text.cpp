@@ -16,8 +16,7 @@ QString redUnlessZero(int64_t n) {
 
 }  // namespace
 
-QString summaryHtml(const exec::ValueSummary& s) {
-    const auto& b = s.base;
+QString summaryHtml(const exec::TensorSummary& b) {
     return tr("<table cellspacing=4>"
               "<tr><td>shape</td><td><b>%1</b></td></tr><tr><td>dtype</td><td>%2</td></tr>"
               "<tr><td>elements</td><td>%3</td></tr><tr><td>bytes</td><td>%4</td></tr>"
@@ -31,8 +30,8 @@ QString summaryHtml(const exec::ValueSummary& s) {
         .arg(num(b.min), num(b.max), num(b.mean), num(b.std))
         .arg(b.zeros)
         .arg(redUnlessZero(b.nans))
-        .arg(redUnlessZero(s.posInfs))
-        .arg(redUnlessZero(s.negInfs));
+        .arg(redUnlessZero(b.posInfs))
+        .arg(redUnlessZero(b.negInfs));
 }
 
 QString histogramCaption(const std::optional<exec::Histogram>& h) {

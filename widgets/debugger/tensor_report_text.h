@@ -11,7 +11,7 @@
 namespace irscope::widgets {
 
 // Shape, dtype, size and statistics; NaN and Inf counts in red when not 0.
-QString summaryHtml(const exec::ValueSummary& summary);
+QString summaryHtml(const exec::TensorSummary& summary);
 // "N finite values in 64 bins over [lo, hi]; excluded: ..."; "No value" without a histogram.
 QString histogramCaption(const std::optional<exec::Histogram>& histogram);
 // Matches / differs, with the worst element (or why it cannot be compared);

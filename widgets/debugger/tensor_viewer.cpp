@@ -335,7 +335,7 @@ void TensorViewer::updateSlice() {
 void TensorViewer::requestSummary() {
     const std::string t = shownTensor_.toStdString();
     ask(QStringLiteral("summary"), [t, sd = side(), this](const exec::Debugger& d) -> std::function<void()> {
-        auto s = std::make_shared<std::optional<exec::ValueSummary>>(d.summary(t, sd));
+        auto s = std::make_shared<std::optional<exec::TensorSummary>>(d.summary(t, sd));
         return [this, s] { summary_->setText(*s ? summaryHtml(**s) : tr("No value yet.")); };
     });
 }
