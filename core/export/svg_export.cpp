@@ -92,19 +92,16 @@ std::string sanitizeId(const std::string& s) {
     return out;
 }
 
-}  // namespace
-
-std::string layoutToSvg(const LayoutResult& layout, const SvgOptions& o) {
-    // Edge labels may reach past the rightmost box: widen the canvas for them.
-    const double labelFont = o.fontSize * 10 / 12;
+// Edge labels may reach past the rightmost box: the canvas is widened for them.
+double canvasRight(const LayoutResult& layout, double labelFont) {
     double right = layout.bounds.right();
     for (const auto& e : layout.edges)
         if (!e.label.empty())
             right = std::max(right, e.labelPos.x + 0.6 * labelFont * static_cast<double>(e.label.size()) + 4);
-    const double width = right, height = layout.bounds.bottom();
+    return right;
+}
 
-    std::string s;
-    s.reserve(256 + layout.items.size() * 400 + layout.edges.size() * 250);
+void writeSvgOpening(std::string& s, double width, double height, const SvgOptions& o) {
     s += "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
     s += "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"";
     num(s, width * o.scale);
@@ -116,8 +113,10 @@ std::string layoutToSvg(const LayoutResult& layout, const SvgOptions& o) {
     num(s, height);
     s += "\" font-family=\"" + xmlEscape(o.fontFamily) + "\">\n";
     s += "<rect x=\"0\" y=\"0\" width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n";
+}
 
-    // Ids, unique: a weight drawn once per use gets _1, _2, ... after the first.
+// Ids, unique: a weight drawn once per use gets _1, _2, ... after the first.
+std::vector<std::string> uniqueItemIds(const LayoutResult& layout) {
     std::vector<std::string> ids(layout.items.size());
     std::set<std::string> used;
     for (size_t i = 0; i < layout.items.size(); ++i) {
@@ -127,167 +126,203 @@ std::string layoutToSvg(const LayoutResult& layout, const SvgOptions& o) {
         used.insert(id);
         ids[i] = std::move(id);
     }
+    return ids;
+}
+
+// x, y, width and height attributes of a rect, up to the closing quote of height.
+void writeRectGeometry(std::string& s, const Rect& r) {
+    s += "<rect x=\"";
+    num(s, r.x);
+    s += "\" y=\"";
+    num(s, r.y);
+    s += "\" width=\"";
+    num(s, r.width);
+    s += "\" height=\"";
+    num(s, r.height);
+}
+
+// An expanded module's frame: a rounded rect with its name in the top-left corner.
+void writeFrame(std::string& s, const PlacedItem& it, const std::string& id, const SvgOptions& o) {
+    const FamilyColors c = itemColors(it);
+    s += "<g id=\"" + id + "\" class=\"node frame\"><title>" + xmlEscape(it.name) + "</title>";
+    writeRectGeometry(s, it.rect);
+    s += "\" rx=\"8\" ry=\"8\" fill=\"";
+    s += c.fill;
+    s += "\" stroke=\"";
+    s += c.stroke;
+    s += "\" stroke-width=\"1.2\"/>";
+    if (!it.lines.empty()) {
+        s += "<text x=\"";
+        num(s, it.rect.x + 8);
+        s += "\" y=\"";
+        num(s, it.rect.y + 11 + o.fontSize * 0.35);
+        s += "\" font-size=\"";
+        num(s, o.fontSize * 11 / 12);
+        s += "\" font-weight=\"bold\" fill=\"#3d4f66\">" + xmlEscape(it.lines.front()) + "</text>";
+    }
+    s += "</g>\n";
+}
+
+// Arrowhead as a polygon (Qt's SVG renderer has no markers); none for a zero-length last segment.
+void writeArrowhead(std::string& s, const RoutedEdge& edge, const char* color) {
+    const Point tip = edge.points.back(), from = edge.points[edge.points.size() - 2];
+    const double dx = tip.x - from.x, dy = tip.y - from.y, len = std::hypot(dx, dy);
+    if (len > 0) {
+        const double ux = dx / len, uy = dy / len, l = 8, w = 3.5;
+        s += "<polygon points=\"";
+        num(s, tip.x);
+        s += ',';
+        num(s, tip.y);
+        s += ' ';
+        num(s, tip.x - ux * l - uy * w);
+        s += ',';
+        num(s, tip.y - uy * l + ux * w);
+        s += ' ';
+        num(s, tip.x - ux * l + uy * w);
+        s += ',';
+        num(s, tip.y - uy * l - ux * w);
+        s += "\" fill=\"";
+        s += color;
+        s += "\"/>";
+    }
+}
+
+// One edge: its polyline, arrowhead and shape label. Edges of fewer than two points are not drawn.
+void writeEdge(std::string& s, const LayoutResult& layout, size_t e, double labelFont) {
+    const RoutedEdge& edge = layout.edges[e];
+    if (edge.points.size() < 2) return;
+    const bool dashed = edge.style == EdgeStyle::Dashed;
+    const char* color = dashed ? "#8c8c8c" : "#555555";
+    s += "<g id=\"e" + std::to_string(e) + "\" class=\"edge " + (dashed ? "dashed" : "solid") + "\">";
+    s += "<title>" + xmlEscape(layout.items[edge.source].name) + " -&gt; " +
+         xmlEscape(layout.items[edge.target].name) + "</title>";
+    s += "<path d=\"";
+    for (size_t i = 0; i < edge.points.size(); ++i) {
+        s += i == 0 ? "M" : " L";
+        num(s, edge.points[i].x);
+        s += ' ';
+        num(s, edge.points[i].y);
+    }
+    s += "\" stroke=\"";
+    s += color;
+    s += "\" stroke-width=\"1.2\"";
+    if (dashed) s += " stroke-dasharray=\"5 4\"";
+    s += "/>";
+    writeArrowhead(s, edge, color);
+    if (!edge.label.empty()) {
+        s += "<text x=\"";
+        num(s, edge.labelPos.x);
+        s += "\" y=\"";
+        num(s, edge.labelPos.y + labelFont * 0.35);
+        s += "\" font-size=\"";
+        num(s, labelFont);
+        s += "\" fill=\"#666666\">" + xmlEscape(edge.label) + "</text>";
+    }
+    s += "</g>\n";
+}
+
+// The opening of a polygon element with its points, up to the closing quote.
+void writePolygonPoints(std::string& s, std::initializer_list<Point> pts) {
+    s += "<polygon points=\"";
+    bool first = true;
+    for (Point p : pts) {
+        if (!first) s += ' ';
+        first = false;
+        num(s, p.x);
+        s += ',';
+        num(s, p.y);
+    }
+    s += "\"";
+}
+
+// A node's outline by kind: boxes for ops, ghosts, modules and ports; a
+// trapezoid for outputs; a parallelogram for graph inputs and weights.
+void writeNodeShape(std::string& s, const PlacedItem& it) {
+    const Rect& r = it.rect;
+    const FamilyColors c = itemColors(it);
+    const double slant = std::min(10.0, r.width / 4);
+    switch (it.kind) {
+        case ItemKind::Op:
+        case ItemKind::Ghost:
+        case ItemKind::Module:
+        case ItemKind::Port:
+            writeRectGeometry(s, r);
+            s += it.kind == ItemKind::Port ? "\" rx=\"10\" ry=\"10\"" : "\" rx=\"6\" ry=\"6\"";
+            break;
+        case ItemKind::Output:   // trapezoid, wide side up (torch_ir's [\ /])
+            writePolygonPoints(s, {{r.left(), r.top()}, {r.right(), r.top()}, {r.right() - slant, r.bottom()},
+                                   {r.left() + slant, r.bottom()}});
+            break;
+        default:                 // parallelogram: graph inputs and weights
+            writePolygonPoints(s, {{r.left() + slant, r.top()}, {r.right(), r.top()}, {r.right() - slant, r.bottom()},
+                                   {r.left(), r.bottom()}});
+            break;
+    }
+    s += " fill=\"";
+    s += c.fill;
+    s += "\" stroke=\"";
+    s += c.stroke;
+    s += it.kind == ItemKind::Module ? "\" stroke-width=\"2.4\"" : "\" stroke-width=\"1.2\"";
+    if (it.kind == ItemKind::Ghost) s += " stroke-dasharray=\"3 3\"";
+    s += "/>";
+}
+
+// A node's text lines, centred in its box: the first one larger (bold for ops and modules).
+void writeNodeLines(std::string& s, const PlacedItem& it, const SvgOptions& o) {
+    const Rect& r = it.rect;
+    const double total = o.lineHeight * static_cast<double>(it.lines.size());
+    const double top = r.center().y - total / 2;
+    for (size_t l = 0; l < it.lines.size(); ++l) {
+        s += "<text x=\"";
+        num(s, r.center().x);
+        s += "\" y=\"";
+        num(s, top + o.lineHeight * (static_cast<double>(l) + 0.5) + o.fontSize * 0.35);
+        s += "\" font-size=\"";
+        num(s, l == 0 ? o.fontSize : o.fontSize * 11 / 12);
+        s += "\" text-anchor=\"middle\" fill=\"";
+        s += l == 0 ? "#1a1a1a" : "#555555";
+        s += "\"";
+        if (l == 0 && (it.kind == ItemKind::Op || it.kind == ItemKind::Module)) s += " font-weight=\"bold\"";
+        if (it.kind == ItemKind::Ghost) s += " font-style=\"italic\"";
+        s += ">";
+        if (it.kind == ItemKind::Ghost) s += "\xe2\x86\xb3 ";   // "↳ ": drawn again here, defined elsewhere
+        s += xmlEscape(it.lines[l]) + "</text>";
+    }
+}
+
+void writeNode(std::string& s, const PlacedItem& it, const std::string& id, const SvgOptions& o) {
+    s += "<g id=\"" + id + "\" class=\"node " + itemKindName(it.kind);
+    if (it.kind == ItemKind::Op) s += std::string(" ") + opFamilyName(it.family);
+    s += "\"><title>" + xmlEscape(it.name) + "</title>";
+    writeNodeShape(s, it);
+    writeNodeLines(s, it, o);
+    s += "</g>\n";
+}
+
+}  // namespace
+
+std::string layoutToSvg(const LayoutResult& layout, const SvgOptions& o) {
+    const double labelFont = o.fontSize * 10 / 12;
+    const double width = canvasRight(layout, labelFont), height = layout.bounds.bottom();
+
+    std::string s;
+    s.reserve(256 + layout.items.size() * 400 + layout.edges.size() * 250);
+    writeSvgOpening(s, width, height, o);
+    const std::vector<std::string> ids = uniqueItemIds(layout);
 
     // Frames of expanded modules first: everything inside is drawn over them.
     s += "<g id=\"frames\">\n";
-    for (size_t i = 0; i < layout.items.size(); ++i) {
-        const PlacedItem& it = layout.items[i];
-        if (it.kind != ItemKind::Frame) continue;
-        const FamilyColors c = itemColors(it);
-        s += "<g id=\"" + ids[i] + "\" class=\"node frame\"><title>" + xmlEscape(it.name) + "</title><rect x=\"";
-        num(s, it.rect.x);
-        s += "\" y=\"";
-        num(s, it.rect.y);
-        s += "\" width=\"";
-        num(s, it.rect.width);
-        s += "\" height=\"";
-        num(s, it.rect.height);
-        s += "\" rx=\"8\" ry=\"8\" fill=\"";
-        s += c.fill;
-        s += "\" stroke=\"";
-        s += c.stroke;
-        s += "\" stroke-width=\"1.2\"/>";
-        if (!it.lines.empty()) {
-            s += "<text x=\"";
-            num(s, it.rect.x + 8);
-            s += "\" y=\"";
-            num(s, it.rect.y + 11 + o.fontSize * 0.35);
-            s += "\" font-size=\"";
-            num(s, o.fontSize * 11 / 12);
-            s += "\" font-weight=\"bold\" fill=\"#3d4f66\">" + xmlEscape(it.lines.front()) + "</text>";
-        }
-        s += "</g>\n";
-    }
+    for (size_t i = 0; i < layout.items.size(); ++i)
+        if (layout.items[i].kind == ItemKind::Frame) writeFrame(s, layout.items[i], ids[i], o);
     s += "</g>\n";
 
     // Edges next: boxes are drawn over their ends.
     s += "<g id=\"edges\" fill=\"none\">\n";
-    for (size_t e = 0; e < layout.edges.size(); ++e) {
-        const RoutedEdge& edge = layout.edges[e];
-        if (edge.points.size() < 2) continue;
-        const bool dashed = edge.style == EdgeStyle::Dashed;
-        const char* color = dashed ? "#8c8c8c" : "#555555";
-        s += "<g id=\"e" + std::to_string(e) + "\" class=\"edge " + (dashed ? "dashed" : "solid") + "\">";
-        s += "<title>" + xmlEscape(layout.items[edge.source].name) + " -&gt; " +
-             xmlEscape(layout.items[edge.target].name) + "</title>";
-        s += "<path d=\"";
-        for (size_t i = 0; i < edge.points.size(); ++i) {
-            s += i == 0 ? "M" : " L";
-            num(s, edge.points[i].x);
-            s += ' ';
-            num(s, edge.points[i].y);
-        }
-        s += "\" stroke=\"";
-        s += color;
-        s += "\" stroke-width=\"1.2\"";
-        if (dashed) s += " stroke-dasharray=\"5 4\"";
-        s += "/>";
-        // Arrowhead as a polygon (Qt's SVG renderer has no markers).
-        const Point tip = edge.points.back(), from = edge.points[edge.points.size() - 2];
-        const double dx = tip.x - from.x, dy = tip.y - from.y, len = std::hypot(dx, dy);
-        if (len > 0) {
-            const double ux = dx / len, uy = dy / len, l = 8, w = 3.5;
-            s += "<polygon points=\"";
-            num(s, tip.x);
-            s += ',';
-            num(s, tip.y);
-            s += ' ';
-            num(s, tip.x - ux * l - uy * w);
-            s += ',';
-            num(s, tip.y - uy * l + ux * w);
-            s += ' ';
-            num(s, tip.x - ux * l + uy * w);
-            s += ',';
-            num(s, tip.y - uy * l - ux * w);
-            s += "\" fill=\"";
-            s += color;
-            s += "\"/>";
-        }
-        if (!edge.label.empty()) {
-            s += "<text x=\"";
-            num(s, edge.labelPos.x);
-            s += "\" y=\"";
-            num(s, edge.labelPos.y + labelFont * 0.35);
-            s += "\" font-size=\"";
-            num(s, labelFont);
-            s += "\" fill=\"#666666\">" + xmlEscape(edge.label) + "</text>";
-        }
-        s += "</g>\n";
-    }
+    for (size_t e = 0; e < layout.edges.size(); ++e) writeEdge(s, layout, e, labelFont);
     s += "</g>\n<g id=\"nodes\">\n";
 
-    for (size_t i = 0; i < layout.items.size(); ++i) {
-        const PlacedItem& it = layout.items[i];
-        if (it.kind == ItemKind::Frame) continue;
-        const Rect& r = it.rect;
-        const FamilyColors c = itemColors(it);
-        s += "<g id=\"" + ids[i] + "\" class=\"node " + itemKindName(it.kind);
-        if (it.kind == ItemKind::Op) s += std::string(" ") + opFamilyName(it.family);
-        s += "\"><title>" + xmlEscape(it.name) + "</title>";
-        const double slant = std::min(10.0, r.width / 4);
-        auto polygon = [&](std::initializer_list<Point> pts) {
-            s += "<polygon points=\"";
-            bool first = true;
-            for (Point p : pts) {
-                if (!first) s += ' ';
-                first = false;
-                num(s, p.x);
-                s += ',';
-                num(s, p.y);
-            }
-            s += "\"";
-        };
-        switch (it.kind) {
-            case ItemKind::Op:
-            case ItemKind::Ghost:
-            case ItemKind::Module:
-            case ItemKind::Port:
-                s += "<rect x=\"";
-                num(s, r.x);
-                s += "\" y=\"";
-                num(s, r.y);
-                s += "\" width=\"";
-                num(s, r.width);
-                s += "\" height=\"";
-                num(s, r.height);
-                s += it.kind == ItemKind::Port ? "\" rx=\"10\" ry=\"10\"" : "\" rx=\"6\" ry=\"6\"";
-                break;
-            case ItemKind::Output:   // trapezoid, wide side up (torch_ir's [\ /])
-                polygon({{r.left(), r.top()}, {r.right(), r.top()}, {r.right() - slant, r.bottom()},
-                         {r.left() + slant, r.bottom()}});
-                break;
-            default:                 // parallelogram: graph inputs and weights
-                polygon({{r.left() + slant, r.top()}, {r.right(), r.top()}, {r.right() - slant, r.bottom()},
-                         {r.left(), r.bottom()}});
-                break;
-        }
-        s += " fill=\"";
-        s += c.fill;
-        s += "\" stroke=\"";
-        s += c.stroke;
-        s += it.kind == ItemKind::Module ? "\" stroke-width=\"2.4\"" : "\" stroke-width=\"1.2\"";
-        if (it.kind == ItemKind::Ghost) s += " stroke-dasharray=\"3 3\"";
-        s += "/>";
-        const double total = o.lineHeight * static_cast<double>(it.lines.size());
-        const double top = r.center().y - total / 2;
-        for (size_t l = 0; l < it.lines.size(); ++l) {
-            s += "<text x=\"";
-            num(s, r.center().x);
-            s += "\" y=\"";
-            num(s, top + o.lineHeight * (static_cast<double>(l) + 0.5) + o.fontSize * 0.35);
-            s += "\" font-size=\"";
-            num(s, l == 0 ? o.fontSize : o.fontSize * 11 / 12);
-            s += "\" text-anchor=\"middle\" fill=\"";
-            s += l == 0 ? "#1a1a1a" : "#555555";
-            s += "\"";
-            if (l == 0 && (it.kind == ItemKind::Op || it.kind == ItemKind::Module)) s += " font-weight=\"bold\"";
-            if (it.kind == ItemKind::Ghost) s += " font-style=\"italic\"";
-            s += ">";
-            if (it.kind == ItemKind::Ghost) s += "\xe2\x86\xb3 ";   // "↳ ": drawn again here, defined elsewhere
-            s += xmlEscape(it.lines[l]) + "</text>";
-        }
-        s += "</g>\n";
-    }
+    for (size_t i = 0; i < layout.items.size(); ++i)
+        if (layout.items[i].kind != ItemKind::Frame) writeNode(s, layout.items[i], ids[i], o);
     s += "</g>\n</svg>\n";
     return s;
 }

@@ -63,7 +63,11 @@ std::string safetensorsDTypeFromTorchName(std::string_view name) {
     return {};
 }
 
-SafetensorsHeader parseSafetensorsHeader(std::string_view file) {
+namespace {
+
+// The JSON text after the 8-byte little-endian size, checked against the
+// size limit and the file's length.
+std::string_view headerText(std::string_view file) {
     if (file.size() < 8) throw FormatError("truncated: too short for a safetensors header size");
     const uint64_t n = readLE<uint64_t>(file, 0, "header size");
     if (n > kSafetensorsMaxHeader)
@@ -74,10 +78,13 @@ SafetensorsHeader parseSafetensorsHeader(std::string_view file) {
                           std::to_string(file.size() - 8) + " after the size");
     std::string_view text = file.substr(8, n);
     if (text.empty() || text.front() != '{') throw FormatError("safetensors header does not start with '{'");
+    return text;
+}
 
-    // Track keys per open object to catch duplicates, which a JSON object
-    // would silently collapse (the last one winning).
-    std::vector<std::set<std::string>> open;
+// Parses the header's JSON object, refusing a name given twice in any object,
+// which a JSON object would silently collapse (the last one winning).
+Json parseWithoutDuplicateKeys(std::string_view text) {
+    std::vector<std::set<std::string>> open;   // keys per open object
     std::string duplicate;
     auto callback = [&](int, Json::parse_event_t event, Json& parsed) {
         switch (event) {
@@ -99,45 +106,59 @@ SafetensorsHeader parseSafetensorsHeader(std::string_view file) {
     }
     if (!duplicate.empty()) throw FormatError("safetensors header names '" + duplicate + "' twice");
     if (!header.is_object()) throw FormatError("safetensors header is not a JSON object");
+    return header;
+}
 
-    SafetensorsHeader out;
-    out.dataStart = 8 + n;
-    for (auto it = header.begin(); it != header.end(); ++it) {
-        const std::string& name = it.key();
-        const Json& v = it.value();
-        if (name == "__metadata__") {
-            if (!v.is_object()) throw FormatError("safetensors __metadata__ is not an object");
-            for (auto m = v.begin(); m != v.end(); ++m) {
-                if (!m.value().is_string())
-                    throw FormatError("safetensors __metadata__ value of '" + m.key() + "' is not a string");
-                out.metadata.emplace_back(m.key(), m.value().get<std::string>());
-            }
-            continue;
-        }
-        const std::string where = "tensor '" + name + "'";
-        if (!v.is_object()) throw FormatError(where + " is not described by an object");
-        if (!v.contains("dtype") || !v["dtype"].is_string()) throw FormatError(where + " has no dtype");
-        if (!v.contains("shape") || !v["shape"].is_array()) throw FormatError(where + " has no shape");
-        if (!v.contains("data_offsets") || !v["data_offsets"].is_array() || v["data_offsets"].size() != 2)
-            throw FormatError(where + " has no data_offsets pair");
-        SafetensorsEntry e;
-        e.name = name;
-        e.dtype = v["dtype"].get<std::string>();
-        if (!findDType(e.dtype)) throw FormatError(where + " has unknown dtype '" + e.dtype + "'");
-        for (const auto& dim : v["shape"]) {
-            uint64_t d = nonNegativeInt(dim, where + " shape entry");
-            if (d > static_cast<uint64_t>(INT64_MAX)) throw FormatError(where + " has an absurd dimension " + std::to_string(d));
-            e.shape.push_back(static_cast<int64_t>(d));
-        }
-        e.begin = nonNegativeInt(v["data_offsets"][0], where + " data offset");
-        e.end = nonNegativeInt(v["data_offsets"][1], where + " data offset");
-        out.tensors.push_back(std::move(e));
+void readMetadata(const Json& v, std::vector<std::pair<std::string, std::string>>& metadata) {
+    if (!v.is_object()) throw FormatError("safetensors __metadata__ is not an object");
+    for (auto m = v.begin(); m != v.end(); ++m) {
+        if (!m.value().is_string())
+            throw FormatError("safetensors __metadata__ value of '" + m.key() + "' is not a string");
+        metadata.emplace_back(m.key(), m.value().get<std::string>());
     }
+}
 
-    // The data must be tiled exactly: sorted by offset, each tensor starts
-    // where the previous ended, and its span is exactly its size.
+// One tensor's description: dtype, shape and data offsets, each checked.
+SafetensorsEntry readEntry(const std::string& name, const Json& v) {
+    const std::string where = "tensor '" + name + "'";
+    if (!v.is_object()) throw FormatError(where + " is not described by an object");
+    if (!v.contains("dtype") || !v["dtype"].is_string()) throw FormatError(where + " has no dtype");
+    if (!v.contains("shape") || !v["shape"].is_array()) throw FormatError(where + " has no shape");
+    if (!v.contains("data_offsets") || !v["data_offsets"].is_array() || v["data_offsets"].size() != 2)
+        throw FormatError(where + " has no data_offsets pair");
+    SafetensorsEntry e;
+    e.name = name;
+    e.dtype = v["dtype"].get<std::string>();
+    if (!findDType(e.dtype)) throw FormatError(where + " has unknown dtype '" + e.dtype + "'");
+    for (const auto& dim : v["shape"]) {
+        uint64_t d = nonNegativeInt(dim, where + " shape entry");
+        if (d > static_cast<uint64_t>(INT64_MAX)) throw FormatError(where + " has an absurd dimension " + std::to_string(d));
+        e.shape.push_back(static_cast<int64_t>(d));
+    }
+    e.begin = nonNegativeInt(v["data_offsets"][0], where + " data offset");
+    e.end = nonNegativeInt(v["data_offsets"][1], where + " data offset");
+    return e;
+}
+
+// Bytes a tensor needs (overflow-checked); `where` names it in errors.
+uint64_t byteSize(const SafetensorsEntry& e, const std::string& where) {
+    uint64_t count = 1;
+    for (int64_t d : e.shape)
+        if (__builtin_mul_overflow(count, static_cast<uint64_t>(d), &count))
+            throw FormatError(where + " has an element count that overflows");
+    uint64_t bits;
+    if (__builtin_mul_overflow(count, static_cast<uint64_t>(safetensorsDTypeBits(e.dtype)), &bits))
+        throw FormatError(where + " has a byte size that overflows");
+    if (bits % 8 != 0) throw FormatError(where + " does not fill a whole number of bytes");
+    return bits / 8;
+}
+
+// The data must be tiled exactly: sorted by offset, each tensor starts
+// where the previous ended, its span is exactly its size, and the last
+// one ends at the end of the file.
+void checkTiling(const std::vector<SafetensorsEntry>& tensors, uint64_t dataSize) {
     std::vector<const SafetensorsEntry*> sorted;
-    for (const auto& e : out.tensors) sorted.push_back(&e);
+    for (const auto& e : tensors) sorted.push_back(&e);
     std::sort(sorted.begin(), sorted.end(), [](const auto* a, const auto* b) {
         return a->begin != b->begin ? a->begin < b->begin : a->end < b->end;
     });
@@ -147,23 +168,29 @@ SafetensorsHeader parseSafetensorsHeader(std::string_view file) {
         if (e->begin != expected || e->end < e->begin)
             throw FormatError(where + " has data offsets [" + std::to_string(e->begin) + ", " + std::to_string(e->end) +
                               "], expected to start at " + std::to_string(expected) + " (gap or overlap)");
-        uint64_t count = 1;
-        for (int64_t d : e->shape)
-            if (__builtin_mul_overflow(count, static_cast<uint64_t>(d), &count))
-                throw FormatError(where + " has an element count that overflows");
-        uint64_t bits;
-        if (__builtin_mul_overflow(count, static_cast<uint64_t>(safetensorsDTypeBits(e->dtype)), &bits))
-            throw FormatError(where + " has a byte size that overflows");
-        if (bits % 8 != 0) throw FormatError(where + " does not fill a whole number of bytes");
-        if (bits / 8 != e->end - e->begin)
-            throw FormatError(where + " needs " + std::to_string(bits / 8) + " bytes but its data offsets span " +
+        const uint64_t bytes = byteSize(*e, where);
+        if (bytes != e->end - e->begin)
+            throw FormatError(where + " needs " + std::to_string(bytes) + " bytes but its data offsets span " +
                               std::to_string(e->end - e->begin));
         expected = e->end;
     }
-    const uint64_t dataSize = file.size() - out.dataStart;
     if (expected != dataSize)
         throw FormatError("safetensors data is " + std::to_string(dataSize) + " bytes but the tensors cover " +
                           std::to_string(expected) + (expected > dataSize ? " (truncated)" : " (trailing bytes)"));
+}
+
+}  // namespace
+
+SafetensorsHeader parseSafetensorsHeader(std::string_view file) {
+    const std::string_view text = headerText(file);
+    const Json header = parseWithoutDuplicateKeys(text);
+    SafetensorsHeader out;
+    out.dataStart = 8 + text.size();
+    for (auto it = header.begin(); it != header.end(); ++it) {
+        if (it.key() == "__metadata__") readMetadata(it.value(), out.metadata);
+        else out.tensors.push_back(readEntry(it.key(), it.value()));
+    }
+    checkTiling(out.tensors, file.size() - out.dataStart);
     return out;
 }
 

@@ -8,6 +8,10 @@
 // (PickleObject), so nothing in a file can be executed.
 //
 // No libtorch here, so the fuzzer can drive it alone.
+//
+// The parts: unpickler.cpp (the opcode machine), pickle_objects (what the
+// calling opcodes build), pickle_globals (the allowlist), pickle_dtypes
+// (storage class and dtype names), pickle_arena (where it all lives).
 #include <cstdint>
 #include <string_view>
 
@@ -23,10 +27,5 @@ struct UnpickleResult {
 
 // Throws FormatError on anything refused or malformed.
 UnpickleResult unpickle(std::string_view data);
-
-// dtype of a storage class name ("FloatStorage") or a dtype name ("float32",
-// "half"), as torch's Python module spells them; nullopt when torch has no such thing.
-std::optional<PickleDType> storageClassDType(std::string_view className);
-std::optional<PickleDType> torchDTypeByName(std::string_view name);
 
 }  // namespace irscope::io

@@ -41,6 +41,31 @@ bool isWeightKind(TensorKind kind) {
 }
 
 GraphIndex::GraphIndex(const Graph& graph) : graph_(graph) {
+    indexNames();
+    reserveSlots();
+    const auto& nodes = graph.nodes;
+    size_t outputSlot = 0;
+    for (size_t n = 0; n < nodes.size(); ++n) {
+        const auto& node = nodes[n];
+        const auto nodeId = static_cast<int64_t>(n);
+        inputOffset_.push_back(static_cast<int64_t>(sources_.size()));
+        outputOffset_.push_back(static_cast<int64_t>(outputSlot));
+        for (size_t i = 0; i < node.inputs.size(); ++i) {
+            ValueSource src = resolveInput(node.inputs[i], nodeId);
+            recordUse(src, Use{nodeId, static_cast<int64_t>(i)});
+            sources_.push_back(std::move(src));
+        }
+        // After the inputs: a name resolves to outputs of earlier nodes only.
+        for (size_t o = 0; o < node.outputs.size(); ++o)
+            producerByTensor_.insert_or_assign(node.outputs[o].name, std::pair{nodeId, static_cast<int64_t>(o)});
+        outputSlot += node.outputs.size();
+    }
+    inputOffset_.push_back(static_cast<int64_t>(sources_.size()));
+    outputOffset_.push_back(static_cast<int64_t>(outputSlot));
+}
+
+void GraphIndex::indexNames() {
+    const Graph& graph = graph_;
     const auto& nodes = graph.nodes;
     nodeByName_.reserve(nodes.size());
     graphInputByName_.reserve(graph.graphInputs.size());
@@ -59,9 +84,12 @@ GraphIndex::GraphIndex(const Graph& graph) : graph_(graph) {
     }
     for (size_t i = 0; i < graph.constants.size(); ++i)
         constantByName_.try_emplace(graph.constants[i].first, static_cast<int64_t>(i));
+}
 
-    graphInputConsumers_.resize(graph.graphInputs.size());
-    weightUses_.resize(graph.weights.size());
+void GraphIndex::reserveSlots() {
+    const auto& nodes = graph_.nodes;
+    graphInputConsumers_.resize(graph_.graphInputs.size());
+    weightUses_.resize(graph_.weights.size());
     inputOffset_.reserve(nodes.size() + 1);
     outputOffset_.reserve(nodes.size() + 1);
     size_t inputTotal = 0, outputTotal = 0;
@@ -72,62 +100,51 @@ GraphIndex::GraphIndex(const Graph& graph) : graph_(graph) {
     sources_.reserve(inputTotal);
     consumers_.resize(outputTotal);
     producerByTensor_.reserve(outputTotal);
+}
 
-    size_t outputSlot = 0;
-    for (size_t n = 0; n < nodes.size(); ++n) {
-        const auto& node = nodes[n];
-        const auto nodeId = static_cast<int64_t>(n);
-        inputOffset_.push_back(static_cast<int64_t>(sources_.size()));
-        outputOffset_.push_back(static_cast<int64_t>(outputSlot));
-        for (size_t i = 0; i < node.inputs.size(); ++i) {
-            const auto& input = node.inputs[i];
-            ValueSource src;
-            if (input.producerNode) {
-                // Producers must come earlier in the file; a forward reference stays
-                // Missing (validation reports the order violation).
-                auto producer = nodeByName_.find(*input.producerNode);
-                if (producer != nodeByName_.end() && producer->second < nodeId) {
-                    src = {ValueSource::Kind::NodeOutput, producer->second, input.producerOutputIdx, {}};
-                } else if (auto gi = graphInputByName_.find(*input.producerNode); gi != graphInputByName_.end()) {
-                    src = {ValueSource::Kind::GraphInput, gi->second, 0, {}};
-                }
-            } else if (auto gi = graphInputByName_.find(input.name); gi != graphInputByName_.end()) {
-                src = {ValueSource::Kind::GraphInput, gi->second, 0, {}};
-            } else if (auto out = producerByTensor_.find(input.name); out != producerByTensor_.end()) {
-                src = {ValueSource::Kind::NodeOutput, out->second.first, out->second.second, {}};
-            } else if (auto mapped = originalByPlaceholder_.find(input.name); mapped != originalByPlaceholder_.end()) {
-                auto w = weightByOriginal_.find(*mapped->second);
-                src = {ValueSource::Kind::Weight, w == weightByOriginal_.end() ? -1 : w->second, 0, input.name};
-            } else if (auto w = weightByOriginal_.find(input.name); w != weightByOriginal_.end()) {
-                src = {ValueSource::Kind::Weight, w->second, 0, input.name};
-            } else if (constantByName_.count(input.name)) {
-                src = {ValueSource::Kind::Weight, -1, 0, input.name};
-            }
-            const Use use{nodeId, static_cast<int64_t>(i)};
-            switch (src.kind) {
-                case ValueSource::Kind::NodeOutput: {
-                    const auto& producer = nodes[static_cast<size_t>(src.index)];
-                    if (src.outputIndex >= 0 && src.outputIndex < static_cast<int64_t>(producer.outputs.size()))
-                        consumers_[static_cast<size_t>(outputOffset_[static_cast<size_t>(src.index)] + src.outputIndex)]
-                            .push_back(use);
-                    break;
-                }
-                case ValueSource::Kind::GraphInput:
-                    graphInputConsumers_[static_cast<size_t>(src.index)].push_back(use);
-                    break;
-                case ValueSource::Kind::Weight:
-                    if (src.index >= 0) weightUses_[static_cast<size_t>(src.index)].push_back(use);
-                    break;
-                case ValueSource::Kind::Missing: break;
-            }
-            sources_.push_back(std::move(src));
+ValueSource GraphIndex::resolveInput(const TensorMeta& input, int64_t nodeId) const {
+    ValueSource src;
+    if (input.producerNode) {
+        // Producers must come earlier in the file; a forward reference stays
+        // Missing (validation reports the order violation).
+        auto producer = nodeByName_.find(*input.producerNode);
+        if (producer != nodeByName_.end() && producer->second < nodeId) {
+            src = {ValueSource::Kind::NodeOutput, producer->second, input.producerOutputIdx, {}};
+        } else if (auto gi = graphInputByName_.find(*input.producerNode); gi != graphInputByName_.end()) {
+            src = {ValueSource::Kind::GraphInput, gi->second, 0, {}};
         }
-        for (size_t o = 0; o < node.outputs.size(); ++o)
-            producerByTensor_.insert_or_assign(node.outputs[o].name, std::pair{nodeId, static_cast<int64_t>(o)});
-        outputSlot += node.outputs.size();
+    } else if (auto gi = graphInputByName_.find(input.name); gi != graphInputByName_.end()) {
+        src = {ValueSource::Kind::GraphInput, gi->second, 0, {}};
+    } else if (auto out = producerByTensor_.find(input.name); out != producerByTensor_.end()) {
+        src = {ValueSource::Kind::NodeOutput, out->second.first, out->second.second, {}};
+    } else if (auto mapped = originalByPlaceholder_.find(input.name); mapped != originalByPlaceholder_.end()) {
+        auto w = weightByOriginal_.find(*mapped->second);
+        src = {ValueSource::Kind::Weight, w == weightByOriginal_.end() ? -1 : w->second, 0, input.name};
+    } else if (auto w = weightByOriginal_.find(input.name); w != weightByOriginal_.end()) {
+        src = {ValueSource::Kind::Weight, w->second, 0, input.name};
+    } else if (constantByName_.count(input.name)) {
+        src = {ValueSource::Kind::Weight, -1, 0, input.name};
     }
-    inputOffset_.push_back(static_cast<int64_t>(sources_.size()));
-    outputOffset_.push_back(static_cast<int64_t>(outputSlot));
+    return src;
+}
+
+void GraphIndex::recordUse(const ValueSource& src, Use use) {
+    switch (src.kind) {
+        case ValueSource::Kind::NodeOutput: {
+            const auto& producer = graph_.nodes[static_cast<size_t>(src.index)];
+            if (src.outputIndex >= 0 && src.outputIndex < static_cast<int64_t>(producer.outputs.size()))
+                consumers_[static_cast<size_t>(outputOffset_[static_cast<size_t>(src.index)] + src.outputIndex)]
+                    .push_back(use);
+            break;
+        }
+        case ValueSource::Kind::GraphInput:
+            graphInputConsumers_[static_cast<size_t>(src.index)].push_back(use);
+            break;
+        case ValueSource::Kind::Weight:
+            if (src.index >= 0) weightUses_[static_cast<size_t>(src.index)].push_back(use);
+            break;
+        case ValueSource::Kind::Missing: break;
+    }
 }
 
 std::optional<int64_t> GraphIndex::nodeIndex(std::string_view name) const {

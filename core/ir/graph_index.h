@@ -81,6 +81,14 @@ private:
     template <typename V>
     using NameMap = std::unordered_map<std::string_view, V, Hash, std::equal_to<>>;
 
+    // The constructor's steps, in order: the name maps, then room for the
+    // per-slot tables, then each node's inputs resolved and recorded as uses.
+    void indexNames();
+    void reserveSlots();
+    // Where `input` of node nodeId comes from, given the nodes before it.
+    ValueSource resolveInput(const TensorMeta& input, int64_t nodeId) const;
+    void recordUse(const ValueSource& src, Use use);
+
     const Graph& graph_;
     NameMap<int64_t> nodeByName_;
     NameMap<int64_t> graphInputByName_;

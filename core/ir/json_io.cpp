@@ -1,11 +1,8 @@
+// The loading half of json_io.h: a streaming reader that builds the Graph
+// straight from the mapped file (saving is json_write.cpp).
 #include "core/ir/json_io.h"
 
-#include <cmath>
 #include <cstring>
-#include <filesystem>
-#include <fstream>
-#include <limits>
-#include <random>
 #include <unordered_map>
 
 #include <fcntl.h>
@@ -13,8 +10,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/ir/constant_packing.h"
 #include "core/ir/dtype.h"
-#include "core/ir/half_float.h"
 #include "core/ir/json_cursor.h"
 #include "core/ir/python_json_writer.h"
 
@@ -30,13 +27,6 @@ std::string formatLoadError(const std::string& file, const std::string& jsonPath
     if (!jsonPath.empty()) text += jsonPath + ": ";
     return text + reason;
 }
-
-// One element of a constant's nested "data" list, as JSON gave it.
-struct ConstantElement {
-    enum class Kind : uint8_t { Integer, Real, Boolean } kind;
-    int64_t integer = 0;
-    double real = 0;
-};
 
 class GraphReader {
 public:
@@ -353,57 +343,6 @@ void GraphReader::readConstantData(Shape& shape, std::vector<ConstantElement>& e
     }
 }
 
-template <typename T>
-void appendBytes(std::vector<uint8_t>& bytes, T value) {
-    const size_t at = bytes.size();
-    bytes.resize(at + sizeof(T));
-    std::memcpy(bytes.data() + at, &value, sizeof(T));
-}
-
-// Packs elements as `dtype`; returns a problem description or "".
-std::string packConstant(DType dtype, const std::vector<ConstantElement>& elements, std::vector<uint8_t>& bytes) {
-    bytes.reserve(elements.size() * dtypeSize(dtype));
-    auto asDouble = [](const ConstantElement& e) {
-        return e.kind == ConstantElement::Kind::Real ? e.real : static_cast<double>(e.integer);
-    };
-    for (size_t i = 0; i < elements.size(); ++i) {
-        const auto& e = elements[i];
-        const double real = asDouble(e);
-        switch (dtype) {
-            case DType::Float32: appendBytes(bytes, static_cast<float>(real)); break;
-            case DType::Float64: appendBytes(bytes, real); break;
-            case DType::Float16: appendBytes(bytes, floatToHalfBits(static_cast<float>(real))); break;
-            case DType::BFloat16: appendBytes(bytes, floatToBFloat16Bits(static_cast<float>(real))); break;
-            case DType::Bool:
-                if (e.kind == ConstantElement::Kind::Real && real != 0 && real != 1)
-                    return "element " + std::to_string(i) + " (" + pythonFloatRepr(real) + ") is not a bool";
-                appendBytes(bytes, static_cast<uint8_t>(real != 0));
-                break;
-            case DType::Complex64:
-            case DType::Complex128:
-            case DType::Complex32: return "complex constants cannot be written as JSON lists";
-            default: {
-                if (e.kind == ConstantElement::Kind::Real && (std::trunc(real) != real || !std::isfinite(real)))
-                    return "element " + std::to_string(i) + " (" + pythonFloatRepr(real) + ") is not an integer";
-                const int64_t v = e.kind == ConstantElement::Kind::Real ? static_cast<int64_t>(real) : e.integer;
-                auto fits = [&](int64_t lo, int64_t hi) { return v >= lo && v <= hi; };
-                bool ok = true;
-                switch (dtype) {
-                    case DType::Int8: ok = fits(INT8_MIN, INT8_MAX); if (ok) appendBytes(bytes, static_cast<int8_t>(v)); break;
-                    case DType::Int16: ok = fits(INT16_MIN, INT16_MAX); if (ok) appendBytes(bytes, static_cast<int16_t>(v)); break;
-                    case DType::Int32: ok = fits(INT32_MIN, INT32_MAX); if (ok) appendBytes(bytes, static_cast<int32_t>(v)); break;
-                    case DType::UInt8: ok = fits(0, UINT8_MAX); if (ok) appendBytes(bytes, static_cast<uint8_t>(v)); break;
-                    default: appendBytes(bytes, v); break;
-                }
-                if (!ok)
-                    return "element " + std::to_string(i) + " (" + std::to_string(v) + ") is out of range for " +
-                           std::string(dtypeName(dtype));
-            }
-        }
-    }
-    return {};
-}
-
 void GraphReader::readConstant(const std::string& name, ConstantValue& value) {
     c_.peek();
     const size_t start = c_.offset();
@@ -442,74 +381,6 @@ void GraphReader::readConstant(const std::string& name, ConstantValue& value) {
         value.rawData = raw.readValue();
     }
     (void)name;
-}
-
-// ---- writing -------------------------------------------------------------
-
-void writeTensorMeta(PythonJsonWriter& w, const TensorMeta& meta) {
-    w.beginObject();
-    w.key("name");
-    w.value(meta.name);
-    w.key("shape");
-    w.beginArray();
-    for (int64_t dim : meta.shape) {
-        if (dim == kInvalidDim) w.null();
-        else w.value(dim);
-    }
-    w.endArray();
-    if (meta.hasDtype()) {
-        w.key("dtype");
-        w.value(meta.dtype);
-    }
-    if (meta.producerNode) {
-        w.key("producer_node");
-        w.value(*meta.producerNode);
-        w.key("producer_output_idx");
-        w.value(meta.producerOutputIdx);
-    }
-    w.endObject();
-}
-
-void writeTensorMetaList(PythonJsonWriter& w, const std::vector<TensorMeta>& list) {
-    w.beginArray();
-    for (const auto& meta : list) writeTensorMeta(w, meta);
-    w.endArray();
-}
-
-template <typename T>
-T readElement(const std::vector<uint8_t>& bytes, size_t index) {
-    T value;
-    std::memcpy(&value, bytes.data() + index * sizeof(T), sizeof(T));
-    return value;
-}
-
-void writeConstantElement(PythonJsonWriter& w, DType dtype, const std::vector<uint8_t>& bytes, size_t i) {
-    // As torch's tolist(): floats widen to Python floats, ints stay ints.
-    switch (dtype) {
-        case DType::Float32: w.value(static_cast<double>(readElement<float>(bytes, i))); break;
-        case DType::Float64: w.value(readElement<double>(bytes, i)); break;
-        case DType::Float16: w.value(static_cast<double>(halfBitsToFloat(readElement<uint16_t>(bytes, i)))); break;
-        case DType::BFloat16: w.value(static_cast<double>(bfloat16BitsToFloat(readElement<uint16_t>(bytes, i)))); break;
-        case DType::Bool: w.value(readElement<uint8_t>(bytes, i) != 0); break;
-        case DType::Int8: w.value(static_cast<int64_t>(readElement<int8_t>(bytes, i))); break;
-        case DType::Int16: w.value(static_cast<int64_t>(readElement<int16_t>(bytes, i))); break;
-        case DType::Int32: w.value(static_cast<int64_t>(readElement<int32_t>(bytes, i))); break;
-        case DType::UInt8: w.value(static_cast<int64_t>(readElement<uint8_t>(bytes, i))); break;
-        case DType::Int64: w.value(readElement<int64_t>(bytes, i)); break;
-        case DType::Complex64:
-        case DType::Complex128:
-        case DType::Complex32: w.null(); break;
-    }
-}
-
-void writeConstantData(PythonJsonWriter& w, DType dtype, const ConstantValue& value, size_t depth, size_t& next) {
-    if (depth == value.shape.size()) {
-        writeConstantElement(w, dtype, value.bytes, next++);
-        return;
-    }
-    w.beginArray();
-    for (int64_t i = 0; i < value.shape[depth]; ++i) writeConstantData(w, dtype, value, depth + 1, next);
-    w.endArray();
 }
 
 }  // namespace
@@ -552,90 +423,6 @@ Graph loadGraphFile(const std::string& path, const LoadOptions& options) {
         ~Unmap() { ::munmap(data, size); }
     } unmap{data, size};
     return parseGraph(std::string_view(static_cast<const char*>(data), size), path, options);
-}
-
-std::string graphToJson(const Graph& graph) {
-    std::string out;
-    out.reserve(1 << 16);
-    PythonJsonWriter w(out);
-    w.beginObject();
-    w.key("model_name");
-    w.value(graph.modelName);
-    w.key("pytorch_version");
-    w.value(graph.pytorchVersion);
-    w.key("graph_inputs");
-    writeTensorMetaList(w, graph.graphInputs);
-    w.key("graph_outputs");
-    writeTensorMetaList(w, graph.graphOutputs);
-    w.key("weights");
-    writeTensorMetaList(w, graph.weights);
-    w.key("weight_name_mapping");
-    w.beginObject();
-    for (const auto& [placeholder, original] : graph.weightNameMapping) {
-        w.key(placeholder);
-        w.value(original);
-    }
-    w.endObject();
-    w.key("nodes");
-    w.beginArray();
-    for (const auto& node : graph.nodes) {
-        w.beginObject();
-        w.key("name");
-        w.value(node.name);
-        w.key("op_type");
-        w.value(node.opType);
-        w.key("inputs");
-        writeTensorMetaList(w, node.inputs);
-        w.key("outputs");
-        writeTensorMetaList(w, node.outputs);
-        w.key("attrs");
-        w.json(node.attrs);
-        w.endObject();
-    }
-    w.endArray();
-    if (!graph.constants.empty()) {   // torch_ir writes "constants" only when there are some
-        w.key("constants");
-        w.beginObject();
-        for (const auto& [name, value] : graph.constants) {
-            w.key(name);
-            w.beginObject();
-            w.key("data");
-            const auto dtype = parseDType(value.dtype);
-            if (value.usable() && dtype) {
-                size_t next = 0;
-                writeConstantData(w, *dtype, value, 0, next);
-            } else {
-                w.json(value.rawData);
-            }
-            w.key("dtype");
-            w.value(value.dtype);
-            w.endObject();
-        }
-        w.endObject();
-    }
-    w.endObject();
-    return out;
-}
-
-void saveGraphFile(const Graph& graph, const std::string& path) {
-    const std::string text = graphToJson(graph);
-    std::random_device random;
-    const std::string temporary = path + ".irscope-tmp-" + std::to_string(random());
-    {
-        std::ofstream file(temporary, std::ios::binary | std::ios::trunc);
-        if (!file) throw std::runtime_error(path + ": cannot write: " + std::strerror(errno));
-        file.write(text.data(), static_cast<std::streamsize>(text.size()));
-        if (!file.flush()) {
-            std::filesystem::remove(temporary);
-            throw std::runtime_error(path + ": write failed");
-        }
-    }
-    std::error_code ec;
-    std::filesystem::rename(temporary, path, ec);
-    if (ec) {
-        std::filesystem::remove(temporary);
-        throw std::runtime_error(path + ": cannot replace: " + ec.message());
-    }
 }
 
 }  // namespace irscope::ir

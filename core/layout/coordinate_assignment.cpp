@@ -107,143 +107,222 @@ Links medianLinks(const LayeredGraph& g) {
     return k;
 }
 
+// The view one alignment works in, mirrored for right-packed ones:
+// p[v] = v's position counted from the side it packs towards, and at(l, k)
+// the k-th vertex of layer l counted from that side.
+struct MirroredView {
+    MirroredView(const LayeredGraph& graph, bool packLeft) : g(graph), leftward(packLeft), p(graph.vertexCount()) {
+        for (const auto& layer : g.layers)
+            for (size_t i = 0; i < layer.size(); ++i)
+                p[layer[i]] = leftward ? static_cast<int32_t>(i) : static_cast<int32_t>(layer.size() - 1 - i);
+    }
+
+    int32_t at(int32_t l, size_t k) const {
+        const auto& layer = g.layers[l];
+        return leftward ? layer[k] : layer[layer.size() - 1 - k];
+    }
+
+    const LayeredGraph& g;
+    const bool leftward;
+    std::vector<int32_t> p;
+};
+
+// Vertical alignment, layer by layer, in two rounds per layer (see Links).
+// Round 1: mutual median links, each v taking its best link u (longest
+// chain beyond u) provided v is u's preferred partner (longest chain beyond
+// v). Round 2: the vertices left take a free median neighbour as plain BK
+// does, where that crosses no alignment already made. The result is root[v],
+// the top vertex of v's block (in the sweep's direction).
+class Alignment {
+public:
+    Alignment(const LayeredGraph& g, const std::unordered_set<int64_t>& marked, const Links& links,
+              const MirroredView& view, bool downward)
+        : g_(g), marked_(marked), view_(view), p_(view.p), downward_(downward),
+          farMed_(downward ? links.up : links.down), nearMed_(downward ? links.down : links.up),
+          chainFar_(downward ? links.chainUp : links.chainDown),
+          chainNear_(downward ? links.chainDown : links.chainUp), root_(g.vertexCount()) {
+        for (int32_t v = 0; v < g.vertexCount(); ++v) root_[v] = v;
+    }
+
+    void run(Progress* progress) {
+        const int32_t vc = g_.vertexCount();
+        const auto h = static_cast<int32_t>(g_.layers.size());
+        for (int32_t step = 1; step < h; ++step) {
+            const int32_t l = downward_ ? step : h - 1 - step;
+            const size_t width = g_.layers[l].size();
+            if (progress != nullptr) progress->advance(static_cast<int64_t>(width), 4 * static_cast<int64_t>(vc));
+            chosen_.assign(width, -1);   // per scan index: the aligned neighbour
+            chooseMutualLinks(l, width);
+            chooseFreeMedians(l, width);
+            joinBlocks(l, width);
+        }
+    }
+
+    const std::vector<int32_t>& roots() const { return root_; }
+
+private:
+    bool mutual(int32_t u, int32_t v) const {
+        return (nearMed_[u][0] == v || nearMed_[u][1] == v) && !marked_.count(segmentKey(g_, u, v));
+    }
+
+    // Medians in scan order (the mirrored view's left one first).
+    std::array<int32_t, 2> ordered(const std::array<int32_t, 2>& m) const {
+        std::array<int32_t, 2> o = m;
+        if (o[0] >= 0 && p_[o[1]] < p_[o[0]]) std::swap(o[0], o[1]);
+        if (o[1] == o[0]) o[1] = -1;
+        return o;
+    }
+
+    // u's preferred partner: the mutual one with the longest chain beyond it, then scan order.
+    int32_t preferredPartner(int32_t u) const {
+        int32_t best = -1;
+        for (int32_t w : ordered(nearMed_[u]))
+            if (w >= 0 && (farMed_[w][0] == u || farMed_[w][1] == u) && !marked_.count(segmentKey(g_, u, w)) &&
+                (best < 0 || chainNear_[w] > chainNear_[best]))
+                best = w;
+        return best;
+    }
+
+    // Round 1: mutual median links.
+    void chooseMutualLinks(int32_t l, size_t width) {
+        int32_t r = -1;
+        for (size_t k = 0; k < width; ++k) {
+            const int32_t v = view_.at(l, k);
+            if (!g_.alignsFreely(v) || farMed_[v][0] < 0) continue;
+            int32_t c[2];
+            int nc = 0;
+            for (int32_t u : ordered(farMed_[v])) {
+                if (u < 0 || !mutual(u, v)) continue;
+                if (preferredPartner(u) == v) c[nc++] = u;
+            }
+            if (nc == 2 && chainFar_[c[1]] > chainFar_[c[0]]) std::swap(c[0], c[1]);
+            for (int i = 0; i < nc; ++i)
+                if (r < p_[c[i]]) {
+                    chosen_[k] = c[i];
+                    r = p_[c[i]];
+                    break;
+                }
+        }
+    }
+
+    // Round 2: free medians between the mutual alignments.
+    void chooseFreeMedians(int32_t l, size_t width) {
+        int32_t next = std::numeric_limits<int32_t>::max();
+        bound_.assign(width, 0);   // per scan index: the p of the next round-1 alignment to its right
+        for (size_t k = width; k-- > 0;) {
+            bound_[k] = next;
+            if (chosen_[k] >= 0) next = p_[chosen_[k]];
+        }
+        int32_t r = -1;
+        for (size_t k = 0; k < width; ++k) {
+            const int32_t v = view_.at(l, k);
+            if (chosen_[k] >= 0) {
+                r = p_[chosen_[k]];
+                continue;
+            }
+            if (!g_.alignsFreely(v) || farMed_[v][0] < 0) continue;
+            for (int32_t u : ordered(farMed_[v])) {
+                // The window excludes every u taken already, in either round.
+                if (u >= 0 && r < p_[u] && p_[u] < bound_[k] && !marked_.count(segmentKey(g_, u, v))) {
+                    chosen_[k] = u;
+                    r = p_[u];
+                    break;
+                }
+            }
+        }
+    }
+
+    // v joins the block of the neighbour it chose. (Plain BK also keeps
+    // align[], the cyclic block order; nothing here needs it.)
+    void joinBlocks(int32_t l, size_t width) {
+        for (size_t k = 0; k < width; ++k) {
+            const int32_t u = chosen_[k];
+            if (u < 0) continue;
+            root_[view_.at(l, k)] = root_[u];
+        }
+    }
+
+    const LayeredGraph& g_;
+    const std::unordered_set<int64_t>& marked_;
+    const MirroredView& view_;
+    const std::vector<int32_t>& p_;
+    const bool downward_;
+    const std::vector<std::array<int32_t, 2>>& farMed_;    // v's medians on the aligned side
+    const std::vector<std::array<int32_t, 2>>& nearMed_;   // u's medians on v's side
+    const std::vector<int32_t>& chainFar_;
+    const std::vector<int32_t>& chainNear_;
+    std::vector<int32_t> root_;   // per vertex: the first vertex of its block
+    std::vector<int32_t> chosen_, bound_;
+};
+
+// Block graph: an edge from the block of each vertex to the block of its
+// neighbour on the far side, weighted by their separation; successors in
+// compressed rows, blocks in topological order.
+struct BlockGraph {
+    std::vector<int32_t> succStart;
+    std::vector<std::pair<int32_t, double>> succ;
+    std::vector<int32_t> topo;
+};
+
+BlockGraph blockGraph(const LayeredGraph& g, const MirroredView& view, const std::vector<int32_t>& root,
+                      const LayoutOptions& o) {
+    const int32_t vc = g.vertexCount();
+    const auto h = static_cast<int32_t>(g.layers.size());
+    BlockGraph b;
+    auto& succStart = b.succStart;
+    succStart.assign(vc + 1, 0);
+    std::vector<int32_t> indeg(vc, 0);
+    for (int32_t l = 0; l < h; ++l)
+        for (size_t k = 1; k < g.layers[l].size(); ++k) ++succStart[root[view.at(l, k - 1)] + 1];
+    for (int32_t v = 0; v < vc; ++v) succStart[v + 1] += succStart[v];
+    b.succ.resize(succStart[vc]);
+    std::vector<int32_t> fill(succStart.begin(), succStart.end() - 1);
+    for (int32_t l = 0; l < h; ++l)
+        for (size_t k = 1; k < g.layers[l].size(); ++k) {
+            const int32_t a = view.at(l, k - 1), c = view.at(l, k);
+            b.succ[fill[root[a]]++] = {root[c], separation(g, a, c, o)};
+            ++indeg[root[c]];
+        }
+    b.topo.reserve(vc);
+    for (int32_t v = 0; v < vc; ++v)
+        if (root[v] == v && indeg[v] == 0) b.topo.push_back(v);
+    for (size_t i = 0; i < b.topo.size(); ++i)
+        for (int32_t j = succStart[b.topo[i]]; j < succStart[b.topo[i] + 1]; ++j)
+            if (--indeg[b.succ[j].first] == 0) b.topo.push_back(b.succ[j].first);
+    return b;
+}
+
+// Block positions (per root), measured from the packing side.
+std::vector<double> compactBlocks(const BlockGraph& b, int32_t vc) {
+    const auto& succStart = b.succStart;
+    const auto& succ = b.succ;
+    std::vector<double> xs(vc, 0.0);
+    // Pass 1: every block as far towards the packing side as its predecessors allow.
+    for (int32_t c : b.topo)
+        for (int32_t j = succStart[c]; j < succStart[c + 1]; ++j)
+            xs[succ[j].first] = std::max(xs[succ[j].first], xs[c] + succ[j].second);
+    // Pass 2: pull blocks back towards their successors, closing needless gaps.
+    for (auto it = b.topo.rbegin(); it != b.topo.rend(); ++it) {
+        const int32_t c = *it;
+        double limit = std::numeric_limits<double>::infinity();
+        for (int32_t j = succStart[c]; j < succStart[c + 1]; ++j)
+            limit = std::min(limit, xs[succ[j].first] - succ[j].second);
+        if (limit != std::numeric_limits<double>::infinity()) xs[c] = std::max(xs[c], limit);
+    }
+    return xs;
+}
+
 // One of the four alignments plus its compaction. downward: align with upper
 // neighbours, layers top to bottom; leftward: medians and packing from the left.
 std::vector<double> alignAndCompact(const LayeredGraph& g, const std::unordered_set<int64_t>& marked,
                                     const Links& links, bool downward, bool leftward, const LayoutOptions& o,
                                     Progress* progress) {
     const int32_t vc = g.vertexCount();
-    const auto h = static_cast<int32_t>(g.layers.size());
-    // Mirrored view: p = position counted from the side we pack towards.
-    std::vector<int32_t> p(vc);
-    for (const auto& layer : g.layers)
-        for (size_t i = 0; i < layer.size(); ++i)
-            p[layer[i]] = leftward ? static_cast<int32_t>(i) : static_cast<int32_t>(layer.size() - 1 - i);
-    auto inOrder = [&](int32_t l, size_t k) {
-        const auto& layer = g.layers[l];
-        return leftward ? layer[k] : layer[layer.size() - 1 - k];
-    };
-
-    // Alignment, layer by layer, in two rounds per layer (see Links).
-    // Round 1: mutual median links, each v taking its best link u (longest
-    // chain beyond u) provided v is u's preferred partner (longest chain
-    // beyond v). Round 2: the vertices left take a free median neighbour
-    // as plain BK does, where that crosses no alignment already made.
-    const auto& farMed = downward ? links.up : links.down;      // v's medians on the aligned side
-    const auto& nearMed = downward ? links.down : links.up;     // u's medians on v's side
-    const auto& chainFar = downward ? links.chainUp : links.chainDown;
-    const auto& chainNear = downward ? links.chainDown : links.chainUp;
-    auto mutual = [&](int32_t u, int32_t v) {
-        return (nearMed[u][0] == v || nearMed[u][1] == v) && !marked.count(segmentKey(g, u, v));
-    };
-    // Medians in scan order (the mirrored view's left one first).
-    auto ordered = [&](const std::array<int32_t, 2>& m) {
-        std::array<int32_t, 2> o = m;
-        if (o[0] >= 0 && p[o[1]] < p[o[0]]) std::swap(o[0], o[1]);
-        if (o[1] == o[0]) o[1] = -1;
-        return o;
-    };
-    std::vector<int32_t> root(vc), align(vc);
-    for (int32_t v = 0; v < vc; ++v) root[v] = align[v] = v;
-    std::vector<int32_t> chosen, bound;
-    for (int32_t step = 1; step < h; ++step) {
-        const int32_t l = downward ? step : h - 1 - step;
-        const size_t width = g.layers[l].size();
-        if (progress != nullptr) progress->advance(static_cast<int64_t>(width), 4 * static_cast<int64_t>(vc));
-        chosen.assign(width, -1);   // per scan index: the aligned neighbour
-        int32_t r = -1;
-        for (size_t k = 0; k < width; ++k) {
-            const int32_t v = inOrder(l, k);
-            if (!g.alignsFreely(v) || farMed[v][0] < 0) continue;
-            int32_t c[2];
-            int nc = 0;
-            for (int32_t u : ordered(farMed[v])) {
-                if (u < 0 || !mutual(u, v)) continue;
-                // u's preferred partner: the mutual one with the longest chain beyond it, then scan order.
-                int32_t best = -1;
-                for (int32_t w : ordered(nearMed[u]))
-                    if (w >= 0 && (farMed[w][0] == u || farMed[w][1] == u) && !marked.count(segmentKey(g, u, w)) &&
-                        (best < 0 || chainNear[w] > chainNear[best]))
-                        best = w;
-                if (best == v) c[nc++] = u;
-            }
-            if (nc == 2 && chainFar[c[1]] > chainFar[c[0]]) std::swap(c[0], c[1]);
-            for (int i = 0; i < nc; ++i)
-                if (r < p[c[i]]) {
-                    chosen[k] = c[i];
-                    r = p[c[i]];
-                    break;
-                }
-        }
-        // Round 2: free medians between the mutual alignments.
-        int32_t next = std::numeric_limits<int32_t>::max();
-        bound.assign(width, 0);   // per scan index: the p of the next round-1 alignment to its right
-        for (size_t k = width; k-- > 0;) {
-            bound[k] = next;
-            if (chosen[k] >= 0) next = p[chosen[k]];
-        }
-        r = -1;
-        for (size_t k = 0; k < width; ++k) {
-            const int32_t v = inOrder(l, k);
-            if (chosen[k] >= 0) {
-                r = p[chosen[k]];
-                continue;
-            }
-            if (!g.alignsFreely(v) || farMed[v][0] < 0) continue;
-            for (int32_t u : ordered(farMed[v])) {
-                // The window excludes every u taken already, in either round.
-                if (u >= 0 && r < p[u] && p[u] < bound[k] && !marked.count(segmentKey(g, u, v))) {
-                    chosen[k] = u;
-                    r = p[u];
-                    break;
-                }
-            }
-        }
-        for (size_t k = 0; k < width; ++k) {
-            const int32_t u = chosen[k];
-            if (u < 0) continue;
-            const int32_t v = inOrder(l, k);
-            align[u] = v;
-            root[v] = root[u];
-            align[v] = root[v];
-        }
-    }
-
-    // Block graph: an edge from the block of each vertex to the block of its
-    // neighbour on the far side, weighted by their separation.
-    std::vector<int32_t> succStart(vc + 1, 0), indeg(vc, 0);
-    for (int32_t l = 0; l < h; ++l)
-        for (size_t k = 1; k < g.layers[l].size(); ++k) ++succStart[root[inOrder(l, k - 1)] + 1];
-    for (int32_t v = 0; v < vc; ++v) succStart[v + 1] += succStart[v];
-    std::vector<std::pair<int32_t, double>> succ(succStart[vc]);
-    std::vector<int32_t> fill(succStart.begin(), succStart.end() - 1);
-    for (int32_t l = 0; l < h; ++l)
-        for (size_t k = 1; k < g.layers[l].size(); ++k) {
-            const int32_t a = inOrder(l, k - 1), b = inOrder(l, k);
-            succ[fill[root[a]]++] = {root[b], separation(g, a, b, o)};
-            ++indeg[root[b]];
-        }
-    std::vector<int32_t> topo;
-    topo.reserve(vc);
-    for (int32_t v = 0; v < vc; ++v)
-        if (root[v] == v && indeg[v] == 0) topo.push_back(v);
-    for (size_t i = 0; i < topo.size(); ++i)
-        for (int32_t j = succStart[topo[i]]; j < succStart[topo[i] + 1]; ++j)
-            if (--indeg[succ[j].first] == 0) topo.push_back(succ[j].first);
-
-    std::vector<double> xs(vc, 0.0);
-    // Pass 1: every block as far towards the packing side as its predecessors allow.
-    for (int32_t b : topo)
-        for (int32_t j = succStart[b]; j < succStart[b + 1]; ++j)
-            xs[succ[j].first] = std::max(xs[succ[j].first], xs[b] + succ[j].second);
-    // Pass 2: pull blocks back towards their successors, closing needless gaps.
-    for (auto it = topo.rbegin(); it != topo.rend(); ++it) {
-        const int32_t b = *it;
-        double limit = std::numeric_limits<double>::infinity();
-        for (int32_t j = succStart[b]; j < succStart[b + 1]; ++j)
-            limit = std::min(limit, xs[succ[j].first] - succ[j].second);
-        if (limit != std::numeric_limits<double>::infinity()) xs[b] = std::max(xs[b], limit);
-    }
+    const MirroredView view(g, leftward);
+    Alignment alignment(g, marked, links, view, downward);
+    alignment.run(progress);
+    const std::vector<int32_t>& root = alignment.roots();
+    const std::vector<double> xs = compactBlocks(blockGraph(g, view, root, o), vc);
     std::vector<double> x(vc);
     for (int32_t v = 0; v < vc; ++v) x[v] = leftward ? xs[root[v]] : -xs[root[v]];
     return x;

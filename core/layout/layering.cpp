@@ -5,6 +5,131 @@
 
 namespace irscope::layout::detail {
 
+namespace {
+
+struct TopologicalOrder {
+    std::vector<int32_t> order;    // nodes, in topological order
+    std::vector<int32_t> topoPos;  // per node: its index in order
+};
+
+// Topological order by Kahn's algorithm, FIFO seeded in index order. The
+// input is normally already in execution order, which this preserves.
+// Self-loops are ignored; a cycle is broken by releasing the smallest
+// unplaced node (its remaining in-edges end up reversed).
+TopologicalOrder topologicalOrder(const LayoutGraph& graph) {
+    const auto n = static_cast<int32_t>(graph.nodes.size());
+    const auto m = static_cast<int32_t>(graph.edges.size());
+    std::vector<std::vector<int32_t>> outEdges(n);
+    std::vector<int32_t> indeg(n, 0);
+    for (int32_t e = 0; e < m; ++e) {
+        const auto& ed = graph.edges[e];
+        if (ed.source == ed.target) continue;
+        outEdges[ed.source].push_back(e);
+        ++indeg[ed.target];
+    }
+    TopologicalOrder t;
+    t.topoPos.assign(n, -1);
+    t.order.reserve(n);
+    std::deque<int32_t> queue;
+    for (int32_t v = 0; v < n; ++v)
+        if (indeg[v] == 0) queue.push_back(v);
+    int32_t scan = 0;   // smallest index that may still be unplaced (cycle breaking)
+    while (static_cast<int32_t>(t.order.size()) < n) {
+        if (queue.empty()) {
+            // A cycle: release the smallest unplaced node.
+            while (t.topoPos[scan] >= 0 || indeg[scan] < 0) ++scan;
+            indeg[scan] = 0;
+            queue.push_back(scan);
+        }
+        const int32_t v = queue.front();
+        queue.pop_front();
+        if (t.topoPos[v] >= 0) continue;
+        t.topoPos[v] = static_cast<int32_t>(t.order.size());
+        t.order.push_back(v);
+        indeg[v] = -1;
+        for (int32_t e : outEdges[v]) {
+            const int32_t u = graph.edges[e].target;
+            if (t.topoPos[u] < 0 && --indeg[u] == 0) queue.push_back(u);
+        }
+    }
+    return t;
+}
+
+// Effective (downward) adjacency: every edge oriented along the topological order.
+struct DownwardAdjacency {
+    std::vector<std::vector<int32_t>> preds, succs;
+};
+
+// Also marks in edgeReversed the edges that point against the order.
+DownwardAdjacency downwardAdjacency(const LayoutGraph& graph, const std::vector<int32_t>& topoPos,
+                                    std::vector<char>& edgeReversed) {
+    const auto n = static_cast<int32_t>(graph.nodes.size());
+    const auto m = static_cast<int32_t>(graph.edges.size());
+    DownwardAdjacency adj;
+    adj.preds.resize(n);
+    adj.succs.resize(n);
+    for (int32_t e = 0; e < m; ++e) {
+        const auto& ed = graph.edges[e];
+        if (ed.source == ed.target) continue;
+        int32_t a = ed.source, b = ed.target;
+        if (topoPos[a] > topoPos[b]) {
+            std::swap(a, b);
+            edgeReversed[e] = 1;
+        }
+        adj.succs[a].push_back(b);
+        adj.preds[b].push_back(a);
+    }
+    return adj;
+}
+
+// Longest path over non-weight edges; a node fed by a weight needs a layer above it.
+void longestPathLayers(const std::vector<int32_t>& order, const DownwardAdjacency& adj,
+                       const std::vector<char>& weight, std::vector<int32_t>& layer) {
+    for (int32_t v : order) {
+        if (weight[v]) continue;
+        int32_t l = 0;
+        for (int32_t u : adj.preds[v]) l = std::max(l, weight[u] ? 1 : layer[u] + 1);
+        layer[v] = l;
+    }
+}
+
+// Constant subgraphs: ops that depend on no graph input, only on weights
+// and other such ops (arange, full, a RoPE table indexed by constant
+// positions and unsqueezed). Pulled down, consumers first, next to their
+// nearest consumer, so a chain like index -> unsqueeze sits just above
+// the op it feeds instead of at the top with a long lane down.
+void pullConstantSubgraphsDown(const LayoutGraph& graph, const std::vector<int32_t>& order,
+                               const DownwardAdjacency& adj, const std::vector<char>& weight,
+                               std::vector<int32_t>& layer) {
+    std::vector<char> constant(graph.nodes.size(), 0);
+    for (int32_t v : order) {
+        if (weight[v] || graph.nodes[v].kind != ItemKind::Op) continue;
+        bool c = true;
+        for (int32_t u : adj.preds[v]) c = c && (weight[u] || constant[u]);
+        constant[v] = c;
+    }
+    for (auto it = order.rbegin(); it != order.rend(); ++it) {
+        const int32_t v = *it;
+        if (!constant[v] || adj.succs[v].empty()) continue;
+        int32_t lowest = INT32_MAX;
+        for (int32_t s : adj.succs[v]) lowest = std::min(lowest, layer[s]);
+        layer[v] = std::max(layer[v], lowest - 1);
+    }
+}
+
+// Weights: just above their first (highest) consumer.
+void placeWeights(const DownwardAdjacency& adj, const std::vector<char>& weight, std::vector<int32_t>& layer) {
+    const auto n = static_cast<int32_t>(layer.size());
+    for (int32_t v = 0; v < n; ++v) {
+        if (!weight[v]) continue;
+        int32_t lowest = INT32_MAX;
+        for (int32_t s : adj.succs[v]) lowest = std::min(lowest, layer[s]);
+        layer[v] = adj.succs[v].empty() ? 0 : lowest - 1;
+    }
+}
+
+}  // namespace
+
 Layering assignLayers(const LayoutGraph& graph) {
     const auto n = static_cast<int32_t>(graph.nodes.size());
     const auto m = static_cast<int32_t>(graph.edges.size());
@@ -13,95 +138,16 @@ Layering assignLayers(const LayoutGraph& graph) {
     out.edgeReversed.assign(m, 0);
     if (n == 0) return out;
 
-    // Topological order by Kahn's algorithm, FIFO seeded in index order. The
-    // input is normally already in execution order, which this preserves.
-    std::vector<std::vector<int32_t>> outEdges(n), inEdges(n);
-    std::vector<int32_t> indeg(n, 0);
-    for (int32_t e = 0; e < m; ++e) {
-        const auto& ed = graph.edges[e];
-        if (ed.source == ed.target) continue;
-        outEdges[ed.source].push_back(e);
-        inEdges[ed.target].push_back(e);
-        ++indeg[ed.target];
-    }
-    std::vector<int32_t> topoPos(n, -1), order;
-    order.reserve(n);
-    std::deque<int32_t> queue;
-    for (int32_t v = 0; v < n; ++v)
-        if (indeg[v] == 0) queue.push_back(v);
-    int32_t scan = 0;   // smallest index that may still be unplaced (cycle breaking)
-    while (static_cast<int32_t>(order.size()) < n) {
-        if (queue.empty()) {
-            // A cycle: release the smallest unplaced node; its remaining
-            // in-edges will be reversed.
-            while (topoPos[scan] >= 0 || indeg[scan] < 0) ++scan;
-            indeg[scan] = 0;
-            queue.push_back(scan);
-        }
-        const int32_t v = queue.front();
-        queue.pop_front();
-        if (topoPos[v] >= 0) continue;
-        topoPos[v] = static_cast<int32_t>(order.size());
-        order.push_back(v);
-        indeg[v] = -1;
-        for (int32_t e : outEdges[v]) {
-            const int32_t t = graph.edges[e].target;
-            if (topoPos[t] < 0 && --indeg[t] == 0) queue.push_back(t);
-        }
-    }
-
-    // Effective (downward) adjacency.
-    std::vector<std::vector<int32_t>> preds(n), succs(n);
-    for (int32_t e = 0; e < m; ++e) {
-        const auto& ed = graph.edges[e];
-        if (ed.source == ed.target) continue;
-        int32_t a = ed.source, b = ed.target;
-        if (topoPos[a] > topoPos[b]) {
-            std::swap(a, b);
-            out.edgeReversed[e] = 1;
-        }
-        succs[a].push_back(b);
-        preds[b].push_back(a);
-    }
+    const TopologicalOrder topo = topologicalOrder(graph);
+    const DownwardAdjacency adj = downwardAdjacency(graph, topo.topoPos, out.edgeReversed);
     // A weight item is placed relative to its consumer only if nothing feeds it.
     std::vector<char> weight(n, 0);
-    for (int32_t v = 0; v < n; ++v) weight[v] = isSatellite(graph.nodes[v]) && preds[v].empty();
+    for (int32_t v = 0; v < n; ++v) weight[v] = isSatellite(graph.nodes[v]) && adj.preds[v].empty();
 
-    // Longest path over non-weight edges; a node fed by a weight needs a layer above it.
-    auto& layer = out.layer;
-    for (int32_t v : order) {
-        if (weight[v]) continue;
-        int32_t l = 0;
-        for (int32_t u : preds[v]) l = std::max(l, weight[u] ? 1 : layer[u] + 1);
-        layer[v] = l;
-    }
-    // Constant subgraphs: ops that depend on no graph input, only on weights
-    // and other such ops (arange, full, a RoPE table indexed by constant
-    // positions and unsqueezed). Pulled down, consumers first, next to their
-    // nearest consumer, so a chain like index -> unsqueeze sits just above
-    // the op it feeds instead of at the top with a long lane down.
-    std::vector<char> constant(n, 0);
-    for (int32_t v : order) {
-        if (weight[v] || graph.nodes[v].kind != ItemKind::Op) continue;
-        bool c = true;
-        for (int32_t u : preds[v]) c = c && (weight[u] || constant[u]);
-        constant[v] = c;
-    }
-    for (auto it = order.rbegin(); it != order.rend(); ++it) {
-        const int32_t v = *it;
-        if (!constant[v] || succs[v].empty()) continue;
-        int32_t lowest = INT32_MAX;
-        for (int32_t s : succs[v]) lowest = std::min(lowest, layer[s]);
-        layer[v] = std::max(layer[v], lowest - 1);
-    }
-    // Weights: just above their first (highest) consumer.
-    for (int32_t v = 0; v < n; ++v) {
-        if (!weight[v]) continue;
-        int32_t lowest = INT32_MAX;
-        for (int32_t s : succs[v]) lowest = std::min(lowest, layer[s]);
-        layer[v] = succs[v].empty() ? 0 : lowest - 1;
-    }
-    out.layerCount = 1 + *std::max_element(layer.begin(), layer.end());
+    longestPathLayers(topo.order, adj, weight, out.layer);
+    pullConstantSubgraphsDown(graph, topo.order, adj, weight, out.layer);
+    placeWeights(adj, weight, out.layer);
+    out.layerCount = 1 + *std::max_element(out.layer.begin(), out.layer.end());
     return out;
 }
 

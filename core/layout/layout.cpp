@@ -14,32 +14,18 @@ namespace irscope::layout {
 
 using namespace detail;
 
-LayoutResult computeLayout(const LayoutGraph& graph, const LayoutOptions& options) {
-    LayoutResult out;
+namespace {
+
+void checkEdgeEndpoints(const LayoutGraph& graph) {
     const auto n = static_cast<int32_t>(graph.nodes.size());
     for (const auto& e : graph.edges)
         if (e.source < 0 || e.source >= n || e.target < 0 || e.target >= n)
             throw std::out_of_range("layout: edge endpoint out of range");
-    Progress progress(&options.progress);
-    if (n == 0) {
-        out.bounds = {0, 0, 2 * options.margin, 2 * options.margin};
-        progress.finish();
-        return out;
-    }
+}
 
-    // Each phase's slice of the run: its share of the time on 20k-100k node
-    // Llama IRs (crossings ~57%, routing and output ~14%, layering ~13%).
-    progress.phase("layering", 0.0, 0.12);
-    const Layering layering = assignLayers(graph);
-    progress.phase("long edges", 0.12, 0.2);
-    LayeredGraph g = buildLayeredGraph(graph, layering, options);
-    progress.phase("crossings", 0.2, 0.78);
-    out.stats.crossings = reduceCrossings(g, options.crossingSweeps, &progress);
-    progress.phase("coordinates", 0.78, 0.87);
-    const std::vector<double> x = assignCoordinates(g, options, &progress);
-    progress.phase("routing", 0.87, 1.0);
-
-    // Vertical placement: each layer as tall as its tallest box, boxes centred in it.
+// Vertical placement: each layer as tall as its tallest box (fills
+// out.layerTop and out.layerBottom).
+void placeLayers(const LayeredGraph& g, const LayoutOptions& options, LayoutResult& out) {
     const auto h = static_cast<int32_t>(g.layers.size());
     out.layerTop.assign(h, 0);
     out.layerBottom.assign(h, 0);
@@ -51,14 +37,23 @@ LayoutResult computeLayout(const LayoutGraph& graph, const LayoutOptions& option
         out.layerBottom[l] = y + height;
         y += height + options.layerGap;
     }
+}
+
+// Every vertex's box: centred on its x and in its layer.
+std::vector<Rect> vertexRects(const LayeredGraph& g, const std::vector<double>& x, const LayoutResult& out,
+                              const LayoutOptions& options) {
     const int32_t vc = g.vertexCount();
     std::vector<Rect> rects(vc);
     for (int32_t v = 0; v < vc; ++v) {
         const double cy = (out.layerTop[g.layer[v]] + out.layerBottom[g.layer[v]]) / 2;
         rects[v] = {options.margin + x[v] - g.width[v] / 2, cy - g.height[v] / 2, g.width[v], g.height[v]};
     }
+    return rects;
+}
 
-    // Items: the input's nodes, then ghosts.
+// Items: the input's nodes, then ghosts (drawn with their source's first line).
+void placeItems(const LayoutGraph& graph, const LayeredGraph& g, const std::vector<Rect>& rects, LayoutResult& out) {
+    const auto n = static_cast<int32_t>(graph.nodes.size());
     const int32_t itemTotal = g.itemCount + g.ghostCount;
     out.items.resize(itemTotal);
     for (int32_t v = 0; v < itemTotal; ++v) {
@@ -84,37 +79,42 @@ LayoutResult computeLayout(const LayoutGraph& graph, const LayoutOptions& option
         it.rect = rects[v];
         it.layer = g.layer[v];
     }
+}
 
-    // Edges, in input order.
-    out.edges.resize(graph.edges.size());
-    for (size_t e = 0; e < graph.edges.size(); ++e) {
-        const LayoutEdge& in = graph.edges[e];
-        RoutedEdge& r = out.edges[e];
-        progress.advance(1, static_cast<int64_t>(graph.edges.size()));
-        r.style = in.style;
-        r.label = in.label;
-        r.targetInput = in.targetInput;
-        r.source = in.source;
-        r.target = in.target;
-        const auto& chain = g.chain[e];
-        if (chain.empty()) {   // self-loop: a small hook on the right side
-            const Rect& b = rects[in.source];
-            r.points = {{b.right(), b.center().y - 4}, {b.right() + 12, b.center().y - 4},
-                        {b.right() + 12, b.center().y + 4}, {b.right(), b.center().y + 4}};
-            r.labelPos = {b.right() + 16, b.center().y};
-            continue;
-        }
-        if (chain.front() >= n && chain.front() < itemTotal) {
-            r.ghosted = true;
-            if (g.reversed[e]) r.target = chain.front();
-            else r.source = chain.front();
-        }
-        r.points = routeChain(g, chain, rects, out.layerTop, out.layerBottom);
-        const Point a = r.points[0], b = r.points[1];
-        r.labelPos = {(a.x + b.x) / 2 + 4, (a.y + b.y) / 2};
-        if (g.reversed[e]) std::reverse(r.points.begin(), r.points.end());
+// One input edge's polyline and label position. A self-loop is a small hook
+// on the right side of its box; an edge from a ghost starts there.
+void routeEdge(const LayoutGraph& graph, const LayeredGraph& g, const std::vector<Rect>& rects, size_t e,
+               LayoutResult& out) {
+    const auto n = static_cast<int32_t>(graph.nodes.size());
+    const int32_t itemTotal = g.itemCount + g.ghostCount;
+    const LayoutEdge& in = graph.edges[e];
+    RoutedEdge& r = out.edges[e];
+    r.style = in.style;
+    r.label = in.label;
+    r.targetInput = in.targetInput;
+    r.source = in.source;
+    r.target = in.target;
+    const auto& chain = g.chain[e];
+    if (chain.empty()) {   // self-loop
+        const Rect& b = rects[in.source];
+        r.points = {{b.right(), b.center().y - 4}, {b.right() + 12, b.center().y - 4},
+                    {b.right() + 12, b.center().y + 4}, {b.right(), b.center().y + 4}};
+        r.labelPos = {b.right() + 16, b.center().y};
+        return;
     }
+    if (chain.front() >= n && chain.front() < itemTotal) {
+        r.ghosted = true;
+        if (g.reversed[e]) r.target = chain.front();
+        else r.source = chain.front();
+    }
+    r.points = routeChain(g, chain, rects, out.layerTop, out.layerBottom);
+    const Point a = r.points[0], b = r.points[1];
+    r.labelPos = {(a.x + b.x) / 2 + 4, (a.y + b.y) / 2};
+    if (g.reversed[e]) std::reverse(r.points.begin(), r.points.end());
+}
 
+// The drawing's extent: every box and every edge point, plus the margin.
+Rect drawingBounds(const LayoutResult& out, const LayoutOptions& options) {
     double right = 0, bottom = 0;
     for (const auto& it : out.items) {
         right = std::max(right, it.rect.right());
@@ -125,11 +125,47 @@ LayoutResult computeLayout(const LayoutGraph& graph, const LayoutOptions& option
             right = std::max(right, p.x);
             bottom = std::max(bottom, p.y);
         }
-    out.bounds = {0, 0, right + options.margin, bottom + options.margin};
+    return {0, 0, right + options.margin, bottom + options.margin};
+}
 
-    out.stats.layers = h;
+}  // namespace
+
+LayoutResult computeLayout(const LayoutGraph& graph, const LayoutOptions& options) {
+    LayoutResult out;
+    checkEdgeEndpoints(graph);
+    Progress progress(&options.progress);
+    if (graph.nodes.empty()) {
+        out.bounds = {0, 0, 2 * options.margin, 2 * options.margin};
+        progress.finish();
+        return out;
+    }
+
+    // Each phase's slice of the run: its share of the time on 20k-100k node
+    // Llama IRs (crossings ~57%, routing and output ~14%, layering ~13%).
+    progress.phase("layering", 0.0, 0.12);
+    const Layering layering = assignLayers(graph);
+    progress.phase("long edges", 0.12, 0.2);
+    LayeredGraph g = buildLayeredGraph(graph, layering, options);
+    progress.phase("crossings", 0.2, 0.78);
+    out.stats.crossings = reduceCrossings(g, options.crossingSweeps, &progress);
+    progress.phase("coordinates", 0.78, 0.87);
+    const std::vector<double> x = assignCoordinates(g, options, &progress);
+    progress.phase("routing", 0.87, 1.0);
+
+    placeLayers(g, options, out);
+    const std::vector<Rect> rects = vertexRects(g, x, out, options);
+    placeItems(graph, g, rects, out);
+    // Edges, in input order.
+    out.edges.resize(graph.edges.size());
+    for (size_t e = 0; e < graph.edges.size(); ++e) {
+        progress.advance(1, static_cast<int64_t>(graph.edges.size()));
+        routeEdge(graph, g, rects, e, out);
+    }
+    out.bounds = drawingBounds(out, options);
+
+    out.stats.layers = static_cast<int32_t>(g.layers.size());
     out.stats.ghosts = g.ghostCount;
-    out.stats.dummies = vc - itemTotal;
+    out.stats.dummies = g.vertexCount() - (g.itemCount + g.ghostCount);
     out.stats.reversedEdges = g.reversedCount;
     progress.finish();
     return out;

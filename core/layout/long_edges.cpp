@@ -11,30 +11,50 @@ void LayeredGraph::updatePositions() {
         for (size_t i = 0; i < l.size(); ++i) pos[l[i]] = static_cast<int32_t>(i);
 }
 
-LayeredGraph buildLayeredGraph(const LayoutGraph& graph, const Layering& layering, const LayoutOptions& options) {
+namespace {
+
+// Each edge oriented downward: top and bottom endpoint (-1 for a
+// self-loop), and how many edges leave each node downward.
+struct OrientedEdges {
+    std::vector<int32_t> top, bottom;
+    std::vector<int32_t> fanout;   // per node
+
+    int32_t span(const std::vector<int32_t>& layer, int32_t e) const { return layer[bottom[e]] - layer[top[e]]; }
+};
+
+OrientedEdges orientEdges(const LayoutGraph& graph, const Layering& layering) {
     const auto n = static_cast<int32_t>(graph.nodes.size());
     const auto m = static_cast<int32_t>(graph.edges.size());
-    const auto& layer = layering.layer;
-
-    // Oriented endpoints, span and fan-out per edge.
-    std::vector<int32_t> top(m, -1), bottom(m, -1);
-    std::vector<int32_t> fanout(n, 0);
+    OrientedEdges o;
+    o.top.assign(m, -1);
+    o.bottom.assign(m, -1);
+    o.fanout.assign(n, 0);
     for (int32_t e = 0; e < m; ++e) {
         const auto& ed = graph.edges[e];
         if (ed.source == ed.target) continue;
-        top[e] = layering.edgeReversed[e] ? ed.target : ed.source;
-        bottom[e] = layering.edgeReversed[e] ? ed.source : ed.target;
-        ++fanout[top[e]];
+        o.top[e] = layering.edgeReversed[e] ? ed.target : ed.source;
+        o.bottom[e] = layering.edgeReversed[e] ? ed.source : ed.target;
+        ++o.fanout[o.top[e]];
     }
-    auto span = [&](int32_t e) { return layer[bottom[e]] - layer[top[e]]; };
+    return o;
+}
 
+// Which edges start at a ghost: the far ones from high-fan-out sources, any
+// beyond maxEdgeSpan, then the longest remaining ones until the dummies fit
+// the global budget. dummies: the dummy vertices the rest will need.
+std::vector<char> chooseGhostedEdges(const LayoutGraph& graph, const Layering& layering, const OrientedEdges& o,
+                                     const LayoutOptions& options, int64_t& dummies) {
+    const auto n = static_cast<int32_t>(graph.nodes.size());
+    const auto m = static_cast<int32_t>(graph.edges.size());
+    const auto& layer = layering.layer;
+    auto span = [&](int32_t e) { return o.span(layer, e); };
     std::vector<char> ghosted(m, 0);
-    int64_t dummies = 0;
+    dummies = 0;
     std::vector<int32_t> longEdges;
     for (int32_t e = 0; e < m; ++e) {
-        if (top[e] < 0 || span(e) <= 1) continue;
+        if (o.top[e] < 0 || span(e) <= 1) continue;
         const int32_t s = span(e);
-        if ((s > options.ghostMinSpan && fanout[top[e]] >= options.ghostMinFanout) || s > options.maxEdgeSpan) {
+        if ((s > options.ghostMinSpan && o.fanout[o.top[e]] >= options.ghostMinFanout) || s > options.maxEdgeSpan) {
             ghosted[e] = 1;
         } else {
             dummies += s - 1;
@@ -51,49 +71,61 @@ LayeredGraph buildLayeredGraph(const LayoutGraph& graph, const Layering& layerin
             dummies -= span(e) - 1;
         }
     }
+    return ghosted;
+}
 
-    LayeredGraph g;
-    g.itemCount = n;
-    g.type.reserve(n + dummies);
-    for (int32_t v = 0; v < n; ++v) {
-        g.type.push_back(isSatellite(graph.nodes[v]) ? VertexType::Weight : VertexType::Item);
-        g.layer.push_back(layer[v]);
-        g.width.push_back(graph.nodes[v].width);
-        g.height.push_back(graph.nodes[v].height);
-    }
+void addVertex(LayeredGraph& g, VertexType type, int32_t layer, double width, double height) {
+    g.type.push_back(type);
+    g.layer.push_back(layer);
+    g.width.push_back(width);
+    g.height.push_back(height);
+}
+
+// The vertices for the input's nodes, then one ghost per ghosted edge.
+void addItemsAndGhosts(LayeredGraph& g, const LayoutGraph& graph, const Layering& layering, const OrientedEdges& o,
+                       const std::vector<char>& ghosted, const LayoutOptions& options) {
+    const auto n = static_cast<int32_t>(graph.nodes.size());
+    const auto m = static_cast<int32_t>(graph.edges.size());
+    const auto& layer = layering.layer;
+    for (int32_t v = 0; v < n; ++v)
+        addVertex(g, isSatellite(graph.nodes[v]) ? VertexType::Weight : VertexType::Item, layer[v],
+                  graph.nodes[v].width, graph.nodes[v].height);
     for (int32_t e = 0; e < m; ++e) {
         if (!ghosted[e]) continue;
-        g.type.push_back(VertexType::Ghost);
-        g.layer.push_back(layer[bottom[e]] - 1);
-        g.width.push_back(std::min(graph.nodes[top[e]].width + 16, options.ghostMaxWidth));   // + room for the "↳ " mark
-        g.height.push_back(options.ghostHeight);
-        g.ghostOf.push_back(top[e]);
+        addVertex(g, VertexType::Ghost, layer[o.bottom[e]] - 1,
+                  std::min(graph.nodes[o.top[e]].width + 16, options.ghostMaxWidth),   // + room for the "↳ " mark
+                  options.ghostHeight);
+        g.ghostOf.push_back(o.top[e]);
     }
     g.ghostCount = static_cast<int32_t>(g.ghostOf.size());
+}
 
-    // Chains: ghost or source, dummies, target.
+// Chains: ghost or source, dummies (added here), target.
+void addChains(LayeredGraph& g, const Layering& layering, const OrientedEdges& o, const std::vector<char>& ghosted) {
+    const auto m = static_cast<int32_t>(o.top.size());
+    const auto& layer = layering.layer;
     g.chain.assign(m, {});
     g.reversed.assign(layering.edgeReversed.begin(), layering.edgeReversed.end());
     g.reversedCount = std::count(g.reversed.begin(), g.reversed.end(), 1);
-    int32_t nextGhost = n;
+    int32_t nextGhost = g.itemCount;
     for (int32_t e = 0; e < m; ++e) {
-        if (top[e] < 0) continue;
+        if (o.top[e] < 0) continue;
         auto& c = g.chain[e];
         if (ghosted[e]) {
-            c = {nextGhost++, bottom[e]};
+            c = {nextGhost++, o.bottom[e]};
             continue;
         }
-        c.push_back(top[e]);
-        for (int32_t l = layer[top[e]] + 1; l < layer[bottom[e]]; ++l) {
+        c.push_back(o.top[e]);
+        for (int32_t l = layer[o.top[e]] + 1; l < layer[o.bottom[e]]; ++l) {
             c.push_back(g.vertexCount());
-            g.type.push_back(VertexType::Dummy);
-            g.layer.push_back(l);
-            g.width.push_back(0);
-            g.height.push_back(0);
+            addVertex(g, VertexType::Dummy, l, 0, 0);
         }
-        c.push_back(bottom[e]);
+        c.push_back(o.bottom[e]);
     }
+}
 
+// Adjacency from the chains, then the layers in vertex order.
+void connectAndLayer(LayeredGraph& g, int32_t layerCount) {
     const int32_t vc = g.vertexCount();
     g.up.assign(vc, {});
     g.down.assign(vc, {});
@@ -102,10 +134,25 @@ LayeredGraph buildLayeredGraph(const LayoutGraph& graph, const Layering& layerin
             g.down[c[i]].push_back(c[i + 1]);
             g.up[c[i + 1]].push_back(c[i]);
         }
-    int32_t layerCount = layering.layerCount;
     g.layers.assign(std::max(layerCount, 1), {});
     for (int32_t v = 0; v < vc; ++v) g.layers[g.layer[v]].push_back(v);
     g.updatePositions();
+}
+
+}  // namespace
+
+LayeredGraph buildLayeredGraph(const LayoutGraph& graph, const Layering& layering, const LayoutOptions& options) {
+    const auto n = static_cast<int32_t>(graph.nodes.size());
+    const OrientedEdges oriented = orientEdges(graph, layering);
+    int64_t dummies = 0;
+    const std::vector<char> ghosted = chooseGhostedEdges(graph, layering, oriented, options, dummies);
+
+    LayeredGraph g;
+    g.itemCount = n;
+    g.type.reserve(n + dummies);
+    addItemsAndGhosts(g, graph, layering, oriented, ghosted, options);
+    addChains(g, layering, oriented, ghosted);
+    connectAndLayer(g, layering.layerCount);
     return g;
 }
 

@@ -1,0 +1,50 @@
+// PickleArena (pickle_value.h): the one owner of every object an unpickled
+// file describes, and the accessors its readers use.
+#include "core/io/pickle_value.h"
+
+#include "core/io/tensor_file_error.h"
+
+namespace irscope::io {
+
+uint32_t PickleArena::add(PickleObject object) {
+    if (objects_.size() >= 0xFFFFFFF0u) throw FormatError("pickle creates too many objects");
+    objects_.push_back(std::move(object));
+    return static_cast<uint32_t>(objects_.size() - 1);
+}
+
+const std::string* PickleArena::string(const PickleValue& v) const {
+    const PickleObject* o = get(v);
+    return o && o->kind == PickleObject::Kind::String ? &o->text : nullptr;
+}
+
+std::optional<int64_t> PickleArena::integer(const PickleValue& v) const {
+    if (v.kind == PickleValue::Kind::Int) return v.i;
+    return std::nullopt;
+}
+
+std::string PickleArena::describe(const PickleValue& v) const {
+    switch (v.kind) {
+        case PickleValue::Kind::None: return "None";
+        case PickleValue::Kind::Bool: return "bool";
+        case PickleValue::Kind::Int: return "int";
+        case PickleValue::Kind::Float: return "float";
+        case PickleValue::Kind::Object: break;
+    }
+    const PickleObject& o = at(static_cast<uint32_t>(v.i));
+    switch (o.kind) {
+        case PickleObject::Kind::String: return "str";
+        case PickleObject::Kind::Bytes: return "bytes";
+        case PickleObject::Kind::BigInt: return "int";
+        case PickleObject::Kind::Complex: return "complex";
+        case PickleObject::Kind::Tuple: return "tuple";
+        case PickleObject::Kind::List: return "list";
+        case PickleObject::Kind::Dict: return o.ordered ? "OrderedDict" : "dict";
+        case PickleObject::Kind::Set: return "set";
+        case PickleObject::Kind::Global: return "global " + o.text;
+        case PickleObject::Kind::Storage: return "storage";
+        case PickleObject::Kind::Tensor: return "tensor";
+    }
+    return "object";
+}
+
+}  // namespace irscope::io
