@@ -48,7 +48,8 @@ int main(int argc, char** argv) {
         std::string prev = "x";
         const char* ops[] = {"aten.add.Tensor", "aten.mul.Tensor", "aten.neg.default"};
         for (int i = 0; i < n; ++i) {
-            std::string name = "n" + std::to_string(i);
+            std::string name = "n";   // appended piecewise: GCC 12 -O3 warns (-Wrestrict, falsely) on "n" + std::string
+            name += std::to_string(i);
             json attrs = json::object();
             if (i % 3 == 0) attrs["other"] = 1.0;
             if (i % 3 == 1) attrs["other"] = 0.5;

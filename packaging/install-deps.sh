@@ -2,6 +2,7 @@
 # Installs the Debian bookworm packages irscope needs to build, run and test.
 # Quick when everything is present: apt is only touched for missing packages.
 #   --test   also the packages the test suite needs (Xvfb, Python torch for fixtures)
+#   --check  --test's, plus clang and the sanitizer runtimes `setup.sh check` needs
 set -euo pipefail
 
 packages=(
@@ -11,9 +12,16 @@ packages=(
   libopenblas0-pthread        # libtorch's BLAS calls ~15x faster than reference BLAS
   fonts-dejavu-core           # a readable font for offscreen rendering
 )
-if [[ "${1:-}" == "--test" ]]; then
+if [[ "${1:-}" == "--test" || "${1:-}" == "--check" ]]; then
   # python3-torch writes and reads back fixtures in round-trip tests (Debian's 1.13).
   packages+=(xvfb xauth python3 python3-numpy python3-torch)
+fi
+if [[ "${1:-}" == "--check" ]]; then
+  packages+=(
+    libasan8 libubsan1 libtsan2       # gcc's sanitizer runtimes (build-asan, build-tsan)
+    clang-14 libclang-rt-14-dev       # libFuzzer and clang's sanitizer runtimes (build-fuzz)
+    llvm-14                           # llvm-symbolizer: function, file and line in fuzzer reports
+  )
 fi
 
 missing=()

@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
-# The README's two set-up commands, on a fresh Debian bookworm machine as root:
+# The README's commands, on a fresh Debian bookworm machine as root:
 #   bash packaging/setup.sh launch   build, then open irscope on a bundled example
-#   bash packaging/setup.sh test     build, then run every test suite (what CI runs)
-# Both install the Debian packages they need first (packaging/install-deps.sh).
+#   bash packaging/setup.sh test     build, then run every test suite (CI runs it first)
+#   bash packaging/setup.sh check    the suites under sanitizers, then the fuzzers
+#                                    (CI runs it second; packaging/check.sh)
+# Each installs the Debian packages it needs first (packaging/install-deps.sh).
+# With CI=true in the environment the test build treats warnings as errors.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -10,10 +13,13 @@ mode=${1:-}
 case "$mode" in
   launch) bash packaging/install-deps.sh ;;
   test) bash packaging/install-deps.sh --test ;;
-  *) echo "usage: bash packaging/setup.sh launch|test" >&2; exit 2 ;;
+  check) bash packaging/install-deps.sh --check; exec bash packaging/check.sh ;;
+  *) echo "usage: bash packaging/setup.sh launch|test|check" >&2; exit 2 ;;
 esac
 
-cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release
+werror=OFF
+if [[ "$mode" == test && "${CI:-}" == true ]]; then werror=ON; fi
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DIRSCOPE_WERROR=$werror
 cmake --build build -j"$(nproc)"
 
 if [[ "$mode" == launch ]]; then

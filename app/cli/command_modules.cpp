@@ -23,11 +23,11 @@ int runModules(const std::vector<std::string>& args) {
     // The process ends right after printing: freeing a 70,000-weight graph and
     // its index one string at a time would cost a quarter of the run, so they
     // are left to the exit.
-    const auto* graph = new ir::Graph(std::move(*loaded));
-    const auto* index = new ir::GraphIndex(*graph);
-    const auto* tree = new modules::ModuleTree(modules::inferModuleTree(*graph, *index));
-    const std::string text = parsed.has("--json") ? exporter::formatModulesJson(*tree, *graph, depth)
-                                                  : exporter::formatModulesText(*tree, *graph, depth);
+    const auto& graph = keepUntilExit(std::move(*loaded));
+    const auto& index = keepUntilExit(ir::GraphIndex(graph));
+    const auto& tree = keepUntilExit(modules::inferModuleTree(graph, index));
+    const std::string text = parsed.has("--json") ? exporter::formatModulesJson(tree, graph, depth)
+                                                  : exporter::formatModulesText(tree, graph, depth);
     return writeOutput("modules", parsed.value("--output"), text) ? kExitOk : kExitUsage;
 }
 

@@ -90,7 +90,7 @@ WeightBinding bindWeights(const ir::Graph& graph, const TensorMap& tensors) {
                 out.fromConstants.push_back(original);
                 continue;
             }
-            WeightProblem p{WeightProblem::Kind::Missing, firstPlaceholder, original};
+            WeightProblem p{WeightProblem::Kind::Missing, firstPlaceholder, original, {}, {}, {}, {}, {}, {}};
             if (meta) {
                 p.irShape = meta->shape;
                 p.irDType = canonicalDType(meta->dtype);
@@ -111,14 +111,14 @@ WeightBinding bindWeights(const ir::Graph& graph, const TensorMap& tensors) {
         const std::string keyNote = found->name == original ? std::string() : " (found as '" + found->name + "')";
         if (shapeKnown(meta->shape) && meta->shape != fileShape) {
             WeightProblem p{WeightProblem::Kind::ShapeMismatch, firstPlaceholder, original, meta->shape, fileShape,
-                            irDType, fileDType, found->source};
+                            irDType, fileDType, found->source, {}};
             p.message = who(firstPlaceholder, original) + keyNote + ": shape " + listText(meta->shape) + " in the IR, " +
                         listText(fileShape) + " in " + found->source;
             mismatches.push_back(std::move(p));
         }
         if (meta->hasDtype() && irDType != fileDType) {
             WeightProblem p{WeightProblem::Kind::DTypeMismatch, firstPlaceholder, original, meta->shape, fileShape,
-                            irDType, fileDType, found->source};
+                            irDType, fileDType, found->source, {}};
             p.message = who(firstPlaceholder, original) + keyNote + ": dtype " + irDType + " in the IR, " + fileDType +
                         " in " + found->source + " (shapes " + listText(meta->shape) + " and " + listText(fileShape) + ")";
             mismatches.push_back(std::move(p));
@@ -128,7 +128,7 @@ WeightBinding bindWeights(const ir::Graph& graph, const TensorMap& tensors) {
     for (const auto& e : tensors) {
         if (usedKeys.count(e.name)) continue;
         WeightProblem p{WeightProblem::Kind::Unexpected, {}, e.name, {}, e.tensor.sizes().vec(), {},
-                        scalarTypeName(e.tensor.scalar_type()), e.source};
+                        scalarTypeName(e.tensor.scalar_type()), e.source, {}};
         p.message = "state_dict key '" + e.name + "' (" + listText(p.fileShape) + " " + p.fileDType + ", in " + e.source +
                     ") matches no weight of the IR";
         out.problems.push_back(std::move(p));

@@ -26,7 +26,10 @@ std::string pythonFloatRepr(double value) {
     std::string text = negative ? "-" : "";
     if (decpt > -4 && decpt <= 16) {
         if (decpt <= 0) {
-            text += "0." + std::string(static_cast<size_t>(-decpt), '0') + digits;
+            // Appended piecewise: GCC 12 warns (-Wrestrict, falsely) on "literal" + std::string at -O3.
+            text += "0.";
+            text.append(static_cast<size_t>(-decpt), '0');
+            text += digits;
         } else if (static_cast<size_t>(decpt) >= digits.size()) {
             text += digits + std::string(static_cast<size_t>(decpt) - digits.size(), '0') + ".0";
         } else {
@@ -34,7 +37,7 @@ std::string pythonFloatRepr(double value) {
         }
     } else {
         text += digits.substr(0, 1);
-        if (digits.size() > 1) text += "." + digits.substr(1);
+        if (digits.size() > 1) text.append(".").append(digits, 1);
         const int e = decpt - 1;
         text += e < 0 ? "e-" : "e+";
         const int magnitude = std::abs(e);

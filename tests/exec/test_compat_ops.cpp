@@ -23,7 +23,8 @@ std::vector<int64_t> shapeOf(const at::Tensor& t) { return t.sizes().vec(); }
 // Graph inputs a0..aN for `inputs`: their metas as graph inputs and as node inputs.
 void inputMetas(const std::vector<at::Tensor>& inputs, json& gin, json& nin, io::TensorMap& m) {
     for (size_t i = 0; i < inputs.size(); ++i) {
-        std::string n = "a" + std::to_string(i);
+        std::string n = "a";   // appended piecewise: GCC 12 -O3 warns (-Wrestrict, falsely) on "a" + std::string
+        n += std::to_string(i);
         std::string dt = io::scalarTypeName(inputs[i].scalar_type());
         gin.push_back(meta(n, shapeOf(inputs[i]), dt));
         nin.push_back(meta(n, shapeOf(inputs[i]), dt, n));
