@@ -2,6 +2,7 @@
 # `bash packaging/setup.sh check` (CI runs it after the test command): the test
 # suites under sanitizers and a short fuzzing run. Each part runs even when an
 # earlier one failed; the exit status is 1 when any failed.
+#   format      every source as .clang-format says (clang-format 14)
 #   build-asan  every suite, gcc -O1 -fsanitize=address,undefined, -Werror
 #   build-tsan  the core suites that start threads (CTest label "threads"),
 #               gcc -O1 -fsanitize=thread, -Werror
@@ -56,6 +57,11 @@ export QTEST_DISABLE_STACK_DUMP=1
 # it later would make CMake throw the directory's cache away).
 common=(-G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG=-O1
         -DIRSCOPE_WERROR=ON -DIRSCOPE_BUILD_BENCH=OFF -DIRSCOPE_FUZZ=OFF)
+
+# ---- The house format (.clang-format): the code as clang-format 14 writes it.
+part_start "clang-format"
+git ls-files '*.cpp' '*.h' | xargs clang-format --dry-run --Werror
+part_end $?
 
 # ---- AddressSanitizer + UndefinedBehaviorSanitizer: every suite.
 # Debug keeps assert() and Q_ASSERT on; -O1 keeps the suites fast under ASan;
