@@ -21,7 +21,7 @@ if [[ "${1:-}" == "--check" ]]; then
     libasan8 libubsan1 libtsan2       # gcc's sanitizer runtimes (build-asan, build-tsan)
     clang-14 libclang-rt-14-dev       # libFuzzer and clang's sanitizer runtimes (build-fuzz)
     llvm-14                           # llvm-symbolizer: function, file and line in fuzzer reports
-    clang-format-14                   # the house format (.clang-format)
+    clang-format                      # the house format (.clang-format; clang-format 14)
   )
 fi
 
