@@ -28,6 +28,10 @@ QChart* makeHistogramChart(const exec::Histogram& h) {
         mx = std::max(mx, h.counts[i]);
     }
     auto* area = new QAreaSeries(upper, lower);
+    // QAreaSeries does not own its boundary series (LeakSanitizer found them
+    // leaked with every histogram): the area, which the chart owns, does now.
+    upper->setParent(area);
+    lower->setParent(area);
     area->setColor(QColor("#3b7dd8"));
     area->setBorderColor(QColor("#1f4e99"));
     chart->addSeries(area);
