@@ -22,11 +22,17 @@ using json = nlohmann::ordered_json;
 
 static json meta(const std::string& n, const std::string& producer = "") {
     json m = {{"name", n}, {"shape", {4}}, {"dtype", "float32"}};
-    if (!producer.empty()) { m["producer_node"] = producer; m["producer_output_idx"] = 0; }
+    if (!producer.empty()) {
+        m["producer_node"] = producer;
+        m["producer_output_idx"] = 0;
+    }
     return m;
 }
 
-static double median(std::vector<double> v) { std::sort(v.begin(), v.end()); return v[v.size() / 2]; }
+static double median(std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    return v[v.size() / 2];
+}
 
 static double timeRuns(exec::Session& s, int runs) {
     std::vector<double> t;
@@ -35,7 +41,10 @@ static double timeRuns(exec::Session& s, int runs) {
         auto t0 = std::chrono::steady_clock::now();
         auto res = s.runToEnd();
         t.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
-        if (res.reason != exec::StopReason::Finished) { std::fprintf(stderr, "run failed\n"); std::exit(2); }
+        if (res.reason != exec::StopReason::Finished) {
+            std::fprintf(stderr, "run failed\n");
+            std::exit(2);
+        }
     }
     return median(t);
 }
@@ -48,23 +57,29 @@ int main(int argc, char** argv) {
         std::string prev = "x";
         const char* ops[] = {"aten.add.Tensor", "aten.mul.Tensor", "aten.neg.default"};
         for (int i = 0; i < n; ++i) {
-            std::string name = "n";   // appended piecewise: GCC 12 -O3 warns (-Wrestrict, falsely) on "n" + std::string
+            std::string name = "n";  // appended piecewise: GCC 12 -O3 warns (-Wrestrict, falsely) on "n" + std::string
             name += std::to_string(i);
             json attrs = json::object();
             if (i % 3 == 0) attrs["other"] = 1.0;
             if (i % 3 == 1) attrs["other"] = 0.5;
-            nodes.push_back({{"name", name}, {"op_type", ops[i % 3]}, {"inputs", {meta(prev, prev)}},
-                             {"outputs", {meta(name)}}, {"attrs", attrs}});
+            nodes.push_back({{"name", name},
+                             {"op_type", ops[i % 3]},
+                             {"inputs", {meta(prev, prev)}},
+                             {"outputs", {meta(name)}},
+                             {"attrs", attrs}});
             prev = name;
         }
-        json g = {{"model_name", "Chain"}, {"graph_inputs", {meta("x")}}, {"graph_outputs", {meta(prev)}},
-                  {"weights", json::array()}, {"nodes", nodes}};
+        json g = {{"model_name", "Chain"},
+                  {"graph_inputs", {meta("x")}},
+                  {"graph_outputs", {meta(prev)}},
+                  {"weights", json::array()},
+                  {"nodes", nodes}};
         ir::Graph graph = ir::parseGraph(g.dump(), "chain.json");
         exec::Session s(graph, exec::RetentionPolicy::FreeAfterLastUse);
         io::TensorMap in;
         in.insert("x", at::ones({4}));
         s.setInputs(in);
-        s.runToEnd();   // warm-up (binds every node once)
+        s.runToEnd();  // warm-up (binds every node once)
         double t = timeRuns(s, 5);
         std::printf("chain nodes=%d seconds_per_run=%.6f us_per_node=%.3f\n", n, t, t / n * 1e6);
         exec::Session keep(graph, exec::RetentionPolicy::KeepAll);

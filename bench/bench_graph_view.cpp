@@ -25,7 +25,7 @@ static double msSince(Clock::time_point t0) {
 
 static double timeFrames(GraphView& view, int frames) {
     QImage image(view.viewport()->size(), QImage::Format_ARGB32_Premultiplied);
-    view.renderFrame(image);   // warm-up
+    view.renderFrame(image);  // warm-up
     const auto t0 = Clock::now();
     for (int i = 0; i < frames; ++i) view.renderFrame(image);
     return msSince(t0) / frames;
@@ -71,9 +71,11 @@ int main(int argc, char** argv) {
         const double full = timeFrames(view, frames);
         if (qEnvironmentVariableIsSet("BENCH_DEBUG")) {
             const QRectF v = view.visibleSceneRect();
-            std::fprintf(stderr, "viewport %dx%d bounds %.0fx%.0f visible %.0f,%.0f %.0fx%.0f items %zu vmax %d\n", view.viewport()->width(),
-                         view.viewport()->height(), lay->result.bounds.width, lay->result.bounds.height, v.x(), v.y(), v.width(), v.height(),
-                         lay->grid.itemsIn({v.x(), v.y(), v.width(), v.height()}).size(), view.verticalScrollBar()->maximum());
+            std::fprintf(stderr, "viewport %dx%d bounds %.0fx%.0f visible %.0f,%.0f %.0fx%.0f items %zu vmax %d\n",
+                         view.viewport()->width(), view.viewport()->height(), lay->result.bounds.width,
+                         lay->result.bounds.height, v.x(), v.y(), v.width(), v.height(),
+                         lay->grid.itemsIn({v.x(), v.y(), v.width(), v.height()}).size(),
+                         view.verticalScrollBar()->maximum());
             QImage img(view.viewport()->size(), QImage::Format_ARGB32_Premultiplied);
             view.renderFrame(img);
             img.save(QStringLiteral("/tmp/bench_%1.png").arg(a));

@@ -55,8 +55,8 @@ struct Gen {
         n.name = line1 + "_" + std::to_string(counter++);
         n.lines = {line1, line2};
         n.family = kind == ItemKind::Op ? classifyOp(line1) : OpFamily::Other;
-        n.width = std::max(44.0, std::max(defaultTextWidth(line1), defaultTextWidth(line2)) + 20 +
-                                     (kind == ItemKind::Op ? 0 : 10));
+        n.width = std::max(
+            44.0, std::max(defaultTextWidth(line1), defaultTextWidth(line2)) + 20 + (kind == ItemKind::Op ? 0 : 10));
         n.height = 42;
         return g.addNode(std::move(n));
     }
@@ -65,7 +65,8 @@ struct Gen {
         for (int32_t u : inputs) g.addEdge({u, v, EdgeStyle::Solid, shape, -1});
         return v;
     }
-    void weight(int32_t consumer, const std::string& name, const std::string& shape, ItemKind kind = ItemKind::Parameter) {
+    void weight(int32_t consumer, const std::string& name, const std::string& shape,
+                ItemKind kind = ItemKind::Parameter) {
         const int32_t w = item(kind, name, shape);
         g.addEdge({w, consumer, EdgeStyle::Dashed, "", -1});
     }
@@ -154,7 +155,8 @@ LayoutGraph cnn(int targetItems) {
         const int32_t skip = (++block % 4 == 0) ? convBn(x) : x;
         x = G.op("relu", s, {G.op("add.Tensor", s, {b, skip})});
     }
-    const int32_t fc = G.op("linear", "1x1000", {G.op("flatten.using_ints", "1x512", {G.op("mean.dim", "1x512x1x1", {x})})});
+    const int32_t fc =
+        G.op("linear", "1x1000", {G.op("flatten.using_ints", "1x512", {G.op("mean.dim", "1x512x1x1", {x})})});
     G.weight(fc, "p_fc_weight", "1000x512");
     G.weight(fc, "p_fc_bias", "1000");
     const int32_t out = G.item(ItemKind::Output, "Output", "1x1000");
@@ -165,8 +167,8 @@ LayoutGraph cnn(int targetItems) {
 // ---- Measuring a drawing, ours or dot's, the same way. ----
 
 struct Drawing {
-    std::vector<Rect> boxes;                      // per input node
-    std::vector<std::vector<Point>> edges;        // per input edge (empty: not drawn)
+    std::vector<Rect> boxes;                // per input node
+    std::vector<std::vector<Point>> edges;  // per input edge (empty: not drawn)
     std::vector<std::pair<int32_t, int32_t>> ends;
 };
 
@@ -212,7 +214,8 @@ Metrics measure(const LayoutGraph& g, const Drawing& d) {
     for (size_t e = 0; e < d.edges.size(); ++e) {
         const auto& pl = d.edges[e];
         const auto [s, t] = d.ends[e];
-        const bool opop = g.nodes[g.edges[e].source].kind == ItemKind::Op && g.nodes[g.edges[e].target].kind == ItemKind::Op;
+        const bool opop =
+            g.nodes[g.edges[e].source].kind == ItemKind::Op && g.nodes[g.edges[e].target].kind == ItemKind::Op;
         opEdges += opop;
         if (pl.size() < 2) continue;
         for (size_t i = 1; i < pl.size(); ++i) m.edgeLength += std::hypot(pl[i].x - pl[i - 1].x, pl[i].y - pl[i - 1].y);
@@ -243,7 +246,8 @@ Metrics measure(const LayoutGraph& g, const Drawing& d) {
         }
         auto compress = [](std::vector<double>& v) {
             std::sort(v.begin(), v.end());
-            v.erase(std::unique(v.begin(), v.end(), [](double a, double b) { return std::abs(a - b) < 0.01; }), v.end());
+            v.erase(std::unique(v.begin(), v.end(), [](double a, double b) { return std::abs(a - b) < 0.01; }),
+                    v.end());
         };
         compress(tops);
         compress(bottoms);
@@ -305,13 +309,16 @@ std::vector<Point> sampleBezier(const std::vector<Point>& c) {
     for (size_t i = 0; i + 3 < c.size() + 0 && i + 3 <= c.size() - 1; i += 3)
         for (int k = 1; k <= 8; ++k) {
             const double t = k / 8.0, u = 1 - t;
-            out.push_back({u * u * u * c[i].x + 3 * u * u * t * c[i + 1].x + 3 * u * t * t * c[i + 2].x + t * t * t * c[i + 3].x,
-                           u * u * u * c[i].y + 3 * u * u * t * c[i + 1].y + 3 * u * t * t * c[i + 2].y + t * t * t * c[i + 3].y});
+            out.push_back(
+                {u * u * u * c[i].x + 3 * u * u * t * c[i + 1].x + 3 * u * t * t * c[i + 2].x + t * t * t * c[i + 3].x,
+                 u * u * u * c[i].y + 3 * u * u * t * c[i + 1].y + 3 * u * t * t * c[i + 2].y +
+                     t * t * t * c[i + 3].y});
         }
     return out;
 }
 
-Metrics runDot(const LayoutGraph& g, const LayoutOptions& o, const std::string& dir, const std::string& tag, int timeout) {
+Metrics runDot(const LayoutGraph& g, const LayoutOptions& o, const std::string& dir, const std::string& tag,
+               int timeout) {
     Metrics m;
     const std::string in = dir + "/" + tag + ".dot", out = dir + "/" + tag + ".plain";
     std::ofstream(in) << toDot(g, o);
@@ -328,7 +335,7 @@ Metrics runDot(const LayoutGraph& g, const LayoutOptions& o, const std::string& 
     double H = 0;
     Drawing d;
     d.boxes.resize(g.nodes.size());
-    std::map<std::pair<int, int>, std::vector<size_t>> edgeIds;   // dot may emit parallel edges in any order
+    std::map<std::pair<int, int>, std::vector<size_t>> edgeIds;  // dot may emit parallel edges in any order
     for (size_t e = 0; e < g.edges.size(); ++e) edgeIds[{g.edges[e].source, g.edges[e].target}].push_back(e);
     d.edges.resize(g.edges.size());
     d.ends.resize(g.edges.size());
@@ -392,11 +399,12 @@ int renderIr(const std::string& path, const std::string& svg, bool weights, bool
     const auto r = computeLayout(input);
     const auto t3 = Clock::now();
     auto ms = [](auto a, auto b) { return std::chrono::duration<double, std::milli>(b - a).count(); };
-    std::printf("%s: %zu nodes -> %zu items (%lld ghosts, %lld dummies, %d layers, %lld crossings); load %.1f ms, "
-                "build %.1f ms, layout %.1f ms\n",
-                path.c_str(), graph.nodes.size(), r.items.size(), static_cast<long long>(r.stats.ghosts),
-                static_cast<long long>(r.stats.dummies), r.stats.layers, static_cast<long long>(r.stats.crossings),
-                ms(t0, t1), ms(t1, t2), ms(t2, t3));
+    std::printf(
+        "%s: %zu nodes -> %zu items (%lld ghosts, %lld dummies, %d layers, %lld crossings); load %.1f ms, "
+        "build %.1f ms, layout %.1f ms\n",
+        path.c_str(), graph.nodes.size(), r.items.size(), static_cast<long long>(r.stats.ghosts),
+        static_cast<long long>(r.stats.dummies), r.stats.layers, static_cast<long long>(r.stats.crossings), ms(t0, t1),
+        ms(t1, t2), ms(t2, t3));
     const auto m = measure(input, fromLayout(input, r));
     std::printf("width %.0f, edge length %.0f, straight op->op %.1f%%\n", m.width, m.edgeLength, m.straight);
     if (!svg.empty()) std::ofstream(svg) << exporter::layoutToSvg(r);
@@ -407,7 +415,8 @@ int renderIr(const std::string& path, const std::string& svg, bool weights, bool
         Metrics ours = m;
         ours.ms = ms(t2, t3);
         printRow(name, input, "ours", ours);
-        printRow(name, ghosted(input, r), "dot-g", runDot(ghosted(input, r), LayoutOptions{}, dir, name + "-g", dotTimeout));
+        printRow(name, ghosted(input, r), "dot-g",
+                 runDot(ghosted(input, r), LayoutOptions{}, dir, name + "-g", dotTimeout));
     }
     return 0;
 }
@@ -427,13 +436,20 @@ int main(int argc, char** argv) {
             sizes.clear();
             std::stringstream ss(next());
             for (std::string t; std::getline(ss, t, ',');) sizes.push_back(std::stoi(t));
-        } else if (a == "--dot") dot = true;
-        else if (a == "--dot-timeout") dotTimeout = std::stoi(next());
-        else if (a == "--dot-max") dotMax = std::stoi(next());
-        else if (a == "--keep") keep = next();
-        else if (a == "--ir") ir = next();
-        else if (a == "--svg") svg = next();
-        else if (a == "--no-weights") weights = false;
+        } else if (a == "--dot")
+            dot = true;
+        else if (a == "--dot-timeout")
+            dotTimeout = std::stoi(next());
+        else if (a == "--dot-max")
+            dotMax = std::stoi(next());
+        else if (a == "--keep")
+            keep = next();
+        else if (a == "--ir")
+            ir = next();
+        else if (a == "--svg")
+            svg = next();
+        else if (a == "--no-weights")
+            weights = false;
         else {
             std::cerr << "unknown argument " << a << "\n";
             return 2;

@@ -25,7 +25,9 @@
 using namespace irscope;
 using Clock = std::chrono::steady_clock;
 
-static double msSince(Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); }
+static double msSince(Clock::time_point t0) {
+    return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+}
 
 template <typename F>
 static double best(int runs, F&& f) {
@@ -80,25 +82,29 @@ int main(int argc, char** argv) {
         double openMs = 0, closeMs = 0, blockMs = 0;
         if (layer > 0) {
             const bool wasOpen = drawing.isExpanded(layer);
-            openMs = best(5, [&] {
-                drawing.setExpanded(layer, !wasOpen);
-                lay = widgets::layoutByModule(*doc, drawing);
-                drawing.setExpanded(layer, wasOpen);
-                lay = widgets::layoutByModule(*doc, drawing);
-            }) / 2;
+            openMs = best(5,
+                          [&] {
+                              drawing.setExpanded(layer, !wasOpen);
+                              lay = widgets::layoutByModule(*doc, drawing);
+                              drawing.setExpanded(layer, wasOpen);
+                              lay = widgets::layoutByModule(*doc, drawing);
+                          }) /
+                     2;
             drawing.setExpanded(layer, true);
             lay = widgets::layoutByModule(*doc, drawing);
             if (block > 0) {
                 t0 = Clock::now();
                 drawing.setExpanded(block, true);
                 lay = widgets::layoutByModule(*doc, drawing);
-                blockMs = msSince(t0);   // first time: lays the block's inside out
-                closeMs = best(5, [&] {
-                    drawing.setExpanded(block, false);
-                    lay = widgets::layoutByModule(*doc, drawing);
-                    drawing.setExpanded(block, true);
-                    lay = widgets::layoutByModule(*doc, drawing);
-                }) / 2;
+                blockMs = msSince(t0);  // first time: lays the block's inside out
+                closeMs = best(5,
+                               [&] {
+                                   drawing.setExpanded(block, false);
+                                   lay = widgets::layoutByModule(*doc, drawing);
+                                   drawing.setExpanded(block, true);
+                                   lay = widgets::layoutByModule(*doc, drawing);
+                               }) /
+                          2;
             }
         }
 
@@ -118,11 +124,12 @@ int main(int argc, char** argv) {
 
         std::printf("%s: %zu nodes, %zu weights, %zu modules\n", path.c_str(), doc->graph.nodes.size(),
                     doc->graph.weights.size(), tree.size());
-        std::printf("  parse %.0f ms, index %.0f ms, infer modules %.0f ms (best of 3: %.0f ms)\n", parseMs, indexMs, inferMs,
-                    inferBest);
+        std::printf("  parse %.0f ms, index %.0f ms, infer modules %.0f ms (best of 3: %.0f ms)\n", parseMs, indexMs,
+                    inferMs, inferBest);
         std::printf("  first collapsed picture: %.1f ms, %lld items visible, %zu drawn items\n", firstMs,
                     static_cast<long long>(visible), lay->result.items.size());
-        std::printf("  open/close a layer: %.1f ms; open its mlp (first time) %.1f ms, again %.1f ms\n", openMs, blockMs, closeMs);
+        std::printf("  open/close a layer: %.1f ms; open its mlp (first time) %.1f ms, again %.1f ms\n", openMs,
+                    blockMs, closeMs);
         std::printf("  frame at fit-to-window %.2f ms, at 100%% %.2f ms\n", fitFrame, fullFrame);
     }
     return 0;

@@ -43,7 +43,8 @@ int main(int argc, char** argv) {
             size_t listed = 0;
             volatile uint64_t sink = 0;
             for (const auto& e : map) {
-                listed += e.name.size() + static_cast<size_t>(e.tensor.dim()) + static_cast<size_t>(e.tensor.scalar_type());
+                listed +=
+                    e.name.size() + static_cast<size_t>(e.tensor.dim()) + static_cast<size_t>(e.tensor.scalar_type());
                 if (mode == "touch") {
                     // One 8-byte load per 4 KiB page plus the tail: every page is read from the mapping.
                     const auto* p = static_cast<const uint8_t*>(e.tensor.data_ptr());

@@ -12,7 +12,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         NpyHeader h = parseNpyHeader(std::string_view(reinterpret_cast<const char*>(data), size));
         if (h.dataOffset > size) __builtin_trap();
         (void)npyDType(h.descr);
-    } catch (const FormatError&) {
-    }
+    } catch (const FormatError&) {}
     return 0;
 }

@@ -13,7 +13,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         // Every accepted tensor lies inside the file: what the reader relies on.
         for (const auto& e : h.tensors)
             if (e.end < e.begin || h.dataStart + e.end > size) __builtin_trap();
-    } catch (const FormatError&) {
-    }
+    } catch (const FormatError&) {}
     return 0;
 }

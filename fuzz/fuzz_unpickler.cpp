@@ -15,8 +15,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         UnpickleResult r = unpickle(bytes);
         (void)collectTensors(r.arena, r.root, "", "x");
         (void)collectTensors(r.arena, r.root, "state_dict", "x");
-        for (size_t k = 0; k < r.arena.size(); ++k) (void)r.arena.describe(PickleValue::object(static_cast<uint32_t>(k)));
-    } catch (const FormatError&) {
-    }
+        for (size_t k = 0; k < r.arena.size(); ++k)
+            (void)r.arena.describe(PickleValue::object(static_cast<uint32_t>(k)));
+    } catch (const FormatError&) {}
     return 0;
 }

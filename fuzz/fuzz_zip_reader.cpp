@@ -22,8 +22,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
             try {
                 std::string_view d = zip.data(r);
                 sink = sink + crc32(d.data(), d.size());
-            } catch (const FormatError&) {
-            }
+            } catch (const FormatError&) {}
         }
         const ZipRecord* pkl = zip.find(zip.topFolder() + "/data.pkl");
         if (!pkl) return 0;
@@ -32,7 +31,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
             const StorageDesc& s = p.arena.at(p.arena.at(ref.tensor).tensor.storage).storage;
             if (const ZipRecord* rec = zip.find(zip.topFolder() + "/data/" + s.key)) (void)zip.data(*rec);
         }
-    } catch (const FormatError&) {
-    }
+    } catch (const FormatError&) {}
     return 0;
 }

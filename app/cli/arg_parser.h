@@ -12,9 +12,9 @@
 namespace irscope::cli {
 
 struct OptionSpec {
-    std::set<std::string> flags;                   // e.g. {"--json", "--no-weights"}
-    std::set<std::string> valued;                  // e.g. {"--output", "--max-nodes"}
-    std::map<std::string, std::string> aliases;    // e.g. {{"-o", "--output"}}
+    std::set<std::string> flags;                 // e.g. {"--json", "--no-weights"}
+    std::set<std::string> valued;                // e.g. {"--output", "--max-nodes"}
+    std::map<std::string, std::string> aliases;  // e.g. {{"-o", "--output"}}
 };
 
 class ParsedArgs {

@@ -28,7 +28,8 @@ bool writeOutput(const std::string& command, const std::optional<std::string>& o
     {
         std::ofstream file(temporary, std::ios::binary | std::ios::trunc);
         if (!file) {
-            std::cerr << "irscope " << command << ": " << *outputPath << ": cannot write: " << std::strerror(errno) << "\n";
+            std::cerr << "irscope " << command << ": " << *outputPath << ": cannot write: " << std::strerror(errno)
+                      << "\n";
             return false;
         }
         file << text;

@@ -24,8 +24,7 @@ bool writeOutput(const std::string& command, const std::optional<std::string>& o
 // address stays in a list the process holds to the end, so LeakSanitizer counts
 // it as in use, not leaked.
 template <class T>
-    requires(!std::is_lvalue_reference_v<T>)
-const T& keepUntilExit(T&& value) {
+requires(!std::is_lvalue_reference_v<T>) const T& keepUntilExit(T&& value) {
     static auto* kept = new std::vector<const T*>;
     kept->push_back(new T(std::forward<T>(value)));
     return *kept->back();

@@ -11,13 +11,10 @@ std::vector<Command>& commandRegistry() {
 
 const Command* findCommand(const std::string& name) {
     auto& registry = commandRegistry();
-    auto it = std::find_if(registry.begin(), registry.end(),
-                           [&](const Command& c) { return c.name == name; });
+    auto it = std::find_if(registry.begin(), registry.end(), [&](const Command& c) { return c.name == name; });
     return it == registry.end() ? nullptr : &*it;
 }
 
-CommandRegistration::CommandRegistration(Command command) {
-    commandRegistry().push_back(std::move(command));
-}
+CommandRegistration::CommandRegistration(Command command) { commandRegistry().push_back(std::move(command)); }
 
 }  // namespace irscope::cli

@@ -3,8 +3,8 @@
 // app/cli/command_<name>.cpp and registers itself with a static
 // CommandRegistration, so adding a command touches no shared file.
 #include <functional>
-#include <stdexcept>
 #include <iosfwd>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -12,13 +12,13 @@ namespace irscope::cli {
 
 // Exit codes shared by every command.
 inline constexpr int kExitOk = 0;
-inline constexpr int kExitFailure = 1;   // ran, and the answer is "no" (errors found, mismatch)
-inline constexpr int kExitUsage = 2;     // bad arguments, unreadable or unparsable input
+inline constexpr int kExitFailure = 1;  // ran, and the answer is "no" (errors found, mismatch)
+inline constexpr int kExitUsage = 2;    // bad arguments, unreadable or unparsable input
 
 struct Command {
     std::string name;
-    std::string summary;   // one line for `irscope --help`
-    std::string usage;     // full text for `irscope NAME --help`
+    std::string summary;  // one line for `irscope --help`
+    std::string usage;    // full text for `irscope NAME --help`
     // args excludes the program and command names.
     std::function<int(const std::vector<std::string>& args)> run;
 };

@@ -12,23 +12,24 @@ int runInfo(const std::vector<std::string>& args) {
     auto graph = loadGraphOrReport("info", parsed.positional[0]);
     if (!graph) return kExitUsage;
     const auto summary = exporter::summarize(*graph);
-    const std::string text = parsed.has("--json") ? exporter::formatInfoJson(summary) : exporter::formatInfoText(summary);
+    const std::string text =
+        parsed.has("--json") ? exporter::formatInfoJson(summary) : exporter::formatInfoText(summary);
     return writeOutput("info", parsed.value("--output"), text) ? kExitOk : kExitUsage;
 }
 
-const CommandRegistration registration{Command{
-    "info", "summary of an IR: counts, shapes, op distribution (as `pytorch-ir info`)",
-    "Usage: irscope info FILE [--json] [-o OUT]\n\n"
-    "Prints the model name, node/input/output/weight counts, total parameters,\n"
-    "input and output shapes and the op distribution of a torch_ir JSON file,\n"
-    "in the layout of `pytorch-ir info`.\n\n"
-    "Options:\n"
-    "  --json          the same facts as one JSON object (keys model_name, num_nodes,\n"
-    "                  num_inputs, num_outputs, num_weights, total_parameters,\n"
-    "                  input_shapes, output_shapes, op_distribution)\n"
-    "  -o, --output F  write to F instead of standard output\n\n"
-    "Exit status: 0 on success, 2 when FILE cannot be read or parsed.\n",
-    runInfo}};
+const CommandRegistration registration{
+    Command{"info", "summary of an IR: counts, shapes, op distribution (as `pytorch-ir info`)",
+            "Usage: irscope info FILE [--json] [-o OUT]\n\n"
+            "Prints the model name, node/input/output/weight counts, total parameters,\n"
+            "input and output shapes and the op distribution of a torch_ir JSON file,\n"
+            "in the layout of `pytorch-ir info`.\n\n"
+            "Options:\n"
+            "  --json          the same facts as one JSON object (keys model_name, num_nodes,\n"
+            "                  num_inputs, num_outputs, num_weights, total_parameters,\n"
+            "                  input_shapes, output_shapes, op_distribution)\n"
+            "  -o, --output F  write to F instead of standard output\n\n"
+            "Exit status: 0 on success, 2 when FILE cannot be read or parsed.\n",
+            runInfo}};
 
 }  // namespace
 }  // namespace irscope::cli

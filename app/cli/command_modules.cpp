@@ -31,25 +31,25 @@ int runModules(const std::vector<std::string>& args) {
     return writeOutput("modules", parsed.value("--output"), text) ? kExitOk : kExitUsage;
 }
 
-const CommandRegistration registration{Command{
-    "modules", "the module tree inferred from weight names and data flow (text or JSON)",
-    "Usage: irscope modules IR [--json] [--depth N|all] [-o OUT]\n\n"
-    "torch_ir files record no nn.Module hierarchy. irscope infers it: a weight's\n"
-    "module is its name minus the last part (layers.3.self_attn.q_proj.weight ->\n"
-    "layers.3.self_attn.q_proj), an op reading a weight joins that module, and\n"
-    "the other ops join the module of their neighbours (attention's matmuls in\n"
-    "self_attn, a layer's residual adds in that layer). Every op is in exactly\n"
-    "one module. Prints one line per module: path, kind, and the ops, weights\n"
-    "and parameters in it and below.\n\n"
-    "Options:\n"
-    "  --json          one JSON object per module: path, kind, ops (in it and below),\n"
-    "                  nodes (names directly in it), weights, parameters, children;\n"
-    "                  the root has path \"\"\n"
-    "  --depth N       list modules down to depth N (1: the model's direct children);\n"
-    "                  counts still cover everything below; 'all' (default) lists all\n"
-    "  -o, --output F  write to F instead of standard output\n\n"
-    "Exit status: 0 on success, 2 when IR cannot be read or parsed.\n",
-    runModules}};
+const CommandRegistration registration{
+    Command{"modules", "the module tree inferred from weight names and data flow (text or JSON)",
+            "Usage: irscope modules IR [--json] [--depth N|all] [-o OUT]\n\n"
+            "torch_ir files record no nn.Module hierarchy. irscope infers it: a weight's\n"
+            "module is its name minus the last part (layers.3.self_attn.q_proj.weight ->\n"
+            "layers.3.self_attn.q_proj), an op reading a weight joins that module, and\n"
+            "the other ops join the module of their neighbours (attention's matmuls in\n"
+            "self_attn, a layer's residual adds in that layer). Every op is in exactly\n"
+            "one module. Prints one line per module: path, kind, and the ops, weights\n"
+            "and parameters in it and below.\n\n"
+            "Options:\n"
+            "  --json          one JSON object per module: path, kind, ops (in it and below),\n"
+            "                  nodes (names directly in it), weights, parameters, children;\n"
+            "                  the root has path \"\"\n"
+            "  --depth N       list modules down to depth N (1: the model's direct children);\n"
+            "                  counts still cover everything below; 'all' (default) lists all\n"
+            "  -o, --output F  write to F instead of standard output\n\n"
+            "Exit status: 0 on success, 2 when IR cannot be read or parsed.\n",
+            runModules}};
 
 }  // namespace
 }  // namespace irscope::cli

@@ -49,16 +49,20 @@ int runRender(const std::vector<std::string>& args) {
     // --depth: the collapsed drawing; absent or "all": every op (the default).
     std::optional<int> depth;
     if (auto d = parsed.value("--depth"); d && *d != "all") {
-        if (*d == "auto") depth = -1;
-        else if (auto n = parsed.intValue("--depth"); n && *n >= 0 && *n <= 1000) depth = static_cast<int>(*n);
-        else throw UsageError("--depth must be a number >= 0, 'auto' or 'all'");
+        if (*d == "auto")
+            depth = -1;
+        else if (auto n = parsed.intValue("--depth"); n && *n >= 0 && *n <= 1000)
+            depth = static_cast<int>(*n);
+        else
+            throw UsageError("--depth must be a number >= 0, 'auto' or 'all'");
     }
     auto graph = loadGraphOrReport("render", parsed.positional[0]);
     if (!graph) return kExitUsage;
     const ir::GraphIndex index(*graph);
     if (depth) {
         if (ext == "png") throw UsageError("--depth draws SVG only for now: use -o OUT.svg");
-        const std::string svg = exporter::graphToSvgByModule(*graph, index, !parsed.has("--no-weights"), *depth, options);
+        const std::string svg =
+            exporter::graphToSvgByModule(*graph, index, !parsed.has("--no-weights"), *depth, options);
         return writeOutput("render", out, svg) ? kExitOk : kExitUsage;
     }
     if (ext == "png") return renderPngInGuiModule(*graph, !parsed.has("--no-weights"), options.scale, *out);
@@ -66,25 +70,25 @@ int runRender(const std::vector<std::string>& args) {
     return writeOutput("render", out, svg) ? kExitOk : kExitUsage;
 }
 
-const CommandRegistration registration{Command{
-    "render", "Draw the graph to an SVG (or PNG) file, as the graph view shows it",
-    "Usage: irscope render IR -o OUT.svg|OUT.png [--no-weights] [--scale S] [--depth N|auto|all]\n\n"
-    "Lays the graph out (layered, top to bottom) and writes the drawing:\n"
-    "ops as boxes coloured by family with their output shape, graph inputs\n"
-    "and weights (p_/b_/c_) as parallelograms with dashed edges, outputs as\n"
-    "trapezoids, shapes on the edges. Each SVG element carries its node's\n"
-    "name (id and <title>).\n\n"
-    "Options:\n"
-    "  -o, --output F  the file to write; its extension picks the format\n"
-    "  --no-weights    leave out weights, buffers and constants\n"
-    "  --scale S       scale the picture's size by S (default 1)\n"
-    "  --depth N       draw by module: modules down to depth N open, the rest as\n"
-    "                  one box each (1: the model's children; ModuleLists open\n"
-    "                  with their parent); 'auto': the window's first view (at\n"
-    "                  most ~150 items); 'all' (default): every op\n\n"
-    "Exit status: 0 on success, 2 on bad arguments or when a file cannot be\n"
-    "read or written.\n",
-    runRender}};
+const CommandRegistration registration{
+    Command{"render", "Draw the graph to an SVG (or PNG) file, as the graph view shows it",
+            "Usage: irscope render IR -o OUT.svg|OUT.png [--no-weights] [--scale S] [--depth N|auto|all]\n\n"
+            "Lays the graph out (layered, top to bottom) and writes the drawing:\n"
+            "ops as boxes coloured by family with their output shape, graph inputs\n"
+            "and weights (p_/b_/c_) as parallelograms with dashed edges, outputs as\n"
+            "trapezoids, shapes on the edges. Each SVG element carries its node's\n"
+            "name (id and <title>).\n\n"
+            "Options:\n"
+            "  -o, --output F  the file to write; its extension picks the format\n"
+            "  --no-weights    leave out weights, buffers and constants\n"
+            "  --scale S       scale the picture's size by S (default 1)\n"
+            "  --depth N       draw by module: modules down to depth N open, the rest as\n"
+            "                  one box each (1: the model's children; ModuleLists open\n"
+            "                  with their parent); 'auto': the window's first view (at\n"
+            "                  most ~150 items); 'all' (default): every op\n\n"
+            "Exit status: 0 on success, 2 on bad arguments or when a file cannot be\n"
+            "read or written.\n",
+            runRender}};
 
 }  // namespace
 }  // namespace irscope::cli

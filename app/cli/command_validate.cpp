@@ -31,22 +31,22 @@ int runValidate(const std::vector<std::string>& args) {
     return unreadable ? kExitUsage : errors ? kExitFailure : kExitOk;
 }
 
-const CommandRegistration registration{Command{
-    "validate", "check IR files; one line per error, warning or info",
-    "Usage: irscope validate FILE... [--no-info] [-q]\n\n"
-    "Checks each torch_ir JSON file and prints one line per finding:\n"
-    "  FILE: error: node 'mul': <what is wrong and how to fix it>\n\n"
-    "Errors mean the IR cannot be trusted or run as written (duplicate node names,\n"
-    "producers that are missing or come later, unmapped placeholders, bad constants,\n"
-    "negative or non-integer dims, unproduced outputs...). Warnings flag what looks\n"
-    "wrong (metadata that disagrees, unknown ops, lifted constants without values).\n"
-    "Info lists unused weights.\n\n"
-    "Options:\n"
-    "  --no-info       do not print info lines\n"
-    "  -q, --quiet     print errors only\n\n"
-    "Exit status: 0 when no file has errors, 1 when one has, 2 when a file cannot\n"
-    "be read or parsed.\n",
-    runValidate}};
+const CommandRegistration registration{
+    Command{"validate", "check IR files; one line per error, warning or info",
+            "Usage: irscope validate FILE... [--no-info] [-q]\n\n"
+            "Checks each torch_ir JSON file and prints one line per finding:\n"
+            "  FILE: error: node 'mul': <what is wrong and how to fix it>\n\n"
+            "Errors mean the IR cannot be trusted or run as written (duplicate node names,\n"
+            "producers that are missing or come later, unmapped placeholders, bad constants,\n"
+            "negative or non-integer dims, unproduced outputs...). Warnings flag what looks\n"
+            "wrong (metadata that disagrees, unknown ops, lifted constants without values).\n"
+            "Info lists unused weights.\n\n"
+            "Options:\n"
+            "  --no-info       do not print info lines\n"
+            "  -q, --quiet     print errors only\n\n"
+            "Exit status: 0 when no file has errors, 1 when one has, 2 when a file cannot\n"
+            "be read or parsed.\n",
+            runValidate}};
 
 }  // namespace
 }  // namespace irscope::cli

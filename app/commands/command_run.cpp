@@ -4,10 +4,10 @@
 #include <ATen/Parallel.h>
 
 #include <chrono>
-#include <optional>
-#include <memory>
 #include <cstdio>
 #include <iostream>
+#include <memory>
+#include <optional>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
@@ -16,8 +16,8 @@
 #include "cli/cli_io.h"
 #include "core/exec/attr_convert.h"
 #include "core/exec/executor.h"
-#include "core/exec/session.h"
 #include "core/exec/random_inputs.h"
+#include "core/exec/session.h"
 #include "core/exec/verify.h"
 #include "core/io/tensor_file.h"
 #include "core/ir/graph_index.h"
@@ -104,8 +104,8 @@ public:
         if (!loadValues() || !findTarget()) return kExitUsage;
         // Keep intermediates only when something will look at them.
         const bool keep = parsed_.has("--dump") || parsed_.has("--reference-intermediates") || parsed_.has("--until");
-        session_ = std::make_unique<exec::Session>(*graph_, keep ? exec::RetentionPolicy::KeepAll
-                                                                 : exec::RetentionPolicy::FreeAfterLastUse);
+        session_ = std::make_unique<exec::Session>(
+            *graph_, keep ? exec::RetentionPolicy::KeepAll : exec::RetentionPolicy::FreeAfterLastUse);
         session_->setWeights(*weights_);
         session_->setConstants(*constants_);
         session_->setInputs(*inputs_);
@@ -120,11 +120,13 @@ public:
         if (result.reason == exec::StopReason::Failed) return reportFailure(*result.error);
         report_["ran"] = true;
         if (!asJson_) std::cout << "ran " << ran_ << "/" << session_->nodeCount() << " nodes in " << ms(wall_) << "\n";
-        const bool outputsMatch = verifyOutputs();   // printed first
+        const bool outputsMatch = verifyOutputs();  // printed first
         const bool ok = verifyIntermediates() && outputsMatch;
         report_["matched"] = ok;
-        if (asJson_) std::cout << report_.dump(2) << "\n";
-        else std::cout << "total time: " << ms(wall_) << "\n";
+        if (asJson_)
+            std::cout << report_.dump(2) << "\n";
+        else
+            std::cout << "total time: " << ms(wall_) << "\n";
         return ok ? kExitOk : kExitFailure;
     }
 
@@ -164,7 +166,8 @@ private:
             report_["ran"] = false;
             json list = json::array();
             for (const auto& m : missing)
-                list.push_back(json{{"name", m.name}, {"original_name", m.originalName}, {"kind", m.kind}, {"nodes", m.nodes}});
+                list.push_back(
+                    json{{"name", m.name}, {"original_name", m.originalName}, {"kind", m.kind}, {"nodes", m.nodes}});
             report_["missing"] = list;
             std::cout << report_.dump(2) << "\n";
         }
@@ -206,8 +209,10 @@ private:
     int reportFailure(const exec::NodeError& e) {
         report_["ran"] = false;
         report_["error"] = json{{"node", e.nodeName}, {"op_type", e.opType}, {"message", e.message}};
-        if (asJson_) std::cout << report_.dump(2) << "\n";
-        else std::cout << "ran " << ran_ << "/" << session_->nodeCount() << " nodes in " << ms(wall_) << "\n";
+        if (asJson_)
+            std::cout << report_.dump(2) << "\n";
+        else
+            std::cout << "ran " << ran_ << "/" << session_->nodeCount() << " nodes in " << ms(wall_) << "\n";
         std::cerr << "irscope run: node '" << e.nodeName << "' (" << e.opType << ") failed: " << e.message << "\n";
         return kExitUsage;
     }
@@ -243,7 +248,8 @@ private:
         auto rep = exec::compareIntermediates(*session_, *reference_, tol_);
         json j = json{{"compared", rep.compared}, {"not_in_reference", rep.notInReference}};
         if (rep.first) {
-            j["first_divergence"] = json{{"node", rep.first->nodeName}, {"op_type", rep.first->opType},
+            j["first_divergence"] = json{{"node", rep.first->nodeName},
+                                         {"op_type", rep.first->opType},
                                          {"comparison", comparisonJson(rep.first->comparison)}};
             if (!asJson_)
                 std::cout << "intermediates: first divergence at node '" << rep.first->nodeName << "' ("
@@ -270,31 +276,31 @@ private:
 
 int runRun(const std::vector<std::string>& args) { return RunCommand(args).run(); }
 
-const CommandRegistration registration{Command{
-    "run", "execute an IR with libtorch node by node and verify it against references",
-    "Usage: irscope run IR --weights FILE [--constants FILE] [--inputs FILE | --random-inputs SEED]\n"
-    "                  [--expected FILE] [--reference-intermediates FILE] [--dump FILE]\n"
-    "                  [--until NODE] [--rtol R] [--atol A] [--threads N] [--json]\n\n"
-    "Runs the graph as torch_ir's IRExecutor does, on libtorch: weights by state_dict\n"
-    "key and placeholder, constants by original name (overriding the IR's), inputs by\n"
-    "graph input name. Tensor files: .pt (torch.save), .safetensors, or a directory\n"
-    "of .npy files.\n\n"
-    "Options:\n"
-    "  --weights FILE        the model's state_dict\n"
-    "  --constants FILE      lifted constants / non-persistent buffers by original name\n"
-    "  --inputs FILE         graph inputs by name\n"
-    "  --random-inputs SEED  random graph inputs instead (normal floats, ints in [0, 10))\n"
-    "  --expected FILE       reference outputs by name: allclose per output, integers exactly\n"
-    "  --reference-intermediates FILE\n"
-    "                        node outputs by tensor name: report the first node that diverges\n"
-    "  --dump FILE           write every intermediate (.pt or .safetensors)\n"
-    "  --until NODE          stop after NODE\n"
-    "  --rtol R, --atol A    tolerances (default 1e-05 and 1e-08, as torch.allclose)\n"
-    "  --threads N           intra-op threads\n"
-    "  --json                one JSON report on standard output\n\n"
-    "Exit status: 0 when it ran (and matched the references given), 1 on a mismatch,\n"
-    "2 when it could not run (missing values, a failing op, a bad file or argument).\n",
-    runRun}};
+const CommandRegistration registration{
+    Command{"run", "execute an IR with libtorch node by node and verify it against references",
+            "Usage: irscope run IR --weights FILE [--constants FILE] [--inputs FILE | --random-inputs SEED]\n"
+            "                  [--expected FILE] [--reference-intermediates FILE] [--dump FILE]\n"
+            "                  [--until NODE] [--rtol R] [--atol A] [--threads N] [--json]\n\n"
+            "Runs the graph as torch_ir's IRExecutor does, on libtorch: weights by state_dict\n"
+            "key and placeholder, constants by original name (overriding the IR's), inputs by\n"
+            "graph input name. Tensor files: .pt (torch.save), .safetensors, or a directory\n"
+            "of .npy files.\n\n"
+            "Options:\n"
+            "  --weights FILE        the model's state_dict\n"
+            "  --constants FILE      lifted constants / non-persistent buffers by original name\n"
+            "  --inputs FILE         graph inputs by name\n"
+            "  --random-inputs SEED  random graph inputs instead (normal floats, ints in [0, 10))\n"
+            "  --expected FILE       reference outputs by name: allclose per output, integers exactly\n"
+            "  --reference-intermediates FILE\n"
+            "                        node outputs by tensor name: report the first node that diverges\n"
+            "  --dump FILE           write every intermediate (.pt or .safetensors)\n"
+            "  --until NODE          stop after NODE\n"
+            "  --rtol R, --atol A    tolerances (default 1e-05 and 1e-08, as torch.allclose)\n"
+            "  --threads N           intra-op threads\n"
+            "  --json                one JSON report on standard output\n\n"
+            "Exit status: 0 when it ran (and matched the references given), 1 on a mismatch,\n"
+            "2 when it could not run (missing values, a failing op, a bad file or argument).\n",
+            runRun}};
 
 }  // namespace
 }  // namespace irscope::cli

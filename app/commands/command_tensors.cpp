@@ -26,7 +26,7 @@ std::string number(const std::optional<double>& v) {
 }
 
 nlohmann::ordered_json jsonNumber(const std::optional<double>& v) {
-    if (!v || !std::isfinite(*v)) return nullptr;   // JSON has no NaN/inf
+    if (!v || !std::isfinite(*v)) return nullptr;  // JSON has no NaN/inf
     return *v;
 }
 
@@ -70,7 +70,7 @@ int runTensors(const std::vector<std::string>& args) {
         std::vector<std::string> row{r.name, r.dtype, shapeText(r.shape)};
         if (!r.supported) {
             if (stats) row.insert(row.end(), {"", "", ""});
-            row.push_back(r.note);   // says "not supported" and why, after the columns
+            row.push_back(r.note);  // says "not supported" and why, after the columns
         } else if (stats) {
             row.push_back(number(statOf(r, &io::TensorSummary::torchMin)));
             row.push_back(number(statOf(r, &io::TensorSummary::torchMax)));
@@ -96,26 +96,26 @@ int runTensors(const std::vector<std::string>& args) {
     return kExitOk;
 }
 
-const CommandRegistration registration{Command{
-    "tensors", "list the tensors of a .pt/.safetensors/.npy file: name, dtype, shape, stats",
-    "Usage: irscope tensors FILE [--json] [--no-stats] [--select KEY]\n\n"
-    "Lists every tensor in FILE, one row each: name, dtype (torch_ir spelling:\n"
-    "float32, bfloat16, int64, ...), shape, and min/max/mean of floating tensors.\n"
-    "FILE may be a torch.save file (.pt/.pth/.bin, zip or legacy format), a\n"
-    ".safetensors file, an .npy file or a directory of .npy files; the format is\n"
-    "detected from the content. Pickles are read by a restricted unpickler:\n"
-    "nothing in a file is ever executed, and files that ask for anything but\n"
-    "tensors and plain data are refused. Nested checkpoints list their tensors\n"
-    "with dotted names (state_dict.fc1.weight). Tensors of dtypes libtorch 1.13\n"
-    "lacks (float8, uint16, ...) are listed as not supported.\n\n"
-    "Options:\n"
-    "  --json          an array of objects with name, dtype, shape (and min, max,\n"
-    "                  mean; null when NaN or infinite)\n"
-    "  --no-stats      leave out min/max/mean: reads no tensor data\n"
-    "  --select KEY    only the nested dict KEY (e.g. state_dict, model.encoder),\n"
-    "                  names relative to it\n\n"
-    "Exit status: 0 on success, 2 when FILE cannot be read (the reason on stderr).\n",
-    runTensors}};
+const CommandRegistration registration{
+    Command{"tensors", "list the tensors of a .pt/.safetensors/.npy file: name, dtype, shape, stats",
+            "Usage: irscope tensors FILE [--json] [--no-stats] [--select KEY]\n\n"
+            "Lists every tensor in FILE, one row each: name, dtype (torch_ir spelling:\n"
+            "float32, bfloat16, int64, ...), shape, and min/max/mean of floating tensors.\n"
+            "FILE may be a torch.save file (.pt/.pth/.bin, zip or legacy format), a\n"
+            ".safetensors file, an .npy file or a directory of .npy files; the format is\n"
+            "detected from the content. Pickles are read by a restricted unpickler:\n"
+            "nothing in a file is ever executed, and files that ask for anything but\n"
+            "tensors and plain data are refused. Nested checkpoints list their tensors\n"
+            "with dotted names (state_dict.fc1.weight). Tensors of dtypes libtorch 1.13\n"
+            "lacks (float8, uint16, ...) are listed as not supported.\n\n"
+            "Options:\n"
+            "  --json          an array of objects with name, dtype, shape (and min, max,\n"
+            "                  mean; null when NaN or infinite)\n"
+            "  --no-stats      leave out min/max/mean: reads no tensor data\n"
+            "  --select KEY    only the nested dict KEY (e.g. state_dict, model.encoder),\n"
+            "                  names relative to it\n\n"
+            "Exit status: 0 on success, 2 when FILE cannot be read (the reason on stderr).\n",
+            runTensors}};
 
 }  // namespace
 }  // namespace irscope::cli

@@ -58,7 +58,8 @@ public:
     bool eventFilter(QObject* watched, QEvent* event) override {
         if (armed_ && event->type() == QEvent::Paint) {
             armed_ = false;
-            QTimer::singleShot(0, this, [] { std::fprintf(stderr, "irscope: first frame after %.2f s\n", processAgeSeconds()); });
+            QTimer::singleShot(
+                0, this, [] { std::fprintf(stderr, "irscope: first frame after %.2f s\n", processAgeSeconds()); });
         }
         return QObject::eventFilter(watched, event);
     }
@@ -80,20 +81,20 @@ int runGui(int argc, char** argv) {
     parser.setApplicationDescription(QStringLiteral("irscope: inspect, run and debug torch_ir graphs"));
     parser.addHelpOption();
     parser.addVersionOption();
-    parser.addPositionalArgument(QStringLiteral("ir"), QStringLiteral("torch_ir JSON file to open"), QStringLiteral("[IR.json]"));
+    parser.addPositionalArgument(QStringLiteral("ir"), QStringLiteral("torch_ir JSON file to open"),
+                                 QStringLiteral("[IR.json]"));
     const QCommandLineOption select(QStringLiteral("select"), QStringLiteral("Select NODE once the graph is open."),
                                     QStringLiteral("NODE"));
-    const QCommandLineOption screenshot(QStringLiteral("screenshot"),
-                                        QStringLiteral("Write a PNG of the window once the graph is laid out, then exit."),
-                                        QStringLiteral("PNG"));
+    const QCommandLineOption screenshot(
+        QStringLiteral("screenshot"),
+        QStringLiteral("Write a PNG of the window once the graph is laid out, then exit."), QStringLiteral("PNG"));
     parser.addOption(select);
     parser.addOption(screenshot);
-    widgets::addDebuggerOptions(parser);   // --weights --constants --inputs --expected --run --run-to ...
+    widgets::addDebuggerOptions(parser);  // --weights --constants --inputs --expected --run --run-to ...
     // `irscope --help-gui` (named by the CLI's top-level help).
     QStringList args = app.arguments();
     if (args.size() >= 2 && args[1] == QLatin1String("--help-gui")) args[1] = QStringLiteral("--help");
     parser.process(args);
-
 
     widgets::MainWindow window;
     widgets::DebuggerUi debugUi = widgets::installDebugger(window);
@@ -130,8 +131,10 @@ int runGui(int argc, char** argv) {
 
     window.show();
     const QStringList positional = parser.positionalArguments();
-    if (!positional.isEmpty()) window.openFile(positional.front());
-    else if (!shotPath.isEmpty()) takeShot();
+    if (!positional.isEmpty())
+        window.openFile(positional.front());
+    else if (!shotPath.isEmpty())
+        takeShot();
     return app.exec();
 }
 

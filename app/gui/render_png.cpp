@@ -30,7 +30,8 @@ int renderPng(const ir::Graph& graph, bool includeWeights, double scale, const s
     const auto layout = widgets::layoutDocument(doc, includeWeights);
     const double used = widgets::clampExportScale(*layout, scale);
     if (used < scale)
-        std::fprintf(stderr, "irscope render: the drawing is too large at scale %g; writing it at scale %.3g\n", scale, used);
+        std::fprintf(stderr, "irscope render: the drawing is too large at scale %g; writing it at scale %.3g\n", scale,
+                     used);
     const QImage image = widgets::renderLayoutImage(*layout, used);
     if (!image.save(QString::fromStdString(outputPath), "PNG")) {
         std::fprintf(stderr, "irscope render: cannot write %s\n", outputPath.c_str());

@@ -37,7 +37,8 @@ bool loadCommandsModule(bool quiet) {
 
 void printTopLevelHelp() {
     loadCommandsModule(true);
-    std::cout << "irscope " IRSCOPE_VERSION " - see, run and debug torch_ir graphs\n\n"
+    std::cout << "irscope " IRSCOPE_VERSION
+                 " - see, run and debug torch_ir graphs\n\n"
                  "Usage:\n"
                  "  irscope [IR.json] [GUI options]    open the desktop app (irscope --help-gui)\n"
                  "  irscope COMMAND [options]          run a command headless\n\n"
@@ -97,7 +98,7 @@ int main(int argc, char** argv) {
             printTopLevelHelp();
             return kExitOk;
         }
-        if (first == "--help-gui") {   // the window's own parser prints its options
+        if (first == "--help-gui") {  // the window's own parser prints its options
             static char help[] = "--help";
             argv[1] = help;
             return runGui(argc, argv);

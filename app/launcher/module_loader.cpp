@@ -38,8 +38,8 @@ const ModuleRegistration* loadModule(const std::string& name, std::string& error
             return nullptr;
         }
         if (std::string(it->second.version) != IRSCOPE_VERSION) {
-            error = candidate.string() + " is irscope " + it->second.version + ", this irscope is " IRSCOPE_VERSION
-                    ": rebuild or reinstall irscope";
+            error = candidate.string() + " is irscope " + it->second.version +
+                    ", this irscope is " IRSCOPE_VERSION ": rebuild or reinstall irscope";
             registrations().erase(it);
             return nullptr;
         }

@@ -21,9 +21,9 @@ struct GuiModuleApi {
 };
 
 struct ModuleRegistration {
-    const char* name;                 // "irscope_gui"
-    const char* version;              // IRSCOPE_VERSION the module was built as
-    const GuiModuleApi* gui = nullptr;   // the GUI module's entry points (commands register themselves)
+    const char* name;                   // "irscope_gui"
+    const char* version;                // IRSCOPE_VERSION the module was built as
+    const GuiModuleApi* gui = nullptr;  // the GUI module's entry points (commands register themselves)
 };
 
 // Called by a module's static initializer (resolved against the executable).

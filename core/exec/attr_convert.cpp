@@ -35,7 +35,7 @@ int64_t toInt(const nlohmann::ordered_json& v, const char* what) {
 double toDouble(const nlohmann::ordered_json& v) {
     if (v.is_number()) return v.get<double>();
     if (v.is_boolean()) return v.get<bool>() ? 1.0 : 0.0;
-    if (v.is_string()) {   // "inf", "nan" as some writers spell them
+    if (v.is_string()) {  // "inf", "nan" as some writers spell them
         auto s = v.get<std::string>();
         if (s == "inf" || s == "Infinity") return INFINITY;
         if (s == "-inf" || s == "-Infinity") return -INFINITY;
@@ -88,37 +88,40 @@ c10::IValue convertType(const c10::TypePtr& type, c10::optional<int32_t> n, cons
         if (v.is_null()) return c10::IValue();
         return convertType(type->castRaw<c10::OptionalType>()->getElementType(), n, v);
     case c10::TypeKind::IntType:
-    case c10::TypeKind::SymIntType:
-        return toInt(v, "int");
-    case c10::TypeKind::FloatType:
-        return toDouble(v);
+    case c10::TypeKind::SymIntType: return toInt(v, "int");
+    case c10::TypeKind::FloatType: return toDouble(v);
     case c10::TypeKind::BoolType:
         if (v.is_boolean()) return v.get<bool>();
         if (v.is_number_integer() && (v.get<int64_t>() == 0 || v.get<int64_t>() == 1)) return v.get<int64_t>() == 1;
         fail("bool", v);
-    case c10::TypeKind::NumberType:
-        return jsonToScalar(v);
+    case c10::TypeKind::NumberType: return jsonToScalar(v);
     case c10::TypeKind::StringType:
         if (v.is_string()) return v.get<std::string>();
         fail("str", v);
     case c10::TypeKind::ScalarTypeType: {
         std::optional<c10::ScalarType> st;
-        if (v.is_string()) st = parseScalarType(v.get<std::string>());
-        else if (v.is_number_integer()) st = parseScalarType(std::to_string(v.get<int64_t>()));
+        if (v.is_string())
+            st = parseScalarType(v.get<std::string>());
+        else if (v.is_number_integer())
+            st = parseScalarType(std::to_string(v.get<int64_t>()));
         if (!st) fail("dtype", v);
         return *st;
     }
     case c10::TypeKind::LayoutType: {
         std::optional<c10::Layout> l;
-        if (v.is_string()) l = parseLayout(v.get<std::string>());
-        else if (v.is_number_integer()) l = parseLayout(std::to_string(v.get<int64_t>()));
+        if (v.is_string())
+            l = parseLayout(v.get<std::string>());
+        else if (v.is_number_integer())
+            l = parseLayout(std::to_string(v.get<int64_t>()));
         if (!l) fail("layout", v);
         return *l;
     }
     case c10::TypeKind::MemoryFormatType: {
         std::optional<c10::MemoryFormat> m;
-        if (v.is_string()) m = parseMemoryFormat(v.get<std::string>());
-        else if (v.is_number_integer()) m = parseMemoryFormat(std::to_string(v.get<int64_t>()));
+        if (v.is_string())
+            m = parseMemoryFormat(v.get<std::string>());
+        else if (v.is_number_integer())
+            m = parseMemoryFormat(std::to_string(v.get<int64_t>()));
         if (!m) fail("memory format", v);
         return *m;
     }
@@ -132,16 +135,14 @@ c10::IValue convertType(const c10::TypePtr& type, c10::optional<int32_t> n, cons
             if (s.rfind(k, 0) == 0) return c10::Device(c10::kCPU);
         fail("device", v);
     }
-    case c10::TypeKind::ListType:
-        return convertList(type->castRaw<c10::ListType>()->getElementType(), n, v);
+    case c10::TypeKind::ListType: return convertList(type->castRaw<c10::ListType>()->getElementType(), n, v);
     case c10::TypeKind::TensorType:
         if (v.is_number() || v.is_boolean()) return wrappedScalarTensor(jsonToScalar(v));
         fail("Tensor", v);
     case c10::TypeKind::GeneratorType:
         if (v.is_null()) return c10::IValue();
         fail("Generator", v);
-    default:
-        fail(type->str(), v);
+    default: fail(type->str(), v);
     }
 }
 
@@ -157,7 +158,8 @@ std::optional<c10::ScalarType> parseScalarType(std::string_view name) {
     if (name == "quint8") return S::QUInt8;
     if (name == "qint32") return S::QInt32;
     // An integer dtype: c10 numbering (see libtorch-1.13-gaps.md, "Enum numbering").
-    if (!name.empty() && name.size() < 4 && std::all_of(name.begin(), name.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+    if (!name.empty() && name.size() < 4 &&
+        std::all_of(name.begin(), name.end(), [](char c) { return c >= '0' && c <= '9'; })) {
         int v = std::stoi(std::string(name));
         if (v >= 0 && v < static_cast<int>(S::NumOptions)) return static_cast<S>(v);
     }

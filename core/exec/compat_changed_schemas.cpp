@@ -23,13 +23,13 @@ enum class Moment { Var, Std };
 std::pair<at::Tensor, at::Tensor> varianceAndMean(Stack& s, Moment moment) {
     at::Tensor x = s[0].toTensor();
     std::vector<int64_t> dims;
-    c10::OptionalIntArrayRef dim;   // None: every dimension
+    c10::OptionalIntArrayRef dim;  // None: every dimension
     if (!s[1].isNone()) {
         dims = s[1].toIntVector();
         dim = dims;
     }
     const bool keepdim = s[3].toBool();
-    double c = 1.0;   // None means Bessel's correction, in 1.13 as in 2.x
+    double c = 1.0;  // None means Bessel's correction, in 1.13 as in 2.x
     if (!s[2].isNone()) c = s[2].toScalar().toDouble();
     if (std::isfinite(c) && c == std::floor(c)) {
         // A whole correction, int or float (torch.var(x, correction=1.0)): the 1.13 kernel as is.
@@ -75,8 +75,8 @@ void checkAlignToWindow(const c10::IValue& align, int64_t nFft, const c10::optio
                         const c10::optional<at::Tensor>& window) {
     if (align.isNone()) return;
     const int64_t win = winLength ? *winLength : window ? window->size(0) : nFft;
-    TORCH_CHECK(win == nFft, "stft: align_to_window=", align.toBool() ? "True" : "False",
-                " with a window (", win, ") shorter than n_fft (", nFft,
+    TORCH_CHECK(win == nFft, "stft: align_to_window=", align.toBool() ? "True" : "False", " with a window (", win,
+                ") shorter than n_fft (", nFft,
                 ") is not supported on this libtorch (1.13), which has no align_to_window");
 }
 
@@ -96,8 +96,8 @@ Tensors stftCenter(Stack& s) {
     auto win = optInt(s[3]);
     auto window = optTensor(s[4]);
     checkAlignToWindow(s[10], nFft, win, window);
-    return {at::stft(s[0].toTensor(), nFft, optInt(s[2]), win, window, s[5].toBool(), s[6].toStringRef(),
-                     s[7].toBool(), optBool(s[8]), optBool(s[9]))};
+    return {at::stft(s[0].toTensor(), nFft, optInt(s[2]), win, window, s[5].toBool(), s[6].toStringRef(), s[7].toBool(),
+                     optBool(s[8]), optBool(s[9]))};
 }
 
 Tensors padSequence(Stack& s) {

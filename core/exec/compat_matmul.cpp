@@ -16,9 +16,7 @@ using Tensors = std::vector<at::Tensor>;
 // The 2.x kernels accumulate 16-bit inputs in float (that is the point of
 // out_dtype=float32), and 1.13's CPU mm has no Half kernel anyway: compute in
 // float for those, in the input's own type otherwise; round once at the end.
-at::ScalarType accumulationType(at::ScalarType t) {
-    return t == at::kHalf || t == at::kBFloat16 ? at::kFloat : t;
-}
+at::ScalarType accumulationType(at::ScalarType t) { return t == at::kHalf || t == at::kBFloat16 ? at::kFloat : t; }
 
 Tensors mmDtype(Stack& s) {
     // (self, mat2, out_dtype)

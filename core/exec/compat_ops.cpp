@@ -62,8 +62,8 @@ Tensors bnLegitFunctional(Stack& s) {
     //   -> (out, save_mean, save_rstd, running_mean_out, running_var_out)
     at::Tensor rm = s[3].toTensor().clone(), rv = s[4].toTensor().clone();
     bool training = s[5].toBool();
-    auto r = at::native_batch_norm(s[0].toTensor(), optTensor(s[1]), optTensor(s[2]), rm, rv, training,
-                                   s[6].toDouble(), s[7].toDouble());
+    auto r = at::native_batch_norm(s[0].toTensor(), optTensor(s[1]), optTensor(s[2]), rm, rv, training, s[6].toDouble(),
+                                   s[7].toDouble());
     return {std::get<0>(r), std::get<1>(r), std::get<2>(r), rm, rv};
 }
 
@@ -80,8 +80,7 @@ Tensors bnWithUpdateFunctional(Stack& s) {
     //   -> (out, save_mean, save_rstd, reserve, running_mean_out, running_var_out)
     at::Tensor x = s[0].toTensor();
     at::Tensor rm = s[3].toTensor().clone(), rv = s[4].toTensor().clone();
-    auto r = at::native_batch_norm(x, optTensor(s[1]), optTensor(s[2]), rm, rv, true, s[5].toDouble(),
-                                   s[6].toDouble());
+    auto r = at::native_batch_norm(x, optTensor(s[1]), optTensor(s[2]), rm, rv, true, s[5].toDouble(), s[6].toDouble());
     return {std::get<0>(r), std::get<1>(r), std::get<2>(r), x.new_empty({0}, x.options().dtype(at::kByte)), rm, rv};
 }
 
@@ -127,8 +126,10 @@ Attention attention(at::Tensor q, at::Tensor k, at::Tensor v, const c10::optiona
         scores = scores.masked_fill(keep.logical_not(), ninf);
     }
     if (mask) {
-        if (mask->scalar_type() == at::kBool) scores = scores.masked_fill(mask->logical_not(), ninf);
-        else scores = scores + mask->to(scores.scalar_type());
+        if (mask->scalar_type() == at::kBool)
+            scores = scores.masked_fill(mask->logical_not(), ninf);
+        else
+            scores = scores + mask->to(scores.scalar_type());
     }
     at::Tensor allMasked = (scores == ninf).all(-1, true);
     at::Tensor probs = at::softmax(scores, -1);
@@ -198,11 +199,11 @@ std::pair<at::Tensor, at::Tensor> rmsNorm(const at::Tensor& x, const std::vector
                                           const c10::optional<at::Tensor>& w, c10::optional<double> eps) {
     std::vector<int64_t> dims;
     for (int64_t i = 0; i < static_cast<int64_t>(shape.size()); ++i) dims.push_back(-1 - i);
-    double e = eps ? *eps : static_cast<double>(c10::elementSize(x.scalar_type()) == 8
-                                                    ? std::numeric_limits<double>::epsilon()
-                                                    : x.scalar_type() == at::kHalf     ? 0.0009765625
-                                                      : x.scalar_type() == at::kBFloat16 ? 0.0078125
-                                                                                         : std::numeric_limits<float>::epsilon());
+    double e = eps ? *eps
+                   : static_cast<double>(c10::elementSize(x.scalar_type()) == 8 ? std::numeric_limits<double>::epsilon()
+                                         : x.scalar_type() == at::kHalf         ? 0.0009765625
+                                         : x.scalar_type() == at::kBFloat16     ? 0.0078125
+                                                                            : std::numeric_limits<float>::epsilon());
     at::Tensor xf = x.scalar_type() == at::kDouble ? x : x.to(at::kFloat);
     at::Tensor rstd = at::rsqrt(xf.pow(2).mean(dims, true) + e);
     at::Tensor y = xf * rstd;
@@ -226,7 +227,7 @@ Tensors squeezeDims(Stack& s) {
     at::Tensor x = s[0].toTensor();
     std::vector<int64_t> dims = intList(s[1]);
     for (auto& d : dims) d = c10::maybe_wrap_dim(d, std::max<int64_t>(x.dim(), 1));
-    std::sort(dims.rbegin(), dims.rend());   // highest first, so lower dims keep their index
+    std::sort(dims.rbegin(), dims.rend());  // highest first, so lower dims keep their index
     dims.erase(std::unique(dims.begin(), dims.end()), dims.end());
     for (int64_t d : dims) x = x.dim() == 0 ? x : x.squeeze(d);
     return {x};
@@ -237,7 +238,7 @@ Tensors reduceDims(Stack& s) {
     // (self, dim?, keepdim)
     at::Tensor x = s[0].toTensor();
     bool keep = s[2].toBool();
-    if (s[1].isNone() || s[1].toIntVector().empty()) {   // no dims: reduce over all
+    if (s[1].isNone() || s[1].toIntVector().empty()) {  // no dims: reduce over all
         at::Tensor r = Any ? x.any() : x.all();
         if (keep) r = r.reshape(std::vector<int64_t>(x.dim(), 1));
         return {r};
@@ -421,8 +422,7 @@ const Entry kEntries[] = {
      "float? scale=None) -> (Tensor, Tensor, Tensor, Tensor, int, int, Tensor, Tensor, Tensor)",
      sdpaCudnn},
     {"aten::_safe_softmax(Tensor self, int dim, ScalarType? dtype=None) -> Tensor", safeSoftmax},
-    {"aten::rms_norm(Tensor input, int[] normalized_shape, Tensor? weight=None, float? eps=None) -> Tensor",
-     rmsNormOp},
+    {"aten::rms_norm(Tensor input, int[] normalized_shape, Tensor? weight=None, float? eps=None) -> Tensor", rmsNormOp},
     {"aten::_fused_rms_norm(Tensor input, int[] normalized_shape, Tensor? weight, float? eps) -> (Tensor, Tensor)",
      fusedRmsNorm},
     {"aten::squeeze.dims(Tensor(a) self, int[] dim) -> Tensor(a)", squeezeDims},
@@ -487,7 +487,7 @@ namespace {
 struct Tables {
     std::vector<std::unique_ptr<c10::FunctionSchema>> schemas;
     std::unordered_map<c10::OperatorName, CompatOp, NameHash> ops;
-    std::unordered_map<std::string, std::string> unsupported;   // "aten::_scaled_mm" -> reason
+    std::unordered_map<std::string, std::string> unsupported;  // "aten::_scaled_mm" -> reason
 };
 
 const Tables& tables() {

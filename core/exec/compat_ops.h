@@ -15,7 +15,7 @@ namespace irscope::exec {
 struct CompatOp {
     const c10::FunctionSchema* schema;
     CompatFn fn;
-    bool shadowsDispatcherOp = false;   // 1.13 has this name under an older schema
+    bool shadowsDispatcherOp = false;  // 1.13 has this name under an older schema
 };
 
 // nullptr when irscope has no equivalent for this name/overload.

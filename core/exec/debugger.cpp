@@ -15,10 +15,10 @@
 #include "core/exec/tensor_probes.h"
 #include "core/exec/value_sources.h"
 #include "core/exec/value_tables.h"
+#include "core/io/tensor_dtype.h"
 #include "core/io/tensor_file.h"
 #include "core/io/tensor_map.h"
 #include "core/ir/graph_index.h"
-#include "core/io/tensor_dtype.h"
 
 namespace irscope::exec {
 
@@ -60,7 +60,7 @@ struct Debugger::Impl {
 
     const ir::Graph& graph;
     Session session;
-    mutable std::mutex m;   // everything below
+    mutable std::mutex m;  // everything below
     ValueSources sources;
     io::TensorMap effectiveInputs;
     Tolerance tolerance{1e-5, 1e-8};
@@ -206,7 +206,8 @@ std::string Debugger::enterConstant(const std::string& name, const std::string& 
             warning = "'" + original + "' has shape " + indexText(meta->shape) + " in the IR; the value entered has " +
                       indexText(t.sizes().vec());
         else if (meta->hasDtype() && irDtype != io::scalarTypeName(*st))
-            warning = "'" + original + "' is " + irDtype + " in the IR; the value entered is " + io::scalarTypeName(*st);
+            warning =
+                "'" + original + "' is " + irDtype + " in the IR; the value entered is " + io::scalarTypeName(*st);
     } else if (!d_->index().constant(original) && d_->index().originalName(name) == nullptr) {
         warning = "the IR has no weight or constant named '" + original + "'";
     }
@@ -421,7 +422,8 @@ std::optional<SliceGeometry> Debugger::geometry(const std::string& name, ValueSi
 std::vector<double> Debugger::block(const std::string& name, const std::vector<int64_t>& lead, int64_t row0,
                                     int64_t col0, int64_t nrows, int64_t ncols, ValueSide side) const {
     at::NoGradGuard g;
-    return blockValues(d_->slice(name, side, lead, [&](const at::Tensor& s) { return cutBlock(s, row0, col0, nrows, ncols); }));
+    return blockValues(
+        d_->slice(name, side, lead, [&](const at::Tensor& s) { return cutBlock(s, row0, col0, nrows, ncols); }));
 }
 
 std::optional<Histogram> Debugger::histogram(const std::string& name, int bins, ValueSide side) const {

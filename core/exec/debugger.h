@@ -44,13 +44,13 @@ class Session;
 
 struct NodeInfo {
     NodeState state = NodeState::Pending;
-    bool current = false;       // the cursor: the next node to run
+    bool current = false;  // the cursor: the next node to run
     bool breakpoint = false;
     bool needsMissing = false;  // reads a value the pre-flight check found missing
     double seconds = 0;
-    size_t outputBytes = 0;     // of its outputs still held
+    size_t outputBytes = 0;  // of its outputs still held
     std::vector<std::string> diagnostics;
-    std::string error;          // when failed
+    std::string error;  // when failed
 };
 
 class Debugger {
@@ -67,7 +67,7 @@ public:
     // ---- values in (each resets the run)
     // Throws std::runtime_error with "FILE: reason" on failure.
     void load(ValueFile kind, const std::string& path);
-    std::string path(ValueFile kind) const;   // "" when none loaded
+    std::string path(ValueFile kind) const;  // "" when none loaded
     void loadWeights(const std::string& p) { load(ValueFile::Weights, p); }
     void loadConstants(const std::string& p) { load(ValueFile::Constants, p); }
     void loadInputs(const std::string& p) { load(ValueFile::Inputs, p); }
@@ -105,14 +105,14 @@ public:
     // ---- tables
     std::vector<WeightRow> weightRows() const;
     std::vector<InputRow> inputRows() const;
-    std::vector<MissingRow> missing() const;   // pre-flight
+    std::vector<MissingRow> missing() const;  // pre-flight
 
     // ---- run control (worker thread)
     void reset();
     RunStatus step();
     RunStatus runTo(int64_t node);
     RunStatus runToEnd();
-    void cancel();                             // any thread
+    void cancel();  // any thread
     void setBreakpoint(int64_t node, bool on);
     bool hasBreakpoint(int64_t node) const;
     std::vector<int64_t> breakpoints() const;

@@ -10,7 +10,9 @@ class ExecError : public std::runtime_error {
 public:
     ExecError(std::string node, std::string opType, std::string reason)
         : std::runtime_error(format(node, opType, reason)),
-          node_(std::move(node)), opType_(std::move(opType)), reason_(std::move(reason)) {}
+          node_(std::move(node)),
+          opType_(std::move(opType)),
+          reason_(std::move(reason)) {}
 
     const std::string& node() const { return node_; }
     const std::string& opType() const { return opType_; }

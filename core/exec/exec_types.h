@@ -9,19 +9,19 @@
 namespace irscope::exec {
 
 enum class RetentionPolicy {
-    KeepAll,            // every intermediate stays inspectable
-    FreeAfterLastUse,   // free a value after its last consumer, except graph outputs, pinned and selected
+    KeepAll,           // every intermediate stays inspectable
+    FreeAfterLastUse,  // free a value after its last consumer, except graph outputs, pinned and selected
 };
 
 enum class NodeState { Pending, Done, Failed };
-const char* nodeStateName(NodeState state);   // "pending", "done", "failed"
+const char* nodeStateName(NodeState state);  // "pending", "done", "failed"
 
 // A placeholder or graph input that has no value (pre-flight).
 struct MissingValue {
-    std::string name;                 // as the nodes use it: "c_mask", "x"
-    std::string originalName;         // "mask" for a placeholder, "" for a graph input
-    std::string kind;                 // "input", "parameter", "buffer", "constant", "weight"
-    std::vector<std::string> nodes;   // nodes that need it, in order
+    std::string name;                // as the nodes use it: "c_mask", "x"
+    std::string originalName;        // "mask" for a placeholder, "" for a graph input
+    std::string kind;                // "input", "parameter", "buffer", "constant", "weight"
+    std::vector<std::string> nodes;  // nodes that need it, in order
 };
 // "c_mask (constant 'mask'), needed by: mul"
 std::string formatMissingValue(const MissingValue& missing);
@@ -29,22 +29,22 @@ std::string formatMissingValue(const MissingValue& missing);
 struct NodeError {
     int64_t node = -1;
     std::string nodeName, opType;
-    std::string message;   // the reason: libtorch's message, or torch_ir's "Weight/input ... not found ..."
+    std::string message;  // the reason: libtorch's message, or torch_ir's "Weight/input ... not found ..."
 };
 
 enum class StopReason {
-    Finished,        // every node ran
-    Stepped,         // step(): one node ran
-    ReachedTarget,   // runTo(): the target node ran
-    Breakpoint,      // stopped before a node with a breakpoint
-    Failed,          // a node failed; error() says which
-    Cancelled,       // cancel() was called
+    Finished,       // every node ran
+    Stepped,        // step(): one node ran
+    ReachedTarget,  // runTo(): the target node ran
+    Breakpoint,     // stopped before a node with a breakpoint
+    Failed,         // a node failed; error() says which
+    Cancelled,      // cancel() was called
 };
 const char* stopReasonName(StopReason reason);
 
 struct RunResult {
     StopReason reason = StopReason::Finished;
-    int64_t lastNode = -1;          // last node that ran (or failed)
+    int64_t lastNode = -1;  // last node that ran (or failed)
     std::optional<NodeError> error;
 };
 

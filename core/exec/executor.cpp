@@ -1,5 +1,5 @@
-#include "core/io/tensor_dtype.h"
 #include "core/exec/executor.h"
+#include "core/io/tensor_dtype.h"
 
 #include <cstring>
 #include <sstream>
@@ -66,11 +66,14 @@ std::string formatMissingValue(const MissingValue& m) {
 at::Tensor constantToTensor(const std::string& name, const ir::ConstantValue& value) {
     if (!value.usable()) throw ExecError("", "", "constant '" + name + "' is unusable: " + value.problem);
     auto st = scalarTypeOfIrDtype(value.dtype);
-    if (!st) throw ExecError("", "", "constant '" + name + "' has dtype '" + value.dtype + "' that libtorch 1.13 cannot hold");
+    if (!st)
+        throw ExecError("", "",
+                        "constant '" + name + "' has dtype '" + value.dtype + "' that libtorch 1.13 cannot hold");
     at::Tensor t = at::empty(value.shape, at::TensorOptions().dtype(*st));
     if (static_cast<size_t>(t.nbytes()) != value.bytes.size())
-        throw ExecError("", "", "constant '" + name + "': " + std::to_string(value.bytes.size()) +
-                                    " bytes for " + std::to_string(t.nbytes()) + " expected");
+        throw ExecError("", "",
+                        "constant '" + name + "': " + std::to_string(value.bytes.size()) + " bytes for " +
+                            std::to_string(t.nbytes()) + " expected");
     if (!value.bytes.empty()) std::memcpy(t.data_ptr(), value.bytes.data(), value.bytes.size());
     return t;
 }
@@ -120,8 +123,7 @@ Executor::Executor(const ir::Graph& graph) : graph_(graph), index_(graph) {
                 s.kind = Source::Kind::GraphInput;
                 s.a = *g;
             }
-            if (s.kind == Source::Kind::NodeOutput && s.b >= 0 &&
-                s.b < static_cast<int64_t>(lastUse_[s.a].size()))
+            if (s.kind == Source::Kind::NodeOutput && s.b >= 0 && s.b < static_cast<int64_t>(lastUse_[s.a].size()))
                 lastUse_[s.a][s.b] = i;
             sources_[i].push_back(std::move(s));
         }
@@ -296,7 +298,7 @@ std::vector<std::string> Executor::runNode(int64_t i) {
     // Compare with the IR's TensorMeta: a mismatch means the graph and the op
     // disagree (e.g. attrs lost on the way).
     std::vector<std::string> diags;
-    if (bound_[i])   // getitem binds nothing
+    if (bound_[i])  // getitem binds nothing
         for (const auto& attr : bound_[i]->ignoredAttrs)
             diags.push_back("attr '" + attr + "' is not an argument of " + node.opType +
                             " in libtorch 1.13's schema and was not passed");
@@ -344,8 +346,10 @@ void Executor::refreshProtected() {
 }
 
 void Executor::setPinned(const std::string& name, bool pinned) {
-    if (pinned) pinned_.insert(name);
-    else pinned_.erase(name);
+    if (pinned)
+        pinned_.insert(name);
+    else
+        pinned_.erase(name);
     refreshProtected();
 }
 

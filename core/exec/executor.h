@@ -40,7 +40,7 @@ public:
     // Replace the tensors of that kind and rebuild the registry. Inputs are
     // matched to graph inputs by name. Tensors handed in are never modified.
     void setWeights(const io::TensorMap& stateDict);
-    void setConstants(const io::TensorMap& constants);   // by original name; override the IR's
+    void setConstants(const io::TensorMap& constants);  // by original name; override the IR's
     void setInputs(const io::TensorMap& inputs);
 
     // Every placeholder or graph input without a value, with the nodes that need it.
@@ -73,8 +73,8 @@ public:
 private:
     struct Source {
         enum class Kind { GraphInput, NodeOutput, Registry } kind = Kind::Registry;
-        int64_t a = -1, b = 0;   // graph input index | node, output index
-        std::string name;        // registry name
+        int64_t a = -1, b = 0;  // graph input index | node, output index
+        std::string name;       // registry name
     };
     struct Expected {
         std::vector<int64_t> shape;
@@ -89,11 +89,11 @@ private:
 
     const ir::Graph& graph_;
     ir::GraphIndex index_;
-    std::vector<std::vector<Source>> sources_;          // per node, per input
-    std::vector<std::vector<int64_t>> lastUse_;         // per node output: last consuming node (-1: none)
+    std::vector<std::vector<Source>> sources_;   // per node, per input
+    std::vector<std::vector<int64_t>> lastUse_;  // per node output: last consuming node (-1: none)
     std::vector<std::vector<Expected>> expected_;
-    std::vector<std::unique_ptr<BoundOp>> bound_;       // bound on first run
-    std::vector<std::vector<uint8_t>> protected_;       // graph output / pinned / selected
+    std::vector<std::unique_ptr<BoundOp>> bound_;  // bound on first run
+    std::vector<std::vector<uint8_t>> protected_;  // graph output / pinned / selected
 
     io::TensorMap weights_, constants_, inputs_;
     std::unordered_map<std::string, at::Tensor> registry_;

@@ -1,5 +1,5 @@
-#include <algorithm>
 #include "core/exec/op_binding.h"
+#include <algorithm>
 
 #include <ATen/ScalarOps.h>
 #include <ATen/core/jit_type.h>
@@ -78,9 +78,9 @@ void resolveSchema(const ir::OpNode& node, BoundOp& op) {
         throw ExecError(node.name, node.opType,
                         "'" + qualifiedName(*opName) + "' is not supported on this libtorch (1.13): " + why);
     } else {
-        throw ExecError(node.name, node.opType,
-                        "unknown op: libtorch 1.13 has no '" + qualifiedName(*opName) +
-                            "' and irscope has no equivalent for it");
+        throw ExecError(
+            node.name, node.opType,
+            "unknown op: libtorch 1.13 has no '" + qualifiedName(*opName) + "' and irscope has no equivalent for it");
     }
 }
 
@@ -91,7 +91,10 @@ void resolveSchema(const ir::OpNode& node, BoundOp& op) {
 class ArgumentBinder {
 public:
     ArgumentBinder(const ir::OpNode& node, BoundOp& op)
-        : node_(node), op_(op), args_(op.schema->arguments()), attrs_(node.attrs),
+        : node_(node),
+          op_(op),
+          args_(op.schema->arguments()),
+          attrs_(node.attrs),
           nInputs_(static_cast<int32_t>(node.inputs.size())) {
         for (const auto& a : args_) classes_.push_back(classify(a));
         listSizes_ = intListAttr(node, "_tensor_list_sizes");
@@ -199,7 +202,7 @@ private:
 
     void bindTensorList(const c10::Argument& a, ArgClass cls, int32_t left, int32_t after, ArgSlot& slot) {
         const int32_t count = listIdx_ < listSizes_.size() ? static_cast<int32_t>(listSizes_[listIdx_])
-                                                           : std::max(0, left - after);   // older files: the rest
+                                                           : std::max(0, left - after);  // older files: the rest
         ++listIdx_;
         if (count > left)
             fail("argument '" + a.name() + "': _tensor_list_sizes asks for " + std::to_string(count) +
@@ -228,7 +231,7 @@ private:
         } else if (a.default_value()) {
             slot.constant = *a.default_value();
         } else if (a.type()->kind() == c10::TypeKind::OptionalType) {
-            slot.constant = c10::IValue();   // 1.13's var.correction: int[1]? dim with no default
+            slot.constant = c10::IValue();  // 1.13's var.correction: int[1]? dim with no default
         } else {
             fail("argument '" + a.name() + "' (" + a.type()->str() +
                  ") is missing: no attr of that name and no default in the schema");
@@ -265,9 +268,7 @@ void buildStack(const BoundOp& op, const std::vector<at::Tensor>& inputs, torch:
     stack.reserve(op.slots.size());
     for (const auto& s : op.slots) {
         switch (s.kind) {
-        case ArgSlot::Kind::Tensor:
-            stack.emplace_back(inputs[s.first]);
-            break;
+        case ArgSlot::Kind::Tensor: stack.emplace_back(inputs[s.first]); break;
         case ArgSlot::Kind::TensorList: {
             c10::List<at::Tensor> list;
             list.reserve(s.count);
@@ -279,16 +280,16 @@ void buildStack(const BoundOp& op, const std::vector<at::Tensor>& inputs, torch:
             c10::List<c10::optional<at::Tensor>> list;
             int32_t k = 0;
             for (bool isNone : s.noneMask) {
-                if (isNone) list.push_back(c10::nullopt);
-                else list.push_back(inputs[s.first + k++]);
+                if (isNone)
+                    list.push_back(c10::nullopt);
+                else
+                    list.push_back(inputs[s.first + k++]);
             }
             stack.emplace_back(std::move(list));
             break;
         }
         case ArgSlot::Kind::Constant:
-        case ArgSlot::Kind::Absent:
-            stack.push_back(s.constant);
-            break;
+        case ArgSlot::Kind::Absent: stack.push_back(s.constant); break;
         }
     }
 }

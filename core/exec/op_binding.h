@@ -33,19 +33,19 @@ using CompatFn = std::vector<at::Tensor> (*)(torch::jit::Stack& args);
 struct ArgSlot {
     enum class Kind { Tensor, TensorList, OptionalTensorList, Constant, Absent };
     Kind kind = Kind::Constant;
-    int32_t first = 0;             // first node input used
-    int32_t count = 0;             // inputs used (lists)
-    std::vector<bool> noneMask;    // OptionalTensorList: true where the element is None
-    c10::IValue constant;          // Constant: converted attr, default, None or wrapped scalar
+    int32_t first = 0;           // first node input used
+    int32_t count = 0;           // inputs used (lists)
+    std::vector<bool> noneMask;  // OptionalTensorList: true where the element is None
+    c10::IValue constant;        // Constant: converted attr, default, None or wrapped scalar
 };
 
 struct BoundOp {
     std::string opType;
     const c10::FunctionSchema* schema = nullptr;
-    std::optional<c10::OperatorHandle> handle;   // set for dispatcher ops
-    CompatFn compat = nullptr;                   // set for equivalents of missing ops
-    std::vector<ArgSlot> slots;                  // one per schema argument
-    std::vector<int32_t> writtenInputs;          // node inputs the op mutates (Tensor(a!))
+    std::optional<c10::OperatorHandle> handle;  // set for dispatcher ops
+    CompatFn compat = nullptr;                  // set for equivalents of missing ops
+    std::vector<ArgSlot> slots;                 // one per schema argument
+    std::vector<int32_t> writtenInputs;         // node inputs the op mutates (Tensor(a!))
     int32_t inputsUsed = 0;
     // Attrs that name no argument of the schema: a 2.x argument 1.13 lacks, or
     // a typo in a hand-edited IR. They are not passed; the node reports them.

@@ -12,7 +12,7 @@
 namespace irscope::exec {
 
 // Which tensor a query reads.
-enum class ValueSide { Actual, Reference, Difference };   // Difference: actual - reference
+enum class ValueSide { Actual, Reference, Difference };  // Difference: actual - reference
 
 // The summary panel shows io::TensorSummary (core/io/tensor_stats.h).
 using io::TensorSummary;
@@ -21,15 +21,15 @@ using io::TensorSummary;
 // 1-D is n x 1.
 struct SliceGeometry {
     std::vector<int64_t> shape;
-    std::vector<int64_t> lead;   // sizes of the leading dims (ndim - 2 of them, or none)
+    std::vector<int64_t> lead;  // sizes of the leading dims (ndim - 2 of them, or none)
     int64_t rows = 0, cols = 0;
     std::string dtype;
-    bool integral = false;       // integer or bool dtype (format without decimals)
+    bool integral = false;  // integer or bool dtype (format without decimals)
 };
 
 struct Histogram {
-    double lo = 0, hi = 0;                 // range of the finite values
-    std::vector<int64_t> counts;           // equal-width bins over [lo, hi]
+    double lo = 0, hi = 0;        // range of the finite values
+    std::vector<int64_t> counts;  // equal-width bins over [lo, hi]
     int64_t finite = 0, nans = 0, posInfs = 0, negInfs = 0;
 };
 

@@ -22,9 +22,12 @@ io::TensorMap makeRandomInputs(const ir::Graph& graph, int64_t seed) {
         const auto st = scalarTypeOfIrDtype(in.dtype).value_or(at::kFloat);
         const auto shape = concreteInputShape(in.shape);
         at::Tensor t;
-        if (st == at::kBool) t = at::randint(0, 2, shape).to(at::kBool);
-        else if (at::isIntegralType(st, false)) t = at::randint(0, 10, shape, at::TensorOptions().dtype(st));
-        else t = at::randn(shape).to(st);
+        if (st == at::kBool)
+            t = at::randint(0, 2, shape).to(at::kBool);
+        else if (at::isIntegralType(st, false))
+            t = at::randint(0, 10, shape, at::TensorOptions().dtype(st));
+        else
+            t = at::randn(shape).to(st);
         m.insert(in.name, t, "random");
     }
     return m;

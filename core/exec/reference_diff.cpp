@@ -9,7 +9,7 @@
 namespace irscope::exec {
 
 Comparison compareWithReference(const std::string& name, const at::Tensor& actual, const at::Tensor& reference,
-                                 const Tolerance& tolerance) {
+                                const Tolerance& tolerance) {
     if (!reference.defined()) {
         Comparison c;
         c.name = name;

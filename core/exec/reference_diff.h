@@ -16,13 +16,13 @@ struct DivergenceInfo {
     std::string nodeName, opType, tensor;
     Comparison diff;
     int64_t compared = 0;
-    std::string message;   // "first divergence at node 'mul_4' ..." or "N computed tensors match the reference"
+    std::string message;  // "first divergence at node 'mul_4' ..." or "N computed tensors match the reference"
 };
 
 // `actual` / `reference` may be undefined: the Comparison says why ("no
 // reference value for 'x'", "'x' has no value yet").
 Comparison compareWithReference(const std::string& name, const at::Tensor& actual, const at::Tensor& reference,
-                                 const Tolerance& tolerance);
+                                const Tolerance& tolerance);
 
 DivergenceInfo firstDivergence(const Session& session, const io::TensorMap& references, const Tolerance& tolerance);
 

@@ -15,9 +15,9 @@ struct Session::Impl {
     explicit Impl(const ir::Graph& g) : exec(g) {}
 
     Executor exec;
-    mutable std::mutex mutex;   // guards everything below and the executor's values
+    mutable std::mutex mutex;  // guards everything below and the executor's values
     std::atomic<bool> cancelRequested{false};
-    std::atomic<int64_t> progress{0};   // == cursor, readable without the lock
+    std::atomic<int64_t> progress{0};  // == cursor, readable without the lock
     int64_t cursor = 0;
     std::vector<NodeState> states;
     std::vector<double> seconds;
@@ -45,7 +45,7 @@ struct Session::Impl {
             r.reason = StopReason::Finished;
             return r;
         }
-        if (error) {   // a failed node stays failed until reset
+        if (error) {  // a failed node stays failed until reset
             r.reason = StopReason::Failed;
             r.error = error;
             r.lastNode = error->node;
@@ -152,8 +152,10 @@ void Session::cancel() { d_->cancelRequested = true; }
 
 void Session::setBreakpoint(int64_t node, bool enabled) {
     std::lock_guard lock(d_->mutex);
-    if (enabled) d_->breakpoints.insert(node);
-    else d_->breakpoints.erase(node);
+    if (enabled)
+        d_->breakpoints.insert(node);
+    else
+        d_->breakpoints.erase(node);
 }
 bool Session::hasBreakpoint(int64_t node) const {
     std::lock_guard lock(d_->mutex);

@@ -74,16 +74,16 @@ public:
     void clearBreakpoints();
 
     int64_t nodeCount() const;
-    int64_t cursor() const;   // next node to run; == nodeCount() when finished
+    int64_t cursor() const;  // next node to run; == nodeCount() when finished
     // The cursor without taking the lock: for a UI timer while a node runs.
     int64_t progress() const;
     bool finished() const;
     NodeState state(int64_t node) const;
-    double seconds(int64_t node) const;   // wall time of the node's last run
-    double totalSeconds() const;          // sum over nodes run since reset
+    double seconds(int64_t node) const;  // wall time of the node's last run
+    double totalSeconds() const;         // sum over nodes run since reset
     // Result shape/dtype vs the node's output TensorMeta ("" when they agree).
     std::vector<std::string> diagnostics(int64_t node) const;
-    std::optional<NodeError> error() const;   // the failure that stopped the last run
+    std::optional<NodeError> error() const;  // the failure that stopped the last run
 
     // Retention.
     void setRetention(RetentionPolicy policy);

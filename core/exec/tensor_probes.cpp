@@ -101,7 +101,7 @@ Histogram histogramOf(const at::Tensor& t, int bins) {
     if (!at::isFloatingType(fin.scalar_type())) fin = fin.to(at::kDouble);
     h.lo = fin.min().item<double>();
     h.hi = fin.max().item<double>();
-    if (h.hi <= h.lo) {   // one value: a bin of width 1 around it
+    if (h.hi <= h.lo) {  // one value: a bin of width 1 around it
         h.lo -= 0.5;
         h.hi += 0.5;
     }

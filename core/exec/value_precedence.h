@@ -19,15 +19,15 @@ inline constexpr const char* kEnteredSource = "entered";
 enum class ValueOrigin { StateDict, IrConstant, ConstantsFile, Entered };
 
 struct EffectiveConstant {
-    std::string name;        // original name
+    std::string name;  // original name
     at::Tensor tensor;
     ValueOrigin origin = ValueOrigin::IrConstant;
-    std::string source;      // "IR constants", the constants file, "entered"
+    std::string source;  // "IR constants", the constants file, "entered"
 };
 
 struct EffectiveConstants {
-    std::vector<EffectiveConstant> values;       // the IR's (in its order), then the user's new names
-    std::vector<std::pair<std::string, std::string>> unusable;   // IR constant, why libtorch cannot hold it
+    std::vector<EffectiveConstant> values;                      // the IR's (in its order), then the user's new names
+    std::vector<std::pair<std::string, std::string>> unusable;  // IR constant, why libtorch cannot hold it
 };
 
 // The IR's usable constants overridden by `userConstants` (a constants file

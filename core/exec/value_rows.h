@@ -15,36 +15,36 @@
 namespace irscope::exec {
 
 enum class WeightStatus {
-    Loaded,          // from the state_dict, shape and dtype as the IR says
-    FromIr,          // from the IR's own `constants`
-    FromConstants,   // from the --constants file
-    Entered,         // typed by the user
-    Missing,         // no value anywhere
+    Loaded,         // from the state_dict, shape and dtype as the IR says
+    FromIr,         // from the IR's own `constants`
+    FromConstants,  // from the --constants file
+    Entered,        // typed by the user
+    Missing,        // no value anywhere
     ShapeMismatch,
     DTypeMismatch,
-    UnusedInFile,    // in the file, but no IR weight maps to it
+    UnusedInFile,  // in the file, but no IR weight maps to it
 };
-const char* weightStatusName(WeightStatus status);   // "loaded", "IR constant", "missing", ...
+const char* weightStatusName(WeightStatus status);  // "loaded", "IR constant", "missing", ...
 
 struct WeightRow {
-    std::string placeholder;                 // first placeholder ("" for an unused file entry)
-    std::vector<std::string> placeholders;   // every placeholder mapping to it
-    std::string originalName;                // state_dict key / constant name
-    char kind = '?';                         // 'p', 'b', 'c', or '?' (other / unused)
-    bool constantLike = false;               // c_, or a b_ the state_dict lacks (non-persistent buffer)
-    bool used = false;                       // some node reads it
+    std::string placeholder;                // first placeholder ("" for an unused file entry)
+    std::vector<std::string> placeholders;  // every placeholder mapping to it
+    std::string originalName;               // state_dict key / constant name
+    char kind = '?';                        // 'p', 'b', 'c', or '?' (other / unused)
+    bool constantLike = false;              // c_, or a b_ the state_dict lacks (non-persistent buffer)
+    bool used = false;                      // some node reads it
     std::vector<int64_t> irShape;
     std::string irDtype;
-    std::vector<int64_t> loadedShape;        // empty with loadedDtype "" when no value
+    std::vector<int64_t> loadedShape;  // empty with loadedDtype "" when no value
     std::string loadedDtype;
-    std::string source;                      // file path, "IR constants", "entered"
+    std::string source;  // file path, "IR constants", "entered"
     WeightStatus status = WeightStatus::Missing;
-    std::string message;                     // what is wrong, in a sentence ("" when nothing)
+    std::string message;  // what is wrong, in a sentence ("" when nothing)
     bool hasValue() const { return !loadedDtype.empty(); }
 };
 
 enum class InputSource { Random, Zeros, Ones, File };
-const char* inputSourceName(InputSource source);   // "random", "zeros", "ones", "file"
+const char* inputSourceName(InputSource source);  // "random", "zeros", "ones", "file"
 
 struct InputRow {
     std::string name;
@@ -53,7 +53,7 @@ struct InputRow {
     InputSource source = InputSource::Random;
     std::vector<int64_t> loadedShape;
     std::string loadedDtype;
-    std::string problem;   // "not in the inputs file", shape mismatch, ...
+    std::string problem;  // "not in the inputs file", shape mismatch, ...
 };
 
 // What supplies a missing value; the GUI and the CLI word it their own way.
@@ -76,7 +76,7 @@ struct MissingRow {
 
 // The tensor files a debugger reads its values from.
 enum class ValueFile { Weights, Constants, Inputs, Expected, ReferenceIntermediates };
-const char* valueFileName(ValueFile file);   // "weights", "constants", "inputs", "expected", "reference intermediates"
+const char* valueFileName(ValueFile file);  // "weights", "constants", "inputs", "expected", "reference intermediates"
 inline constexpr ValueFile kValueFiles[] = {ValueFile::Weights, ValueFile::Constants, ValueFile::Inputs,
                                             ValueFile::Expected, ValueFile::ReferenceIntermediates};
 
@@ -90,9 +90,9 @@ struct EnteredConstant {
 // Everything the user chose as a source of values: applied to a reloaded
 // document, it recreates the same values (see Debugger::restore).
 struct ValueSettings {
-    std::vector<std::pair<ValueFile, std::string>> files;   // in the order they were loaded
+    std::vector<std::pair<ValueFile, std::string>> files;  // in the order they were loaded
     std::vector<EnteredConstant> entered;
-    std::vector<std::pair<std::string, InputSource>> inputSources;   // by graph input name
+    std::vector<std::pair<std::string, InputSource>> inputSources;  // by graph input name
     int64_t seed = 0;
 };
 

@@ -34,8 +34,10 @@ const std::string& ValueSources::path(ValueFile kind) const {
 
 void ValueSources::enter(const EnteredConstant& typed, const at::Tensor& value) {
     auto same = [&](const EnteredConstant& e) { return e.name == typed.name; };
-    if (auto it = std::find_if(typed_.begin(), typed_.end(), same); it != typed_.end()) *it = typed;
-    else typed_.push_back(typed);
+    if (auto it = std::find_if(typed_.begin(), typed_.end(), same); it != typed_.end())
+        *it = typed;
+    else
+        typed_.push_back(typed);
     typedValues_[typed.name] = value;
     mergeUserConstants();
 }
@@ -69,7 +71,8 @@ void ValueSources::setAllInputSources(InputSource source) {
 }
 
 io::TensorMap ValueSources::effectiveInputs() const {
-    const bool anyRandom = std::find(inputSources_.begin(), inputSources_.end(), InputSource::Random) != inputSources_.end();
+    const bool anyRandom =
+        std::find(inputSources_.begin(), inputSources_.end(), InputSource::Random) != inputSources_.end();
     const io::TensorMap random = anyRandom ? makeRandomInputs(graph_, seed_) : io::TensorMap{};
     const io::TensorMap& inputsFile = file(ValueFile::Inputs);
     io::TensorMap out;
@@ -111,7 +114,8 @@ ValueSettings ValueSources::settings() const {
     ValueSettings s;
     for (ValueFile kind : loadOrder_) s.files.emplace_back(kind, path(kind));
     s.entered = typed_;
-    for (size_t i = 0; i < graph_.graphInputs.size(); ++i) s.inputSources.emplace_back(graph_.graphInputs[i].name, inputSources_[i]);
+    for (size_t i = 0; i < graph_.graphInputs.size(); ++i)
+        s.inputSources.emplace_back(graph_.graphInputs[i].name, inputSources_[i]);
     s.seed = seed_;
     return s;
 }

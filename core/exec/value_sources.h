@@ -26,11 +26,11 @@ public:
 
     void setFile(ValueFile kind, io::TensorMap tensors, const std::string& path);
     const io::TensorMap& file(ValueFile kind) const;
-    const std::string& path(ValueFile kind) const;   // "" when none loaded
+    const std::string& path(ValueFile kind) const;  // "" when none loaded
 
     // Typed constants by original name, in the order first typed.
     void enter(const EnteredConstant& typed, const at::Tensor& value);
-    bool clearEntered(const std::string& originalName);   // false when none was entered
+    bool clearEntered(const std::string& originalName);  // false when none was entered
     std::vector<std::string> enteredNames() const;
     // The constants file overridden by typed values (see value_precedence.h).
     const io::TensorMap& userConstants() const { return userConstants_; }
@@ -61,8 +61,8 @@ private:
     std::map<ValueFile, io::TensorMap> files_;
     std::map<ValueFile, std::string> paths_;
     std::vector<ValueFile> loadOrder_;
-    std::vector<EnteredConstant> typed_;                    // as typed, in order
-    std::map<std::string, at::Tensor> typedValues_;         // original name -> value
+    std::vector<EnteredConstant> typed_;             // as typed, in order
+    std::map<std::string, at::Tensor> typedValues_;  // original name -> value
     io::TensorMap userConstants_;
     std::vector<InputSource> inputSources_;
     int64_t seed_ = 0;

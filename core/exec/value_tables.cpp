@@ -7,8 +7,8 @@
 #include "core/exec/attr_convert.h"
 #include "core/exec/value_precedence.h"
 #include "core/exec/verify.h"
-#include "core/io/weight_binding.h"
 #include "core/io/tensor_dtype.h"
+#include "core/io/weight_binding.h"
 
 namespace irscope::exec {
 
@@ -211,11 +211,14 @@ std::vector<MissingRow> missingRows(const std::vector<MissingValue>& missing, co
         MissingRow r;
         r.value = mv;
         const std::string& what = mv.originalName.empty() ? mv.name : mv.originalName;
-        if (mv.kind == "input") r.remedy = Remedy::ChooseInputSource;
-        else if (mv.kind == "constant") r.remedy = Remedy::EnterConstant;
+        if (mv.kind == "input")
+            r.remedy = Remedy::ChooseInputSource;
+        else if (mv.kind == "constant")
+            r.remedy = Remedy::EnterConstant;
         else if (mv.kind == "buffer" && haveStateDict && !sources.file(ValueFile::Weights).contains(what))
             r.remedy = Remedy::EnterNonPersistentBuffer;
-        else r.remedy = Remedy::LoadStateDict;
+        else
+            r.remedy = Remedy::LoadStateDict;
         r.awaitsStateDict = awaitsStateDict(mv, sources);
         out.push_back(std::move(r));
     }

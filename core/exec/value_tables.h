@@ -13,7 +13,8 @@
 namespace irscope::exec {
 
 std::vector<WeightRow> weightRows(const ir::Graph& graph, const ir::GraphIndex& index, const ValueSources& sources);
-std::vector<InputRow> inputRows(const ir::Graph& graph, const ValueSources& sources, const io::TensorMap& effectiveInputs);
+std::vector<InputRow> inputRows(const ir::Graph& graph, const ValueSources& sources,
+                                const io::TensorMap& effectiveInputs);
 std::vector<MissingRow> missingRows(const std::vector<MissingValue>& missing, const ValueSources& sources);
 
 // A parameter or buffer while no state_dict is loaded: waiting, not an alarm.

@@ -41,8 +41,10 @@ private:
 
     void value(size_t depth) {
         skipSpace();
-        if (at('[') || at('(')) list(depth);
-        else number(depth);
+        if (at('[') || at('('))
+            list(depth);
+        else
+            number(depth);
     }
 
     void list(size_t depth) {
@@ -50,14 +52,17 @@ private:
         ++pos_;
         int64_t n = 0;
         skipSpace();
-        if (at(close)) ++pos_;
-        else n = elements(depth, close);
+        if (at(close))
+            ++pos_;
+        else
+            n = elements(depth, close);
         if (n == 0 && !shapeFixed_) {
             shapeFixed_ = true;
             shape_.resize(depth + 1, -1);
         }
         if (depth >= shape_.size()) fail("ragged list: a list where a number was expected");
-        if (shape_[depth] < 0) shape_[depth] = n;
+        if (shape_[depth] < 0)
+            shape_[depth] = n;
         else if (shape_[depth] != n)
             fail("ragged list: " + std::to_string(n) + " elements where " + std::to_string(shape_[depth]) +
                  " were expected");
@@ -138,8 +143,10 @@ private:
 
     bool push(double value, bool isInteger = false, int64_t integer = 0) {
         out_.values.push_back(value);
-        if (isInteger) out_.integers.push_back(integer);
-        else out_.allIntegers = false;
+        if (isInteger)
+            out_.integers.push_back(integer);
+        else
+            out_.allIntegers = false;
         return true;
     }
 
@@ -169,8 +176,10 @@ std::string formatBytes(size_t bytes) {
         ++u;
     }
     char buf[32];
-    if (u == 0) std::snprintf(buf, sizeof buf, "%zu B", bytes);
-    else std::snprintf(buf, sizeof buf, "%.1f %s", v, units[u]);
+    if (u == 0)
+        std::snprintf(buf, sizeof buf, "%zu B", bytes);
+    else
+        std::snprintf(buf, sizeof buf, "%.1f %s", v, units[u]);
     return buf;
 }
 

@@ -15,7 +15,7 @@ namespace irscope::exec {
 struct ParsedValues {
     std::vector<int64_t> shape;
     std::vector<double> values;
-    std::vector<int64_t> integers;   // exact values when every token is an integer
+    std::vector<int64_t> integers;  // exact values when every token is an integer
     bool allIntegers = true;
 };
 // Throws std::invalid_argument with the position ("at character 7: ...") and reason.

@@ -12,7 +12,6 @@
 
 namespace irscope::exec {
 
-
 std::string dtypeNameOf(const at::Tensor& t) { return t.defined() ? io::scalarTypeName(t.scalar_type()) : "?"; }
 
 std::string indexText(const std::vector<int64_t>& index) {
@@ -89,7 +88,7 @@ Comparison compareTensors(const std::string& name, const at::Tensor& actual, con
     c.mismatches = c.numel - ok.sum().item<int64_t>();
     int64_t worst = dflat.argmax().item<int64_t>();
     c.maxAbsDiff = dflat[worst].item<double>();
-    at::Tensor rel = d / eAbs;   // x/0 = inf, 0/0 = nan
+    at::Tensor rel = d / eAbs;  // x/0 = inf, 0/0 = nan
     rel = at::where(d == 0, at::zeros({}, rel.options()), rel);
     c.maxRelDiff = rel.max().item<double>();
     c.worstIndex = unravel(worst, actual.sizes());
@@ -116,8 +115,7 @@ std::vector<Comparison> compareOutputs(const Session& session, const io::TensorM
     return out;
 }
 
-IntermediateReport compareIntermediates(const Session& session, const io::TensorMap& reference,
-                                        const Tolerance& tol) {
+IntermediateReport compareIntermediates(const Session& session, const io::TensorMap& reference, const Tolerance& tol) {
     IntermediateReport r;
     const auto& nodes = session.graph().nodes;
     const Executor& exec = session.executor();
@@ -137,7 +135,8 @@ IntermediateReport compareIntermediates(const Session& session, const io::Tensor
             }
             ++r.compared;
             Comparison c = compareTensors(name, actual, *ref, tol);
-            if (!c.matched && !r.first) r.first = Divergence{static_cast<int64_t>(i), nodes[i].name, nodes[i].opType, c};
+            if (!c.matched && !r.first)
+                r.first = Divergence{static_cast<int64_t>(i), nodes[i].name, nodes[i].opType, c};
         }
     }
     return r;

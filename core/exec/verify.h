@@ -22,20 +22,20 @@ namespace irscope::exec {
 class Session;
 
 struct Tolerance {
-    double rtol = 1e-5;   // torch.allclose's defaults
+    double rtol = 1e-5;  // torch.allclose's defaults
     double atol = 1e-8;
 };
 
 struct Comparison {
     std::string name;
     bool matched = false;
-    bool exact = false;             // compared exactly (integer/bool)
-    std::string problem;            // shape/dtype mismatch, missing value ("" when comparable)
+    bool exact = false;   // compared exactly (integer/bool)
+    std::string problem;  // shape/dtype mismatch, missing value ("" when comparable)
     int64_t numel = 0;
-    int64_t mismatches = 0;         // elements outside the tolerance
-    double maxAbsDiff = 0;          // max |actual - expected| (inf when a NaN/inf differs)
-    double maxRelDiff = 0;          // max |actual - expected| / |expected| (inf where expected is 0)
-    std::vector<int64_t> worstIndex;   // index of the largest |actual - expected|
+    int64_t mismatches = 0;           // elements outside the tolerance
+    double maxAbsDiff = 0;            // max |actual - expected| (inf when a NaN/inf differs)
+    double maxRelDiff = 0;            // max |actual - expected| / |expected| (inf where expected is 0)
+    std::vector<int64_t> worstIndex;  // index of the largest |actual - expected|
     double worstActual = 0, worstExpected = 0;
 };
 
@@ -53,13 +53,13 @@ std::vector<Comparison> compareOutputs(const Session& session, const io::TensorM
 struct Divergence {
     int64_t node = -1;
     std::string nodeName, opType;
-    Comparison comparison;          // of the first diverging output of that node
+    Comparison comparison;  // of the first diverging output of that node
 };
 
 struct IntermediateReport {
-    int64_t compared = 0;           // tensors compared
-    int64_t notInReference = 0;     // node outputs the reference does not have
-    int64_t notComputed = 0;        // reference tensors with no computed value (not run or freed)
+    int64_t compared = 0;        // tensors compared
+    int64_t notInReference = 0;  // node outputs the reference does not have
+    int64_t notComputed = 0;     // reference tensors with no computed value (not run or freed)
     std::optional<Divergence> first;
 };
 

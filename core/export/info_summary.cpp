@@ -42,7 +42,7 @@ InfoSummary summarize(const ir::Graph& graph) {
         unsigned __int128 count = 1;
         for (int64_t dim : weight.shape) {
             const auto d = static_cast<unsigned __int128>(std::max<int64_t>(dim, 0));
-            count = (d != 0 && count > kMax / d) ? kMax : count * d;   // saturate rather than wrap
+            count = (d != 0 && count > kMax / d) ? kMax : count * d;  // saturate rather than wrap
         }
         info.totalParameters = info.totalParameters > kMax - count ? kMax : info.totalParameters + count;
     }
@@ -102,7 +102,7 @@ std::string formatInfoJson(const InfoSummary& info) {
     w.key("num_weights");
     w.value(static_cast<int64_t>(info.numWeights));
     w.key("total_parameters");
-    w.integerLiteral(toDecimal(info.totalParameters));   // Python ints have no size limit
+    w.integerLiteral(toDecimal(info.totalParameters));  // Python ints have no size limit
     w.key("input_shapes");
     shapes(info.inputShapes);
     w.key("output_shapes");

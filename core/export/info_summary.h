@@ -21,9 +21,9 @@ struct InfoSummary {
 };
 
 InfoSummary summarize(const ir::Graph& graph);
-std::string formatInfoText(const InfoSummary& info);   // ends with a newline
-std::string formatInfoJson(const InfoSummary& info);   // json.dumps(indent=2), ends with a newline
+std::string formatInfoText(const InfoSummary& info);  // ends with a newline
+std::string formatInfoJson(const InfoSummary& info);  // json.dumps(indent=2), ends with a newline
 
-std::string withThousands(unsigned __int128 value);    // 11689512 -> "11,689,512"
+std::string withThousands(unsigned __int128 value);  // 11689512 -> "11,689,512"
 
 }  // namespace irscope::exporter

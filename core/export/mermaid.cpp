@@ -22,7 +22,7 @@ std::string graphToMermaid(const ir::Graph& graph, const MermaidOptions& options
         out += text;
     };
 
-    std::unordered_map<std::string, std::string> producers;   // tensor name -> mermaid node id
+    std::unordered_map<std::string, std::string> producers;  // tensor name -> mermaid node id
     for (const auto& input : graph.graphInputs) {
         line("input_" + input.name + "[/\"" + label("Input: " + input.name + "<br/>" + ir::shapeToX(input.shape)) +
              "\"/]");

@@ -8,8 +8,8 @@
 namespace irscope::exporter {
 
 struct MermaidOptions {
-    int maxNodes = 30;            // only the first N nodes are drawn (N >= 0)
-    bool includeWeights = true;   // --no-weights sets false
+    int maxNodes = 30;           // only the first N nodes are drawn (N >= 0)
+    bool includeWeights = true;  // --no-weights sets false
 };
 
 // Without a trailing newline, like ir_to_mermaid(); the CLI adds one.

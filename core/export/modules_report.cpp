@@ -15,8 +15,10 @@ void appendTextRow(std::string& out, const Module& m, const std::string& kind) {
     std::string line(static_cast<size_t>(2 * m.depth), ' ');
     line += label;
     line += "  [" + kind + "]";
-    if (line.size() < 56) line.append(56 - line.size(), ' ');
-    else line += ' ';
+    if (line.size() < 56)
+        line.append(56 - line.size(), ' ');
+    else
+        line += ' ';
     out += line;
     auto count = [&out](int64_t n, const char* one, const char* many) {
         out += withThousands(static_cast<unsigned __int128>(n)) + " " + (n == 1 ? one : many);

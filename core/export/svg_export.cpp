@@ -19,15 +19,17 @@ std::string xmlEscape(const std::string& text) {
     out.reserve(text.size());
     for (char c : text) {
         switch (c) {
-            case '&': out += "&amp;"; break;
-            case '<': out += "&lt;"; break;
-            case '>': out += "&gt;"; break;
-            case '"': out += "&quot;"; break;
-            case '\'': out += "&apos;"; break;
-            default:
-                // Control characters are not allowed in XML 1.0.
-                if (static_cast<unsigned char>(c) < 0x20 && c != '\t' && c != '\n' && c != '\r') out += "?";
-                else out += c;
+        case '&': out += "&amp;"; break;
+        case '<': out += "&lt;"; break;
+        case '>': out += "&gt;"; break;
+        case '"': out += "&quot;"; break;
+        case '\'': out += "&apos;"; break;
+        default:
+            // Control characters are not allowed in XML 1.0.
+            if (static_cast<unsigned char>(c) < 0x20 && c != '\t' && c != '\n' && c != '\r')
+                out += "?";
+            else
+                out += c;
         }
     }
     return out;
@@ -35,27 +37,27 @@ std::string xmlEscape(const std::string& text) {
 
 FamilyColors itemColors(const PlacedItem& item) {
     switch (item.kind) {
-        case ItemKind::GraphInput: return {"#d5f0ec", "#2f857c"};
-        case ItemKind::Output: return {"#d5f0ec", "#2f857c"};
-        case ItemKind::Parameter: return {"#fff4cc", "#b08d1a"};
-        case ItemKind::Buffer: return {"#dcecfb", "#3f78b0"};
-        case ItemKind::Constant: return {"#eedffa", "#8455b0"};
-        case ItemKind::OtherWeight: return {"#ececec", "#777777"};
-        case ItemKind::Ghost: return {"#ffffff", "#9a9a9a"};
-        case ItemKind::Module: return {"#e8eef7", "#4a6a94"};
-        case ItemKind::Frame: return {"#f7f9fc", "#9aa9bd"};
-        case ItemKind::Port: return {"#f0f0f0", "#9a9a9a"};
-        case ItemKind::Op: break;
+    case ItemKind::GraphInput: return {"#d5f0ec", "#2f857c"};
+    case ItemKind::Output: return {"#d5f0ec", "#2f857c"};
+    case ItemKind::Parameter: return {"#fff4cc", "#b08d1a"};
+    case ItemKind::Buffer: return {"#dcecfb", "#3f78b0"};
+    case ItemKind::Constant: return {"#eedffa", "#8455b0"};
+    case ItemKind::OtherWeight: return {"#ececec", "#777777"};
+    case ItemKind::Ghost: return {"#ffffff", "#9a9a9a"};
+    case ItemKind::Module: return {"#e8eef7", "#4a6a94"};
+    case ItemKind::Frame: return {"#f7f9fc", "#9aa9bd"};
+    case ItemKind::Port: return {"#f0f0f0", "#9a9a9a"};
+    case ItemKind::Op: break;
     }
     switch (item.family) {
-        case OpFamily::ConvLinear: return {"#d6e6f7", "#3a6ea5"};
-        case OpFamily::Normalization: return {"#dff0d8", "#4b8a3c"};
-        case OpFamily::Activation: return {"#fde9c4", "#c0871c"};
-        case OpFamily::Shape: return {"#ededed", "#8a8a8a"};
-        case OpFamily::Elementwise: return {"#f7dff0", "#a5487f"};
-        case OpFamily::Reduction: return {"#e3ddf7", "#6650a5"};
-        case OpFamily::Attention: return {"#fad8d0", "#c0503a"};
-        case OpFamily::Other: return {"#ffffff", "#666666"};
+    case OpFamily::ConvLinear: return {"#d6e6f7", "#3a6ea5"};
+    case OpFamily::Normalization: return {"#dff0d8", "#4b8a3c"};
+    case OpFamily::Activation: return {"#fde9c4", "#c0871c"};
+    case OpFamily::Shape: return {"#ededed", "#8a8a8a"};
+    case OpFamily::Elementwise: return {"#f7dff0", "#a5487f"};
+    case OpFamily::Reduction: return {"#e3ddf7", "#6650a5"};
+    case OpFamily::Attention: return {"#fad8d0", "#c0503a"};
+    case OpFamily::Other: return {"#ffffff", "#666666"};
     }
     return {"#ffffff", "#666666"};
 }
@@ -74,14 +76,14 @@ void num(std::string& out, double v) {
 
 std::string idPrefix(const PlacedItem& item) {
     switch (item.kind) {
-        case ItemKind::Op: return "op_" + item.name;
-        case ItemKind::GraphInput: return "input_" + item.name;
-        case ItemKind::Output: return "output_" + std::to_string(item.irIndex);
-        case ItemKind::Ghost: return "ghost_" + item.name;
-        case ItemKind::Module: return "module_" + item.name;
-        case ItemKind::Frame: return "frame_" + item.name;
-        case ItemKind::Port: return "port_" + item.name;
-        default: return "w_" + item.name;
+    case ItemKind::Op: return "op_" + item.name;
+    case ItemKind::GraphInput: return "input_" + item.name;
+    case ItemKind::Output: return "output_" + std::to_string(item.irIndex);
+    case ItemKind::Ghost: return "ghost_" + item.name;
+    case ItemKind::Module: return "module_" + item.name;
+    case ItemKind::Frame: return "frame_" + item.name;
+    case ItemKind::Port: return "port_" + item.name;
+    default: return "w_" + item.name;
     }
 }
 
@@ -194,8 +196,8 @@ void writeEdge(std::string& s, const LayoutResult& layout, size_t e, double labe
     const bool dashed = edge.style == EdgeStyle::Dashed;
     const char* color = dashed ? "#8c8c8c" : "#555555";
     s += "<g id=\"e" + std::to_string(e) + "\" class=\"edge " + (dashed ? "dashed" : "solid") + "\">";
-    s += "<title>" + xmlEscape(layout.items[edge.source].name) + " -&gt; " +
-         xmlEscape(layout.items[edge.target].name) + "</title>";
+    s += "<title>" + xmlEscape(layout.items[edge.source].name) + " -&gt; " + xmlEscape(layout.items[edge.target].name) +
+         "</title>";
     s += "<path d=\"";
     for (size_t i = 0; i < edge.points.size(); ++i) {
         s += i == 0 ? "M" : " L";
@@ -242,21 +244,25 @@ void writeNodeShape(std::string& s, const PlacedItem& it) {
     const FamilyColors c = itemColors(it);
     const double slant = std::min(10.0, r.width / 4);
     switch (it.kind) {
-        case ItemKind::Op:
-        case ItemKind::Ghost:
-        case ItemKind::Module:
-        case ItemKind::Port:
-            writeRectGeometry(s, r);
-            s += it.kind == ItemKind::Port ? "\" rx=\"10\" ry=\"10\"" : "\" rx=\"6\" ry=\"6\"";
-            break;
-        case ItemKind::Output:   // trapezoid, wide side up (torch_ir's [\ /])
-            writePolygonPoints(s, {{r.left(), r.top()}, {r.right(), r.top()}, {r.right() - slant, r.bottom()},
-                                   {r.left() + slant, r.bottom()}});
-            break;
-        default:                 // parallelogram: graph inputs and weights
-            writePolygonPoints(s, {{r.left() + slant, r.top()}, {r.right(), r.top()}, {r.right() - slant, r.bottom()},
-                                   {r.left(), r.bottom()}});
-            break;
+    case ItemKind::Op:
+    case ItemKind::Ghost:
+    case ItemKind::Module:
+    case ItemKind::Port:
+        writeRectGeometry(s, r);
+        s += it.kind == ItemKind::Port ? "\" rx=\"10\" ry=\"10\"" : "\" rx=\"6\" ry=\"6\"";
+        break;
+    case ItemKind::Output:  // trapezoid, wide side up (torch_ir's [\ /])
+        writePolygonPoints(s, {{r.left(), r.top()},
+                               {r.right(), r.top()},
+                               {r.right() - slant, r.bottom()},
+                               {r.left() + slant, r.bottom()}});
+        break;
+    default:  // parallelogram: graph inputs and weights
+        writePolygonPoints(s, {{r.left() + slant, r.top()},
+                               {r.right(), r.top()},
+                               {r.right() - slant, r.bottom()},
+                               {r.left(), r.bottom()}});
+        break;
     }
     s += " fill=\"";
     s += c.fill;
@@ -285,7 +291,7 @@ void writeNodeLines(std::string& s, const PlacedItem& it, const SvgOptions& o) {
         if (l == 0 && (it.kind == ItemKind::Op || it.kind == ItemKind::Module)) s += " font-weight=\"bold\"";
         if (it.kind == ItemKind::Ghost) s += " font-style=\"italic\"";
         s += ">";
-        if (it.kind == ItemKind::Ghost) s += "\xe2\x86\xb3 ";   // "↳ ": drawn again here, defined elsewhere
+        if (it.kind == ItemKind::Ghost) s += "\xe2\x86\xb3 ";  // "↳ ": drawn again here, defined elsewhere
         s += xmlEscape(it.lines[l]) + "</text>";
     }
 }
@@ -347,8 +353,10 @@ std::string graphToSvgByModule(const ir::Graph& graph, const ir::GraphIndex& ind
     const double scale = options.fontSize / 12;
     d.items.textWidth = [scale](std::string_view line) { return layout::defaultTextWidth(line) * scale; };
     modules::ModuleDrawing drawing(graph, index, tree, d);
-    if (depth < 0) drawing.expandInitial();
-    else drawing.expandToDepth(depth);
+    if (depth < 0)
+        drawing.expandInitial();
+    else
+        drawing.expandToDepth(depth);
     return layoutToSvg(drawing.compose(), options);
 }
 

@@ -20,9 +20,9 @@
 namespace irscope::exporter {
 
 struct SvgOptions {
-    double scale = 1.0;        // width/height attributes = drawing size * scale (the viewBox stays)
-    double fontSize = 12;      // node labels; edge labels are 10/12 of it
-    double lineHeight = 15;    // must match the layout input's line height
+    double scale = 1.0;      // width/height attributes = drawing size * scale (the viewBox stays)
+    double fontSize = 12;    // node labels; edge labels are 10/12 of it
+    double lineHeight = 15;  // must match the layout input's line height
     std::string fontFamily = "DejaVu Sans Mono, Menlo, Consolas, monospace";
 };
 

@@ -19,7 +19,7 @@ T readLE(std::string_view buffer, uint64_t offset, const char* what) {
     if (!fitsIn(offset, sizeof(T), buffer.size()))
         throw FormatError(std::string("truncated: ") + what + " lies past the end of the data");
     T value;
-    std::memcpy(&value, buffer.data() + offset, sizeof(T));   // host is little-endian (x86, arm64)
+    std::memcpy(&value, buffer.data() + offset, sizeof(T));  // host is little-endian (x86, arm64)
     return value;
 }
 

@@ -58,7 +58,7 @@ void MappedFile::copyOut(uint64_t offset, void* dst, size_t n) const {
         ssize_t got = ::pread(fd_, out, n, static_cast<off_t>(offset));
         if (got <= 0) {
             if (got < 0 && errno == EINTR) continue;
-            break;   // fall back to the mapping for whatever is left
+            break;  // fall back to the mapping for whatever is left
         }
         out += got;
         offset += static_cast<uint64_t>(got);

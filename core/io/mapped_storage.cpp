@@ -9,9 +9,7 @@ namespace irscope::io {
 
 namespace {
 
-void releaseMapping(void* ctx) {
-    delete static_cast<std::shared_ptr<MappedFile>*>(ctx);
-}
+void releaseMapping(void* ctx) { delete static_cast<std::shared_ptr<MappedFile>*>(ctx); }
 
 }  // namespace
 
@@ -58,8 +56,8 @@ std::optional<std::string> checkView(const std::vector<int64_t>& sizes, const st
     }
     if (!checkedNumel(sizes)) return "element count overflows 64 bits";
     for (int64_t s : sizes)
-        if (s == 0) return std::nullopt;   // empty: touches no storage
-    int64_t last = storageOffset;          // index of the last element the view reaches
+        if (s == 0) return std::nullopt;  // empty: touches no storage
+    int64_t last = storageOffset;         // index of the last element the view reaches
     for (size_t d = 0; d < sizes.size(); ++d) {
         int64_t step;
         if (__builtin_mul_overflow(sizes[d] - 1, strides[d], &step) || __builtin_add_overflow(last, step, &last))

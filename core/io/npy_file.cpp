@@ -31,8 +31,8 @@ TensorMap readNpy(const std::shared_ptr<MappedFile>& file, const ReadOptions& op
             throw FormatError("truncated: npy data needs " + std::to_string(nbytes) + " bytes, the file has " +
                               std::to_string(available));
         const uint8_t* ptr = file->data() + h.dataOffset;
-        c10::Storage storage = storageOverFile(file, ptr, static_cast<size_t>(nbytes),
-                                               std::min(dt.elementSize, 16), options.copy || dt.bigEndian);
+        c10::Storage storage = storageOverFile(file, ptr, static_cast<size_t>(nbytes), std::min(dt.elementSize, 16),
+                                               options.copy || dt.bigEndian);
         std::vector<int64_t> strides = contiguousStrides(h.shape);
         if (h.fortranOrder) {
             // Column-major: strides grow from the first dim.
@@ -84,8 +84,10 @@ void writeNpy(const at::Tensor& tensor, const std::string& path) {
     at::Tensor c = tensor.contiguous();
     std::string shape = "(";
     for (int64_t d : c.sizes()) shape += std::to_string(d) + ", ";
-    if (c.dim() == 1) shape.erase(shape.size() - 1);   // "(3,)"
-    else if (c.dim() > 1) shape.erase(shape.size() - 2);
+    if (c.dim() == 1)
+        shape.erase(shape.size() - 1);  // "(3,)"
+    else if (c.dim() > 1)
+        shape.erase(shape.size() - 2);
     shape += ")";
     std::string header = "{'descr': '" + descr + "', 'fortran_order': False, 'shape': " + shape + ", }";
     // NumPy pads so the data starts on a 64-byte boundary, ending in '\n'.

@@ -24,7 +24,10 @@ public:
         expect('{');
         while (true) {
             skipSpace();
-            if (peek() == '}') { ++pos_; break; }
+            if (peek() == '}') {
+                ++pos_;
+                break;
+            }
             std::string key = readString();
             expect(':');
             skipSpace();
@@ -73,8 +76,14 @@ private:
         return out;
     }
     bool readBool() {
-        if (s_.substr(pos_, 4) == "True") { pos_ += 4; return true; }
-        if (s_.substr(pos_, 5) == "False") { pos_ += 5; return false; }
+        if (s_.substr(pos_, 4) == "True") {
+            pos_ += 4;
+            return true;
+        }
+        if (s_.substr(pos_, 5) == "False") {
+            pos_ += 5;
+            return false;
+        }
         throw FormatError("npy header: fortran_order is not True or False");
     }
     std::vector<int64_t> readShape() {
@@ -82,18 +91,23 @@ private:
         std::vector<int64_t> shape;
         while (true) {
             skipSpace();
-            if (peek() == ')') { ++pos_; break; }
+            if (peek() == ')') {
+                ++pos_;
+                break;
+            }
             int64_t v = 0;
             const char* begin = s_.data() + pos_;
             auto [end, ec] = std::from_chars(begin, s_.data() + s_.size(), v);
             if (ec != std::errc() || v < 0) throw FormatError("npy header: shape entry is not a non-negative integer");
             pos_ += static_cast<size_t>(end - begin);
-            if (s_.substr(pos_, 1) == "L") ++pos_;   // Python 2 long
+            if (s_.substr(pos_, 1) == "L") ++pos_;  // Python 2 long
             shape.push_back(v);
             if (shape.size() > 64) throw FormatError("npy header: more than 64 dimensions");
             skipSpace();
-            if (peek() == ',') ++pos_;
-            else if (peek() != ')') throw FormatError("npy header: malformed shape");
+            if (peek() == ',')
+                ++pos_;
+            else if (peek() != ')')
+                throw FormatError("npy header: malformed shape");
         }
         return shape;
     }
@@ -106,10 +120,20 @@ struct DescrRow {
 };
 
 constexpr std::array<DescrRow, 14> kDescrs{{
-    {'f', 2, "float16"}, {'f', 4, "float32"}, {'f', 8, "float64"},
-    {'i', 1, "int8"},    {'i', 2, "int16"},   {'i', 4, "int32"}, {'i', 8, "int64"},
-    {'u', 1, "uint8"},   {'b', 1, "bool"},    {'c', 8, "complex64"}, {'c', 16, "complex128"},
-    {'u', 2, ""},        {'u', 4, ""},        {'u', 8, ""},
+    {'f', 2, "float16"},
+    {'f', 4, "float32"},
+    {'f', 8, "float64"},
+    {'i', 1, "int8"},
+    {'i', 2, "int16"},
+    {'i', 4, "int32"},
+    {'i', 8, "int64"},
+    {'u', 1, "uint8"},
+    {'b', 1, "bool"},
+    {'c', 8, "complex64"},
+    {'c', 16, "complex128"},
+    {'u', 2, ""},
+    {'u', 4, ""},
+    {'u', 8, ""},
 }};
 
 }  // namespace
@@ -142,7 +166,8 @@ NpyDType npyDType(const std::string& descr) {
     char kind = descr[1];
     int size = 0;
     auto [end, ec] = std::from_chars(descr.data() + 2, descr.data() + descr.size(), size);
-    if (ec != std::errc() || end != descr.data() + descr.size() || (order != '<' && order != '>' && order != '|' && order != '='))
+    if (ec != std::errc() || end != descr.data() + descr.size() ||
+        (order != '<' && order != '>' && order != '|' && order != '='))
         throw FormatError("npy dtype '" + descr + "' is not supported");
     for (const auto& row : kDescrs) {
         if (row.kind == kind && row.size == size) {

@@ -10,14 +10,14 @@
 namespace irscope::io {
 
 struct NpyHeader {
-    std::string descr;            // "<f4", "|b1"
+    std::string descr;  // "<f4", "|b1"
     bool fortranOrder = false;
     std::vector<int64_t> shape;
-    uint64_t dataOffset = 0;      // where the array's bytes start
+    uint64_t dataOffset = 0;  // where the array's bytes start
 };
 
 struct NpyDType {
-    std::string torchName;        // "float32"; empty when torch has no such dtype
+    std::string torchName;  // "float32"; empty when torch has no such dtype
     int elementSize = 0;
     bool bigEndian = false;
 };

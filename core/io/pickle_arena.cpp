@@ -24,25 +24,25 @@ std::optional<int64_t> PickleArena::integer(const PickleValue& v) const {
 
 std::string PickleArena::describe(const PickleValue& v) const {
     switch (v.kind) {
-        case PickleValue::Kind::None: return "None";
-        case PickleValue::Kind::Bool: return "bool";
-        case PickleValue::Kind::Int: return "int";
-        case PickleValue::Kind::Float: return "float";
-        case PickleValue::Kind::Object: break;
+    case PickleValue::Kind::None: return "None";
+    case PickleValue::Kind::Bool: return "bool";
+    case PickleValue::Kind::Int: return "int";
+    case PickleValue::Kind::Float: return "float";
+    case PickleValue::Kind::Object: break;
     }
     const PickleObject& o = at(static_cast<uint32_t>(v.i));
     switch (o.kind) {
-        case PickleObject::Kind::String: return "str";
-        case PickleObject::Kind::Bytes: return "bytes";
-        case PickleObject::Kind::BigInt: return "int";
-        case PickleObject::Kind::Complex: return "complex";
-        case PickleObject::Kind::Tuple: return "tuple";
-        case PickleObject::Kind::List: return "list";
-        case PickleObject::Kind::Dict: return o.ordered ? "OrderedDict" : "dict";
-        case PickleObject::Kind::Set: return "set";
-        case PickleObject::Kind::Global: return "global " + o.text;
-        case PickleObject::Kind::Storage: return "storage";
-        case PickleObject::Kind::Tensor: return "tensor";
+    case PickleObject::Kind::String: return "str";
+    case PickleObject::Kind::Bytes: return "bytes";
+    case PickleObject::Kind::BigInt: return "int";
+    case PickleObject::Kind::Complex: return "complex";
+    case PickleObject::Kind::Tuple: return "tuple";
+    case PickleObject::Kind::List: return "list";
+    case PickleObject::Kind::Dict: return o.ordered ? "OrderedDict" : "dict";
+    case PickleObject::Kind::Set: return "set";
+    case PickleObject::Kind::Global: return "global " + o.text;
+    case PickleObject::Kind::Storage: return "storage";
+    case PickleObject::Kind::Tensor: return "tensor";
     }
     return "object";
 }

@@ -35,9 +35,15 @@ constexpr std::array<AllowedGlobal, 16> kAllowed{{
 }};
 
 constexpr std::array<std::pair<const char*, const char*>, 9> kPy2Modules{{
-    {"__builtin__", "builtins"}, {"copy_reg", "copyreg"}, {"commands", "subprocess"}, {"cPickle", "pickle"},
-    {"exceptions", "builtins"}, {"UserDict", "collections"}, {"_abcoll", "collections.abc"},
-    {"cStringIO", "io"}, {"urllib2", "urllib.request"},
+    {"__builtin__", "builtins"},
+    {"copy_reg", "copyreg"},
+    {"commands", "subprocess"},
+    {"cPickle", "pickle"},
+    {"exceptions", "builtins"},
+    {"UserDict", "collections"},
+    {"_abcoll", "collections.abc"},
+    {"cStringIO", "io"},
+    {"urllib2", "urllib.request"},
 }};
 
 }  // namespace
@@ -67,16 +73,20 @@ ResolvedGlobal resolveGlobal(const std::string& fileModule, const std::string& n
     }
     std::string full = module + "." + name;
     if (module == "torch._utils" && name.rfind("_rebuild_", 0) == 0) {
-        r.refusal = "global '" + full + "' rebuilds a quantized, sparse, nested, meta or subclass tensor, "
+        r.refusal = "global '" + full +
+                    "' rebuilds a quantized, sparse, nested, meta or subclass tensor, "
                     "which irscope does not support";
         return r;
     }
     std::string hint;
     if (module.rfind("torch.nn.modules", 0) == 0 || module == "__main__")
-        hint = " (the file holds a whole pickled module or a custom class, not a state_dict; "
-               "save model.state_dict() instead)";
-    r.refusal = "refused global '" + full + "': not in the allowlist of tensor-file globals, "
-                "nothing in a file is ever executed" + hint;
+        hint =
+            " (the file holds a whole pickled module or a custom class, not a state_dict; "
+            "save model.state_dict() instead)";
+    r.refusal = "refused global '" + full +
+                "': not in the allowlist of tensor-file globals, "
+                "nothing in a file is ever executed" +
+                hint;
     return r;
 }
 

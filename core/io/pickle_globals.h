@@ -13,10 +13,10 @@
 namespace irscope::io {
 
 struct ResolvedGlobal {
-    std::string module;    // as Python 3 names it
+    std::string module;  // as Python 3 names it
     GlobalKind kind{};
-    PickleDType dtype;     // of a storage class or a dtype
-    std::string refusal;   // why the global is refused; empty when allowed
+    PickleDType dtype;    // of a storage class or a dtype
+    std::string refusal;  // why the global is refused; empty when allowed
 };
 
 ResolvedGlobal resolveGlobal(const std::string& fileModule, const std::string& name);

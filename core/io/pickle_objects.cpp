@@ -129,7 +129,7 @@ PickleValue PickleObjects::rebuildTensor(GlobalKind kind, const std::vector<Pick
     }
     if (t.sizes.size() != t.strides.size())
         failPickle(at, fn + ": size has " + std::to_string(t.sizes.size()) + " dims but stride has " +
-                   std::to_string(t.strides.size()));
+                           std::to_string(t.strides.size()));
     return make(std::move(o));
 }
 
@@ -141,49 +141,46 @@ PickleValue PickleObjects::reduce(const PickleValue& callable, const PickleValue
     const GlobalKind kind = fnObj->global;
     const std::vector<PickleValue> args = tupleItems(argsValue, at, fn + " arguments");
     switch (kind) {
-        case GlobalKind::OrderedDict: return orderedDict(args, at);
-        case GlobalKind::Set:
-        case GlobalKind::FrozenSet: {
-            if (args.empty()) return makeSeq(Kind::Set, {});
-            if (args.size() != 1) failPickle(at, fn + " called with " + std::to_string(args.size()) + " arguments");
-            return makeSeq(Kind::Set, tupleItems(args[0], at, fn + " argument"));
-        }
-        case GlobalKind::Complex: return complex(args, at);
-        case GlobalKind::Bytearray:
-            if (args.empty()) return makeText(Kind::Bytes, "");
-            return makeText(Kind::Bytes, textArg(args[0], at, "bytearray argument"));
-        case GlobalKind::CodecsEncode: return codecsEncode(args, at);
-        case GlobalKind::RebuildTensor:
-        case GlobalKind::RebuildTensorV2:
-        case GlobalKind::RebuildTensorV3:
-            return rebuildTensor(kind, args, at, fn);
-        case GlobalKind::RebuildParameter:
-        case GlobalKind::RebuildParameterWithState:
-            return rebuildParameter(kind, args, at, fn);
-        case GlobalKind::RebuildFromTypeV2: {
-            // (func, new_type, args, state): a tensor subclass wrapper. Allowed
-            // only for plain Tensor/Parameter with an allowlisted func.
-            if (args.size() != 4) failPickle(at, fn + " called with " + std::to_string(args.size()) + " arguments");
-            PickleObject* type = objectOf(args[1]);
-            if (!type || type->kind != Kind::Global ||
-                (type->global != GlobalKind::TensorClass && type->global != GlobalKind::ParameterClass))
-                failPickle(at, fn + " with type " + arena_.describe(args[1]) + ": tensor subclasses are not supported");
-            return reduce(args[0], args[2], at);
-        }
-        case GlobalKind::TorchSize:
-            if (args.size() != 1)
-                failPickle(at, "torch.Size called with " + std::to_string(args.size()) + " arguments");
-            return makeSeq(Kind::Tuple, tupleItems(args[0], at, "torch.Size argument"));
-        case GlobalKind::TorchDevice: {
-            if (args.empty() || args.size() > 2)
-                failPickle(at, "torch.device called with " + std::to_string(args.size()) + " arguments");
-            return makeText(Kind::String, textArg(args[0], at, "torch.device argument"));
-        }
-        case GlobalKind::TensorClass:
-        case GlobalKind::ParameterClass:
-        case GlobalKind::StorageClass:
-        case GlobalKind::DType:
-            failPickle(at, "refused call of '" + fn + "': constructing it from a pickle is not supported");
+    case GlobalKind::OrderedDict: return orderedDict(args, at);
+    case GlobalKind::Set:
+    case GlobalKind::FrozenSet: {
+        if (args.empty()) return makeSeq(Kind::Set, {});
+        if (args.size() != 1) failPickle(at, fn + " called with " + std::to_string(args.size()) + " arguments");
+        return makeSeq(Kind::Set, tupleItems(args[0], at, fn + " argument"));
+    }
+    case GlobalKind::Complex: return complex(args, at);
+    case GlobalKind::Bytearray:
+        if (args.empty()) return makeText(Kind::Bytes, "");
+        return makeText(Kind::Bytes, textArg(args[0], at, "bytearray argument"));
+    case GlobalKind::CodecsEncode: return codecsEncode(args, at);
+    case GlobalKind::RebuildTensor:
+    case GlobalKind::RebuildTensorV2:
+    case GlobalKind::RebuildTensorV3: return rebuildTensor(kind, args, at, fn);
+    case GlobalKind::RebuildParameter:
+    case GlobalKind::RebuildParameterWithState: return rebuildParameter(kind, args, at, fn);
+    case GlobalKind::RebuildFromTypeV2: {
+        // (func, new_type, args, state): a tensor subclass wrapper. Allowed
+        // only for plain Tensor/Parameter with an allowlisted func.
+        if (args.size() != 4) failPickle(at, fn + " called with " + std::to_string(args.size()) + " arguments");
+        PickleObject* type = objectOf(args[1]);
+        if (!type || type->kind != Kind::Global ||
+            (type->global != GlobalKind::TensorClass && type->global != GlobalKind::ParameterClass))
+            failPickle(at, fn + " with type " + arena_.describe(args[1]) + ": tensor subclasses are not supported");
+        return reduce(args[0], args[2], at);
+    }
+    case GlobalKind::TorchSize:
+        if (args.size() != 1) failPickle(at, "torch.Size called with " + std::to_string(args.size()) + " arguments");
+        return makeSeq(Kind::Tuple, tupleItems(args[0], at, "torch.Size argument"));
+    case GlobalKind::TorchDevice: {
+        if (args.empty() || args.size() > 2)
+            failPickle(at, "torch.device called with " + std::to_string(args.size()) + " arguments");
+        return makeText(Kind::String, textArg(args[0], at, "torch.device argument"));
+    }
+    case GlobalKind::TensorClass:
+    case GlobalKind::ParameterClass:
+    case GlobalKind::StorageClass:
+    case GlobalKind::DType:
+        failPickle(at, "refused call of '" + fn + "': constructing it from a pickle is not supported");
     }
     failPickle(at, "refused call of '" + fn + "'");
 }

@@ -26,7 +26,7 @@ public:
     PickleValue make(PickleObject o);
     PickleValue makeText(PickleObject::Kind kind, std::string_view text);
     PickleValue makeSeq(PickleObject::Kind kind, std::vector<PickleValue> items);
-    PickleObject* objectOf(const PickleValue& v);   // nullptr for a plain value
+    PickleObject* objectOf(const PickleValue& v);  // nullptr for a plain value
 
     // GLOBAL, STACK_GLOBAL: module.name, if a tensor file may name it.
     PickleValue global(const std::string& fileModule, const std::string& name, uint64_t at);

@@ -81,7 +81,10 @@ std::vector<PickleTensorRef> collectTensors(const PickleArena& arena, const Pick
             std::string keys;
             if (const PickleObject* o = arena.get(root)) {
                 for (const auto& child : childrenOf(arena, *o)) {
-                    if (keys.size() > 200) { keys += ", ..."; break; }
+                    if (keys.size() > 200) {
+                        keys += ", ...";
+                        break;
+                    }
                     keys += (keys.empty() ? "" : ", ") + child.key;
                 }
             }

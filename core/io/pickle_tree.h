@@ -13,7 +13,7 @@ namespace irscope::io {
 
 struct PickleTensorRef {
     std::string name;
-    uint32_t tensor;   // arena index of a Tensor object
+    uint32_t tensor;  // arena index of a Tensor object
 };
 
 // select: dotted path of the sub-tree to expose ("" = all). A root that is a

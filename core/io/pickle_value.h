@@ -18,8 +18,8 @@ namespace irscope::io {
 struct PickleValue {
     enum class Kind : uint8_t { None, Bool, Int, Float, Object };
     Kind kind = Kind::None;
-    int64_t i = 0;       // Bool, Int; object index for Object
-    double f = 0;        // Float
+    int64_t i = 0;  // Bool, Int; object index for Object
+    double f = 0;   // Float
 
     static PickleValue none() { return {}; }
     static PickleValue boolean(bool b) { return {Kind::Bool, b ? 1 : 0, 0}; }
@@ -33,50 +33,68 @@ struct PickleValue {
 // their name with supported = false, so the tensor can be reported, not lost.
 struct PickleDType {
     std::string name;
-    int elementSize = 0;   // bytes; 0 when unsupported
+    int elementSize = 0;  // bytes; 0 when unsupported
     bool supported = false;
 };
 
 struct StorageDesc {
-    PickleDType dtype;       // uint8 for an UntypedStorage (numel then counts bytes)
+    PickleDType dtype;  // uint8 for an UntypedStorage (numel then counts bytes)
     bool untyped = false;
-    std::string key;         // record data/<key> (zip) or position in the storage list (legacy)
-    std::string location;    // "cpu", "cuda:0": irscope always loads to the CPU
-    int64_t numel = 0;       // in elements of dtype
+    std::string key;       // record data/<key> (zip) or position in the storage list (legacy)
+    std::string location;  // "cpu", "cuda:0": irscope always loads to the CPU
+    int64_t numel = 0;     // in elements of dtype
     // Legacy format only: a storage that is a slice of another one.
-    struct View { std::string key; int64_t offset; int64_t size; };
+    struct View {
+        std::string key;
+        int64_t offset;
+        int64_t size;
+    };
     std::optional<View> view;
 };
 
 struct TensorDesc {
-    uint32_t storage = 0;    // arena index of a Storage object
+    uint32_t storage = 0;  // arena index of a Storage object
     int64_t storageOffset = 0;
     std::vector<int64_t> sizes;
     std::vector<int64_t> strides;
-    PickleDType dtype;       // the storage's, or _rebuild_tensor_v3's argument
+    PickleDType dtype;  // the storage's, or _rebuild_tensor_v3's argument
     bool requiresGrad = false;
     bool isParameter = false;
 };
 
 enum class GlobalKind : uint8_t {
-    OrderedDict, Set, FrozenSet, Complex, Bytearray, CodecsEncode,
-    RebuildTensor, RebuildTensorV2, RebuildTensorV3, RebuildParameter, RebuildParameterWithState,
-    RebuildFromTypeV2, TensorClass, ParameterClass, TorchSize, TorchDevice,
-    StorageClass, DType,
+    OrderedDict,
+    Set,
+    FrozenSet,
+    Complex,
+    Bytearray,
+    CodecsEncode,
+    RebuildTensor,
+    RebuildTensorV2,
+    RebuildTensorV3,
+    RebuildParameter,
+    RebuildParameterWithState,
+    RebuildFromTypeV2,
+    TensorClass,
+    ParameterClass,
+    TorchSize,
+    TorchDevice,
+    StorageClass,
+    DType,
 };
 
 struct PickleObject {
     enum class Kind : uint8_t { String, Bytes, BigInt, Complex, Tuple, List, Dict, Set, Global, Storage, Tensor };
     explicit PickleObject(Kind k) : kind(k) {}
     Kind kind;
-    std::string text;                  // String, Bytes; BigInt: little-endian two's complement; Global: "module.name"
-    std::vector<PickleValue> items;    // Tuple, List, Set; Dict: key, value, key, value ...
-    double re = 0, im = 0;             // Complex
-    bool ordered = false;              // Dict made by collections.OrderedDict
-    GlobalKind global{};               // Global
-    PickleDType dtype;                 // Global of a storage class or a dtype
-    StorageDesc storage;               // Storage
-    TensorDesc tensor;                 // Tensor
+    std::string text;                // String, Bytes; BigInt: little-endian two's complement; Global: "module.name"
+    std::vector<PickleValue> items;  // Tuple, List, Set; Dict: key, value, key, value ...
+    double re = 0, im = 0;           // Complex
+    bool ordered = false;            // Dict made by collections.OrderedDict
+    GlobalKind global{};             // Global
+    PickleDType dtype;               // Global of a storage class or a dtype
+    StorageDesc storage;             // Storage
+    TensorDesc tensor;               // Tensor
 };
 
 class PickleArena {

@@ -43,8 +43,7 @@ TensorMap readSafetensors(const std::shared_ptr<MappedFile>& file, const ReadOpt
             t.set_(storage, 0, e.shape, contiguousStrides(e.shape));
             map.insert(name, std::move(t), file->path());
         }
-        if (!prefix.empty() && !any)
-            throw FormatError("no tensor name starts with '" + prefix + "' (select)");
+        if (!prefix.empty() && !any) throw FormatError("no tensor name starts with '" + prefix + "' (select)");
     } catch (const FormatError& e) {
         throw TensorFileError(file->path(), e.what());
     } catch (const c10::Error& e) {
@@ -56,12 +55,13 @@ TensorMap readSafetensors(const std::shared_ptr<MappedFile>& file, const ReadOpt
 void writeSafetensors(const TensorMap& tensors, const std::string& path) {
     struct Item {
         const NamedTensor* entry;
-        at::Tensor data;   // contiguous
+        at::Tensor data;  // contiguous
         size_t elem;
     };
     std::vector<Item> items;
     for (const auto& e : tensors) {
-        if (e.name == "__metadata__") throw TensorFileError(path, "a tensor named '__metadata__' cannot be stored in safetensors");
+        if (e.name == "__metadata__")
+            throw TensorFileError(path, "a tensor named '__metadata__' cannot be stored in safetensors");
         std::string dtype = safetensorsDTypeFromTorchName(scalarTypeName(e.tensor.scalar_type()));
         if (dtype.empty())
             throw TensorFileError(path, "tensor '" + e.name + "' has dtype " + scalarTypeName(e.tensor.scalar_type()) +
@@ -91,14 +91,15 @@ void writeSafetensors(const TensorMap& tensors, const std::string& path) {
                                     {"data_offsets", {begin[k], begin[k] + item.data.nbytes()}}};
     }
     std::string text = header.dump();
-    text.append((8 - text.size() % 8) % 8, ' ');   // data starts 8-aligned
+    text.append((8 - text.size() % 8) % 8, ' ');  // data starts 8-aligned
     std::ofstream out(path, std::ios::binary | std::ios::trunc);
     if (!out) throw TensorFileError(path, "cannot open for writing");
     uint64_t n = text.size();
     out.write(reinterpret_cast<const char*>(&n), 8);
     out.write(text.data(), static_cast<std::streamsize>(text.size()));
     for (size_t k : dataOrder)
-        out.write(static_cast<const char*>(items[k].data.data_ptr()), static_cast<std::streamsize>(items[k].data.nbytes()));
+        out.write(static_cast<const char*>(items[k].data.data_ptr()),
+                  static_cast<std::streamsize>(items[k].data.nbytes()));
     out.flush();
     if (!out) throw TensorFileError(path, "write failed (disk full?)");
 }

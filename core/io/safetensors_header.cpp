@@ -19,14 +19,28 @@ struct STDType {
 };
 
 constexpr std::array<STDType, 22> kDTypes{{
-    {"BOOL", 8, "bool"},          {"U8", 8, "uint8"},          {"I8", 8, "int8"},
-    {"I16", 16, "int16"},         {"U16", 16, "uint16"},       {"F16", 16, "float16"},
-    {"BF16", 16, "bfloat16"},     {"I32", 32, "int32"},        {"U32", 32, "uint32"},
-    {"F32", 32, "float32"},       {"F64", 64, "float64"},      {"I64", 64, "int64"},
-    {"U64", 64, "uint64"},        {"C64", 64, "complex64"},
-    {"F8_E5M2", 8, "float8_e5m2"}, {"F8_E4M3", 8, "float8_e4m3fn"}, {"F8_E8M0", 8, "float8_e8m0fnu"},
-    {"F8_E4M3FNUZ", 8, "float8_e4m3fnuz"}, {"F8_E5M2FNUZ", 8, "float8_e5m2fnuz"},
-    {"F4", 4, "float4_e2m1fn_x2"}, {"F6_E2M3", 6, nullptr}, {"F6_E3M2", 6, nullptr},
+    {"BOOL", 8, "bool"},
+    {"U8", 8, "uint8"},
+    {"I8", 8, "int8"},
+    {"I16", 16, "int16"},
+    {"U16", 16, "uint16"},
+    {"F16", 16, "float16"},
+    {"BF16", 16, "bfloat16"},
+    {"I32", 32, "int32"},
+    {"U32", 32, "uint32"},
+    {"F32", 32, "float32"},
+    {"F64", 64, "float64"},
+    {"I64", 64, "int64"},
+    {"U64", 64, "uint64"},
+    {"C64", 64, "complex64"},
+    {"F8_E5M2", 8, "float8_e5m2"},
+    {"F8_E4M3", 8, "float8_e4m3fn"},
+    {"F8_E8M0", 8, "float8_e8m0fnu"},
+    {"F8_E4M3FNUZ", 8, "float8_e4m3fnuz"},
+    {"F8_E5M2FNUZ", 8, "float8_e5m2fnuz"},
+    {"F4", 4, "float4_e2m1fn_x2"},
+    {"F6_E2M3", 6, nullptr},
+    {"F6_E3M2", 6, nullptr},
 }};
 
 const STDType* findDType(std::string_view name) {
@@ -84,17 +98,19 @@ std::string_view headerText(std::string_view file) {
 // Parses the header's JSON object, refusing a name given twice in any object,
 // which a JSON object would silently collapse (the last one winning).
 Json parseWithoutDuplicateKeys(std::string_view text) {
-    std::vector<std::set<std::string>> open;   // keys per open object
+    std::vector<std::set<std::string>> open;  // keys per open object
     std::string duplicate;
     auto callback = [&](int, Json::parse_event_t event, Json& parsed) {
         switch (event) {
-            case Json::parse_event_t::object_start: open.emplace_back(); break;
-            case Json::parse_event_t::object_end: if (!open.empty()) open.pop_back(); break;
-            case Json::parse_event_t::key:
-                if (!open.empty() && !open.back().insert(parsed.get<std::string>()).second && duplicate.empty())
-                    duplicate = parsed.get<std::string>();
-                break;
-            default: break;
+        case Json::parse_event_t::object_start: open.emplace_back(); break;
+        case Json::parse_event_t::object_end:
+            if (!open.empty()) open.pop_back();
+            break;
+        case Json::parse_event_t::key:
+            if (!open.empty() && !open.back().insert(parsed.get<std::string>()).second && duplicate.empty())
+                duplicate = parsed.get<std::string>();
+            break;
+        default: break;
         }
         return true;
     };
@@ -132,7 +148,8 @@ SafetensorsEntry readEntry(const std::string& name, const Json& v) {
     if (!findDType(e.dtype)) throw FormatError(where + " has unknown dtype '" + e.dtype + "'");
     for (const auto& dim : v["shape"]) {
         uint64_t d = nonNegativeInt(dim, where + " shape entry");
-        if (d > static_cast<uint64_t>(INT64_MAX)) throw FormatError(where + " has an absurd dimension " + std::to_string(d));
+        if (d > static_cast<uint64_t>(INT64_MAX))
+            throw FormatError(where + " has an absurd dimension " + std::to_string(d));
         e.shape.push_back(static_cast<int64_t>(d));
     }
     e.begin = nonNegativeInt(v["data_offsets"][0], where + " data offset");
@@ -187,8 +204,10 @@ SafetensorsHeader parseSafetensorsHeader(std::string_view file) {
     SafetensorsHeader out;
     out.dataStart = 8 + text.size();
     for (auto it = header.begin(); it != header.end(); ++it) {
-        if (it.key() == "__metadata__") readMetadata(it.value(), out.metadata);
-        else out.tensors.push_back(readEntry(it.key(), it.value()));
+        if (it.key() == "__metadata__")
+            readMetadata(it.value(), out.metadata);
+        else
+            out.tensors.push_back(readEntry(it.key(), it.value()));
     }
     checkTiling(out.tensors, file.size() - out.dataStart);
     return out;

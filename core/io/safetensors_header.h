@@ -15,9 +15,9 @@ inline constexpr uint64_t kSafetensorsMaxHeader = 100'000'000;
 
 struct SafetensorsEntry {
     std::string name;
-    std::string dtype;             // as in the file: "F32", "BF16", "F8_E4M3"
+    std::string dtype;  // as in the file: "F32", "BF16", "F8_E4M3"
     std::vector<int64_t> shape;
-    uint64_t begin = 0, end = 0;   // relative to dataStart
+    uint64_t begin = 0, end = 0;  // relative to dataStart
 };
 
 struct SafetensorsHeader {

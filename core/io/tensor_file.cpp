@@ -38,12 +38,12 @@ std::string lowerExtension(const std::string& path) {
 
 const char* tensorFileFormatName(TensorFileFormat format) {
     switch (format) {
-        case TensorFileFormat::TorchSaveZip: return "torch.save (zip)";
-        case TensorFileFormat::TorchSaveLegacy: return "torch.save (legacy)";
-        case TensorFileFormat::Safetensors: return "safetensors";
-        case TensorFileFormat::Npy: return "npy";
-        case TensorFileFormat::NpyDirectory: return "directory of npy";
-        case TensorFileFormat::Unknown: return "unknown";
+    case TensorFileFormat::TorchSaveZip: return "torch.save (zip)";
+    case TensorFileFormat::TorchSaveLegacy: return "torch.save (legacy)";
+    case TensorFileFormat::Safetensors: return "safetensors";
+    case TensorFileFormat::Npy: return "npy";
+    case TensorFileFormat::NpyDirectory: return "directory of npy";
+    case TensorFileFormat::Unknown: return "unknown";
     }
     return "unknown";
 }
@@ -60,18 +60,18 @@ TensorMap readTensorFile(const std::string& path, const ReadOptions& options) {
     std::shared_ptr<MappedFile> file = MappedFile::open(path);
     if (file->size() == 0) throw TensorFileError(path, "empty file");
     auto done = [&](TensorMap map) {
-        file->closeDescriptor();   // tensors keep the mapping, not the descriptor
+        file->closeDescriptor();  // tensors keep the mapping, not the descriptor
         return map;
     };
     switch (detect(file->bytes())) {
-        case TensorFileFormat::TorchSaveZip: return done(readTorchSaveZip(file, options));
-        case TensorFileFormat::TorchSaveLegacy: return done(readTorchSaveLegacy(file, options));
-        case TensorFileFormat::Safetensors: return done(readSafetensors(file, options));
-        case TensorFileFormat::Npy: {
-            if (!options.select.empty()) throw TensorFileError(path, "an .npy file has one tensor: nothing to select");
-            return done(readNpy(file, options));
-        }
-        default: break;
+    case TensorFileFormat::TorchSaveZip: return done(readTorchSaveZip(file, options));
+    case TensorFileFormat::TorchSaveLegacy: return done(readTorchSaveLegacy(file, options));
+    case TensorFileFormat::Safetensors: return done(readSafetensors(file, options));
+    case TensorFileFormat::Npy: {
+        if (!options.select.empty()) throw TensorFileError(path, "an .npy file has one tensor: nothing to select");
+        return done(readNpy(file, options));
+    }
+    default: break;
     }
     // Content says nothing known; a name that does gets that format's precise complaint.
     const std::string ext = lowerExtension(path);
@@ -89,10 +89,15 @@ void writeTensorFile(const TensorMap& tensors, const std::string& path) {
     }
     const std::string ext = lowerExtension(path);
     enum class Kind { Pt, Safetensors, Npy } kind;
-    if (ext == ".pt" || ext == ".pth" || ext == ".bin") kind = Kind::Pt;
-    else if (ext == ".safetensors") kind = Kind::Safetensors;
-    else if (ext == ".npy") kind = Kind::Npy;
-    else throw TensorFileError(path, "unknown output extension '" + ext + "' (use .pt, .pth, .bin, .safetensors or .npy)");
+    if (ext == ".pt" || ext == ".pth" || ext == ".bin")
+        kind = Kind::Pt;
+    else if (ext == ".safetensors")
+        kind = Kind::Safetensors;
+    else if (ext == ".npy")
+        kind = Kind::Npy;
+    else
+        throw TensorFileError(path,
+                              "unknown output extension '" + ext + "' (use .pt, .pth, .bin, .safetensors or .npy)");
     if (kind == Kind::Npy && tensors.size() != 1)
         throw TensorFileError(path, ".npy holds exactly one tensor, the input has " + std::to_string(tensors.size()));
 
@@ -101,9 +106,9 @@ void writeTensorFile(const TensorMap& tensors, const std::string& path) {
     std::string tmp = path + ".tmp-" + std::to_string(rd());
     try {
         switch (kind) {
-            case Kind::Pt: writeTorchSave(tensors, tmp); break;
-            case Kind::Safetensors: writeSafetensors(tensors, tmp); break;
-            case Kind::Npy: writeNpy(tensors.entries().front().tensor, tmp); break;
+        case Kind::Pt: writeTorchSave(tensors, tmp); break;
+        case Kind::Safetensors: writeSafetensors(tensors, tmp); break;
+        case Kind::Npy: writeNpy(tensors.entries().front().tensor, tmp); break;
         }
         std::error_code ec;
         fs::rename(tmp, path, ec);

@@ -15,7 +15,7 @@ namespace irscope::io {
 
 enum class TensorFileFormat { TorchSaveZip, TorchSaveLegacy, Safetensors, Npy, NpyDirectory, Unknown };
 
-const char* tensorFileFormatName(TensorFileFormat format);   // "torch.save (zip)", ...
+const char* tensorFileFormatName(TensorFileFormat format);  // "torch.save (zip)", ...
 
 // By content (extension ignored). Throws TensorFileError when the path cannot be opened.
 TensorFileFormat detectTensorFileFormat(const std::string& path);

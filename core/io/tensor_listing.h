@@ -13,11 +13,11 @@ namespace irscope::io {
 
 struct TensorListing {
     std::string name;
-    std::string dtype;              // torch_ir spelling ("float32", "bfloat16", "float8_e4m3fn")
+    std::string dtype;  // torch_ir spelling ("float32", "bfloat16", "float8_e4m3fn")
     std::vector<int64_t> shape;
-    bool supported = true;          // false: listed by the file, not loadable by libtorch 1.13
-    std::string note;               // why not supported
-    std::optional<TensorSummary> stats;   // floating tensors, when asked for
+    bool supported = true;               // false: listed by the file, not loadable by libtorch 1.13
+    std::string note;                    // why not supported
+    std::optional<TensorSummary> stats;  // floating tensors, when asked for
 };
 
 // Throws TensorFileError. `stats` reads every floating tensor's data.

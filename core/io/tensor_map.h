@@ -14,16 +14,16 @@ namespace irscope::io {
 struct NamedTensor {
     std::string name;
     at::Tensor tensor;
-    std::string source;   // file the tensor was read from ("" when made in memory)
+    std::string source;  // file the tensor was read from ("" when made in memory)
 };
 
 // A tensor the file holds but libtorch 1.13 cannot (float8, uint16, ...).
 // Kept so that listings show it and writers refuse to drop it silently.
 struct SkippedTensor {
     std::string name;
-    std::string dtype;              // as the file names it, torch spelling where one exists ("float8_e4m3fn")
+    std::string dtype;  // as the file names it, torch spelling where one exists ("float8_e4m3fn")
     std::vector<int64_t> shape;
-    std::string reason;             // "dtype float8_e4m3fn is not supported by libtorch 1.13"
+    std::string reason;  // "dtype float8_e4m3fn is not supported by libtorch 1.13"
     std::string source;
 };
 

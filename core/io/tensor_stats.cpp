@@ -72,7 +72,7 @@ TensorSummary summarize(const at::Tensor& tensor) {
         s.min = m.lo;
         s.max = m.hi;
         s.mean = m.sum / static_cast<double>(m.n);
-        s.std = m.n > 1 ? std::sqrt(m.m2 / static_cast<double>(m.n - 1)) : 0.0;   // unbiased, as torch.std
+        s.std = m.n > 1 ? std::sqrt(m.m2 / static_cast<double>(m.n - 1)) : 0.0;  // unbiased, as torch.std
     }
     return s;
 }

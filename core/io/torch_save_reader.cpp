@@ -19,9 +19,7 @@ namespace irscope::io {
 
 namespace {
 
-std::string fileStem(const std::string& path) {
-    return std::filesystem::path(path).stem().string();
-}
+std::string fileStem(const std::string& path) { return std::filesystem::path(path).stem().string(); }
 
 // Bytes of one storage, by key: a zip record or a slice of a legacy file.
 using StorageBytes = std::function<std::string_view(const StorageDesc&)>;
@@ -37,8 +35,8 @@ TensorMap buildTensors(const std::shared_ptr<MappedFile>& file, const UnpickleRe
                        const ReadOptions& options, const StorageBytes& bytesOf) {
     TensorMap map;
     const PickleArena& arena = pickle.arena;
-    std::unordered_map<uint32_t, c10::Storage> storages;   // by arena index of the Storage object
-    std::unordered_map<std::string, c10::Storage> byKey;    // tied weights: one storage per key
+    std::unordered_map<uint32_t, c10::Storage> storages;  // by arena index of the Storage object
+    std::unordered_map<std::string, c10::Storage> byKey;  // tied weights: one storage per key
     for (const auto& ref : collectTensors(arena, pickle.root, options.select, fileStem(file->path()))) {
         const TensorDesc& t = arena.at(ref.tensor).tensor;
         const StorageDesc& s = arena.at(t.storage).storage;
@@ -68,18 +66,20 @@ TensorMap buildTensors(const std::shared_ptr<MappedFile>& file, const UnpickleRe
                 std::string_view bytes = bytesOf(s);
                 if (static_cast<int64_t>(bytes.size()) < nbytes)
                     throw FormatError("storage '" + s.key + "' of tensor '" + ref.name + "' holds " +
-                                      std::to_string(bytes.size()) + " bytes, the pickle says " + std::to_string(nbytes));
-                storage = storageOverFile(file, reinterpret_cast<const uint8_t*>(bytes.data()),
-                                          static_cast<size_t>(nbytes), std::min<size_t>(16, t.dtype.elementSize),
-                                          options.copy);
+                                      std::to_string(bytes.size()) + " bytes, the pickle says " +
+                                      std::to_string(nbytes));
+                storage =
+                    storageOverFile(file, reinterpret_cast<const uint8_t*>(bytes.data()), static_cast<size_t>(nbytes),
+                                    std::min<size_t>(16, t.dtype.elementSize), options.copy);
                 byKey[shareKey] = storage;
             }
             it = storages.emplace(t.storage, storage).first;
         }
         const int64_t elem = t.dtype.elementSize;
-        if (auto problem = checkView(t.sizes, t.strides, t.storageOffset, static_cast<int64_t>(it->second.nbytes()) / elem))
-            throw FormatError("tensor '" + ref.name + "' (shape " + shapeText(t.sizes) + ") does not fit its storage '" +
-                              s.key + "': " + *problem);
+        if (auto problem =
+                checkView(t.sizes, t.strides, t.storageOffset, static_cast<int64_t>(it->second.nbytes()) / elem))
+            throw FormatError("tensor '" + ref.name + "' (shape " + shapeText(t.sizes) +
+                              ") does not fit its storage '" + s.key + "': " + *problem);
         at::Tensor tensor = at::empty({0}, at::TensorOptions().dtype(*scalarType));
         tensor.set_(it->second, t.storageOffset, t.sizes, t.strides);
         map.insert(ref.name, std::move(tensor), file->path());
@@ -97,7 +97,8 @@ TensorMap readTorchSaveZip(const std::shared_ptr<MappedFile>& file, const ReadOp
         if (!pkl) {
             if (zip.find(top + "/constants.pkl") || zip.find(top + "/code/"))
                 throw FormatError("a TorchScript archive (torch.jit.save), not a torch.save file");
-            throw FormatError("a zip archive without '" + top + "/data.pkl': not a torch.save file"
+            throw FormatError("a zip archive without '" + top +
+                              "/data.pkl': not a torch.save file"
                               " (for .npz, extract the arrays to .npy files)");
         }
         if (const ZipRecord* order = zip.find(top + "/byteorder")) {
@@ -142,7 +143,8 @@ TensorMap readTorchSaveLegacy(const std::shared_ptr<MappedFile>& file, const Rea
         if (version.root.kind != PickleValue::Kind::Int || version.root.i != 1001)
             throw FormatError("unsupported legacy protocol version (expected 1001)");
         UnpickleResult sysInfo = next();
-        if (const PickleObject* info = sysInfo.arena.get(sysInfo.root); info && info->kind == PickleObject::Kind::Dict) {
+        if (const PickleObject* info = sysInfo.arena.get(sysInfo.root);
+            info && info->kind == PickleObject::Kind::Dict) {
             for (size_t k = 0; k + 1 < info->items.size(); k += 2) {
                 const std::string* key = sysInfo.arena.string(info->items[k]);
                 if (key && *key == "little_endian" && info->items[k + 1].i == 0)
@@ -156,14 +158,19 @@ TensorMap readTorchSaveLegacy(const std::shared_ptr<MappedFile>& file, const Rea
             throw FormatError("legacy storage key list is missing");
 
         // Element size per root key, from the main pickle's storages.
-        struct RootInfo { int64_t elementSize; int64_t numel; };
+        struct RootInfo {
+            int64_t elementSize;
+            int64_t numel;
+        };
         std::unordered_map<std::string, RootInfo> roots;
         for (size_t k = 0; k < main.arena.size(); ++k) {
             const PickleObject& o = main.arena.at(static_cast<uint32_t>(k));
             if (o.kind != PickleObject::Kind::Storage) continue;
             auto [it, fresh] = roots.emplace(o.storage.key, RootInfo{o.storage.dtype.elementSize, o.storage.numel});
-            if (!fresh && (it->second.elementSize != o.storage.dtype.elementSize || it->second.numel != o.storage.numel))
-                throw FormatError("legacy storage '" + o.storage.key + "' is declared with two different types or sizes");
+            if (!fresh &&
+                (it->second.elementSize != o.storage.dtype.elementSize || it->second.numel != o.storage.numel))
+                throw FormatError("legacy storage '" + o.storage.key +
+                                  "' is declared with two different types or sizes");
         }
         // After the pickles, per key: int64 element count, then the bytes.
         std::unordered_map<std::string, std::string_view> rootBytes;

@@ -18,19 +18,19 @@ namespace {
 
 const char* storageClassOf(c10::ScalarType type) {
     switch (type) {
-        case c10::ScalarType::Float: return "FloatStorage";
-        case c10::ScalarType::Double: return "DoubleStorage";
-        case c10::ScalarType::Half: return "HalfStorage";
-        case c10::ScalarType::BFloat16: return "BFloat16Storage";
-        case c10::ScalarType::Char: return "CharStorage";
-        case c10::ScalarType::Short: return "ShortStorage";
-        case c10::ScalarType::Int: return "IntStorage";
-        case c10::ScalarType::Long: return "LongStorage";
-        case c10::ScalarType::Byte: return "ByteStorage";
-        case c10::ScalarType::Bool: return "BoolStorage";
-        case c10::ScalarType::ComplexFloat: return "ComplexFloatStorage";
-        case c10::ScalarType::ComplexDouble: return "ComplexDoubleStorage";
-        default: return nullptr;
+    case c10::ScalarType::Float: return "FloatStorage";
+    case c10::ScalarType::Double: return "DoubleStorage";
+    case c10::ScalarType::Half: return "HalfStorage";
+    case c10::ScalarType::BFloat16: return "BFloat16Storage";
+    case c10::ScalarType::Char: return "CharStorage";
+    case c10::ScalarType::Short: return "ShortStorage";
+    case c10::ScalarType::Int: return "IntStorage";
+    case c10::ScalarType::Long: return "LongStorage";
+    case c10::ScalarType::Byte: return "ByteStorage";
+    case c10::ScalarType::Bool: return "BoolStorage";
+    case c10::ScalarType::ComplexFloat: return "ComplexFloatStorage";
+    case c10::ScalarType::ComplexDouble: return "ComplexDoubleStorage";
+    default: return nullptr;
     }
 }
 
@@ -55,7 +55,7 @@ public:
             int32_t x = static_cast<int32_t>(v);
             bytes.append(reinterpret_cast<const char*>(&x), 4);
         } else {
-            op('\x8a');   // LONG1, 8 bytes little-endian two's complement
+            op('\x8a');  // LONG1, 8 bytes little-endian two's complement
             op('\x08');
             bytes.append(reinterpret_cast<const char*>(&v), 8);
         }
@@ -87,7 +87,7 @@ void writeTorchSave(const TensorMap& tensors, const std::string& path) {
     p.op('\x02');
     p.emptyOrderedDict();
     std::vector<StorageOut> storages;
-    std::map<std::pair<const void*, int>, size_t> storageIndex;   // (StorageImpl, dtype) -> storages[]
+    std::map<std::pair<const void*, int>, size_t> storageIndex;  // (StorageImpl, dtype) -> storages[]
     if (!tensors.empty()) p.op('(');
     for (const auto& e : tensors) {
         const at::Tensor& t = e.tensor;
@@ -98,8 +98,8 @@ void writeTorchSave(const TensorMap& tensors, const std::string& path) {
         if (!t.device().is_cpu() || t.layout() != c10::kStrided || !t.has_storage())
             throw TensorFileError(path, "tensor '" + e.name + "' is not a dense CPU tensor");
         const auto* impl = t.storage().unsafeGetStorageImpl();
-        auto [it, fresh] = storageIndex.emplace(std::make_pair(static_cast<const void*>(impl), int(t.scalar_type())),
-                                                storages.size());
+        auto [it, fresh] =
+            storageIndex.emplace(std::make_pair(static_cast<const void*>(impl), int(t.scalar_type())), storages.size());
         if (fresh) {
             storages.push_back({std::to_string(storages.size()), t.storage().data(),
                                 static_cast<int64_t>(t.storage().nbytes() / t.element_size()), t.scalar_type()});
@@ -108,7 +108,7 @@ void writeTorchSave(const TensorMap& tensors, const std::string& path) {
         p.string(e.name);
         p.global("torch._utils", "_rebuild_tensor_v2");
         p.op('(');
-        {   // persistent id ('storage', class, key, location, numel)
+        {  // persistent id ('storage', class, key, location, numel)
             p.op('(');
             p.string("storage");
             p.global("torch", storageClass);
@@ -121,8 +121,8 @@ void writeTorchSave(const TensorMap& tensors, const std::string& path) {
         p.integer(t.storage_offset());
         p.intTuple(t.sizes());
         p.intTuple(t.strides());
-        p.op('\x89');           // requires_grad False
-        p.emptyOrderedDict();   // backward hooks
+        p.op('\x89');          // requires_grad False
+        p.emptyOrderedDict();  // backward hooks
         p.op('t');
         p.op('R');
     }

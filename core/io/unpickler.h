@@ -22,7 +22,7 @@ namespace irscope::io {
 struct UnpickleResult {
     PickleArena arena;
     PickleValue root;
-    uint64_t consumed = 0;   // bytes up to and including STOP (legacy files hold several pickles in a row)
+    uint64_t consumed = 0;  // bytes up to and including STOP (legacy files hold several pickles in a row)
 };
 
 // Throws FormatError on anything refused or malformed.

@@ -30,7 +30,7 @@ std::string canonicalDType(const std::string& name) {
 
 bool shapeKnown(const ir::Shape& shape) {
     for (int64_t d : shape)
-        if (d < 0) return false;   // kInvalidDim or a symbolic placeholder
+        if (d < 0) return false;  // kInvalidDim or a symbolic placeholder
     return true;
 }
 
@@ -38,10 +38,10 @@ bool shapeKnown(const ir::Shape& shape) {
 
 const char* weightProblemKindName(WeightProblem::Kind kind) {
     switch (kind) {
-        case WeightProblem::Kind::Missing: return "missing";
-        case WeightProblem::Kind::Unexpected: return "unexpected";
-        case WeightProblem::Kind::ShapeMismatch: return "shape mismatch";
-        case WeightProblem::Kind::DTypeMismatch: return "dtype mismatch";
+    case WeightProblem::Kind::Missing: return "missing";
+    case WeightProblem::Kind::Unexpected: return "unexpected";
+    case WeightProblem::Kind::ShapeMismatch: return "shape mismatch";
+    case WeightProblem::Kind::DTypeMismatch: return "dtype mismatch";
     }
     return "?";
 }
@@ -62,7 +62,7 @@ WeightBinding bindWeights(const ir::Graph& graph, const TensorMap& tensors) {
     WeightBinding out;
     // Placeholders per original name, in mapping order.
     std::unordered_map<std::string, std::vector<std::string>> placeholdersOf;
-    std::vector<std::string> originals;   // Graph::weights, then mapped names weights lacks
+    std::vector<std::string> originals;  // Graph::weights, then mapped names weights lacks
     std::unordered_set<std::string> seenOriginal;
     for (const auto& w : graph.weights)
         if (seenOriginal.insert(w.name).second) originals.push_back(w.name);
@@ -110,27 +110,42 @@ WeightBinding bindWeights(const ir::Graph& graph, const TensorMap& tensors) {
         const std::string irDType = canonicalDType(meta->dtype);
         const std::string keyNote = found->name == original ? std::string() : " (found as '" + found->name + "')";
         if (shapeKnown(meta->shape) && meta->shape != fileShape) {
-            WeightProblem p{WeightProblem::Kind::ShapeMismatch, firstPlaceholder, original, meta->shape, fileShape,
-                            irDType, fileDType, found->source, {}};
-            p.message = who(firstPlaceholder, original) + keyNote + ": shape " + listText(meta->shape) + " in the IR, " +
-                        listText(fileShape) + " in " + found->source;
+            WeightProblem p{WeightProblem::Kind::ShapeMismatch,
+                            firstPlaceholder,
+                            original,
+                            meta->shape,
+                            fileShape,
+                            irDType,
+                            fileDType,
+                            found->source,
+                            {}};
+            p.message = who(firstPlaceholder, original) + keyNote + ": shape " + listText(meta->shape) +
+                        " in the IR, " + listText(fileShape) + " in " + found->source;
             mismatches.push_back(std::move(p));
         }
         if (meta->hasDtype() && irDType != fileDType) {
-            WeightProblem p{WeightProblem::Kind::DTypeMismatch, firstPlaceholder, original, meta->shape, fileShape,
-                            irDType, fileDType, found->source, {}};
+            WeightProblem p{WeightProblem::Kind::DTypeMismatch,
+                            firstPlaceholder,
+                            original,
+                            meta->shape,
+                            fileShape,
+                            irDType,
+                            fileDType,
+                            found->source,
+                            {}};
             p.message = who(firstPlaceholder, original) + keyNote + ": dtype " + irDType + " in the IR, " + fileDType +
-                        " in " + found->source + " (shapes " + listText(meta->shape) + " and " + listText(fileShape) + ")";
+                        " in " + found->source + " (shapes " + listText(meta->shape) + " and " + listText(fileShape) +
+                        ")";
             mismatches.push_back(std::move(p));
         }
     }
     for (auto& p : mismatches) out.problems.push_back(std::move(p));
     for (const auto& e : tensors) {
         if (usedKeys.count(e.name)) continue;
-        WeightProblem p{WeightProblem::Kind::Unexpected, {}, e.name, {}, e.tensor.sizes().vec(), {},
+        WeightProblem p{WeightProblem::Kind::Unexpected,        {},       e.name, {}, e.tensor.sizes().vec(), {},
                         scalarTypeName(e.tensor.scalar_type()), e.source, {}};
-        p.message = "state_dict key '" + e.name + "' (" + listText(p.fileShape) + " " + p.fileDType + ", in " + e.source +
-                    ") matches no weight of the IR";
+        p.message = "state_dict key '" + e.name + "' (" + listText(p.fileShape) + " " + p.fileDType + ", in " +
+                    e.source + ") matches no weight of the IR";
         out.problems.push_back(std::move(p));
     }
     return out;

@@ -15,13 +15,13 @@ namespace irscope::io {
 struct WeightProblem {
     enum class Kind { Missing, Unexpected, ShapeMismatch, DTypeMismatch };
     Kind kind;
-    std::string placeholder;        // "p_fc1_weight"; the first of several, "" when none maps to the key
-    std::string key;                // state_dict key / original name ("fc1.weight")
-    std::vector<int64_t> irShape;   // empty for Unexpected
-    std::vector<int64_t> fileShape; // empty for Missing
+    std::string placeholder;         // "p_fc1_weight"; the first of several, "" when none maps to the key
+    std::string key;                 // state_dict key / original name ("fc1.weight")
+    std::vector<int64_t> irShape;    // empty for Unexpected
+    std::vector<int64_t> fileShape;  // empty for Missing
     std::string irDType, fileDType;
-    std::string source;             // file the tensor came from (Unexpected, mismatches)
-    std::string message;            // one line a user can act on, naming all of the above
+    std::string source;   // file the tensor came from (Unexpected, mismatches)
+    std::string message;  // one line a user can act on, naming all of the above
 };
 
 struct BoundWeight {
@@ -45,6 +45,6 @@ struct WeightBinding {
 // names (some users save by placeholder).
 WeightBinding bindWeights(const ir::Graph& graph, const TensorMap& tensors);
 
-const char* weightProblemKindName(WeightProblem::Kind kind);   // "missing", "unexpected", ...
+const char* weightProblemKindName(WeightProblem::Kind kind);  // "missing", "unexpected", ...
 
 }  // namespace irscope::io

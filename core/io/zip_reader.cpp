@@ -56,8 +56,8 @@ EndRecord readEnd(std::string_view buf) {
     // Each entry takes at least 46 bytes: a count beyond that is a lie, and
     // refusing it bounds what we allocate.
     if (end.entries > end.cdSize / kCentralHeaderSize)
-        throw FormatError("corrupt zip: central directory claims " + std::to_string(end.entries) +
-                          " entries in " + std::to_string(end.cdSize) + " bytes");
+        throw FormatError("corrupt zip: central directory claims " + std::to_string(end.entries) + " entries in " +
+                          std::to_string(end.cdSize) + " bytes");
     return end;
 }
 

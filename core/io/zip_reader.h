@@ -14,11 +14,11 @@
 namespace irscope::io {
 
 struct ZipRecord {
-    std::string name;       // full name inside the archive ("archive/data/0")
-    uint64_t dataOffset;    // where the record's bytes start in the buffer
-    uint64_t size;          // their count
+    std::string name;     // full name inside the archive ("archive/data/0")
+    uint64_t dataOffset;  // where the record's bytes start in the buffer
+    uint64_t size;        // their count
     uint32_t crc32;
-    uint16_t method;        // 0 = stored; anything else is refused on access
+    uint16_t method;  // 0 = stored; anything else is refused on access
 };
 
 class ZipReader {

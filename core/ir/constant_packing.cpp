@@ -29,35 +29,47 @@ std::string packConstant(DType dtype, const std::vector<ConstantElement>& elemen
         const auto& e = elements[i];
         const double real = asDouble(e);
         switch (dtype) {
-            case DType::Float32: appendBytes(bytes, static_cast<float>(real)); break;
-            case DType::Float64: appendBytes(bytes, real); break;
-            case DType::Float16: appendBytes(bytes, floatToHalfBits(static_cast<float>(real))); break;
-            case DType::BFloat16: appendBytes(bytes, floatToBFloat16Bits(static_cast<float>(real))); break;
-            case DType::Bool:
-                if (e.kind == ConstantElement::Kind::Real && real != 0 && real != 1)
-                    return "element " + std::to_string(i) + " (" + pythonFloatRepr(real) + ") is not a bool";
-                appendBytes(bytes, static_cast<uint8_t>(real != 0));
+        case DType::Float32: appendBytes(bytes, static_cast<float>(real)); break;
+        case DType::Float64: appendBytes(bytes, real); break;
+        case DType::Float16: appendBytes(bytes, floatToHalfBits(static_cast<float>(real))); break;
+        case DType::BFloat16: appendBytes(bytes, floatToBFloat16Bits(static_cast<float>(real))); break;
+        case DType::Bool:
+            if (e.kind == ConstantElement::Kind::Real && real != 0 && real != 1)
+                return "element " + std::to_string(i) + " (" + pythonFloatRepr(real) + ") is not a bool";
+            appendBytes(bytes, static_cast<uint8_t>(real != 0));
+            break;
+        case DType::Complex64:
+        case DType::Complex128:
+        case DType::Complex32: return "complex constants cannot be written as JSON lists";
+        default: {
+            if (e.kind == ConstantElement::Kind::Real && (std::trunc(real) != real || !std::isfinite(real)))
+                return "element " + std::to_string(i) + " (" + pythonFloatRepr(real) + ") is not an integer";
+            const int64_t v = e.kind == ConstantElement::Kind::Real ? static_cast<int64_t>(real) : e.integer;
+            auto fits = [&](int64_t lo, int64_t hi) { return v >= lo && v <= hi; };
+            bool ok = true;
+            switch (dtype) {
+            case DType::Int8:
+                ok = fits(INT8_MIN, INT8_MAX);
+                if (ok) appendBytes(bytes, static_cast<int8_t>(v));
                 break;
-            case DType::Complex64:
-            case DType::Complex128:
-            case DType::Complex32: return "complex constants cannot be written as JSON lists";
-            default: {
-                if (e.kind == ConstantElement::Kind::Real && (std::trunc(real) != real || !std::isfinite(real)))
-                    return "element " + std::to_string(i) + " (" + pythonFloatRepr(real) + ") is not an integer";
-                const int64_t v = e.kind == ConstantElement::Kind::Real ? static_cast<int64_t>(real) : e.integer;
-                auto fits = [&](int64_t lo, int64_t hi) { return v >= lo && v <= hi; };
-                bool ok = true;
-                switch (dtype) {
-                    case DType::Int8: ok = fits(INT8_MIN, INT8_MAX); if (ok) appendBytes(bytes, static_cast<int8_t>(v)); break;
-                    case DType::Int16: ok = fits(INT16_MIN, INT16_MAX); if (ok) appendBytes(bytes, static_cast<int16_t>(v)); break;
-                    case DType::Int32: ok = fits(INT32_MIN, INT32_MAX); if (ok) appendBytes(bytes, static_cast<int32_t>(v)); break;
-                    case DType::UInt8: ok = fits(0, UINT8_MAX); if (ok) appendBytes(bytes, static_cast<uint8_t>(v)); break;
-                    default: appendBytes(bytes, v); break;
-                }
-                if (!ok)
-                    return "element " + std::to_string(i) + " (" + std::to_string(v) + ") is out of range for " +
-                           std::string(dtypeName(dtype));
+            case DType::Int16:
+                ok = fits(INT16_MIN, INT16_MAX);
+                if (ok) appendBytes(bytes, static_cast<int16_t>(v));
+                break;
+            case DType::Int32:
+                ok = fits(INT32_MIN, INT32_MAX);
+                if (ok) appendBytes(bytes, static_cast<int32_t>(v));
+                break;
+            case DType::UInt8:
+                ok = fits(0, UINT8_MAX);
+                if (ok) appendBytes(bytes, static_cast<uint8_t>(v));
+                break;
+            default: appendBytes(bytes, v); break;
             }
+            if (!ok)
+                return "element " + std::to_string(i) + " (" + std::to_string(v) + ") is out of range for " +
+                       std::string(dtypeName(dtype));
+        }
         }
     }
     return {};
@@ -77,19 +89,19 @@ T readElement(const std::vector<uint8_t>& bytes, size_t index) {
 void writeConstantElement(PythonJsonWriter& w, DType dtype, const std::vector<uint8_t>& bytes, size_t i) {
     // As torch's tolist(): floats widen to Python floats, ints stay ints.
     switch (dtype) {
-        case DType::Float32: w.value(static_cast<double>(readElement<float>(bytes, i))); break;
-        case DType::Float64: w.value(readElement<double>(bytes, i)); break;
-        case DType::Float16: w.value(static_cast<double>(halfBitsToFloat(readElement<uint16_t>(bytes, i)))); break;
-        case DType::BFloat16: w.value(static_cast<double>(bfloat16BitsToFloat(readElement<uint16_t>(bytes, i)))); break;
-        case DType::Bool: w.value(readElement<uint8_t>(bytes, i) != 0); break;
-        case DType::Int8: w.value(static_cast<int64_t>(readElement<int8_t>(bytes, i))); break;
-        case DType::Int16: w.value(static_cast<int64_t>(readElement<int16_t>(bytes, i))); break;
-        case DType::Int32: w.value(static_cast<int64_t>(readElement<int32_t>(bytes, i))); break;
-        case DType::UInt8: w.value(static_cast<int64_t>(readElement<uint8_t>(bytes, i))); break;
-        case DType::Int64: w.value(readElement<int64_t>(bytes, i)); break;
-        case DType::Complex64:
-        case DType::Complex128:
-        case DType::Complex32: w.null(); break;
+    case DType::Float32: w.value(static_cast<double>(readElement<float>(bytes, i))); break;
+    case DType::Float64: w.value(readElement<double>(bytes, i)); break;
+    case DType::Float16: w.value(static_cast<double>(halfBitsToFloat(readElement<uint16_t>(bytes, i)))); break;
+    case DType::BFloat16: w.value(static_cast<double>(bfloat16BitsToFloat(readElement<uint16_t>(bytes, i)))); break;
+    case DType::Bool: w.value(readElement<uint8_t>(bytes, i) != 0); break;
+    case DType::Int8: w.value(static_cast<int64_t>(readElement<int8_t>(bytes, i))); break;
+    case DType::Int16: w.value(static_cast<int64_t>(readElement<int16_t>(bytes, i))); break;
+    case DType::Int32: w.value(static_cast<int64_t>(readElement<int32_t>(bytes, i))); break;
+    case DType::UInt8: w.value(static_cast<int64_t>(readElement<uint8_t>(bytes, i))); break;
+    case DType::Int64: w.value(readElement<int64_t>(bytes, i)); break;
+    case DType::Complex64:
+    case DType::Complex128:
+    case DType::Complex32: w.null(); break;
     }
 }
 

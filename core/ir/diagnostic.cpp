@@ -6,9 +6,9 @@ namespace irscope::ir {
 
 const char* severityName(Severity severity) {
     switch (severity) {
-        case Severity::Error: return "error";
-        case Severity::Warning: return "warning";
-        case Severity::Info: return "info";
+    case Severity::Error: return "error";
+    case Severity::Warning: return "warning";
+    case Severity::Info: return "info";
     }
     return "error";
 }
@@ -16,8 +16,10 @@ const char* severityName(Severity severity) {
 std::string formatDiagnostic(const Diagnostic& d) {
     std::string text = severityName(d.severity);
     text += ": ";
-    if (!d.node.empty()) text += "node '" + d.node + "': ";
-    else if (!d.tensor.empty()) text += "tensor '" + d.tensor + "': ";
+    if (!d.node.empty())
+        text += "node '" + d.node + "': ";
+    else if (!d.tensor.empty())
+        text += "tensor '" + d.tensor + "': ";
     text += d.message;
     return text;
 }

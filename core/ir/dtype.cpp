@@ -78,8 +78,7 @@ std::string_view dtypeName(DType dtype) { return info(dtype).name; }
 size_t dtypeSize(DType dtype) { return info(dtype).size; }
 
 bool isFloatingPoint(DType dtype) {
-    return dtype == DType::Float32 || dtype == DType::Float64 || dtype == DType::Float16 ||
-           dtype == DType::BFloat16;
+    return dtype == DType::Float32 || dtype == DType::Float64 || dtype == DType::Float16 || dtype == DType::BFloat16;
 }
 
 bool isComplex(DType dtype) {

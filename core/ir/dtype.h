@@ -14,16 +14,26 @@ namespace irscope::ir {
 
 // The dtypes irscope can hold (libtorch 1.13 has a ScalarType for each).
 enum class DType {
-    Float32, Float64, Float16, BFloat16,
-    Int8, Int16, Int32, Int64, UInt8, Bool,
-    Complex64, Complex128, Complex32,
+    Float32,
+    Float64,
+    Float16,
+    BFloat16,
+    Int8,
+    Int16,
+    Int32,
+    Int64,
+    UInt8,
+    Bool,
+    Complex64,
+    Complex128,
+    Complex32,
 };
 
 struct TorchDType {
-    std::string_view name;           // torch_ir spelling: "float32"
-    size_t size;                     // bytes per element
-    std::optional<DType> held;       // set when irscope can hold it
-    std::string_view alias1, alias2; // Python's other names ("float"), "" when none
+    std::string_view name;            // torch_ir spelling: "float32"
+    size_t size;                      // bytes per element
+    std::optional<DType> held;        // set when irscope can hold it
+    std::string_view alias1, alias2;  // Python's other names ("float"), "" when none
 };
 
 // Every dtype name torch has, held or not (float8_*, uint16, qint8, ...).
@@ -37,7 +47,7 @@ std::optional<DType> parseDType(std::string_view name);
 // Canonical torch_ir spelling: "float32".
 std::string_view dtypeName(DType dtype);
 size_t dtypeSize(DType dtype);
-bool isFloatingPoint(DType dtype);   // float and bfloat/half types
+bool isFloatingPoint(DType dtype);  // float and bfloat/half types
 bool isComplex(DType dtype);
 // True for names torch has at all (held or not), including the families
 // newer torch keeps adding (float8_*, float4_*, bits*).

@@ -17,10 +17,10 @@ struct Graph {
     std::string pytorchVersion;
     std::vector<TensorMeta> graphInputs;
     std::vector<TensorMeta> graphOutputs;
-    std::vector<TensorMeta> weights;                                  // one per original state_dict / constant name
-    std::vector<std::pair<std::string, std::string>> weightNameMapping; // placeholder -> original, file order
-    std::vector<OpNode> nodes;                                        // execution order
-    std::vector<std::pair<std::string, ConstantValue>> constants;     // original name -> value, file order
+    std::vector<TensorMeta> weights;                                     // one per original state_dict / constant name
+    std::vector<std::pair<std::string, std::string>> weightNameMapping;  // placeholder -> original, file order
+    std::vector<OpNode> nodes;                                           // execution order
+    std::vector<std::pair<std::string, ConstantValue>> constants;        // original name -> value, file order
 
     // Findings the loader made while reading values it keeps anyway
     // (non-integer dims, ragged constants): validation reports them.

@@ -24,13 +24,13 @@ void sortUnique(std::vector<int64_t>& v) {
 
 const char* tensorKindName(TensorKind kind) {
     switch (kind) {
-        case TensorKind::Activation: return "activation";
-        case TensorKind::GraphInput: return "input";
-        case TensorKind::Parameter: return "parameter";
-        case TensorKind::Buffer: return "buffer";
-        case TensorKind::Constant: return "constant";
-        case TensorKind::OtherWeight: return "weight";
-        case TensorKind::Unknown: return "unknown";
+    case TensorKind::Activation: return "activation";
+    case TensorKind::GraphInput: return "input";
+    case TensorKind::Parameter: return "parameter";
+    case TensorKind::Buffer: return "buffer";
+    case TensorKind::Constant: return "constant";
+    case TensorKind::OtherWeight: return "weight";
+    case TensorKind::Unknown: return "unknown";
     }
     return "unknown";
 }
@@ -130,20 +130,18 @@ ValueSource GraphIndex::resolveInput(const TensorMeta& input, int64_t nodeId) co
 
 void GraphIndex::recordUse(const ValueSource& src, Use use) {
     switch (src.kind) {
-        case ValueSource::Kind::NodeOutput: {
-            const auto& producer = graph_.nodes[static_cast<size_t>(src.index)];
-            if (src.outputIndex >= 0 && src.outputIndex < static_cast<int64_t>(producer.outputs.size()))
-                consumers_[static_cast<size_t>(outputOffset_[static_cast<size_t>(src.index)] + src.outputIndex)]
-                    .push_back(use);
-            break;
-        }
-        case ValueSource::Kind::GraphInput:
-            graphInputConsumers_[static_cast<size_t>(src.index)].push_back(use);
-            break;
-        case ValueSource::Kind::Weight:
-            if (src.index >= 0) weightUses_[static_cast<size_t>(src.index)].push_back(use);
-            break;
-        case ValueSource::Kind::Missing: break;
+    case ValueSource::Kind::NodeOutput: {
+        const auto& producer = graph_.nodes[static_cast<size_t>(src.index)];
+        if (src.outputIndex >= 0 && src.outputIndex < static_cast<int64_t>(producer.outputs.size()))
+            consumers_[static_cast<size_t>(outputOffset_[static_cast<size_t>(src.index)] + src.outputIndex)].push_back(
+                use);
+        break;
+    }
+    case ValueSource::Kind::GraphInput: graphInputConsumers_[static_cast<size_t>(src.index)].push_back(use); break;
+    case ValueSource::Kind::Weight:
+        if (src.index >= 0) weightUses_[static_cast<size_t>(src.index)].push_back(use);
+        break;
+    case ValueSource::Kind::Missing: break;
     }
 }
 

@@ -14,7 +14,7 @@
 namespace irscope::ir {
 
 enum class TensorKind {
-    Activation,   // output of a node
+    Activation,  // output of a node
     GraphInput,
     Parameter,    // p_ placeholder
     Buffer,       // b_ placeholder
@@ -22,20 +22,20 @@ enum class TensorKind {
     OtherWeight,  // a weight_name_mapping key without a known prefix, or a weight's original name
     Unknown,      // nothing in the file defines it
 };
-const char* tensorKindName(TensorKind kind);   // "activation", "input", "parameter", ...
-bool isWeightKind(TensorKind kind);            // Parameter, Buffer, Constant, OtherWeight
+const char* tensorKindName(TensorKind kind);  // "activation", "input", "parameter", ...
+bool isWeightKind(TensorKind kind);           // Parameter, Buffer, Constant, OtherWeight
 
 // Where the value of one node input comes from.
 struct ValueSource {
     enum class Kind { GraphInput, NodeOutput, Weight, Missing } kind = Kind::Missing;
-    int64_t index = -1;        // graph input index, producing node index, or weights[] index (-1 if unmapped)
-    int64_t outputIndex = 0;   // for NodeOutput
-    std::string placeholder;   // for Weight: the name used by the node (p_x or original)
+    int64_t index = -1;       // graph input index, producing node index, or weights[] index (-1 if unmapped)
+    int64_t outputIndex = 0;  // for NodeOutput
+    std::string placeholder;  // for Weight: the name used by the node (p_x or original)
 };
 
 struct Use {
-    int64_t node;    // consuming node
-    int64_t input;   // which of its inputs
+    int64_t node;   // consuming node
+    int64_t input;  // which of its inputs
 };
 
 class GraphIndex {
@@ -97,9 +97,9 @@ private:
     NameMap<std::vector<std::string>> placeholdersByOriginal_;
     NameMap<int64_t> constantByName_;
     NameMap<std::pair<int64_t, int64_t>> producerByTensor_;
-    std::vector<int64_t> inputOffset_;          // node -> first slot in sources_
+    std::vector<int64_t> inputOffset_;  // node -> first slot in sources_
     std::vector<ValueSource> sources_;
-    std::vector<int64_t> outputOffset_;         // node -> first slot in consumers_
+    std::vector<int64_t> outputOffset_;  // node -> first slot in consumers_
     std::vector<std::vector<Use>> consumers_;
     std::vector<std::vector<Use>> graphInputConsumers_;
     std::vector<std::vector<Use>> weightUses_;

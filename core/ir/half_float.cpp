@@ -24,10 +24,10 @@ uint16_t floatToHalfBits(float value) {
     const uint32_t sign = (bits >> 16) & 0x8000u;
     const uint32_t exponent = (bits >> 23) & 0xFFu;
     uint32_t mantissa = bits & 0x7FFFFFu;
-    if (exponent == 0xFF)   // inf or NaN (keep NaN quiet)
+    if (exponent == 0xFF)  // inf or NaN (keep NaN quiet)
         return static_cast<uint16_t>(sign | 0x7C00u | (mantissa ? 0x200u | (mantissa >> 13) : 0u));
     const int e = static_cast<int>(exponent) - 127 + 15;
-    if (e >= 0x1F) return static_cast<uint16_t>(sign | 0x7C00u);   // overflow -> inf
+    if (e >= 0x1F) return static_cast<uint16_t>(sign | 0x7C00u);  // overflow -> inf
     if (e <= 0) {
         // Subnormal half (or zero): shift the implicit 1 in, round to nearest even.
         if (e < -10) return static_cast<uint16_t>(sign);
@@ -41,7 +41,7 @@ uint16_t floatToHalfBits(float value) {
     }
     uint32_t half = (static_cast<uint32_t>(e) << 10) | (mantissa >> 13);
     const uint32_t remainder = mantissa & 0x1FFFu;
-    if (remainder > 0x1000u || (remainder == 0x1000u && (half & 1u))) ++half;   // may carry into inf: correct
+    if (remainder > 0x1000u || (remainder == 0x1000u && (half & 1u))) ++half;  // may carry into inf: correct
     return static_cast<uint16_t>(sign | half);
 }
 
@@ -65,7 +65,7 @@ float halfBitsToFloat(uint16_t h) {
 uint16_t floatToBFloat16Bits(float value) {
     uint32_t bits = bitsOf(value);
     if ((bits & 0x7F800000u) == 0x7F800000u && (bits & 0x7FFFFFu))
-        return static_cast<uint16_t>((bits >> 16) | 0x40u);   // quiet NaN
+        return static_cast<uint16_t>((bits >> 16) | 0x40u);  // quiet NaN
     bits += 0x7FFFu + ((bits >> 16) & 1u);
     return static_cast<uint16_t>(bits >> 16);
 }

@@ -23,10 +23,17 @@ size_t utf8SequenceLength(const unsigned char* p, const unsigned char* end) {
     const unsigned char c = p[0];
     size_t length;
     uint32_t minimum;
-    if (c >= 0xC2 && c <= 0xDF) { length = 2; minimum = 0x80; }
-    else if (c >= 0xE0 && c <= 0xEF) { length = 3; minimum = 0x800; }
-    else if (c >= 0xF0 && c <= 0xF4) { length = 4; minimum = 0x10000; }
-    else return 0;
+    if (c >= 0xC2 && c <= 0xDF) {
+        length = 2;
+        minimum = 0x80;
+    } else if (c >= 0xE0 && c <= 0xEF) {
+        length = 3;
+        minimum = 0x800;
+    } else if (c >= 0xF0 && c <= 0xF4) {
+        length = 4;
+        minimum = 0x10000;
+    } else
+        return 0;
     if (static_cast<size_t>(end - p) < length) return 0;
     uint32_t codepoint = c & (0x7F >> length);
     for (size_t i = 1; i < length; ++i) {
@@ -40,8 +47,11 @@ size_t utf8SequenceLength(const unsigned char* p, const unsigned char* end) {
 }  // namespace
 
 JsonCursor::JsonCursor(std::string_view text, std::string fileName, int maxDepth)
-    : begin_(text.data()), p_(text.data()), end_(text.data() + text.size()),
-      fileName_(std::move(fileName)), maxDepth_(maxDepth) {
+    : begin_(text.data()),
+      p_(text.data()),
+      end_(text.data() + text.size()),
+      fileName_(std::move(fileName)),
+      maxDepth_(maxDepth) {
     // Python's json.load of a file opened as UTF-8 rejects a BOM, but
     // json.loads(bytes) and many editors accept it: tolerate it.
     if (text.size() >= 3 && std::memcmp(p_, "\xEF\xBB\xBF", 3) == 0) p_ += 3;
@@ -89,8 +99,10 @@ void JsonCursor::setIndex(int64_t index) { path_.back().index = index; }
 void JsonCursor::skipWhitespace() {
     while (p_ < end_) {
         const char c = *p_;
-        if (c == ' ' || c == '\n' || c == '\r' || c == '\t') ++p_;
-        else break;
+        if (c == ' ' || c == '\n' || c == '\r' || c == '\t')
+            ++p_;
+        else
+            break;
     }
 }
 
@@ -191,10 +203,14 @@ uint32_t JsonCursor::readHex4() {
     for (int i = 0; i < 4; ++i) {
         const char c = *p_;
         value <<= 4;
-        if (c >= '0' && c <= '9') value |= static_cast<uint32_t>(c - '0');
-        else if (c >= 'a' && c <= 'f') value |= static_cast<uint32_t>(c - 'a' + 10);
-        else if (c >= 'A' && c <= 'F') value |= static_cast<uint32_t>(c - 'A' + 10);
-        else fail("invalid \\u escape: " + describeByte(c) + " is not a hex digit");
+        if (c >= '0' && c <= '9')
+            value |= static_cast<uint32_t>(c - '0');
+        else if (c >= 'a' && c <= 'f')
+            value |= static_cast<uint32_t>(c - 'a' + 10);
+        else if (c >= 'A' && c <= 'F')
+            value |= static_cast<uint32_t>(c - 'A' + 10);
+        else
+            fail("invalid \\u escape: " + describeByte(c) + " is not a hex digit");
         ++p_;
     }
     return value;
@@ -254,32 +270,32 @@ void JsonCursor::readString(std::string& out) {
         if (p_ >= end_) failAt(start, "unterminated string");
         const char e = *p_++;
         switch (e) {
-            case '"': out += '"'; break;
-            case '\\': out += '\\'; break;
-            case '/': out += '/'; break;
-            case 'b': out += '\b'; break;
-            case 'f': out += '\f'; break;
-            case 'n': out += '\n'; break;
-            case 'r': out += '\r'; break;
-            case 't': out += '\t'; break;
-            case 'u': {
-                uint32_t cp = readHex4();
-                if (cp >= 0xD800 && cp <= 0xDBFF) {
-                    if (end_ - p_ >= 6 && p_[0] == '\\' && p_[1] == 'u') {
-                        p_ += 2;
-                        const uint32_t low = readHex4();
-                        if (low < 0xDC00 || low > 0xDFFF) fail("invalid UTF-16 surrogate pair in \\u escape");
-                        cp = 0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00);
-                    } else {
-                        fail("lone UTF-16 surrogate in \\u escape (not representable as UTF-8)");
-                    }
-                } else if (cp >= 0xDC00 && cp <= 0xDFFF) {
+        case '"': out += '"'; break;
+        case '\\': out += '\\'; break;
+        case '/': out += '/'; break;
+        case 'b': out += '\b'; break;
+        case 'f': out += '\f'; break;
+        case 'n': out += '\n'; break;
+        case 'r': out += '\r'; break;
+        case 't': out += '\t'; break;
+        case 'u': {
+            uint32_t cp = readHex4();
+            if (cp >= 0xD800 && cp <= 0xDBFF) {
+                if (end_ - p_ >= 6 && p_[0] == '\\' && p_[1] == 'u') {
+                    p_ += 2;
+                    const uint32_t low = readHex4();
+                    if (low < 0xDC00 || low > 0xDFFF) fail("invalid UTF-16 surrogate pair in \\u escape");
+                    cp = 0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00);
+                } else {
                     fail("lone UTF-16 surrogate in \\u escape (not representable as UTF-8)");
                 }
-                appendUtf8(out, cp);
-                break;
+            } else if (cp >= 0xDC00 && cp <= 0xDFFF) {
+                fail("lone UTF-16 surrogate in \\u escape (not representable as UTF-8)");
             }
-            default: failAt(p_ - 2, "invalid escape '\\" + std::string(1, e) + "' in string");
+            appendUtf8(out, cp);
+            break;
+        }
+        default: failAt(p_ - 2, "invalid escape '\\" + std::string(1, e) + "' in string");
         }
     }
 }
@@ -314,8 +330,10 @@ JsonCursor::Number JsonCursor::readNumber() {
         if (p_ >= end_) fail("unexpected end of file, expected a value");
         fail("expected a value, found " + describeByte(*p_));
     }
-    if (*q == '0') ++q;
-    else while (q < end_ && *q >= '0' && *q <= '9') ++q;
+    if (*q == '0')
+        ++q;
+    else
+        while (q < end_ && *q >= '0' && *q <= '9') ++q;
     bool integral = true;
     if (q < end_ && *q == '.') {
         integral = false;
@@ -346,9 +364,9 @@ JsonCursor::Number JsonCursor::readNumber() {
         const bool negative = *start == '-';
         const char* exp = std::find_if(start, q, [](char c) { return c == 'e' || c == 'E'; });
         const bool tiny = exp != q && exp + 1 < q && exp[1] == '-';
-        number.real = tiny ? (negative ? -0.0 : 0.0)
-                           : (negative ? -std::numeric_limits<double>::infinity()
-                                       : std::numeric_limits<double>::infinity());
+        number.real =
+            tiny ? (negative ? -0.0 : 0.0)
+                 : (negative ? -std::numeric_limits<double>::infinity() : std::numeric_limits<double>::infinity());
     }
     return number;
 }
@@ -380,67 +398,67 @@ nlohmann::ordered_json JsonCursor::readValue() { return readValueAt(); }
 
 nlohmann::ordered_json JsonCursor::readValueAt() {
     switch (peek()) {
-        case '{': {
-            beginObject();
-            auto object = nlohmann::ordered_json::object();
-            std::string key;
-            while (nextKey(key)) {
-                pushKey(key);
-                object[key] = readValueAt();   // duplicate keys: last wins, as in Python
-                pop();
-            }
-            return object;
-        }
-        case '[': {
-            beginArray();
-            auto array = nlohmann::ordered_json::array();
-            int64_t index = 0;
-            pushIndex(0);
-            while (nextElement()) {
-                setIndex(index++);
-                array.push_back(readValueAt());
-            }
+    case '{': {
+        beginObject();
+        auto object = nlohmann::ordered_json::object();
+        std::string key;
+        while (nextKey(key)) {
+            pushKey(key);
+            object[key] = readValueAt();  // duplicate keys: last wins, as in Python
             pop();
-            return array;
         }
-        case '"': {
-            std::string text;
-            readString(text);
-            return text;
+        return object;
+    }
+    case '[': {
+        beginArray();
+        auto array = nlohmann::ordered_json::array();
+        int64_t index = 0;
+        pushIndex(0);
+        while (nextElement()) {
+            setIndex(index++);
+            array.push_back(readValueAt());
         }
-        case 't':
-        case 'f': return readBool();
-        case 'n': readNull(); return nullptr;
-        default: {
-            const Number number = readNumber();
-            if (number.isInteger) return number.integer;
-            return number.real;
-        }
+        pop();
+        return array;
+    }
+    case '"': {
+        std::string text;
+        readString(text);
+        return text;
+    }
+    case 't':
+    case 'f': return readBool();
+    case 'n': readNull(); return nullptr;
+    default: {
+        const Number number = readNumber();
+        if (number.isInteger) return number.integer;
+        return number.real;
+    }
     }
 }
 
 void JsonCursor::skipValue() {
     // Same checks as readValue (the file must be valid JSON throughout), no DOM.
     switch (peek()) {
-        case '{': {
-            beginObject();
-            std::string key;
-            while (nextKey(key)) skipValue();
-            return;
-        }
-        case '[':
-            beginArray();
-            while (nextElement()) skipValue();
-            return;
-        case '"': {
-            std::string text;
-            readString(text);
-            return;
-        }
-        case 't':
-        case 'f': readBool(); return;
-        case 'n': readNull(); return;
-        default: readNumber(); return;
+    case '{': {
+        beginObject();
+        std::string key;
+        while (nextKey(key)) skipValue();
+        return;
+    }
+    case '[':
+        beginArray();
+        while (nextElement()) skipValue();
+        return;
+    case '"': {
+        std::string text;
+        readString(text);
+        return;
+    }
+    case 't':
+    case 'f': readBool(); return;
+    case 'n': readNull(); return;
+    default: readNumber(); return;
     }
 }
 

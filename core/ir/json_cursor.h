@@ -22,11 +22,11 @@ public:
         bool isInteger = false;
         int64_t integer = 0;
         double real = 0;
-        bool integerOverflow = false;   // an integer literal beyond int64 (held in `real`)
+        bool integerOverflow = false;  // an integer literal beyond int64 (held in `real`)
         double asDouble() const { return isInteger ? static_cast<double>(integer) : real; }
     };
 
-    char peek();                          // next significant character, '\0' at end
+    char peek();  // next significant character, '\0' at end
     bool atEnd();
     void expect(char c, const char* what);
     bool tryConsume(char c);
@@ -39,25 +39,25 @@ public:
     bool nextElement();
 
     void readString(std::string& out);
-    Number readNumber();                  // also NaN / Infinity / -Infinity
+    Number readNumber();  // also NaN / Infinity / -Infinity
     bool readBool();
     void readNull();
-    nlohmann::ordered_json readValue();   // any value, as a DOM (for attrs)
+    nlohmann::ordered_json readValue();  // any value, as a DOM (for attrs)
     void skipValue();
-    void finish();                        // only whitespace may follow the top-level value
+    void finish();  // only whitespace may follow the top-level value
 
     // Path bookkeeping: callers push a segment before reading a nested value.
     void pushKey(std::string_view key);
     void pushIndex(int64_t index);
     void pop();
-    void setIndex(int64_t index);         // update the innermost index segment
+    void setIndex(int64_t index);  // update the innermost index segment
     std::string path() const;
 
     size_t offset() const { return static_cast<size_t>(p_ - begin_); }
     size_t size() const { return static_cast<size_t>(end_ - begin_); }
     std::string_view text() const { return {begin_, size()}; }
 
-    [[noreturn]] void fail(const std::string& reason) const;          // at the current position
+    [[noreturn]] void fail(const std::string& reason) const;  // at the current position
     [[noreturn]] void failAt(const char* where, const std::string& reason) const;
     // Line and column (1-based) of a byte offset.
     std::pair<int64_t, int64_t> lineColumn(size_t offset) const;
@@ -78,8 +78,8 @@ private:
     int maxDepth_;
     int depth_ = 0;
     struct Segment {
-        std::string_view key;   // points at the caller's key string, alive while pushed
-        int64_t index = -1;     // >= 0 for array elements
+        std::string_view key;  // points at the caller's key string, alive while pushed
+        int64_t index = -1;    // >= 0 for array elements
     };
     std::vector<Segment> path_;
     // Per open container: has an element been read yet (for comma handling).

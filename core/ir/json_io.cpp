@@ -47,7 +47,7 @@ private:
     void readConstantData(Shape& shape, std::vector<ConstantElement>& elements, std::string& problem);
     void readNested(size_t depth, Shape& shape, int64_t& leafDepth, std::vector<ConstantElement>& elements,
                     std::string& problem);
-    std::string readOptionalString();   // a string, or "" for null
+    std::string readOptionalString();  // a string, or "" for null
     void addLoadDiagnostic(std::string code, std::string message);
     void checkProgress();
 
@@ -80,8 +80,10 @@ void GraphReader::requireKeys(size_t objectStart, std::initializer_list<std::pai
 
 std::string GraphReader::readOptionalString() {
     std::string text;
-    if (c_.peek() == 'n') c_.readNull();
-    else c_.readString(text);
+    if (c_.peek() == 'n')
+        c_.readNull();
+    else
+        c_.readString(text);
     return text;
 }
 
@@ -94,13 +96,20 @@ void GraphReader::readTop() {
     std::string key;
     while (c_.nextKey(key)) {
         c_.pushKey(key);
-        if (key == std::string_view("model_name")) g_.modelName = readOptionalString();
-        else if (key == std::string_view("pytorch_version")) g_.pytorchVersion = readOptionalString();
-        else if (key == std::string_view("graph_inputs")) readTensorMetaList(g_.graphInputs), inputs = true;
-        else if (key == std::string_view("graph_outputs")) readTensorMetaList(g_.graphOutputs), outputs = true;
-        else if (key == std::string_view("weights")) readTensorMetaList(g_.weights), weights = true;
-        else if (key == std::string_view("weight_name_mapping")) readMapping();
-        else if (key == std::string_view("constants")) readConstants();
+        if (key == std::string_view("model_name"))
+            g_.modelName = readOptionalString();
+        else if (key == std::string_view("pytorch_version"))
+            g_.pytorchVersion = readOptionalString();
+        else if (key == std::string_view("graph_inputs"))
+            readTensorMetaList(g_.graphInputs), inputs = true;
+        else if (key == std::string_view("graph_outputs"))
+            readTensorMetaList(g_.graphOutputs), outputs = true;
+        else if (key == std::string_view("weights"))
+            readTensorMetaList(g_.weights), weights = true;
+        else if (key == std::string_view("weight_name_mapping"))
+            readMapping();
+        else if (key == std::string_view("constants"))
+            readConstants();
         else if (key == std::string_view("nodes")) {
             nodes = true;
             g_.nodes.clear();
@@ -118,7 +127,7 @@ void GraphReader::readTop() {
             }
             c_.pop();
         } else {
-            c_.skipValue();   // unknown keys are ignored, as torch_ir's from_dict does
+            c_.skipValue();  // unknown keys are ignored, as torch_ir's from_dict does
         }
         c_.pop();
     }
@@ -149,13 +158,18 @@ void GraphReader::readTensorMeta(TensorMeta& meta) {
     std::string key;
     while (c_.nextKey(key)) {
         c_.pushKey(key);
-        if (key == std::string_view("name")) c_.readString(meta.name), name = true;
-        else if (key == std::string_view("shape")) readShape(meta.shape), shape = true;
-        else if (key == std::string_view("dtype")) meta.dtype = readOptionalString();
+        if (key == std::string_view("name"))
+            c_.readString(meta.name), name = true;
+        else if (key == std::string_view("shape"))
+            readShape(meta.shape), shape = true;
+        else if (key == std::string_view("dtype"))
+            meta.dtype = readOptionalString();
         else if (key == std::string_view("producer_node")) {
             std::string producer = readOptionalString();
-            if (producer.empty()) meta.producerNode.reset();
-            else meta.producerNode = std::move(producer);
+            if (producer.empty())
+                meta.producerNode.reset();
+            else
+                meta.producerNode = std::move(producer);
         } else if (key == std::string_view("producer_output_idx")) {
             if (c_.peek() == 'n') {
                 c_.readNull();
@@ -189,10 +203,11 @@ void GraphReader::readShape(Shape& shape) {
                 shape.push_back(number.integer);
             } else {
                 shape.push_back(kInvalidDim);
-                addLoadDiagnostic("invalid-dim", number.integerOverflow
-                                                     ? "dimension " + std::to_string(index) + " is too large for a 64-bit integer"
-                                                     : "dimension " + std::to_string(index) + " is not an integer (" +
-                                                           pythonFloatRepr(number.real) + ")");
+                addLoadDiagnostic("invalid-dim",
+                                  number.integerOverflow
+                                      ? "dimension " + std::to_string(index) + " is too large for a 64-bit integer"
+                                      : "dimension " + std::to_string(index) + " is not an integer (" +
+                                            pythonFloatRepr(number.real) + ")");
             }
         } else {
             const auto value = c_.readValue();
@@ -214,10 +229,14 @@ void GraphReader::readNode(OpNode& node) {
     std::string key;
     while (c_.nextKey(key)) {
         c_.pushKey(key);
-        if (key == std::string_view("name")) c_.readString(node.name), name = true;
-        else if (key == std::string_view("op_type")) c_.readString(node.opType), opType = true;
-        else if (key == std::string_view("inputs")) readTensorMetaList(node.inputs), inputs = true;
-        else if (key == std::string_view("outputs")) readTensorMetaList(node.outputs), outputs = true;
+        if (key == std::string_view("name"))
+            c_.readString(node.name), name = true;
+        else if (key == std::string_view("op_type"))
+            c_.readString(node.opType), opType = true;
+        else if (key == std::string_view("inputs"))
+            readTensorMetaList(node.inputs), inputs = true;
+        else if (key == std::string_view("outputs"))
+            readTensorMetaList(node.outputs), outputs = true;
         else if (key == std::string_view("attrs")) {
             if (c_.peek() == 'n') {
                 c_.readNull();
@@ -242,7 +261,7 @@ void GraphReader::readMapping() {
         return;
     }
     c_.beginObject();
-    std::unordered_map<std::string, size_t> position;   // duplicate keys: the last one wins, as in Python
+    std::unordered_map<std::string, size_t> position;  // duplicate keys: the last one wins, as in Python
     std::string key;
     while (c_.nextKey(key)) {
         c_.pushKey(key);
@@ -294,18 +313,22 @@ void GraphReader::readNested(size_t depth, Shape& shape, int64_t& leafDepth, std
         c_.pop();
         // The first list completed at each depth fixes that dim; every other must match.
         if (shape.size() <= depth) shape.resize(depth + 1, -1);
-        if (shape[depth] == -1) shape[depth] = count;
+        if (shape[depth] == -1)
+            shape[depth] = count;
         else if (shape[depth] != count)
             ragged(c_.path() + " has " + std::to_string(count) + " elements where other lists at that depth have " +
                    std::to_string(shape[depth]));
-        if (count == 0) {   // an empty list ends the dims here
+        if (count == 0) {  // an empty list ends the dims here
             const auto dims = static_cast<int64_t>(depth) + 1;
-            if (leafDepth == -1) leafDepth = dims;
-            else if (leafDepth != dims) ragged(c_.path() + " is empty where other lists go deeper");
+            if (leafDepth == -1)
+                leafDepth = dims;
+            else if (leafDepth != dims)
+                ragged(c_.path() + " is empty where other lists go deeper");
         }
         return;
     }
-    if (leafDepth == -1) leafDepth = static_cast<int64_t>(depth);
+    if (leafDepth == -1)
+        leafDepth = static_cast<int64_t>(depth);
     else if (leafDepth != static_cast<int64_t>(depth))
         ragged(c_.path() + " is at nesting depth " + std::to_string(depth) + " where other values are at depth " +
                std::to_string(leafDepth));
@@ -370,9 +393,12 @@ void GraphReader::readConstant(const std::string& name, ConstantValue& value) {
     }
     requireKeys(start, {{"data", hasData}});
     if (value.problem.empty()) {
-        if (value.dtype.empty()) value.problem = "no dtype";
-        else if (auto dtype = parseDType(value.dtype)) value.problem = packConstant(*dtype, elements, value.bytes);
-        else value.problem = "unknown dtype '" + value.dtype + "'";
+        if (value.dtype.empty())
+            value.problem = "no dtype";
+        else if (auto dtype = parseDType(value.dtype))
+            value.problem = packConstant(*dtype, elements, value.bytes);
+        else
+            value.problem = "unknown dtype '" + value.dtype + "'";
     }
     if (!value.problem.empty()) {
         value.bytes.clear();
@@ -387,7 +413,11 @@ void GraphReader::readConstant(const std::string& name, ConstantValue& value) {
 
 LoadError::LoadError(std::string file, std::string jsonPath, int64_t line, int64_t column, std::string reason)
     : std::runtime_error(formatLoadError(file, jsonPath, line, column, reason)),
-      file_(std::move(file)), jsonPath_(std::move(jsonPath)), line_(line), column_(column), reason_(std::move(reason)) {}
+      file_(std::move(file)),
+      jsonPath_(std::move(jsonPath)),
+      line_(line),
+      column_(column),
+      reason_(std::move(reason)) {}
 
 Graph parseGraph(std::string_view text, const std::string& fileName, const LoadOptions& options) {
     Graph graph;

@@ -20,8 +20,8 @@ class LoadError : public std::runtime_error {
 public:
     LoadError(std::string file, std::string jsonPath, int64_t line, int64_t column, std::string reason);
     const std::string& file() const { return file_; }
-    const std::string& jsonPath() const { return jsonPath_; }   // "nodes[12].inputs[0].shape[1]", "" at top
-    int64_t line() const { return line_; }                       // 1-based; 0 when not applicable
+    const std::string& jsonPath() const { return jsonPath_; }  // "nodes[12].inputs[0].shape[1]", "" at top
+    int64_t line() const { return line_; }                     // 1-based; 0 when not applicable
     int64_t column() const { return column_; }
     const std::string& reason() const { return reason_; }
 

@@ -23,8 +23,10 @@ void writeTensorMeta(PythonJsonWriter& w, const TensorMeta& meta) {
     w.key("shape");
     w.beginArray();
     for (int64_t dim : meta.shape) {
-        if (dim == kInvalidDim) w.null();
-        else w.value(dim);
+        if (dim == kInvalidDim)
+            w.null();
+        else
+            w.value(dim);
     }
     w.endArray();
     if (meta.hasDtype()) {
@@ -69,8 +71,10 @@ void writeConstants(PythonJsonWriter& w, const Graph& graph) {
         w.beginObject();
         w.key("data");
         const auto dtype = parseDType(value.dtype);
-        if (value.usable() && dtype) writeConstantData(w, *dtype, value);
-        else w.json(value.rawData);
+        if (value.usable() && dtype)
+            writeConstantData(w, *dtype, value);
+        else
+            w.json(value.rawData);
         w.key("dtype");
         w.value(value.dtype);
         w.endObject();
@@ -106,7 +110,7 @@ std::string graphToJson(const Graph& graph) {
     w.beginArray();
     for (const auto& node : graph.nodes) writeNode(w, node);
     w.endArray();
-    if (!graph.constants.empty()) {   // torch_ir writes "constants" only when there are some
+    if (!graph.constants.empty()) {  // torch_ir writes "constants" only when there are some
         w.key("constants");
         writeConstants(w, graph);
     }

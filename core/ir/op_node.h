@@ -17,10 +17,10 @@ inline constexpr const char* kGetitemOp = "<built-in function getitem>";
 
 struct OpNode {
     std::string name;
-    std::string opType;          // "aten.conv2d.default" or "<built-in function getitem>"
+    std::string opType;  // "aten.conv2d.default" or "<built-in function getitem>"
     std::vector<TensorMeta> inputs;
     std::vector<TensorMeta> outputs;
-    AttrMap attrs = AttrMap::object();   // absent in the file = empty, as torch_ir reads it
+    AttrMap attrs = AttrMap::object();  // absent in the file = empty, as torch_ir reads it
 
     bool isGetitem() const { return opType == kGetitemOp; }
     // "conv2d", "mul.Tensor": op_type without a leading "aten." and a trailing ".default".

@@ -22,7 +22,7 @@ std::string pythonFloatRepr(double value) {
     for (char c : sci.substr(0, ePos))
         if (c != '.') digits += c;
     const int exponent = std::atoi(std::string(sci.substr(ePos + 1)).c_str());
-    const int decpt = exponent + 1;   // value = 0.DIGITS x 10^decpt
+    const int decpt = exponent + 1;  // value = 0.DIGITS x 10^decpt
     std::string text = negative ? "-" : "";
     if (decpt > -4 && decpt <= 16) {
         if (decpt <= 0) {
@@ -57,16 +57,16 @@ void appendPythonJsonString(std::string& out, std::string_view text) {
     for (size_t i = 0; i < text.size(); ++i) {
         const auto c = static_cast<unsigned char>(text[i]);
         switch (c) {
-            case '"': out += "\\\""; continue;
-            case '\\': out += "\\\\"; continue;
-            case '\n': out += "\\n"; continue;
-            case '\r': out += "\\r"; continue;
-            case '\t': out += "\\t"; continue;
-            case '\b': out += "\\b"; continue;
-            case '\f': out += "\\f"; continue;
-            default: break;
+        case '"': out += "\\\""; continue;
+        case '\\': out += "\\\\"; continue;
+        case '\n': out += "\\n"; continue;
+        case '\r': out += "\\r"; continue;
+        case '\t': out += "\\t"; continue;
+        case '\b': out += "\\b"; continue;
+        case '\f': out += "\\f"; continue;
+        default: break;
         }
-        if (c < 0x20 || c == 0x7f) {   // Python escapes everything outside ' '..'~'
+        if (c < 0x20 || c == 0x7f) {  // Python escapes everything outside ' '..'~'
             appendEscape(c);
             continue;
         }
@@ -126,7 +126,7 @@ void PythonJsonWriter::beginObject() {
 
 void PythonJsonWriter::endObject() {
     --depth_;
-    if (!first_) newline();   // "{}" for an empty object, as Python writes it
+    if (!first_) newline();  // "{}" for an empty object, as Python writes it
     out_ += '}';
     first_ = false;
 }
@@ -178,30 +178,30 @@ void PythonJsonWriter::null() {
 void PythonJsonWriter::json(const nlohmann::ordered_json& json) {
     using Type = nlohmann::ordered_json::value_t;
     switch (json.type()) {
-        case Type::object:
-            beginObject();
-            for (const auto& [k, v] : json.items()) {
-                key(k);
-                this->json(v);
-            }
-            endObject();
-            break;
-        case Type::array:
-            beginArray();
-            for (const auto& element : json) this->json(element);
-            endArray();
-            break;
-        case Type::string: value(std::string_view(json.get_ref<const std::string&>())); break;
-        case Type::boolean: value(json.get<bool>()); break;
-        case Type::number_integer: value(json.get<int64_t>()); break;
-        case Type::number_unsigned:
-            beforeValue();
-            out_ += std::to_string(json.get<uint64_t>());
-            break;
-        case Type::number_float: value(json.get<double>()); break;
-        case Type::null:
-        case Type::discarded:
-        case Type::binary: null(); break;
+    case Type::object:
+        beginObject();
+        for (const auto& [k, v] : json.items()) {
+            key(k);
+            this->json(v);
+        }
+        endObject();
+        break;
+    case Type::array:
+        beginArray();
+        for (const auto& element : json) this->json(element);
+        endArray();
+        break;
+    case Type::string: value(std::string_view(json.get_ref<const std::string&>())); break;
+    case Type::boolean: value(json.get<bool>()); break;
+    case Type::number_integer: value(json.get<int64_t>()); break;
+    case Type::number_unsigned:
+        beforeValue();
+        out_ += std::to_string(json.get<uint64_t>());
+        break;
+    case Type::number_float: value(json.get<double>()); break;
+    case Type::null:
+    case Type::discarded:
+    case Type::binary: null(); break;
     }
 }
 

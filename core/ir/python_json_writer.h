@@ -24,7 +24,7 @@ public:
     void endObject();
     void beginArray();
     void endArray();
-    void key(std::string_view name);   // inside an object, before each value
+    void key(std::string_view name);  // inside an object, before each value
     void value(std::string_view text);
     void value(const char* text) { value(std::string_view(text)); }
     void value(const std::string& text) { value(std::string_view(text)); }
@@ -32,8 +32,8 @@ public:
     void value(double number);
     void value(bool flag);
     void null();
-    void integerLiteral(std::string_view digits);      // an integer of any size, given as decimal digits
-    void json(const nlohmann::ordered_json& json);    // any JSON value, recursively
+    void integerLiteral(std::string_view digits);   // an integer of any size, given as decimal digits
+    void json(const nlohmann::ordered_json& json);  // any JSON value, recursively
 
 private:
     void beforeValue();
@@ -42,7 +42,7 @@ private:
     std::string& out_;
     int indent_;
     int depth_ = 0;
-    bool first_ = true;        // no element written yet in the current container
+    bool first_ = true;  // no element written yet in the current container
     bool afterKey_ = false;
 };
 

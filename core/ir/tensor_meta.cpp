@@ -23,7 +23,7 @@ std::string shapeToList(const Shape& shape) {
 std::optional<int64_t> elementCount(const Shape& shape) {
     int64_t count = 1;
     for (int64_t dim : shape) {
-        if (dim < 0) return std::nullopt;   // includes kInvalidDim
+        if (dim < 0) return std::nullopt;  // includes kInvalidDim
         if (__builtin_mul_overflow(count, dim, &count)) return std::nullopt;
     }
     return count;

@@ -17,8 +17,8 @@ using Shape = std::vector<int64_t>;
 struct TensorMeta {
     std::string name;
     Shape shape;
-    std::string dtype;                       // torch_ir spelling ("float32"); empty when absent
-    std::optional<std::string> producerNode; // set for activations and graph inputs
+    std::string dtype;                        // torch_ir spelling ("float32"); empty when absent
+    std::optional<std::string> producerNode;  // set for activations and graph inputs
     int64_t producerOutputIdx = 0;
 
     bool hasDtype() const { return !dtype.empty(); }

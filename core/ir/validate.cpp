@@ -30,8 +30,8 @@ public:
 private:
     void add(Severity severity, std::string code, std::string node, std::string tensor, std::string path,
              std::string message) {
-        out_.push_back({severity, std::move(code), std::move(node), std::move(tensor), std::move(path),
-                        std::move(message)});
+        out_.push_back(
+            {severity, std::move(code), std::move(node), std::move(tensor), std::move(path), std::move(message)});
     }
 
     static std::string describe(const TensorMeta& meta) {
@@ -41,7 +41,7 @@ private:
     void checkMeta(const TensorMeta& meta, const std::string& node, const std::string& path) {
         for (size_t d = 0; d < meta.shape.size(); ++d) {
             const int64_t dim = meta.shape[d];
-            if (dim < 0 && dim != kInvalidDim)   // invalid dims were reported by the loader
+            if (dim < 0 && dim != kInvalidDim)  // invalid dims were reported by the loader
                 add(Severity::Error, "negative-dim", node, meta.name, path + ".shape[" + std::to_string(d) + "]",
                     "tensor '" + meta.name + "' has a negative dimension (" + std::to_string(dim) + ") in shape " +
                         shapeToList(meta.shape) + "; shapes must be static and non-negative");
@@ -116,7 +116,8 @@ private:
                 add(Severity::Warning, "unknown-op", node.name, "", path + ".op_type",
                     "op_type '" + node.opType + "' is not an ATen op irscope knows; it can be drawn but not run");
             if (node.isGetitem()) checkGetitem(node, path);
-            for (size_t i = 0; i < node.inputs.size(); ++i) checkInput(n, i, path + ".inputs[" + std::to_string(i) + "]");
+            for (size_t i = 0; i < node.inputs.size(); ++i)
+                checkInput(n, i, path + ".inputs[" + std::to_string(i) + "]");
             for (size_t o = 0; o < node.outputs.size(); ++o)
                 checkMeta(node.outputs[o], node.name, path + ".outputs[" + std::to_string(o) + "]");
         }
@@ -166,37 +167,39 @@ private:
             }
         }
         switch (src.kind) {
-            case ValueSource::Kind::NodeOutput: {
-                const OpNode& producer = g_.nodes[static_cast<size_t>(src.index)];
-                if (src.outputIndex < 0 || src.outputIndex >= static_cast<int64_t>(producer.outputs.size())) {
-                    add(Severity::Error, "output-index", node.name, input.name, path + ".producer_output_idx",
-                        "input '" + input.name + "' takes output " + std::to_string(src.outputIndex) + " of '" +
-                            producer.name + "', which has " + std::to_string(producer.outputs.size()) + " output(s)");
-                    return;
-                }
-                compareMeta(node, input, producer.outputs[static_cast<size_t>(src.outputIndex)],
-                            "its producer '" + producer.name + "'", path);
+        case ValueSource::Kind::NodeOutput: {
+            const OpNode& producer = g_.nodes[static_cast<size_t>(src.index)];
+            if (src.outputIndex < 0 || src.outputIndex >= static_cast<int64_t>(producer.outputs.size())) {
+                add(Severity::Error, "output-index", node.name, input.name, path + ".producer_output_idx",
+                    "input '" + input.name + "' takes output " + std::to_string(src.outputIndex) + " of '" +
+                        producer.name + "', which has " + std::to_string(producer.outputs.size()) + " output(s)");
                 return;
             }
-            case ValueSource::Kind::GraphInput:
-                compareMeta(node, input, g_.graphInputs[static_cast<size_t>(src.index)], "graph input", path);
-                return;
-            case ValueSource::Kind::Weight:
-                if (src.index >= 0)
-                    compareMeta(node, input, g_.weights[static_cast<size_t>(src.index)],
-                                "its 'weights' entry", path);
-                return;
-            case ValueSource::Kind::Missing: break;
+            compareMeta(node, input, producer.outputs[static_cast<size_t>(src.outputIndex)],
+                        "its producer '" + producer.name + "'", path);
+            return;
+        }
+        case ValueSource::Kind::GraphInput:
+            compareMeta(node, input, g_.graphInputs[static_cast<size_t>(src.index)], "graph input", path);
+            return;
+        case ValueSource::Kind::Weight:
+            if (src.index >= 0)
+                compareMeta(node, input, g_.weights[static_cast<size_t>(src.index)], "its 'weights' entry", path);
+            return;
+        case ValueSource::Kind::Missing: break;
         }
         const std::string_view prefix = std::string_view(input.name).substr(0, 2);
         if (prefix == "p_" || prefix == "b_" || prefix == "c_")
             add(Severity::Error, "unmapped-placeholder", node.name, input.name, path,
-                "placeholder '" + input.name + "' is not in weight_name_mapping, so no state_dict key or constant "
-                "can feed it; add '" + input.name + "' -> original name to weight_name_mapping");
+                "placeholder '" + input.name +
+                    "' is not in weight_name_mapping, so no state_dict key or constant "
+                    "can feed it; add '" +
+                    input.name + "' -> original name to weight_name_mapping");
         else
             add(Severity::Error, "unresolved-input", node.name, input.name, path,
-                "input '" + input.name + "' has no producer_node and is not the name of a graph input, an earlier "
-                "node's output, or a weight");
+                "input '" + input.name +
+                    "' has no producer_node and is not the name of a graph input, an earlier "
+                    "node's output, or a weight");
     }
 
     void compareMeta(const OpNode& node, const TensorMeta& input, const TensorMeta& source, const std::string& what,
@@ -216,7 +219,8 @@ private:
             if (auto producer = index_.producerOfTensor(output.name)) {
                 const auto& produced =
                     g_.nodes[static_cast<size_t>(producer->first)].outputs[static_cast<size_t>(producer->second)];
-                if (produced.shape != output.shape || (produced.hasDtype() && output.hasDtype() && produced.dtype != output.dtype))
+                if (produced.shape != output.shape ||
+                    (produced.hasDtype() && output.hasDtype() && produced.dtype != output.dtype))
                     add(Severity::Warning, "meta-mismatch", "", output.name, path,
                         "graph output '" + output.name + "' is declared " + describe(output) + " but node '" +
                             g_.nodes[static_cast<size_t>(producer->first)].name + "' produces " + describe(produced));
@@ -238,15 +242,18 @@ private:
             size_t userCount = 0;
             if (weightIdx)
                 for (const auto& use : index_.usesOfWeight(*weightIdx)) {
-                    if (g_.nodes[static_cast<size_t>(use.node)].inputs[static_cast<size_t>(use.input)].name != placeholder)
+                    if (g_.nodes[static_cast<size_t>(use.node)].inputs[static_cast<size_t>(use.input)].name !=
+                        placeholder)
                         continue;
-                    if (userCount++ < 3) users += (users.empty() ? "" : ", ") + g_.nodes[static_cast<size_t>(use.node)].name;
+                    if (userCount++ < 3)
+                        users += (users.empty() ? "" : ", ") + g_.nodes[static_cast<size_t>(use.node)].name;
                 }
             const std::string firstUser = users.substr(0, users.find(','));
             add(Severity::Warning, "missing-constant", firstUser, placeholder, "constants",
                 "lifted constant '" + placeholder + "' (original name " + what +
                     ") has no value in 'constants' - the IR was likely extracted on the meta device, which drops "
-                    "constant values" + (userCount ? "; needed by " + users + (userCount > 3 ? ", ..." : "") : "") +
+                    "constant values" +
+                    (userCount ? "; needed by " + users + (userCount > 3 ? ", ..." : "") : "") +
                     ". Supply it with `irscope run --constants FILE` (a .pt/.safetensors/.npy mapping '" + original +
                     "' to a tensor) or in the Constants panel");
         }

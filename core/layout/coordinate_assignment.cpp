@@ -137,10 +137,16 @@ class Alignment {
 public:
     Alignment(const LayeredGraph& g, const std::unordered_set<int64_t>& marked, const Links& links,
               const MirroredView& view, bool downward)
-        : g_(g), marked_(marked), view_(view), p_(view.p), downward_(downward),
-          farMed_(downward ? links.up : links.down), nearMed_(downward ? links.down : links.up),
+        : g_(g),
+          marked_(marked),
+          view_(view),
+          p_(view.p),
+          downward_(downward),
+          farMed_(downward ? links.up : links.down),
+          nearMed_(downward ? links.down : links.up),
           chainFar_(downward ? links.chainUp : links.chainDown),
-          chainNear_(downward ? links.chainDown : links.chainUp), root_(g.vertexCount()) {
+          chainNear_(downward ? links.chainDown : links.chainUp),
+          root_(g.vertexCount()) {
         for (int32_t v = 0; v < g.vertexCount(); ++v) root_[v] = v;
     }
 
@@ -151,7 +157,7 @@ public:
             const int32_t l = downward_ ? step : h - 1 - step;
             const size_t width = g_.layers[l].size();
             if (progress != nullptr) progress->advance(static_cast<int64_t>(width), 4 * static_cast<int64_t>(vc));
-            chosen_.assign(width, -1);   // per scan index: the aligned neighbour
+            chosen_.assign(width, -1);  // per scan index: the aligned neighbour
             chooseMutualLinks(l, width);
             chooseFreeMedians(l, width);
             joinBlocks(l, width);
@@ -208,7 +214,7 @@ private:
     // Round 2: free medians between the mutual alignments.
     void chooseFreeMedians(int32_t l, size_t width) {
         int32_t next = std::numeric_limits<int32_t>::max();
-        bound_.assign(width, 0);   // per scan index: the p of the next round-1 alignment to its right
+        bound_.assign(width, 0);  // per scan index: the p of the next round-1 alignment to its right
         for (size_t k = width; k-- > 0;) {
             bound_[k] = next;
             if (chosen_[k] >= 0) next = p_[chosen_[k]];
@@ -247,11 +253,11 @@ private:
     const MirroredView& view_;
     const std::vector<int32_t>& p_;
     const bool downward_;
-    const std::vector<std::array<int32_t, 2>>& farMed_;    // v's medians on the aligned side
-    const std::vector<std::array<int32_t, 2>>& nearMed_;   // u's medians on v's side
+    const std::vector<std::array<int32_t, 2>>& farMed_;   // v's medians on the aligned side
+    const std::vector<std::array<int32_t, 2>>& nearMed_;  // u's medians on v's side
     const std::vector<int32_t>& chainFar_;
     const std::vector<int32_t>& chainNear_;
-    std::vector<int32_t> root_;   // per vertex: the first vertex of its block
+    std::vector<int32_t> root_;  // per vertex: the first vertex of its block
     std::vector<int32_t> chosen_, bound_;
 };
 

@@ -12,7 +12,7 @@ public:
     void add(int32_t i) {
         for (++i; i < static_cast<int32_t>(tree_.size()); i += i & -i) ++tree_[i];
     }
-    int64_t prefix(int32_t i) const {   // count of inserted values <= i
+    int64_t prefix(int32_t i) const {  // count of inserted values <= i
         int64_t s = 0;
         for (++i; i > 0; i -= i & -i) s += tree_[i];
         return s;

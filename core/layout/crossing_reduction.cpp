@@ -8,8 +8,8 @@ namespace irscope::layout::detail {
 
 namespace {
 
-constexpr int kTransposeVisits = 8;   // per layer: bounds the exchange pass on adversarial inputs
-constexpr int kTransposePasses = 8;   // per visit of a layer
+constexpr int kTransposeVisits = 8;  // per layer: bounds the exchange pass on adversarial inputs
+constexpr int kTransposePasses = 8;  // per visit of a layer
 
 void initialOrder(LayeredGraph& g) {
     // Depth-first from the sources in input order (the IR's execution order):
@@ -73,10 +73,10 @@ int64_t transposeWithGaps(LayeredGraph& g, const std::vector<int32_t>& group, in
             work.push_back(l);
             queued[l] = 1;
         }
-    std::vector<std::vector<int32_t>> upEnds, downEnds;   // per position in the layer being improved
+    std::vector<std::vector<int32_t>> upEnds, downEnds;  // per position in the layer being improved
     int64_t gained = 0;
     while (!work.empty()) {
-        const int32_t l = work.back();   // lowest-numbered first: the stack was filled bottom-up
+        const int32_t l = work.back();  // lowest-numbered first: the stack was filled bottom-up
         work.pop_back();
         queued[l] = 0;
         if (!dirty(l) || ++visits[l] > maxVisitsPerLayer) continue;
@@ -111,7 +111,8 @@ int64_t transposeWithGaps(LayeredGraph& g, const std::vector<int32_t>& group, in
             for (size_t i = 0; i + 1 < k; ++i) {
                 const int32_t u = layer[i], v = layer[i + 1];
                 if (group[u] != group[v]) continue;
-                const int64_t now = pairCrossings(upEnds[i], upEnds[i + 1]) + pairCrossings(downEnds[i], downEnds[i + 1]);
+                const int64_t now =
+                    pairCrossings(upEnds[i], upEnds[i + 1]) + pairCrossings(downEnds[i], downEnds[i + 1]);
                 const int64_t swapped =
                     pairCrossings(upEnds[i + 1], upEnds[i]) + pairCrossings(downEnds[i + 1], downEnds[i]);
                 if (swapped > now || (swapped == now && !(tiePass && now > 0))) continue;
@@ -148,8 +149,8 @@ std::vector<int64_t> layerGaps(const LayeredGraph& g) {
 // Satellites (weights and ghosts with one consumer) and the anchors they
 // follow: the first freely aligning input of that consumer.
 struct Satellites {
-    std::vector<int32_t> anchorOf;                // per vertex: its anchor, -1 when not a satellite
-    std::vector<std::vector<int32_t>> ofAnchor;   // per vertex: the satellites anchored on it
+    std::vector<int32_t> anchorOf;               // per vertex: its anchor, -1 when not a satellite
+    std::vector<std::vector<int32_t>> ofAnchor;  // per vertex: the satellites anchored on it
 };
 
 Satellites findSatellites(const LayeredGraph& g) {
@@ -175,8 +176,10 @@ Satellites findSatellites(const LayeredGraph& g) {
 std::vector<int32_t> exchangeGroups(const Satellites& s, int32_t vc) {
     std::vector<int32_t> group(vc, -1);
     for (int32_t v = 0; v < vc; ++v) {
-        if (s.anchorOf[v] >= 0) group[v] = s.anchorOf[v];
-        else if (!s.ofAnchor[v].empty()) group[v] = v;
+        if (s.anchorOf[v] >= 0)
+            group[v] = s.anchorOf[v];
+        else if (!s.ofAnchor[v].empty())
+            group[v] = v;
     }
     return group;
 }
@@ -189,7 +192,12 @@ class BarycenterSweeps {
 public:
     BarycenterSweeps(LayeredGraph& g, Satellites& satellites, const std::vector<int32_t>& group, int sweeps,
                      Progress* progress, int64_t total)
-        : g_(g), satellites_(satellites), group_(group), sweeps_(sweeps), progress_(progress), total_(total),
+        : g_(g),
+          satellites_(satellites),
+          group_(group),
+          sweeps_(sweeps),
+          progress_(progress),
+          total_(total),
           key_(g.vertexCount(), 0) {}
 
     // Down/up rounds from the current order, each followed by the exchange
@@ -337,9 +345,9 @@ private:
     Progress* const progress_;
     const int64_t total_;
     bool lanesFirst_ = true;
-    std::vector<double> key_;                          // per vertex: its barycenter in the current sort
-    std::vector<int32_t> buffer_;                      // the layer's non-satellites, being sorted
-    std::vector<int32_t> anchorDown_, anchorUp_, ends_;   // positions, for leftSatellites
+    std::vector<double> key_;                            // per vertex: its barycenter in the current sort
+    std::vector<int32_t> buffer_;                        // the layer's non-satellites, being sorted
+    std::vector<int32_t> anchorDown_, anchorUp_, ends_;  // positions, for leftSatellites
 };
 
 }  // namespace

@@ -14,10 +14,10 @@ double defaultTextWidth(std::string_view line) {
 
 ItemKind weightItemKind(ir::TensorKind kind) {
     switch (kind) {
-        case ir::TensorKind::Parameter: return ItemKind::Parameter;
-        case ir::TensorKind::Buffer: return ItemKind::Buffer;
-        case ir::TensorKind::Constant: return ItemKind::Constant;
-        default: return ItemKind::OtherWeight;
+    case ir::TensorKind::Parameter: return ItemKind::Parameter;
+    case ir::TensorKind::Buffer: return ItemKind::Buffer;
+    case ir::TensorKind::Constant: return ItemKind::Constant;
+    default: return ItemKind::OtherWeight;
     }
 }
 
@@ -63,8 +63,8 @@ LayoutGraph buildLayoutGraph(const ir::Graph& graph, const ir::GraphIndex& index
     std::vector<int32_t> inputItem(graph.graphInputs.size());
     for (size_t i = 0; i < graph.graphInputs.size(); ++i) {
         const auto& t = graph.graphInputs[i];
-        inputItem[i] = b.add(ItemKind::GraphInput, static_cast<int64_t>(i), t.name,
-                             {"Input: " + t.name, ir::shapeToX(t.shape)});
+        inputItem[i] =
+            b.add(ItemKind::GraphInput, static_cast<int64_t>(i), t.name, {"Input: " + t.name, ir::shapeToX(t.shape)});
     }
     std::vector<int32_t> opItem(nodeCount);
     for (int64_t j = 0; j < nodeCount; ++j) {
@@ -74,7 +74,7 @@ LayoutGraph buildLayoutGraph(const ir::Graph& graph, const ir::GraphIndex& index
         opItem[j] = b.add(ItemKind::Op, j, node.name, std::move(lines), classifyOp(node.opType));
     }
 
-    std::vector<int32_t> seenSources;   // this node's sources so far (a node reading x twice gets one edge)
+    std::vector<int32_t> seenSources;  // this node's sources so far (a node reading x twice gets one edge)
     for (int64_t j = 0; j < nodeCount; ++j) {
         const auto& node = graph.nodes[j];
         seenSources.clear();
@@ -85,23 +85,23 @@ LayoutGraph buildLayoutGraph(const ir::Graph& graph, const ir::GraphIndex& index
             edge.target = opItem[j];
             edge.targetInput = i;
             switch (src.kind) {
-                case ir::ValueSource::Kind::GraphInput:
-                    if (src.index < 0 || src.index >= static_cast<int64_t>(inputItem.size())) continue;
-                    edge.source = inputItem[src.index];
-                    break;
-                case ir::ValueSource::Kind::NodeOutput:
-                    if (src.index < 0 || src.index >= nodeCount) continue;
-                    edge.source = opItem[src.index];
-                    break;
-                case ir::ValueSource::Kind::Weight: {
-                    if (!options.includeWeights) continue;
-                    const std::string& name = src.placeholder.empty() ? node.inputs[i].name : src.placeholder;
-                    edge.source = b.add(weightItemKind(index.kindOf(name)), src.index, name, {name, shape});
-                    edge.style = EdgeStyle::Dashed;
-                    b.out.addEdge(std::move(edge));
-                    continue;
-                }
-                case ir::ValueSource::Kind::Missing: continue;
+            case ir::ValueSource::Kind::GraphInput:
+                if (src.index < 0 || src.index >= static_cast<int64_t>(inputItem.size())) continue;
+                edge.source = inputItem[src.index];
+                break;
+            case ir::ValueSource::Kind::NodeOutput:
+                if (src.index < 0 || src.index >= nodeCount) continue;
+                edge.source = opItem[src.index];
+                break;
+            case ir::ValueSource::Kind::Weight: {
+                if (!options.includeWeights) continue;
+                const std::string& name = src.placeholder.empty() ? node.inputs[i].name : src.placeholder;
+                edge.source = b.add(weightItemKind(index.kindOf(name)), src.index, name, {name, shape});
+                edge.style = EdgeStyle::Dashed;
+                b.out.addEdge(std::move(edge));
+                continue;
+            }
+            case ir::ValueSource::Kind::Missing: continue;
             }
             if (std::find(seenSources.begin(), seenSources.end(), edge.source) != seenSources.end()) continue;
             seenSources.push_back(edge.source);
@@ -112,11 +112,14 @@ LayoutGraph buildLayoutGraph(const ir::Graph& graph, const ir::GraphIndex& index
 
     for (size_t i = 0; i < graph.graphOutputs.size(); ++i) {
         const auto& t = graph.graphOutputs[i];
-        const int32_t item = b.add(ItemKind::Output, static_cast<int64_t>(i), t.name, {"Output", ir::shapeToX(t.shape)});
+        const int32_t item =
+            b.add(ItemKind::Output, static_cast<int64_t>(i), t.name, {"Output", ir::shapeToX(t.shape)});
         LayoutEdge edge;
         edge.target = item;
-        if (auto p = index.producerOfTensor(t.name)) edge.source = opItem[p->first];
-        else if (auto in = index.graphInputIndex(t.name)) edge.source = inputItem[*in];
+        if (auto p = index.producerOfTensor(t.name))
+            edge.source = opItem[p->first];
+        else if (auto in = index.graphInputIndex(t.name))
+            edge.source = inputItem[*in];
         if (edge.source >= 0) b.out.addEdge(std::move(edge));
     }
     return std::move(b.out);

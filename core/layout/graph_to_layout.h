@@ -20,12 +20,12 @@ namespace irscope::layout {
 double defaultTextWidth(std::string_view line);
 
 struct GraphLayoutOptions {
-    bool includeWeights = true;                          // false: like --no-weights
+    bool includeWeights = true;                              // false: like --no-weights
     std::function<double(std::string_view line)> textWidth;  // empty: defaultTextWidth
     double lineHeight = 15;
     double paddingX = 10;
     double paddingY = 6;
-    double slant = 10;           // extra width for parallelograms (inputs, weights) and trapezoids (outputs)
+    double slant = 10;  // extra width for parallelograms (inputs, weights) and trapezoids (outputs)
     double minWidth = 44;
 };
 

@@ -12,9 +12,9 @@ namespace irscope::layout::detail {
 enum class VertexType : unsigned char { Item, Weight, Ghost, Dummy };
 
 struct LayeredGraph {
-    int32_t itemCount = 0;                       // LayoutGraph nodes
-    int32_t ghostCount = 0;                      // vertices [itemCount, itemCount + ghostCount)
-    std::vector<VertexType> type;                // per vertex
+    int32_t itemCount = 0;         // LayoutGraph nodes
+    int32_t ghostCount = 0;        // vertices [itemCount, itemCount + ghostCount)
+    std::vector<VertexType> type;  // per vertex
     std::vector<int32_t> layer;
     std::vector<double> width, height;
     std::vector<int32_t> ghostOf;                // per ghost vertex (index - itemCount): the item it stands for

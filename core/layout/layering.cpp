@@ -33,7 +33,7 @@ TopologicalOrder topologicalOrder(const LayoutGraph& graph) {
     std::deque<int32_t> queue;
     for (int32_t v = 0; v < n; ++v)
         if (indeg[v] == 0) queue.push_back(v);
-    int32_t scan = 0;   // smallest index that may still be unplaced (cycle breaking)
+    int32_t scan = 0;  // smallest index that may still be unplaced (cycle breaking)
     while (static_cast<int32_t>(t.order.size()) < n) {
         if (queue.empty()) {
             // A cycle: release the smallest unplaced node.
@@ -83,8 +83,8 @@ DownwardAdjacency downwardAdjacency(const LayoutGraph& graph, const std::vector<
 }
 
 // Longest path over non-weight edges; a node fed by a weight needs a layer above it.
-void longestPathLayers(const std::vector<int32_t>& order, const DownwardAdjacency& adj,
-                       const std::vector<char>& weight, std::vector<int32_t>& layer) {
+void longestPathLayers(const std::vector<int32_t>& order, const DownwardAdjacency& adj, const std::vector<char>& weight,
+                       std::vector<int32_t>& layer) {
     for (int32_t v : order) {
         if (weight[v]) continue;
         int32_t l = 0;

@@ -17,8 +17,8 @@
 namespace irscope::layout::detail {
 
 struct Layering {
-    std::vector<int32_t> layer;       // per node
-    std::vector<char> edgeReversed;   // per edge: drawn upward in the input order
+    std::vector<int32_t> layer;      // per node
+    std::vector<char> edgeReversed;  // per edge: drawn upward in the input order
     int32_t layerCount = 0;
 };
 

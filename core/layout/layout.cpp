@@ -95,17 +95,21 @@ void routeEdge(const LayoutGraph& graph, const LayeredGraph& g, const std::vecto
     r.source = in.source;
     r.target = in.target;
     const auto& chain = g.chain[e];
-    if (chain.empty()) {   // self-loop
+    if (chain.empty()) {  // self-loop
         const Rect& b = rects[in.source];
-        r.points = {{b.right(), b.center().y - 4}, {b.right() + 12, b.center().y - 4},
-                    {b.right() + 12, b.center().y + 4}, {b.right(), b.center().y + 4}};
+        r.points = {{b.right(), b.center().y - 4},
+                    {b.right() + 12, b.center().y - 4},
+                    {b.right() + 12, b.center().y + 4},
+                    {b.right(), b.center().y + 4}};
         r.labelPos = {b.right() + 16, b.center().y};
         return;
     }
     if (chain.front() >= n && chain.front() < itemTotal) {
         r.ghosted = true;
-        if (g.reversed[e]) r.target = chain.front();
-        else r.source = chain.front();
+        if (g.reversed[e])
+            r.target = chain.front();
+        else
+            r.source = chain.front();
     }
     r.points = routeChain(g, chain, rects, out.layerTop, out.layerBottom);
     const Point a = r.points[0], b = r.points[1];

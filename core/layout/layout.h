@@ -30,10 +30,10 @@ public:
 };
 
 struct LayoutOptions {
-    double nodeGap = 20;          // horizontal space between two boxes in a layer
-    double dummyGap = 8;          // ... when one of them is a long edge's bend point
-    double layerGap = 36;         // vertical space between layers (room for a shape label)
-    double margin = 16;           // around the whole drawing
+    double nodeGap = 20;   // horizontal space between two boxes in a layer
+    double dummyGap = 8;   // ... when one of them is a long edge's bend point
+    double layerGap = 36;  // vertical space between layers (room for a shape label)
+    double margin = 16;    // around the whole drawing
 
     // Long edges. An edge spanning more than ghostMinSpan layers whose source
     // feeds at least ghostMinFanout items, or any edge longer than
@@ -41,15 +41,16 @@ struct LayoutOptions {
     // consumer. If dummies would still exceed maxDummiesPerItem * items, the
     // longest remaining edges are ghosted too. Everything else gets dummies.
     int ghostMinSpan = 4;
-    int ghostMinFanout = 3;      // 4 keeps residual streams (norm + residual add) as drawn lanes: wider, fewer straight edges
+    int ghostMinFanout =
+        3;  // 4 keeps residual streams (norm + residual add) as drawn lanes: wider, fewer straight edges
     int maxEdgeSpan = 60;
     double maxDummiesPerItem = 2.0;
     double ghostHeight = 22;
     double ghostMaxWidth = 160;
 
-    int crossingSweeps = 6;       // down+up rounds of barycenter ordering (best kept)
+    int crossingSweeps = 6;  // down+up rounds of barycenter ordering (best kept)
 
-    LayoutProgress progress;      // empty: no reports, no cancellation
+    LayoutProgress progress;  // empty: no reports, no cancellation
 };
 
 // Throws std::out_of_range for an edge endpoint outside the graph, and

@@ -4,17 +4,17 @@ namespace irscope::layout {
 
 const char* itemKindName(ItemKind kind) {
     switch (kind) {
-        case ItemKind::Op: return "op";
-        case ItemKind::GraphInput: return "input";
-        case ItemKind::Parameter: return "parameter";
-        case ItemKind::Buffer: return "buffer";
-        case ItemKind::Constant: return "constant";
-        case ItemKind::OtherWeight: return "weight";
-        case ItemKind::Output: return "output";
-        case ItemKind::Ghost: return "ghost";
-        case ItemKind::Module: return "module";
-        case ItemKind::Frame: return "frame";
-        case ItemKind::Port: return "port";
+    case ItemKind::Op: return "op";
+    case ItemKind::GraphInput: return "input";
+    case ItemKind::Parameter: return "parameter";
+    case ItemKind::Buffer: return "buffer";
+    case ItemKind::Constant: return "constant";
+    case ItemKind::OtherWeight: return "weight";
+    case ItemKind::Output: return "output";
+    case ItemKind::Ghost: return "ghost";
+    case ItemKind::Module: return "module";
+    case ItemKind::Frame: return "frame";
+    case ItemKind::Port: return "port";
     }
     return "op";
 }

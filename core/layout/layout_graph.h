@@ -23,22 +23,23 @@ enum class ItemKind : unsigned char {
     Output,       // irIndex = graph output index
     Ghost,        // made by the layout: a proxy of a far-away high-fan-out source
     // The collapsed drawing (core/modules/module_drawing.h); irIndex = ModuleId:
-    Module,       // a collapsed module: one box for everything inside it
-    Frame,        // an expanded module: a frame around its children
-    Port,         // inside a frame: a value entering it from outside (name = tensor)
+    Module,  // a collapsed module: one box for everything inside it
+    Frame,   // an expanded module: a frame around its children
+    Port,    // inside a frame: a value entering it from outside (name = tensor)
 };
-const char* itemKindName(ItemKind kind);   // "op", "input", "parameter", "buffer", "constant", "weight", "output", "ghost", "module", "frame", "port"
-bool isWeightItem(ItemKind kind);          // Parameter, Buffer, Constant, OtherWeight
+const char* itemKindName(ItemKind kind);  // "op", "input", "parameter", "buffer", "constant", "weight", "output",
+                                          // "ghost", "module", "frame", "port"
+bool isWeightItem(ItemKind kind);         // Parameter, Buffer, Constant, OtherWeight
 
 struct LayoutNode {
     double width = 0;
     double height = 0;
     ItemKind kind = ItemKind::Op;
-    OpFamily family = OpFamily::Other;     // meaningful for Op
-    int64_t irIndex = -1;                  // see ItemKind
-    std::string name;                      // IR name: node name, input name, placeholder, "output_<i>"
-    std::vector<std::string> lines;        // label lines, top to bottom
-    int32_t count = 1;                     // a weight bundle stands for `count` weights
+    OpFamily family = OpFamily::Other;  // meaningful for Op
+    int64_t irIndex = -1;               // see ItemKind
+    std::string name;                   // IR name: node name, input name, placeholder, "output_<i>"
+    std::vector<std::string> lines;     // label lines, top to bottom
+    int32_t count = 1;                  // a weight bundle stands for `count` weights
     // Placed like a weight item (just above its one consumer, out of the
     // alignment) whatever its kind: the collapsed drawing does this for a
     // graph input that only one box reads (an LLM's per-layer KV cache).
@@ -50,7 +51,7 @@ inline bool isSatellite(const LayoutNode& node) { return node.satellite || isWei
 enum class EdgeStyle : unsigned char { Solid, Dashed };
 
 struct LayoutEdge {
-    int32_t source = -1;       // LayoutGraph::nodes index
+    int32_t source = -1;  // LayoutGraph::nodes index
     int32_t target = -1;
     EdgeStyle style = EdgeStyle::Solid;
     std::string label;         // tensor shape ("1x4"), may be empty

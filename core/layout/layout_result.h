@@ -17,17 +17,17 @@ namespace irscope::layout {
 struct PlacedItem {
     ItemKind kind = ItemKind::Op;
     OpFamily family = OpFamily::Other;
-    int64_t irIndex = -1;              // as LayoutNode::irIndex (for a ghost: its source's)
-    int32_t ghostOf = -1;              // for a ghost: the item id it stands for
-    std::string name;                  // for a ghost: the source's name
+    int64_t irIndex = -1;  // as LayoutNode::irIndex (for a ghost: its source's)
+    int32_t ghostOf = -1;  // for a ghost: the item id it stands for
+    std::string name;      // for a ghost: the source's name
     std::vector<std::string> lines;
-    int32_t count = 1;                 // as LayoutNode::count
+    int32_t count = 1;  // as LayoutNode::count
     Rect rect;
     int32_t layer = 0;
 };
 
 struct RoutedEdge {
-    int32_t source = -1;               // item ids
+    int32_t source = -1;  // item ids
     int32_t target = -1;
     EdgeStyle style = EdgeStyle::Solid;
     // Polyline from the source's border to the target's border (the arrow
@@ -39,22 +39,22 @@ struct RoutedEdge {
     // meaningful when label is not empty. It lies in the gap just below the source.
     Point labelPos;
     int64_t targetInput = -1;
-    bool ghosted = false;              // the edge's real source is items[source].ghostOf
+    bool ghosted = false;  // the edge's real source is items[source].ghostOf
 };
 
 struct LayoutStats {
     int32_t layers = 0;
-    int64_t dummies = 0;               // bend points inserted for long edges
+    int64_t dummies = 0;  // bend points inserted for long edges
     int64_t ghosts = 0;
-    int64_t crossings = 0;             // between adjacent layers, dummies included
-    int64_t reversedEdges = 0;         // edges that pointed upward (cycles in the input)
+    int64_t crossings = 0;      // between adjacent layers, dummies included
+    int64_t reversedEdges = 0;  // edges that pointed upward (cycles in the input)
 };
 
 struct LayoutResult {
     std::vector<PlacedItem> items;
     std::vector<RoutedEdge> edges;
-    Rect bounds;                       // every item and edge point, plus the margin
-    std::vector<double> layerTop;      // y of each layer's top, layer order
+    Rect bounds;                   // every item and edge point, plus the margin
+    std::vector<double> layerTop;  // y of each layer's top, layer order
     std::vector<double> layerBottom;
     LayoutStats stats;
 };

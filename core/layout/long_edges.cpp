@@ -17,7 +17,7 @@ namespace {
 // self-loop), and how many edges leave each node downward.
 struct OrientedEdges {
     std::vector<int32_t> top, bottom;
-    std::vector<int32_t> fanout;   // per node
+    std::vector<int32_t> fanout;  // per node
 
     int32_t span(const std::vector<int32_t>& layer, int32_t e) const { return layer[bottom[e]] - layer[top[e]]; }
 };
@@ -93,7 +93,7 @@ void addItemsAndGhosts(LayeredGraph& g, const LayoutGraph& graph, const Layering
     for (int32_t e = 0; e < m; ++e) {
         if (!ghosted[e]) continue;
         addVertex(g, VertexType::Ghost, layer[o.bottom[e]] - 1,
-                  std::min(graph.nodes[o.top[e]].width + 16, options.ghostMaxWidth),   // + room for the "↳ " mark
+                  std::min(graph.nodes[o.top[e]].width + 16, options.ghostMaxWidth),  // + room for the "↳ " mark
                   options.ghostHeight);
         g.ghostOf.push_back(o.top[e]);
     }

@@ -14,17 +14,21 @@ using layout::LayoutNode;
 using layout::LayoutResult;
 
 struct ModuleDrawing::Level {
-    LayoutGraph graph;                       // items and edges: fixed once built
-    std::vector<ModuleId> itemModule;        // item -> child module it draws (kNoModule: not a child)
+    LayoutGraph graph;                 // items and edges: fixed once built
+    std::vector<ModuleId> itemModule;  // item -> child module it draws (kNoModule: not a child)
     LayoutResult result;
     bool valid = false;
 };
 
-
 ModuleDrawing::ModuleDrawing(const ir::Graph& graph, const ir::GraphIndex& index, const ModuleTree& tree,
                              DrawingOptions options)
-    : graph_(graph), index_(index), tree_(tree), options_(std::move(options)),
-      kinds_(moduleKinds(tree, graph)), expanded_(tree.size(), 0), levels_(tree.size()) {
+    : graph_(graph),
+      index_(index),
+      tree_(tree),
+      options_(std::move(options)),
+      kinds_(moduleKinds(tree, graph)),
+      expanded_(tree.size(), 0),
+      levels_(tree.size()) {
     expanded_[kRootModule] = 1;
     // Where graph inputs and outputs are drawn: the level of the module that
     // holds all their readers (or their producer). An LLM's per-layer KV cache
@@ -39,12 +43,14 @@ ModuleDrawing::ModuleDrawing(const ir::Graph& graph, const ir::GraphIndex& index
         for (const auto& use : index.consumersOfGraphInput(static_cast<int64_t>(g)))
             home = tree.commonAncestor(home, tree.moduleOfNode(use.node));
         bool isOutput = false;
-        for (const auto& out : graph.graphOutputs) isOutput |= out.name == graph.graphInputs[g].name && !index.producerOfTensor(out.name);
+        for (const auto& out : graph.graphOutputs)
+            isOutput |= out.name == graph.graphInputs[g].name && !index.producerOfTensor(out.name);
         inputHome_[g] = home == kNoModule || isOutput ? kRootModule : drawnLevel(home);
     }
     outputHome_.assign(graph.graphOutputs.size(), kRootModule);
     for (size_t o = 0; o < graph.graphOutputs.size(); ++o)
-        if (auto p = index.producerOfTensor(graph.graphOutputs[o].name)) outputHome_[o] = drawnLevel(tree.moduleOfNode(p->first));
+        if (auto p = index.producerOfTensor(graph.graphOutputs[o].name))
+            outputHome_[o] = drawnLevel(tree.moduleOfNode(p->first));
     // Per-element inputs (a KV cache: every layer its own) stay in their
     // elements; the one input that only the first layer reads, or the output
     // only the last layer makes, is the model's and is drawn beside the list.
@@ -128,7 +134,7 @@ void ModuleDrawing::expandInitial(int maxItems) {
         // the ops of open modules and the boxes of closed ones.
         std::vector<char> open(tree_.size(), 0);
         open[kRootModule] = 1;
-        for (size_t m = 1; m < tree_.size(); ++m) {   // parents come first
+        for (size_t m = 1; m < tree_.size(); ++m) {  // parents come first
             const Module& mod = tree_.module(static_cast<ModuleId>(m));
             open[m] = open[static_cast<size_t>(mod.parent)] &&
                       (mod.isList || d[m] < depth || isSingleOp(tree_, graph_, static_cast<ModuleId>(m)));
@@ -178,7 +184,6 @@ bool ModuleDrawing::isNodeVisible(int64_t node) const {
 LevelContext ModuleDrawing::context() const {
     return {graph_, index_, tree_, kinds_, options_, inputHome_, outputHome_};
 }
-
 
 ModuleDrawing::Level& ModuleDrawing::level(ModuleId m) {
     auto& slot = levels_[static_cast<size_t>(m)];
@@ -278,8 +283,10 @@ int64_t ModuleDrawing::visibleItems() const {
         count += static_cast<int64_t>(mod.nodes.size());
         for (ModuleId c : mod.children) {
             if (tree_.module(c).opCount == 0) continue;
-            if (isOpen(c)) stack.push_back(c);
-            else ++count;
+            if (isOpen(c))
+                stack.push_back(c);
+            else
+                ++count;
         }
     }
     return count;

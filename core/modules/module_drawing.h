@@ -33,11 +33,11 @@
 namespace irscope::modules {
 
 struct DrawingOptions {
-    layout::GraphLayoutOptions items;   // text widths, weights on or off
+    layout::GraphLayoutOptions items;  // text widths, weights on or off
     layout::LayoutOptions layout;
-    double framePadding = 12;           // inside a frame, around its contents
-    double frameHeader = 22;            // room for the frame's title
-    int bundleMinimum = 9;              // weights of one op sharing a pattern, from this many on, are one item
+    double framePadding = 12;  // inside a frame, around its contents
+    double frameHeader = 22;   // room for the frame's title
+    int bundleMinimum = 9;     // weights of one op sharing a pattern, from this many on, are one item
 };
 
 class ModuleDrawing {
@@ -98,7 +98,7 @@ private:
     std::vector<std::string> kinds_;
     std::vector<char> expanded_;
     std::vector<ModuleId> inputHome_, outputHome_;
-    std::vector<std::unique_ptr<Level>> levels_;   // by ModuleId, built on demand
+    std::vector<std::unique_ptr<Level>> levels_;  // by ModuleId, built on demand
 };
 
 }  // namespace irscope::modules

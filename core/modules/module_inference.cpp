@@ -42,9 +42,10 @@ Adjacency transpose(const Adjacency& producers, size_t nodes) {
     for (size_t n = 0; n < nodes; ++n) c.offset[n + 1] += c.offset[n];
     c.target.resize(producers.target.size());
     std::vector<int64_t> fill(c.offset.begin(), c.offset.end() - 1);
-    for (size_t n = 0; n < nodes; ++n) {   // ascending n: every row comes out sorted
+    for (size_t n = 0; n < nodes; ++n) {  // ascending n: every row comes out sorted
         auto [b, e] = producers.of(static_cast<int64_t>(n));
-        for (auto* p = b; p != e; ++p) c.target[static_cast<size_t>(fill[static_cast<size_t>(*p)]++)] = static_cast<int64_t>(n);
+        for (auto* p = b; p != e; ++p)
+            c.target[static_cast<size_t>(fill[static_cast<size_t>(*p)]++)] = static_cast<int64_t>(n);
     }
     return c;
 }
@@ -81,7 +82,7 @@ private:
         }
         tree_.markLists();
         inListElement_.assign(tree_.size(), 0);
-        for (size_t m = 1; m < tree_.size(); ++m) {   // parents come before children
+        for (size_t m = 1; m < tree_.size(); ++m) {  // parents come before children
             const auto p = static_cast<size_t>(tree_.module(static_cast<ModuleId>(m)).parent);
             inListElement_[m] = inListElement_[p] || tree_.module(static_cast<ModuleId>(p)).isList;
         }
@@ -94,7 +95,7 @@ private:
         }
     }
 
-    ModuleId lift(ModuleId m) const {   // ops never sit in a ModuleList
+    ModuleId lift(ModuleId m) const {  // ops never sit in a ModuleList
         while (m != kNoModule && tree_.module(m).isList) m = tree_.module(m).parent;
         return m;
     }
@@ -138,7 +139,8 @@ private:
                 anchor = kNoModule;
                 for (size_t i = 0; i < node.inputs.size(); ++i) {
                     const ValueSource& s = index_.source(static_cast<int64_t>(n), static_cast<int64_t>(i));
-                    if (s.kind == ValueSource::Kind::Weight && s.index >= 0 && readers_[static_cast<size_t>(s.index)] == 1)
+                    if (s.kind == ValueSource::Kind::Weight && s.index >= 0 &&
+                        readers_[static_cast<size_t>(s.index)] == 1)
                         anchor = tree_.commonAncestor(anchor, weightModule_[static_cast<size_t>(s.index)]);
                     if (s.kind == ValueSource::Kind::NodeOutput && weightOnly_[static_cast<size_t>(s.index)] &&
                         at(s.index) != kNoModule) {
@@ -151,7 +153,7 @@ private:
             if (anchor == kNoModule) continue;
             assign(static_cast<int64_t>(n), anchor);
             anchoredIn_[static_cast<size_t>(anchor)] = 1;
-            if (!onlyWeights) ++readersIn_[static_cast<size_t>(anchor)];   // a transpose of a weight is not a reader
+            if (!onlyWeights) ++readersIn_[static_cast<size_t>(anchor)];  // a transpose of a weight is not a reader
             if (isWholeLayerOp(node.opType)) sealed_[static_cast<size_t>(anchor)] = 1;
         }
         // Sealed: a leaf whose one weight reader is a whole layer (a Linear). A
@@ -198,7 +200,7 @@ private:
         constexpr size_t kMaxChain = 64;
         chain.assign(1, n);
         inChain[static_cast<size_t>(n)] = 1;
-        std::vector<int64_t> external;   // producing nodes, or -1 - graph input
+        std::vector<int64_t> external;  // producing nodes, or -1 - graph input
         auto addExternal = [&](int64_t v) {
             if (std::find(external.begin(), external.end(), v) == external.end()) external.push_back(v);
             return external.size() <= 1;
@@ -212,10 +214,11 @@ private:
                 if (s.kind != ValueSource::Kind::NodeOutput) continue;
                 const int64_t p = s.index;
                 if (inChain[static_cast<size_t>(p)] || at(p) == m) continue;
-                if (std::find(external.begin(), external.end(), p) != external.end()) continue;   // stays outside
+                if (std::find(external.begin(), external.end(), p) != external.end()) continue;  // stays outside
                 auto [cb, ce] = consumers_.of(p);
-                const bool joins = at(p) == kNoModule && !feedsOutput[static_cast<size_t>(p)] &&
-                                   std::all_of(cb, ce, [&](int64_t x) { return inChain[static_cast<size_t>(x)] || at(x) == m; });
+                const bool joins =
+                    at(p) == kNoModule && !feedsOutput[static_cast<size_t>(p)] &&
+                    std::all_of(cb, ce, [&](int64_t x) { return inChain[static_cast<size_t>(x)] || at(x) == m; });
                 if (!joins) {
                     if (!addExternal(p)) return false;
                     continue;
@@ -250,8 +253,8 @@ private:
         // Inside a layer, model-level neighbours (a shared RoPE table, the
         // embedding, the final norm) do not pull an op out of it.
         auto inside = [&](ModuleId m) { return inListElement_[static_cast<size_t>(m)] != 0; };
-        const bool anyInside = std::any_of(prod_.begin(), prod_.end(), inside) ||
-                               std::any_of(cons_.begin(), cons_.end(), inside);
+        const bool anyInside =
+            std::any_of(prod_.begin(), prod_.end(), inside) || std::any_of(cons_.begin(), cons_.end(), inside);
         if (anyInside) {
             std::erase_if(prod_, [&](ModuleId m) { return !inside(m); });
             std::erase_if(cons_, [&](ModuleId m) { return !inside(m); });
@@ -276,7 +279,7 @@ private:
             const ModuleId element = elementOf(lp);
             if (element != kNoModule && l != element && tree_.isAncestorOrSelf(l, element)) return element;
         }
-        while (tree_.module(l).isList) {   // producers in several elements: the consumers' element
+        while (tree_.module(l).isList) {  // producers in several elements: the consumers' element
             ModuleId e = prod_.empty() ? kNoModule : commonElement(prod_, l);
             if (e == kNoModule && !cons_.empty()) e = commonElement(cons_, l);
             l = e != kNoModule ? e : tree_.module(l).parent;
@@ -305,7 +308,7 @@ private:
         for (auto* p = pb; p != pe; ++p)
             if (at(*p) != kNoModule) latest = *p, ++producerCount_;
         const auto& node = graph_.nodes[static_cast<size_t>(n)];
-        for (size_t i = 0; i < node.inputs.size(); ++i)   // a graph input is a value from outside too
+        for (size_t i = 0; i < node.inputs.size(); ++i)  // a graph input is a value from outside too
             producerCount_ += index_.source(n, static_cast<int64_t>(i)).kind == ValueSource::Kind::GraphInput;
         const ModuleId latestElement = latest >= 0 ? elementOf(seen(at(latest))) : kNoModule;
         for (auto* p = pb; p != pe; ++p) {
@@ -358,13 +361,15 @@ private:
             }
             gather(n);
             placedByNeighbours_[k] = 1;
-            if (readsOnlySharedModelValues(n)) {   // a per-layer view of the RoPE table: its consumers say where
+            if (readsOnlySharedModelValues(n)) {  // a per-layer view of the RoPE table: its consumers say where
                 waiting.push_back(n);
                 continue;
             }
             const ModuleId m = decide();
-            if (m == kNoModule) waiting.push_back(n);
-            else assign(n, m);
+            if (m == kNoModule)
+                waiting.push_back(n);
+            else
+                assign(n, m);
         }
         for (auto it = waiting.rbegin(); it != waiting.rend(); ++it) {
             gather(*it);
@@ -406,9 +411,9 @@ private:
     std::vector<int64_t> readers_;
     std::vector<char> weightOnly_, sealed_, inListElement_, placedByNeighbours_;
     std::vector<char> anchoredIn_;
-    std::vector<int32_t> readersIn_;   // ops placed in each module by the weights they read (weight-only ops aside)
+    std::vector<int32_t> readersIn_;  // ops placed in each module by the weights they read (weight-only ops aside)
     std::vector<ModuleId> prod_, cons_;
-    int producerCount_ = 0;   // placed producers of the op being decided, before any is set aside
+    int producerCount_ = 0;  // placed producers of the op being decided, before any is set aside
 };
 
 }  // namespace

@@ -27,9 +27,12 @@ void addOp(Traits& t, const std::string& opType) {
     if (family == layout::OpFamily::Attention || b == "softmax") t.attention = true;
     if (b == "topk") t.topk = true;
     if (b == "stack") t.stack = true;
-    if (b.starts_with("conv")) t.conv = true;
-    else if (b.starts_with("embedding")) t.embedding = true;
-    else if (family == layout::OpFamily::ConvLinear) t.linear = true;
+    if (b.starts_with("conv"))
+        t.conv = true;
+    else if (b.starts_with("embedding"))
+        t.embedding = true;
+    else if (family == layout::OpFamily::ConvLinear)
+        t.linear = true;
     if (family == layout::OpFamily::Normalization || b == "rsqrt") t.norm = true;
     if (family == layout::OpFamily::Activation && b != "softmax") t.activation = true;
 }
@@ -63,18 +66,30 @@ std::vector<std::string> moduleKinds(const ModuleTree& tree, const ir::Graph& gr
             t.activation |= ct.activation;
         }
         std::string kind;
-        if (m.isList) kind = "list";
-        else if (childAttention && (childMix || childNorm)) kind = "layer";
-        else if (t.topk && (t.stack || m.children.size() > 1)) kind = "MoE";
-        else if (t.topk && !t.attention) kind = "router";
-        else if (t.attention) kind = "attention";
-        else if (m.children.empty() && t.embedding) kind = "embedding";
-        else if (m.children.empty() && t.conv) kind = "conv";
-        else if (m.children.empty() && t.linear && m.nodes.size() <= 3) kind = "linear";
-        else if (m.children.empty() && t.norm && !t.linear) kind = "norm";
-        else if (t.linearChildren >= 2 && t.activation) kind = "MLP";
-        else if (t.conv) kind = "conv block";
-        else kind = "module";
+        if (m.isList)
+            kind = "list";
+        else if (childAttention && (childMix || childNorm))
+            kind = "layer";
+        else if (t.topk && (t.stack || m.children.size() > 1))
+            kind = "MoE";
+        else if (t.topk && !t.attention)
+            kind = "router";
+        else if (t.attention)
+            kind = "attention";
+        else if (m.children.empty() && t.embedding)
+            kind = "embedding";
+        else if (m.children.empty() && t.conv)
+            kind = "conv";
+        else if (m.children.empty() && t.linear && m.nodes.size() <= 3)
+            kind = "linear";
+        else if (m.children.empty() && t.norm && !t.linear)
+            kind = "norm";
+        else if (t.linearChildren >= 2 && t.activation)
+            kind = "MLP";
+        else if (t.conv)
+            kind = "conv block";
+        else
+            kind = "module";
         kinds[k] = std::move(kind);
     }
     if (!kinds.empty()) kinds[kRootModule] = "model";

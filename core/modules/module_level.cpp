@@ -1,6 +1,6 @@
 #include "core/modules/module_level.h"
 
-#include "core/modules/module_drawing.h"   // DrawingOptions
+#include "core/modules/module_drawing.h"  // DrawingOptions
 
 #include <algorithm>
 #include <map>
@@ -29,7 +29,6 @@ std::string thousands(int64_t v) {
 }  // namespace
 
 void sizeItem(LayoutNode& node, const layout::GraphLayoutOptions& io) {
-
     double w = 0;
     for (const auto& l : node.lines) w = std::max(w, io.textWidth ? io.textWidth(l) : layout::defaultTextWidth(l));
     w += 2 * io.paddingX;
@@ -126,7 +125,14 @@ public:
     LevelBuilder(const ir::Graph& g, const ir::GraphIndex& idx, const ModuleTree& t,
                  const std::vector<std::string>& kinds, const DrawingOptions& o, ModuleId m,
                  const std::vector<ModuleId>& inputHome, const std::vector<ModuleId>& outputHome)
-        : graph_(g), index_(idx), tree_(t), kinds_(kinds), opt_(o), m_(m), inputHome_(inputHome), outputHome_(outputHome) {}
+        : graph_(g),
+          index_(idx),
+          tree_(t),
+          kinds_(kinds),
+          opt_(o),
+          m_(m),
+          inputHome_(inputHome),
+          outputHome_(outputHome) {}
 
     void build(LayoutGraph& out, std::vector<ModuleId>& itemModule) {
         out_ = &out;
@@ -135,11 +141,11 @@ public:
         for (size_t i = 0; i < graph_.graphInputs.size(); ++i)
             if (inputHome_[i] == m_) {
                 const auto& t = graph_.graphInputs[i];
-                inputItem_[static_cast<int64_t>(i)] =
-                    add(ItemKind::GraphInput, static_cast<int64_t>(i), t.name, {"Input: " + t.name, ir::shapeToX(t.shape)});
+                inputItem_[static_cast<int64_t>(i)] = add(ItemKind::GraphInput, static_cast<int64_t>(i), t.name,
+                                                          {"Input: " + t.name, ir::shapeToX(t.shape)});
             }
         // Direct ops and child boxes, interleaved in execution order.
-        std::vector<std::pair<int64_t, ModuleId>> entries;   // (first node, child or kNoModule for a node)
+        std::vector<std::pair<int64_t, ModuleId>> entries;  // (first node, child or kNoModule for a node)
         for (int64_t n : mod.nodes) entries.emplace_back(n, kNoModule);
         for (ModuleId c : mod.children)
             if (tree_.module(c).opCount > 0) entries.emplace_back(tree_.module(c).firstNode, c);
@@ -171,7 +177,8 @@ public:
         std::vector<int> readers(out_->nodes.size(), 0);
         std::vector<int32_t> reader(out_->nodes.size(), -1);
         for (const auto& e : out_->edges)
-            if (out_->nodes[static_cast<size_t>(e.source)].kind == ItemKind::GraphInput && reader[static_cast<size_t>(e.source)] != e.target) {
+            if (out_->nodes[static_cast<size_t>(e.source)].kind == ItemKind::GraphInput &&
+                reader[static_cast<size_t>(e.source)] != e.target) {
                 ++readers[static_cast<size_t>(e.source)];
                 reader[static_cast<size_t>(e.source)] = e.target;
             }
@@ -231,13 +238,14 @@ private:
     // irIndex: the producing node, or -2 - graph input index.
     int32_t port(int64_t key, int64_t irIndex, const std::string& tensor) {
         auto [it, fresh] = ports_.try_emplace(key, -1);
-        if (fresh) it->second = add(ItemKind::Port, irIndex, tensor, {tensor});   // the edge label gives the shape
+        if (fresh) it->second = add(ItemKind::Port, irIndex, tensor, {tensor});  // the edge label gives the shape
         return it->second;
     }
 
     void addEdge(int32_t source, int32_t target, int64_t input, std::string label, layout::EdgeStyle style) {
         if (source < 0 || target < 0 || source == target) return;
-        const uint64_t key = (static_cast<uint64_t>(static_cast<uint32_t>(source)) << 32) | static_cast<uint32_t>(target);
+        const uint64_t key =
+            (static_cast<uint64_t>(static_cast<uint32_t>(source)) << 32) | static_cast<uint32_t>(target);
         if (!seen_.insert(key).second) return;
         LayoutEdge e;
         e.source = source;
@@ -251,41 +259,44 @@ private:
     void addInputEdges(int64_t n) {
         const auto& node = graph_.nodes[static_cast<size_t>(n)];
         const int32_t target = repOf(n);
-        const bool direct = nodeItem_.count(n) != 0;   // drawn as itself here: its weights too
-        struct WeightUse { int64_t input; std::string placeholder, original; };
+        const bool direct = nodeItem_.count(n) != 0;  // drawn as itself here: its weights too
+        struct WeightUse {
+            int64_t input;
+            std::string placeholder, original;
+        };
         std::vector<WeightUse> weights;
         for (int64_t i = 0; i < static_cast<int64_t>(node.inputs.size()); ++i) {
             const ir::ValueSource& src = index_.source(n, i);
             const auto& meta = node.inputs[static_cast<size_t>(i)];
             switch (src.kind) {
-                case ir::ValueSource::Kind::NodeOutput: {
-                    int32_t s = repOf(src.index);
-                    if (s < 0) s = port(src.index * 4096 + src.outputIndex, src.index, meta.name);
-                    addEdge(s, target, i, ir::shapeToX(meta.shape), layout::EdgeStyle::Solid);
-                    break;
+            case ir::ValueSource::Kind::NodeOutput: {
+                int32_t s = repOf(src.index);
+                if (s < 0) s = port(src.index * 4096 + src.outputIndex, src.index, meta.name);
+                addEdge(s, target, i, ir::shapeToX(meta.shape), layout::EdgeStyle::Solid);
+                break;
+            }
+            case ir::ValueSource::Kind::GraphInput: {
+                // Drawn at its home level (where all its readers meet); below it
+                // the value enters frames through ports; above it, it is inside a box.
+                const ModuleId home = inputHome_[static_cast<size_t>(src.index)];
+                int32_t s = -1;
+                if (home == m_) {
+                    auto it = inputItem_.find(src.index);
+                    if (it != inputItem_.end()) s = it->second;
+                } else if (tree_.isAncestorOrSelf(home, m_)) {
+                    s = port(-1 - src.index, -2 - src.index, meta.name);
                 }
-                case ir::ValueSource::Kind::GraphInput: {
-                    // Drawn at its home level (where all its readers meet); below it
-                    // the value enters frames through ports; above it, it is inside a box.
-                    const ModuleId home = inputHome_[static_cast<size_t>(src.index)];
-                    int32_t s = -1;
-                    if (home == m_) {
-                        auto it = inputItem_.find(src.index);
-                        if (it != inputItem_.end()) s = it->second;
-                    } else if (tree_.isAncestorOrSelf(home, m_)) {
-                        s = port(-1 - src.index, -2 - src.index, meta.name);
-                    }
-                    addEdge(s, target, i, ir::shapeToX(meta.shape), layout::EdgeStyle::Solid);
-                    break;
+                addEdge(s, target, i, ir::shapeToX(meta.shape), layout::EdgeStyle::Solid);
+                break;
+            }
+            case ir::ValueSource::Kind::Weight:
+                if (direct && opt_.items.includeWeights) {
+                    std::string ph = src.placeholder.empty() ? meta.name : src.placeholder;
+                    const std::string* orig = index_.originalName(ph);
+                    weights.push_back({i, ph, orig ? *orig : ph});
                 }
-                case ir::ValueSource::Kind::Weight:
-                    if (direct && opt_.items.includeWeights) {
-                        std::string ph = src.placeholder.empty() ? meta.name : src.placeholder;
-                        const std::string* orig = index_.originalName(ph);
-                        weights.push_back({i, ph, orig ? *orig : ph});
-                    }
-                    break;
-                case ir::ValueSource::Kind::Missing: break;
+                break;
+            case ir::ValueSource::Kind::Missing: break;
             }
         }
         if (!weights.empty()) addWeights(n, target, weights);
@@ -294,11 +305,11 @@ private:
     template <typename Uses>
     void addWeights(int64_t n, int32_t target, const Uses& weights) {
         const auto& node = graph_.nodes[static_cast<size_t>(n)];
-        std::map<std::string, std::vector<size_t>> groups;   // bundle key -> uses
+        std::map<std::string, std::vector<size_t>> groups;  // bundle key -> uses
         if (static_cast<int>(weights.size()) >= opt_.bundleMinimum)
             for (size_t k = 0; k < weights.size(); ++k) groups[bundleKey(weights[k].original)].push_back(k);
         std::vector<char> bundled(weights.size(), 0);
-        std::vector<std::pair<size_t, std::vector<size_t>>> bundles;   // first use -> members
+        std::vector<std::pair<size_t, std::vector<size_t>>> bundles;  // first use -> members
         for (auto& [key, members] : groups)
             if (static_cast<int>(members.size()) >= opt_.bundleMinimum) {
                 std::vector<std::string> names;
@@ -332,11 +343,13 @@ private:
 
     void addOutputs() {
         for (size_t i = 0; i < graph_.graphOutputs.size(); ++i) {
-            if (outputHome_[i] != m_) continue;   // drawn beside its producer's level
+            if (outputHome_[i] != m_) continue;  // drawn beside its producer's level
             const auto& t = graph_.graphOutputs[i];
-            const int32_t item = add(ItemKind::Output, static_cast<int64_t>(i), t.name, {"Output", ir::shapeToX(t.shape)});
+            const int32_t item =
+                add(ItemKind::Output, static_cast<int64_t>(i), t.name, {"Output", ir::shapeToX(t.shape)});
             int32_t s = -1;
-            if (auto p = index_.producerOfTensor(t.name)) s = repOf(p->first);
+            if (auto p = index_.producerOfTensor(t.name))
+                s = repOf(p->first);
             else if (auto in = index_.graphInputIndex(t.name)) {
                 auto it = inputItem_.find(*in);
                 if (it != inputItem_.end()) s = it->second;

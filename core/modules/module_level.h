@@ -25,8 +25,8 @@ struct LevelContext {
     const ModuleTree& tree;
     const std::vector<std::string>& kinds;
     const DrawingOptions& options;
-    const std::vector<ModuleId>& inputHome;    // where each graph input is drawn
-    const std::vector<ModuleId>& outputHome;   // where each graph output is drawn
+    const std::vector<ModuleId>& inputHome;   // where each graph input is drawn
+    const std::vector<ModuleId>& outputHome;  // where each graph output is drawn
 };
 
 // The items and edges of module m's level; itemModule[i] is the child module

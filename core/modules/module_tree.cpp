@@ -34,7 +34,7 @@ bool naturalLess(std::string_view a, std::string_view b) {
         ++j;
     }
     if ((a.size() - i) != (b.size() - j)) return a.size() - i < b.size() - j;
-    return a < b;   // equal by value ("01" vs "1"): a total order all the same
+    return a < b;  // equal by value ("01" vs "1"): a total order all the same
 }
 
 ModuleTree::ModuleTree() {

@@ -22,19 +22,19 @@ inline constexpr ModuleId kRootModule = 0;
 inline constexpr ModuleId kNoModule = -1;
 
 struct Module {
-    std::string path;                 // "" for the root
-    std::string name;                 // last path component ("self_attn", "3"); "" for the root
+    std::string path;  // "" for the root
+    std::string name;  // last path component ("self_attn", "3"); "" for the root
     ModuleId parent = kNoModule;
-    std::vector<ModuleId> children;   // first execution first; modules without ops last, natural order
-    int32_t depth = 0;                // root 0
-    bool isList = false;              // every child is named by an integer
+    std::vector<ModuleId> children;  // first execution first; modules without ops last, natural order
+    int32_t depth = 0;               // root 0
+    bool isList = false;             // every child is named by an integer
 
-    std::vector<int64_t> nodes;       // op nodes directly in this module, execution order
+    std::vector<int64_t> nodes;  // op nodes directly in this module, execution order
     // Over the module and everything below it:
     int64_t opCount = 0;
-    int64_t weightCount = 0;          // weights (state_dict / constant names) whose module is here or below
-    int64_t parameterCount = 0;       // elements of those weights
-    int64_t firstNode = -1;           // smallest / largest node index inside (-1: no ops)
+    int64_t weightCount = 0;     // weights (state_dict / constant names) whose module is here or below
+    int64_t parameterCount = 0;  // elements of those weights
+    int64_t firstNode = -1;      // smallest / largest node index inside (-1: no ops)
     int64_t lastNode = -1;
 };
 
@@ -50,7 +50,7 @@ public:
     const std::vector<ModuleId>& nodeModules() const { return nodeModule_; }
     ModuleId moduleOfNode(int64_t node) const { return nodeModule_[static_cast<size_t>(node)]; }
 
-    ModuleId find(std::string_view path) const;          // kNoModule if absent
+    ModuleId find(std::string_view path) const;  // kNoModule if absent
     bool isAncestorOrSelf(ModuleId ancestor, ModuleId m) const;
     ModuleId commonAncestor(ModuleId a, ModuleId b) const;
     // The ancestor-or-self of m that is a direct child of `ancestor` (kNoModule
@@ -60,7 +60,7 @@ public:
     std::vector<ModuleId> pathFromRoot(ModuleId m) const;
 
     // ---- building (module_inference.cpp and tests)
-    ModuleId ensure(std::string_view path);               // creates the path and its ancestors
+    ModuleId ensure(std::string_view path);  // creates the path and its ancestors
     void setNodeCount(size_t nodes) { nodeModule_.assign(nodes, kNoModule); }
     void assignNode(int64_t node, ModuleId m) { nodeModule_[static_cast<size_t>(node)] = m; }
     // Fills nodes, counts and first/last from nodeModules(); orders children;

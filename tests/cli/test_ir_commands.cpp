@@ -72,7 +72,8 @@ private slots:
         const auto r = runIrscope({"mermaid", q(dataPath("seeds/GatherWithIndex.json")), "-o", out});
         QCOMPARE(r.exitCode, 0);
         QCOMPARE(q(readFile(out.toStdString())), q(readFile(dataPath("seeds/GatherWithIndex.mmd"))));
-        const auto cut = runIrscope({"mermaid", q(dataPath("seeds/SimpleMLP.json")), "--max-nodes", "1", "--no-weights"});
+        const auto cut =
+            runIrscope({"mermaid", q(dataPath("seeds/SimpleMLP.json")), "--max-nodes", "1", "--no-weights"});
         QCOMPARE(cut.exitCode, 0);
         QVERIFY(cut.out.endsWith("    note[\"... 2 more nodes ...\"]\n"));
         QVERIFY(!cut.out.contains("w_p_"));
@@ -90,23 +91,24 @@ private slots:
 
         const QString meta = q(dataPath("malformed/meta_extracted.json"));
         r = runIrscope({"validate", meta});
-        QCOMPARE(r.exitCode, 0);   // a missing constant is a warning until execution needs it
+        QCOMPARE(r.exitCode, 0);  // a missing constant is a warning until execution needs it
         QVERIFY(r.out.contains(meta + ": warning: node 'mul': lifted constant 'c_mask'"));
 
         r = runIrscope({"validate", q(dataPath("malformed/truncated.json")), bad});
-        QCOMPARE(r.exitCode, 2);   // unreadable wins over errors
+        QCOMPARE(r.exitCode, 2);  // unreadable wins over errors
         QVERIFY(r.err.contains("truncated.json:"));
         QVERIFY(r.err.contains("unexpected end of file"));
-        QVERIFY(r.out.contains("duplicate_node.json: error"));   // the other file is still checked
+        QVERIFY(r.out.contains("duplicate_node.json: error"));  // the other file is still checked
     }
 
     void modulesPrintsTheInferredTree() {
         auto r = runIrscope({"modules", q(dataPath("seeds/SimpleMLP.json"))});
         QCOMPARE(r.exitCode, 0);
         // fc1 -> relu -> fc2: the linears are their modules, the relu is the model's.
-        QCOMPARE(r.out, QString("(model)  [model]                                        3 ops, 4 weights, 58 parameters\n"
-                                "  fc1  [linear]                                         1 op, 2 weights, 40 parameters\n"
-                                "  fc2  [linear]                                         1 op, 2 weights, 18 parameters\n"));
+        QCOMPARE(r.out,
+                 QString("(model)  [model]                                        3 ops, 4 weights, 58 parameters\n"
+                         "  fc1  [linear]                                         1 op, 2 weights, 40 parameters\n"
+                         "  fc2  [linear]                                         1 op, 2 weights, 18 parameters\n"));
         r = runIrscope({"modules", q(dataPath("seeds/SimpleMLP.json")), "--json"});
         QCOMPARE(r.exitCode, 0);
         const auto root = QJsonDocument::fromJson(r.out.toUtf8()).object();
@@ -147,9 +149,10 @@ private slots:
         QCOMPARE(r.exitCode, 0);
         const QString svg = q(readFile(out.toStdString()));
         // The four block lists are open (frames), each block a box; one-op modules are their op.
-        for (const char* id : {"frame_layer1", "frame_layer4", "module_layer1.0", "module_layer4.0", "op_convolution", "op_linear"})
+        for (const char* id :
+             {"frame_layer1", "frame_layer4", "module_layer1.0", "module_layer4.0", "op_convolution", "op_linear"})
             QVERIFY2(svg.contains(QString("id=\"%1\"").arg(id)), id);
-        QVERIFY(!svg.contains("op_convolution_1\""));   // inside a closed block
+        QVERIFY(!svg.contains("op_convolution_1\""));  // inside a closed block
         r = runIrscope({"render", q(dataPath("ir/resnet_tiny.json")), "--depth", "all", "-o", out});
         QCOMPARE(r.exitCode, 0);
         QVERIFY(q(readFile(out.toStdString())).contains("id=\"op_convolution_1\""));
@@ -161,8 +164,9 @@ private slots:
     void unreadableFilesNameFileAndPlace() {
         auto r = runIrscope({"info", q(dataPath("malformed/missing_shape.json"))});
         QCOMPARE(r.exitCode, 2);
-        QVERIFY2(r.err.contains("missing_shape.json:") && r.err.contains("nodes[1].inputs[0]: missing required key 'shape'"),
-                 qPrintable(r.err));
+        QVERIFY2(
+            r.err.contains("missing_shape.json:") && r.err.contains("nodes[1].inputs[0]: missing required key 'shape'"),
+            qPrintable(r.err));
         r = runIrscope({"mermaid", "/nonexistent/file.json"});
         QCOMPARE(r.exitCode, 2);
         QVERIFY(r.err.contains("/nonexistent/file.json: cannot open"));

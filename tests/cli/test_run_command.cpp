@@ -18,8 +18,9 @@ namespace {
 QString fixture(const QString& name) { return q(dataPath("ir/" + name.toStdString())); }
 
 QStringList runArgs(const QString& model, const QString& ir = {}) {
-    return {"run", fixture(ir.isEmpty() ? model + ".json" : ir), "--weights", fixture(model + ".weights.pt"),
-            "--inputs", fixture(model + ".inputs.pt")};
+    return {"run",       fixture(ir.isEmpty() ? model + ".json" : ir),
+            "--weights", fixture(model + ".weights.pt"),
+            "--inputs",  fixture(model + ".inputs.pt")};
 }
 }  // namespace
 
@@ -84,29 +85,35 @@ private slots:
         auto r = runIrscope(runArgs("resnet_tiny") << "--dump" << dump);
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
         QVERIFY(QFileInfo(dump).size() > 0);
-        r = runIrscope(runArgs("resnet_tiny") << "--reference-intermediates" << dump << "--rtol" << "0" << "--atol"
+        r = runIrscope(runArgs("resnet_tiny") << "--reference-intermediates" << dump << "--rtol"
+                                              << "0"
+                                              << "--atol"
                                               << "0");
         QVERIFY2(r.exitCode == 0, qPrintable(r.out + r.err));
     }
 
     void untilStopsAfterNode() {
-        const auto r = runIrscope(runArgs("llama_block") << "--until" << "mul_4");
+        const auto r = runIrscope(runArgs("llama_block") << "--until"
+                                                         << "mul_4");
         QCOMPARE(r.exitCode, 0);
         QVERIFY2(r.out.contains("stopped after node 'mul_4'"), qPrintable(r.out));
         QVERIFY(!r.out.contains("56/56"));
-        const auto bad = runIrscope(runArgs("llama_block") << "--until" << "no_such_node");
+        const auto bad = runIrscope(runArgs("llama_block") << "--until"
+                                                           << "no_such_node");
         QCOMPARE(bad.exitCode, 2);
     }
 
     void badFilesExit2NamingTheFile() {
-        auto r = runIrscope({"run", fixture("simple_mlp.json"), "--weights", "/nonexistent/w.pt", "--random-inputs", "1"});
+        auto r =
+            runIrscope({"run", fixture("simple_mlp.json"), "--weights", "/nonexistent/w.pt", "--random-inputs", "1"});
         QCOMPARE(r.exitCode, 2);
         QVERIFY(r.err.contains("/nonexistent/w.pt"));
-        r = runIrscope({"run", fixture("simple_mlp.json"), "--weights", fixture("simple_mlp.json"), "--random-inputs", "1"});
+        r = runIrscope(
+            {"run", fixture("simple_mlp.json"), "--weights", fixture("simple_mlp.json"), "--random-inputs", "1"});
         QCOMPARE(r.exitCode, 2);
         QVERIFY(r.err.contains("simple_mlp.json"));
         r = runIrscope({"run", fixture("simple_mlp.json")});
-        QCOMPARE(r.exitCode, 2);   // --weights is required
+        QCOMPARE(r.exitCode, 2);  // --weights is required
     }
 };
 

@@ -70,7 +70,8 @@ private slots:
 
     void jsonMatchesPyTorch_data() {
         QTest::addColumn<QString>("file");
-        for (const char* f : {"dtypes.pt", "mlp_state_dict_legacy.pt", "small.safetensors", "npy_dir", "big_endian.npy"})
+        for (const char* f :
+             {"dtypes.pt", "mlp_state_dict_legacy.pt", "small.safetensors", "npy_dir", "big_endian.npy"})
             QTest::newRow(f) << f;
     }
     void jsonMatchesPyTorch() {
@@ -95,7 +96,8 @@ private slots:
                              qPrintable(QString("%1 %2: %3 vs %4").arg(q(it.key()), keys[c]).arg(got).arg(want)));
                 }
             } else {
-                QVERIFY(!row.contains("mean") || row.at("mean").is_null() || !it.value().at("dtype").get<std::string>().starts_with("float"));
+                QVERIFY(!row.contains("mean") || row.at("mean").is_null() ||
+                        !it.value().at("dtype").get<std::string>().starts_with("float"));
             }
         }
     }
@@ -125,12 +127,14 @@ private slots:
     void errors_data() {
         QTest::addColumn<QStringList>("args");
         QTest::addColumn<QString>("message");
-        QTest::newRow("missing file") << QStringList{"tensors", "/nonexistent/w.pt"} << "/nonexistent/w.pt: cannot open";
+        QTest::newRow("missing file") << QStringList{"tensors", "/nonexistent/w.pt"}
+                                      << "/nonexistent/w.pt: cannot open";
         QTest::newRow("hostile") << QStringList{"tensors", q(fixture("evil_os_system.pt"))}
                                  << q(fixture("evil_os_system.pt")) + ": pickle: refused global 'posix.system'";
         QTest::newRow("broken") << QStringList{"tensors", q(fixture("malformed_view_too_large.pt"))}
                                 << "does not fit its storage";
-        QTest::newRow("unknown option") << QStringList{"tensors", "x.pt", "--frobnicate"} << "unknown option '--frobnicate'";
+        QTest::newRow("unknown option") << QStringList{"tensors", "x.pt", "--frobnicate"}
+                                        << "unknown option '--frobnicate'";
         QTest::newRow("no file") << QStringList{"tensors"} << "missing FILE";
         QTest::newRow("convert one arg") << QStringList{"convert", "x.pt"} << "missing IN and OUT";
         QTest::newRow("convert hostile") << QStringList{"convert", q(fixture("evil_eval.pt")), "/tmp/irscope-never.pt"}
@@ -149,12 +153,18 @@ private slots:
     void convertRoundTrips_data() {
         QTest::addColumn<QString>("input");
         QTest::addColumn<QString>("output");
-        QTest::newRow("pt -> pt") << "dtypes.pt" << "a.pt";
-        QTest::newRow("legacy -> pth") << "dtypes_legacy.pt" << "a.pth";
-        QTest::newRow("safetensors -> bin") << "small.safetensors" << "a.bin";
-        QTest::newRow("pt -> safetensors") << "mlp_state_dict.pt" << "a.safetensors";
-        QTest::newRow("npy dir -> safetensors") << "npy_dir" << "b.safetensors";
-        QTest::newRow("npy -> npy") << "big_endian.npy" << "big_endian.npy";
+        QTest::newRow("pt -> pt") << "dtypes.pt"
+                                  << "a.pt";
+        QTest::newRow("legacy -> pth") << "dtypes_legacy.pt"
+                                       << "a.pth";
+        QTest::newRow("safetensors -> bin") << "small.safetensors"
+                                            << "a.bin";
+        QTest::newRow("pt -> safetensors") << "mlp_state_dict.pt"
+                                           << "a.safetensors";
+        QTest::newRow("npy dir -> safetensors") << "npy_dir"
+                                                << "b.safetensors";
+        QTest::newRow("npy -> npy") << "big_endian.npy"
+                                    << "big_endian.npy";
     }
     void convertRoundTrips() {
         QFETCH(QString, input);
@@ -169,20 +179,20 @@ private slots:
         if (!pythonTorchAvailable() || !output.endsWith(".pt")) return;
         // Python reads the converted file with the safe loader; bytes equal PyTorch's own.
         QProcess p;
-        p.start("/usr/bin/python3",
-                {"-c",
-                 "import sys, json, torch\n"
-                 "sd = torch.load(sys.argv[1], weights_only=True)\n"
-                 "exp = json.load(open(sys.argv[2]))[sys.argv[3]]['tensors']\n"
-                 "assert list(sd) == list(exp), (list(sd), list(exp))\n"
-                 "for k, t in sd.items():\n"
-                 "    t = t.contiguous()\n"
-                 "    t = t.view(torch.int16) if t.dtype == torch.bfloat16 else t\n"
-                 "    assert t.numpy().tobytes().hex() == exp[k]['hex'], k\n"
-                 "print('ok')\n",
-                 tmp(output), q(fixture("expected.json")), input});
+        p.start("/usr/bin/python3", {"-c",
+                                     "import sys, json, torch\n"
+                                     "sd = torch.load(sys.argv[1], weights_only=True)\n"
+                                     "exp = json.load(open(sys.argv[2]))[sys.argv[3]]['tensors']\n"
+                                     "assert list(sd) == list(exp), (list(sd), list(exp))\n"
+                                     "for k, t in sd.items():\n"
+                                     "    t = t.contiguous()\n"
+                                     "    t = t.view(torch.int16) if t.dtype == torch.bfloat16 else t\n"
+                                     "    assert t.numpy().tobytes().hex() == exp[k]['hex'], k\n"
+                                     "print('ok')\n",
+                                     tmp(output), q(fixture("expected.json")), input});
         QVERIFY(p.waitForFinished(120000));
-        QVERIFY2(p.exitCode() == 0 && p.readAllStandardOutput().trimmed() == "ok", p.readAllStandardError().constData());
+        QVERIFY2(p.exitCode() == 0 && p.readAllStandardOutput().trimmed() == "ok",
+                 p.readAllStandardError().constData());
     }
 
     void helpIsFull() {

@@ -28,7 +28,8 @@ inline json meta(const std::string& name, std::vector<int64_t> shape, const std:
     return m;
 }
 
-inline json node(const std::string& name, const std::string& op, json inputs, json outputs, json attrs = json::object()) {
+inline json node(const std::string& name, const std::string& op, json inputs, json outputs,
+                 json attrs = json::object()) {
     json n = json::object();
     n["name"] = name;
     n["op_type"] = op;

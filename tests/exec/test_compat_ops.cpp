@@ -23,7 +23,7 @@ std::vector<int64_t> shapeOf(const at::Tensor& t) { return t.sizes().vec(); }
 // Graph inputs a0..aN for `inputs`: their metas as graph inputs and as node inputs.
 void inputMetas(const std::vector<at::Tensor>& inputs, json& gin, json& nin, io::TensorMap& m) {
     for (size_t i = 0; i < inputs.size(); ++i) {
-        std::string n = "a";   // appended piecewise: GCC 12 -O3 warns (-Wrestrict, falsely) on "a" + std::string
+        std::string n = "a";  // appended piecewise: GCC 12 -O3 warns (-Wrestrict, falsely) on "a" + std::string
         n += std::to_string(i);
         std::string dt = io::scalarTypeName(inputs[i].scalar_type());
         gin.push_back(meta(n, shapeOf(inputs[i]), dt));
@@ -38,14 +38,17 @@ at::Tensor runOne(const std::string& op, const std::vector<at::Tensor>& inputs, 
     io::TensorMap m;
     inputMetas(inputs, gin, nin, m);
     for (size_t k = 0; k < outShapes.size(); ++k)
-        outs.push_back(json{{"name", outShapes.size() == 1 ? std::string("n") : "n_" + std::to_string(k)}, {"shape", outShapes[k]}});
+        outs.push_back(json{{"name", outShapes.size() == 1 ? std::string("n") : "n_" + std::to_string(k)},
+                            {"shape", outShapes[k]}});
     auto g = graphOf(gin, json::array({outs[index]}), json::array({node("n", op, nin, outs, attrs)}));
     Session s(g);
     s.setInputs(m);
     RunResult r = s.runToEnd();
     if (r.error) {
-        if (error) *error = r.error->message;
-        else qWarning("%s", r.error->message.c_str());
+        if (error)
+            *error = r.error->message;
+        else
+            qWarning("%s", r.error->message.c_str());
         return {};
     }
     if (!s.diagnostics(0).empty()) qWarning("%s", s.diagnostics(0)[0].c_str());
@@ -77,7 +80,8 @@ at::Tensor naiveMm(const at::Tensor& a, const at::Tensor& b) {
     for (int64_t i = 0; i < a.size(0); ++i)
         for (int64_t j = 0; j < b.size(1); ++j) {
             double acc = 0;
-            for (int64_t k = 0; k < a.size(1); ++k) acc += ad.index({i, k}).item<double>() * bd.index({k, j}).item<double>();
+            for (int64_t k = 0; k < a.size(1); ++k)
+                acc += ad.index({i, k}).item<double>() * bd.index({k, j}).item<double>();
             c.index_put_({i, j}, acc);
         }
     return c;
@@ -105,18 +109,21 @@ at::Tensor naiveAttention(const at::Tensor& q, const at::Tensor& k, const at::Te
     at::Tensor out = at::zeros({B, H, L, Ev}, at::kDouble);
     for (int64_t b = 0; b < B; ++b)
         for (int64_t h = 0; h < H; ++h) {
-            int64_t hk = h / (H / Hk);   // GQA: consecutive query heads share a kv head
+            int64_t hk = h / (H / Hk);  // GQA: consecutive query heads share a kv head
             for (int64_t i = 0; i < L; ++i) {
                 std::vector<double> w(S, 0.0);
                 double mx = -INFINITY;
                 for (int64_t j = 0; j < S; ++j) {
-                    if (!allowed(b, h, i, j)) { w[j] = -INFINITY; continue; }
+                    if (!allowed(b, h, i, j)) {
+                        w[j] = -INFINITY;
+                        continue;
+                    }
                     double dot = 0;
                     for (int64_t e = 0; e < E; ++e) dot += at4(q, b, h, i, e) * at4(k, b, hk, j, e);
                     w[j] = dot * scale + bias(b, h, i, j);
                     mx = std::max(mx, w[j]);
                 }
-                if (mx == -INFINITY) continue;   // nothing to attend: zeros (2.5+)
+                if (mx == -INFINITY) continue;  // nothing to attend: zeros (2.5+)
                 double sum = 0;
                 for (auto& x : w) sum += (x = x == -INFINITY ? 0.0 : std::exp(x - mx));
                 for (int64_t e = 0; e < Ev; ++e) {
@@ -140,7 +147,8 @@ private slots:
     void sdpaPlain() {
         at::Tensor q = at::randn({1, 2, 3, 4}), k = at::randn({1, 2, 5, 4}), v = at::randn({1, 2, 5, 3});
         at::Tensor y = runOne("aten.scaled_dot_product_attention.default", {q, k, v}, json::object(), {{1, 2, 3, 3}});
-        auto ref = naiveAttention(q, k, v, 0.5, [](auto...) { return true; }, [](auto...) { return 0.0; });
+        auto ref = naiveAttention(
+            q, k, v, 0.5, [](auto...) { return true; }, [](auto...) { return 0.0; });
         QVERIFY(close(y, ref));
     }
 
@@ -148,19 +156,23 @@ private slots:
         at::Tensor q = at::randn({1, 4, 5, 4}), k = at::randn({1, 2, 5, 4}), v = at::randn({1, 2, 5, 4});
         at::Tensor y = runOne("aten.scaled_dot_product_attention.default", {q, k, v},
                               json{{"is_causal", true}, {"scale", 0.3}, {"enable_gqa", true}}, {{1, 4, 5, 4}});
-        auto ref = naiveAttention(q, k, v, 0.3, [](int64_t, int64_t, int64_t i, int64_t j) { return j <= i; },
-                                  [](auto...) { return 0.0; });
+        auto ref = naiveAttention(
+            q, k, v, 0.3, [](int64_t, int64_t, int64_t i, int64_t j) { return j <= i; }, [](auto...) { return 0.0; });
         QVERIFY(close(y, ref));
     }
 
     void sdpaBoolMaskWithFullyMaskedRow() {
         at::Tensor q = at::randn({1, 1, 3, 2}), k = at::randn({1, 1, 4, 2}), v = at::randn({1, 1, 4, 2});
-        at::Tensor mask = at::tensor({1, 0, 1, 0, 0, 0, 0, 0, 1, 1, 1, 1}).to(at::kBool)
-                              .reshape({3, 4});   // row 1 attends to nothing
-        at::Tensor y = runOne("aten.scaled_dot_product_attention.default", {q, k, v, mask}, json::object(), {{1, 1, 3, 2}});
-        auto ref = naiveAttention(q, k, v, 1 / std::sqrt(2.0),
-                                  [&](int64_t, int64_t, int64_t i, int64_t j) { return mask.index({i, j}).item<bool>(); },
-                                  [](auto...) { return 0.0; });
+        at::Tensor mask =
+            at::tensor({1, 0, 1, 0, 0, 0, 0, 0, 1, 1, 1, 1}).to(at::kBool).reshape({3, 4});  // row 1 attends to nothing
+        at::Tensor y =
+            runOne("aten.scaled_dot_product_attention.default", {q, k, v, mask}, json::object(), {{1, 1, 3, 2}});
+        auto ref = naiveAttention(
+            q, k, v, 1 / std::sqrt(2.0),
+            [&](int64_t, int64_t, int64_t i, int64_t j) {
+                return mask.index({i, j}).item<bool>();
+            },
+            [](auto...) { return 0.0; });
         QVERIFY(close(y, ref));
         QVERIFY(!y.isnan().any().item<bool>());
         QVERIFY(at::equal(y.index({0, 0, 1}), at::zeros({2})));
@@ -169,9 +181,13 @@ private slots:
     void sdpaFloatMaskIsAdditive() {
         at::Tensor q = at::randn({2, 1, 3, 2}), k = at::randn({2, 1, 3, 2}), v = at::randn({2, 1, 3, 2});
         at::Tensor mask = at::randn({3, 3});
-        at::Tensor y = runOne("aten.scaled_dot_product_attention.default", {q, k, v, mask}, json::object(), {{2, 1, 3, 2}});
-        auto ref = naiveAttention(q, k, v, 1 / std::sqrt(2.0), [](auto...) { return true; },
-                                  [&](int64_t, int64_t, int64_t i, int64_t j) { return mask.index({i, j}).item<double>(); });
+        at::Tensor y =
+            runOne("aten.scaled_dot_product_attention.default", {q, k, v, mask}, json::object(), {{2, 1, 3, 2}});
+        auto ref = naiveAttention(
+            q, k, v, 1 / std::sqrt(2.0), [](auto...) { return true; },
+            [&](int64_t, int64_t, int64_t i, int64_t j) {
+                return mask.index({i, j}).item<double>();
+            });
         QVERIFY(close(y, ref));
     }
 
@@ -179,13 +195,15 @@ private slots:
         at::Tensor q = at::randn({1, 1, 2, 2}), k = at::randn({1, 1, 2, 2}), v = at::randn({1, 1, 2, 2});
         at::Tensor y = runOne("aten._scaled_dot_product_flash_attention_for_cpu.default", {q, k, v},
                               json{{"is_causal", true}}, {{1, 1, 2, 2}, {1, 1, 2}}, 0);
-        auto ref = naiveAttention(q, k, v, 1 / std::sqrt(2.0), [](int64_t, int64_t, int64_t i, int64_t j) { return j <= i; },
-                                  [](auto...) { return 0.0; });
+        auto ref = naiveAttention(
+            q, k, v, 1 / std::sqrt(2.0), [](int64_t, int64_t, int64_t i, int64_t j) { return j <= i; },
+            [](auto...) { return 0.0; });
         QVERIFY(close(y, ref));
         at::Tensor lse = runOne("aten._scaled_dot_product_flash_attention_for_cpu.default", {q, k, v},
                                 json{{"is_causal", true}}, {{1, 1, 2, 2}, {1, 1, 2}}, 1);
         // Row 0 attends to key 0 only: logsumexp = q0.k0 * scale.
-        double s00 = (at4(q, 0, 0, 0, 0) * at4(k, 0, 0, 0, 0) + at4(q, 0, 0, 0, 1) * at4(k, 0, 0, 0, 1)) / std::sqrt(2.0);
+        double s00 =
+            (at4(q, 0, 0, 0, 0) * at4(k, 0, 0, 0, 0) + at4(q, 0, 0, 0, 1) * at4(k, 0, 0, 0, 1)) / std::sqrt(2.0);
         QVERIFY(std::abs(lse.index({0, 0, 0}).item<double>() - s00) < 1e-5);
     }
 
@@ -199,8 +217,9 @@ private slots:
             for (int64_t c = 0; c < 3; ++c)
                 for (int64_t i = 0; i < 4; ++i) {
                     double xv = x.index({n, c, i / 2, i % 2}).item<double>();
-                    double r = (xv - rm[c].item<double>()) / std::sqrt(rv[c].item<double>() + 1e-3) * w[c].item<double>() +
-                               b[c].item<double>();
+                    double r =
+                        (xv - rm[c].item<double>()) / std::sqrt(rv[c].item<double>() + 1e-3) * w[c].item<double>() +
+                        b[c].item<double>();
                     ref.index_put_({n, c, i / 2, i % 2}, r);
                 }
         QVERIFY(close(y, ref));
@@ -208,7 +227,8 @@ private slots:
 
     void rmsNorm() {
         at::Tensor x = at::randn({2, 5}), w = at::randn({5});
-        at::Tensor y = runOne("aten.rms_norm.default", {x, w}, json{{"normalized_shape", {5}}, {"eps", 1e-4}}, {{2, 5}});
+        at::Tensor y =
+            runOne("aten.rms_norm.default", {x, w}, json{{"normalized_shape", {5}}, {"eps", 1e-4}}, {{2, 5}});
         at::Tensor noEps = runOne("aten.rms_norm.default", {x}, json{{"normalized_shape", {5}}}, {{2, 5}});
         at::Tensor ref = at::empty({2, 5}, at::kDouble), ref2 = at::empty({2, 5}, at::kDouble);
         for (int64_t r = 0; r < 2; ++r) {
@@ -216,8 +236,8 @@ private slots:
             for (int64_t c = 0; c < 5; ++c) ss += std::pow(x.index({r, c}).item<double>(), 2);
             for (int64_t c = 0; c < 5; ++c) {
                 ref.index_put_({r, c}, x.index({r, c}).item<double>() / std::sqrt(ss / 5 + 1e-4) * w[c].item<double>());
-                ref2.index_put_({r, c}, x.index({r, c}).item<double>() /
-                                            std::sqrt(ss / 5 + std::numeric_limits<float>::epsilon()));
+                ref2.index_put_(
+                    {r, c}, x.index({r, c}).item<double>() / std::sqrt(ss / 5 + std::numeric_limits<float>::epsilon()));
             }
         }
         QVERIFY(close(y, ref));
@@ -251,8 +271,9 @@ private slots:
 
     void unsafeIndexAndSymSize() {
         at::Tensor x = at::arange(6, at::kFloat).reshape({2, 3});
-        at::Tensor y = runOne("aten._unsafe_index.Tensor", {x, at::tensor({2, 0}, at::kLong)},
-                              json{{"_tensor_list_sizes", {1}}, {"_tensor_list_none_masks", {{true, false}}}}, {{2, 2}});
+        at::Tensor y =
+            runOne("aten._unsafe_index.Tensor", {x, at::tensor({2, 0}, at::kLong)},
+                   json{{"_tensor_list_sizes", {1}}, {"_tensor_list_none_masks", {{true, false}}}}, {{2, 2}});
         QVERIFY(at::equal(y, at::tensor({2.f, 0.f, 5.f, 3.f}).reshape({2, 2})));
         at::Tensor n = runOne("aten.sym_size.int", {x}, json{{"dim", 1}}, {{}});
         QCOMPARE(n.item<int64_t>(), int64_t(3));
@@ -264,12 +285,12 @@ private slots:
         at::Tensor y = runOne("aten.linspace.Tensor_Tensor", {at::scalar_tensor(1.0), at::scalar_tensor(3.0)},
                               json{{"steps", 5}}, {{5}});
         QVERIFY(close(y, at::tensor({1.0, 1.5, 2.0, 2.5, 3.0})));
-        QCOMPARE(y.scalar_type(), at::kFloat);   // the default dtype, as in 2.x
+        QCOMPARE(y.scalar_type(), at::kFloat);  // the default dtype, as in 2.x
         // Tensor_Scalar with an int64 start and an explicit dtype string.
-        at::Tensor z = runOne("aten.linspace.Tensor_Scalar", {at::scalar_tensor(0, at::kLong)},
-                              json{{"end", 1.0}, {"steps", 3}, {"dtype", "torch.float64"}, {"device", "cpu"},
-                                   {"pin_memory", false}},
-                              {{3}});
+        at::Tensor z = runOne(
+            "aten.linspace.Tensor_Scalar", {at::scalar_tensor(0, at::kLong)},
+            json{{"end", 1.0}, {"steps", 3}, {"dtype", "torch.float64"}, {"device", "cpu"}, {"pin_memory", false}},
+            {{3}});
         QCOMPARE(z.scalar_type(), at::kDouble);
         QVERIFY(close(z, at::tensor({0.0, 0.5, 1.0})));
         // Scalar_Tensor: start from attrs, end from an int64 tensor; still float32.
@@ -277,8 +298,8 @@ private slots:
                               json{{"start", -2}, {"steps", 5}}, {{5}});
         QCOMPARE(w.scalar_type(), at::kFloat);
         QVERIFY(close(w, at::tensor({-2.0, -1.0, 0.0, 1.0, 2.0})));
-        std::string err = failureOf("aten.linspace.Tensor_Tensor", {at::ones({2}), at::scalar_tensor(3.0)},
-                                    json{{"steps", 2}});
+        std::string err =
+            failureOf("aten.linspace.Tensor_Tensor", {at::ones({2}), at::scalar_tensor(3.0)}, json{{"steps", 2}});
         QVERIFY2(contains(err, "0-dimensional"), err.c_str());
     }
 
@@ -288,7 +309,7 @@ private slots:
         at::Tensor a = at::randn({3, 4}).to(at::kHalf), b = at::randn({4, 2}).to(at::kHalf);
         at::Tensor y = runOne("aten.mm.dtype", {a, b}, json{{"out_dtype", "torch.float32"}}, {{3, 2}});
         QCOMPARE(y.scalar_type(), at::kFloat);
-        QVERIFY(close(y, naiveMm(a, b), 1e-5, 1e-5));   // fp32 accumulation of the half values: no half rounding
+        QVERIFY(close(y, naiveMm(a, b), 1e-5, 1e-5));  // fp32 accumulation of the half values: no half rounding
 
         at::Tensor ba = at::randn({2, 3, 4}).to(at::kBFloat16), bb = at::randn({2, 4, 5}).to(at::kBFloat16);
         at::Tensor by = runOne("aten.bmm.dtype", {ba, bb}, json{{"out_dtype", "torch.float32"}}, {{2, 3, 5}});
@@ -300,7 +321,7 @@ private slots:
                                json{{"out_dtype", "torch.float16"}, {"beta", 0.5}, {"alpha", 2}}, {{3, 2}});
         QCOMPARE(ay.scalar_type(), at::kHalf);
         at::Tensor ref = naiveMm(m1, m2) * 2.0 + bias.to(at::kDouble) * 0.5;
-        QVERIFY(close(ay, ref, 2e-3, 2e-3));   // one rounding to half
+        QVERIFY(close(ay, ref, 2e-3, 2e-3));  // one rounding to half
     }
 
     void weightInt8PackMm() {
@@ -315,7 +336,8 @@ private slots:
             }
         QCOMPARE(y.scalar_type(), at::kFloat);
         QVERIFY(close(y, ref, 1e-5, 1e-4));
-        at::Tensor yb = runOne("aten._weight_int8pack_mm.default", {x.to(at::kBFloat16), w, sc}, json::object(), {{3, 2}});
+        at::Tensor yb =
+            runOne("aten._weight_int8pack_mm.default", {x.to(at::kBFloat16), w, sc}, json::object(), {{3, 2}});
         QCOMPARE(yb.scalar_type(), at::kBFloat16);
         QVERIFY(close(yb, ref, 2e-2, 2e-1));
     }
@@ -338,8 +360,8 @@ private slots:
         QVERIFY(close(y2, ref2));
         // 2-D x 2-D: K ragged, one output per group; bf16 in, out_dtype float32.
         at::Tensor ak = at::randn({3, 5}).to(at::kBFloat16), bk = at::randn({5, 2}).to(at::kBFloat16);
-        at::Tensor y3 = runOne("aten._grouped_mm.default", {ak, bk, offs}, json{{"out_dtype", "torch.float32"}},
-                               {{2, 3, 2}});
+        at::Tensor y3 =
+            runOne("aten._grouped_mm.default", {ak, bk, offs}, json{{"out_dtype", "torch.float32"}}, {{2, 3, 2}});
         QCOMPARE(y3.scalar_type(), at::kFloat);
         QVERIFY(close(y3[0], naiveMm(ak.narrow(1, 0, 2), bk.narrow(0, 0, 2)), 1e-5, 1e-5));
         QVERIFY(close(y3[1], naiveMm(ak.narrow(1, 2, 3), bk.narrow(0, 2, 3)), 1e-5, 1e-5));
@@ -353,7 +375,7 @@ private slots:
                              "aten._convert_weight_to_int4pack.default"};
         for (const char* op : ops) {
             std::string err = failureOf(op, {at::ones({2, 2}), at::ones({2, 2})}, json::object());
-            QVERIFY2(contains(err, "bad|"), err.c_str());   // names the node
+            QVERIFY2(contains(err, "bad|"), err.c_str());  // names the node
             QVERIFY2(contains(err, "is not supported on this libtorch (1.13)"), err.c_str());
             QVERIFY2(!contains(err, "unknown op"), err.c_str());
         }
@@ -377,7 +399,9 @@ private slots:
             for (int64_t c = 0; c < 3; ++c) v.push_back(x.index({r, c}).item<double>());
             return v;
         };
-        auto col = [&](int64_t c) { return std::vector<double>{x.index({0, c}).item<double>(), x.index({1, c}).item<double>()}; };
+        auto col = [&](int64_t c) {
+            return std::vector<double>{x.index({0, c}).item<double>(), x.index({1, c}).item<double>()};
+        };
         std::vector<double> all = row(0);
         for (double v : row(1)) all.push_back(v);
 
@@ -385,8 +409,8 @@ private slots:
         at::Tensor v0 = runOne("aten.var.correction", {x}, json{{"correction", 0}}, {{}});
         QVERIFY(close(v0, at::scalar_tensor(sumSquares(all) / 6, at::kDouble)));
         // {"dim": [1], "correction": 1.0, "keepdim": true}: a float correction that is whole.
-        at::Tensor v1 = runOne("aten.var.correction", {x}, json{{"dim", {1}}, {"correction", 1.0}, {"keepdim", true}},
-                               {{2, 1}});
+        at::Tensor v1 =
+            runOne("aten.var.correction", {x}, json{{"dim", {1}}, {"correction", 1.0}, {"keepdim", true}}, {{2, 1}});
         QVERIFY(close(v1, at::tensor({sumSquares(row(0)) / 2, sumSquares(row(1)) / 2}).reshape({2, 1})));
         // No attrs at all: every dim, Bessel's correction.
         at::Tensor v2 = runOne("aten.var.correction", {x}, json::object(), {{}});
@@ -411,9 +435,8 @@ private slots:
     void stftDropsDefaultAlignToWindow() {
         at::Tensor x = at::randn({16}), win = at::rand({8}) + 0.5;
         // What torch.stft(x, 8, 4, window=win, center=False, return_complex=True) exports.
-        json attrs{{"n_fft", 8},          {"hop_length", 4},        {"win_length", nullptr},
-                   {"normalized", false}, {"onesided", nullptr},    {"return_complex", true},
-                   {"align_to_window", nullptr}};
+        json attrs{{"n_fft", 8},          {"hop_length", 4},        {"win_length", nullptr},     {"normalized", false},
+                   {"onesided", nullptr}, {"return_complex", true}, {"align_to_window", nullptr}};
         at::Tensor y = runOne("aten.stft.default", {x, win}, attrs, {{5, 3}});
         QVERIFY(y.defined() && y.is_complex());
         // X[f, m] = sum_k win[k] x[m*4 + k] exp(-2 pi i f k / 8), onesided: f = 0..4, frames m = 0..2.
@@ -450,7 +473,7 @@ private slots:
                       at::tensor({1.f, 2.f, 0.f, 3.f, 4.f, 5.f}).reshape({2, 3})));
         json left = lists;
         left["padding_value"] = -1.0;
-        left["padding_side"] = "left";   // time-major: [T, B]
+        left["padding_side"] = "left";  // time-major: [T, B]
         QVERIFY(close(runOne("aten.pad_sequence.default", {a, b}, left, {{3, 2}}),
                       at::tensor({-1.f, 3.f, 1.f, 4.f, 2.f, 5.f}).reshape({3, 2})));
         json bad = lists;
@@ -462,17 +485,21 @@ private slots:
     void onlyChangedSchemasShadow113Ops() {
         // An equivalent is taken before the dispatcher; only ops whose schema 2.x changed may do that.
         // (_assert_tensor_metadata: 2.x added keyword device and layout.)
-        std::vector<std::string> expected{"aten::_assert_tensor_metadata", "aten::pad_sequence",
-                                          "aten::std.correction",          "aten::std_mean.correction",
-                                          "aten::stft",                    "aten::stft.center",
-                                          "aten::var.correction",          "aten::var_mean.correction"};
+        std::vector<std::string> expected{"aten::_assert_tensor_metadata",
+                                          "aten::pad_sequence",
+                                          "aten::std.correction",
+                                          "aten::std_mean.correction",
+                                          "aten::stft",
+                                          "aten::stft.center",
+                                          "aten::var.correction",
+                                          "aten::var_mean.correction"};
         QCOMPARE(compatOpsShadowingDispatcher(), expected);
     }
 
     void functionalAssertScalar() {
         at::Tensor token = at::empty({0});
-        at::Tensor y = runOne("aten._functional_assert_scalar.default", {token},
-                              json{{"self", 1}, {"assert_msg", "ok"}}, {{0}});
+        at::Tensor y =
+            runOne("aten._functional_assert_scalar.default", {token}, json{{"self", 1}, {"assert_msg", "ok"}}, {{0}});
         QVERIFY(y.defined());
         std::string err = failureOf("aten._functional_assert_scalar.default", {token},
                                     json{{"self", 0}, {"assert_msg", "u0 >= 0 failed"}});

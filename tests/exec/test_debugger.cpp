@@ -106,7 +106,7 @@ private slots:
         auto missing = dbg.missing();
         QCOMPARE(missing.size(), size_t(1));
         QCOMPARE(missing[0].value.name, std::string("c_mask"));
-        QCOMPARE(missing[0].remedy, Remedy::EnterConstant);   // worded "... in the Constants dock" by the GUI
+        QCOMPARE(missing[0].remedy, Remedy::EnterConstant);  // worded "... in the Constants dock" by the GUI
         const int64_t mul = nodeIndex(g, "mul");
         QVERIFY(dbg.nodeInfo(mul).needsMissing);
         QVERIFY(!dbg.nodeInfo(0).needsMissing);
@@ -141,12 +141,11 @@ private slots:
         ir::Graph g = ir::loadGraphFile(fx("masked_linear.meta.json"));
         Debugger dbg(g);
         auto missing = dbg.missing();
-        QCOMPARE(missing.size(), size_t(3));   // p_linear_weight, p_linear_bias, c_mask
-        for (const auto& m : missing)
-            QCOMPARE(m.awaitsStateDict, m.value.kind == "parameter");
+        QCOMPARE(missing.size(), size_t(3));  // p_linear_weight, p_linear_bias, c_mask
+        for (const auto& m : missing) QCOMPARE(m.awaitsStateDict, m.value.kind == "parameter");
         const int64_t linear = nodeIndex(g, "linear"), mul = nodeIndex(g, "mul");
-        QVERIFY(!dbg.nodeInfo(linear).needsMissing);   // only parameters are missing there
-        QVERIFY(dbg.nodeInfo(mul).needsMissing);       // reads c_mask
+        QVERIFY(!dbg.nodeInfo(linear).needsMissing);  // only parameters are missing there
+        QVERIFY(dbg.nodeInfo(mul).needsMissing);      // reads c_mask
         // Once a state_dict is loaded, anything still absent from it is a real alarm.
         dbg.loadWeights(fx("masked_linear.weights.pt"));
         missing = dbg.missing();
@@ -155,7 +154,7 @@ private slots:
     }
 
     void constantOverrideOrder() {
-        ir::Graph g = ir::loadGraphFile(fx("masked_linear.json"));   // has constants: mask
+        ir::Graph g = ir::loadGraphFile(fx("masked_linear.json"));  // has constants: mask
         Debugger dbg(g);
         dbg.loadWeights(fx("masked_linear.weights.pt"));
         QCOMPARE(rowOf(dbg.weightRows(), "mask")->status, WeightStatus::FromIr);
@@ -208,7 +207,7 @@ private slots:
     void unusedFileEntriesAreListed() {
         ir::Graph g = ir::loadGraphFile(fx("simple_mlp.json"));
         Debugger dbg(g);
-        dbg.loadWeights(fx("masked_linear.weights.pt"));   // the wrong model's state_dict
+        dbg.loadWeights(fx("masked_linear.weights.pt"));  // the wrong model's state_dict
         auto rows = dbg.weightRows();
         int unused = 0, missing = 0;
         for (const auto& r : rows) {
@@ -243,7 +242,7 @@ private slots:
         QCOMPARE(dbg.cursor(), n - 1);
         QVERIFY(dbg.nodeInfo(n - 1).breakpoint);
         QVERIFY(s.message.find(g.nodes[n - 1].name) != std::string::npos);
-        s = dbg.runToEnd();   // a run starting at a breakpoint passes it
+        s = dbg.runToEnd();  // a run starting at a breakpoint passes it
         QCOMPARE(s.reason, StopReason::Finished);
         QVERIFY(dbg.finished());
         // Overlays: every node ran, so time and max |x| are known.
@@ -272,9 +271,10 @@ private slots:
         json nodes = json::array();
         nodes.push_back(node("relu", "aten.relu.default", json::array({meta("x", {2, 3}, "float32", "x")}),
                              json::array({meta("relu", {2, 3})})));
-        nodes.push_back(node("mm", "aten.mm.default",
-                             json::array({meta("relu", {2, 3}, "float32", "relu"), meta("relu", {2, 3}, "float32", "relu")}),
-                             json::array({meta("mm", {2, 2})})));
+        nodes.push_back(
+            node("mm", "aten.mm.default",
+                 json::array({meta("relu", {2, 3}, "float32", "relu"), meta("relu", {2, 3}, "float32", "relu")}),
+                 json::array({meta("mm", {2, 2})})));
         ir::Graph g = graphOf(json::array({meta("x", {2, 3})}), json::array({meta("mm", {2, 2})}), nodes);
         Debugger dbg(g);
         dbg.setAllInputSources(InputSource::Ones);
@@ -311,7 +311,7 @@ private slots:
         QCOMPARE(rows[0].loadedShape, g.graphInputs[0].shape);
         dbg.setInputSource(g.graphInputs[0].name, InputSource::Zeros);
         QCOMPARE(dbg.summary(g.graphInputs[0].name)->zeros, v.numel());
-        dbg.setInputSource(g.graphInputs[0].name, InputSource::File);   // no file: missing
+        dbg.setInputSource(g.graphInputs[0].name, InputSource::File);  // no file: missing
         QVERIFY(!dbg.inputRows()[0].problem.empty());
         bool inputMissing = false;
         for (const auto& m : dbg.missing()) inputMissing = inputMissing || m.value.kind == "input";
@@ -377,7 +377,8 @@ private slots:
     void nanAndInfCounted() {
         ir::Graph g = ir::loadGraphFile(fx("simple_mlp.json"));
         Debugger dbg(g);
-        QVERIFY(!dbg.enterConstant("probe", "[[1, nan], [inf, -inf], [0, 3]]", "float32").empty());   // not in the IR: warns
+        QVERIFY(
+            !dbg.enterConstant("probe", "[[1, nan], [inf, -inf], [0, 3]]", "float32").empty());  // not in the IR: warns
         auto s = dbg.summary("probe");
         QVERIFY(s);
         QCOMPARE(s->nans, int64_t(1));
@@ -390,7 +391,7 @@ private slots:
         QCOMPARE(h->nans, int64_t(1));
         QCOMPARE(h->posInfs, int64_t(1));
         QCOMPARE(h->negInfs, int64_t(1));
-        QCOMPARE(h->counts, (std::vector<int64_t>{1, 1, 1}));   // [0, 1) [1, 2) [2, 3]
+        QCOMPARE(h->counts, (std::vector<int64_t>{1, 1, 1}));  // [0, 1) [1, 2) [2, 3]
         auto b = dbg.block("probe", {}, 0, 0, 3, 2);
         QVERIFY(std::isnan(b[1]));
     }
@@ -402,7 +403,7 @@ private slots:
         dbg.loadWeights(fx("llama_block.weights.pt"));
         dbg.loadInputs(fx("llama_block.inputs.pt"));
         dbg.loadReferenceIntermediates(fx("llama_block.intermediates_bad.pt"));
-        QVERIFY(!dbg.firstDivergence().found);   // nothing computed yet
+        QVERIFY(!dbg.firstDivergence().found);  // nothing computed yet
         QCOMPARE(dbg.runToEnd().reason, StopReason::Finished);
         DivergenceInfo d = dbg.firstDivergence();
         QVERIFY(d.found);
@@ -417,8 +418,9 @@ private slots:
         // The difference slice is actual - reference.
         auto geo = dbg.geometry("mul_4", ValueSide::Difference);
         QVERIFY(geo);
-        auto diff = dbg.block("mul_4", geo->lead.empty() ? std::vector<int64_t>{} : std::vector<int64_t>(geo->lead.size(), 0),
-                              0, 0, geo->rows, geo->cols, ValueSide::Difference);
+        auto diff =
+            dbg.block("mul_4", geo->lead.empty() ? std::vector<int64_t>{} : std::vector<int64_t>(geo->lead.size(), 0),
+                      0, 0, geo->rows, geo->cols, ValueSide::Difference);
         double mx = 0;
         for (double v : diff) mx = std::max(mx, std::abs(v));
         QVERIFY(mx > 0);

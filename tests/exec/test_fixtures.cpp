@@ -98,7 +98,8 @@ private slots:
         // Running anyway fails with torch_ir's message at the first node that needs one.
         RunResult r = s.runToEnd();
         QCOMPARE(r.reason, StopReason::Failed);
-        QVERIFY(r.error->message.rfind("Weight/input '" + pre.front().name + "' not found in registry for node '", 0) == 0);
+        QVERIFY(r.error->message.rfind("Weight/input '" + pre.front().name + "' not found in registry for node '", 0) ==
+                0);
         if (n == "masked_linear")
             QCOMPARE(r.error->message, std::string("Weight/input 'c_mask' not found in registry for node 'mul'."));
         // With the constants supplied (by original name) it runs and matches.
@@ -130,16 +131,18 @@ private slots:
         s.setWeights(io::readTensorFile(fx("llama_block.weights.pt")));
         s.setInputs(io::readTensorFile(fx("llama_block.inputs.pt")));
         QCOMPARE(s.runToEnd().reason, StopReason::Finished);
-        auto good = compareIntermediates(s, io::readTensorFile(fx("llama_block.intermediates.pt")), Tolerance{1e-4, 1e-5});
+        auto good =
+            compareIntermediates(s, io::readTensorFile(fx("llama_block.intermediates.pt")), Tolerance{1e-4, 1e-5});
         QVERIFY2(!good.first, good.first ? good.first->nodeName.c_str() : "");
         QVERIFY(good.compared >= static_cast<int64_t>(g.nodes.size()));
-        auto bad = compareIntermediates(s, io::readTensorFile(fx("llama_block.intermediates_bad.pt")), Tolerance{1e-4, 1e-5});
+        auto bad =
+            compareIntermediates(s, io::readTensorFile(fx("llama_block.intermediates_bad.pt")), Tolerance{1e-4, 1e-5});
         QVERIFY(bad.first);
         QFile f(QString::fromStdString(fx("llama_block.intermediates_bad.json")));
         QVERIFY(f.open(QIODevice::ReadOnly));
         auto planted = nlohmann::json::parse(f.readAll().toStdString());
         QCOMPARE(bad.first->nodeName, planted["node"].get<std::string>());
-        QCOMPARE(bad.first->comparison.worstIndex, std::vector<int64_t>(4, 0));   // planted at flat index 0
+        QCOMPARE(bad.first->comparison.worstIndex, std::vector<int64_t>(4, 0));  // planted at flat index 0
         QVERIFY(std::abs(bad.first->comparison.maxAbsDiff - 1.0) < 1e-4);
     }
 };

@@ -38,15 +38,16 @@ private slots:
     void bareIntExpandsToList() {
         // max_pool2d_with_indices(kernel_size=2) with a bare int; stride defaults to kernel.
         at::Tensor x = at::arange(16, at::kFloat).reshape({1, 1, 4, 4});
-        auto g = graphOf(json::array({meta("x", {1, 1, 4, 4})}), json::array({meta("getitem", {1, 1, 2, 2})}),
-                         json::array({node("mp", "aten.max_pool2d_with_indices.default",
-                                           json::array({meta("x", {1, 1, 4, 4}, "float32", "x")}),
-                                           json::array({meta("mp_0", {1, 1, 2, 2}), meta("mp_1", {1, 1, 2, 2}, "int64")}),
-                                           json{{"kernel_size", 2}}),
-                                      node("getitem", "<built-in function getitem>",
-                                           json::array({meta("mp_0", {1, 1, 2, 2}, "float32", "mp", 0),
-                                                        meta("mp_1", {1, 1, 2, 2}, "int64", "mp", 1)}),
-                                           json::array({meta("getitem", {1, 1, 2, 2})}), json{{"index", 0}})}));
+        auto g =
+            graphOf(json::array({meta("x", {1, 1, 4, 4})}), json::array({meta("getitem", {1, 1, 2, 2})}),
+                    json::array({node("mp", "aten.max_pool2d_with_indices.default",
+                                      json::array({meta("x", {1, 1, 4, 4}, "float32", "x")}),
+                                      json::array({meta("mp_0", {1, 1, 2, 2}), meta("mp_1", {1, 1, 2, 2}, "int64")}),
+                                      json{{"kernel_size", 2}}),
+                                 node("getitem", "<built-in function getitem>",
+                                      json::array({meta("mp_0", {1, 1, 2, 2}, "float32", "mp", 0),
+                                                   meta("mp_1", {1, 1, 2, 2}, "int64", "mp", 1)}),
+                                      json::array({meta("getitem", {1, 1, 2, 2})}), json{{"index", 0}})}));
         std::vector<std::string> diags;
         at::Tensor y = runAndGet(g, mapOf({{"x", x}}), "getitem", &diags);
         // 2x2 max over a 4x4 arange: 5, 7, 13, 15.
@@ -74,17 +75,23 @@ private slots:
     }
 
     void stringDtypesLayoutsDevices() {
-        auto g = graphOf(json::array({meta("x", {2})}),
-                         json::array({meta("_to_copy", {2}, "float16"), meta("to", {2}, "int32"), meta("full", {2, 2})}),
-                         json::array({node("_to_copy", "aten._to_copy.default", json::array({meta("x", {2}, "float32", "x")}),
-                                           json::array({meta("_to_copy", {2}, "float16")}),
-                                           json{{"dtype", "torch.float16"}, {"layout", "torch.strided"},
-                                                {"device", "meta"}, {"memory_format", "torch.preserve_format"}}),
-                                      node("to", "aten.to.dtype", json::array({meta("x", {2}, "float32", "x")}),
-                                           json::array({meta("to", {2}, "int32")}), json{{"dtype", "int32"}}),
-                                      node("full", "aten.full.default", json::array(), json::array({meta("full", {2, 2})}),
-                                           json{{"size", {2, 2}}, {"fill_value", 1.5}, {"dtype", "torch.float32"},
-                                                {"device", "cpu"}, {"pin_memory", false}})}));
+        auto g = graphOf(
+            json::array({meta("x", {2})}),
+            json::array({meta("_to_copy", {2}, "float16"), meta("to", {2}, "int32"), meta("full", {2, 2})}),
+            json::array({node("_to_copy", "aten._to_copy.default", json::array({meta("x", {2}, "float32", "x")}),
+                              json::array({meta("_to_copy", {2}, "float16")}),
+                              json{{"dtype", "torch.float16"},
+                                   {"layout", "torch.strided"},
+                                   {"device", "meta"},
+                                   {"memory_format", "torch.preserve_format"}}),
+                         node("to", "aten.to.dtype", json::array({meta("x", {2}, "float32", "x")}),
+                              json::array({meta("to", {2}, "int32")}), json{{"dtype", "int32"}}),
+                         node("full", "aten.full.default", json::array(), json::array({meta("full", {2, 2})}),
+                              json{{"size", {2, 2}},
+                                   {"fill_value", 1.5},
+                                   {"dtype", "torch.float32"},
+                                   {"device", "cpu"},
+                                   {"pin_memory", false}})}));
         Session s(g);
         s.setInputs(mapOf({{"x", at::tensor({1.25f, -2.75f})}}));
         QCOMPARE(s.runToEnd().reason, StopReason::Finished);
@@ -94,7 +101,7 @@ private slots:
         s.value("full", c);
         QCOMPARE(a.scalar_type(), at::kHalf);
         QCOMPARE(b.scalar_type(), at::kInt);
-        QCOMPARE(b[1].item<int>(), -2);   // truncation toward zero
+        QCOMPARE(b[1].item<int>(), -2);  // truncation toward zero
         QVERIFY(close(c, at::tensor({1.5f, 1.5f, 1.5f, 1.5f}).reshape({2, 2})));
     }
 
@@ -112,22 +119,25 @@ private slots:
     void indexWithNoneMask() {
         // x[:, idx] -> index.Tensor(x, [None, idx])
         at::Tensor x = at::arange(12, at::kFloat).reshape({3, 4});
-        auto g = graphOf(json::array({meta("x", {3, 4}), meta("idx", {2}, "int64")}), json::array({meta("index", {3, 2})}),
-                         json::array({node("index", "aten.index.Tensor",
-                                           json::array({meta("x", {3, 4}, "float32", "x"), meta("idx", {2}, "int64", "idx")}),
-                                           json::array({meta("index", {3, 2})}),
-                                           json{{"_tensor_list_sizes", {1}}, {"_tensor_list_none_masks", {{true, false}}}})}));
+        auto g = graphOf(
+            json::array({meta("x", {3, 4}), meta("idx", {2}, "int64")}), json::array({meta("index", {3, 2})}),
+            json::array({node("index", "aten.index.Tensor",
+                              json::array({meta("x", {3, 4}, "float32", "x"), meta("idx", {2}, "int64", "idx")}),
+                              json::array({meta("index", {3, 2})}),
+                              json{{"_tensor_list_sizes", {1}}, {"_tensor_list_none_masks", {{true, false}}}})}));
         at::Tensor y = runAndGet(g, mapOf({{"x", x}, {"idx", at::tensor({3, 1}, at::kLong)}}), "index");
         QVERIFY(close(y, at::tensor({3.f, 1.f, 7.f, 5.f, 11.f, 9.f}).reshape({3, 2})));
     }
 
     void catListSizes() {
-        auto g = graphOf(json::array({meta("a", {1, 2}), meta("b", {1, 1})}), json::array({meta("cat", {1, 5})}),
-                         json::array({node("cat", "aten.cat.default",
-                                           json::array({meta("a", {1, 2}, "float32", "a"), meta("b", {1, 1}, "float32", "b"),
-                                                        meta("a", {1, 2}, "float32", "a")}),
-                                           json::array({meta("cat", {1, 5})}), json{{"dim", -1}, {"_tensor_list_sizes", {3}}})}));
-        at::Tensor y = runAndGet(g, mapOf({{"a", at::tensor({1.f, 2.f}).reshape({1, 2})}, {"b", at::full({1, 1}, 9.f)}}), "cat");
+        auto g = graphOf(
+            json::array({meta("a", {1, 2}), meta("b", {1, 1})}), json::array({meta("cat", {1, 5})}),
+            json::array({node("cat", "aten.cat.default",
+                              json::array({meta("a", {1, 2}, "float32", "a"), meta("b", {1, 1}, "float32", "b"),
+                                           meta("a", {1, 2}, "float32", "a")}),
+                              json::array({meta("cat", {1, 5})}), json{{"dim", -1}, {"_tensor_list_sizes", {3}}})}));
+        at::Tensor y =
+            runAndGet(g, mapOf({{"a", at::tensor({1.f, 2.f}).reshape({1, 2})}, {"b", at::full({1, 1}, 9.f)}}), "cat");
         QVERIFY(close(y, at::tensor({1.f, 2.f, 9.f, 1.f, 2.f}).reshape({1, 5})));
     }
 
@@ -136,13 +146,13 @@ private slots:
         // inputs [x, rm, rv] must not put rm into the weight slot (BatchNorm(affine=False)).
         at::Tensor x = at::tensor({1.f, 2.f, 3.f, 4.f}).reshape({2, 2});
         at::Tensor rm = at::tensor({1.f, 2.f}), rv = at::tensor({4.f, 16.f});
-        auto g = graphOf(json::array({meta("x", {2, 2}), meta("rm", {2}), meta("rv", {2})}),
-                         json::array({meta("bn_0", {2, 2})}),
-                         json::array({node("bn", "aten._native_batch_norm_legit_no_training.default",
-                                           json::array({meta("x", {2, 2}, "float32", "x"), meta("rm", {2}, "float32", "rm"),
-                                                        meta("rv", {2}, "float32", "rv")}),
-                                           json::array({meta("bn_0", {2, 2}), meta("bn_1", {0}), meta("bn_2", {0})}),
-                                           json{{"momentum", 0.1}, {"eps", 0.0}})}));
+        auto g = graphOf(
+            json::array({meta("x", {2, 2}), meta("rm", {2}), meta("rv", {2})}), json::array({meta("bn_0", {2, 2})}),
+            json::array({node("bn", "aten._native_batch_norm_legit_no_training.default",
+                              json::array({meta("x", {2, 2}, "float32", "x"), meta("rm", {2}, "float32", "rm"),
+                                           meta("rv", {2}, "float32", "rv")}),
+                              json::array({meta("bn_0", {2, 2}), meta("bn_1", {0}), meta("bn_2", {0})}),
+                              json{{"momentum", 0.1}, {"eps", 0.0}})}));
         at::Tensor y = runAndGet(g, mapOf({{"x", x}, {"rm", rm}, {"rv", rv}}), "bn_0");
         // (x - rm) / sqrt(rv): [[0, 0], [1, 0.5]]
         QVERIFY(close(y, at::tensor({0.f, 0.f, 1.f, 0.5f}).reshape({2, 2})));
@@ -164,11 +174,12 @@ private slots:
     }
 
     void unknownOpFailsAtThatNode() {
-        auto g = graphOf(json::array({meta("x", {2})}), json::array({meta("b", {2})}),
-                         json::array({node("a", "aten.relu.default", json::array({meta("x", {2}, "float32", "x")}),
-                                           json::array({meta("a", {2})})),
-                                      node("b", "aten.no_such_op.default", json::array({meta("a", {2}, "float32", "a")}),
-                                           json::array({meta("b", {2})}))}));
+        auto g =
+            graphOf(json::array({meta("x", {2})}), json::array({meta("b", {2})}),
+                    json::array({node("a", "aten.relu.default", json::array({meta("x", {2}, "float32", "x")}),
+                                      json::array({meta("a", {2})})),
+                                 node("b", "aten.no_such_op.default", json::array({meta("a", {2}, "float32", "a")}),
+                                      json::array({meta("b", {2})}))}));
         Session s(g);
         s.setInputs(mapOf({{"x", at::tensor({-1.f, 2.f})}}));
         RunResult r = s.runToEnd();
@@ -183,10 +194,11 @@ private slots:
     }
 
     void libtorchErrorNamesNode() {
-        auto g = graphOf(json::array({meta("x", {2, 3}), meta("y", {2, 3})}), json::array({meta("mm", {2, 3})}),
-                         json::array({node("mm", "aten.mm.default",
-                                           json::array({meta("x", {2, 3}, "float32", "x"), meta("y", {2, 3}, "float32", "y")}),
-                                           json::array({meta("mm", {2, 3})}))}));
+        auto g = graphOf(
+            json::array({meta("x", {2, 3}), meta("y", {2, 3})}), json::array({meta("mm", {2, 3})}),
+            json::array({node("mm", "aten.mm.default",
+                              json::array({meta("x", {2, 3}, "float32", "x"), meta("y", {2, 3}, "float32", "y")}),
+                              json::array({meta("mm", {2, 3})}))}));
         Session s(g);
         s.setInputs(mapOf({{"x", at::zeros({2, 3})}, {"y", at::zeros({2, 3})}}));
         RunResult r = s.runToEnd();
@@ -197,9 +209,10 @@ private slots:
 
     void metaMismatchIsDiagnostic() {
         // The IR says [2, 5] but sum over dim 1 gives [2]: an IR whose attrs were lost.
-        auto g = graphOf(json::array({meta("x", {2, 5})}), json::array({meta("sum", {2, 5})}),
-                         json::array({node("sum", "aten.sum.dim_IntList", json::array({meta("x", {2, 5}, "float32", "x")}),
-                                           json::array({meta("sum", {2, 5}, "float64")}), json{{"dim", {1}}})}));
+        auto g =
+            graphOf(json::array({meta("x", {2, 5})}), json::array({meta("sum", {2, 5})}),
+                    json::array({node("sum", "aten.sum.dim_IntList", json::array({meta("x", {2, 5}, "float32", "x")}),
+                                      json::array({meta("sum", {2, 5}, "float64")}), json{{"dim", {1}}})}));
         Session s(g);
         s.setInputs(mapOf({{"x", at::ones({2, 5})}}));
         QCOMPARE(s.runToEnd().reason, StopReason::Finished);
@@ -218,18 +231,19 @@ private slots:
         std::vector<std::string> diags;
         at::Tensor y = runAndGet(g, mapOf({{"x", at::tensor({-1.f, 0.f, 2.f})}}), "relu", &diags);
         QVERIFY(close(y, at::tensor({0.f, 0.f, 2.f})));
-        QCOMPARE(diags.size(), size_t(1));   // internal _tensor_list_* attrs are not reported
+        QCOMPARE(diags.size(), size_t(1));  // internal _tensor_list_* attrs are not reported
         QVERIFY2(diags[0].find("attr 'inplace_hint' is not an argument of aten.relu.default") != std::string::npos,
                  diags[0].c_str());
     }
 
     void assertOpsRunAsChecks() {
-        auto g = graphOf(json::array({meta("x", {2})}), json::array({meta("relu", {2})}),
-                         json::array({node("_assert_tensor_metadata", "aten._assert_tensor_metadata.default",
-                                           json::array({meta("x", {2}, "float32", "x")}), json::array(),
-                                           json{{"dtype", "torch.float32"}, {"device", "cpu"}, {"layout", "torch.strided"}}),
-                                      node("relu", "aten.relu.default", json::array({meta("x", {2}, "float32", "x")}),
-                                           json::array({meta("relu", {2})}))}));
+        auto g =
+            graphOf(json::array({meta("x", {2})}), json::array({meta("relu", {2})}),
+                    json::array({node("_assert_tensor_metadata", "aten._assert_tensor_metadata.default",
+                                      json::array({meta("x", {2}, "float32", "x")}), json::array(),
+                                      json{{"dtype", "torch.float32"}, {"device", "cpu"}, {"layout", "torch.strided"}}),
+                                 node("relu", "aten.relu.default", json::array({meta("x", {2}, "float32", "x")}),
+                                      json::array({meta("relu", {2})}))}));
         Session s(g);
         s.setInputs(mapOf({{"x", at::tensor({-1.f, 1.f})}}));
         QCOMPARE(s.runToEnd().reason, StopReason::Finished);

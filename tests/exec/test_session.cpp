@@ -16,14 +16,15 @@ namespace {
 
 // x -> add(x, 1) -> relu_ -> mul(relu_, add): the in-place relu_ reads `add`, which mul reads again.
 ir::Graph inplaceGraph() {
-    return graphOf(json::array({meta("x", {4})}), json::array({meta("mul", {4})}),
-                   json::array({node("add", "aten.add.Tensor", json::array({meta("x", {4}, "float32", "x")}),
-                                     json::array({meta("add", {4})}), json{{"other", 1}}),
-                                node("relu_", "aten.relu_.default", json::array({meta("add", {4}, "float32", "add")}),
-                                     json::array({meta("relu_", {4})})),
-                                node("mul", "aten.mul.Tensor",
-                                     json::array({meta("relu_", {4}, "float32", "relu_"), meta("add", {4}, "float32", "add")}),
-                                     json::array({meta("mul", {4})}))}));
+    return graphOf(
+        json::array({meta("x", {4})}), json::array({meta("mul", {4})}),
+        json::array({node("add", "aten.add.Tensor", json::array({meta("x", {4}, "float32", "x")}),
+                          json::array({meta("add", {4})}), json{{"other", 1}}),
+                     node("relu_", "aten.relu_.default", json::array({meta("add", {4}, "float32", "add")}),
+                          json::array({meta("relu_", {4})})),
+                     node("mul", "aten.mul.Tensor",
+                          json::array({meta("relu_", {4}, "float32", "relu_"), meta("add", {4}, "float32", "add")}),
+                          json::array({meta("mul", {4})}))}));
 }
 
 // A chain of n adds.
@@ -61,7 +62,7 @@ private slots:
         at::Tensor mul;
         QVERIFY(s.value("mul", mul));
         QVERIFY(close(mul, at::tensor({0.f, 0.25f, 1.f, 9.f})));
-        QVERIFY(at::equal(x, at::tensor({-3.f, -0.5f, 0.f, 2.f})));   // input untouched
+        QVERIFY(at::equal(x, at::tensor({-3.f, -0.5f, 0.f, 2.f})));  // input untouched
         if (!policy) {
             at::Tensor add;
             QVERIFY(s.value("add", add));
@@ -91,8 +92,8 @@ private slots:
         s.setBreakpoint(5, true);
         RunResult r = s.runToEnd();
         QCOMPARE(r.reason, StopReason::Breakpoint);
-        QCOMPARE(s.cursor(), int64_t(5));   // stopped before node 5
-        QCOMPARE(s.runTo(7).reason, StopReason::ReachedTarget);   // starting at a breakpoint runs it
+        QCOMPARE(s.cursor(), int64_t(5));                        // stopped before node 5
+        QCOMPARE(s.runTo(7).reason, StopReason::ReachedTarget);  // starting at a breakpoint runs it
         QCOMPARE(s.cursor(), int64_t(8));
         at::Tensor v;
         QVERIFY(s.value("add_7", v));
@@ -113,7 +114,7 @@ private slots:
             QCOMPARE(s->runToEnd().reason, StopReason::Finished);
         }
         QVERIFY(keep.bytesHeld() >= 50 * sizeof(float));
-        QCOMPARE(freeing.bytesHeld(), sizeof(float));   // only the graph output
+        QCOMPARE(freeing.bytesHeld(), sizeof(float));  // only the graph output
         QVERIFY(!freeing.hasValue("add_10"));
         at::Tensor out;
         QVERIFY(freeing.value("add_49", out));
@@ -139,7 +140,7 @@ private slots:
         QVERIFY(c > 0 && c < 20000);
         QCOMPARE(s.state(c - 1), NodeState::Done);
         QCOMPARE(s.state(c), NodeState::Pending);
-        QCOMPARE(s.runToEnd().reason, StopReason::Finished);   // a later run continues
+        QCOMPARE(s.runToEnd().reason, StopReason::Finished);  // a later run continues
     }
 
     void compareNumbers() {
@@ -151,10 +152,11 @@ private slots:
         QCOMPARE(c.maxRelDiff, 0.2);
         QCOMPARE(c.worstIndex, std::vector<int64_t>{1});
         QVERIFY(compareTensors("t", a, e, Tolerance{0.0, 0.5}).matched);
-        QVERIFY(compareTensors("t", a, e, Tolerance{0.2, 0.0}).matched);   // 0.5 <= 0.2 * 2.5
+        QVERIFY(compareTensors("t", a, e, Tolerance{0.2, 0.0}).matched);  // 0.5 <= 0.2 * 2.5
         QVERIFY(!compareTensors("t", a, e, Tolerance{0.19, 0.0}).matched);
         // Integers exactly, whatever the tolerance.
-        Comparison ci = compareTensors("i", at::tensor({1, 2}, at::kLong), at::tensor({1, 3}, at::kLong), Tolerance{1, 1});
+        Comparison ci =
+            compareTensors("i", at::tensor({1, 2}, at::kLong), at::tensor({1, 3}, at::kLong), Tolerance{1, 1});
         QVERIFY(!ci.matched && ci.exact);
         // NaN never matches; equal infinities do.
         const float inf = std::numeric_limits<float>::infinity();
@@ -177,7 +179,7 @@ private slots:
         QCOMPARE(s.min, 0.0);
         QCOMPARE(s.max, 3.0);
         QCOMPARE(s.mean, 1.5);
-        QVERIFY(std::abs(s.std - std::sqrt(5.0 / 3.0)) < 1e-12);   // unbiased over 0..3
+        QVERIFY(std::abs(s.std - std::sqrt(5.0 / 3.0)) < 1e-12);  // unbiased over 0..3
     }
 };
 

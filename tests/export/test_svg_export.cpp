@@ -15,9 +15,9 @@ namespace {
 struct Element {
     QString name;
     QXmlStreamAttributes attrs;
-    QString title;       // <title> of a <g>
-    QString text;        // text of a <text>
-    QString parentId;    // id of the enclosing <g>
+    QString title;     // <title> of a <g>
+    QString text;      // text of a <text>
+    QString parentId;  // id of the enclosing <g>
 };
 
 struct ParsedSvg {
@@ -29,7 +29,7 @@ struct ParsedSvg {
 ParsedSvg parse(const std::string& svg) {
     ParsedSvg out;
     QXmlStreamReader xml(QByteArray::fromStdString(svg));
-    std::vector<size_t> stack;   // open elements
+    std::vector<size_t> stack;  // open elements
     while (!xml.atEnd()) {
         xml.readNext();
         if (xml.isStartElement()) {
@@ -44,7 +44,8 @@ ParsedSvg parse(const std::string& svg) {
             if (e.name == "svg") out.root = e.attrs;
             out.elements.push_back(e);
             stack.push_back(out.elements.size() - 1);
-            if (e.name == "g" && e.attrs.hasAttribute("id")) out.groupById[e.attrs.value("id").toString()] = stack.back();
+            if (e.name == "g" && e.attrs.hasAttribute("id"))
+                out.groupById[e.attrs.value("id").toString()] = stack.back();
         } else if (xml.isEndElement()) {
             stack.pop_back();
         } else if (xml.isCharacters() && !stack.empty()) {
@@ -89,7 +90,7 @@ private slots:
         const ParsedSvg svg = parse(renderFixture("buffer_vs_constant.json", true));
         QVERIFY(!svg.elements.empty());
         QCOMPARE(svg.elements.front().name, QString("svg"));
-        const QStringList ids{"op_linear", "op_mul", "op_add", "input_x", "w_p_linear_weight",
+        const QStringList ids{"op_linear",       "op_mul",    "op_add",     "input_x", "w_p_linear_weight",
                               "w_p_linear_bias", "w_b_scale", "w_c_offset", "output_0"};
         for (const auto& id : ids) QVERIFY2(svg.groupById.count(id), qPrintable(id));
         QCOMPARE(svg.elements[svg.groupById.at("op_linear")].title, QString("linear"));
@@ -117,7 +118,7 @@ private slots:
             if (e.name == "text" && e.parentId.startsWith("e") && e.text == "1x4") ++labelled;
         QCOMPARE(dashed, 4);
         QCOMPARE(solid, 4);
-        QCOMPARE(labelled, 3);   // x->linear, linear->mul, mul->add; the output edge has no label
+        QCOMPARE(labelled, 3);  // x->linear, linear->mul, mul->add; the output edge has no label
         QCOMPARE(svg.elements[svg.groupById.at("e0")].title, QString("x -> linear"));
 
         // Parameters, buffers and constants have three different fills, none an op's.

@@ -66,7 +66,8 @@ inline void compareWithExpected(const TensorMap& map, const std::string& file) {
         QCOMPARE(QString::fromStdString(scalarTypeName(e.tensor.scalar_type())),
                  QString::fromStdString(it.value().at("dtype").get<std::string>()));
         QCOMPARE(e.tensor.sizes().vec(), it.value().at("shape").get<std::vector<int64_t>>());
-        QCOMPARE(QString::fromStdString(tensorHex(e.tensor)), QString::fromStdString(it.value().at("hex").get<std::string>()));
+        QCOMPARE(QString::fromStdString(tensorHex(e.tensor)),
+                 QString::fromStdString(it.value().at("hex").get<std::string>()));
     }
 }
 

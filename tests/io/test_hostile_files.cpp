@@ -17,9 +17,11 @@ namespace {
 
 // Pickle bytes with embedded NULs.
 template <size_t N>
-std::string bytes(const char (&literal)[N]) { return std::string(literal, N - 1); }
+std::string bytes(const char (&literal)[N]) {
+    return std::string(literal, N - 1);
+}
 
-const char* kMarker = "/tmp/irscope-pwned-marker";   // the path make_tensor_fixtures.py's payloads target
+const char* kMarker = "/tmp/irscope-pwned-marker";  // the path make_tensor_fixtures.py's payloads target
 
 std::string refusal(const std::string& pickle) {
     try {
@@ -42,14 +44,21 @@ private slots:
     void refusedFixtures_data() {
         QTest::addColumn<QString>("file");
         QTest::addColumn<QString>("reason");
-        QTest::newRow("os.system") << "evil_os_system.pt" << "refused global 'posix.system'";
-        QTest::newRow("eval") << "evil_eval.pt" << "refused global 'builtins.eval'";
+        QTest::newRow("os.system") << "evil_os_system.pt"
+                                   << "refused global 'posix.system'";
+        QTest::newRow("eval") << "evil_eval.pt"
+                              << "refused global 'builtins.eval'";
         // Protocol 2 writes Python 2 names (commands.Popen); named as Python 3 resolves them.
-        QTest::newRow("subprocess") << "evil_subprocess.pt" << "refused global 'subprocess.Popen'";
-        QTest::newRow("exec, protocol 4") << "evil_exec_proto4.pt" << "refused global 'builtins.exec'";
-        QTest::newRow("newobj") << "evil_newobj.pt" << "refused global '__main__.EvilNewObj'";
-        QTest::newRow("legacy os.system") << "evil_legacy.pt" << "refused global 'posix.system'";
-        QTest::newRow("whole module") << "whole_module.pt" << "save model.state_dict() instead";
+        QTest::newRow("subprocess") << "evil_subprocess.pt"
+                                    << "refused global 'subprocess.Popen'";
+        QTest::newRow("exec, protocol 4") << "evil_exec_proto4.pt"
+                                          << "refused global 'builtins.exec'";
+        QTest::newRow("newobj") << "evil_newobj.pt"
+                                << "refused global '__main__.EvilNewObj'";
+        QTest::newRow("legacy os.system") << "evil_legacy.pt"
+                                          << "refused global 'posix.system'";
+        QTest::newRow("whole module") << "whole_module.pt"
+                                      << "save model.state_dict() instead";
     }
     void refusedFixtures() {
         QFETCH(QString, file);
@@ -70,7 +79,10 @@ private slots:
         auto row = [](const char* name, const std::string& p, const char* reason) {
             QTest::newRow(name) << QByteArray::fromStdString(p) << QString(reason);
         };
-        row("NEWOBJ on an allowed class", "\x80\x02" "ccollections\nOrderedDict\n)\x81.", "refused opcode NEWOBJ (0x81)");
+        row("NEWOBJ on an allowed class",
+            "\x80\x02"
+            "ccollections\nOrderedDict\n)\x81.",
+            "refused opcode NEWOBJ (0x81)");
         row("INST", "(ios\nsystem\n.", "refused opcode INST");
         row("OBJ", "(cos\nsystem\no.", "refused global 'os.system'");
         row("text INT", "I1\n.", "refused opcode INT");
@@ -79,10 +91,19 @@ private slots:
         row("quantized tensor", "ctorch._utils\n_rebuild_qtensor\n.", "quantized");
         row("REDUCE on a tuple", "))R.", "REDUCE on a tuple");
         row("BUILD on a list", "]}b.", "refused BUILD on a list");
-        row("module persistent id", bytes("(X\x06\x00\x00\x00moduleX\x01\x00\x00\x00" "at\x51."), "not a storage reference");
+        row("module persistent id",
+            bytes("(X\x06\x00\x00\x00moduleX\x01\x00\x00\x00"
+                  "at\x51."),
+            "not a storage reference");
         row("storage class called", "ctorch\nFloatStorage\n)R.", "refused call of 'torch.FloatStorage'");
-        row("v2 on a bad storage", bytes("ctorch._utils\n_rebuild_tensor_v2\n(NK\x00)))\x89}t" "R."), "must be a storage");
-        row("codecs other encoding", bytes("c_codecs\nencode\nX\x01\x00\x00\x00" "aX\x05\x00\x00\x00rot13\x86R."), "encoding 'rot13'");
+        row("v2 on a bad storage",
+            bytes("ctorch._utils\n_rebuild_tensor_v2\n(NK\x00)))\x89}t"
+                  "R."),
+            "must be a storage");
+        row("codecs other encoding",
+            bytes("c_codecs\nencode\nX\x01\x00\x00\x00"
+                  "aX\x05\x00\x00\x00rot13\x86R."),
+            "encoding 'rot13'");
         row("empty", "", "truncated");
         row("no STOP", "\x80\x02N", "truncated");
         row("STOP on empty stack", ".", "STOP with 0 values");
@@ -103,14 +124,19 @@ private slots:
 
     // Structures that would blow the stack or the clock of a naive reader.
     void deepNestingIsHarmless() {
-        std::string p = "N" + std::string(1'000'000, '\x85') + ".";   // 1M nested 1-tuples
+        std::string p = "N" + std::string(1'000'000, '\x85') + ".";  // 1M nested 1-tuples
         UnpickleResult r = unpickle(p);
         QVERIFY_THROWS_EXCEPTION(FormatError, collectTensors(r.arena, r.root, "", "x"));
     }
     void memoFanOutIsLinear() {
         // L(k+1) = [L(k), L(k)]: 2^200 paths through 200 lists.
-        std::string p = bytes("]q\x00" "0");
-        for (int k = 0; k < 200; ++k) p += bytes("(h\x00h\x00lq\x00" "0");
+        std::string p = bytes(
+            "]q\x00"
+            "0");
+        for (int k = 0; k < 200; ++k)
+            p += bytes(
+                "(h\x00h\x00lq\x00"
+                "0");
         p += bytes("h\x00.");
         UnpickleResult r = unpickle(p);
         QElapsedTimer timer;
@@ -123,7 +149,9 @@ private slots:
         QVERIFY(timer.elapsed() < 1000);
     }
     void cycleIsHarmless() {
-        UnpickleResult r = unpickle(bytes("]q\x00h\x00" "a."));
+        UnpickleResult r =
+            unpickle(bytes("]q\x00h\x00"
+                           "a."));
         QCOMPARE(collectTensors(r.arena, r.root, "", "x").size(), size_t(0));
     }
     void largeMemoIndexAllocatesNothing() {

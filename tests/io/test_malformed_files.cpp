@@ -20,24 +20,36 @@ class TestMalformedFiles : public QObject {
     std::string tmp(const std::string& name) { return (dir_.path() + "/").toStdString() + name; }
 
     static QStringList validFixtures() {
-        return {"mlp_state_dict.pt", "mlp_state_dict_legacy.pt", "dtypes.pt", "dtypes_legacy.pt", "views_legacy.pt",
-                "checkpoint.pt", "small.safetensors", "fp8_mixed.safetensors", "vector.npy", "big_endian.npy"};
+        return {"mlp_state_dict.pt", "mlp_state_dict_legacy.pt", "dtypes.pt",
+                "dtypes_legacy.pt",  "views_legacy.pt",          "checkpoint.pt",
+                "small.safetensors", "fp8_mixed.safetensors",    "vector.npy",
+                "big_endian.npy"};
     }
 
 private slots:
     void brokenTorchSave_data() {
         QTest::addColumn<QString>("file");
         QTest::addColumn<QString>("reason");
-        QTest::newRow("missing record") << "malformed_missing_record.pt" << "storage record 'malformed_missing_record/data/0' is missing";
-        QTest::newRow("short record") << "malformed_short_record.pt" << "holds 64 bytes, the pickle says 128";
-        QTest::newRow("truncated pickle") << "malformed_truncated_pickle.pt" << "truncated";
-        QTest::newRow("view too large") << "malformed_view_too_large.pt" << "view reaches element 5 but its storage holds 4";
-        QTest::newRow("offset past end") << "malformed_offset_past_end.pt" << "view reaches element 4 but its storage holds 4";
-        QTest::newRow("absurd sizes") << "malformed_absurd_sizes.pt" << "overflows";
-        QTest::newRow("absurd numel") << "malformed_absurd_numel.pt" << "absurd size";
-        QTest::newRow("negative stride") << "malformed_negative_stride.pt" << "negative stride";
-        QTest::newRow("compressed") << "malformed_compressed.pt" << "is compressed";
-        QTest::newRow("bad crc") << "malformed_bad_crc.pt" << "CRC-32 mismatch";
+        QTest::newRow("missing record") << "malformed_missing_record.pt"
+                                        << "storage record 'malformed_missing_record/data/0' is missing";
+        QTest::newRow("short record") << "malformed_short_record.pt"
+                                      << "holds 64 bytes, the pickle says 128";
+        QTest::newRow("truncated pickle") << "malformed_truncated_pickle.pt"
+                                          << "truncated";
+        QTest::newRow("view too large") << "malformed_view_too_large.pt"
+                                        << "view reaches element 5 but its storage holds 4";
+        QTest::newRow("offset past end") << "malformed_offset_past_end.pt"
+                                         << "view reaches element 4 but its storage holds 4";
+        QTest::newRow("absurd sizes") << "malformed_absurd_sizes.pt"
+                                      << "overflows";
+        QTest::newRow("absurd numel") << "malformed_absurd_numel.pt"
+                                      << "absurd size";
+        QTest::newRow("negative stride") << "malformed_negative_stride.pt"
+                                         << "negative stride";
+        QTest::newRow("compressed") << "malformed_compressed.pt"
+                                    << "is compressed";
+        QTest::newRow("bad crc") << "malformed_bad_crc.pt"
+                                 << "CRC-32 mismatch";
     }
     void brokenTorchSave() {
         QFETCH(QString, file);
@@ -105,9 +117,8 @@ private slots:
             writeBytes(path, bytes);
             try {
                 TensorMap map = readTensorFile(path);
-                for (const auto& e : map) (void)e.tensor.contiguous().sum();   // touch every byte it claims
-            } catch (const TensorFileError&) {
-            }
+                for (const auto& e : map) (void)e.tensor.contiguous().sum();  // touch every byte it claims
+            } catch (const TensorFileError&) {}
         }
     }
 
@@ -118,12 +129,12 @@ private slots:
             for (char& c : bytes) c = char(rng());
             // Give some rounds a plausible magic so the deeper parsers see them.
             const char* magics[] = {"PK\x03\x04", "\x93NUMPY", "\x80\x02\x8a\x0a"};
-            if (round % 4 != 3) bytes.replace(0, std::min<size_t>(bytes.size(), round % 4 == 1 ? 6 : 4), magics[round % 4]);
+            if (round % 4 != 3)
+                bytes.replace(0, std::min<size_t>(bytes.size(), round % 4 == 1 ? 6 : 4), magics[round % 4]);
             writeBytes(tmp("random.bin"), bytes);
             try {
                 readTensorFile(tmp("random.bin"));
-            } catch (const TensorFileError&) {
-            }
+            } catch (const TensorFileError&) {}
         }
     }
 };

@@ -45,16 +45,23 @@ private slots:
         };
         const std::string ok = "{'descr': '<f4', 'fortran_order': False, 'shape': (2,), }";
         QTest::newRow("truncated data") << npy(ok, "abcd") << "truncated";
-        QTest::newRow("object array") << npy("{'descr': '|O', 'fortran_order': False, 'shape': (1,), }", "12345678") << "object arrays";
-        QTest::newRow("uint16") << npy("{'descr': '<u2', 'fortran_order': False, 'shape': (1,), }", "12") << "not supported";
-        QTest::newRow("struct") << npy("{'descr': [('a', '<f4')], 'fortran_order': False, 'shape': (1,), }", "1234") << "structured";
+        QTest::newRow("object array") << npy("{'descr': '|O', 'fortran_order': False, 'shape': (1,), }", "12345678")
+                                      << "object arrays";
+        QTest::newRow("uint16") << npy("{'descr': '<u2', 'fortran_order': False, 'shape': (1,), }", "12")
+                                << "not supported";
+        QTest::newRow("struct") << npy("{'descr': [('a', '<f4')], 'fortran_order': False, 'shape': (1,), }", "1234")
+                                << "structured";
         QTest::newRow("bad version") << npy(ok, "12345678", 9) << "version 9";
-        QTest::newRow("negative dim") << npy("{'descr': '<f4', 'fortran_order': False, 'shape': (-1,), }", "") << "shape";
-        QTest::newRow("absurd shape") << npy("{'descr': '<f8', 'fortran_order': False, 'shape': (4294967296, 4294967296), }", "") << "absurd";
-        QTest::newRow("huge shape, no data") << npy("{'descr': '<f8', 'fortran_order': False, 'shape': (1000000000,), }", "") << "truncated";
+        QTest::newRow("negative dim") << npy("{'descr': '<f4', 'fortran_order': False, 'shape': (-1,), }", "")
+                                      << "shape";
+        QTest::newRow("absurd shape")
+            << npy("{'descr': '<f8', 'fortran_order': False, 'shape': (4294967296, 4294967296), }", "") << "absurd";
+        QTest::newRow("huge shape, no data")
+            << npy("{'descr': '<f8', 'fortran_order': False, 'shape': (1000000000,), }", "") << "truncated";
         QTest::newRow("unterminated") << npy("{'descr': '<f4", "") << "unterminated";
         QTest::newRow("missing key") << npy("{'descr': '<f4', 'shape': (2,), }", "12345678") << "lacks";
-        QTest::newRow("header past end") << QByteArray::fromStdString(std::string("\x93NUMPY\x01\x00\xff\x00{", 11)) << "truncated";
+        QTest::newRow("header past end") << QByteArray::fromStdString(std::string("\x93NUMPY\x01\x00\xff\x00{", 11))
+                                         << "truncated";
     }
     void malformed() {
         QFETCH(QByteArray, bytes);

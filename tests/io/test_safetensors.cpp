@@ -97,32 +97,48 @@ private slots:
         row("short size field", std::string("\x05\x00\x00", 3), "truncated");
         row("not json", makeFile("{nope", f4), "not valid JSON");
         row("not an object", makeFile("[1,2]   ", f4), "does not start with '{'");
-        row("bad utf8", makeFile("{\"\xff\xfe\":{\"dtype\":\"F32\",\"shape\":[2,2],\"data_offsets\":[0,16]}}", f4), "not valid JSON");
-        row("unknown dtype", makeFile(R"({"x":{"dtype":"F7","shape":[2,2],"data_offsets":[0,16]}})", f4), "unknown dtype 'F7'");
-        row("gap", makeFile(R"({"x":{"dtype":"F32","shape":[2,2],"data_offsets":[4,20]}})", f4 + "abcd"), "gap or overlap");
-        row("overlap",
-            makeFile(R"({"x":{"dtype":"F32","shape":[2],"data_offsets":[0,8]},"y":{"dtype":"F32","shape":[2],"data_offsets":[4,12]}})", f4),
+        row("bad utf8", makeFile("{\"\xff\xfe\":{\"dtype\":\"F32\",\"shape\":[2,2],\"data_offsets\":[0,16]}}", f4),
+            "not valid JSON");
+        row("unknown dtype", makeFile(R"({"x":{"dtype":"F7","shape":[2,2],"data_offsets":[0,16]}})", f4),
+            "unknown dtype 'F7'");
+        row("gap", makeFile(R"({"x":{"dtype":"F32","shape":[2,2],"data_offsets":[4,20]}})", f4 + "abcd"),
             "gap or overlap");
-        row("end before begin", makeFile(R"({"x":{"dtype":"F32","shape":[0],"data_offsets":[8,0]}})", f4), "tensor 'x'");
-        row("size mismatch", makeFile(R"({"x":{"dtype":"F32","shape":[3],"data_offsets":[0,16]}})", f4), "needs 12 bytes");
+        row("overlap",
+            makeFile(
+                R"({"x":{"dtype":"F32","shape":[2],"data_offsets":[0,8]},"y":{"dtype":"F32","shape":[2],"data_offsets":[4,12]}})",
+                f4),
+            "gap or overlap");
+        row("end before begin", makeFile(R"({"x":{"dtype":"F32","shape":[0],"data_offsets":[8,0]}})", f4),
+            "tensor 'x'");
+        row("size mismatch", makeFile(R"({"x":{"dtype":"F32","shape":[3],"data_offsets":[0,16]}})", f4),
+            "needs 12 bytes");
         row("count overflow",
-            makeFile(R"({"x":{"dtype":"F32","shape":[4611686018427387904,4611686018427387904],"data_offsets":[0,16]}})", f4),
+            makeFile(R"({"x":{"dtype":"F32","shape":[4611686018427387904,4611686018427387904],"data_offsets":[0,16]}})",
+                     f4),
             "overflows");
-        row("bytes overflow", makeFile(R"({"x":{"dtype":"F64","shape":[4611686018427387904],"data_offsets":[0,16]}})", f4),
-            "overflows");
-        row("negative dim", makeFile(R"({"x":{"dtype":"F32","shape":[-4],"data_offsets":[0,16]}})", f4), "non-negative");
+        row("bytes overflow",
+            makeFile(R"({"x":{"dtype":"F64","shape":[4611686018427387904],"data_offsets":[0,16]}})", f4), "overflows");
+        row("negative dim", makeFile(R"({"x":{"dtype":"F32","shape":[-4],"data_offsets":[0,16]}})", f4),
+            "non-negative");
         row("float dim", makeFile(R"({"x":{"dtype":"F32","shape":[4.0],"data_offsets":[0,16]}})", f4), "non-negative");
         row("duplicate name",
-            makeFile(R"({"x":{"dtype":"F32","shape":[2],"data_offsets":[0,8]},"x":{"dtype":"F32","shape":[2],"data_offsets":[8,16]}})", f4),
+            makeFile(
+                R"({"x":{"dtype":"F32","shape":[2],"data_offsets":[0,8]},"x":{"dtype":"F32","shape":[2],"data_offsets":[8,16]}})",
+                f4),
             "names 'x' twice");
         row("truncated data", makeFile(good, f4.substr(0, 10)), "truncated");
         row("trailing bytes", makeFile(good, f4 + "junk"), "trailing");
         row("no offsets", makeFile(R"({"x":{"dtype":"F32","shape":[4]}})", f4), "data_offsets");
-        row("metadata not strings", makeFile(R"({"__metadata__":{"a":1},"x":{"dtype":"F32","shape":[4],"data_offsets":[0,16]}})", f4),
+        row("metadata not strings",
+            makeFile(R"({"__metadata__":{"a":1},"x":{"dtype":"F32","shape":[4],"data_offsets":[0,16]}})", f4),
             "__metadata__");
-        row("sub-byte misfit", makeFile(R"({"x":{"dtype":"F4","shape":[3],"data_offsets":[0,16]}})", f4), "whole number of bytes");
-        row("deeply nested dim", makeFile(R"({"x":{"dtype":"F32","shape":[)" + std::string(5000, '[') + std::string(5000, ']') +
-                                              R"(],"data_offsets":[0,16]}})", f4), "non-negative");
+        row("sub-byte misfit", makeFile(R"({"x":{"dtype":"F4","shape":[3],"data_offsets":[0,16]}})", f4),
+            "whole number of bytes");
+        row("deeply nested dim",
+            makeFile(R"({"x":{"dtype":"F32","shape":[)" + std::string(5000, '[') + std::string(5000, ']') +
+                         R"(],"data_offsets":[0,16]}})",
+                     f4),
+            "non-negative");
     }
     void malformed() {
         QFETCH(QByteArray, bytes);

@@ -105,7 +105,7 @@ private slots:
         for (const char* f : {"dtypes.pt", "views.pt", "tied_state_dict.pt", "checkpoint.pt", "small.safetensors",
                               "npy_dir", "dtypes_legacy.pt"}) {
             QTest::newRow(qPrintable(QString("%1 -> pt").arg(f))) << f << ".pt";
-            if (QString(f) != "dtypes.pt" && QString(f) != "dtypes_legacy.pt")   // complex128 has no safetensors dtype
+            if (QString(f) != "dtypes.pt" && QString(f) != "dtypes_legacy.pt")  // complex128 has no safetensors dtype
                 QTest::newRow(qPrintable(QString("%1 -> safetensors").arg(f))) << f << ".safetensors";
         }
     }
@@ -125,8 +125,9 @@ private slots:
             TensorMap back = readTensorFile(out);
             for (const auto& group : expectedJson().at(input.toStdString()).at("shares"))
                 for (const auto& name : group)
-                    QVERIFY(back.find(name.get<std::string>())->storage().is_alias_of(
-                        back.find(group.at(0).get<std::string>())->storage()));
+                    QVERIFY(back.find(name.get<std::string>())
+                                ->storage()
+                                .is_alias_of(back.find(group.at(0).get<std::string>())->storage()));
         }
         if (!pythonTorchAvailable()) QSKIP("no /usr/bin/python3 with torch: Python round trip skipped");
         nlohmann::ordered_json py = pythonReads(out);
@@ -135,8 +136,7 @@ private slots:
         if (ext == ".pt") {
             for (const auto& group : expectedJson().at(input.toStdString()).at("shares")) {
                 bool found = false;
-                for (const auto& g : py.at("shares"))
-                    found = found || g == group;
+                for (const auto& g : py.at("shares")) found = found || g == group;
                 QVERIFY2(found, "Python does not see the shared storage");
             }
         }
@@ -153,8 +153,10 @@ private slots:
         writeTensorFile(map, out);
         TensorMap back = readTensorFile(out);
         QCOMPARE(tensorHex(back.entries()[0].tensor), tensorHex(map.entries()[0].tensor));
-        QCOMPARE(QString::fromStdString(tensorHex(back.entries()[0].tensor)),
-                 QString::fromStdString(expectedJson().at(input.toStdString()).at("tensors").begin().value().at("hex").get<std::string>()));
+        QCOMPARE(
+            QString::fromStdString(tensorHex(back.entries()[0].tensor)),
+            QString::fromStdString(
+                expectedJson().at(input.toStdString()).at("tensors").begin().value().at("hex").get<std::string>()));
         if (!pythonTorchAvailable()) QSKIP("no /usr/bin/python3 with torch");
         nlohmann::ordered_json py = pythonReads(out);
         QCOMPARE(QString::fromStdString(py.at("tensors").at("x").dump()),
@@ -180,10 +182,18 @@ private slots:
         QTest::addColumn<QString>("input");
         QTest::addColumn<QString>("output");
         QTest::addColumn<QString>("reason");
-        QTest::newRow("complex128 to safetensors") << "dtypes.pt" << "x.safetensors" << "tensor 'c128' has dtype complex128";
-        QTest::newRow("many to npy") << "dtypes.pt" << "x.npy" << "exactly one tensor";
-        QTest::newRow("unknown extension") << "dtypes.pt" << "x.h5" << "unknown output extension '.h5'";
-        QTest::newRow("skipped tensors") << "fp8_mixed.safetensors" << "x.pt" << "tensor 'scale_fp8' (float8_e4m3fn)";
+        QTest::newRow("complex128 to safetensors") << "dtypes.pt"
+                                                   << "x.safetensors"
+                                                   << "tensor 'c128' has dtype complex128";
+        QTest::newRow("many to npy") << "dtypes.pt"
+                                     << "x.npy"
+                                     << "exactly one tensor";
+        QTest::newRow("unknown extension") << "dtypes.pt"
+                                           << "x.h5"
+                                           << "unknown output extension '.h5'";
+        QTest::newRow("skipped tensors") << "fp8_mixed.safetensors"
+                                         << "x.pt"
+                                         << "tensor 'scale_fp8' (float8_e4m3fn)";
     }
     void refusals() {
         QFETCH(QString, input);
@@ -207,7 +217,7 @@ private slots:
     void overwriteIsAtomic() {
         const std::string out = tmp("atomic.pt");
         writeTensorFile(readTensorFile(fixture("views.pt")), out);
-        TensorMap before = readTensorFile(out);   // maps the old file
+        TensorMap before = readTensorFile(out);  // maps the old file
         writeTensorFile(readTensorFile(fixture("small.safetensors")), out);
         // The old mapping still reads the old bytes: the file was replaced, not rewritten in place.
         QCOMPARE(before.find("base")->sum().item<float>(), 276.0f);

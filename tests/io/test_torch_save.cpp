@@ -15,9 +15,9 @@ class TestTorchSave : public QObject {
 private slots:
     void matchesPyTorch_data() {
         QTest::addColumn<QString>("file");
-        for (const char* f : {"mlp_state_dict.pt", "mlp_state_dict_legacy.pt", "convnet_state_dict.pt", "dtypes.pt",
-                              "dtypes_legacy.pt", "tied_state_dict.pt", "views.pt", "views_legacy.pt",
-                              "checkpoint.pt", "parameters.pt"})
+        for (const char* f :
+             {"mlp_state_dict.pt", "mlp_state_dict_legacy.pt", "convnet_state_dict.pt", "dtypes.pt", "dtypes_legacy.pt",
+              "tied_state_dict.pt", "views.pt", "views_legacy.pt", "checkpoint.pt", "parameters.pt"})
             QTest::newRow(f) << f;
     }
     void matchesPyTorch() {
@@ -28,7 +28,8 @@ private slots:
             options.verifyChecksums = true;
             TensorMap map = readTensorFile(fixture(file.toStdString()), options);
             compareWithExpected(map, file.toStdString());
-            for (const auto& e : map) QCOMPARE(QString::fromStdString(e.source), QString::fromStdString(fixture(file.toStdString())));
+            for (const auto& e : map)
+                QCOMPARE(QString::fromStdString(e.source), QString::fromStdString(fixture(file.toStdString())));
         }
     }
 
@@ -73,7 +74,7 @@ private slots:
             base.fill_(-1);
             QCOMPARE(map.find("t")->sum().item<float>(), -24.0f);
             TensorMap again = readTensorFile(fixture("views.pt"));
-            QCOMPARE(again.find("base")->sum().item<float>(), 276.0f);   // 0 + ... + 23, file untouched
+            QCOMPARE(again.find("base")->sum().item<float>(), 276.0f);  // 0 + ... + 23, file untouched
         }
     }
 

@@ -60,9 +60,9 @@ private slots:
     void problemsNameBothSides() {
         TensorMap sd = readTensorFile(fixture("mlp_state_dict.pt"));
         ir::Graph g = mlpGraph();
-        g.weights[0].shape = {8, 5};                 // fc1.weight: shape mismatch
-        g.weights[8].dtype = "torch.float16";        // fc2.bias: dtype mismatch
-        g.weights[1].name = "fc1.bias_renamed";      // missing, and fc1.bias becomes unexpected
+        g.weights[0].shape = {8, 5};             // fc1.weight: shape mismatch
+        g.weights[8].dtype = "torch.float16";    // fc2.bias: dtype mismatch
+        g.weights[1].name = "fc1.bias_renamed";  // missing, and fc1.bias becomes unexpected
         g.weightNameMapping[1].second = "fc1.bias_renamed";
         WeightBinding b = bindWeights(g, sd);
         QVERIFY(!b.complete());
@@ -75,10 +75,14 @@ private slots:
         for (const auto& p : b.problems) messages << QString::fromStdString(p.message);
         QCOMPARE(messages.at(0), QString("p_fc1_bias (state_dict key 'fc1.bias_renamed'): missing from the tensor file "
                                          "(the IR expects [8] float32)"));
-        QCOMPARE(messages.at(1), QString::fromStdString("p_fc1_weight (state_dict key 'fc1.weight'): shape [8, 5] in the IR, "
-                                                        "[8, 4] in " + file));
-        QCOMPARE(messages.at(2), QString::fromStdString("p_fc2_bias (state_dict key 'fc2.bias'): dtype float16 in the IR, "
-                                                        "float32 in " + file + " (shapes [3] and [3])"));
+        QCOMPARE(messages.at(1),
+                 QString::fromStdString("p_fc1_weight (state_dict key 'fc1.weight'): shape [8, 5] in the IR, "
+                                        "[8, 4] in " +
+                                        file));
+        QCOMPARE(messages.at(2),
+                 QString::fromStdString("p_fc2_bias (state_dict key 'fc2.bias'): dtype float16 in the IR, "
+                                        "float32 in " +
+                                        file + " (shapes [3] and [3])"));
         QCOMPARE(messages.at(3), QString::fromStdString("state_dict key 'fc1.bias' ([8] float32, in " + file +
                                                         ") matches no weight of the IR"));
         QCOMPARE(b.problems[1].irShape, (std::vector<int64_t>{8, 5}));
@@ -87,7 +91,7 @@ private slots:
 
     void placeholderKeysAndConstants() {
         TensorMap file;
-        file.insert("p_w", at::ones({2}));   // saved by placeholder name
+        file.insert("p_w", at::ones({2}));  // saved by placeholder name
         ir::Graph g;
         g.weights.push_back({"w", {2}, "float32", {}});
         g.weights.push_back({"mask", {2}, "bool", {}});

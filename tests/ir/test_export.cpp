@@ -41,7 +41,8 @@ private slots:
     void mermaidReplacesDoubleQuotes() {
         const std::string text =
             "{\"graph_inputs\": [{\"name\": \"x\", \"shape\": []}], \"graph_outputs\": [], \"weights\": [],"
-            " \"nodes\": [{\"name\": \"n\", \"op_type\": \"custom.\\\"odd\\\".default\", \"inputs\": [], \"outputs\": []}]}";
+            " \"nodes\": [{\"name\": \"n\", \"op_type\": \"custom.\\\"odd\\\".default\", \"inputs\": [], \"outputs\": "
+            "[]}]}";
         const auto graph = ir::parseGraph(text, "q.json");
         QCOMPARE(exporter::graphToMermaid(graph),
                  std::string("flowchart TD\n    input_x[/\"Input: x<br/>\"/]\n    op_n[\"custom.'odd'\"]"));
@@ -57,7 +58,8 @@ private slots:
         const std::string json = exporter::formatInfoJson(exporter::summarize(graph));
         const std::string expected =
             "{\n  \"model_name\": \"SimpleMLP\",\n  \"num_nodes\": 3,\n  \"num_inputs\": 1,\n  \"num_outputs\": 1,\n"
-            "  \"num_weights\": 4,\n  \"total_parameters\": 58,\n  \"input_shapes\": {\n    \"x\": [\n      1,\n      4\n"
+            "  \"num_weights\": 4,\n  \"total_parameters\": 58,\n  \"input_shapes\": {\n    \"x\": [\n      1,\n      "
+            "4\n"
             "    ]\n  },\n  \"output_shapes\": {\n    \"linear_1\": [\n      1,\n      2\n    ]\n  },\n"
             "  \"op_distribution\": {\n    \"aten.linear.default\": 2,\n    \"aten.relu.default\": 1\n  }\n}\n";
         QCOMPARE(json, expected);
@@ -65,7 +67,8 @@ private slots:
 
     void opDistributionTiesKeepFirstSeenOrder() {
         const std::string text =
-            "{\"graph_inputs\": [], \"graph_outputs\": [], \"weights\": [{\"name\": \"big\", \"shape\": [1000, 11689]}], \"nodes\": ["
+            "{\"graph_inputs\": [], \"graph_outputs\": [], \"weights\": [{\"name\": \"big\", \"shape\": [1000, "
+            "11689]}], \"nodes\": ["
             "{\"name\": \"a\", \"op_type\": \"aten.b.default\", \"inputs\": [], \"outputs\": []},"
             "{\"name\": \"b\", \"op_type\": \"aten.a.default\", \"inputs\": [], \"outputs\": []},"
             "{\"name\": \"c\", \"op_type\": \"aten.c.default\", \"inputs\": [], \"outputs\": []},"

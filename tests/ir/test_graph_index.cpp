@@ -20,10 +20,10 @@ private slots:
         QVERIFY(!index.nodeIndex("nope"));
         QVERIFY(index.source(0, 0).kind == Kind::GraphInput);
         QVERIFY(index.source(0, 1).kind == Kind::Weight);
-        QCOMPARE(index.source(0, 1).index, int64_t(0));   // weights[0] = linear.weight
+        QCOMPARE(index.source(0, 1).index, int64_t(0));  // weights[0] = linear.weight
         QVERIFY(index.source(1, 0).kind == Kind::NodeOutput);
         QCOMPARE(index.source(1, 0).index, int64_t(0));
-        QCOMPARE(index.source(1, 1).index, int64_t(2));   // c_mask -> mask -> weights[2]
+        QCOMPARE(index.source(1, 1).index, int64_t(2));  // c_mask -> mask -> weights[2]
         QCOMPARE(index.consumersOf(0, 0).size(), size_t(1));
         QCOMPARE(index.consumersOf(0, 0)[0].node, int64_t(1));
         QCOMPARE(index.consumersOfGraphInput(0).size(), size_t(1));
@@ -39,7 +39,8 @@ private slots:
         const std::string text =
             "{\"graph_inputs\": [{\"name\": \"x\", \"shape\": [1]}], \"graph_outputs\": [], \"weights\": [],"
             " \"weight_name_mapping\": {\"p_w\": \"w\", \"b_rm\": \"rm\", \"c_k\": \"k\", \"odd\": \"o\"},"
-            " \"nodes\": [{\"name\": \"a\", \"op_type\": \"aten.relu.default\", \"inputs\": [], \"outputs\": [{\"name\": \"a\", \"shape\": [1]}]}]}";
+            " \"nodes\": [{\"name\": \"a\", \"op_type\": \"aten.relu.default\", \"inputs\": [], \"outputs\": "
+            "[{\"name\": \"a\", \"shape\": [1]}]}]}";
         const auto g = ir::parseGraph(text, "k.json");
         const ir::GraphIndex index(g);
         QVERIFY(index.kindOf("p_w") == ir::TensorKind::Parameter);
@@ -54,7 +55,8 @@ private slots:
     void resolvesByNameWithoutProducerFields() {
         // Older files: no producer_node anywhere; inputs are found by tensor name.
         const std::string text =
-            "{\"graph_inputs\": [{\"name\": \"x\", \"shape\": [2]}], \"graph_outputs\": [{\"name\": \"s_1\", \"shape\": [1]}],"
+            "{\"graph_inputs\": [{\"name\": \"x\", \"shape\": [2]}], \"graph_outputs\": [{\"name\": \"s_1\", "
+            "\"shape\": [1]}],"
             " \"weights\": [{\"name\": \"w\", \"shape\": [2]}], \"weight_name_mapping\": {\"p_w\": \"w\"},"
             " \"nodes\": ["
             "{\"name\": \"s\", \"op_type\": \"aten.split.Tensor\", \"inputs\": [{\"name\": \"x\", \"shape\": [2]}],"

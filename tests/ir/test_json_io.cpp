@@ -21,7 +21,7 @@ private slots:
     void loadsMaskedLinearSeed() {
         const auto g = ir::loadGraphFile(dataPath("seeds/MaskedLinear.json"));
         QCOMPARE(g.modelName, std::string("MaskedLinear"));
-        QCOMPARE(g.pytorchVersion, std::string(""));   // absent key -> empty, as torch_ir
+        QCOMPARE(g.pytorchVersion, std::string(""));  // absent key -> empty, as torch_ir
         QCOMPARE(g.graphInputs.size(), size_t(1));
         QCOMPARE(g.graphInputs[0].shape, (ir::Shape{1, 4}));
         QCOMPARE(g.weights.size(), size_t(3));
@@ -50,7 +50,7 @@ private slots:
         const int64_t expected[] = {0, 2, 4, 6};
         QCOMPARE(indices.bytes.size(), sizeof expected);
         QVERIFY(std::memcmp(indices.bytes.data(), expected, sizeof expected) == 0);
-        QVERIFY(g.nodes[0].attrs.is_object() && g.nodes[0].attrs.empty());   // "attrs" absent in the file
+        QVERIFY(g.nodes[0].attrs.is_object() && g.nodes[0].attrs.empty());  // "attrs" absent in the file
     }
 
     void documentationSnippetNamesMissingKey() {
@@ -80,7 +80,7 @@ private slots:
         QVERIFY(attrs["size"][0].is_number_integer());
         QCOMPARE(attrs["nested"]["a"][2].get<std::string>(), std::string("s"));
         QCOMPARE(attrs["unicode"].get<std::string>(), std::string("\xC3\xA9\xF0\x9F\x98\x80"));
-        QVERIFY(!g.nodes[0].outputs[0].hasDtype());   // absent dtype is unknown, not an error
+        QVERIFY(!g.nodes[0].outputs[0].hasDtype());  // absent dtype is unknown, not an error
         // Key order of attrs is kept (torch_ir's order) for display and saving.
         QCOMPARE(attrs.begin().key(), std::string("fill_value"));
     }
@@ -101,7 +101,7 @@ private slots:
     void everyTruncationFailsCleanly() {
         const std::string text = readFile(dataPath("seeds/MaskedLinear.json"));
         QVERIFY(text.size() > 1000);
-        for (size_t length = 0; length < text.size() - 2; ++length) {   // the last bytes are whitespace/brace
+        for (size_t length = 0; length < text.size() - 2; ++length) {  // the last bytes are whitespace/brace
             bool threw = false;
             try {
                 ir::parseGraph(std::string_view(text).substr(0, length), "t.json");
@@ -125,8 +125,7 @@ private slots:
             }
             try {
                 ir::parseGraph(mutated, "m.json");
-            } catch (const ir::LoadError&) {
-            }
+            } catch (const ir::LoadError&) {}
         }
     }
 
@@ -175,16 +174,18 @@ private slots:
         const std::string text =
             "{\"model_name\": \"m\", \"graph_inputs\": [{\"name\": \"x\", \"shape\": [2, 2], \"dtype\": \"float16\"}],"
             " \"graph_outputs\": [], \"weights\": [{\"name\": \"t\", \"shape\": [2, 2], \"dtype\": \"bfloat16\"},"
-            " {\"name\": \"b\", \"shape\": [3], \"dtype\": \"bool\"}, {\"name\": \"r\", \"shape\": [2], \"dtype\": \"int8\"}],"
+            " {\"name\": \"b\", \"shape\": [3], \"dtype\": \"bool\"}, {\"name\": \"r\", \"shape\": [2], \"dtype\": "
+            "\"int8\"}],"
             " \"weight_name_mapping\": {\"c_t\": \"t\", \"c_b\": \"b\", \"c_r\": \"r\"},"
-            " \"nodes\": [{\"name\": \"n\", \"op_type\": \"aten.add.Tensor\", \"inputs\": [{\"name\": \"x\", \"shape\": [2, 2],"
+            " \"nodes\": [{\"name\": \"n\", \"op_type\": \"aten.add.Tensor\", \"inputs\": [{\"name\": \"x\", "
+            "\"shape\": [2, 2],"
             " \"dtype\": \"float16\"}], \"outputs\": [{\"name\": \"n\", \"shape\": [2, 2], \"dtype\": \"float16\"}],"
             " \"attrs\": {\"other\": 1e-06, \"alpha\": NaN}}],"
             " \"constants\": {\"t\": {\"data\": [[0.1, -2.5], [65504.0, 1e-08]], \"dtype\": \"bfloat16\"},"
             " \"b\": {\"data\": [true, false, true], \"dtype\": \"bool\"},"
             " \"r\": {\"data\": [[1, 2], [3]], \"dtype\": \"int8\"}}}";
         const auto first = ir::parseGraph(text, "a.json");
-        QVERIFY(!first.constants[2].second.usable());   // ragged: kept verbatim, reported by validation
+        QVERIFY(!first.constants[2].second.usable());  // ragged: kept verbatim, reported by validation
         const std::string saved = ir::graphToJson(first);
         const auto second = ir::parseGraph(saved, "b.json");
         QCOMPARE(ir::graphToJson(second), saved);

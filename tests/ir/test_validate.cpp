@@ -67,7 +67,7 @@ private slots:
         const auto graph = ir::loadGraphFile(path);
         const ir::GraphIndex index(graph);
         const auto diagnostics = ir::validateGraph(graph, index);
-        const ir::Severity severity = kind == "error" ? ir::Severity::Error
+        const ir::Severity severity = kind == "error"     ? ir::Severity::Error
                                       : kind == "warning" ? ir::Severity::Warning
                                                           : ir::Severity::Info;
         QString all;
@@ -84,7 +84,7 @@ private slots:
         const auto graph = ir::loadGraphFile(dataPath("malformed/meta_extracted.json"));
         const ir::GraphIndex index(graph);
         const auto diagnostics = ir::validateGraph(graph, index);
-        QCOMPARE(ir::countSeverity(diagnostics, ir::Severity::Error), size_t(0));   // a warning until execution
+        QCOMPARE(ir::countSeverity(diagnostics, ir::Severity::Error), size_t(0));  // a warning until execution
         const auto& d = diagnostics.at(0);
         QCOMPARE(d.code, std::string("missing-constant"));
         QCOMPARE(d.node, std::string("mul"));

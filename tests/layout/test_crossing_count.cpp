@@ -13,7 +13,7 @@ class TestCrossingCount : public QObject {
     Q_OBJECT
 private slots:
     void handCounted_data() {
-        QTest::addColumn<QVariantList>("flat");   // u0, v0, u1, v1, ...
+        QTest::addColumn<QVariantList>("flat");  // u0, v0, u1, v1, ...
         QTest::addColumn<int>("lower");
         QTest::addColumn<qlonglong>("expected");
         QTest::newRow("empty") << QVariantList{} << 1 << 0LL;

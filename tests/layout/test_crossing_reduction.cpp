@@ -88,7 +88,7 @@ private slots:
         const int32_t leftW = l0Left ? w0 : w1, rightW = l0Left ? w1 : w0;
         QVERIFY(cx(r, leftW) < cx(r, a));
         QVERIFY(cx(r, rightW) > cx(r, a));
-        QCOMPARE(cx(r, x), cx(r, a));   // the main chain stays straight
+        QCOMPARE(cx(r, x), cx(r, a));  // the main chain stays straight
     }
 
     void qkvProjectionsCrossOnce() {

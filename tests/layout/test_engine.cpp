@@ -234,7 +234,7 @@ private slots:
         const auto r = computeLayout(g);
         checkInvariants(r);
         QCOMPARE(r.items[lin].layer, 3);
-        QCOMPARE(r.items[w].layer, 2);      // not at the top, where a longest path puts sources
+        QCOMPARE(r.items[w].layer, 2);  // not at the top, where a longest path puts sources
         QCOMPARE(r.items[bias].layer, 2);
         // The main chain stays straight: the weights are out of the alignment.
         QCOMPARE(cx(r, x), cx(r, r0));
@@ -365,14 +365,14 @@ private slots:
             }
             const int add = node(g, "add");
             edge(g, cur, add);
-            edge(g, prev, add);   // residual
+            edge(g, prev, add);  // residual
             prev = add;
         }
         const auto r = computeLayout(g);
         checkInvariants(r);
         const auto n = static_cast<int64_t>(g.nodes.size());
         QVERIFY2(r.stats.dummies <= 2 * n, qPrintable(QString::number(r.stats.dummies)));
-        QVERIFY(r.stats.ghosts >= 299);   // every block but the first reads pos through a ghost
+        QVERIFY(r.stats.ghosts >= 299);  // every block but the first reads pos through a ghost
         QVERIFY(r.stats.layers >= 300 * 7);
     }
 
@@ -397,8 +397,9 @@ private slots:
         checkInvariants(r10);
         checkInvariants(r100);
         const double ratio = r100.bounds.width / r10.bounds.width;
-        QVERIFY2(ratio < 1.2, qPrintable(QString("width %1 (10 layers) vs %2 (100 layers)")
-                                              .arg(r10.bounds.width).arg(r100.bounds.width)));
+        QVERIFY2(ratio < 1.2,
+                 qPrintable(
+                     QString("width %1 (10 layers) vs %2 (100 layers)").arg(r10.bounds.width).arg(r100.bounds.width)));
         for (const auto* adds : {&adds10, &adds100}) {
             const auto& r = adds == &adds10 ? r10 : r100;
             for (int32_t v : *adds) QCOMPARE(cx(r, v), cx(r, adds->front()));
@@ -436,7 +437,8 @@ private slots:
             if (phases.empty() || phases.back() != calls[i].second) phases.push_back(calls[i].second);
             ++perPhase[calls[i].second];
         }
-        QCOMPARE(phases, (std::vector<std::string>{"layering", "long edges", "crossings", "coordinates", "routing", "done"}));
+        QCOMPARE(phases,
+                 (std::vector<std::string>{"layering", "long edges", "crossings", "coordinates", "routing", "done"}));
         QVERIFY2(perPhase["crossings"] >= 4, qPrintable(QString::number(perPhase["crossings"])));
         QVERIFY2(perPhase["coordinates"] >= 4, qPrintable(QString::number(perPhase["coordinates"])));
 
@@ -484,8 +486,8 @@ private slots:
         const int a = node(g, "a"), b = node(g, "b"), c = node(g, "c");
         edge(g, a, b);
         edge(g, b, c);
-        edge(g, c, a);   // back edge
-        edge(g, b, b);   // self-loop
+        edge(g, c, a);  // back edge
+        edge(g, b, b);  // self-loop
         const auto r = computeLayout(g);
         QCOMPARE(r.stats.reversedEdges, 1);
         QString why;

@@ -58,16 +58,16 @@ private slots:
         QCOMPARE(byName(g, "x")->lines, (std::vector<std::string>{"Input: x", "1x4"}));
         QCOMPARE(byName(g, "p_linear_weight")->lines, (std::vector<std::string>{"p_linear_weight", "4x4"}));
         QCOMPARE(byName(g, "c_offset")->kind, ItemKind::Constant);
-        QCOMPARE(byName(g, "p_linear_weight")->irIndex, 0);   // weights[0] is linear.weight
+        QCOMPARE(byName(g, "p_linear_weight")->irIndex, 0);  // weights[0] is linear.weight
         // The x -> linear edge carries the shape; its target input is 0.
         const auto& first = g.edges[0];
         QCOMPARE(g.nodes[first.source].name, std::string("x"));
         QCOMPARE(first.label, std::string("1x4"));
         QCOMPARE(first.targetInput, 0);
         // Sizes: the default estimate is 7.2 px a character, 10 px padding, +10 slant off ops.
-        QCOMPARE(linear->width, 63.2);                 // "linear": 6 * 7.2 + 2 * 10
-        QCOMPARE(byName(g, "x")->width, 87.6);         // "Input: x": 8 * 7.2 + 2 * 10 + 10
-        QCOMPARE(linear->height, 42.0);                // 2 lines * 15 + 2 * 6
+        QCOMPARE(linear->width, 63.2);          // "linear": 6 * 7.2 + 2 * 10
+        QCOMPARE(byName(g, "x")->width, 87.6);  // "Input: x": 8 * 7.2 + 2 * 10 + 10
+        QCOMPARE(linear->height, 42.0);         // 2 lines * 15 + 2 * 6
     }
 
     void noWeights() {
@@ -103,7 +103,7 @@ private slots:
         QCOMPARE(byName(g, "getitem")->lines, (std::vector<std::string>{"getitem [0]", "2x6x10x10"}));
         QCOMPARE(byName(g, "getitem_1")->lines, (std::vector<std::string>{"getitem [0]", "2x6x5x5"}));
         QCOMPARE(byName(g, "getitem_2")->lines, (std::vector<std::string>{"getitem [1]", "2x6x5x5"}));
-        QCOMPARE(byName(g, "getitem")->width, 11 * 7.2 + 2 * 10);   // sized for the new label
+        QCOMPARE(byName(g, "getitem")->width, 11 * 7.2 + 2 * 10);  // sized for the new label
         // Without an integer index (validation flags it) the label is plain "getitem".
         ir::Graph broken = graph;
         for (auto& node : broken.nodes)
@@ -131,7 +131,8 @@ private slots:
             QVERIFY2(layout_checks::noOverlaps(r, &why), qPrintable(QString(file) + ": " + why));
             QVERIFY2(layout_checks::edgesPointDown(r, &why), qPrintable(QString(file) + ": " + why));
             for (const auto& e : r.edges)
-                if (isWeightItem(r.items[e.source].kind)) QCOMPARE(r.items[e.source].layer + 1, r.items[e.target].layer);
+                if (isWeightItem(r.items[e.source].kind))
+                    QCOMPARE(r.items[e.source].layer + 1, r.items[e.target].layer);
         }
     }
 };

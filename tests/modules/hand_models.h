@@ -9,7 +9,8 @@
 namespace irscope::test {
 
 // One Llama decoder layer: RMSNorm, attention with RoPE from a shared table, residual, MLP or MoE, residual.
-inline std::string addLayer(IrBuilder& b, int i, const std::string& h, bool moe, std::map<std::string, std::string>& truth) {
+inline std::string addLayer(IrBuilder& b, int i, const std::string& h, bool moe,
+                            std::map<std::string, std::string>& truth) {
     const std::string L = "layers." + std::to_string(i), s = "_" + std::to_string(i);
     auto op = [&](const std::string& name, const char* type, std::vector<std::string> from, std::vector<std::string> w,
                   const std::string& module) {
@@ -52,7 +53,7 @@ inline std::string addLayer(IrBuilder& b, int i, const std::string& h, bool moe,
 
 struct Case {
     ir::Graph graph;
-    std::string json;   // the same graph as a torch_ir file
+    std::string json;  // the same graph as a torch_ir file
     std::map<std::string, std::string> truth;
 };
 

@@ -14,25 +14,36 @@ namespace irscope::test {
 class IrBuilder {
 public:
     explicit IrBuilder(std::vector<std::string> inputs = {"x"}) {
-        ir_ = {{"model_name", "Hand"}, {"pytorch_version", "2.5.1"}, {"graph_inputs", nlohmann::json::array()},
-               {"graph_outputs", nlohmann::json::array()}, {"weights", nlohmann::json::array()},
-               {"weight_name_mapping", nlohmann::json::object()}, {"nodes", nlohmann::json::array()}};
+        ir_ = {{"model_name", "Hand"},
+               {"pytorch_version", "2.5.1"},
+               {"graph_inputs", nlohmann::json::array()},
+               {"graph_outputs", nlohmann::json::array()},
+               {"weights", nlohmann::json::array()},
+               {"weight_name_mapping", nlohmann::json::object()},
+               {"nodes", nlohmann::json::array()}};
         for (const auto& in : inputs)
-            ir_["graph_inputs"].push_back({{"name", in}, {"shape", {1, 4}}, {"dtype", "float32"}, {"producer_node", in}});
+            ir_["graph_inputs"].push_back(
+                {{"name", in}, {"shape", {1, 4}}, {"dtype", "float32"}, {"producer_node", in}});
     }
 
     // Adds an op; returns its name.
     std::string op(const std::string& name, const std::string& opType, const std::vector<std::string>& from,
                    const std::vector<std::string>& weights = {}) {
-        nlohmann::json node = {{"name", name}, {"op_type", opType}, {"inputs", nlohmann::json::array()},
+        nlohmann::json node = {{"name", name},
+                               {"op_type", opType},
+                               {"inputs", nlohmann::json::array()},
                                {"outputs", {{{"name", name}, {"shape", {1, 4}}, {"dtype", "float32"}}}},
                                {"attrs", nlohmann::json::object()}};
         for (const auto& f : from)
-            node["inputs"].push_back({{"name", f}, {"shape", {1, 4}}, {"dtype", "float32"}, {"producer_node", f},
+            node["inputs"].push_back({{"name", f},
+                                      {"shape", {1, 4}},
+                                      {"dtype", "float32"},
+                                      {"producer_node", f},
                                       {"producer_output_idx", 0}});
         for (const auto& w : weights) {
             std::string ph = "p_" + w;
-            for (auto& c : ph) if (c == '.') c = '_';
+            for (auto& c : ph)
+                if (c == '.') c = '_';
             if (!ir_["weight_name_mapping"].contains(ph)) {
                 ir_["weight_name_mapping"][ph] = w;
                 ir_["weights"].push_back({{"name", w}, {"shape", {4, 4}}, {"dtype", "float32"}});
@@ -43,7 +54,10 @@ public:
         return name;
     }
     void output(const std::string& node) {
-        ir_["graph_outputs"].push_back({{"name", node}, {"shape", {1, 4}}, {"dtype", "float32"}, {"producer_node", node},
+        ir_["graph_outputs"].push_back({{"name", node},
+                                        {"shape", {1, 4}},
+                                        {"dtype", "float32"},
+                                        {"producer_node", node},
                                         {"producer_output_idx", 0}});
     }
     ir::Graph graph() const { return ir::parseGraph(ir_.dump(), "hand.json"); }

@@ -22,14 +22,14 @@ namespace {
 
 struct Comparison {
     size_t nodes = 0;
-    std::vector<std::string> differing;   // "node: truth -> inferred"
+    std::vector<std::string> differing;  // "node: truth -> inferred"
     std::vector<std::string> differingNodes;
 };
 
 bool generate(const QStringList& args, const QString& ir, const QString& truth) {
     QProcess p;
     p.start(QStringLiteral("python3"), QStringList{QStringLiteral(IRSCOPE_SOURCE_DIR "/bench/make_big_ir.py")} + args +
-                                            QStringList{"-o", ir, "--modules-out", truth});
+                                           QStringList{"-o", ir, "--modules-out", truth});
     return p.waitForFinished(120000) && p.exitStatus() == QProcess::NormalExit && p.exitCode() == 0;
 }
 
@@ -80,7 +80,8 @@ private slots:
         // of it) is built by the MoE block from what its gate returned; from the graph it
         // reads as the gate's own last ops. 3 ops in each of the 3 MoE layers.
         for (const auto& name : c.differingNodes)
-            QVERIFY2(name.starts_with("zeros") || name.starts_with("scatter") || name.starts_with("unsqueeze"), name.c_str());
+            QVERIFY2(name.starts_with("zeros") || name.starts_with("scatter") || name.starts_with("unsqueeze"),
+                     name.c_str());
         QCOMPARE(c.differing.size(), size_t(9));
         QVERIFY(c.nodes > 250);
     }

@@ -14,7 +14,7 @@ using layout::ItemKind;
 namespace {
 
 struct Drawn {
-    test::Case c = test::llama(3, true);   // layer 0 dense, layers 1-2 MoE with 12 experts
+    test::Case c = test::llama(3, true);  // layer 0 dense, layers 1-2 MoE with 12 experts
     ir::GraphIndex index{c.graph};
     modules::ModuleTree tree = modules::inferModuleTree(c.graph, index);
     modules::ModuleDrawing drawing{c.graph, index, tree};
@@ -60,9 +60,10 @@ private slots:
         // The layer box says what it is.
         const auto* l1 = item(r, ItemKind::Module, "layers.1");
         QCOMPARE(l1->lines.size(), size_t(2));
-        QCOMPARE(l1->lines[1], std::string("layer · 23 ops · 17 weights"));   // 5 norm, 9 attention, 7 MoE, 2 adds
+        QCOMPARE(l1->lines[1], std::string("layer · 23 ops · 17 weights"));  // 5 norm, 9 attention, 7 MoE, 2 adds
         const auto* frame = item(r, ItemKind::Frame, "layers");
-        for (const char* m : {"layers.0", "layers.1", "layers.2"}) QVERIFY(inside(item(r, ItemKind::Module, m)->rect, frame->rect));
+        for (const char* m : {"layers.0", "layers.1", "layers.2"})
+            QVERIFY(inside(item(r, ItemKind::Module, m)->rect, frame->rect));
     }
 
     void openingALayerFramesItsContentsWithPorts() {
@@ -141,14 +142,14 @@ private slots:
 
     void theFirstViewKeepsToTheBudget() {
         Drawn d;
-        d.drawing.expandInitial(150);   // 61 ops fit: everything open
+        d.drawing.expandInitial(150);  // 61 ops fit: everything open
         QVERIFY(d.drawing.isExpanded(d.id("layers.1.mlp")));
         QCOMPARE(d.drawing.visibleItems(), static_cast<int64_t>(d.c.graph.nodes.size()));
-        d.drawing.expandInitial(10);    // only the model's children fit
+        d.drawing.expandInitial(10);  // only the model's children fit
         QVERIFY(d.drawing.isExpanded(d.id("layers")));
         QVERIFY(!d.drawing.isExpanded(d.id("layers.0")));
         QCOMPARE(d.drawing.visibleItems(), int64_t(6));
-        d.drawing.expandInitial(30);    // the layers' insides fit too, not their modules'
+        d.drawing.expandInitial(30);  // the layers' insides fit too, not their modules'
         QVERIFY(d.drawing.isExpanded(d.id("layers.0")));
         QVERIFY(!d.drawing.isExpanded(d.id("layers.0.self_attn")));
         QVERIFY(d.drawing.visibleItems() <= 30);
@@ -168,7 +169,7 @@ private slots:
         QVERIFY(!d.drawing.reveal(mm));
         const auto r = d.drawing.compose();
         QVERIFY(item(r, ItemKind::Op, "mm_2"));
-        QVERIFY(item(r, ItemKind::Module, "layers.1"));   // the other layers stay closed
+        QVERIFY(item(r, ItemKind::Module, "layers.1"));  // the other layers stay closed
     }
 };
 

@@ -35,7 +35,8 @@ private slots:
         const auto tree = modules::inferModuleTree(c.graph, index);
         QCOMPARE(c.truth.size(), c.graph.nodes.size());
         for (const auto& [node, module] : c.truth)
-            QCOMPARE(QString::fromStdString(node + " -> " + moduleOf(tree, c.graph, node)), QString::fromStdString(node + " -> " + module));
+            QCOMPARE(QString::fromStdString(node + " -> " + moduleOf(tree, c.graph, node)),
+                     QString::fromStdString(node + " -> " + module));
     }
 
     void moeRouterAndExpertStackLandInTheMoeBlock() {
@@ -43,11 +44,12 @@ private slots:
         const ir::GraphIndex index(c.graph);
         const auto tree = modules::inferModuleTree(c.graph, index);
         for (const auto& [node, module] : c.truth)
-            QCOMPARE(QString::fromStdString(node + " -> " + moduleOf(tree, c.graph, node)), QString::fromStdString(node + " -> " + module));
+            QCOMPARE(QString::fromStdString(node + " -> " + moduleOf(tree, c.graph, node)),
+                     QString::fromStdString(node + " -> " + module));
         const auto experts = tree.find("layers.1.mlp.experts");
         QVERIFY(experts > 0);
         QVERIFY(tree.module(experts).isList);
-        QCOMPARE(tree.module(experts).opCount, int64_t(0));   // a ModuleList holds no ops
+        QCOMPARE(tree.module(experts).opCount, int64_t(0));  // a ModuleList holds no ops
         QCOMPARE(tree.module(experts).weightCount, int64_t(12));
     }
 
@@ -59,8 +61,8 @@ private slots:
         QVERIFY(tree.module(layers).isList);
         QCOMPARE(tree.module(layers).children.size(), size_t(4));
         for (auto l : tree.module(layers).children) {
-            QCOMPARE(tree.module(l).opCount, int64_t(19));   // 5 norm + 9 attention + 3 MLP + 2 adds
-            QCOMPARE(tree.module(l).nodes.size(), size_t(2));   // the two residual adds
+            QCOMPARE(tree.module(l).opCount, int64_t(19));     // 5 norm + 9 attention + 3 MLP + 2 adds
+            QCOMPARE(tree.module(l).nodes.size(), size_t(2));  // the two residual adds
         }
         // Counts add up and every node is in exactly one module.
         int64_t direct = 0;
@@ -87,7 +89,7 @@ private slots:
         QCOMPARE(direct("layer1.0"), (V{"relu__1", "add_", "relu__2"}));
         QCOMPARE(direct("layer2.0"), (V{"relu__3", "add__1", "relu__4"}));
         QCOMPARE(direct("layer4.0"), (V{"relu__7", "add__3", "relu__8"}));
-        QCOMPARE(direct("bn1"), (V{"_native_batch_norm_legit_no_training", "getitem"}));   // the getitem of its tuple
+        QCOMPARE(direct("bn1"), (V{"_native_batch_norm_legit_no_training", "getitem"}));  // the getitem of its tuple
         QCOMPARE(direct("layer2.0.downsample.0"), (V{"convolution_5"}));
         QCOMPARE(direct("fc"), (V{"linear"}));
     }

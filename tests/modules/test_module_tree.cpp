@@ -11,7 +11,8 @@ class TestModuleTree : public QObject {
     Q_OBJECT
 private slots:
     void weightModulePathDropsTheLastPart() {
-        QCOMPARE(std::string(weightModulePath("layers.3.self_attn.q_proj.weight")), std::string("layers.3.self_attn.q_proj"));
+        QCOMPARE(std::string(weightModulePath("layers.3.self_attn.q_proj.weight")),
+                 std::string("layers.3.self_attn.q_proj"));
         QCOMPARE(std::string(weightModulePath("scale")), std::string(""));
         QCOMPARE(std::string(weightModulePath("a.b")), std::string("a"));
     }
@@ -74,9 +75,9 @@ private slots:
 
     void bundlePatterns() {
         QCOMPARE(bundlePattern({"e.0.w", "e.1.w", "e.2.w"}), std::string("e.{0..2}.w"));
-        QCOMPARE(bundlePattern({"e.0.w", "e.2.w"}), std::string("e.*.w"));   // not contiguous
-        QCOMPARE(bundlePattern({"a.0.w", "b.1.w"}), std::string(""));        // two components differ
-        QCOMPARE(bundlePattern({"e.0.w", "e.1.w.x"}), std::string(""));      // different depth
+        QCOMPARE(bundlePattern({"e.0.w", "e.2.w"}), std::string("e.*.w"));  // not contiguous
+        QCOMPARE(bundlePattern({"a.0.w", "b.1.w"}), std::string(""));       // two components differ
+        QCOMPARE(bundlePattern({"e.0.w", "e.1.w.x"}), std::string(""));     // different depth
         QCOMPARE(bundlePattern({"same", "same"}), std::string("same"));
     }
 };

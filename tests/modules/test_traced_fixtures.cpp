@@ -22,9 +22,15 @@ private slots:
     void everyOpInTheModuleThatRanIt_data() {
         QTest::addColumn<QString>("name");
         QTest::addColumn<int>("ops");
-        for (auto [name, ops] : {std::pair{"simple_mlp", 3}, {"masked_linear", 2}, {"gather_with_index", 2},
-                                 {"buffer_vs_constant", 3}, {"cnn_bn", 10}, {"resnet_tiny", 51}, {"llama_block", 56},
-                                 {"tiny_llama", 108}, {"tiny_moe", 166}})
+        for (auto [name, ops] : {std::pair{"simple_mlp", 3},
+                                 {"masked_linear", 2},
+                                 {"gather_with_index", 2},
+                                 {"buffer_vs_constant", 3},
+                                 {"cnn_bn", 10},
+                                 {"resnet_tiny", 51},
+                                 {"llama_block", 56},
+                                 {"tiny_llama", 108},
+                                 {"tiny_moe", 166}})
             QTest::newRow(name) << QString(name) << ops;
     }
 

@@ -6,27 +6,27 @@
 // the UI thread (asynchronous summary, superseded requests, lazy blocks) and
 // pinned viewers refreshing during a Continue.
 #include <QAction>
-#include <QElapsedTimer>
-#include <QFile>
 #include <QApplication>
 #include <QComboBox>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QLabel>
 #include <QLineEdit>
-#include <QProgressBar>
-#include <QStandardPaths>
 #include <QListWidget>
-#include <QTreeWidget>
 #include <QProcess>
+#include <QProgressBar>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QSpinBox>
+#include <QStandardPaths>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
-#include <QJsonArray>
-#include <QJsonDocument>
-#include <QJsonObject>
+#include <QTreeWidget>
 
 #include "widgets/debugger/constants_panel.h"
 #include "widgets/debugger/debugger_ui.h"
@@ -52,7 +52,8 @@ QString fx(const QString& name) { return QStringLiteral(IRSCOPE_TEST_DATA "/ir/"
 // `pairs` times mm(prev, x) -> tanh. Random inputs (seed 0) need no files.
 QByteArray chainGraph(int n, int pairs) {
     auto meta = [n](const QString& name) {
-        return QJsonObject{{QStringLiteral("name"), name}, {QStringLiteral("shape"), QJsonArray{n, n}},
+        return QJsonObject{{QStringLiteral("name"), name},
+                           {QStringLiteral("shape"), QJsonArray{n, n}},
                            {QStringLiteral("dtype"), QStringLiteral("float32")}};
     };
     auto in = [&](const QString& name) {
@@ -65,12 +66,16 @@ QByteArray chainGraph(int n, int pairs) {
     QString prev = QStringLiteral("x");
     for (int i = 0; i < pairs; ++i) {
         const QString mm = QStringLiteral("mm_%1").arg(i), th = QStringLiteral("tanh_%1").arg(i);
-        nodes.append(QJsonObject{{QStringLiteral("name"), mm}, {QStringLiteral("op_type"), QStringLiteral("aten.mm.default")},
+        nodes.append(QJsonObject{{QStringLiteral("name"), mm},
+                                 {QStringLiteral("op_type"), QStringLiteral("aten.mm.default")},
                                  {QStringLiteral("inputs"), QJsonArray{in(prev), in(QStringLiteral("x"))}},
-                                 {QStringLiteral("outputs"), QJsonArray{meta(mm)}}, {QStringLiteral("attrs"), QJsonObject{}}});
-        nodes.append(QJsonObject{{QStringLiteral("name"), th}, {QStringLiteral("op_type"), QStringLiteral("aten.tanh.default")},
+                                 {QStringLiteral("outputs"), QJsonArray{meta(mm)}},
+                                 {QStringLiteral("attrs"), QJsonObject{}}});
+        nodes.append(QJsonObject{{QStringLiteral("name"), th},
+                                 {QStringLiteral("op_type"), QStringLiteral("aten.tanh.default")},
                                  {QStringLiteral("inputs"), QJsonArray{in(mm)}},
-                                 {QStringLiteral("outputs"), QJsonArray{meta(th)}}, {QStringLiteral("attrs"), QJsonObject{}}});
+                                 {QStringLiteral("outputs"), QJsonArray{meta(th)}},
+                                 {QStringLiteral("attrs"), QJsonObject{}}});
         prev = th;
     }
     QJsonObject g{{QStringLiteral("model_name"), QStringLiteral("Chain")},
@@ -127,9 +132,7 @@ class TestDebugger : public QObject {
     }
 
 private slots:
-    void initTestCase() {
-        QStandardPaths::setTestModeEnabled(true);
-    }
+    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
     void cleanupTestCase() { delete window_; }
 
     void stepsByModuleLikeACallStack() {
@@ -160,7 +163,8 @@ private slots:
         ctl()->setOverlay(exec::OverlayKind::MaxAbs);
         QVERIFY(ctl()->waitIdle());
         double maxAbs = 0, seconds = 0;
-        for (int64_t n = first; n <= last; ++n) maxAbs = std::max(maxAbs, ctl()->overlayValues()[static_cast<size_t>(n)]);
+        for (int64_t n = first; n <= last; ++n)
+            maxAbs = std::max(maxAbs, ctl()->overlayValues()[static_cast<size_t>(n)]);
         QVERIFY(session()->moduleDecoration(block1));
         QCOMPARE(session()->moduleDecoration(block1)->badge, QString::number(maxAbs, 'g', 3));
         QVERIFY(session()->moduleDecoration(block1)->overlay.isValid());
@@ -170,7 +174,8 @@ private slots:
         const QString expected = seconds < 1e-3 ? QString::number(seconds * 1e6, 'f', 0) + QStringLiteral(" µs")
                                                 : QString::number(seconds * 1e3, 'f', 2) + QStringLiteral(" ms");
         QCOMPARE(session()->moduleDecoration(block1)->badge, expected);
-        QVERIFY(std::abs(session()->moduleSeconds(block1) - seconds) <= 1e-9 + 1e-6 * seconds);   // the Modules dock's Time
+        QVERIFY(std::abs(session()->moduleSeconds(block1) - seconds) <=
+                1e-9 + 1e-6 * seconds);  // the Modules dock's Time
         ctl()->setOverlay(exec::OverlayKind::None);
         QVERIFY(ctl()->waitIdle());
         // Up to layer2.0's first op, then F11: the block opens, nothing runs.
@@ -204,7 +209,7 @@ private slots:
         QVERIFY(ctl()->waitIdle());
         // Weights table: three IR weights; the filter shows the one missing.
         QCOMPARE(ui_.weights->table()->model()->rowCount(), 3);
-        ui_.weights->filter()->setCurrentIndex(3);   // Missing
+        ui_.weights->filter()->setCurrentIndex(3);  // Missing
         QCOMPARE(ui_.weights->visibleRows(), 1);
         ui_.weights->filter()->setCurrentIndex(0);
         // Flagged on the graph (placeholder and the node that needs it) and in Diagnostics.
@@ -309,7 +314,8 @@ private slots:
     void failedNodeShown() {
         open(fx("masked_linear.meta.json"));
         ctl()->loadWeights(fx("masked_linear.weights.pt"));
-        ctl()->enterConstant(QStringLiteral("mask"), QStringLiteral("[1, 0, 1]"), QStringLiteral("float32"));   // wrong size
+        ctl()->enterConstant(QStringLiteral("mask"), QStringLiteral("[1, 0, 1]"),
+                             QStringLiteral("float32"));  // wrong size
         QVERIFY(ctl()->waitIdle());
         QVERIFY(ctl()->missing().empty());
         QSignalSpy stopped(ctl(), &DebugController::stopped);
@@ -336,7 +342,7 @@ private slots:
         open(fx("llama_block.meta.json"));
         ctl()->loadWeights(fx("llama_block.weights.pt"));
         QVERIFY(ctl()->waitIdle());
-        QCOMPARE(ctl()->missing().size(), size_t(3));   // b_rope_cos, b_rope_sin, c_positions
+        QCOMPARE(ctl()->missing().size(), size_t(3));  // b_rope_cos, b_rope_sin, c_positions
         ctl()->loadConstants(fx("llama_block.constants.pt"));
         ctl()->loadInputs(fx("llama_block.inputs.pt"));
         QVERIFY(ctl()->waitIdle());
@@ -361,9 +367,9 @@ private slots:
         const QString dump = dir.filePath(QStringLiteral("dump.pt"));
         QProcess p;
         p.start(QStringLiteral(IRSCOPE_BINARY),
-                {QStringLiteral("run"), fx("llama_block.meta.json"), QStringLiteral("--weights"), fx("llama_block.weights.pt"),
-                 QStringLiteral("--constants"), fx("llama_block.constants.pt"), QStringLiteral("--inputs"),
-                 fx("llama_block.inputs.pt"), QStringLiteral("--dump"), dump});
+                {QStringLiteral("run"), fx("llama_block.meta.json"), QStringLiteral("--weights"),
+                 fx("llama_block.weights.pt"), QStringLiteral("--constants"), fx("llama_block.constants.pt"),
+                 QStringLiteral("--inputs"), fx("llama_block.inputs.pt"), QStringLiteral("--dump"), dump});
         QVERIFY(p.waitForFinished(120000));
         QVERIFY2(p.exitCode() == 0, p.readAllStandardError().constData());
         ctl()->loadReferenceIntermediates(dump);
@@ -378,7 +384,7 @@ private slots:
         std::vector<double> actual;
         for (int r = 0; r < rows; ++r)
             for (int c = 0; c < cols; ++c) actual.push_back(v->sliceModel()->value(r, c));
-        v->sideBox()->setCurrentIndex(1);   // Reference = the CLI's dump
+        v->sideBox()->setCurrentIndex(1);  // Reference = the CLI's dump
         fetchAll(v);
         QCOMPARE(v->sliceModel()->rowCount(), rows);
         for (int r = 0; r < rows; ++r)
@@ -405,7 +411,7 @@ private slots:
         ctl()->loadReferenceIntermediates(fx("llama_block.intermediates_bad.pt"));
         QVERIFY(ctl()->waitIdle());
         trigger(ui_.continueAction);
-        ui_.overlay->setCurrentIndex(4);   // difference
+        ui_.overlay->setCurrentIndex(4);  // difference
         QVERIFY(ctl()->waitIdle());
         trigger(ui_.divergenceAction);
         QVERIFY(ctl()->divergence().found);
@@ -430,8 +436,10 @@ private slots:
         const auto& ov = ctl()->overlayValues();
         for (int64_t i = 0; i < ctl()->nodeCount(); ++i) {
             const auto* d = session()->nodeDecoration(i);
-            if (ov[i] == 0) QVERIFY(d && d->badge.isEmpty());
-            else if (ov[i] > 0) QVERIFY(d && !d->badge.isEmpty());
+            if (ov[i] == 0)
+                QVERIFY(d && d->badge.isEmpty());
+            else if (ov[i] > 0)
+                QVERIFY(d && !d->badge.isEmpty());
         }
         QVERIFY(!session()->nodeDecoration(n)->badge.isEmpty());
     }
@@ -448,7 +456,7 @@ private slots:
         trigger(ui_.continueAction);
         TensorViewer* v = ui_.tensors->follower();
         const int64_t n = nodeIndex(QStringLiteral("mul_4"));
-        auto expected = ctl()->debugger()->summary("mul_4");   // direct facade call: the test's reference
+        auto expected = ctl()->debugger()->summary("mul_4");  // direct facade call: the test's reference
         QVERIFY(expected);
         QStringList shape;
         for (auto d : expected->shape) shape << QString::number(d);
@@ -510,8 +518,9 @@ private slots:
         SliceModel* m = v->sliceModel();
         bool placeholder = false;
         auto conn = connect(m, &QAbstractItemModel::modelReset, this, [&] {
-            placeholder = m->data(m->index(0, 0), Qt::DisplayRole).toString() == QString::fromUtf8(SliceModel::kPlaceholder) &&
-                          !m->has(0, 0);
+            placeholder =
+                m->data(m->index(0, 0), Qt::DisplayRole).toString() == QString::fromUtf8(SliceModel::kPlaceholder) &&
+                !m->has(0, 0);
         });
         QSignalSpy changed(m, &QAbstractItemModel::dataChanged);
         session()->select(ItemRef::node(n), true);
@@ -539,7 +548,7 @@ private slots:
         }
         open(file);
         QVERIFY(ctl()->missing().empty());
-        ctl()->setRetention(exec::RetentionPolicy::FreeAfterLastUse);   // pinned values stay
+        ctl()->setRetention(exec::RetentionPolicy::FreeAfterLastUse);  // pinned values stay
         const int64_t pinNode = nodeIndex(QStringLiteral("tanh_1"));
         QVERIFY(pinNode > 0);
         session()->select(ItemRef::node(pinNode), true);
@@ -548,7 +557,7 @@ private slots:
         QVERIFY(pinned);
         QVERIFY(ctl()->waitIdle());
         QVERIFY(pinned->summaryText().contains(QStringLiteral("No value yet")));
-        session()->select(ItemRef::node(0), true);   // the follower moves on; the pinned one stays
+        session()->select(ItemRef::node(0), true);  // the follower moves on; the pinned one stays
         QVERIFY(ctl()->waitIdle());
         QCOMPARE(pinned->tensor(), QStringLiteral("tanh_1"));
 

@@ -20,7 +20,7 @@ private slots:
         QSignalSpy progress(&s, &GraphSession::loadProgress);
         s.openFile(kData + QStringLiteral("/ir/llama_block.json"));
         QVERIFY(s.isLoading());
-        QVERIFY(!s.hasDocument());   // nothing blocks: the result comes later
+        QVERIFY(!s.hasDocument());  // nothing blocks: the result comes later
         QVERIFY(loaded.wait(20000));
         QVERIFY(!s.isLoading());
         QVERIFY(progress.count() >= 2);
@@ -63,7 +63,8 @@ private slots:
         // Op type search is case-insensitive and finds every rsqrt.
         const auto hits = s.find(QStringLiteral("RSQRT"));
         QCOMPARE(hits.size(), size_t(2));
-        for (const auto& h : hits) QCOMPARE(s.document()->graph.nodes[h.index].opType, std::string("aten.rsqrt.default"));
+        for (const auto& h : hits)
+            QCOMPARE(s.document()->graph.nodes[h.index].opType, std::string("aten.rsqrt.default"));
         // A weight is found by its original name.
         const auto w = s.find(QStringLiteral("norm1_weight"));
         QCOMPARE(w.size(), size_t(1));

@@ -21,7 +21,7 @@ private:
         QProcess p;
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
         env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
-        env.insert(QStringLiteral("XDG_CONFIG_HOME"), dir_.filePath(QStringLiteral("config")));   // fresh QSettings
+        env.insert(QStringLiteral("XDG_CONFIG_HOME"), dir_.filePath(QStringLiteral("config")));  // fresh QSettings
         env.insert(QStringLiteral("XDG_RUNTIME_DIR"), dir_.path());
         p.setProcessEnvironment(env);
         p.start(kBinary, args);
@@ -36,15 +36,15 @@ private slots:
         QCOMPARE(run({kData + QStringLiteral("/ir/resnet_tiny.json"), QStringLiteral("--screenshot"), out}), 0);
         QImage img(out);
         QVERIFY(!img.isNull());
-        QCOMPARE(img.size(), QSize(1400, 900));   // the default window size with fresh settings
+        QCOMPARE(img.size(), QSize(1400, 900));  // the default window size with fresh settings
     }
 
     void selectAndDebuggerOptionsAccepted() {
         const QString out = dir_.filePath(QStringLiteral("sel.png"));
         QByteArray err;
-        QCOMPARE(run({kData + QStringLiteral("/ir/llama_block.json"), QStringLiteral("--select"), QStringLiteral("linear"),
-                      QStringLiteral("--weights"), QStringLiteral("w.pt"), QStringLiteral("--run"), QStringLiteral("--screenshot"),
-                      out},
+        QCOMPARE(run({kData + QStringLiteral("/ir/llama_block.json"), QStringLiteral("--select"),
+                      QStringLiteral("linear"), QStringLiteral("--weights"), QStringLiteral("w.pt"),
+                      QStringLiteral("--run"), QStringLiteral("--screenshot"), out},
                      &err),
                  0);
         // The debugger acts: w.pt does not exist, which is said naming the file,
@@ -68,7 +68,9 @@ private slots:
 
     void renderSvgCarriesNamesAndDashes() {
         const QString out = dir_.filePath(QStringLiteral("r.svg"));
-        QCOMPARE(run({QStringLiteral("render"), kData + QStringLiteral("/ir/resnet_tiny.json"), QStringLiteral("-o"), out}), 0);
+        QCOMPARE(
+            run({QStringLiteral("render"), kData + QStringLiteral("/ir/resnet_tiny.json"), QStringLiteral("-o"), out}),
+            0);
         QFile f(out);
         QVERIFY(f.open(QIODevice::ReadOnly));
         QXmlStreamReader xml(&f);
@@ -83,7 +85,8 @@ private slots:
                 ids.insert(attrs.value(QStringLiteral("id")).toString());
                 inDashedEdge = attrs.value(QStringLiteral("class")).toString() == QLatin1String("edge dashed");
             }
-            if (xml.name() == QLatin1String("path") && inDashedEdge && attrs.hasAttribute(QStringLiteral("stroke-dasharray")))
+            if (xml.name() == QLatin1String("path") && inDashedEdge &&
+                attrs.hasAttribute(QStringLiteral("stroke-dasharray")))
                 ++dashedEdges;
         }
         QVERIFY2(!xml.hasError(), qPrintable(xml.errorString()));
@@ -97,7 +100,9 @@ private slots:
         const QString one = dir_.filePath(QStringLiteral("r1.png")), half = dir_.filePath(QStringLiteral("r05.png"));
         const QString ir = kData + QStringLiteral("/ir/llama_block.json");
         QCOMPARE(run({QStringLiteral("render"), ir, QStringLiteral("-o"), one}), 0);
-        QCOMPARE(run({QStringLiteral("render"), ir, QStringLiteral("-o"), half, QStringLiteral("--scale"), QStringLiteral("0.5")}), 0);
+        QCOMPARE(run({QStringLiteral("render"), ir, QStringLiteral("-o"), half, QStringLiteral("--scale"),
+                      QStringLiteral("0.5")}),
+                 0);
         QImage a(one), b(half);
         QVERIFY(!a.isNull() && !b.isNull());
         QVERIFY(a.height() > 1000);

@@ -169,14 +169,17 @@ private slots:
         QVERIFY(open(kData + QStringLiteral("/ir/llama_block.json")));
         QVERIFY(session_->selectNodeByName(QStringLiteral("cat")));
         auto* tree = window_->propertiesPanel()->tree();
-        QVERIFY(!tree->findItems(QStringLiteral("tensor-list arguments"), Qt::MatchExactly | Qt::MatchRecursive, 0).isEmpty());
-        QVERIFY(tree->findItems(QStringLiteral("_tensor_list_sizes"), Qt::MatchExactly | Qt::MatchRecursive, 0).isEmpty());
+        QVERIFY(!tree->findItems(QStringLiteral("tensor-list arguments"), Qt::MatchExactly | Qt::MatchRecursive, 0)
+                     .isEmpty());
+        QVERIFY(
+            tree->findItems(QStringLiteral("_tensor_list_sizes"), Qt::MatchExactly | Qt::MatchRecursive, 0).isEmpty());
         // A weight shows its placeholder and original name.
         QVERIFY(session_->selectNodeByName(QStringLiteral("p_norm1_weight")));
         QCOMPARE(window_->propertiesPanel()->shownName(), QStringLiteral("p_norm1_weight"));
-        const auto original = tree->findItems(QStringLiteral("Original name"), Qt::MatchExactly | Qt::MatchRecursive, 0);
+        const auto original =
+            tree->findItems(QStringLiteral("Original name"), Qt::MatchExactly | Qt::MatchRecursive, 0);
         QCOMPARE(original.size(), 1);
-        QCOMPARE(original.front()->text(1), QStringLiteral("norm1_weight"));   // weight_name_mapping in the fixture
+        QCOMPARE(original.front()->text(1), QStringLiteral("norm1_weight"));  // weight_name_mapping in the fixture
     }
 
     void corruptFileKeepsPreviousGraph() {

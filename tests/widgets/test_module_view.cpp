@@ -48,7 +48,7 @@ private slots:
         QStandardPaths::setTestModeEnabled(true);
         QCoreApplication::setOrganizationName(QStringLiteral("irscope-tests"));
         QCoreApplication::setApplicationName(QStringLiteral("test_module_view"));
-        const auto model = irscope::test::llama(12, true);   // 12 layers (11 MoE), 265 ops
+        const auto model = irscope::test::llama(12, true);  // 12 layers (11 MoE), 265 ops
         const QString path = dir_.filePath(QStringLiteral("moe12.json"));
         QFile f(path);
         QVERIFY(f.open(QIODevice::WriteOnly));
@@ -93,9 +93,13 @@ private slots:
         // (sideways too, unless the drawing is narrower than the window and so centred).
         const auto& after = session_->layout()->result.items[session_->layout()->itemsOf(attn).front()].rect;
         const QPointF topLeftAfter = view->mapFromScene(QPointF(after.x, after.y));
-        QVERIFY2(std::abs(topLeftAfter.y() - topLeft.y()) <= 1,
-                 qPrintable(QStringLiteral("%1,%2 -> %3,%4").arg(topLeft.x()).arg(topLeft.y()).arg(topLeftAfter.x()).arg(topLeftAfter.y())));
-        if (session_->layout()->result.bounds.width > view->viewport()->width()) QVERIFY(std::abs(topLeftAfter.x() - topLeft.x()) <= 1);
+        QVERIFY2(std::abs(topLeftAfter.y() - topLeft.y()) <= 1, qPrintable(QStringLiteral("%1,%2 -> %3,%4")
+                                                                               .arg(topLeft.x())
+                                                                               .arg(topLeft.y())
+                                                                               .arg(topLeftAfter.x())
+                                                                               .arg(topLeftAfter.y())));
+        if (session_->layout()->result.bounds.width > view->viewport()->width())
+            QVERIFY(std::abs(topLeftAfter.x() - topLeft.x()) <= 1);
         // A double-click on the frame's title closes it again.
         QTest::mouseDClick(view->viewport(), Qt::LeftButton, {}, (topLeftAfter + QPointF(30, 8)).toPoint());
         QVERIFY(!session_->isModuleExpanded(attn.index));
@@ -103,10 +107,12 @@ private slots:
         // One click on the box's "+" opens it; one on the frame's chevron closes it.
         view->centerOn(attn);
         const auto& box = session_->layout()->result.items[session_->layout()->itemsOf(attn).front()].rect;
-        QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, view->mapFromScene(QPointF(box.right() - 9, box.y + 9)).toPoint());
+        QTest::mouseClick(view->viewport(), Qt::LeftButton, {},
+                          view->mapFromScene(QPointF(box.right() - 9, box.y + 9)).toPoint());
         QVERIFY(session_->isModuleExpanded(attn.index));
         const auto& frame = session_->layout()->result.items[session_->layout()->itemsOf(attn).front()].rect;
-        QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, view->mapFromScene(QPointF(frame.x + 10, frame.y + 10)).toPoint());
+        QTest::mouseClick(view->viewport(), Qt::LeftButton, {},
+                          view->mapFromScene(QPointF(frame.x + 10, frame.y + 10)).toPoint());
         QVERIFY(!session_->isModuleExpanded(attn.index));
     }
 
@@ -115,13 +121,13 @@ private slots:
         const auto* d = session_->moduleDecoration(module("layers.7.self_attn"));
         QVERIFY(d);
         QCOMPARE(d->badge, QStringLiteral("1 hit"));
-        QVERIFY(session_->itemFlags()[session_->layout()->itemsOf(ItemRef::module(module("layers.7.self_attn"))).front()] &
-                kFlagHighlighted);
+        QVERIFY(
+            session_->itemFlags()[session_->layout()->itemsOf(ItemRef::module(module("layers.7.self_attn"))).front()] &
+            kFlagHighlighted);
         session_->select(ItemRef::node(node("softmax_7")), true);
         QVERIFY(session_->isModuleExpanded(module("layers.7.self_attn")));
         QCOMPARE(kindOf(ItemRef::node(node("softmax_7"))), ItemKind::Op);
-        QCOMPARE(window_->breadcrumbBar()->crumbs(),
-                 (QStringList{"model", "layers", "7", "self_attn", "softmax_7"}));
+        QCOMPARE(window_->breadcrumbBar()->crumbs(), (QStringList{"model", "layers", "7", "self_attn", "softmax_7"}));
         session_->setHighlight({});
     }
 
@@ -129,7 +135,8 @@ private slots:
         // The Modules dock follows the selection...
         auto* tree = window_->modulesPanel()->treeView();
         auto* model = window_->modulesPanel()->model();
-        QCOMPARE(model->moduleAt(tree->currentIndex()), static_cast<irscope::modules::ModuleId>(module("layers.7.self_attn")));
+        QCOMPARE(model->moduleAt(tree->currentIndex()),
+                 static_cast<irscope::modules::ModuleId>(module("layers.7.self_attn")));
         // ... and a click in it selects a module (opening its parents).
         session_->setModuleExpanded(module("layers.2"), false);
         auto* dock = qobject_cast<QDockWidget*>(window_->modulesPanel()->parentWidget());
@@ -154,24 +161,27 @@ private slots:
         std::vector<NodeDecoration> decorations(session_->document()->graph.nodes.size());
         std::vector<int64_t> inside;
         for (size_t n = 0; n < decorations.size(); ++n)
-            if (tree.isAncestorOrSelf(static_cast<irscope::modules::ModuleId>(module("layers.5")), tree.moduleOfNode(static_cast<int64_t>(n))))
+            if (tree.isAncestorOrSelf(static_cast<irscope::modules::ModuleId>(module("layers.5")),
+                                      tree.moduleOfNode(static_cast<int64_t>(n))))
                 inside.push_back(static_cast<int64_t>(n));
         QCOMPARE(static_cast<int64_t>(inside.size()), l5.opCount);
         for (size_t k = 0; k < inside.size(); ++k) decorations[static_cast<size_t>(inside[k])].state = RunMark::Done;
-        for (const char* n : {"pow_8", "mean_8", "rsqrt_8"}) decorations[static_cast<size_t>(node(n))].state = RunMark::Done;
+        for (const char* n : {"pow_8", "mean_8", "rsqrt_8"})
+            decorations[static_cast<size_t>(node(n))].state = RunMark::Done;
         session_->setNodeDecorations(decorations);
         session_->setModuleExpanded(module("layers.5"), false);
         QCOMPARE(status(module("layers.5")), QStringLiteral("done"));
         QVERIFY(session_->moduleDecoration(module("layers.5")));
         QCOMPARE(session_->moduleDecoration(module("layers.5"))->state, RunMark::Done);
         QCOMPARE(status(module("layers.8")), QStringLiteral("3/23"));
-        QCOMPARE(status(module("layers")), QStringLiteral("%1/%2").arg(l5.opCount + 3).arg(tree.module(module("layers")).opCount));
+        QCOMPARE(status(module("layers")),
+                 QStringLiteral("%1/%2").arg(l5.opCount + 3).arg(tree.module(module("layers")).opCount));
         QVERIFY(session_->moduleStatus(module("layers.7")) == nullptr);
         decorations[static_cast<size_t>(node("mm_6"))].state = RunMark::Failed;
         session_->setNodeDecorations(decorations);
         QCOMPARE(status(module("layers.6")), QStringLiteral("failed"));
         QCOMPARE(status(module("layers")), QStringLiteral("failed"));
-        session_->setModuleExpanded(module("layers.6"), false);   // an open module shows its ops instead
+        session_->setModuleExpanded(module("layers.6"), false);  // an open module shows its ops instead
         QVERIFY(session_->moduleDecoration(module("layers.6")));
         QCOMPARE(session_->moduleDecoration(module("layers.6"))->state, RunMark::Failed);
         session_->setNodeDecorations({});

@@ -58,7 +58,7 @@ private:
 
 // A job recording on the worker that it ran, and on the UI thread that its answer arrived.
 struct Log {
-    std::shared_ptr<QStringList> ran = std::make_shared<QStringList>();   // written by the worker only
+    std::shared_ptr<QStringList> ran = std::make_shared<QStringList>();  // written by the worker only
     QStringList delivered;
     TaskQueue::Job job(const QString& name) {
         return [ran = ran, name, this](const TaskQueue::Context&) -> TaskQueue::Continuation {
@@ -78,7 +78,7 @@ private slots:
         Log log;
         for (const char* name : {"a", "b", "c"}) queue.post({}, nullptr, log.job(QString::fromLatin1(name)));
         QCOMPARE(queue.pending(), 3);
-        QVERIFY(log.delivered.isEmpty());   // nothing runs on the caller's thread
+        QVERIFY(log.delivered.isEmpty());  // nothing runs on the caller's thread
         QVERIFY(queue.waitIdle());
         QCOMPARE(queue.pending(), 0);
         QCOMPARE(*log.ran, (QStringList{"a", "b", "c"}));
@@ -110,16 +110,17 @@ private slots:
         Log log;
         QStringList delivered;
         // "k" first is running (inside the gate) when the second "k" comes.
-        queue.post(QStringLiteral("k"), nullptr, [hold = gate.blocker(), &delivered](const TaskQueue::Context& ctx) -> TaskQueue::Continuation {
-            hold();
-            const bool dropped = ctx.isDropped();
-            return [&delivered, dropped] { delivered << (dropped ? "old (knew it was dropped)" : "old"); };
-        });
+        queue.post(QStringLiteral("k"), nullptr,
+                   [hold = gate.blocker(), &delivered](const TaskQueue::Context& ctx) -> TaskQueue::Continuation {
+                       hold();
+                       const bool dropped = ctx.isDropped();
+                       return [&delivered, dropped] { delivered << (dropped ? "old (knew it was dropped)" : "old"); };
+                   });
         QVERIFY(gate.waitEntered());
         queue.post(QStringLiteral("k"), nullptr, log.job(QStringLiteral("new")));
         gate.open();
         QVERIFY(queue.waitIdle());
-        QVERIFY(delivered.isEmpty());   // the old answer never arrives
+        QVERIFY(delivered.isEmpty());  // the old answer never arrives
         QCOMPARE(*log.ran, QStringList{"new"});
         QCOMPARE(log.delivered, QStringList{"new"});
     }
@@ -162,8 +163,8 @@ private slots:
         queue.dropOwner(&a);
         gate.open();
         QVERIFY(queue.waitIdle());
-        QVERIFY(sawDrop);                             // the running job of `a` could tell
-        QCOMPARE(*log.ran, QStringList{"b"});         // a's waiting job never ran
+        QVERIFY(sawDrop);                      // the running job of `a` could tell
+        QCOMPARE(*log.ran, QStringList{"b"});  // a's waiting job never ran
         QCOMPARE(log.delivered, QStringList{"b"});
 
         log.ran->clear();
@@ -173,7 +174,7 @@ private slots:
         queue.post(QStringLiteral("t"), &b, log.job(QStringLiteral("t")));
         queue.post({}, nullptr, log.job(QStringLiteral("x")));
         queue.dropAll();
-        queue.post({}, nullptr, log.job(QStringLiteral("after")));   // a new document's first job
+        queue.post({}, nullptr, log.job(QStringLiteral("after")));  // a new document's first job
         gate.open();
         QVERIFY(queue.waitIdle());
         QCOMPARE(*log.ran, QStringList{"after"});
@@ -205,11 +206,12 @@ private slots:
         // Dropped: its progress stops reaching the UI thread too.
         got.clear();
         Gate gate;
-        queue.post(QStringLiteral("load"), nullptr, [&got, hold = gate.blocker()](const TaskQueue::Context& ctx) -> TaskQueue::Continuation {
-            hold();
-            ctx.deliver([&got] { got << QStringLiteral("late progress"); });
-            return [&got] { got << QStringLiteral("late done"); };
-        });
+        queue.post(QStringLiteral("load"), nullptr,
+                   [&got, hold = gate.blocker()](const TaskQueue::Context& ctx) -> TaskQueue::Continuation {
+                       hold();
+                       ctx.deliver([&got] { got << QStringLiteral("late progress"); });
+                       return [&got] { got << QStringLiteral("late done"); };
+                   });
         QVERIFY(gate.waitEntered());
         queue.dropTag(QStringLiteral("load"));
         gate.open();
@@ -239,7 +241,7 @@ private slots:
             return [&delivered] { delivered = true; };
         });
         QVERIFY(queue.isBusy());
-        QVERIFY(!queue.waitIdle(200));   // the gate holds the lane
+        QVERIFY(!queue.waitIdle(200));  // the gate holds the lane
         QVERIFY(!delivered);
         gate.open();
         QVERIFY(queue.waitIdle());
@@ -265,7 +267,7 @@ private slots:
                 QThread::msleep(100);
                 gate.open();
             });
-        }   // waits for the gate job; the waiting one is dropped, not run
+        }  // waits for the gate job; the waiting one is dropped, not run
         opener.join();
         QVERIFY(log.ran->isEmpty());
         QVERIFY(log.delivered.isEmpty());

@@ -16,15 +16,18 @@ QString num(double v) { return QString::number(v, 'g', 6); }
 // Viridis-like sequential map; blue-white-red diverging map.
 QRgb colorAt(double t, bool diverging) {
     t = std::clamp(t, 0.0, 1.0);
-    static const QColor seq[] = {QColor("#440154"), QColor("#3b528b"), QColor("#21918c"), QColor("#5ec962"), QColor("#fde725")};
-    static const QColor div[] = {QColor("#2166ac"), QColor("#92c5de"), QColor("#f7f7f7"), QColor("#f4a582"), QColor("#b2182b")};
+    static const QColor seq[] = {QColor("#440154"), QColor("#3b528b"), QColor("#21918c"), QColor("#5ec962"),
+                                 QColor("#fde725")};
+    static const QColor div[] = {QColor("#2166ac"), QColor("#92c5de"), QColor("#f7f7f7"), QColor("#f4a582"),
+                                 QColor("#b2182b")};
     const QColor* stops = diverging ? div : seq;
     const double x = t * 4;
     const int i = std::min(3, static_cast<int>(x));
     const double u = x - i;
     const QColor& a = stops[i];
     const QColor& b = stops[i + 1];
-    return qRgb(static_cast<int>(a.red() + (b.red() - a.red()) * u), static_cast<int>(a.green() + (b.green() - a.green()) * u),
+    return qRgb(static_cast<int>(a.red() + (b.red() - a.red()) * u),
+                static_cast<int>(a.green() + (b.green() - a.green()) * u),
                 static_cast<int>(a.blue() + (b.blue() - a.blue()) * u));
 }
 
@@ -51,9 +54,12 @@ void HeatmapWidget::setData(const exec::Heatmap& h, bool diverging) {
         auto* line = reinterpret_cast<QRgb*>(image_.scanLine(static_cast<int>(r)));
         for (int64_t c = 0; c < h.cols; ++c) {
             const float v = h.values[r * h.cols + c];
-            if (std::isnan(v)) line[c] = qRgb(255, 0, 255);
-            else if (std::isinf(v)) line[c] = v > 0 ? qRgb(255, 255, 255) : qRgb(0, 0, 0);
-            else line[c] = colorAt(hi_ > lo_ ? (v - lo_) / (hi_ - lo_) : 0.5, diverging_);
+            if (std::isnan(v))
+                line[c] = qRgb(255, 0, 255);
+            else if (std::isinf(v))
+                line[c] = v > 0 ? qRgb(255, 255, 255) : qRgb(0, 0, 0);
+            else
+                line[c] = colorAt(hi_ > lo_ ? (v - lo_) / (hi_ - lo_) : 0.5, diverging_);
         }
     }
     update();
@@ -118,8 +124,9 @@ void HeatmapWidget::mouseMoveEvent(QMouseEvent* e) {
     const int c = static_cast<int>((e->position().x() - r.x()) / r.width() * h_.cols);
     const int row = static_cast<int>((e->position().y() - r.y()) / r.height() * h_.rows);
     if (c < 0 || row < 0 || c >= h_.cols || row >= h_.rows) return;
-    QToolTip::showText(e->globalPosition().toPoint(),
-                       tr("[%1, %2] = %3").arg(row * h_.stride).arg(c * h_.stride).arg(num(h_.values[row * h_.cols + c])), this);
+    QToolTip::showText(
+        e->globalPosition().toPoint(),
+        tr("[%1, %2] = %3").arg(row * h_.stride).arg(c * h_.stride).arg(num(h_.values[row * h_.cols + c])), this);
 }
 
 }  // namespace irscope::widgets

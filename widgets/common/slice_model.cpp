@@ -58,8 +58,9 @@ void SliceModel::request(int64_t br, int64_t bc) const {
     auto* self = const_cast<SliceModel*>(this);
     const int64_t rows = std::min<int64_t>(kBlock, rows_ - br * kBlock);
     const int64_t cols = std::min<int64_t>(kBlock, cols_ - bc * kBlock);
-    const bool posted = source_->readBlock(self, slice_, br * kBlock, bc * kBlock, rows, cols,
-                                           [self, key](std::vector<double> values) { self->receive(key, std::move(values)); });
+    const bool posted =
+        source_->readBlock(self, slice_, br * kBlock, bc * kBlock, rows, cols,
+                           [self, key](std::vector<double> values) { self->receive(key, std::move(values)); });
     if (!posted) return;
     pending_.insert(key);
     emit self->pendingChanged(pending_.size());
@@ -67,7 +68,7 @@ void SliceModel::request(int64_t br, int64_t bc) const {
 
 void SliceModel::receive(BlockKey key, std::vector<double> values) {
     pending_.erase(key);
-    if (blocks_.size() > 512) blocks_.clear();   // bounded cache
+    if (blocks_.size() > 512) blocks_.clear();  // bounded cache
     blocks_[key] = Block{true, std::move(values)};
     const auto [br, bc] = key;
     const int r0 = static_cast<int>(br * kBlock), c0 = static_cast<int>(bc * kBlock);
@@ -109,9 +110,10 @@ double SliceModel::value(int row, int col) const {
 
 QVariant SliceModel::data(const QModelIndex& i, int role) const {
     if (role == Qt::TextAlignmentRole) return int(Qt::AlignRight | Qt::AlignVCenter);
-    if (role != Qt::DisplayRole && role != Qt::ToolTipRole && role != Qt::UserRole && role != Qt::ForegroundRole) return {};
+    if (role != Qt::DisplayRole && role != Qt::ToolTipRole && role != Qt::UserRole && role != Qt::ForegroundRole)
+        return {};
     const Block* b = blockOf(i.row(), i.column());
-    if (!b || !b->current) request(i.row() / kBlock, i.column() / kBlock);   // async; repainted on arrival
+    if (!b || !b->current) request(i.row() / kBlock, i.column() / kBlock);  // async; repainted on arrival
     if (role == Qt::ForegroundRole) return b ? QVariant() : QVariant(QColor(Qt::gray));
     if (!b) return role == Qt::UserRole ? QVariant(NAN) : QVariant(QString::fromUtf8(kPlaceholder));
     const double v = value(i.row(), i.column());

@@ -54,13 +54,13 @@ public:
     bool setSlice(const SliceRef& slice, int64_t rows, int64_t cols, bool integral);
     // The values may have changed (a run): keep showing the cached blocks, fetch them again.
     void refetch();
-    void setFormat(char format, int precision);   // 'f', 'e', 'g'
+    void setFormat(char format, int precision);  // 'f', 'e', 'g'
     int rowCount(const QModelIndex& p = {}) const override;
     int columnCount(const QModelIndex& p = {}) const override;
     QVariant data(const QModelIndex& index, int role) const override;
     QVariant headerData(int section, Qt::Orientation o, int role) const override;
-    double value(int row, int col) const;   // cached value; NaN when none (yet)
-    bool has(int row, int col) const;       // the cell's block is here (and current)
+    double value(int row, int col) const;  // cached value; NaN when none (yet)
+    bool has(int row, int col) const;      // the cell's block is here (and current)
     // Asks for the blocks covering rows [row0, row1] x cols [col0, col1] (clamped).
     void prefetch(int64_t row0, int64_t col0, int64_t row1, int64_t col1) const;
     size_t cachedBlocks() const { return blocks_.size(); }
@@ -72,9 +72,9 @@ signals:
     void pendingChanged(size_t pending);
 
 private:
-    using BlockKey = std::pair<int64_t, int64_t>;   // block row, block column
+    using BlockKey = std::pair<int64_t, int64_t>;  // block row, block column
     struct Block {
-        bool current = false;   // false: from before refetch(), shown until the new values come
+        bool current = false;  // false: from before refetch(), shown until the new values come
         std::vector<double> values;
     };
     void request(int64_t br, int64_t bc) const;

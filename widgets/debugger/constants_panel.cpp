@@ -23,11 +23,12 @@ ConstantsPanel::ConstantsPanel(DebugController* c, QWidget* parent) : QWidget(pa
     proxy_ = new WeightFilter(model_, true, this);
     table_ = makeValueTable(this, proxy_);
     table_->setObjectName(QStringLiteral("constantsTable"));
-    QLayout* edit = buildEditRow();   // first: the focus chain follows creation order
+    QLayout* edit = buildEditRow();  // first: the focus chain follows creation order
     auto* load = new QPushButton(tr("Load constants…"), this);
     auto* save = new QPushButton(tr("Save entered…"), this);
-    save->setToolTip(tr("Write the constants from the file and those entered here to a .pt/.safetensors file "
-                        "(the IR itself is never modified)"));
+    save->setToolTip(
+        tr("Write the constants from the file and those entered here to a .pt/.safetensors file "
+           "(the IR itself is never modified)"));
     message_ = new QLabel(this);
     message_->setObjectName(QStringLiteral("constantMessage"));
     message_->setWordWrap(true);
@@ -112,7 +113,8 @@ void ConstantsPanel::rebuild() {
             firstDtype = q(r.irDtype);
         }
     }
-    if (!keep.isEmpty()) name_->setCurrentText(keep);
+    if (!keep.isEmpty())
+        name_->setCurrentText(keep);
     else if (!firstMissing.isEmpty()) {
         name_->setCurrentText(firstMissing);
         if (!firstDtype.isEmpty()) dtype_->setCurrentText(firstDtype);

@@ -5,8 +5,8 @@
 #include <cstdio>
 #include <map>
 
-#include <QCommandLineParser>
 #include <QComboBox>
+#include <QCommandLineParser>
 #include <QDockWidget>
 #include <QTabWidget>
 #include <QTimer>
@@ -21,17 +21,28 @@
 namespace irscope::widgets {
 
 void addDebuggerOptions(QCommandLineParser& p) {
-    p.addOption({QStringLiteral("weights"), QStringLiteral("Load the model's state_dict (.pt/.safetensors)."), QStringLiteral("FILE")});
-    p.addOption({QStringLiteral("constants"), QStringLiteral("Load lifted constants / non-persistent buffers by original name."), QStringLiteral("FILE")});
-    p.addOption({QStringLiteral("inputs"), QStringLiteral("Load graph inputs by name (default: random, seed 0)."), QStringLiteral("FILE")});
-    p.addOption({QStringLiteral("random-inputs"), QStringLiteral("Random inputs with this seed (as irscope run)."), QStringLiteral("SEED")});
-    p.addOption({QStringLiteral("expected"), QStringLiteral("Load reference outputs by name."), QStringLiteral("FILE")});
-    p.addOption({QStringLiteral("reference-intermediates"), QStringLiteral("Load reference node outputs by tensor name."), QStringLiteral("FILE")});
+    p.addOption({QStringLiteral("weights"), QStringLiteral("Load the model's state_dict (.pt/.safetensors)."),
+                 QStringLiteral("FILE")});
+    p.addOption({QStringLiteral("constants"),
+                 QStringLiteral("Load lifted constants / non-persistent buffers by original name."),
+                 QStringLiteral("FILE")});
+    p.addOption({QStringLiteral("inputs"), QStringLiteral("Load graph inputs by name (default: random, seed 0)."),
+                 QStringLiteral("FILE")});
+    p.addOption({QStringLiteral("random-inputs"), QStringLiteral("Random inputs with this seed (as irscope run)."),
+                 QStringLiteral("SEED")});
+    p.addOption(
+        {QStringLiteral("expected"), QStringLiteral("Load reference outputs by name."), QStringLiteral("FILE")});
+    p.addOption({QStringLiteral("reference-intermediates"),
+                 QStringLiteral("Load reference node outputs by tensor name."), QStringLiteral("FILE")});
     p.addOption({QStringLiteral("run"), QStringLiteral("Run to the end (or the first failure) once loaded.")});
     p.addOption({QStringLiteral("run-to"), QStringLiteral("Run until NODE has run."), QStringLiteral("NODE")});
-    p.addOption({QStringLiteral("overlay"), QStringLiteral("Colour nodes by time, maxabs, naninf or diff."), QStringLiteral("KIND")});
-    p.addOption({QStringLiteral("show-dock"), QStringLiteral("Raise a debugger dock: weights, constants, inputs."), QStringLiteral("NAME")});
-    p.addOption({QStringLiteral("viewer-tab"), QStringLiteral("Tensor viewer tab: summary, values, histogram, heatmap, compare."), QStringLiteral("TAB")});
+    p.addOption({QStringLiteral("overlay"), QStringLiteral("Colour nodes by time, maxabs, naninf or diff."),
+                 QStringLiteral("KIND")});
+    p.addOption({QStringLiteral("show-dock"), QStringLiteral("Raise a debugger dock: weights, constants, inputs."),
+                 QStringLiteral("NAME")});
+    p.addOption({QStringLiteral("viewer-tab"),
+                 QStringLiteral("Tensor viewer tab: summary, values, histogram, heatmap, compare."),
+                 QStringLiteral("TAB")});
 }
 
 void runDebuggerScript(const QCommandLineParser& p, DebuggerUi& ui, const QString& select, std::function<void()> done) {
@@ -42,11 +53,12 @@ void runDebuggerScript(const QCommandLineParser& p, DebuggerUi& ui, const QStrin
     });
     auto opt = [&p](const char* n) { return p.value(QLatin1String(n)); };
     if (p.isSet(QStringLiteral("random-inputs"))) c->setSeed(opt("random-inputs").toLongLong());
-    const std::pair<const char*, exec::ValueFile> files[] = {{"weights", exec::ValueFile::Weights},
-                                                             {"constants", exec::ValueFile::Constants},
-                                                             {"inputs", exec::ValueFile::Inputs},
-                                                             {"expected", exec::ValueFile::Expected},
-                                                             {"reference-intermediates", exec::ValueFile::ReferenceIntermediates}};
+    const std::pair<const char*, exec::ValueFile> files[] = {
+        {"weights", exec::ValueFile::Weights},
+        {"constants", exec::ValueFile::Constants},
+        {"inputs", exec::ValueFile::Inputs},
+        {"expected", exec::ValueFile::Expected},
+        {"reference-intermediates", exec::ValueFile::ReferenceIntermediates}};
     for (const auto& [option, file] : files)
         if (p.isSet(QLatin1String(option))) c->load(file, opt(option));
     const QString tab = opt("viewer-tab").toLower();
@@ -57,9 +69,12 @@ void runDebuggerScript(const QCommandLineParser& p, DebuggerUi& ui, const QStrin
                                             {QStringLiteral("compare"), TensorTab::Compare}};
     if (tabs.count(tab)) ui.tensors->follower()->showTab(tabs.at(tab));
     const QString dock = opt("show-dock").toLower();
-    if (dock == QLatin1String("constants")) ui.constantsDock->raise();
-    else if (dock == QLatin1String("inputs")) ui.inputsDock->raise();
-    else if (dock == QLatin1String("weights")) ui.weightsDock->raise();
+    if (dock == QLatin1String("constants"))
+        ui.constantsDock->raise();
+    else if (dock == QLatin1String("inputs"))
+        ui.inputsDock->raise();
+    else if (dock == QLatin1String("weights"))
+        ui.weightsDock->raise();
 
     // Wait for the loads (queued on the worker), then run, then finish.
     auto finish = [c, ui, select, done, &p] {
@@ -70,7 +85,8 @@ void runDebuggerScript(const QCommandLineParser& p, DebuggerUi& ui, const QStrin
                                                          {QStringLiteral("naninf"), exec::OverlayKind::NanInf},
                                                          {QStringLiteral("diff"), exec::OverlayKind::Difference}};
         if (kinds.count(ov)) ui.overlay->setCurrentIndex(ui.overlay->findData(static_cast<int>(kinds.at(ov))));
-        if (!c->path(exec::ValueFile::Expected).isEmpty() || !c->path(exec::ValueFile::ReferenceIntermediates).isEmpty())
+        if (!c->path(exec::ValueFile::Expected).isEmpty() ||
+            !c->path(exec::ValueFile::ReferenceIntermediates).isEmpty())
             c->findFirstDivergence();
         c->waitIdle();
         if (!select.isEmpty()) c->session()->selectNodeByName(select, true);
@@ -85,20 +101,23 @@ void runDebuggerScript(const QCommandLineParser& p, DebuggerUi& ui, const QStrin
         // buffers waiting for a state_dict that was never given are one line.
         int awaiting = 0;
         for (const auto& m : c->missing()) {
-            if (m.awaitsStateDict) ++awaiting;
-            else std::fprintf(stderr, "irscope: missing: %s\n", qPrintable(missingText(m)));
+            if (m.awaitsStateDict)
+                ++awaiting;
+            else
+                std::fprintf(stderr, "irscope: missing: %s\n", qPrintable(missingText(m)));
         }
         if (awaiting > 0)
-            std::fprintf(stderr, "irscope: no state_dict loaded: %d parameter(s)/buffer(s) have no value\n",
-                         awaiting);
+            std::fprintf(stderr, "irscope: no state_dict loaded: %d parameter(s)/buffer(s) have no value\n", awaiting);
         if (run || !runTo.isEmpty()) {
             if (!runTo.isEmpty()) {
                 const auto* doc = c->session()->document();
                 int64_t node = -1;
                 for (size_t i = 0; doc && i < doc->graph.nodes.size(); ++i)
                     if (doc->graph.nodes[i].name == runTo.toStdString()) node = static_cast<int64_t>(i);
-                if (node < 0) std::fprintf(stderr, "irscope: --run-to: no node named '%s'\n", qPrintable(runTo));
-                else c->runToNode(node);
+                if (node < 0)
+                    std::fprintf(stderr, "irscope: --run-to: no node named '%s'\n", qPrintable(runTo));
+                else
+                    c->runToNode(node);
             } else {
                 c->continueRun();
             }

@@ -45,7 +45,8 @@ void installDocks(MainWindow& w, DebuggerUi& ui) {
     ui.weightsDock = w.addPanel(kWeightsPanel, QObject::tr("Weights"), ui.weights, {bottom, {}, {}});
     ui.tensorDock = w.addPanel(kTensorPanel, QObject::tr("Tensor"), ui.tensors, {bottom, kWeightsPanel, {}});
     ui.constantsDock = w.addPanel(kConstantsPanel, QObject::tr("Constants"), ui.constants, {bottom, {}, kWeightsPanel});
-    ui.inputsDock = w.addPanel(kInputsPanel, QObject::tr("Inputs && references"), ui.inputs, {bottom, {}, kWeightsPanel});
+    ui.inputsDock =
+        w.addPanel(kInputsPanel, QObject::tr("Inputs && references"), ui.inputs, {bottom, {}, kWeightsPanel});
     // The module call stack belongs with the run's docks, under the graph.
     w.movePanel(kCallStackPanel, {bottom, {}, kInputsPanel});
     if (QDockWidget* stack = w.panelDock(kCallStackPanel)) stack->show();
@@ -66,7 +67,9 @@ void installDocks(MainWindow& w, DebuggerUi& ui) {
 QComboBox* makeOverlayBox(QWidget* parent, DebugController* c) {
     auto* box = new QComboBox(parent);
     box->setObjectName(QStringLiteral("overlayBox"));
-    auto add = [box](const QString& text, exec::OverlayKind kind) { box->addItem(text, QVariant::fromValue(static_cast<int>(kind))); };
+    auto add = [box](const QString& text, exec::OverlayKind kind) {
+        box->addItem(text, QVariant::fromValue(static_cast<int>(kind)));
+    };
     add(QObject::tr("Overlay: none"), exec::OverlayKind::None);
     add(QObject::tr("Overlay: time"), exec::OverlayKind::Time);
     add(QObject::tr("Overlay: max |x|"), exec::OverlayKind::MaxAbs);
@@ -92,21 +95,26 @@ void installRunActions(MainWindow& w, DebuggerUi& ui, QMenu* menu, QToolBar* bar
     };
     ui.continueAction = action(QObject::tr("Continue"), QKeySequence(Qt::Key_F5),
                                QObject::tr("Run to the end or the next breakpoint"), &DebugController::continueRun);
-    ui.stepAction = action(QObject::tr("Step Over"), QKeySequence(Qt::Key_F10),
-                           QObject::tr("Run the current node, or the whole closed module it is in"), &DebugController::stepOver);
-    ui.stepIntoAction = action(QObject::tr("Step Into"), QKeySequence(Qt::Key_F11),
-                               QObject::tr("Open the closed module around the current node (runs nothing); else run one node"),
-                               &DebugController::stepInto);
-    ui.stepOutAction = action(QObject::tr("Step Out"), QKeySequence(Qt::SHIFT | Qt::Key_F11),
-                              QObject::tr("Run to the end of the module around the current node"), &DebugController::stepOut);
+    ui.stepAction =
+        action(QObject::tr("Step Over"), QKeySequence(Qt::Key_F10),
+               QObject::tr("Run the current node, or the whole closed module it is in"), &DebugController::stepOver);
+    ui.stepIntoAction =
+        action(QObject::tr("Step Into"), QKeySequence(Qt::Key_F11),
+               QObject::tr("Open the closed module around the current node (runs nothing); else run one node"),
+               &DebugController::stepInto);
+    ui.stepOutAction =
+        action(QObject::tr("Step Out"), QKeySequence(Qt::SHIFT | Qt::Key_F11),
+               QObject::tr("Run to the end of the module around the current node"), &DebugController::stepOut);
     ui.runToAction = action(QObject::tr("Run to selected"), QKeySequence(Qt::CTRL | Qt::Key_F10),
                             QObject::tr("Run until the selected node has run"), &DebugController::runToSelected);
-    ui.breakpointAction = action(QObject::tr("Toggle breakpoint"), QKeySequence(Qt::Key_F9),
-                                 QObject::tr("Stop before the selected node"), &DebugController::toggleBreakpointAtSelection);
+    ui.breakpointAction =
+        action(QObject::tr("Toggle breakpoint"), QKeySequence(Qt::Key_F9), QObject::tr("Stop before the selected node"),
+               &DebugController::toggleBreakpointAtSelection);
     ui.stopAction = action(QObject::tr("Stop"), QKeySequence(Qt::CTRL | Qt::Key_Pause),
                            QObject::tr("Stop the run before the next node"), &DebugController::stop);
-    ui.resetAction = action(QObject::tr("Reset"), QKeySequence(Qt::SHIFT | Qt::Key_F5),
-                            QObject::tr("Back to the first node; computed values are dropped"), &DebugController::reset);
+    ui.resetAction =
+        action(QObject::tr("Reset"), QKeySequence(Qt::SHIFT | Qt::Key_F5),
+               QObject::tr("Back to the first node; computed values are dropped"), &DebugController::reset);
     menu->addSeparator();
     bar->addSeparator();
     ui.divergenceAction = action(QObject::tr("First divergence"), QKeySequence(Qt::CTRL | Qt::Key_D),
@@ -128,15 +136,19 @@ void installValueMenus(MainWindow& w, DebuggerUi& ui, QMenu* menu) {
     }
     keepAll->setChecked(true);
     QObject::connect(keepAll, &QAction::triggered, c, [c] { c->setRetention(exec::RetentionPolicy::KeepAll); });
-    QObject::connect(freeAfter, &QAction::triggered, c, [c] { c->setRetention(exec::RetentionPolicy::FreeAfterLastUse); });
+    QObject::connect(freeAfter, &QAction::triggered, c,
+                     [c] { c->setRetention(exec::RetentionPolicy::FreeAfterLastUse); });
     menu->addSeparator();
     auto* loadMenu = menu->addMenu(QObject::tr("Load"));
-    QObject::connect(loadMenu->addAction(QObject::tr("Weights…")), &QAction::triggered, ui.weights, &WeightsPanel::loadDialog);
-    QObject::connect(loadMenu->addAction(QObject::tr("Constants…")), &QAction::triggered, ui.constants, &ConstantsPanel::loadDialog);
+    QObject::connect(loadMenu->addAction(QObject::tr("Weights…")), &QAction::triggered, ui.weights,
+                     &WeightsPanel::loadDialog);
+    QObject::connect(loadMenu->addAction(QObject::tr("Constants…")), &QAction::triggered, ui.constants,
+                     &ConstantsPanel::loadDialog);
     QObject::connect(menu->addAction(QObject::tr("Save entered constants…")), &QAction::triggered, ui.constants,
                      &ConstantsPanel::saveDialog);
     auto* viewMenu = menu->addMenu(QObject::tr("Panels"));
-    for (auto* d : {ui.weightsDock, ui.constantsDock, ui.inputsDock, ui.tensorDock}) viewMenu->addAction(d->toggleViewAction());
+    for (auto* d : {ui.weightsDock, ui.constantsDock, ui.inputsDock, ui.tensorDock})
+        viewMenu->addAction(d->toggleViewAction());
 }
 
 void installMenus(MainWindow& w, DebuggerUi& ui) {
@@ -175,8 +187,8 @@ void showValuesStatus(const DebuggerUi& ui) {
     ui.progress->setValue(static_cast<int>(c->cursor()));
     const auto alarming = std::count_if(m.begin(), m.end(), [](const auto& r) { return !r.awaitsStateDict; });
     if (alarming > 0) {
-        ui.status->setText(QObject::tr("<span style='color:#d0302a'>%n value(s) missing — see Diagnostics</span>", nullptr,
-                                       static_cast<int>(alarming)));
+        ui.status->setText(QObject::tr("<span style='color:#d0302a'>%n value(s) missing — see Diagnostics</span>",
+                                       nullptr, static_cast<int>(alarming)));
     } else if (!m.empty()) {
         ui.status->setText(QObject::tr("no state_dict loaded"));
     } else if (ui.status->text().contains(QLatin1String("missing")) ||
@@ -189,7 +201,8 @@ void showValuesStatus(const DebuggerUi& ui) {
 void connectRunState(MainWindow& w, const DebuggerUi& ui) {
     DebugController* c = ui.controller;
     auto actionsEnabled = [ui, c](bool running) {
-        for (auto* a : {ui.continueAction, ui.stepAction, ui.stepIntoAction, ui.stepOutAction, ui.runToAction, ui.resetAction})
+        for (auto* a :
+             {ui.continueAction, ui.stepAction, ui.stepIntoAction, ui.stepOutAction, ui.runToAction, ui.resetAction})
             a->setEnabled(!running && c->hasDocument());
         ui.stopAction->setEnabled(running);
     };
@@ -200,14 +213,18 @@ void connectRunState(MainWindow& w, const DebuggerUi& ui) {
         ui.progress->setFormat(QObject::tr("%v/%m nodes · %1 s").arg(secs, 0, 'f', 2));
     });
     QObject::connect(c, &DebugController::bytesHeldChanged, &w, [ui](qint64 b) {
-        ui.bytes->setText(QObject::tr("held: %1").arg(QString::fromStdString(exec::formatBytes(static_cast<size_t>(b)))));
+        ui.bytes->setText(
+            QObject::tr("held: %1").arg(QString::fromStdString(exec::formatBytes(static_cast<size_t>(b)))));
     });
     QObject::connect(c, &DebugController::stopped, &w, [ui, &w](const QString& msg, bool failed) {
-        ui.status->setText(failed ? QStringLiteral("<span style='color:#d0302a'>%1</span>").arg(msg.toHtmlEscaped().left(160)) : msg.left(160));
+        ui.status->setText(
+            failed ? QStringLiteral("<span style='color:#d0302a'>%1</span>").arg(msg.toHtmlEscaped().left(160))
+                   : msg.left(160));
         ui.status->setToolTip(msg);
         if (failed) w.statusBar()->showMessage(msg, 15000);
     });
-    QObject::connect(c, &DebugController::errorOccurred, &w, [&w](const QString& msg) { w.showMessage(msg, true, false); });
+    QObject::connect(c, &DebugController::errorOccurred, &w,
+                     [&w](const QString& msg) { w.showMessage(msg, true, false); });
     QObject::connect(c, &DebugController::valuesChanged, &w, [ui] { showValuesStatus(ui); });
     QObject::connect(c, &DebugController::debuggerReset, &w, [ui, c] {
         ui.progress->setMaximum(static_cast<int>(std::max<int64_t>(c->nodeCount(), 1)));

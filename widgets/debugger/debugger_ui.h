@@ -36,8 +36,8 @@ struct DebuggerUi {
     MissingValuesPanel* missing = nullptr;
     QDockWidget *weightsDock = nullptr, *constantsDock = nullptr, *inputsDock = nullptr, *tensorDock = nullptr;
     QAction *continueAction = nullptr, *stepAction = nullptr, *stepIntoAction = nullptr, *stepOutAction = nullptr,
-            *runToAction = nullptr, *breakpointAction = nullptr,
-            *resetAction = nullptr, *stopAction = nullptr, *divergenceAction = nullptr;
+            *runToAction = nullptr, *breakpointAction = nullptr, *resetAction = nullptr, *stopAction = nullptr,
+            *divergenceAction = nullptr;
     QComboBox* overlay = nullptr;
     QProgressBar* progress = nullptr;
     QLabel* status = nullptr;

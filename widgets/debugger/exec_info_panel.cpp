@@ -39,7 +39,8 @@ void ExecInfoPanel::rebuild() {
     const auto& i = infos[sel.index];
     QString state = q(exec::nodeStateName(i.state));
     if (i.current) state = tr("current (next to run)");
-    QString html = tr("<table><tr><td>State</td><td><b>%1</b>%2</td></tr>").arg(state, i.breakpoint ? tr(" · breakpoint") : QString());
+    QString html = tr("<table><tr><td>State</td><td><b>%1</b>%2</td></tr>")
+                       .arg(state, i.breakpoint ? tr(" · breakpoint") : QString());
     if (i.state != exec::NodeState::Pending) {
         const double ms = i.seconds * 1e3;
         html += tr("<tr><td>Time</td><td>%1 ms</td></tr>").arg(ms, 0, 'f', ms < 1 ? 4 : 2);
@@ -48,7 +49,8 @@ void ExecInfoPanel::rebuild() {
     html += QStringLiteral("</table>");
     if (i.needsMissing) html += tr("<p style='color:#d0302a'>Reads a value that is missing (see Diagnostics).</p>");
     if (!i.error.empty()) html += tr("<p style='color:#d0302a'><b>Failed:</b> %1</p>").arg(q(i.error).toHtmlEscaped());
-    for (const auto& d : i.diagnostics) html += QStringLiteral("<p style='color:#c06000'>%1</p>").arg(q(d).toHtmlEscaped());
+    for (const auto& d : i.diagnostics)
+        html += QStringLiteral("<p style='color:#c06000'>%1</p>").arg(q(d).toHtmlEscaped());
     text_->setHtml(html);
 }
 

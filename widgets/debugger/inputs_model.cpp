@@ -32,7 +32,9 @@ QVariant InputsModel::data(const QModelIndex& i, int role) const {
         case IrShape: return shapeText(r.irShape);
         case IrDtype: return q(r.irDtype);
         case Source: return q(exec::inputSourceName(r.source));
-        case Value: return r.loadedDtype.empty() ? QStringLiteral("—") : shapeText(r.loadedShape) + QLatin1Char(' ') + q(r.loadedDtype);
+        case Value:
+            return r.loadedDtype.empty() ? QStringLiteral("—")
+                                         : shapeText(r.loadedShape) + QLatin1Char(' ') + q(r.loadedDtype);
         case Problem: return q(r.problem);
         }
     } else if (role == Qt::ForegroundRole && i.column() == Problem) {

@@ -27,7 +27,8 @@ InputsPanel::InputsPanel(DebugController* c, QWidget* parent) : QWidget(parent),
     table_->setObjectName(QStringLiteral("inputsTable"));
     source_ = new QComboBox(this);
     source_->setObjectName(QStringLiteral("inputSource"));
-    for (auto s : {exec::InputSource::Random, exec::InputSource::Zeros, exec::InputSource::Ones, exec::InputSource::File})
+    for (auto s :
+         {exec::InputSource::Random, exec::InputSource::Zeros, exec::InputSource::Ones, exec::InputSource::File})
         source_->addItem(tr(exec::inputSourceName(s)), QVariant::fromValue(static_cast<int>(s)));
     seed_ = new QSpinBox(this);
     seed_->setObjectName(QStringLiteral("inputSeed"));
@@ -90,8 +91,10 @@ void InputsPanel::connectSources() {
     connect(source_, &QComboBox::activated, this, [this](int i) {
         const auto source = static_cast<exec::InputSource>(source_->itemData(i).toInt());
         const QString in = selectedInput();
-        if (!in.isEmpty()) c_->setInputSource(in, source);
-        else c_->setAllInputSources(source);
+        if (!in.isEmpty())
+            c_->setInputSource(in, source);
+        else
+            c_->setAllInputSources(source);
     });
     connect(all_, &QPushButton::clicked, this,
             [this] { c_->setAllInputSources(static_cast<exec::InputSource>(source_->currentData().toInt())); });
@@ -116,7 +119,8 @@ void InputsPanel::onRowClicked(const QModelIndex& i) {
     source_->setCurrentIndex(source_->findData(static_cast<int>(r.source)));
     if (const LoadedDocument* doc = c_->session()->document())
         for (size_t k = 0; k < doc->graph.graphInputs.size(); ++k)
-            if (doc->graph.graphInputs[k].name == r.name) c_->session()->select(ItemRef::graphInput(k, q(r.name)), true);
+            if (doc->graph.graphInputs[k].name == r.name)
+                c_->session()->select(ItemRef::graphInput(k, q(r.name)), true);
     c_->showTensor(q(r.name));
 }
 

@@ -14,7 +14,7 @@ namespace irscope::widgets {
 MissingValuesPanel::MissingValuesPanel(DebugController* c, QWidget* parent) : QWidget(parent), c_(c) {
     setObjectName(QStringLiteral("missingValuesPanel"));
     title_ = new QLabel(this);
-    title_->setWordWrap(true);   // long lines must not widen the window
+    title_->setWordWrap(true);  // long lines must not widen the window
     list_ = new QListWidget(this);
     list_->setObjectName(QStringLiteral("missingValuesList"));
     list_->setWordWrap(true);
@@ -23,7 +23,7 @@ MissingValuesPanel::MissingValuesPanel(DebugController* c, QWidget* parent) : QW
     lay->addWidget(title_);
     lay->addWidget(list_);
     connect(list_, &QListWidget::itemClicked, this, [this](QListWidgetItem* it) {
-        const int r = it->data(Qt::UserRole).toInt();   // index into missing()
+        const int r = it->data(Qt::UserRole).toInt();  // index into missing()
         if (r < 0 || r >= (int)c_->missing().size()) return;
         const auto& m = c_->missing()[r];
         if (!m.value.nodes.empty()) c_->session()->selectNodeByName(q(m.value.nodes.front()), true);
@@ -44,12 +44,15 @@ void MissingValuesPanel::rebuild() {
     const int alarming = static_cast<int>(m.size()) - awaiting;
     QString title;
     if (alarming > 0)
-        title = tr("<b style='color:#d0302a'>Pre-flight: %n value(s) missing</b> — the run cannot start until they are supplied",
-                   nullptr, alarming);
+        title =
+            tr("<b style='color:#d0302a'>Pre-flight: %n value(s) missing</b> — the run cannot start until they are "
+               "supplied",
+               nullptr, alarming);
     if (awaiting > 0)
         title += (title.isEmpty() ? QString() : QStringLiteral("<br>")) +
                  tr("No state_dict loaded: %n parameter(s)/buffer(s) will come from one (Weights dock › Load weights, "
-                    "or --weights FILE)", nullptr, awaiting);
+                    "or --weights FILE)",
+                    nullptr, awaiting);
     title_->setText(title);
     for (size_t i = 0; i < m.size(); ++i) {
         const auto& r = m[i];

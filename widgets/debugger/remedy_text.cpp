@@ -9,15 +9,18 @@ QString remedyText(const exec::MissingRow& r) {
     const QString what = q(mv.originalName.empty() ? mv.name : mv.originalName);
     switch (r.remedy) {
     case exec::Remedy::ChooseInputSource:
-        return QStringLiteral("choose a source for input '%1' in the Inputs dock (random, zeros, ones) or load an inputs file")
+        return QStringLiteral(
+                   "choose a source for input '%1' in the Inputs dock (random, zeros, ones) or load an inputs file")
             .arg(q(mv.name));
     case exec::Remedy::EnterConstant:
-        return QStringLiteral("enter the value of constant '%1' in the Constants dock (e.g. [1, 0, 1, 0] float32) or "
-                              "load a constants file")
+        return QStringLiteral(
+                   "enter the value of constant '%1' in the Constants dock (e.g. [1, 0, 1, 0] float32) or "
+                   "load a constants file")
             .arg(what);
     case exec::Remedy::EnterNonPersistentBuffer:
-        return QStringLiteral("'%1' is a non-persistent buffer (not in the state_dict): enter it in the Constants dock "
-                              "or load a constants file")
+        return QStringLiteral(
+                   "'%1' is a non-persistent buffer (not in the state_dict): enter it in the Constants dock "
+                   "or load a constants file")
             .arg(what);
     case exec::Remedy::LoadStateDict:
         return QStringLiteral("load a state_dict that has '%1' (Weights dock or --weights FILE)").arg(what);
@@ -25,7 +28,9 @@ QString remedyText(const exec::MissingRow& r) {
     return {};
 }
 
-QString missingText(const exec::MissingRow& r) { return q(exec::formatMissingValue(r.value)) + QStringLiteral(": ") + remedyText(r); }
+QString missingText(const exec::MissingRow& r) {
+    return q(exec::formatMissingValue(r.value)) + QStringLiteral(": ") + remedyText(r);
+}
 
 QString weightRowMessage(const exec::WeightRow& r) {
     if (r.status == exec::WeightStatus::Missing && r.constantLike)

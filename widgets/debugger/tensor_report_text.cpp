@@ -53,10 +53,12 @@ QString compareHtml(const exec::Comparison& r, const QString& divergence) {
     } else {
         html = tr("<b style='color:%1'>%2</b> — %3 of %4 elements outside the tolerance<br>"
                   "max abs diff <b>%5</b>, max rel diff <b>%6</b> at %7 (value %8, reference %9)")
-                   .arg(r.matched ? QStringLiteral("#2a8a3a") : QStringLiteral("#d0302a"), r.matched ? tr("matches") : tr("differs"))
+                   .arg(r.matched ? QStringLiteral("#2a8a3a") : QStringLiteral("#d0302a"),
+                        r.matched ? tr("matches") : tr("differs"))
                    .arg(r.mismatches)
                    .arg(r.numel)
-                   .arg(num(r.maxAbsDiff), num(r.maxRelDiff), shapeText(r.worstIndex), num(r.worstActual), num(r.worstExpected));
+                   .arg(num(r.maxAbsDiff), num(r.maxRelDiff), shapeText(r.worstIndex), num(r.worstActual),
+                        num(r.worstExpected));
     }
     if (!divergence.isEmpty()) html += QStringLiteral("<br><br>") + divergence.toHtmlEscaped();
     return html;

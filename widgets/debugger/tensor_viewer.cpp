@@ -177,14 +177,17 @@ void TensorViewer::connectControls() {
         }
     });
     connect(pin_, &QToolButton::clicked, this, [this] {
-        if (follows_) emit pinRequested(this);
-        else emit closeRequested(this);
+        if (follows_)
+            emit pinRequested(this);
+        else
+            emit closeRequested(this);
     });
     connect(export_, &QToolButton::clicked, this, &TensorViewer::exportDialog);
     connect(goFirst_, &QPushButton::clicked, c_, &DebugController::goToFirstDivergence);
     connect(tabs_, &QTabWidget::currentChanged, this, [this] { refresh(); });
     connect(throttle_, &QTimer::timeout, this, &TensorViewer::refresh);
-    connect(model_, &SliceModel::pendingChanged, this, &TensorViewer::updateBusy, Qt::QueuedConnection);   // may come while painting
+    connect(model_, &SliceModel::pendingChanged, this, &TensorViewer::updateBusy,
+            Qt::QueuedConnection);  // may come while painting
     // The values table asks for its visible blocks as it paints; scrolling far
     // asks ahead for the newly visible part right away.
     connect(values_->verticalScrollBar(), &QScrollBar::valueChanged, this, &TensorViewer::prefetchVisible);
@@ -199,7 +202,7 @@ void TensorViewer::connectController() {
         if (currentTab() == TensorTab::Compare) requestCompare();
     });
     connect(c_, &DebugController::debuggerReset, this, [this] {
-        pending_.clear();   // the controller drops the old document's answers
+        pending_.clear();  // the controller drops the old document's answers
         setTensor({});
     });
 }
@@ -208,15 +211,17 @@ void TensorViewer::exportDialog() {
     if (tensor_.isEmpty()) return;
     QString base = tensor_;
     base.replace(QLatin1Char('/'), QLatin1Char('_'));
-    const QString f = QFileDialog::getSaveFileName(this, tr("Export tensor"), base + QStringLiteral(".npy"),
-                                                   QStringLiteral("NumPy (*.npy);;PyTorch (*.pt);;safetensors (*.safetensors)"));
+    const QString f =
+        QFileDialog::getSaveFileName(this, tr("Export tensor"), base + QStringLiteral(".npy"),
+                                     QStringLiteral("NumPy (*.npy);;PyTorch (*.pt);;safetensors (*.safetensors)"));
     if (!f.isEmpty()) c_->exportTensorReportingErrors(tensor_, f, side());
 }
 
 void TensorViewer::prefetchVisible() {
     if (currentTab() != TensorTab::Values) return;
     const int r0 = std::max(0, values_->rowAt(0)), c0 = std::max(0, values_->columnAt(0));
-    int r1 = values_->rowAt(values_->viewport()->height() - 1), c1 = values_->columnAt(values_->viewport()->width() - 1);
+    int r1 = values_->rowAt(values_->viewport()->height() - 1),
+        c1 = values_->columnAt(values_->viewport()->width() - 1);
     if (r1 < 0) r1 = model_->rowCount() - 1;
     if (c1 < 0) c1 = model_->columnCount() - 1;
     model_->prefetch(r0, c0, r1, c1);
@@ -272,12 +277,14 @@ void TensorViewer::ask(const QString& what, Job job) {
         // Runs on the UI thread only while this viewer lives (it owns the query).
         return [this, what, asked, cont, error] {
             pending_.remove(what);
-            if (asked != tensor_) {   // the viewer moved on to another tensor (or none) meanwhile
+            if (asked != tensor_) {  // the viewer moved on to another tensor (or none) meanwhile
                 updateBusy();
                 return;
             }
-            if (!error.isEmpty()) summary_->setText(tr("<i>%1</i>").arg(error.toHtmlEscaped()));
-            else if (cont) cont();
+            if (!error.isEmpty())
+                summary_->setText(tr("<i>%1</i>").arg(error.toHtmlEscaped()));
+            else if (cont)
+                cont();
             updateBusy();
             emit updated(what);
         };
@@ -325,8 +332,10 @@ void TensorViewer::updateSlice() {
     if (currentTab() == TensorTab::Values) {
         // Ask for the visible part now (the view asks too as it paints).
         const int r0 = std::max(0, values_->rowAt(0)), c0 = std::max(0, values_->columnAt(0));
-        const int vr = std::max(1, values_->viewport()->height() / std::max(1, values_->verticalHeader()->defaultSectionSize()));
-        const int vc = std::max(1, values_->viewport()->width() / std::max(1, values_->horizontalHeader()->defaultSectionSize()));
+        const int vr =
+            std::max(1, values_->viewport()->height() / std::max(1, values_->verticalHeader()->defaultSectionSize()));
+        const int vc =
+            std::max(1, values_->viewport()->width() / std::max(1, values_->horizontalHeader()->defaultSectionSize()));
         model_->prefetch(r0, c0, r0 + vr, c0 + vc);
     }
     updateBusy();
@@ -346,8 +355,10 @@ void TensorViewer::requestHeatmap() {
     ask(QStringLiteral("heatmap"), [t, lead = lead_, sd, this](const exec::Debugger& d) -> std::function<void()> {
         auto h = std::make_shared<std::optional<exec::Heatmap>>(d.heatmap(t, lead, 512, sd));
         return [this, h, sd] {
-            if (*h) heat_->setData(**h, sd == exec::ValueSide::Difference);
-            else heat_->clear(tr("No value"));
+            if (*h)
+                heat_->setData(**h, sd == exec::ValueSide::Difference);
+            else
+                heat_->clear(tr("No value"));
         };
     });
 }
@@ -375,8 +386,10 @@ void TensorViewer::requestCompare() {
         const bool comparable = r->problem.empty();
         if (comparable) *h = d.heatmap(t, lead, 512, exec::ValueSide::Difference);
         return [this, r, h, comparable] {
-            if (!comparable) diffHeat_->clear(tr("Load expected outputs (--expected) or reference intermediates to compare."));
-            else if (*h) diffHeat_->setData(**h, true);
+            if (!comparable)
+                diffHeat_->clear(tr("Load expected outputs (--expected) or reference intermediates to compare."));
+            else if (*h)
+                diffHeat_->setData(**h, true);
             compare_->setText(compareHtml(*r, q(c_->divergence().message)));
         };
     });
@@ -389,7 +402,7 @@ void TensorViewer::requestTab() {
     case TensorTab::Histogram: requestHistogram(); break;
     case TensorTab::Heatmap: requestHeatmap(); break;
     case TensorTab::Compare: requestCompare(); break;
-    case TensorTab::Values: break;   // the table asks for its blocks
+    case TensorTab::Values: break;  // the table asks for its blocks
     }
 }
 
@@ -424,13 +437,17 @@ void TensorViewer::applyHead(const Head& h) {
         histInfo_->setText(tr("computing…"));
         if (chart_->chart()) chart_->chart()->removeAllSeries();
     }
-    title_->setText(QStringLiteral("<b>%1</b> %2").arg(h.tensor.toHtmlEscaped(),
-                                                        h.where.isEmpty() ? QString() : QStringLiteral("— ") + h.where.toHtmlEscaped()));
+    title_->setText(QStringLiteral("<b>%1</b> %2")
+                        .arg(h.tensor.toHtmlEscaped(),
+                             h.where.isEmpty() ? QString() : QStringLiteral("— ") + h.where.toHtmlEscaped()));
     if (!h.geo) {
         QString why = tr("No value yet.");
-        if (side() != exec::ValueSide::Actual && !h.hasReference) why = tr("No reference value for this tensor.");
-        else if (!h.hasValue) why = tr("No value yet: this node has not run (or its value was freed by the retention policy).");
-        else if (side() == exec::ValueSide::Difference) why = tr("The value and the reference have different shapes.");
+        if (side() != exec::ValueSide::Actual && !h.hasReference)
+            why = tr("No reference value for this tensor.");
+        else if (!h.hasValue)
+            why = tr("No value yet: this node has not run (or its value was freed by the retention policy).");
+        else if (side() == exec::ValueSide::Difference)
+            why = tr("The value and the reference have different shapes.");
         showNoValue(why);
         if (currentTab() == TensorTab::Compare) requestCompare();
         return;
@@ -447,7 +464,8 @@ void TensorViewer::refresh() {
     lastRefresh_.restart();
     const int64_t producer = c_->producerOf(tensor_);
     const auto& infos = c_->nodeInfos();
-    producerDoneShown_ = producer >= 0 && producer < (int64_t)infos.size() && infos[producer].state == exec::NodeState::Done;
+    producerDoneShown_ =
+        producer >= 0 && producer < (int64_t)infos.size() && infos[producer].state == exec::NodeState::Done;
     if (!c_->debugger() || tensor_.isEmpty()) {
         title_->setText(tr("<i>Click a node, an input, an output or a weight to inspect its tensor.</i>"));
         shownTensor_.clear();
@@ -458,7 +476,7 @@ void TensorViewer::refresh() {
         return;
     }
     if (tensor_ != shownTensor_)
-        title_->setText(QStringLiteral("<b>%1</b>").arg(tensor_.toHtmlEscaped()));   // "where" comes with the head
+        title_->setText(QStringLiteral("<b>%1</b>").arg(tensor_.toHtmlEscaped()));  // "where" comes with the head
     const std::string t = tensor_.toStdString();
     const QString name = tensor_;
     ask(QStringLiteral("head"), [t, name, sd = side(), this](const exec::Debugger& d) -> std::function<void()> {
@@ -487,7 +505,7 @@ void TensorViewer::onNodeStates() {
     if (producer < 0 || producer >= (int64_t)infos.size()) return;
     const bool done = infos[producer].state == exec::NodeState::Done;
     if (!done) {
-        producerDoneShown_ = false;   // a reset inside the run: refresh again once it runs
+        producerDoneShown_ = false;  // a reset inside the run: refresh again once it runs
         return;
     }
     if (producerDoneShown_ || throttle_->isActive()) return;

@@ -19,7 +19,7 @@
 #include <QWidget>
 
 #include "core/exec/debugger.h"
-#include "widgets/common/heatmap_widget.h"   // what heatmap() and sliceModel() hand out
+#include "widgets/common/heatmap_widget.h"  // what heatmap() and sliceModel() hand out
 #include "widgets/common/slice_model.h"
 #include "widgets/debugger/debugger_slice_source.h"
 
@@ -130,8 +130,8 @@ private:
     exec::Histogram hist_;
     std::vector<int64_t> lead_;
     exec::SliceGeometry geo_;
-    QString shownTensor_;            // the tensor the tabs show (the head's answer)
-    QSet<QString> pending_;          // requests out ("head", "summary", ...)
+    QString shownTensor_;    // the tensor the tabs show (the head's answer)
+    QSet<QString> pending_;  // requests out ("head", "summary", ...)
     bool wasBusy_ = false;
     // Refresh while running: when the producer ran, at most every kRunRefreshMs.
     static constexpr int kRunRefreshMs = 250;

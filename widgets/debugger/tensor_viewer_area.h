@@ -23,7 +23,7 @@ public:
     explicit TensorViewerArea(DebugController* controller, QWidget* parent = nullptr);
     TensorViewer* follower() const { return follower_; }
     std::vector<TensorViewer*> viewers() const;
-    TensorViewer* pin(TensorViewer* viewer);   // returns the pinned viewer
+    TensorViewer* pin(TensorViewer* viewer);  // returns the pinned viewer
 
 private:
     DebugController* c_;

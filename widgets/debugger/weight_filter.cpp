@@ -50,7 +50,8 @@ bool WeightFilter::filterAcceptsRow(int r, const QModelIndex&) const {
     using S = exec::WeightStatus;
     switch (mode_) {
     case WeightFilterMode::Problems:
-        return w.status == S::Missing || w.status == S::ShapeMismatch || w.status == S::DTypeMismatch || w.status == S::UnusedInFile;
+        return w.status == S::Missing || w.status == S::ShapeMismatch || w.status == S::DTypeMismatch ||
+               w.status == S::UnusedInFile;
     case WeightFilterMode::HasValue:
         return w.status == S::Loaded || w.status == S::FromIr || w.status == S::FromConstants || w.status == S::Entered;
     case WeightFilterMode::Missing: return w.status == S::Missing;

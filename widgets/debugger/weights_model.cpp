@@ -37,8 +37,8 @@ int WeightsModel::columnCount(const QModelIndex& p) const { return p.isValid() ?
 
 QVariant WeightsModel::headerData(int s, Qt::Orientation o, int role) const {
     if (o != Qt::Horizontal || role != Qt::DisplayRole) return {};
-    static const char* names[] = {"Placeholder", "Original name", "Kind", "IR shape", "IR dtype",
-                                  "Loaded shape", "Loaded dtype", "Status", "Source"};
+    static const char* names[] = {"Placeholder",  "Original name", "Kind",   "IR shape", "IR dtype",
+                                  "Loaded shape", "Loaded dtype",  "Status", "Source"};
     return QString::fromLatin1(names[s]);
 }
 
@@ -52,7 +52,8 @@ QString WeightsModel::displayText(const exec::WeightRow& r, int column) const {
     case LoadedShape: return r.hasValue() ? shapeText(r.loadedShape) : QString();
     case LoadedDtype: return q(r.loadedDtype);
     case Status:
-        return q(exec::weightStatusName(r.status)) + (r.used || r.placeholder.empty() ? QString() : QStringLiteral(" (unused)"));
+        return q(exec::weightStatusName(r.status)) +
+               (r.used || r.placeholder.empty() ? QString() : QStringLiteral(" (unused)"));
     case Source: return QFileInfo(q(r.source)).fileName().isEmpty() ? q(r.source) : QFileInfo(q(r.source)).fileName();
     }
     return {};

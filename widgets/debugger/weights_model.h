@@ -15,7 +15,18 @@ class DebugController;
 
 class WeightsModel : public QAbstractTableModel {
 public:
-    enum Column { Placeholder, Original, Kind, IrShape, IrDtype, LoadedShape, LoadedDtype, Status, Source, ColumnCount };
+    enum Column {
+        Placeholder,
+        Original,
+        Kind,
+        IrShape,
+        IrDtype,
+        LoadedShape,
+        LoadedDtype,
+        Status,
+        Source,
+        ColumnCount
+    };
     explicit WeightsModel(DebugController* controller, QObject* parent = nullptr);
     // Takes the controller's current rows.
     void refresh();

@@ -42,9 +42,8 @@ WeightsPanel::WeightsPanel(DebugController* c, QWidget* parent) : QWidget(parent
     connect(load, &QPushButton::clicked, this, &WeightsPanel::loadDialog);
     connect(filter_, &QComboBox::currentIndexChanged, this,
             [this] { proxy_->setMode(static_cast<WeightFilterMode>(filter_->currentData().toInt())); });
-    connect(table_, &QTableView::clicked, this, [this](const QModelIndex& i) {
-        showWeightRow(c_, model_->row(proxy_->mapToSource(i).row()));
-    });
+    connect(table_, &QTableView::clicked, this,
+            [this](const QModelIndex& i) { showWeightRow(c_, model_->row(proxy_->mapToSource(i).row())); });
     connect(c_, &DebugController::valuesChanged, this, &WeightsPanel::refresh);
     connect(c_, &DebugController::debuggerReset, this, &WeightsPanel::refresh);
     refresh();

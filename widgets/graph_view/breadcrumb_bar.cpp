@@ -22,8 +22,10 @@ QStringList BreadcrumbBar::crumbs() const {
     QStringList out;
     for (int i = 0; i < layout_->count(); ++i) {
         auto* w = layout_->itemAt(i)->widget();
-        if (auto* b = qobject_cast<QToolButton*>(w)) out << b->text();
-        else if (auto* l = qobject_cast<QLabel*>(w); l && l->objectName() == QLatin1String("crumbLeaf")) out << l->text();
+        if (auto* b = qobject_cast<QToolButton*>(w))
+            out << b->text();
+        else if (auto* l = qobject_cast<QLabel*>(w); l && l->objectName() == QLatin1String("crumbLeaf"))
+            out << l->text();
     }
     return out;
 }

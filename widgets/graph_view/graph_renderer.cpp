@@ -30,15 +30,11 @@ struct Frame {
     const RenderRequest& rq;
     const layout::LayoutResult& r;
     double zoom;
-    bool everything;   // the scene rect covers the whole drawing: skip the grid
+    bool everything;  // the scene rect covers the whole drawing: skip the grid
     Rect scene;
 
-    uint8_t itemFlag(size_t i) const {
-        return rq.itemFlags && i < rq.itemFlags->size() ? (*rq.itemFlags)[i] : 0;
-    }
-    uint8_t edgeFlag(size_t i) const {
-        return rq.edgeFlags && i < rq.edgeFlags->size() ? (*rq.edgeFlags)[i] : 0;
-    }
+    uint8_t itemFlag(size_t i) const { return rq.itemFlags && i < rq.itemFlags->size() ? (*rq.itemFlags)[i] : 0; }
+    uint8_t edgeFlag(size_t i) const { return rq.edgeFlags && i < rq.edgeFlags->size() ? (*rq.edgeFlags)[i] : 0; }
     const NodeDecoration* decoration(const PlacedItem& it) const {
         if (it.kind == ItemKind::Parameter || it.kind == ItemKind::Buffer || it.kind == ItemKind::Constant ||
             it.kind == ItemKind::OtherWeight)
@@ -72,10 +68,11 @@ class Raster {
 public:
     Raster(QImage& img) : img_(img), w_(img.width()), h_(img.height()) {}
     void plot(int x, int y, QRgb c) {
-        if (static_cast<unsigned>(x) < static_cast<unsigned>(w_) && static_cast<unsigned>(y) < static_cast<unsigned>(h_))
+        if (static_cast<unsigned>(x) < static_cast<unsigned>(w_) &&
+            static_cast<unsigned>(y) < static_cast<unsigned>(h_))
             reinterpret_cast<QRgb*>(img_.scanLine(y))[x] = c;
     }
-    void fill(int x0, int y0, int x1, int y1, QRgb c) {   // inclusive
+    void fill(int x0, int y0, int x1, int y1, QRgb c) {  // inclusive
         x0 = std::max(x0, 0);
         y0 = std::max(y0, 0);
         x1 = std::min(x1, w_ - 1);
@@ -87,7 +84,8 @@ public:
     }
     void line(double fx0, double fy0, double fx1, double fy1, QRgb c) {
         // Reject segments entirely outside.
-        if ((fx0 < 0 && fx1 < 0) || (fy0 < 0 && fy1 < 0) || (fx0 >= w_ && fx1 >= w_) || (fy0 >= h_ && fy1 >= h_)) return;
+        if ((fx0 < 0 && fx1 < 0) || (fy0 < 0 && fy1 < 0) || (fx0 >= w_ && fx1 >= w_) || (fy0 >= h_ && fy1 >= h_))
+            return;
         // Clip very long coordinates so the loop stays bounded.
         auto clampf = [](double v, double lo, double hi) { return std::clamp(v, lo, hi); };
         const double big = 4.0 * (w_ + h_);
@@ -100,8 +98,14 @@ public:
             plot(x0, y0, c);
             if (x0 == x1 && y0 == y1) break;
             const int e2 = 2 * err;
-            if (e2 >= dy) { err += dy; x0 += sx; }
-            if (e2 <= dx) { err += dx; y0 += sy; }
+            if (e2 >= dy) {
+                err += dy;
+                x0 += sx;
+            }
+            if (e2 <= dx) {
+                err += dx;
+                y0 += sy;
+            }
         }
     }
 
@@ -125,7 +129,7 @@ void renderOverview(QPainter& p, const Frame& f) {
     auto py = [&](double y) { return (y - oy) * k; };
 
     const auto items = f.items();
-    for (int32_t i : items) {   // frames of open modules under everything
+    for (int32_t i : items) {  // frames of open modules under everything
         const PlacedItem& it = f.r.items[i];
         if (it.kind != ItemKind::Frame) continue;
         const auto& c = rq.theme.colors(it);
@@ -174,7 +178,8 @@ void renderOverview(QPainter& p, const Frame& f) {
             if (!fl) continue;
             const PlacedItem& it = f.r.items[i];
             const int cx = static_cast<int>(px(it.rect.center().x)), cy = static_cast<int>(py(it.rect.center().y));
-            if (pass == 0 && (fl & kFlagHighlighted)) ras.fill(cx - r1, cy - r1, cx + r1, cy + r1, rq.theme.highlight.rgba());
+            if (pass == 0 && (fl & kFlagHighlighted))
+                ras.fill(cx - r1, cy - r1, cx + r1, cy + r1, rq.theme.highlight.rgba());
             if (pass == 1 && (fl & kFlagSelected)) {
                 ras.fill(cx - r2, cy - r2, cx + r2, cy + r2, rq.theme.selection.rgba());
                 ras.fill(cx - r2 + 2, cy - r2 + 2, cx + r2 - 2, cy + r2 - 2, rq.theme.background.rgba());
@@ -189,34 +194,40 @@ void renderOverview(QPainter& p, const Frame& f) {
 
 QPolygonF parallelogram(const Rect& r) {
     const double s = std::min(10.0, r.width / 4);
-    return QPolygonF({QPointF(r.x + s, r.y), QPointF(r.right(), r.y), QPointF(r.right() - s, r.bottom()),
-                      QPointF(r.x, r.bottom())});
+    return QPolygonF(
+        {QPointF(r.x + s, r.y), QPointF(r.right(), r.y), QPointF(r.right() - s, r.bottom()), QPointF(r.x, r.bottom())});
 }
 QPolygonF trapezoid(const Rect& r) {
     const double s = std::min(10.0, r.width / 4);
-    return QPolygonF({QPointF(r.x, r.y), QPointF(r.right(), r.y), QPointF(r.right() - s, r.bottom()),
-                      QPointF(r.x + s, r.bottom())});
+    return QPolygonF(
+        {QPointF(r.x, r.y), QPointF(r.right(), r.y), QPointF(r.right() - s, r.bottom()), QPointF(r.x + s, r.bottom())});
 }
 
 void drawShape(QPainter& p, const PlacedItem& it, const Rect& r, bool rounded) {
     const QRectF q(r.x, r.y, r.width, r.height);
     switch (it.kind) {
-        case ItemKind::Op:
-        case ItemKind::Ghost:
-        case ItemKind::Module:
-            if (rounded) p.drawRoundedRect(q, 6, 6);
-            else p.drawRect(q);
-            break;
-        case ItemKind::Frame:
-            if (rounded) p.drawRoundedRect(q, 8, 8);
-            else p.drawRect(q);
-            break;
-        case ItemKind::Port:
-            if (rounded) p.drawRoundedRect(q, std::min(10.0, r.height / 2), std::min(10.0, r.height / 2));
-            else p.drawRect(q);
-            break;
-        case ItemKind::Output: p.drawPolygon(trapezoid(r)); break;
-        default: p.drawPolygon(parallelogram(r)); break;
+    case ItemKind::Op:
+    case ItemKind::Ghost:
+    case ItemKind::Module:
+        if (rounded)
+            p.drawRoundedRect(q, 6, 6);
+        else
+            p.drawRect(q);
+        break;
+    case ItemKind::Frame:
+        if (rounded)
+            p.drawRoundedRect(q, 8, 8);
+        else
+            p.drawRect(q);
+        break;
+    case ItemKind::Port:
+        if (rounded)
+            p.drawRoundedRect(q, std::min(10.0, r.height / 2), std::min(10.0, r.height / 2));
+        else
+            p.drawRect(q);
+        break;
+    case ItemKind::Output: p.drawPolygon(trapezoid(r)); break;
+    default: p.drawPolygon(parallelogram(r)); break;
     }
 }
 
@@ -266,7 +277,8 @@ void drawFrames(QPainter& p, const Frame& f, const std::vector<int32_t>& items, 
             p.setFont(fnt);
             p.setPen(theme.dark ? QColor("#aab6c6") : QColor("#3d4f66"));
             p.drawText(QRectF(it.rect.x + 8, it.rect.y + 3, std::max(0.0, it.rect.width - 16), 16),
-                       Qt::AlignLeft | Qt::AlignVCenter, QChar(0x25BE) + QStringLiteral(" ") + QString::fromStdString(it.lines.front()));
+                       Qt::AlignLeft | Qt::AlignVCenter,
+                       QChar(0x25BE) + QStringLiteral(" ") + QString::fromStdString(it.lines.front()));
         }
     }
 }
@@ -287,7 +299,7 @@ std::vector<int32_t> drawPlainEdges(QPainter& p, const Frame& f, const std::vect
             for (size_t i = 1; i < edge.points.size(); ++i)
                 out.push_back(QLineF(edge.points[i - 1].x, edge.points[i - 1].y, edge.points[i].x, edge.points[i].y));
         }
-        QPen pen(theme.edge, 0);   // cosmetic 1 px
+        QPen pen(theme.edge, 0);  // cosmetic 1 px
         p.setPen(pen);
         p.drawLines(solid);
         pen.setColor(theme.edgeDashed);
@@ -406,9 +418,9 @@ void drawMarks(QPainter& p, const Frame& f, const std::vector<int32_t>& items, b
             p.setBrush(QColor("#d0302a"));
             p.drawEllipse(QPointF(it.rect.x, it.rect.y), 5, 5);
         }
-        if (d && d->missingValue) {   // a value is missing: red ring and a "!" badge at the top-right
+        if (d && d->missingValue) {  // a value is missing: red ring and a "!" badge at the top-right
             if (it.kind != ItemKind::Op && it.kind != ItemKind::Module && it.kind != ItemKind::Frame)
-                ring(QColor("#e02020"), 2.5, 3);   // the placeholder itself
+                ring(QColor("#e02020"), 2.5, 3);  // the placeholder itself
             const QPointF c(it.rect.right(), it.rect.y);
             p.setPen(Qt::NoPen);
             p.setBrush(QColor("#e02020"));
@@ -431,7 +443,7 @@ void drawLabels(QPainter& p, const Frame& f, const std::vector<int32_t>& items) 
     for (int32_t i : items) {
         const PlacedItem& it = f.r.items[i];
         if (it.lines.empty() || it.kind == ItemKind::Frame) continue;
-        if (it.kind == ItemKind::Module) {   // a "+": double-click opens it
+        if (it.kind == ItemKind::Module) {  // a "+": double-click opens it
             const QRectF plus(it.rect.right() - 15, it.rect.y + 4, 11, 11);
             p.setPen(QPen(theme.colors(it).stroke, 1.2));
             p.setBrush(Qt::NoBrush);
@@ -505,11 +517,14 @@ void renderGraph(QPainter& painter, const RenderRequest& rq) {
     const double zoom = rq.target.width() / rq.sceneRect.width();
     const Rect scene{rq.sceneRect.x(), rq.sceneRect.y(), rq.sceneRect.width(), rq.target.height() / zoom};
     const Rect& b = r.bounds;
-    const bool everything = scene.x <= b.x && scene.y <= b.y && scene.right() >= b.right() && scene.bottom() >= b.bottom();
+    const bool everything =
+        scene.x <= b.x && scene.y <= b.y && scene.right() >= b.right() && scene.bottom() >= b.bottom();
     Frame f{rq, r, zoom, everything, scene};
     DetailLevel level = rq.detail == DetailLevel::Auto ? detailFor(zoom) : rq.detail;
-    if (level == DetailLevel::Overview) renderOverview(painter, f);
-    else renderDetailed(painter, f, level == DetailLevel::Full);
+    if (level == DetailLevel::Overview)
+        renderOverview(painter, f);
+    else
+        renderDetailed(painter, f, level == DetailLevel::Full);
 }
 
 }  // namespace irscope::widgets

@@ -26,13 +26,13 @@ enum class DetailLevel { Auto, Overview, Shapes, Full };
 
 struct RenderRequest {
     const DocumentLayout* layout = nullptr;
-    QRectF sceneRect;                 // the part of the drawing to show
-    QRectF target;                    // where on the painter, in logical pixels
-    qreal devicePixelRatio = 1;       // of the paint device (raster overview buffer)
+    QRectF sceneRect;            // the part of the drawing to show
+    QRectF target;               // where on the painter, in logical pixels
+    qreal devicePixelRatio = 1;  // of the paint device (raster overview buffer)
     GraphTheme theme = GraphTheme::light();
-    const std::vector<uint8_t>* itemFlags = nullptr;   // ItemFlag bits per item, may be null
-    const std::vector<uint8_t>* edgeFlags = nullptr;   // EdgeFlag bits per edge, may be null
-    std::function<const NodeDecoration*(int64_t node)> decoration;   // may be empty
+    const std::vector<uint8_t>* itemFlags = nullptr;                // ItemFlag bits per item, may be null
+    const std::vector<uint8_t>* edgeFlags = nullptr;                // EdgeFlag bits per edge, may be null
+    std::function<const NodeDecoration*(int64_t node)> decoration;  // may be empty
     // Decorations of placeholder items by placeholder name (missing-value marks); may be empty.
     std::function<const NodeDecoration*(const std::string& placeholder)> weightDecoration;
     // Decorations of collapsed module boxes and frames (aggregated over the ops inside); may be empty.

@@ -19,7 +19,7 @@ struct GraphTheme {
     bool dark = false;
     QColor background, grid;
     QColor edge, edgeDashed, edgeLabel, edgeOverview;
-    QColor text, textDim;                 // on node fills (always light fills)
+    QColor text, textDim;  // on node fills (always light fills)
     QColor selection, producer, consumer, highlight, current;
 
     static GraphTheme light();
@@ -31,8 +31,8 @@ struct GraphTheme {
 
 private:
     void buildTable();
-    std::array<ItemColors, 11> kindColors_;    // by ItemKind (Op unused)
-    std::array<ItemColors, 8> familyColors_;   // by OpFamily
+    std::array<ItemColors, 11> kindColors_;   // by ItemKind (Op unused)
+    std::array<ItemColors, 8> familyColors_;  // by OpFamily
 };
 
 }  // namespace irscope::widgets

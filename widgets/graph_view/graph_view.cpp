@@ -4,14 +4,14 @@
 #include <cmath>
 
 #include <QApplication>
+#include <QContextMenuEvent>
 #include <QHelpEvent>
 #include <QImage>
 #include <QKeyEvent>
+#include <QMenu>
 #include <QMouseEvent>
 #include <QPainter>
 #include <QScrollBar>
-#include <QContextMenuEvent>
-#include <QMenu>
 #include <QToolTip>
 #include <QWheelEvent>
 
@@ -22,7 +22,7 @@
 namespace irscope::widgets {
 
 namespace {
-constexpr double kOpenZoom = 0.8;   // a freshly opened graph too big to fit is shown at this zoom
+constexpr double kOpenZoom = 0.8;  // a freshly opened graph too big to fit is shown at this zoom
 }
 
 GraphView::GraphView(GraphSession* session, QWidget* parent)
@@ -69,8 +69,10 @@ QPointF GraphView::origin() const {
     const auto& b = lay->result.bounds;
     const QSize vp = viewport()->size();
     const double w = b.width * zoom_, h = b.height * zoom_;
-    const double x = w <= vp.width() ? b.x - (vp.width() - w) / 2 / zoom_ : b.x + horizontalScrollBar()->value() / zoom_;
-    const double y = h <= vp.height() ? b.y - (vp.height() - h) / 2 / zoom_ : b.y + verticalScrollBar()->value() / zoom_;
+    const double x =
+        w <= vp.width() ? b.x - (vp.width() - w) / 2 / zoom_ : b.x + horizontalScrollBar()->value() / zoom_;
+    const double y =
+        h <= vp.height() ? b.y - (vp.height() - h) / 2 / zoom_ : b.y + verticalScrollBar()->value() / zoom_;
     return {x, y};
 }
 
@@ -125,7 +127,9 @@ void GraphView::zoomAround(double zoom, const QPointF& anchor) {
     emit zoomChanged(zoom_);
 }
 
-void GraphView::setZoom(double zoom) { zoomAround(zoom, QPointF(viewport()->width() / 2.0, viewport()->height() / 2.0)); }
+void GraphView::setZoom(double zoom) {
+    zoomAround(zoom, QPointF(viewport()->width() / 2.0, viewport()->height() / 2.0));
+}
 void GraphView::zoomIn() { setZoom(zoom_ * 1.25); }
 void GraphView::zoomOut() { setZoom(zoom_ / 1.25); }
 void GraphView::actualSize() { setZoom(1); }
@@ -190,7 +194,8 @@ void GraphView::onLayoutChanged() {
     updateScrollBars();
     minimap_->invalidate();
     placeMinimap();
-    const auto anchorItems = anchorModule_ >= 0 ? session_->layout()->itemsOf(ItemRef::module(anchorModule_)) : std::vector<int32_t>{};
+    const auto anchorItems =
+        anchorModule_ >= 0 ? session_->layout()->itemsOf(ItemRef::module(anchorModule_)) : std::vector<int32_t>{};
     anchorModule_ = -1;
     if (!anchorItems.empty()) {
         // The module toggled by the user stays under the mouse: same top-left on screen.
@@ -220,7 +225,9 @@ RenderRequest GraphView::frameRequest(const QSizeF& size, qreal devicePixelRatio
     rq.edgeFlags = &session_->edgeFlags();
     if (session_->hasDecorations()) {
         rq.decoration = [s = session_](int64_t n) { return s->nodeDecoration(n); };
-        rq.weightDecoration = [s = session_](const std::string& ph) { return s->weightDecoration(QString::fromStdString(ph)); };
+        rq.weightDecoration = [s = session_](const std::string& ph) {
+            return s->weightDecoration(QString::fromStdString(ph));
+        };
         rq.moduleDecoration = [s = session_](int64_t m) { return s->moduleDecoration(m); };
     }
     return rq;
@@ -263,7 +270,8 @@ void GraphView::setMinimapVisible(bool visible) {
 void GraphView::placeMinimap() {
     const QRect vp = viewport()->geometry();
     const QSize size = minimap_->preferredSizeFor(QSize(180, 240));
-    minimap_->setGeometry(vp.right() - size.width() - 12, vp.bottom() - size.height() - 12, size.width(), size.height());
+    minimap_->setGeometry(vp.right() - size.width() - 12, vp.bottom() - size.height() - 12, size.width(),
+                          size.height());
     minimap_->raise();
     minimap_->invalidate();
 }
@@ -360,8 +368,10 @@ void GraphView::mouseDoubleClickEvent(QMouseEvent* e) {
     if (item < 0) return;
     const auto& it = lay->result.items[item];
     // A box opens; a frame closes from its title bar (inside it, clicks belong to its children).
-    if (it.kind == layout::ItemKind::Module) setModuleExpandedAnchored(it.irIndex, true);
-    else if (it.kind == layout::ItemKind::Frame && s.y() <= it.rect.y + 22) setModuleExpandedAnchored(it.irIndex, false);
+    if (it.kind == layout::ItemKind::Module)
+        setModuleExpandedAnchored(it.irIndex, true);
+    else if (it.kind == layout::ItemKind::Frame && s.y() <= it.rect.y + 22)
+        setModuleExpandedAnchored(it.irIndex, false);
     e->accept();
 }
 
@@ -380,12 +390,15 @@ void GraphView::contextMenuEvent(QContextMenuEvent* e) {
                             : tr("Expand %1").arg(QString::fromStdString(tree->module(module).path)),
                        this, [this, module, open] { setModuleExpandedAnchored(module, !open); });
     } else if (ref.isNode() && module > 0) {
-        menu.addAction(tr("Collapse %1").arg(QString::fromStdString(tree->module(module).path)), this,
-                       [this, module] { session_->select(ItemRef::module(module)); setModuleExpandedAnchored(module, false); });
+        menu.addAction(tr("Collapse %1").arg(QString::fromStdString(tree->module(module).path)), this, [this, module] {
+            session_->select(ItemRef::module(module));
+            setModuleExpandedAnchored(module, false);
+        });
     }
     if (!menu.isEmpty()) menu.addSeparator();
     for (int depth = 1; depth <= 3; ++depth)
-        menu.addAction(tr("Expand to depth %1").arg(depth), this, [this, depth] { session_->expandModulesToDepth(depth); });
+        menu.addAction(tr("Expand to depth %1").arg(depth), this,
+                       [this, depth] { session_->expandModulesToDepth(depth); });
     menu.addAction(tr("Expand all"), this, [this] { session_->expandAllModules(); });
     menu.addAction(tr("Collapse to first view"), this, [this] { session_->expandModulesToDepth(-1); });
     menu.exec(e->globalPos());
@@ -394,49 +407,49 @@ void GraphView::contextMenuEvent(QContextMenuEvent* e) {
 void GraphView::keyPressEvent(QKeyEvent* e) {
     const ItemRef sel = session_->selection();
     switch (e->key()) {
-        case Qt::Key_Plus:
-        case Qt::Key_Right:   // open the selected module (tree-view keys)
-            if (sel.isModule() && !session_->isModuleExpanded(sel.index)) {
-                setModuleExpandedAnchored(sel.index, true);
-                return;
-            }
-            break;
-        case Qt::Key_Minus:
-        case Qt::Key_Left: {  // close the selected module ('-' also the module around the selected op)
-            if (e->key() == Qt::Key_Left && !sel.isModule()) break;
-            const int64_t m = sel.isModule() && session_->isModuleExpanded(sel.index) ? sel.index : session_->moduleOf(sel);
-            if (m > 0 && session_->isModuleExpanded(m)) {
-                session_->select(ItemRef::module(m));
-                setModuleExpandedAnchored(m, false);
-                return;
-            }
-            if (sel.isModule() && m > 0) {   // already closed: go up to the parent
-                const auto parent = session_->moduleTree()->module(m).parent;
-                if (parent > 0) {
-                    session_->select(ItemRef::module(parent));
-                    setModuleExpandedAnchored(parent, false);
-                    return;
-                }
-            }
-            break;
+    case Qt::Key_Plus:
+    case Qt::Key_Right:  // open the selected module (tree-view keys)
+        if (sel.isModule() && !session_->isModuleExpanded(sel.index)) {
+            setModuleExpandedAnchored(sel.index, true);
+            return;
         }
-        default: break;
+        break;
+    case Qt::Key_Minus:
+    case Qt::Key_Left: {  // close the selected module ('-' also the module around the selected op)
+        if (e->key() == Qt::Key_Left && !sel.isModule()) break;
+        const int64_t m = sel.isModule() && session_->isModuleExpanded(sel.index) ? sel.index : session_->moduleOf(sel);
+        if (m > 0 && session_->isModuleExpanded(m)) {
+            session_->select(ItemRef::module(m));
+            setModuleExpandedAnchored(m, false);
+            return;
+        }
+        if (sel.isModule() && m > 0) {  // already closed: go up to the parent
+            const auto parent = session_->moduleTree()->module(m).parent;
+            if (parent > 0) {
+                session_->select(ItemRef::module(parent));
+                setModuleExpandedAnchored(parent, false);
+                return;
+            }
+        }
+        break;
+    }
+    default: break;
     }
     switch (e->key()) {
-        case Qt::Key_Up:
-            if (!session_->selection().isNone()) {
-                session_->walkToProducer();
-                return;
-            }
-            break;
-        case Qt::Key_Down:
-            if (!session_->selection().isNone()) {
-                session_->walkToConsumer();
-                return;
-            }
-            break;
-        case Qt::Key_Escape: session_->clearSelection(); return;
-        default: break;
+    case Qt::Key_Up:
+        if (!session_->selection().isNone()) {
+            session_->walkToProducer();
+            return;
+        }
+        break;
+    case Qt::Key_Down:
+        if (!session_->selection().isNone()) {
+            session_->walkToConsumer();
+            return;
+        }
+        break;
+    case Qt::Key_Escape: session_->clearSelection(); return;
+    default: break;
     }
     QAbstractScrollArea::keyPressEvent(e);
 }

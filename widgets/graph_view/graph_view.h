@@ -75,14 +75,14 @@ private:
     void onLayoutChanged();
     void updateScrollBars();
     void zoomAround(double zoom, const QPointF& viewportAnchor);
-    QPointF origin() const;        // scene point drawn at the viewport's top-left
+    QPointF origin() const;  // scene point drawn at the viewport's top-left
     void placeMinimap();
     // Opens or closes a module keeping its box where it is on screen.
     void setModuleExpandedAnchored(int64_t module, bool expanded);
 
     GraphSession* session_;
     Minimap* minimap_;
-    int64_t anchorModule_ = -1;      // keep this module's top-left at anchorPos_ across the next layout change
+    int64_t anchorModule_ = -1;  // keep this module's top-left at anchorPos_ across the next layout change
     QPointF anchorPos_;
     GraphTheme theme_;
     double zoom_ = 1;

@@ -57,8 +57,9 @@ QColor OverlayScale::color(double v) const {
 QString OverlayScale::badge(double v) const {
     if (std::isnan(v)) return {};
     switch (kind_) {
-    case exec::OverlayKind::Time: return v < 1e-3 ? QString::number(v * 1e6, 'f', 0) + QStringLiteral(" µs")
-                                                  : QString::number(v * 1e3, 'f', 2) + QStringLiteral(" ms");
+    case exec::OverlayKind::Time:
+        return v < 1e-3 ? QString::number(v * 1e6, 'f', 0) + QStringLiteral(" µs")
+                        : QString::number(v * 1e3, 'f', 2) + QStringLiteral(" ms");
     case exec::OverlayKind::MaxAbs: return QString::number(v, 'g', 3);
     // Only nodes that differ get a badge (green fill says "matches"): "0" on
     // every node of a busy graph is clutter.

@@ -76,7 +76,8 @@ SpatialGrid::SpatialGrid(const layout::LayoutResult& layout, double cellSize) : 
             for (size_t k = 1; k < pts.size(); ++k) f(static_cast<int32_t>(e), segmentBox(pts[k - 1], pts[k]));
             if (!layout.edges[e].label.empty()) {
                 const Point p = layout.edges[e].labelPos;
-                f(static_cast<int32_t>(e), Rect{p.x, p.y - 7, 8.0 * static_cast<double>(layout.edges[e].label.size()), 14});
+                f(static_cast<int32_t>(e),
+                  Rect{p.x, p.y - 7, 8.0 * static_cast<double>(layout.edges[e].label.size()), 14});
             }
         }
     });

@@ -24,7 +24,7 @@ public:
 
 private:
     struct Cells {
-        std::vector<int32_t> offset;   // cols*rows + 1
+        std::vector<int32_t> offset;  // cols*rows + 1
         std::vector<int32_t> ids;
     };
     void cellRange(const layout::Rect& r, int& c0, int& r0, int& c1, int& r1) const;

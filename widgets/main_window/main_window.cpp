@@ -140,12 +140,13 @@ void MainWindow::connectSession() {
         progress_->hide();
         cancelButton_->hide();
     };
-    connect(session_, &GraphSession::loadFailed, this, [this, endProgress](const QString& path, const QString& message) {
-        endProgress();
-        showMessage(tr("Could not open %1: %2").arg(QFileInfo(path).fileName(), message), true, false);
-        updateInfo();
-        updateTitle();
-    });
+    connect(session_, &GraphSession::loadFailed, this,
+            [this, endProgress](const QString& path, const QString& message) {
+                endProgress();
+                showMessage(tr("Could not open %1: %2").arg(QFileInfo(path).fileName(), message), true, false);
+                updateInfo();
+                updateTitle();
+            });
     connect(session_, &GraphSession::loadCancelled, this, [this, endProgress] {
         endProgress();
         statusBar()->showMessage(tr("Opening cancelled"), 4000);
@@ -157,8 +158,10 @@ void MainWindow::connectSession() {
         onGraphLoaded();
     });
     connect(session_, &GraphSession::layoutBusy, this, [this](bool busy) {
-        if (busy) statusBar()->showMessage(tr("Laying out…"));
-        else statusBar()->clearMessage();
+        if (busy)
+            statusBar()->showMessage(tr("Laying out…"));
+        else
+            statusBar()->clearMessage();
     });
 }
 
@@ -211,8 +214,10 @@ void MainWindow::addPanelSection(PanelId id, QWidget* section, Qt::Edge edge) {
         dock->setWidget(box);
     }
     auto* lay = static_cast<QVBoxLayout*>(box->layout());
-    if (edge == Qt::TopEdge) lay->insertWidget(0, section);
-    else lay->addWidget(section);
+    if (edge == Qt::TopEdge)
+        lay->insertWidget(0, section);
+    else
+        lay->addWidget(section);
 }
 
 void MainWindow::buildDocks() {
@@ -231,28 +236,33 @@ void MainWindow::buildDocks() {
     addPanel(kModulesPanel, tr("Modules"), modules_, {Qt::RightDockWidgetArea, {}, kOpStatsPanel});
     // The debugger moves it under the graph.
     addPanel(kCallStackPanel, tr("Call Stack"), callStack_, {Qt::RightDockWidgetArea, {}, kModulesPanel});
-    auto* diagnostics = addPanel(kDiagnosticsPanel, tr("Diagnostics"), diagnostics_, {Qt::BottomDockWidgetArea, {}, {}});
+    auto* diagnostics =
+        addPanel(kDiagnosticsPanel, tr("Diagnostics"), diagnostics_, {Qt::BottomDockWidgetArea, {}, {}});
     properties->raise();
     resizeDocks({properties}, {400}, Qt::Horizontal);
     resizeDocks({diagnostics}, {140}, Qt::Vertical);
     connect(diagnostics_, &DiagnosticsPanel::countsChanged, this, [diagnostics](int errors, int warnings, int infos) {
-        diagnostics->setWindowTitle(errors + warnings + infos == 0
-                                        ? tr("Diagnostics")
-                                        : tr("Diagnostics (%1 errors, %2 warnings, %3 info)").arg(errors).arg(warnings).arg(infos));
+        diagnostics->setWindowTitle(
+            errors + warnings + infos == 0
+                ? tr("Diagnostics")
+                : tr("Diagnostics (%1 errors, %2 warnings, %3 info)").arg(errors).arg(warnings).arg(infos));
         if (errors > 0) diagnostics->show();
     });
 }
 
 void MainWindow::buildActions() {
     auto* file = menuBar()->addMenu(tr("&File"));
-    auto* open = file->addAction(style()->standardIcon(QStyle::SP_DialogOpenButton), tr("&Open…"), this, &MainWindow::openDialog);
+    auto* open = file->addAction(style()->standardIcon(QStyle::SP_DialogOpenButton), tr("&Open…"), this,
+                                 &MainWindow::openDialog);
     open->setShortcut(QKeySequence::Open);
     recentMenu_ = file->addMenu(tr("Open &Recent"));
     auto* reloadAction = file->addAction(tr("&Reload"), this, &MainWindow::reload);
     reloadAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
     file->addSeparator();
-    file->addAction(tr("Export as &SVG…"), this, [this] { exportDialog(tr("SVG image (*.svg)"), QStringLiteral("svg")); });
-    file->addAction(tr("Export as &PNG…"), this, [this] { exportDialog(tr("PNG image (*.png)"), QStringLiteral("png")); });
+    file->addAction(tr("Export as &SVG…"), this,
+                    [this] { exportDialog(tr("SVG image (*.svg)"), QStringLiteral("svg")); });
+    file->addAction(tr("Export as &PNG…"), this,
+                    [this] { exportDialog(tr("PNG image (*.png)"), QStringLiteral("png")); });
     file->addAction(tr("Export as &Mermaid…"), this,
                     [this] { exportDialog(tr("Mermaid flowchart (*.mmd *.md)"), QStringLiteral("mmd")); });
     file->addSeparator();
@@ -264,8 +274,8 @@ void MainWindow::buildActions() {
 
     auto* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&About irscope"), this, [this] {
-        showMessage(tr("irscope %1: inspect, run and debug torch_ir graphs.").arg(QApplication::applicationVersion()), false,
-                    false);
+        showMessage(tr("irscope %1: inspect, run and debug torch_ir graphs.").arg(QApplication::applicationVersion()),
+                    false, false);
     });
 }
 
@@ -300,12 +310,14 @@ void MainWindow::buildViewMenu() {
     auto* depthMenu = viewMenu->addMenu(tr("&Expand Modules"));
     depthMenu->addAction(tr("First View (about 150 items)"), this, [this] { session_->expandModulesToDepth(-1); });
     for (int depth = 1; depth <= 4; ++depth)
-        depthMenu->addAction(tr("To Depth %1").arg(depth), this, [this, depth] { session_->expandModulesToDepth(depth); });
+        depthMenu->addAction(tr("To Depth %1").arg(depth), this,
+                             [this, depth] { session_->expandModulesToDepth(depth); });
     auto* all = depthMenu->addAction(tr("All"), this, [this] { session_->expandAllModules(); });
     all->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Plus));
     connect(groupAction_, &QAction::toggled, depthMenu, &QMenu::setEnabled);
     viewMenu->addSeparator();
-    for (PanelId id : {kSearchPanel, kPropertiesPanel, kOpStatsPanel, kModulesPanel, kCallStackPanel, kDiagnosticsPanel})
+    for (PanelId id :
+         {kSearchPanel, kPropertiesPanel, kOpStatsPanel, kModulesPanel, kCallStackPanel, kDiagnosticsPanel})
         viewMenu->addAction(panelDock(id)->toggleViewAction());
 }
 
@@ -332,8 +344,8 @@ void MainWindow::buildGoMenu() {
 
 void MainWindow::openDialog() {
     const QString dir = recent_.isEmpty() ? QString() : QFileInfo(recent_.front()).absolutePath();
-    const QString path = QFileDialog::getOpenFileName(this, tr("Open torch_ir graph"), dir,
-                                                      tr("torch_ir JSON (*.json);;All files (*)"));
+    const QString path =
+        QFileDialog::getOpenFileName(this, tr("Open torch_ir graph"), dir, tr("torch_ir JSON (*.json);;All files (*)"));
     if (!path.isEmpty()) openFile(path);
 }
 
@@ -372,7 +384,8 @@ void MainWindow::updateInfo() {
 
 void MainWindow::updateTitle() {
     const QString path = session_->filePath();
-    setWindowTitle(path.isEmpty() ? QStringLiteral("irscope") : QStringLiteral("%1 — irscope").arg(QFileInfo(path).fileName()));
+    setWindowTitle(path.isEmpty() ? QStringLiteral("irscope")
+                                  : QStringLiteral("%1 — irscope").arg(QFileInfo(path).fileName()));
     setWindowFilePath(path);
 }
 
@@ -420,7 +433,8 @@ void MainWindow::rebuildRecentMenu() {
 void MainWindow::exportDialog(const QString& filter, const QString& suffix) {
     if (!session_->hasDocument()) return;
     const QFileInfo src(session_->filePath());
-    const QString suggested = src.absolutePath() + QLatin1Char('/') + src.completeBaseName() + QLatin1Char('.') + suffix;
+    const QString suggested =
+        src.absolutePath() + QLatin1Char('/') + src.completeBaseName() + QLatin1Char('.') + suffix;
     const QString path = QFileDialog::getSaveFileName(this, tr("Export"), suggested, filter);
     if (!path.isEmpty()) exportTo(path);
 }
@@ -445,11 +459,13 @@ bool MainWindow::exportTo(const QString& path) {
             text = exporter::graphToMermaid(doc->graph, mo) + "\n";
         }
         QSaveFile f(path);
-        ok = f.open(QIODevice::WriteOnly) && f.write(text.data(), static_cast<qint64>(text.size())) == static_cast<qint64>(text.size()) &&
-             f.commit();
+        ok = f.open(QIODevice::WriteOnly) &&
+             f.write(text.data(), static_cast<qint64>(text.size())) == static_cast<qint64>(text.size()) && f.commit();
     }
-    if (ok) statusBar()->showMessage(tr("Exported %1").arg(path), 5000);
-    else showMessage(tr("Could not write %1").arg(path), true, false);
+    if (ok)
+        statusBar()->showMessage(tr("Exported %1").arg(path), 5000);
+    else
+        showMessage(tr("Could not write %1").arg(path), true, false);
     return ok;
 }
 

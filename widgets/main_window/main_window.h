@@ -38,8 +38,8 @@ class SearchPanel;
 // Where a panel's dock goes.
 struct PanelPlacement {
     Qt::DockWidgetArea area = Qt::RightDockWidgetArea;
-    std::optional<PanelId> besideOf;     // split that panel's place: this one goes on its right (or below)
-    std::optional<PanelId> tabbedWith;   // a tab in that panel's tab group
+    std::optional<PanelId> besideOf;    // split that panel's place: this one goes on its right (or below)
+    std::optional<PanelId> tabbedWith;  // a tab in that panel's tab group
 };
 
 class MainWindow : public QMainWindow {
@@ -78,7 +78,7 @@ public slots:
     void openFile(const QString& path);
     void openDialog();
     void reload();
-    bool exportTo(const QString& path);   // .svg, .png or .mmd by extension
+    bool exportTo(const QString& path);  // .svg, .png or .mmd by extension
     void showMessage(const QString& text, bool error, bool offerReload);
 
 protected:
@@ -113,7 +113,7 @@ private:
     ModulesPanel* modules_;
     CallStackPanel* callStack_;
     BreadcrumbBar* breadcrumbs_;
-    QHash<QString, QDockWidget*> docks_;   // by PanelId key
+    QHash<QString, QDockWidget*> docks_;  // by PanelId key
 
     QWidget* messageBar_;
     QLabel* messageLabel_;

@@ -21,9 +21,8 @@ CallStackPanel::CallStackPanel(GraphSession* session, QWidget* parent)
     layout->addWidget(list_);
     connect(session_, &GraphSession::currentNodeChanged, this, &CallStackPanel::rebuild);
     connect(session_, &GraphSession::graphLoaded, this, &CallStackPanel::rebuild);
-    connect(list_, &QListWidget::itemClicked, this, [this](QListWidgetItem* item) {
-        session_->select(item->data(kRefRole).value<ItemRef>(), true);
-    });
+    connect(list_, &QListWidget::itemClicked, this,
+            [this](QListWidgetItem* item) { session_->select(item->data(kRefRole).value<ItemRef>(), true); });
     rebuild();
 }
 
@@ -54,11 +53,12 @@ void CallStackPanel::rebuild() {
     auto path = tree->pathFromRoot(tree->moduleOfNode(node));
     for (auto it = path.rbegin(); it != path.rend(); ++it) {
         const auto& m = tree->module(*it);
-        if (m.isList) continue;   // a ModuleList is a container, not a frame of execution
+        if (m.isList) continue;  // a ModuleList is a container, not a frame of execution
         QString text = *it == modules::kRootModule ? tr("model") : q(m.path);
         if (kinds) text += QStringLiteral("    [%1]").arg(q((*kinds)[static_cast<size_t>(*it)]));
         auto* item = new QListWidgetItem(text, list_);
-        item->setData(kRefRole, QVariant::fromValue(*it == modules::kRootModule ? ItemRef{} : ItemRef::module(*it, q(m.path))));
+        item->setData(kRefRole,
+                      QVariant::fromValue(*it == modules::kRootModule ? ItemRef{} : ItemRef::module(*it, q(m.path))));
     }
 }
 

@@ -40,20 +40,21 @@ void DiagnosticsPanel::rebuild() {
             // A missing value the user has since supplied stays listed, settled.
             const bool settled = d.code == "missing-constant" &&
                                  session_->suppliedPlaceholders().contains(QString::fromStdString(d.tensor));
-            auto* item = new QTreeWidgetItem({QString::fromUtf8(ir::severityName(d.severity)), QString::fromStdString(d.node),
-                                              QString::fromStdString(d.code),
-                                              (settled ? tr("(value supplied) ") : QString()) + QString::fromStdString(d.message)});
+            auto* item = new QTreeWidgetItem(
+                {QString::fromUtf8(ir::severityName(d.severity)), QString::fromStdString(d.node),
+                 QString::fromStdString(d.code),
+                 (settled ? tr("(value supplied) ") : QString()) + QString::fromStdString(d.message)});
             if (settled) {
                 for (int c = 0; c < 4; ++c) item->setForeground(c, palette().color(QPalette::Disabled, QPalette::Text));
                 item->setIcon(0, style()->standardIcon(QStyle::SP_DialogApplyButton));
                 item->setData(0, Qt::UserRole, QString::fromStdString(d.node));
                 item->setData(0, Qt::UserRole + 1, QString::fromStdString(d.tensor));
                 items << item;
-                continue;   // not counted: nothing left to act on
+                continue;  // not counted: nothing left to act on
             }
             QStyle::StandardPixmap icon = d.severity == ir::Severity::Error     ? QStyle::SP_MessageBoxCritical
                                           : d.severity == ir::Severity::Warning ? QStyle::SP_MessageBoxWarning
-                                                                                 : QStyle::SP_MessageBoxInformation;
+                                                                                : QStyle::SP_MessageBoxInformation;
             item->setIcon(0, style()->standardIcon(icon));
             item->setData(0, Qt::UserRole, QString::fromStdString(d.node));
             item->setData(0, Qt::UserRole + 1, QString::fromStdString(d.tensor));

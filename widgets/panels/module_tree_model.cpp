@@ -9,7 +9,8 @@ namespace irscope::widgets {
 
 using modules::ModuleId;
 
-ModuleTreeModel::ModuleTreeModel(GraphSession* session, QObject* parent) : QAbstractItemModel(parent), session_(session) {
+ModuleTreeModel::ModuleTreeModel(GraphSession* session, QObject* parent)
+    : QAbstractItemModel(parent), session_(session) {
     connect(session_, &GraphSession::graphLoaded, this, &ModuleTreeModel::reset);
     connect(session_, &GraphSession::decorationsChanged, this, [this] {
         if (!tree_ || tree_->size() == 0) return;
@@ -47,7 +48,7 @@ QModelIndex ModuleTreeModel::indexOf(ModuleId id) const {
     if (!tree_ || id < 0 || id >= static_cast<ModuleId>(tree_->size())) return {};
     if (id == modules::kRootModule) return createIndex(0, 0, quintptr(0));
     const ModuleId parent = tree_->module(id).parent;
-    rows(parent);   // fills rowInParent_ for id
+    rows(parent);  // fills rowInParent_ for id
     const int row = rowInParent_[static_cast<size_t>(id)];
     return row < 0 ? QModelIndex() : createIndex(row, 0, quintptr(id));
 }
@@ -58,7 +59,7 @@ ModuleId ModuleTreeModel::moduleAt(const QModelIndex& index) const {
 
 QModelIndex ModuleTreeModel::index(int row, int column, const QModelIndex& parent) const {
     if (!tree_ || row < 0 || column < 0 || column >= ColumnCount) return {};
-    if (!parent.isValid()) return row == 0 ? createIndex(0, column, quintptr(0)) : QModelIndex();   // the model itself
+    if (!parent.isValid()) return row == 0 ? createIndex(0, column, quintptr(0)) : QModelIndex();  // the model itself
     const auto& r = rows(moduleAt(parent));
     if (row >= static_cast<int>(r.size())) return {};
     return createIndex(row, column, quintptr(r[static_cast<size_t>(row)]));
@@ -84,44 +85,46 @@ QVariant ModuleTreeModel::data(const QModelIndex& index, int role) const {
     if (!tree_ || id < 0) return {};
     const auto& m = tree_->module(id);
     if (role == kModuleIdRole) return QVariant::fromValue<qint64>(id);
-    if (role == Qt::TextAlignmentRole && ((index.column() >= Ops && index.column() <= Parameters) || index.column() == Time))
+    if (role == Qt::TextAlignmentRole &&
+        ((index.column() >= Ops && index.column() <= Parameters) || index.column() == Time))
         return int(Qt::AlignRight | Qt::AlignVCenter);
     if (role == Qt::ToolTipRole && index.column() == Name) return m.path.empty() ? tr("the model") : q(m.path);
     if (role != Qt::DisplayRole) return {};
     const QLocale locale;
     switch (index.column()) {
-        case Name: return id == modules::kRootModule ? tr("(model)") : q(m.name);
-        case Kind: {
-            const auto* kinds = session_->moduleKinds();
-            return kinds ? q((*kinds)[static_cast<size_t>(id)]) : QVariant();
-        }
-        case Ops: return locale.toString(static_cast<qlonglong>(m.opCount));
-        case Weights: return locale.toString(static_cast<qlonglong>(m.weightCount));
-        case Parameters: return locale.toString(static_cast<qlonglong>(m.parameterCount));
-        case Status: {
-            const auto* d = session_->moduleStatus(id);
-            return d ? *d : QString();
-        }
-        case Time: {
-            const double s = session_->moduleSeconds(id);
-            if (s <= 0) return QString();
-            return s < 1e-3 ? QStringLiteral("%1 µs").arg(s * 1e6, 0, 'f', 0) : QStringLiteral("%1 ms").arg(s * 1e3, 0, 'f', 2);
-        }
-        default: return {};
+    case Name: return id == modules::kRootModule ? tr("(model)") : q(m.name);
+    case Kind: {
+        const auto* kinds = session_->moduleKinds();
+        return kinds ? q((*kinds)[static_cast<size_t>(id)]) : QVariant();
+    }
+    case Ops: return locale.toString(static_cast<qlonglong>(m.opCount));
+    case Weights: return locale.toString(static_cast<qlonglong>(m.weightCount));
+    case Parameters: return locale.toString(static_cast<qlonglong>(m.parameterCount));
+    case Status: {
+        const auto* d = session_->moduleStatus(id);
+        return d ? *d : QString();
+    }
+    case Time: {
+        const double s = session_->moduleSeconds(id);
+        if (s <= 0) return QString();
+        return s < 1e-3 ? QStringLiteral("%1 µs").arg(s * 1e6, 0, 'f', 0)
+                        : QStringLiteral("%1 ms").arg(s * 1e3, 0, 'f', 2);
+    }
+    default: return {};
     }
 }
 
 QVariant ModuleTreeModel::headerData(int section, Qt::Orientation orientation, int role) const {
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
     switch (section) {
-        case Name: return tr("Module");
-        case Kind: return tr("Kind");
-        case Ops: return tr("Ops");
-        case Weights: return tr("Weights");
-        case Parameters: return tr("Parameters");
-        case Status: return tr("Run");
-        case Time: return tr("Time");
-        default: return {};
+    case Name: return tr("Module");
+    case Kind: return tr("Kind");
+    case Ops: return tr("Ops");
+    case Weights: return tr("Weights");
+    case Parameters: return tr("Parameters");
+    case Status: return tr("Run");
+    case Time: return tr("Time");
+    default: return {};
     }
 }
 

@@ -16,7 +16,7 @@ class ModuleTreeModel : public QAbstractItemModel {
     Q_OBJECT
 public:
     enum Column { Name, Kind, Ops, Weights, Parameters, Status, Time, ColumnCount };
-    static constexpr int kModuleIdRole = Qt::UserRole + 1;   // qint64 ModuleId
+    static constexpr int kModuleIdRole = Qt::UserRole + 1;  // qint64 ModuleId
 
     explicit ModuleTreeModel(GraphSession* session, QObject* parent = nullptr);
 
@@ -37,7 +37,7 @@ private:
 
     GraphSession* session_;
     const modules::ModuleTree* tree_ = nullptr;
-    mutable std::vector<std::vector<modules::ModuleId>> rows_;   // by parent id, filled on demand
+    mutable std::vector<std::vector<modules::ModuleId>> rows_;  // by parent id, filled on demand
     mutable std::vector<char> rowsReady_;
     mutable std::vector<int> rowInParent_;
 };

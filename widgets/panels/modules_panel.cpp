@@ -14,10 +14,10 @@ ModulesPanel::ModulesPanel(GraphSession* session, QWidget* parent)
     setObjectName(QStringLiteral("modulesPanel"));
     view_->setObjectName(QStringLiteral("modulesTree"));
     view_->setModel(model_);
-    view_->setUniformRowHeights(true);   // tens of thousands of rows scroll smoothly
+    view_->setUniformRowHeights(true);  // tens of thousands of rows scroll smoothly
     view_->setAlternatingRowColors(true);
     view_->setSelectionMode(QAbstractItemView::SingleSelection);
-    view_->setExpandsOnDoubleClick(false);   // double-click opens the module in the graph instead
+    view_->setExpandsOnDoubleClick(false);  // double-click opens the module in the graph instead
     view_->header()->setStretchLastSection(false);
     view_->header()->setSectionResizeMode(ModuleTreeModel::Name, QHeaderView::Stretch);
     for (int c = ModuleTreeModel::Kind; c < ModuleTreeModel::ColumnCount; ++c)
@@ -30,7 +30,9 @@ ModulesPanel::ModulesPanel(GraphSession* session, QWidget* parent)
         const auto id = model_->moduleAt(index);
         if (id < 0 || syncing_) return;
         syncing_ = true;
-        session_->select(id == 0 ? ItemRef{} : ItemRef::module(id, QString::fromStdString(session_->moduleTree()->module(id).path)), true);
+        session_->select(
+            id == 0 ? ItemRef{} : ItemRef::module(id, QString::fromStdString(session_->moduleTree()->module(id).path)),
+            true);
         syncing_ = false;
     });
     connect(view_, &QTreeView::doubleClicked, this, [this](const QModelIndex& index) {

@@ -8,8 +8,8 @@
 #include <QHorizontalBarSeries>
 #include <QSplitter>
 #include <QTreeWidget>
-#include <QValueAxis>
 #include <QVBoxLayout>
+#include <QValueAxis>
 
 #include "core/export/info_summary.h"
 #include "widgets/session/graph_session.h"
@@ -71,7 +71,7 @@ void OpStatsPanel::rebuild() {
     barOps_.clear();
     if (const auto* doc = session_->document()) {
         const auto info = exporter::summarize(doc->graph);
-        const auto& dist = info.opDistribution;   // largest first
+        const auto& dist = info.opDistribution;  // largest first
         QList<QTreeWidgetItem*> rows;
         for (const auto& [op, count] : dist) {
             auto* item = new QTreeWidgetItem({shortOp(op), QString::number(count)});

@@ -97,12 +97,12 @@ void PropertiesPanel::rebuild() {
     const ItemRef sel = session_->selection();
     if (session_->document()) {
         switch (sel.kind) {
-            case RefKind::Node: showNode(sel.index); break;
-            case RefKind::GraphInput: showGraphInput(sel.index); break;
-            case RefKind::Weight: showWeight(sel); break;
-            case RefKind::Output: showOutput(sel.index); break;
-            case RefKind::Module: showModule(sel.index); break;
-            case RefKind::None: showSummary(); break;
+        case RefKind::Node: showNode(sel.index); break;
+        case RefKind::GraphInput: showGraphInput(sel.index); break;
+        case RefKind::Weight: showWeight(sel); break;
+        case RefKind::Output: showOutput(sel.index); break;
+        case RefKind::Module: showModule(sel.index); break;
+        case RefKind::None: showSummary(); break;
         }
     }
     tree_->expandToDepth(1);
@@ -122,10 +122,12 @@ void PropertiesPanel::showSummary() {
     row(s, tr("Constants"), QString::number(g.constants.size()));
     auto* in = section(tr("Inputs"));
     for (size_t i = 0; i < g.graphInputs.size(); ++i)
-        link(in, qs(g.graphInputs[i].name), tensorSummary(g.graphInputs[i]), ItemRef::graphInput(static_cast<int64_t>(i)));
+        link(in, qs(g.graphInputs[i].name), tensorSummary(g.graphInputs[i]),
+             ItemRef::graphInput(static_cast<int64_t>(i)));
     auto* out = section(tr("Outputs"));
     for (size_t i = 0; i < g.graphOutputs.size(); ++i)
-        link(out, qs(g.graphOutputs[i].name), tensorSummary(g.graphOutputs[i]), ItemRef::output(static_cast<int64_t>(i)));
+        link(out, qs(g.graphOutputs[i].name), tensorSummary(g.graphOutputs[i]),
+             ItemRef::output(static_cast<int64_t>(i)));
 }
 
 void PropertiesPanel::showModule(int64_t id) {
@@ -142,10 +144,12 @@ void PropertiesPanel::showModule(int64_t id) {
     row(s, tr("Parameters"), QLocale().toString(static_cast<qlonglong>(m.parameterCount)));
     if (m.parent >= 0) {
         const auto& parent = tree->module(m.parent);
-        link(s, tr("Parent"), parent.path.empty() ? tr("(model)") : qs(parent.path), ItemRef::module(m.parent, qs(parent.path)));
+        link(s, tr("Parent"), parent.path.empty() ? tr("(model)") : qs(parent.path),
+             ItemRef::module(m.parent, qs(parent.path)));
     }
-    row(s, tr("State"), session_->isModuleExpanded(id) ? tr("open (double-click its title to close)")
-                                                       : tr("closed (double-click to open)"));
+    row(s, tr("State"),
+        session_->isModuleExpanded(id) ? tr("open (double-click its title to close)")
+                                       : tr("closed (double-click to open)"));
     if (!m.children.empty()) {
         auto* c = section(tr("Submodules (%1)").arg(m.children.size()));
         for (size_t k = 0; k < m.children.size() && k < 200; ++k) {
@@ -189,7 +193,8 @@ void PropertiesPanel::showNodeAttributes(const ir::OpNode& node) {
         const QString key = qs(it.key());
         const auto& v = it.value();
         if (key == QLatin1String("_tensor_list_sizes") && v.is_array()) {
-            auto* item = row(attrs, tr("tensor-list arguments"), tr("%n list(s) packed into inputs", "", static_cast<int>(v.size())));
+            auto* item = row(attrs, tr("tensor-list arguments"),
+                             tr("%n list(s) packed into inputs", "", static_cast<int>(v.size())));
             item->setToolTip(0, QStringLiteral("_tensor_list_sizes = %1").arg(qs(v.dump())));
             int64_t first = 0;
             int k = 0;
@@ -199,7 +204,9 @@ void PropertiesPanel::showNodeAttributes(const ir::OpNode& node) {
                 for (int64_t i = first; i < first + count && i < static_cast<int64_t>(node.inputs.size()); ++i)
                     names << qs(node.inputs[i].name);
                 row(item, tr("list %1").arg(k++),
-                    tr("%1 tensor(s): %2").arg(count).arg(names.isEmpty() ? tr("(none)") : names.join(QStringLiteral(", "))));
+                    tr("%1 tensor(s): %2")
+                        .arg(count)
+                        .arg(names.isEmpty() ? tr("(none)") : names.join(QStringLiteral(", "))));
                 first += count;
             }
         } else if (key == QLatin1String("_tensor_list_none_masks") && v.is_array()) {
@@ -209,7 +216,8 @@ void PropertiesPanel::showNodeAttributes(const ir::OpNode& node) {
             for (const auto& mask : v) {
                 QStringList parts;
                 if (mask.is_array())
-                    for (const auto& b : mask) parts << (b.is_boolean() && b.get<bool>() ? QStringLiteral("None") : QStringLiteral("tensor"));
+                    for (const auto& b : mask)
+                        parts << (b.is_boolean() && b.get<bool>() ? QStringLiteral("None") : QStringLiteral("tensor"));
                 row(item, tr("list %1").arg(k++), QStringLiteral("[%1]").arg(parts.join(QStringLiteral(", "))));
             }
         } else {
@@ -223,7 +231,8 @@ void PropertiesPanel::addAttribute(QTreeWidgetItem* parent, const QString& key, 
     if (v.is_object()) {
         auto* item = row(parent, key, QStringLiteral("{%1}").arg(v.size()));
         for (auto it = v.begin(); it != v.end(); ++it) addAttribute(item, qs(it.key()), it.value());
-    } else if (v.is_array() && (v.size() > 8 || std::any_of(v.begin(), v.end(), [](const auto& e) { return e.is_structured(); }))) {
+    } else if (v.is_array() &&
+               (v.size() > 8 || std::any_of(v.begin(), v.end(), [](const auto& e) { return e.is_structured(); }))) {
         auto* item = row(parent, key, QStringLiteral("[%1 items]").arg(v.size()));
         int k = 0;
         for (const auto& e : v) addAttribute(item, QStringLiteral("[%1]").arg(k++), e);
@@ -244,24 +253,24 @@ void PropertiesPanel::showNodeInputs(int64_t n) {
         auto* item = row(ins, QStringLiteral("%1: %2").arg(i).arg(qs(t.name)), tensorSummary(t));
         const auto& src = index.source(n, static_cast<int64_t>(i));
         switch (src.kind) {
-            case ir::ValueSource::Kind::NodeOutput:
-                link(item, tr("producer"),
-                     QStringLiteral("%1 (output %2)").arg(qs(g.nodes[src.index].name)).arg(src.outputIndex),
-                     ItemRef::node(src.index));
-                break;
-            case ir::ValueSource::Kind::GraphInput:
-                link(item, tr("producer"), tr("graph input %1").arg(qs(g.graphInputs[src.index].name)),
-                     ItemRef::graphInput(src.index));
-                break;
-            case ir::ValueSource::Kind::Weight: {
-                const QString placeholder = qs(src.placeholder.empty() ? t.name : src.placeholder);
-                const std::string* original = index.originalName(placeholder.toStdString());
-                link(item, qs(ir::tensorKindName(index.kindOf(placeholder.toStdString()))),
-                     original ? QStringLiteral("%1 → %2").arg(placeholder, qs(*original)) : placeholder,
-                     ItemRef::weight(placeholder, src.index));
-                break;
-            }
-            case ir::ValueSource::Kind::Missing: row(item, tr("producer"), tr("(missing: nothing defines it)")); break;
+        case ir::ValueSource::Kind::NodeOutput:
+            link(item, tr("producer"),
+                 QStringLiteral("%1 (output %2)").arg(qs(g.nodes[src.index].name)).arg(src.outputIndex),
+                 ItemRef::node(src.index));
+            break;
+        case ir::ValueSource::Kind::GraphInput:
+            link(item, tr("producer"), tr("graph input %1").arg(qs(g.graphInputs[src.index].name)),
+                 ItemRef::graphInput(src.index));
+            break;
+        case ir::ValueSource::Kind::Weight: {
+            const QString placeholder = qs(src.placeholder.empty() ? t.name : src.placeholder);
+            const std::string* original = index.originalName(placeholder.toStdString());
+            link(item, qs(ir::tensorKindName(index.kindOf(placeholder.toStdString()))),
+                 original ? QStringLiteral("%1 → %2").arg(placeholder, qs(*original)) : placeholder,
+                 ItemRef::weight(placeholder, src.index));
+            break;
+        }
+        case ir::ValueSource::Kind::Missing: row(item, tr("producer"), tr("(missing: nothing defines it)")); break;
         }
         item->setExpanded(true);
     }
@@ -282,7 +291,8 @@ void PropertiesPanel::showNodeOutputs(int64_t n) {
                  ItemRef::node(use.node));
         for (size_t k = 0; k < g.graphOutputs.size(); ++k)
             if (g.graphOutputs[k].name == t.name)
-                link(item, tr("graph output"), QStringLiteral("output_%1").arg(k), ItemRef::output(static_cast<int64_t>(k)));
+                link(item, tr("graph output"), QStringLiteral("output_%1").arg(k),
+                     ItemRef::output(static_cast<int64_t>(k)));
         if (uses.empty()) row(item, tr("consumers"), tr("(none)"));
         item->setExpanded(true);
     }
@@ -325,8 +335,9 @@ void PropertiesPanel::showWeight(const ItemRef& ref) {
     const ir::ConstantValue* constant = original ? index.constant(*original) : nullptr;
     if (constant) {
         row(v, tr("Source"), tr("constants section of the IR"));
-        row(v, tr("Stored"), constant->usable() ? tr("%1 bytes of %2").arg(constant->bytes.size()).arg(qs(constant->dtype))
-                                                 : tr("unusable: %1").arg(qs(constant->problem)));
+        row(v, tr("Stored"),
+            constant->usable() ? tr("%1 bytes of %2").arg(constant->bytes.size()).arg(qs(constant->dtype))
+                               : tr("unusable: %1").arg(qs(constant->problem)));
     } else {
         row(v, tr("Summary"), tr("(values not loaded)"));
     }
@@ -335,7 +346,8 @@ void PropertiesPanel::showWeight(const ItemRef& ref) {
         for (const auto& use : index.usesOfWeight(*wi))
             if (use.node >= 0 && use.node < static_cast<int64_t>(g.nodes.size()) &&
                 use.input < static_cast<int64_t>(g.nodes[use.node].inputs.size()) &&
-                (g.nodes[use.node].inputs[use.input].name == placeholder || (original && g.nodes[use.node].inputs[use.input].name == *original)))
+                (g.nodes[use.node].inputs[use.input].name == placeholder ||
+                 (original && g.nodes[use.node].inputs[use.input].name == *original)))
                 link(c, tr("consumer"), QStringLiteral("%1 (input %2)").arg(qs(g.nodes[use.node].name)).arg(use.input),
                      ItemRef::node(use.node));
     }

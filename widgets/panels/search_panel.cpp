@@ -14,7 +14,7 @@
 namespace irscope::widgets {
 
 namespace {
-constexpr int kMaxListed = 2000;   // the list shows this many; the count and highlight cover all
+constexpr int kMaxListed = 2000;  // the list shows this many; the count and highlight cover all
 }
 
 SearchPanel::SearchPanel(GraphSession* session, QWidget* parent) : QWidget(parent), session_(session) {
@@ -77,9 +77,12 @@ void SearchPanel::runSearch() {
     for (size_t i = 0; i < hits_.size() && i < static_cast<size_t>(kMaxListed); ++i) {
         const ItemRef& ref = hits_[i];
         QString text = session_->displayName(ref);
-        if (ref.isNode() && doc) text += QStringLiteral("  —  ") + QString::fromStdString(doc->graph.nodes[ref.index].shortOpName());
-        else if (ref.kind == RefKind::Weight) text += tr("  —  weight");
-        else if (ref.kind == RefKind::GraphInput) text += tr("  —  input");
+        if (ref.isNode() && doc)
+            text += QStringLiteral("  —  ") + QString::fromStdString(doc->graph.nodes[ref.index].shortOpName());
+        else if (ref.kind == RefKind::Weight)
+            text += tr("  —  weight");
+        else if (ref.kind == RefKind::GraphInput)
+            text += tr("  —  input");
         list_->addItem(text);
     }
     if (hits_.size() > static_cast<size_t>(kMaxListed))
@@ -90,10 +93,14 @@ void SearchPanel::runSearch() {
 }
 
 void SearchPanel::updateCount() {
-    if (edit_->text().trimmed().isEmpty()) count_->setText(QString());
-    else if (hits_.empty()) count_->setText(tr("no match"));
-    else if (current_ < 0) count_->setText(tr("%n match(es)", "", static_cast<int>(hits_.size())));
-    else count_->setText(tr("%1 of %2").arg(current_ + 1).arg(hits_.size()));
+    if (edit_->text().trimmed().isEmpty())
+        count_->setText(QString());
+    else if (hits_.empty())
+        count_->setText(tr("no match"));
+    else if (current_ < 0)
+        count_->setText(tr("%n match(es)", "", static_cast<int>(hits_.size())));
+    else
+        count_->setText(tr("%1 of %2").arg(current_ + 1).arg(hits_.size()));
 }
 
 void SearchPanel::go(int index) {
@@ -121,8 +128,10 @@ bool SearchPanel::eventFilter(QObject* watched, QEvent* event) {
     if (watched == edit_ && event->type() == QEvent::KeyPress) {
         auto* ke = static_cast<QKeyEvent*>(event);
         if (ke->key() == Qt::Key_Return || ke->key() == Qt::Key_Enter) {
-            if (ke->modifiers() & Qt::ShiftModifier) previous();
-            else next();
+            if (ke->modifiers() & Qt::ShiftModifier)
+                previous();
+            else
+                next();
             return true;
         }
         if (ke->key() == Qt::Key_Escape) {

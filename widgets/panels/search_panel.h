@@ -24,12 +24,12 @@ public:
 
     QLineEdit* lineEdit() const { return edit_; }
     int matchCount() const { return static_cast<int>(hits_.size()); }
-    int currentMatch() const { return current_; }   // -1 before the first Enter
+    int currentMatch() const { return current_; }  // -1 before the first Enter
     const std::vector<ItemRef>& matches() const { return hits_; }
 
 public slots:
     void focusSearch();
-    void runSearch();          // immediately (normally debounced while typing)
+    void runSearch();  // immediately (normally debounced while typing)
     void next();
     void previous();
 

@@ -10,8 +10,11 @@
 namespace irscope::widgets {
 
 DebugController::DebugController(GraphSession* session, QObject* parent)
-    : QObject(parent), session_(session), runLane_(new TaskQueue(QThread::InheritPriority, this)),
-      queryLane_(new TaskQueue(QThread::InheritPriority, this)), tick_(new QTimer(this)) {
+    : QObject(parent),
+      session_(session),
+      runLane_(new TaskQueue(QThread::InheritPriority, this)),
+      queryLane_(new TaskQueue(QThread::InheritPriority, this)),
+      tick_(new QTimer(this)) {
     connect(runLane_, &TaskQueue::busyChanged, this, &DebugController::busyChanged);
     connect(runLane_, &TaskQueue::failed, this, &DebugController::errorOccurred);
     connect(queryLane_, &TaskQueue::failed, this, &DebugController::errorOccurred);
@@ -227,7 +230,8 @@ void DebugController::enterConstant(const QString& name, const QString& text, co
         return [this, s, name, text, dtype, w] {
             lastFailed_ = false;
             apply(std::move(*s));
-            emit constantEntered(true, w.isEmpty() ? tr("%1 = %2 (%3)").arg(name, text, dtype) : tr("Warning: %1").arg(w));
+            emit constantEntered(true,
+                                 w.isEmpty() ? tr("%1 = %2 (%3)").arg(name, text, dtype) : tr("Warning: %1").arg(w));
         };
     });
 }
@@ -336,12 +340,14 @@ void DebugController::step() {
 }
 void DebugController::stepOver() {
     const int64_t box = cursor_ < nodeCount() ? session_->closedModuleOf(cursor_) : -1;
-    if (box > 0) runToNode(session_->moduleTree()->module(static_cast<modules::ModuleId>(box)).lastNode);
-    else step();
+    if (box > 0)
+        runToNode(session_->moduleTree()->module(static_cast<modules::ModuleId>(box)).lastNode);
+    else
+        step();
 }
 void DebugController::stepInto() {
     if (cursor_ < nodeCount() && session_->closedModuleOf(cursor_) > 0) {
-        session_->select(ItemRef::node(cursor_), true);   // opens the modules around it
+        session_->select(ItemRef::node(cursor_), true);  // opens the modules around it
         return;
     }
     step();
@@ -349,8 +355,10 @@ void DebugController::stepInto() {
 void DebugController::stepOut() {
     if (cursor_ >= nodeCount()) return;
     const int64_t m = session_->enclosingModuleOf(cursor_);
-    if (m <= 0) continueRun();
-    else runToNode(session_->moduleTree()->module(static_cast<modules::ModuleId>(m)).lastNode);
+    if (m <= 0)
+        continueRun();
+    else
+        runToNode(session_->moduleTree()->module(static_cast<modules::ModuleId>(m)).lastNode);
 }
 void DebugController::continueRun() {
     postRun([](exec::Debugger& d) { return d.runToEnd(); });
@@ -358,14 +366,16 @@ void DebugController::continueRun() {
 void DebugController::runToNode(qint64 node) {
     if (node < 0) return;
     postRun([node](exec::Debugger& d) {
-        if (node < d.cursor()) d.reset();   // already ran: start over, as "run to cursor" does
+        if (node < d.cursor()) d.reset();  // already ran: start over, as "run to cursor" does
         return d.runTo(node);
     });
 }
 void DebugController::runToSelected() {
     const ItemRef sel = session_->selection();
-    if (sel.isNode()) runToNode(sel.index);
-    else if (sel.kind == RefKind::Output && dbg_) continueRun();
+    if (sel.isNode())
+        runToNode(sel.index);
+    else if (sel.kind == RefKind::Output && dbg_)
+        continueRun();
 }
 void DebugController::reset() {
     if (!dbg_) return;
@@ -387,7 +397,7 @@ void DebugController::stop() {
 void DebugController::toggleBreakpoint(qint64 node) {
     if (!dbg_ || node < 0 || node >= dbg_->nodeCount()) return;
     const bool on = !dbg_->hasBreakpoint(node);
-    dbg_->setBreakpoint(node, on);   // thread-safe; waits at most for the node being run
+    dbg_->setBreakpoint(node, on);  // thread-safe; waits at most for the node being run
     if (node < (int64_t)nodeInfos_.size()) nodeInfos_[node].breakpoint = on;
     emit snapshotChanged();
     emit nodeStatesChanged();

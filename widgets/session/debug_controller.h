@@ -117,31 +117,31 @@ public slots:
     void setRetention(exec::RetentionPolicy policy);
     void setTolerance(double rtol, double atol);
 
-    void step();                    // one node
+    void step();  // one node
     // Stepping by module, like a debugger's call stack (the module path is the stack):
-    void stepOver();                // F10: a node, or the whole closed module it sits in
-    void stepInto();                // F11: open the closed module around the current node (nothing runs), else a node
-    void stepOut();                 // Shift+F11: run to the end of the module around the current node
-    void continueRun();             // F5: to the end or the next breakpoint
+    void stepOver();     // F10: a node, or the whole closed module it sits in
+    void stepInto();     // F11: open the closed module around the current node (nothing runs), else a node
+    void stepOut();      // Shift+F11: run to the end of the module around the current node
+    void continueRun();  // F5: to the end or the next breakpoint
     void runToNode(qint64 node);
-    void runToSelected();           // Ctrl+F10
-    void reset();                   // Shift+F5
-    void stop();                    // cancel a run
+    void runToSelected();  // Ctrl+F10
+    void reset();          // Shift+F5
+    void stop();           // cancel a run
     void toggleBreakpoint(qint64 node);
-    void toggleBreakpointAtSelection();   // F9
+    void toggleBreakpointAtSelection();  // F9
     void setOverlay(exec::OverlayKind kind);
-    void findFirstDivergence();     // then goes to the node (divergenceChanged)
+    void findFirstDivergence();  // then goes to the node (divergenceChanged)
     void goToFirstDivergence();
     void setPinned(const QString& tensor, bool pinned);
-    void showTensor(const QString& tensor);   // focusTensorChanged
+    void showTensor(const QString& tensor);  // focusTensorChanged
 
 signals:
-    void debuggerReset();                          // a new document: everything changed
+    void debuggerReset();  // a new document: everything changed
     // The snapshot changed (node infos, rows, cursor, the overlay): emitted
     // before the finer signals below, for what is drawn from all of it.
     void snapshotChanged();
-    void valuesChanged();                          // rows (weights / constants / inputs / missing) changed
-    void nodeStatesChanged();                      // nodeInfos changed (a step, a run, a reset)
+    void valuesChanged();      // rows (weights / constants / inputs / missing) changed
+    void nodeStatesChanged();  // nodeInfos changed (a step, a run, a reset)
     void runStateChanged(bool running);
     void progress(qint64 done, qint64 total, double elapsedSeconds);
     void stopped(const QString& message, bool failed);

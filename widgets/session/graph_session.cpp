@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cctype>
 
-
 #include "core/ir/json_io.h"
 
 namespace irscope::widgets {
@@ -41,8 +40,7 @@ bool containsCI(const std::string& hay, const std::string& needle) {
 
 }  // namespace
 
-GraphSession::GraphSession(QObject* parent)
-    : QObject(parent), lane_(new TaskQueue(QThread::LowPriority, this)) {
+GraphSession::GraphSession(QObject* parent) : QObject(parent), lane_(new TaskQueue(QThread::LowPriority, this)) {
     qRegisterMetaType<ItemRef>("irscope::widgets::ItemRef");
 }
 
@@ -94,7 +92,7 @@ TaskQueue::Continuation GraphSession::loadInBackground(const TaskQueue::Context&
             drawing = makeDrawing(doc, weights, report);
             drawing->expandInitial();
             lay = layoutByModule(*doc, *drawing);
-            drawing->setProgress({});   // `report` lives on this worker's stack only
+            drawing->setProgress({});  // `report` lives on this worker's stack only
         } else {
             lay = layoutDocument(*doc, weights, report);
         }
@@ -109,8 +107,10 @@ TaskQueue::Continuation GraphSession::loadInBackground(const TaskQueue::Context&
     }
     return [this, path, error, cancelled] {
         loading_ = false;
-        if (cancelled) emit loadCancelled(path);
-        else emit loadFailed(path, error);
+        if (cancelled)
+            emit loadCancelled(path);
+        else
+            emit loadFailed(path, error);
     };
 }
 
@@ -139,7 +139,7 @@ void GraphSession::setDocument(std::shared_ptr<LoadedDocument> doc, std::shared_
     drawing_ = std::move(drawing);
     moduleOverlays_.clear();
     moduleDecorationsDirty_ = true;
-    lane_->dropTag(kLayoutTag);   // a relayout of the previous document is stale
+    lane_->dropTag(kLayoutTag);  // a relayout of the previous document is stale
     if (layout_ && !drawing_) showWeights_ = layout_->includeWeights;
     if (layout_ && groupByModule_ != layout_->byModule) {
         groupByModule_ = layout_->byModule;
@@ -185,26 +185,27 @@ void GraphSession::relayoutInBackground(std::function<void(modules::ModuleDrawin
             expansion.push_back(drawing_->isExpanded(static_cast<modules::ModuleId>(m)) ? 1 : 0);
     emit layoutBusy(true);
     // A newer relayout supersedes this one (its result is dropped).
-    lane_->post(kLayoutTag, this, [this, doc, show, grouped, expansion, configure](const TaskQueue::Context&) -> TaskQueue::Continuation {
-        std::shared_ptr<DocumentLayout> lay;
-        std::shared_ptr<modules::ModuleDrawing> drawing;
-        if (grouped) {
-            drawing = makeDrawing(doc, show);
-            if (expansion.empty()) drawing->expandInitial();
-            for (size_t m = 1; m < expansion.size(); ++m)
-                drawing->setExpanded(static_cast<modules::ModuleId>(m), expansion[m] != 0);
-            if (configure) configure(*drawing);
-            lay = layoutByModule(*doc, *drawing);
-        } else {
-            lay = layoutDocument(*doc, show);
-        }
-        return [this, lay, doc, drawing] {
-            if (doc != doc_) return;
-            drawing_ = drawing;
-            installLayout(lay);
-            emit layoutBusy(false);
-        };
-    });
+    lane_->post(kLayoutTag, this,
+                [this, doc, show, grouped, expansion, configure](const TaskQueue::Context&) -> TaskQueue::Continuation {
+                    std::shared_ptr<DocumentLayout> lay;
+                    std::shared_ptr<modules::ModuleDrawing> drawing;
+                    if (grouped) {
+                        drawing = makeDrawing(doc, show);
+                        if (expansion.empty()) drawing->expandInitial();
+                        for (size_t m = 1; m < expansion.size(); ++m)
+                            drawing->setExpanded(static_cast<modules::ModuleId>(m), expansion[m] != 0);
+                        if (configure) configure(*drawing);
+                        lay = layoutByModule(*doc, *drawing);
+                    } else {
+                        lay = layoutDocument(*doc, show);
+                    }
+                    return [this, lay, doc, drawing] {
+                        if (doc != doc_) return;
+                        drawing_ = drawing;
+                        installLayout(lay);
+                        emit layoutBusy(false);
+                    };
+                });
 }
 
 void GraphSession::installLayout(std::shared_ptr<DocumentLayout> layout) {
@@ -232,15 +233,17 @@ void GraphSession::setModuleExpanded(int64_t module, bool expanded) {
 }
 
 void GraphSession::relayoutModulesNow() {
-    lane_->dropTag(kLayoutTag);   // a background relayout still running is now stale
+    lane_->dropTag(kLayoutTag);  // a background relayout still running is now stale
     installLayout(layoutByModule(*doc_, *drawing_));
 }
 
 void GraphSession::expandModulesToDepth(int depth) {
     if (!drawing_) return;
     relayoutInBackground([depth](modules::ModuleDrawing& d) {
-        if (depth < 0) d.expandInitial();
-        else d.expandToDepth(depth);
+        if (depth < 0)
+            d.expandInitial();
+        else
+            d.expandToDepth(depth);
     });
 }
 
@@ -282,9 +285,11 @@ void GraphSession::select(const ItemRef& ref, bool focus) {
     modules::ModuleId openTo = modules::kNoModule;
     if (drawing_ && ref.isModule() && ref.index > 0 && ref.index < static_cast<int64_t>(drawing_->tree().size()))
         openTo = drawing_->tree().module(static_cast<modules::ModuleId>(ref.index)).parent;
-    if (drawing_ && ref.kind == RefKind::GraphInput && ref.index >= 0 && ref.index < static_cast<int64_t>(doc_->graph.graphInputs.size()))
+    if (drawing_ && ref.kind == RefKind::GraphInput && ref.index >= 0 &&
+        ref.index < static_cast<int64_t>(doc_->graph.graphInputs.size()))
         openTo = drawing_->inputHome(ref.index);
-    if (drawing_ && ref.kind == RefKind::Output && ref.index >= 0 && ref.index < static_cast<int64_t>(doc_->graph.graphOutputs.size()))
+    if (drawing_ && ref.kind == RefKind::Output && ref.index >= 0 &&
+        ref.index < static_cast<int64_t>(doc_->graph.graphOutputs.size()))
         openTo = drawing_->outputHome(ref.index);
     if (openTo != modules::kNoModule) {
         bool changed = false;
@@ -314,7 +319,8 @@ bool GraphSession::selectNodeByName(const QString& name, bool focus) {
     }
     for (const auto& [placeholder, original] : doc_->graph.weightNameMapping)
         if (placeholder == n || original == n) {
-            select(ItemRef::weight(QString::fromStdString(placeholder), doc_->index->weightIndex(placeholder).value_or(-1)),
+            select(ItemRef::weight(QString::fromStdString(placeholder),
+                                   doc_->index->weightIndex(placeholder).value_or(-1)),
                    focus);
             return true;
         }
@@ -352,7 +358,8 @@ bool GraphSession::walk(bool up) {
                 key = (e.style == layout::EdgeStyle::Solid ? 0 : 1'000'000) + std::max<int64_t>(e.targetInput, 0);
             } else if (!up && e.source == item) {
                 other = e.target;
-                key = static_cast<int64_t>(r.items[e.target].layer) * 1'000'000 + static_cast<int64_t>(r.items[e.target].rect.x);
+                key = static_cast<int64_t>(r.items[e.target].layer) * 1'000'000 +
+                      static_cast<int64_t>(r.items[e.target].rect.x);
             }
             if (other >= 0 && key < bestKey) {
                 bestKey = key;
@@ -477,13 +484,13 @@ void GraphSession::setModuleOverlays(std::vector<std::pair<QColor, QString>> per
 
 double GraphSession::moduleSeconds(int64_t module) const {
     if (!drawing_ || module < 0 || module >= static_cast<int64_t>(drawing_->tree().size())) return 0;
-    moduleDecoration(module);   // brings the aggregates up to date
+    moduleDecoration(module);  // brings the aggregates up to date
     return moduleSeconds_[static_cast<size_t>(module)];
 }
 
 const QString* GraphSession::moduleStatus(int64_t module) const {
     if (!drawing_ || module < 0 || module >= static_cast<int64_t>(drawing_->tree().size())) return nullptr;
-    moduleDecoration(module);   // brings the aggregates up to date
+    moduleDecoration(module);  // brings the aggregates up to date
     const auto& s = moduleStatus_[static_cast<size_t>(module)];
     return s.isEmpty() ? nullptr : &s;
 }
@@ -498,7 +505,8 @@ const NodeDecoration* GraphSession::moduleDecoration(int64_t module) const {
         moduleSeconds_.assign(tree.size(), 0.0);
         std::vector<int64_t> done(tree.size(), 0), hits(tree.size(), 0);
         auto each = [&](int64_t node, auto&& fn) {
-            for (auto m = tree.moduleOfNode(node); m != modules::kNoModule; m = tree.module(m).parent) fn(static_cast<size_t>(m));
+            for (auto m = tree.moduleOfNode(node); m != modules::kNoModule; m = tree.module(m).parent)
+                fn(static_cast<size_t>(m));
         };
         for (size_t n = 0; n < decorations_.size() && n < tree.nodeModules().size(); ++n) {
             const auto& d = decorations_[n];
@@ -521,8 +529,8 @@ const NodeDecoration* GraphSession::moduleDecoration(int64_t module) const {
             if (md.state != RunMark::Failed && ops > 0 && done[m] == ops) md.state = RunMark::Done;
             moduleStatus_[m] = md.state == RunMark::Failed ? tr("failed")
                                : md.state == RunMark::Done ? tr("done")
-                               : done[m] > 0                 ? tr("%1/%2").arg(done[m]).arg(ops)
-                                                             : QString();
+                               : done[m] > 0               ? tr("%1/%2").arg(done[m]).arg(ops)
+                                                           : QString();
             QStringList badge;
             if (m < moduleOverlays_.size()) {
                 md.overlay = moduleOverlays_[m].first;
@@ -579,19 +587,21 @@ QString GraphSession::displayName(const ItemRef& ref) const {
     if (!doc_) return ref.name;
     const auto& g = doc_->graph;
     switch (ref.kind) {
-        case RefKind::Node:
-            if (ref.index >= 0 && ref.index < static_cast<int64_t>(g.nodes.size()))
-                return QString::fromStdString(g.nodes[ref.index].name);
-            break;
-        case RefKind::GraphInput:
-            if (ref.index >= 0 && ref.index < static_cast<int64_t>(g.graphInputs.size()))
-                return QString::fromStdString(g.graphInputs[ref.index].name);
-            break;
-        case RefKind::Output:
-            if (ref.index >= 0 && ref.index < static_cast<int64_t>(g.graphOutputs.size()))
-                return QStringLiteral("output_%1 (%2)").arg(ref.index).arg(QString::fromStdString(g.graphOutputs[ref.index].name));
-            break;
-        default: break;
+    case RefKind::Node:
+        if (ref.index >= 0 && ref.index < static_cast<int64_t>(g.nodes.size()))
+            return QString::fromStdString(g.nodes[ref.index].name);
+        break;
+    case RefKind::GraphInput:
+        if (ref.index >= 0 && ref.index < static_cast<int64_t>(g.graphInputs.size()))
+            return QString::fromStdString(g.graphInputs[ref.index].name);
+        break;
+    case RefKind::Output:
+        if (ref.index >= 0 && ref.index < static_cast<int64_t>(g.graphOutputs.size()))
+            return QStringLiteral("output_%1 (%2)")
+                .arg(ref.index)
+                .arg(QString::fromStdString(g.graphOutputs[ref.index].name));
+        break;
+    default: break;
     }
     return ref.name;
 }

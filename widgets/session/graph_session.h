@@ -44,7 +44,7 @@ public:
     ~GraphSession() override;
 
     // ---- document
-    void openFile(const QString& path);   // asynchronous: loadStarted ... graphLoaded or loadFailed
+    void openFile(const QString& path);  // asynchronous: loadStarted ... graphLoaded or loadFailed
     void reload();
     void cancelLoad();
     bool isLoading() const { return loading_; }
@@ -60,12 +60,12 @@ public:
                      std::shared_ptr<modules::ModuleDrawing> drawing = nullptr);
 
     bool showWeights() const { return showWeights_; }
-    void setShowWeights(bool show);        // re-lays out on a worker, then layoutChanged
+    void setShowWeights(bool show);  // re-lays out on a worker, then layoutChanged
 
     // ---- modules (the collapsed drawing; expansion is this session's view state)
     // Grouped by module (the default) or every op flat (today's drawing).
     bool groupByModule() const { return groupByModule_; }
-    void setGroupByModule(bool grouped);   // re-lays out on a worker, then layoutChanged
+    void setGroupByModule(bool grouped);  // re-lays out on a worker, then layoutChanged
     const modules::ModuleTree* moduleTree() const { return doc_ ? doc_->modules.get() : nullptr; }
     const std::vector<std::string>* moduleKinds() const { return drawing_ ? &drawing_->kinds() : nullptr; }
     bool isModuleExpanded(int64_t module) const;
@@ -109,11 +109,13 @@ public:
     // ---- decorations (the debugger fills these)
     void setNodeDecorations(std::vector<NodeDecoration> perNode);
     void setNodeDecoration(int64_t node, const NodeDecoration& decoration);
-    const NodeDecoration* nodeDecoration(int64_t node) const;   // nullptr: none
-    bool hasDecorations() const { return !decorations_.empty() || !weightDecorations_.isEmpty() || (drawing_ && !highlight_.empty()); }
+    const NodeDecoration* nodeDecoration(int64_t node) const;  // nullptr: none
+    bool hasDecorations() const {
+        return !decorations_.empty() || !weightDecorations_.isEmpty() || (drawing_ && !highlight_.empty());
+    }
     // Placeholders (by name, e.g. "c_mask") drawn with a decoration (missing-value mark).
     void setWeightDecorations(QHash<QString, NodeDecoration> byPlaceholder);
-    const NodeDecoration* weightDecoration(const QString& placeholder) const;   // nullptr: none
+    const NodeDecoration* weightDecoration(const QString& placeholder) const;  // nullptr: none
     // A collapsed module's box carries what its ops carry: failed if one failed,
     // done when all ran ("12/46 ran" while some did), any breakpoint or missing
     // value inside, and the search hits inside ("3 hits"). nullptr for open
@@ -139,8 +141,8 @@ signals:
     void loadProgress(int percent, const QString& stage);
     void loadFailed(const QString& path, const QString& message);
     void loadCancelled(const QString& path);
-    void graphLoaded();                 // a new document (and its layout) is in place
-    void layoutChanged();               // the layout was replaced (weights toggled, modules opened or closed)
+    void graphLoaded();    // a new document (and its layout) is in place
+    void layoutChanged();  // the layout was replaced (weights toggled, modules opened or closed)
     void groupByModuleChanged(bool grouped);
     void layoutBusy(bool busy);
     void showWeightsChanged(bool show);
@@ -167,9 +169,9 @@ private:
     std::shared_ptr<DocumentLayout> layout_;
     bool showWeights_ = true;
     bool groupByModule_ = true;
-    std::shared_ptr<modules::ModuleDrawing> drawing_;   // with groupByModule_: the document's drawing (UI thread)
+    std::shared_ptr<modules::ModuleDrawing> drawing_;  // with groupByModule_: the document's drawing (UI thread)
     bool loading_ = false;
-    TaskQueue* lane_;   // loads and relayouts
+    TaskQueue* lane_;  // loads and relayouts
 
     ItemRef selection_;
     int64_t currentNode_ = -1;
@@ -177,7 +179,7 @@ private:
     std::vector<uint8_t> itemFlags_, edgeFlags_;
     std::vector<NodeDecoration> decorations_;
     QHash<QString, NodeDecoration> weightDecorations_;
-    mutable std::vector<NodeDecoration> moduleDecorations_;   // by ModuleId, rebuilt on demand
+    mutable std::vector<NodeDecoration> moduleDecorations_;  // by ModuleId, rebuilt on demand
     mutable std::vector<QString> moduleStatus_;
     mutable std::vector<double> moduleSeconds_;
     std::vector<std::pair<QColor, QString>> moduleOverlays_;

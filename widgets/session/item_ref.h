@@ -12,8 +12,9 @@ enum class RefKind : unsigned char { None, Node, GraphInput, Weight, Output, Mod
 
 struct ItemRef {
     RefKind kind = RefKind::None;
-    int64_t index = -1;   // node / graph input / graph output index; for Weight the weights[] index (-1: unmapped); for Module the ModuleId
-    QString name;         // IR name; for Weight the placeholder, which is its identity; for Module its path
+    int64_t index = -1;  // node / graph input / graph output index; for Weight the weights[] index (-1: unmapped); for
+                         // Module the ModuleId
+    QString name;        // IR name; for Weight the placeholder, which is its identity; for Module its path
 
     bool isNone() const { return kind == RefKind::None; }
     bool isNode() const { return kind == RefKind::Node; }

@@ -16,18 +16,18 @@ std::vector<int32_t> DocumentLayout::itemsOf(const ItemRef& ref) const {
         return {v[i]};
     };
     switch (ref.kind) {
-        case RefKind::Node: {
-            auto own = one(nodeItem, ref.index);
-            return own.empty() ? one(hiddenNodeBox, ref.index) : own;
-        }
-        case RefKind::Module: return one(moduleItem, ref.index);
-        case RefKind::GraphInput: return one(inputItem, ref.index);
-        case RefKind::Output: return one(outputItem, ref.index);
-        case RefKind::Weight: {
-            auto it = weightItems.find(ref.name);
-            return it == weightItems.end() ? std::vector<int32_t>{} : it.value();
-        }
-        case RefKind::None: break;
+    case RefKind::Node: {
+        auto own = one(nodeItem, ref.index);
+        return own.empty() ? one(hiddenNodeBox, ref.index) : own;
+    }
+    case RefKind::Module: return one(moduleItem, ref.index);
+    case RefKind::GraphInput: return one(inputItem, ref.index);
+    case RefKind::Output: return one(outputItem, ref.index);
+    case RefKind::Weight: {
+        auto it = weightItems.find(ref.name);
+        return it == weightItems.end() ? std::vector<int32_t>{} : it.value();
+    }
+    case RefKind::None: break;
     }
     return {};
 }
@@ -38,17 +38,17 @@ ItemRef DocumentLayout::refOf(int32_t item) const {
     if (it->kind == ItemKind::Ghost && it->ghostOf >= 0) it = &result.items[it->ghostOf];
     const QString name = QString::fromStdString(it->name);
     switch (it->kind) {
-        case ItemKind::Op: return ItemRef::node(it->irIndex, name);
-        case ItemKind::GraphInput: return ItemRef::graphInput(it->irIndex, name);
-        case ItemKind::Output: return ItemRef::output(it->irIndex, name);
-        case ItemKind::Ghost: return {};
-        case ItemKind::Module:
-        case ItemKind::Frame: return ItemRef::module(it->irIndex, name);
-        case ItemKind::Port:   // a value entering a frame: its producer
-            if (it->irIndex >= 0) return ItemRef::node(it->irIndex);
-            if (it->irIndex <= -2) return ItemRef::graphInput(-2 - it->irIndex);
-            return {};
-        default: return ItemRef::weight(name, it->irIndex);
+    case ItemKind::Op: return ItemRef::node(it->irIndex, name);
+    case ItemKind::GraphInput: return ItemRef::graphInput(it->irIndex, name);
+    case ItemKind::Output: return ItemRef::output(it->irIndex, name);
+    case ItemKind::Ghost: return {};
+    case ItemKind::Module:
+    case ItemKind::Frame: return ItemRef::module(it->irIndex, name);
+    case ItemKind::Port:  // a value entering a frame: its producer
+        if (it->irIndex >= 0) return ItemRef::node(it->irIndex);
+        if (it->irIndex <= -2) return ItemRef::graphInput(-2 - it->irIndex);
+        return {};
+    default: return ItemRef::weight(name, it->irIndex);
     }
 }
 
@@ -148,14 +148,14 @@ void buildLookups(DocumentLayout& lay, const LoadedDocument& doc) {
         const auto& it = r.items[i];
         const auto id = static_cast<int32_t>(i);
         switch (it.kind) {
-            case ItemKind::Op: put(out->nodeItem, it.irIndex, id); break;
-            case ItemKind::GraphInput: put(out->inputItem, it.irIndex, id); break;
-            case ItemKind::Output: put(out->outputItem, it.irIndex, id); break;
-            case ItemKind::Ghost:
-            case ItemKind::Module:
-            case ItemKind::Frame:
-            case ItemKind::Port: break;
-            default: out->weightItems[QString::fromStdString(it.name)].push_back(id); break;
+        case ItemKind::Op: put(out->nodeItem, it.irIndex, id); break;
+        case ItemKind::GraphInput: put(out->inputItem, it.irIndex, id); break;
+        case ItemKind::Output: put(out->outputItem, it.irIndex, id); break;
+        case ItemKind::Ghost:
+        case ItemKind::Module:
+        case ItemKind::Frame:
+        case ItemKind::Port: break;
+        default: out->weightItems[QString::fromStdString(it.name)].push_back(id); break;
         }
     }
     // Edges per item (CSR).
@@ -171,7 +171,8 @@ void buildLookups(DocumentLayout& lay, const LoadedDocument& doc) {
     for (size_t e = 0; e < r.edges.size(); ++e) {
         const auto& edge = r.edges[e];
         if (valid(edge.source)) out->itemEdges[fill[edge.source]++] = static_cast<int32_t>(e);
-        if (valid(edge.target) && edge.target != edge.source) out->itemEdges[fill[edge.target]++] = static_cast<int32_t>(e);
+        if (valid(edge.target) && edge.target != edge.source)
+            out->itemEdges[fill[edge.target]++] = static_cast<int32_t>(e);
     }
 }
 

@@ -3,11 +3,11 @@
 // (graph, index, diagnostics) and a layout of it (one per "show weights"
 // setting), with the lookups the view and panels need. Built off the UI
 // thread by the functions below; shared read-only afterwards.
+#include <QHash>
 #include <atomic>
 #include <functional>
 #include <memory>
 #include <string>
-#include <QHash>
 #include <vector>
 
 #include <QString>
@@ -27,20 +27,20 @@ namespace irscope::widgets {
 struct LoadedDocument {
     QString path;
     ir::Graph graph;
-    std::unique_ptr<ir::GraphIndex> index;        // refers to `graph`: the document never moves
+    std::unique_ptr<ir::GraphIndex> index;  // refers to `graph`: the document never moves
     std::vector<ir::Diagnostic> diagnostics;
-    std::unique_ptr<modules::ModuleTree> modules;   // inferred at load (core/modules)
+    std::unique_ptr<modules::ModuleTree> modules;  // inferred at load (core/modules)
 };
 
 struct DocumentLayout {
     bool includeWeights = true;
     layout::LayoutResult result;
-    SpatialGrid grid;                              // refers to `result`
-    std::vector<int32_t> nodeItem;                 // node index -> item id (-1: none)
+    SpatialGrid grid;               // refers to `result`
+    std::vector<int32_t> nodeItem;  // node index -> item id (-1: none)
     std::vector<int32_t> inputItem, outputItem;
-    QHash<QString, std::vector<int32_t>> weightItems;   // placeholder -> its drawn copies
-    std::vector<int32_t> itemEdgeOffset;           // item -> [offset, offset+1) into itemEdges
-    std::vector<int32_t> itemEdges;                // edges touching each item (in and out)
+    QHash<QString, std::vector<int32_t>> weightItems;  // placeholder -> its drawn copies
+    std::vector<int32_t> itemEdgeOffset;               // item -> [offset, offset+1) into itemEdges
+    std::vector<int32_t> itemEdges;                    // edges touching each item (in and out)
 
     // Drawn by module (the default): the box or frame of each module (-1: not
     // drawn), and for a node hidden in a collapsed module that module's box.
@@ -52,7 +52,7 @@ struct DocumentLayout {
     // may also have ghost proxies, not included; a node inside a collapsed
     // module answers that module's box).
     std::vector<int32_t> itemsOf(const ItemRef& ref) const;
-    ItemRef refOf(int32_t item) const;             // a ghost answers its source's ref
+    ItemRef refOf(int32_t item) const;  // a ghost answers its source's ref
 };
 
 using ProgressFn = std::function<void(int percent, const QString& stage)>;

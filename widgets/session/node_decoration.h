@@ -17,10 +17,10 @@ enum class RunMark : unsigned char { None, Pending, Current, Done, Failed };
 struct NodeDecoration {
     RunMark state = RunMark::None;
     bool breakpoint = false;
-    QColor overlay;        // invalid: keep the family fill
-    QString badge;         // short text drawn at the box's top-right ("1.2e-3"), empty: none
-    bool missingValue = false;   // needs (or, on a placeholder, is) a value the pre-flight check found missing: red mark
-    double seconds = 0;          // time the node took when it ran (summed per module in the Modules dock)
+    QColor overlay;             // invalid: keep the family fill
+    QString badge;              // short text drawn at the box's top-right ("1.2e-3"), empty: none
+    bool missingValue = false;  // needs (or, on a placeholder, is) a value the pre-flight check found missing: red mark
+    double seconds = 0;         // time the node took when it ran (summed per module in the Modules dock)
 
     bool isEmpty() const {
         return state == RunMark::None && !breakpoint && !overlay.isValid() && badge.isEmpty() && !missingValue;

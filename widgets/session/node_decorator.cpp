@@ -99,7 +99,8 @@ std::vector<std::pair<QColor, QString>> NodeDecorator::moduleOverlays(const Over
     for (size_t n = 0; n < values.size(); ++n) {
         const double v = values[n];
         if (std::isnan(v)) continue;
-        for (auto m = tree->moduleOfNode(static_cast<int64_t>(n)); m != modules::kNoModule; m = tree->module(m).parent) {
+        for (auto m = tree->moduleOfNode(static_cast<int64_t>(n)); m != modules::kNoModule;
+             m = tree->module(m).parent) {
             double& a = agg[static_cast<size_t>(m)];
             a = std::isnan(a) ? v : sum ? a + v : std::max(a, v);
         }

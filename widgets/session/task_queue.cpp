@@ -15,7 +15,7 @@ namespace irscope::widgets {
 struct TaskQueue::Entry {
     QString tag;
     QPointer<QObject> owner;
-    const QObject* ownerKey = nullptr;   // compared by dropOwner(), never dereferenced
+    const QObject* ownerKey = nullptr;  // compared by dropOwner(), never dereferenced
     std::atomic<bool> dropped{false};
     Job job;
     bool started = false;
@@ -54,8 +54,8 @@ void TaskQueue::Context::deliver(Continuation partial) const {
 }
 
 TaskQueue::TaskQueue(QThread::Priority priority, QObject* parent) : QObject(parent) {
-    pool_.setMaxThreadCount(1);   // one lane: jobs run in order, never two at once
-    pool_.setExpiryTimeout(-1);   // keep the thread: lanes are busy in bursts
+    pool_.setMaxThreadCount(1);  // one lane: jobs run in order, never two at once
+    pool_.setExpiryTimeout(-1);  // keep the thread: lanes are busy in bursts
     pool_.setThreadPriority(priority);
 }
 
@@ -70,13 +70,13 @@ void TaskQueue::post(const QString& tag, QObject* owner, Job job) {
             if (e->tag != tag || e->dropped) continue;
             {
                 std::lock_guard lock(mutex_);
-                if (!e->started) {   // still waiting: the newer job takes its place in line
+                if (!e->started) {  // still waiting: the newer job takes its place in line
                     e->job = std::move(job);
                     e->setOwner(owner);
                     return;
                 }
             }
-            e->dropped = true;   // running or finished: its result is superseded
+            e->dropped = true;  // running or finished: its result is superseded
         }
     }
     auto entry = std::make_shared<Entry>();
@@ -134,7 +134,7 @@ void TaskQueue::run(const std::shared_ptr<Entry>& entry) {
             error = QString::fromStdString(e.what());
         }
     }
-    job = nullptr;   // what the job captured goes now, on the worker, not later on the UI thread
+    job = nullptr;  // what the job captured goes now, on the worker, not later on the UI thread
     QMetaObject::invokeMethod(
         this, [this, entry, continuation = std::move(continuation), error] { finish(entry, continuation, error); },
         Qt::QueuedConnection);
@@ -144,8 +144,10 @@ void TaskQueue::finish(const std::shared_ptr<Entry>& entry, const Continuation& 
     live_.erase(std::find(live_.begin(), live_.end(), entry));
     --pending_;
     if (!entry->dropped) {
-        if (!error.isEmpty()) emit failed(error);
-        else if (continuation && isLive(*entry)) continuation();
+        if (!error.isEmpty())
+            emit failed(error);
+        else if (continuation && isLive(*entry))
+            continuation();
     }
     // A continuation may have posted again: busy only ends when nothing is left.
     if (pending_ == 0 && busy_) {

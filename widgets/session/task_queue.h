@@ -102,8 +102,8 @@ private:
     bool isLive(const Entry& entry) const;
 
     QThreadPool pool_;
-    std::mutex mutex_;                            // guards Entry::job and Entry::started
-    std::vector<std::shared_ptr<Entry>> live_;    // posted, not yet finished (owning thread)
+    std::mutex mutex_;                          // guards Entry::job and Entry::started
+    std::vector<std::shared_ptr<Entry>> live_;  // posted, not yet finished (owning thread)
     int pending_ = 0;
     bool busy_ = false;
 };
