@@ -109,35 +109,18 @@ WeightBinding bindWeights(const ir::Graph& graph, const TensorMap& tensors) {
         const std::string fileDType = scalarTypeName(found->tensor.scalar_type());
         const std::string irDType = canonicalDType(meta->dtype);
         const std::string keyNote = found->name == original ? std::string() : " (found as '" + found->name + "')";
-        if (shapeKnown(meta->shape) && meta->shape != fileShape) {
-            WeightProblem p{WeightProblem::Kind::ShapeMismatch,
-                            firstPlaceholder,
-                            original,
-                            meta->shape,
-                            fileShape,
-                            irDType,
-                            fileDType,
-                            found->source,
-                            {}};
-            p.message = who(firstPlaceholder, original) + keyNote + ": shape " + listText(meta->shape) +
-                        " in the IR, " + listText(fileShape) + " in " + found->source;
-            mismatches.push_back(std::move(p));
-        }
-        if (meta->hasDtype() && irDType != fileDType) {
-            WeightProblem p{WeightProblem::Kind::DTypeMismatch,
-                            firstPlaceholder,
-                            original,
-                            meta->shape,
-                            fileShape,
-                            irDType,
-                            fileDType,
-                            found->source,
-                            {}};
-            p.message = who(firstPlaceholder, original) + keyNote + ": dtype " + irDType + " in the IR, " + fileDType +
-                        " in " + found->source + " (shapes " + listText(meta->shape) + " and " + listText(fileShape) +
-                        ")";
-            mismatches.push_back(std::move(p));
-        }
+        // A mismatch names both sides, whichever of shape and dtype differs.
+        auto mismatch = [&](WeightProblem::Kind kind, std::string message) {
+            mismatches.push_back({kind, firstPlaceholder, original, meta->shape, fileShape, irDType, fileDType,
+                                  found->source, who(firstPlaceholder, original) + keyNote + message});
+        };
+        if (shapeKnown(meta->shape) && meta->shape != fileShape)
+            mismatch(WeightProblem::Kind::ShapeMismatch, ": shape " + listText(meta->shape) + " in the IR, " +
+                                                             listText(fileShape) + " in " + found->source);
+        if (meta->hasDtype() && irDType != fileDType)
+            mismatch(WeightProblem::Kind::DTypeMismatch, ": dtype " + irDType + " in the IR, " + fileDType + " in " +
+                                                             found->source + " (shapes " + listText(meta->shape) +
+                                                             " and " + listText(fileShape) + ")");
     }
     for (auto& p : mismatches) out.problems.push_back(std::move(p));
     for (const auto& e : tensors) {
