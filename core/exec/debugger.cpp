@@ -186,6 +186,13 @@ void Debugger::applyInputs() {
 }
 
 std::string Debugger::enterConstant(const std::string& name, const std::string& text, const std::string& dtype) {
+    std::string warning = typeConstant(name, text, dtype);
+    return warning;
+}
+
+// Parses and records a typed constant without handing it to the session, so
+// that restore() rebuilds the executor's registry once for all of them.
+std::string Debugger::typeConstant(const std::string& name, const std::string& text, const std::string& dtype) {
     const std::string original = d_->originalOf(name);
     auto st = scalarTypeOfIrDtype(dtype);
     if (!st) throw std::invalid_argument("unknown dtype '" + dtype + "'");
@@ -287,11 +294,12 @@ std::vector<std::string> Debugger::restore(const ValueSettings& s) {
     }
     for (const auto& c : s.entered) {
         try {
-            enterConstant(c.name, c.text, c.dtype);
+            typeConstant(c.name, c.text, c.dtype);
         } catch (const std::exception& e) {
             errors.push_back("constant '" + c.name + "': " + e.what());
         }
     }
+    if (!s.entered.empty()) applyConstants();
     {
         std::lock_guard lock(d_->m);
         for (const auto& [input, source] : s.inputSources)

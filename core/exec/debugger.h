@@ -165,6 +165,7 @@ private:
     void valuesChanged();
     void applyConstants();
     void applyInputs();
+    std::string typeConstant(const std::string& name, const std::string& text, const std::string& dtype);
     std::vector<double> differenceOverlay() const;
 
     struct Impl;
