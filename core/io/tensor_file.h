@@ -1,6 +1,7 @@
 #pragma once
 // The one entry point for tensor files: detects the format by content and
-// reads it into a TensorMap; writes by extension.
+// reads it into a TensorMap; writes by extension. The formats themselves are
+// registered in core/io/formats/ (see tensor_format.h).
 //
 // Formats: torch.save zip (PyTorch >= 1.6), torch.save legacy (< 1.6),
 // .safetensors, .npy, and a directory of .npy files keyed by stem. Nothing a
@@ -13,18 +14,16 @@
 
 namespace irscope::io {
 
-enum class TensorFileFormat { TorchSaveZip, TorchSaveLegacy, Safetensors, Npy, NpyDirectory, Unknown };
-
-const char* tensorFileFormatName(TensorFileFormat format);  // "torch.save (zip)", ...
-
-// By content (extension ignored). Throws TensorFileError when the path cannot be opened.
-TensorFileFormat detectTensorFileFormat(const std::string& path);
+// The name of the format that claims the path by content (extension
+// ignored): "torch.save (zip)", "safetensors", ...; "unknown" when none does.
+// Throws TensorFileError when the path cannot be opened.
+std::string detectTensorFileFormat(const std::string& path);
 
 // Throws TensorFileError ("FILE: reason") on any failure.
 TensorMap readTensorFile(const std::string& path, const ReadOptions& options = {});
 
-// By extension: .pt/.pth/.bin (torch.save zip), .safetensors, .npy (exactly
-// one tensor). Writes a temporary file next to path and renames it, so a
+// By extension, through the registered formats: .pt/.pth/.bin (torch.save
+// zip), .safetensors, .npy (exactly one tensor). Writes a temporary file next to path and renames it, so a
 // failed write never leaves a half-written file. Refuses a map with skipped
 // tensors. Throws TensorFileError.
 void writeTensorFile(const TensorMap& tensors, const std::string& path);

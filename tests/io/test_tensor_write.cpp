@@ -4,6 +4,7 @@
 #include <filesystem>
 
 #include "core/io/tensor_file.h"
+#include "core/io/tensor_format.h"
 #include "tensor_test_util.h"
 
 #include <QtTest/QtTest>
@@ -222,6 +223,19 @@ private slots:
         // The old mapping still reads the old bytes: the file was replaced, not rewritten in place.
         QCOMPARE(before.find("base")->sum().item<float>(), 276.0f);
         QCOMPARE(readTensorFile(out).size(), size_t(5));
+    }
+
+    // Every format registers itself from its own file in core/io/formats/; the
+    // whole-archive link keeps them although nothing names them.
+    void everyFormatIsRegistered() {
+        std::vector<std::string> names;
+        for (const TensorFormat& f : tensorFormats()) names.push_back(f.name);
+        for (const char* expected :
+             {"torch.save (zip)", "torch.save (legacy)", "safetensors", "npy", "directory of npy"})
+            QVERIFY2(std::find(names.begin(), names.end(), expected) != names.end(), expected);
+        QCOMPARE(formatForExtension(".pth", true)->name, std::string("torch.save (zip)"));
+        QCOMPARE(formatForExtension(".safetensors", true)->name, std::string("safetensors"));
+        QVERIFY(formatForExtension(".h5", false) == nullptr);
     }
 
     void emptyMapWrites() {

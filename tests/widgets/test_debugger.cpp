@@ -8,6 +8,7 @@
 #include <QAction>
 #include <QApplication>
 #include <QComboBox>
+#include <QDockWidget>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QJsonArray>
@@ -16,6 +17,8 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
+#include <QMenu>
+#include <QMenuBar>
 #include <QProcess>
 #include <QProgressBar>
 #include <QPushButton>
@@ -37,6 +40,7 @@
 #include "widgets/debugger/tensor_viewer_area.h"
 #include "widgets/debugger/weights_panel.h"
 #include "widgets/main_window/main_window.h"
+#include "widgets/main_window/panel_registry.h"
 #include "widgets/panels/call_stack_panel.h"
 #include "widgets/session/debug_controller.h"
 #include "widgets/session/graph_session.h"
@@ -134,6 +138,26 @@ class TestDebugger : public QObject {
 private slots:
     void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
     void cleanupTestCase() { delete window_; }
+
+    // Each debugger panel registers itself from its own file (panel_registry.h):
+    // the window has all of them, in their docks or sections, and Debug ▸ Panels
+    // offers every dock.
+    void panelsInstallThemselves() {
+        open(fx("buffer_vs_constant.json"));
+        QStringList ids;
+        for (const PanelRegistration& r : registeredPanels()) ids << QString::fromLatin1(r.id.key);
+        for (const char* id :
+             {"weightsDock", "tensorDock", "constantsDock", "inputsDock", "execInfoSection", "missingValuesSection"})
+            QVERIFY2(ids.contains(QLatin1String(id)), id);
+        for (PanelId id : {kWeightsPanel, kTensorPanel, kConstantsPanel, kInputsPanel})
+            QVERIFY2(window_->panelDock(id) && window_->panelDock(id)->widget(), id.key);
+        QVERIFY(ui_.execInfo && ui_.execInfo->isVisibleTo(window_->panelDock(kPropertiesPanel)));
+        QStringList titles;
+        for (QMenu* m : window_->menuBar()->findChildren<QMenu*>())
+            for (QAction* a : m->actions()) titles << a->text();
+        for (const char* t : {"Weights", "Tensor", "Constants", "Inputs && references"})
+            QVERIFY2(titles.contains(QLatin1String(t)), t);
+    }
 
     void stepsByModuleLikeACallStack() {
         // ResNet with its blocks closed: F10 runs a whole block, F11 opens the block

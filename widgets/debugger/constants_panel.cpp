@@ -13,6 +13,8 @@
 #include "widgets/debugger/value_table.h"
 #include "widgets/debugger/weight_filter.h"
 #include "widgets/debugger/weights_model.h"
+#include "widgets/debugger/weights_panel.h"
+#include "widgets/main_window/panel_registry.h"
 #include "widgets/session/debug_controller.h"
 
 namespace irscope::widgets {
@@ -134,5 +136,17 @@ void ConstantsPanel::saveDialog() {
     message_->setStyleSheet(err.isEmpty() ? QString() : QStringLiteral("color:#d0302a"));
     message_->setText(err.isEmpty() ? tr("Saved %1").arg(f) : err);
 }
+
+namespace {
+
+const bool registered = registerPanel({
+    .id = kConstantsPanel,
+    .title = QT_TRANSLATE_NOOP("irscope::widgets::Panels", "Constants"),
+    .order = 30,
+    .make = [](const PanelContext& c) -> QWidget* { return new ConstantsPanel(c.controller); },
+    .where = {Qt::BottomDockWidgetArea, {}, kWeightsPanel},
+});
+
+}  // namespace
 
 }  // namespace irscope::widgets

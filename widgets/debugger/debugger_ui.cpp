@@ -23,6 +23,7 @@
 #include "widgets/debugger/weights_panel.h"
 #include "widgets/graph_view/graph_view.h"
 #include "widgets/main_window/main_window.h"
+#include "widgets/main_window/panel_registry.h"
 #include "widgets/session/debug_controller.h"
 #include "widgets/session/graph_session.h"
 #include "widgets/session/node_decorator.h"
@@ -31,24 +32,25 @@ namespace irscope::widgets {
 
 namespace {
 
-// Bottom row: Diagnostics (pre-flight), the value docks (tabbed), the tensor
-// viewer beside them; the module call stack joins the value docks; the
-// execution info goes under the properties, the pre-flight list above the
-// diagnostics.
+// The registered panels (weights, tensor, constants, inputs, the execution
+// section, the pre-flight list; see panel_registry.h), then the layout around
+// them: the module call stack joins the value docks under the graph, and the
+// bottom row gets its widths.
 void installDocks(MainWindow& w, DebuggerUi& ui) {
-    DebugController* c = ui.controller;
-    ui.weights = new WeightsPanel(c);
-    ui.constants = new ConstantsPanel(c);
-    ui.inputs = new InputsPanel(c);
-    ui.tensors = new TensorViewerArea(c);
-    const auto bottom = Qt::BottomDockWidgetArea;
-    ui.weightsDock = w.addPanel(kWeightsPanel, QObject::tr("Weights"), ui.weights, {bottom, {}, {}});
-    ui.tensorDock = w.addPanel(kTensorPanel, QObject::tr("Tensor"), ui.tensors, {bottom, kWeightsPanel, {}});
-    ui.constantsDock = w.addPanel(kConstantsPanel, QObject::tr("Constants"), ui.constants, {bottom, {}, kWeightsPanel});
-    ui.inputsDock =
-        w.addPanel(kInputsPanel, QObject::tr("Inputs && references"), ui.inputs, {bottom, {}, kWeightsPanel});
-    // The module call stack belongs with the run's docks, under the graph.
-    w.movePanel(kCallStackPanel, {bottom, {}, kInputsPanel});
+    const QHash<QString, QWidget*> made = installRegisteredPanels(w, {&w, w.session(), ui.controller});
+    auto panel = [&made](PanelId id) { return made.value(QLatin1String(id.key)); };
+    ui.weights = qobject_cast<WeightsPanel*>(panel(kWeightsPanel));
+    ui.constants = qobject_cast<ConstantsPanel*>(panel(kConstantsPanel));
+    ui.inputs = qobject_cast<InputsPanel*>(panel(kInputsPanel));
+    ui.tensors = qobject_cast<TensorViewerArea*>(panel(kTensorPanel));
+    ui.execInfo = qobject_cast<ExecInfoPanel*>(panel(kExecInfoSection));
+    ui.missing = qobject_cast<MissingValuesPanel*>(panel(kMissingValuesSection));
+    ui.weightsDock = w.panelDock(kWeightsPanel);
+    ui.tensorDock = w.panelDock(kTensorPanel);
+    ui.constantsDock = w.panelDock(kConstantsPanel);
+    ui.inputsDock = w.panelDock(kInputsPanel);
+
+    w.movePanel(kCallStackPanel, {Qt::BottomDockWidgetArea, {}, kInputsPanel});
     if (QDockWidget* stack = w.panelDock(kCallStackPanel)) stack->show();
     ui.weightsDock->raise();
     if (QDockWidget* diagnostics = w.panelDock(kDiagnosticsPanel))
@@ -56,11 +58,6 @@ void installDocks(MainWindow& w, DebuggerUi& ui) {
     else
         w.resizeDocks({ui.weightsDock, ui.tensorDock}, {560, 640}, Qt::Horizontal);
     w.resizeDocks({ui.weightsDock}, {300}, Qt::Vertical);
-
-    ui.execInfo = new ExecInfoPanel(c);
-    w.addPanelSection(kPropertiesPanel, ui.execInfo, Qt::BottomEdge);
-    ui.missing = new MissingValuesPanel(c);
-    w.addPanelSection(kDiagnosticsPanel, ui.missing, Qt::TopEdge);
 }
 
 // The overlay choices, each carrying its exec::OverlayKind.
@@ -147,8 +144,9 @@ void installValueMenus(MainWindow& w, DebuggerUi& ui, QMenu* menu) {
     QObject::connect(menu->addAction(QObject::tr("Save entered constants…")), &QAction::triggered, ui.constants,
                      &ConstantsPanel::saveDialog);
     auto* viewMenu = menu->addMenu(QObject::tr("Panels"));
-    for (auto* d : {ui.weightsDock, ui.constantsDock, ui.inputsDock, ui.tensorDock})
-        viewMenu->addAction(d->toggleViewAction());
+    for (const PanelRegistration& r : registeredPanels())
+        if (QDockWidget* dock = r.sectionOf ? nullptr : w.panelDock(r.id))
+            viewMenu->addAction(dock->toggleViewAction());
 }
 
 void installMenus(MainWindow& w, DebuggerUi& ui) {

@@ -5,6 +5,7 @@
 #include <QVBoxLayout>
 
 #include "widgets/common/qt_text.h"
+#include "widgets/main_window/panel_registry.h"
 #include "widgets/session/debug_controller.h"
 #include "widgets/session/graph_session.h"
 
@@ -53,5 +54,18 @@ void ExecInfoPanel::rebuild() {
         html += QStringLiteral("<p style='color:#c06000'>%1</p>").arg(q(d).toHtmlEscaped());
     text_->setHtml(html);
 }
+
+namespace {
+
+const bool registered = registerPanel({
+    .id = kExecInfoSection,
+    .title = QT_TRANSLATE_NOOP("irscope::widgets::Panels", "Execution"),
+    .order = 50,
+    .make = [](const PanelContext& c) -> QWidget* { return new ExecInfoPanel(c.controller); },
+    .sectionOf = kPropertiesPanel,
+    .sectionEdge = Qt::BottomEdge,
+});
+
+}  // namespace
 
 }  // namespace irscope::widgets

@@ -4,11 +4,15 @@
 // diagnostics.
 #include <QWidget>
 
+#include "widgets/main_window/panel_id.h"
+
 class QTextBrowser;
 
 namespace irscope::widgets {
 
 class DebugController;
+
+inline constexpr PanelId kExecInfoSection{"execInfoSection"};
 
 class ExecInfoPanel : public QWidget {
     Q_OBJECT

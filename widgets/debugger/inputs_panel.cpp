@@ -13,6 +13,8 @@
 #include "widgets/common/qt_text.h"
 #include "widgets/debugger/inputs_model.h"
 #include "widgets/debugger/value_table.h"
+#include "widgets/debugger/weights_panel.h"
+#include "widgets/main_window/panel_registry.h"
 #include "widgets/session/debug_controller.h"
 #include "widgets/session/graph_session.h"
 #include "widgets/session/loaded_document.h"
@@ -134,5 +136,17 @@ void InputsPanel::rebuild() {
     const QSignalBlocker b(seed_);
     seed_->setValue(static_cast<int>(c_->seed()));
 }
+
+namespace {
+
+const bool registered = registerPanel({
+    .id = kInputsPanel,
+    .title = QT_TRANSLATE_NOOP("irscope::widgets::Panels", "Inputs && references"),
+    .order = 40,
+    .make = [](const PanelContext& c) -> QWidget* { return new InputsPanel(c.controller); },
+    .where = {Qt::BottomDockWidgetArea, {}, kWeightsPanel},
+});
+
+}  // namespace
 
 }  // namespace irscope::widgets

@@ -6,6 +6,7 @@
 
 #include "widgets/common/qt_text.h"
 #include "widgets/debugger/remedy_text.h"
+#include "widgets/main_window/panel_registry.h"
 #include "widgets/session/debug_controller.h"
 #include "widgets/session/graph_session.h"
 
@@ -64,5 +65,18 @@ void MissingValuesPanel::rebuild() {
     }
     list_->setVisible(list_->count() > 0);
 }
+
+namespace {
+
+const bool registered = registerPanel({
+    .id = kMissingValuesSection,
+    .title = QT_TRANSLATE_NOOP("irscope::widgets::Panels", "Missing values"),
+    .order = 60,
+    .make = [](const PanelContext& c) -> QWidget* { return new MissingValuesPanel(c.controller); },
+    .sectionOf = kDiagnosticsPanel,
+    .sectionEdge = Qt::TopEdge,
+});
+
+}  // namespace
 
 }  // namespace irscope::widgets

@@ -5,12 +5,16 @@
 // yet are one neutral line, not an alarm.
 #include <QWidget>
 
+#include "widgets/main_window/panel_id.h"
+
 class QLabel;
 class QListWidget;
 
 namespace irscope::widgets {
 
 class DebugController;
+
+inline constexpr PanelId kMissingValuesSection{"missingValuesSection"};
 
 class MissingValuesPanel : public QWidget {
     Q_OBJECT

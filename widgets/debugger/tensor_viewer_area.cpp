@@ -4,6 +4,8 @@
 #include <QVBoxLayout>
 
 #include "widgets/debugger/tensor_viewer.h"
+#include "widgets/debugger/weights_panel.h"
+#include "widgets/main_window/panel_registry.h"
 #include "widgets/session/debug_controller.h"
 
 namespace irscope::widgets {
@@ -39,5 +41,17 @@ TensorViewer* TensorViewerArea::pin(TensorViewer* viewer) {
     });
     return p;
 }
+
+namespace {
+
+const bool registered = registerPanel({
+    .id = kTensorPanel,
+    .title = QT_TRANSLATE_NOOP("irscope::widgets::Panels", "Tensor"),
+    .order = 20,
+    .make = [](const PanelContext& c) -> QWidget* { return new TensorViewerArea(c.controller); },
+    .where = {Qt::BottomDockWidgetArea, kWeightsPanel, {}},
+});
+
+}  // namespace
 
 }  // namespace irscope::widgets

@@ -12,6 +12,7 @@
 #include "widgets/debugger/value_table.h"
 #include "widgets/debugger/weight_filter.h"
 #include "widgets/debugger/weights_model.h"
+#include "widgets/main_window/panel_registry.h"
 #include "widgets/session/debug_controller.h"
 
 namespace irscope::widgets {
@@ -82,5 +83,17 @@ void WeightsPanel::loadDialog() {
     const QString f = QFileDialog::getOpenFileName(this, tr("Load state_dict"), QString(), tensorFileFilter());
     if (!f.isEmpty()) c_->load(exec::ValueFile::Weights, f);
 }
+
+namespace {
+
+const bool registered = registerPanel({
+    .id = kWeightsPanel,
+    .title = QT_TRANSLATE_NOOP("irscope::widgets::Panels", "Weights"),
+    .order = 10,
+    .make = [](const PanelContext& c) -> QWidget* { return new WeightsPanel(c.controller); },
+    .where = {Qt::BottomDockWidgetArea, {}, {}},
+});
+
+}  // namespace
 
 }  // namespace irscope::widgets
