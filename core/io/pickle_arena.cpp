@@ -6,6 +6,42 @@
 
 namespace irscope::io {
 
+PickleObject::PickleObject(const PickleObject& other)
+    : kind(other.kind),
+      ordered(other.ordered),
+      global(other.global),
+      text(other.text),
+      items(other.items),
+      re(other.re),
+      im(other.im),
+      torch_(other.torch_ ? std::make_unique<PickleTorchParts>(*other.torch_) : nullptr) {}
+
+PickleObject& PickleObject::operator=(const PickleObject& other) {
+    if (this != &other) *this = PickleObject(other);
+    return *this;
+}
+
+PickleObject::~PickleObject() = default;
+
+PickleTorchParts& PickleObject::torch() {
+    if (!torch_) torch_ = std::make_unique<PickleTorchParts>();
+    return *torch_;
+}
+
+namespace {
+const PickleTorchParts& noTorchParts() {
+    static const PickleTorchParts none;
+    return none;
+}
+}  // namespace
+
+PickleDType& PickleObject::dtype() { return torch().dtype; }
+const PickleDType& PickleObject::dtype() const { return torch_ ? torch_->dtype : noTorchParts().dtype; }
+StorageDesc& PickleObject::storage() { return torch().storage; }
+const StorageDesc& PickleObject::storage() const { return torch_ ? torch_->storage : noTorchParts().storage; }
+TensorDesc& PickleObject::tensor() { return torch().tensor; }
+const TensorDesc& PickleObject::tensor() const { return torch_ ? torch_->tensor : noTorchParts().tensor; }
+
 uint32_t PickleArena::add(PickleObject object) {
     if (objects_.size() >= 0xFFFFFFF0u) throw FormatError("pickle creates too many objects");
     objects_.push_back(std::move(object));

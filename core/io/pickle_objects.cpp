@@ -44,7 +44,7 @@ PickleValue PickleObjects::makeGlobal(const std::string& module, const std::stri
     PickleObject o{Kind::Global};
     o.text = module + "." + name;
     o.global = kind;
-    o.dtype = std::move(dtype);
+    o.dtype() = std::move(dtype);
     return make(std::move(o));
 }
 
@@ -83,8 +83,8 @@ PickleValue PickleObjects::persistentLoad(const PickleValue& pid, uint64_t at) {
     if (!cls || cls->kind != Kind::Global || cls->global != GlobalKind::StorageClass)
         failPickle(at, "storage persistent id names " + arena_.describe(items[1]) + ", not a storage class");
     PickleObject o{Kind::Storage};
-    StorageDesc& s = o.storage;
-    s.dtype = cls->dtype;
+    StorageDesc& s = o.storage();
+    s.dtype = cls->dtype();
     s.untyped = cls->text == "torch.UntypedStorage";
     s.key = textArg(items[2], at, "storage key");
     s.location = textArg(items[3], at, "storage location");
@@ -108,12 +108,12 @@ PickleValue PickleObjects::rebuildTensor(GlobalKind kind, const std::vector<Pick
     if (!storage || storage->kind != Kind::Storage)
         failPickle(at, fn + ": first argument must be a storage, got " + arena_.describe(args[0]));
     PickleObject o{Kind::Tensor};
-    TensorDesc& t = o.tensor;
+    TensorDesc& t = o.tensor();
     t.storage = static_cast<uint32_t>(args[0].i);
     t.storageOffset = intArg(args[1], at, fn + " storage_offset");
     t.sizes = intTuple(args[2], at, fn + " size");
     t.strides = intTuple(args[3], at, fn + " stride");
-    t.dtype = storage->storage.dtype;
+    t.dtype = storage->storage().dtype;
     if (kind != GlobalKind::RebuildTensor) {
         if (args[4].kind != PickleValue::Kind::Bool && args[4].kind != PickleValue::Kind::Int)
             failPickle(at, fn + " requires_grad must be a bool");
@@ -123,8 +123,8 @@ PickleValue PickleObjects::rebuildTensor(GlobalKind kind, const std::vector<Pick
         PickleObject* dt = objectOf(args[6]);
         if (!dt || dt->kind != Kind::Global || dt->global != GlobalKind::DType)
             failPickle(at, fn + " dtype argument is " + arena_.describe(args[6]) + ", not a torch dtype");
-        t.dtype = dt->dtype;
-    } else if (storage->storage.untyped) {
+        t.dtype = dt->dtype();
+    } else if (storage->storage().untyped) {
         failPickle(at, fn + " on an UntypedStorage: only _rebuild_tensor_v3 says which dtype to read it as");
     }
     if (t.sizes.size() != t.strides.size())
@@ -231,8 +231,8 @@ PickleValue PickleObjects::rebuildParameter(GlobalKind kind, const std::vector<P
     if (!data || data->kind != Kind::Tensor)
         failPickle(at, fn + ": data must be a tensor, got " + arena_.describe(args[0]));
     PickleObject copy = *data;
-    copy.tensor.isParameter = true;
-    copy.tensor.requiresGrad = args[1].i != 0;
+    copy.tensor().isParameter = true;
+    copy.tensor().requiresGrad = args[1].i != 0;
     return make(std::move(copy));
 }
 

@@ -9,6 +9,8 @@
 // an arbitrarily deep structure never recurses: all are needed to keep a
 // hostile pickle from exhausting memory or the stack.
 #include <cstdint>
+#include <deque>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -83,18 +85,44 @@ enum class GlobalKind : uint8_t {
     DType,
 };
 
+// The torch descriptions an object may carry (see PickleObject).
+struct PickleTorchParts {
+    PickleDType dtype;
+    StorageDesc storage;
+    TensorDesc tensor;
+};
+
+// One object of the arena. A state_dict of 100,000 tensors pickles over a
+// million of them, nearly all strings and tuples, so the torch descriptions
+// (dtype, storage, tensor: hundreds of bytes) are held apart and made only
+// for the objects that have one; a plain object stays under 100 bytes.
 struct PickleObject {
     enum class Kind : uint8_t { String, Bytes, BigInt, Complex, Tuple, List, Dict, Set, Global, Storage, Tensor };
     explicit PickleObject(Kind k) : kind(k) {}
+    PickleObject(const PickleObject& other);
+    PickleObject& operator=(const PickleObject& other);
+    PickleObject(PickleObject&&) noexcept = default;
+    PickleObject& operator=(PickleObject&&) noexcept = default;
+    ~PickleObject();
+
     Kind kind;
+    bool ordered = false;            // Dict made by collections.OrderedDict
+    GlobalKind global{};             // Global
     std::string text;                // String, Bytes; BigInt: little-endian two's complement; Global: "module.name"
     std::vector<PickleValue> items;  // Tuple, List, Set; Dict: key, value, key, value ...
     double re = 0, im = 0;           // Complex
-    bool ordered = false;            // Dict made by collections.OrderedDict
-    GlobalKind global{};             // Global
-    PickleDType dtype;               // Global of a storage class or a dtype
-    StorageDesc storage;             // Storage
-    TensorDesc tensor;               // Tensor
+
+    // Made on first write; reading an object without one gives empty descriptions.
+    PickleDType& dtype();  // Global of a storage class or a dtype
+    const PickleDType& dtype() const;
+    StorageDesc& storage();  // Storage
+    const StorageDesc& storage() const;
+    TensorDesc& tensor();  // Tensor
+    const TensorDesc& tensor() const;
+
+private:
+    PickleTorchParts& torch();
+    std::unique_ptr<PickleTorchParts> torch_;
 };
 
 class PickleArena {
@@ -115,7 +143,7 @@ public:
     std::string describe(const PickleValue& v) const;
 
 private:
-    std::vector<PickleObject> objects_;
+    std::deque<PickleObject> objects_;  // grows without moving what it holds (no doubling peak)
 };
 
 }  // namespace irscope::io

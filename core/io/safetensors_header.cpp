@@ -2,7 +2,7 @@
 
 #include <algorithm>
 #include <array>
-#include <set>
+#include <unordered_set>
 
 #include <nlohmann/json.hpp>
 
@@ -49,16 +49,6 @@ const STDType* findDType(std::string_view name) {
     return nullptr;
 }
 
-using Json = nlohmann::ordered_json;
-
-uint64_t nonNegativeInt(const Json& v, const std::string& what) {
-    if (v.is_number_unsigned()) return v.get<uint64_t>();
-    if (v.is_number_integer() && v.get<int64_t>() >= 0) return static_cast<uint64_t>(v.get<int64_t>());
-    // dump() recurses: only print scalars, a hostile header may nest deeply.
-    throw FormatError(what + " must be a non-negative integer, got " +
-                      (v.is_primitive() ? v.dump() : std::string(v.type_name())));
-}
-
 }  // namespace
 
 int safetensorsDTypeBits(std::string_view dtype) {
@@ -95,67 +85,211 @@ std::string_view headerText(std::string_view file) {
     return text;
 }
 
-// Parses the header's JSON object, refusing a name given twice in any object,
-// which a JSON object would silently collapse (the last one winning).
-Json parseWithoutDuplicateKeys(std::string_view text) {
-    std::vector<std::set<std::string>> open;  // keys per open object
-    std::string duplicate;
-    auto callback = [&](int, Json::parse_event_t event, Json& parsed) {
-        switch (event) {
-        case Json::parse_event_t::object_start: open.emplace_back(); break;
-        case Json::parse_event_t::object_end:
-            if (!open.empty()) open.pop_back();
-            break;
-        case Json::parse_event_t::key:
-            if (!open.empty() && !open.back().insert(parsed.get<std::string>()).second && duplicate.empty())
-                duplicate = parsed.get<std::string>();
-            break;
+// A JSON scalar as the header reader sees it: its kind, its value when it is
+// an integer or a string, and how an error message shows it.
+struct Scalar {
+    enum Kind { Null, Bool, Int, Unsigned, Float, String } kind = Null;
+    uint64_t value = 0;  // Int (non-negative only) and Unsigned
+    bool negative = false;
+    std::string text;  // a String's value; otherwise as JSON writes it
+    std::string shown() const { return kind == String ? '"' + text + '"' : text; }
+};
+
+// What the header's tensors accumulate while their object is read.
+struct EntryState {
+    std::string name;
+    bool hasDtype = false, dtypeBad = false;
+    std::string dtype;
+    enum Part { Missing, Array, Wrong };
+    Part shape = Missing, offsets = Missing;
+    std::vector<int64_t> dims;
+    std::vector<uint64_t> offsetValues;
+    size_t offsetCount = 0;
+    std::string badDim, badOffset;  // the first bad entry, as shown
+    bool absurdDim = false;
+    uint64_t absurdValue = 0;
+};
+
+// Reads the header's JSON as a stream of events (nlohmann's SAX interface)
+// straight into SafetensorsEntry rows: no DOM, and no ordered map whose
+// inserts scan every key (that made 70,000 tensors take seconds). Refuses a
+// name given twice in an object, which a JSON object would silently collapse.
+// The first problem in header order is reported, a duplicate name before it.
+class HeaderReader {
+public:
+    using Json = nlohmann::json;
+    SafetensorsHeader out;
+
+    void finish() const {
+        if (!duplicate_.empty()) throw FormatError("safetensors header names '" + duplicate_ + "' twice");
+        if (!firstError_.empty()) throw FormatError(firstError_);
+    }
+
+    // ---- nlohmann::json_sax interface
+    bool null() { return scalar({Scalar::Null, 0, false, "null"}); }
+    bool boolean(bool v) { return scalar({Scalar::Bool, 0, false, v ? "true" : "false"}); }
+    bool number_integer(Json::number_integer_t v) {
+        return scalar({Scalar::Int, v < 0 ? 0 : uint64_t(v), v < 0, std::to_string(v)});
+    }
+    bool number_unsigned(Json::number_unsigned_t v) { return scalar({Scalar::Unsigned, v, false, std::to_string(v)}); }
+    bool number_float(Json::number_float_t, const Json::string_t& s) { return scalar({Scalar::Float, 0, false, s}); }
+    bool string(Json::string_t& v) { return scalar({Scalar::String, 0, false, v}); }
+    bool binary(Json::binary_t&) { return scalar({Scalar::Null, 0, false, "binary"}); }
+    bool start_object(std::size_t) { return open(true); }
+    bool start_array(std::size_t) { return open(false); }
+    bool end_object() { return close(); }
+    bool end_array() { return close(); }
+    bool key(Json::string_t& k) {
+        if (frames_.empty()) return true;
+        switch (frames_.back()) {
+        case Frame::Top: noteKey(topKeys_, k); break;
+        case Frame::Entry:
+        case Frame::Metadata: noteKey(innerKeys_, k); break;
         default: break;
         }
+        key_ = std::move(k);
         return true;
-    };
-    Json header;
-    try {
-        header = Json::parse(text.begin(), text.end(), callback);
-    } catch (const Json::exception& e) {
+    }
+    bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception& e) {
         throw FormatError(std::string("safetensors header is not valid JSON: ") + e.what());
     }
-    if (!duplicate.empty()) throw FormatError("safetensors header names '" + duplicate + "' twice");
-    if (!header.is_object()) throw FormatError("safetensors header is not a JSON object");
-    return header;
-}
 
-void readMetadata(const Json& v, std::vector<std::pair<std::string, std::string>>& metadata) {
-    if (!v.is_object()) throw FormatError("safetensors __metadata__ is not an object");
-    for (auto m = v.begin(); m != v.end(); ++m) {
-        if (!m.value().is_string())
-            throw FormatError("safetensors __metadata__ value of '" + m.key() + "' is not a string");
-        metadata.emplace_back(m.key(), m.value().get<std::string>());
-    }
-}
+private:
+    enum class Frame { Top, Metadata, Entry, Shape, Offsets, Skip };
 
-// One tensor's description: dtype, shape and data offsets, each checked.
-SafetensorsEntry readEntry(const std::string& name, const Json& v) {
-    const std::string where = "tensor '" + name + "'";
-    if (!v.is_object()) throw FormatError(where + " is not described by an object");
-    if (!v.contains("dtype") || !v["dtype"].is_string()) throw FormatError(where + " has no dtype");
-    if (!v.contains("shape") || !v["shape"].is_array()) throw FormatError(where + " has no shape");
-    if (!v.contains("data_offsets") || !v["data_offsets"].is_array() || v["data_offsets"].size() != 2)
-        throw FormatError(where + " has no data_offsets pair");
-    SafetensorsEntry e;
-    e.name = name;
-    e.dtype = v["dtype"].get<std::string>();
-    if (!findDType(e.dtype)) throw FormatError(where + " has unknown dtype '" + e.dtype + "'");
-    for (const auto& dim : v["shape"]) {
-        uint64_t d = nonNegativeInt(dim, where + " shape entry");
-        if (d > static_cast<uint64_t>(INT64_MAX))
-            throw FormatError(where + " has an absurd dimension " + std::to_string(d));
-        e.shape.push_back(static_cast<int64_t>(d));
+    void fail(std::string message) {
+        if (firstError_.empty()) firstError_ = std::move(message);
     }
-    e.begin = nonNegativeInt(v["data_offsets"][0], where + " data offset");
-    e.end = nonNegativeInt(v["data_offsets"][1], where + " data offset");
-    return e;
-}
+    void noteKey(std::unordered_set<std::string>& seen, const std::string& k) {
+        if (!seen.insert(k).second && duplicate_.empty()) duplicate_ = k;
+    }
+    std::string where() const { return "tensor '" + entry_.name + "'"; }
+
+    bool open(bool object) {
+        if (frames_.empty()) {
+            frames_.push_back(object ? Frame::Top : Frame::Skip);
+            if (!object) fail("safetensors header is not a JSON object");
+            return true;
+        }
+        frames_.push_back(containerFrame(object));
+        if (frames_.back() == Frame::Entry || frames_.back() == Frame::Metadata) innerKeys_.clear();
+        return true;
+    }
+
+    // The frame a container value opens, given where it stands.
+    Frame containerFrame(bool object) {
+        const std::string shown = object ? "object" : "array";
+        switch (frames_.back()) {
+        case Frame::Top:
+            if (key_ == "__metadata__") {
+                if (object) return Frame::Metadata;
+                fail("safetensors __metadata__ is not an object");
+                return Frame::Skip;
+            }
+            entry_ = EntryState{};
+            entry_.name = key_;
+            if (object) return Frame::Entry;
+            fail(where() + " is not described by an object");
+            return Frame::Skip;
+        case Frame::Entry:
+            if (key_ == "shape")
+                return object ? (entry_.shape = EntryState::Wrong, Frame::Skip)
+                              : (entry_.shape = EntryState::Array, Frame::Shape);
+            if (key_ == "data_offsets")
+                return object ? (entry_.offsets = EntryState::Wrong, Frame::Skip)
+                              : (entry_.offsets = EntryState::Array, Frame::Offsets);
+            if (key_ == "dtype") entry_.dtypeBad = true;
+            return Frame::Skip;
+        case Frame::Metadata: fail("safetensors __metadata__ value of '" + key_ + "' is not a string"); break;
+        case Frame::Shape:
+            if (entry_.badDim.empty()) entry_.badDim = shown;
+            break;
+        case Frame::Offsets:
+            ++entry_.offsetCount;
+            if (entry_.badOffset.empty()) entry_.badOffset = shown;
+            break;
+        case Frame::Skip: break;
+        }
+        return Frame::Skip;
+    }
+
+    bool close() {
+        if (frames_.empty()) return true;
+        const Frame closed = frames_.back();
+        frames_.pop_back();
+        if (closed == Frame::Entry) finishEntry();
+        return true;
+    }
+
+    bool scalar(const Scalar& v) {
+        if (frames_.empty()) return true;
+        const bool count = v.kind == Scalar::Unsigned || (v.kind == Scalar::Int && !v.negative);
+        switch (frames_.back()) {
+        case Frame::Top:
+            if (key_ == "__metadata__")
+                fail("safetensors __metadata__ is not an object");
+            else
+                fail("tensor '" + key_ + "' is not described by an object");
+            break;
+        case Frame::Entry: entryField(v); break;
+        case Frame::Metadata:
+            if (v.kind == Scalar::String)
+                out.metadata.emplace_back(key_, v.text);
+            else
+                fail("safetensors __metadata__ value of '" + key_ + "' is not a string");
+            break;
+        case Frame::Shape:
+            if (!count) {
+                if (entry_.badDim.empty()) entry_.badDim = v.shown();
+            } else if (v.value > static_cast<uint64_t>(INT64_MAX)) {
+                if (!entry_.absurdDim) entry_.absurdValue = v.value;
+                entry_.absurdDim = true;
+            } else {
+                entry_.dims.push_back(static_cast<int64_t>(v.value));
+            }
+            break;
+        case Frame::Offsets:
+            ++entry_.offsetCount;
+            if (!count && entry_.badOffset.empty()) entry_.badOffset = v.shown();
+            if (count) entry_.offsetValues.push_back(v.value);
+            break;
+        case Frame::Skip: break;
+        }
+        return true;
+    }
+
+    void entryField(const Scalar& v) {
+        if (key_ == "dtype") {
+            entry_.hasDtype = v.kind == Scalar::String;
+            entry_.dtypeBad = !entry_.hasDtype;
+            entry_.dtype = v.text;
+        } else if (key_ == "shape") {
+            entry_.shape = EntryState::Wrong;
+        } else if (key_ == "data_offsets") {
+            entry_.offsets = EntryState::Wrong;
+        }
+    }
+
+    // The checks of one tensor, in the order the reference reader makes them.
+    void finishEntry() {
+        const EntryState& e = entry_;
+        if (!e.hasDtype || e.dtypeBad) return fail(where() + " has no dtype");
+        if (e.shape != EntryState::Array) return fail(where() + " has no shape");
+        if (e.offsets != EntryState::Array || e.offsetCount != 2) return fail(where() + " has no data_offsets pair");
+        if (!findDType(e.dtype)) return fail(where() + " has unknown dtype '" + e.dtype + "'");
+        if (!e.badDim.empty()) return fail(where() + " shape entry must be a non-negative integer, got " + e.badDim);
+        if (e.absurdDim) return fail(where() + " has an absurd dimension " + std::to_string(e.absurdValue));
+        if (!e.badOffset.empty())
+            return fail(where() + " data offset must be a non-negative integer, got " + e.badOffset);
+        out.tensors.push_back({e.name, e.dtype, e.dims, e.offsetValues[0], e.offsetValues[1]});
+    }
+
+    std::vector<Frame> frames_;
+    std::string key_;
+    EntryState entry_;
+    std::unordered_set<std::string> topKeys_, innerKeys_;
+    std::string duplicate_, firstError_;
+};
 
 // Bytes a tensor needs (overflow-checked); `where` names it in errors.
 uint64_t byteSize(const SafetensorsEntry& e, const std::string& where) {
@@ -200,15 +334,11 @@ void checkTiling(const std::vector<SafetensorsEntry>& tensors, uint64_t dataSize
 
 SafetensorsHeader parseSafetensorsHeader(std::string_view file) {
     const std::string_view text = headerText(file);
-    const Json header = parseWithoutDuplicateKeys(text);
-    SafetensorsHeader out;
+    HeaderReader reader;
+    nlohmann::json::sax_parse(text.begin(), text.end(), &reader);
+    reader.finish();
+    SafetensorsHeader out = std::move(reader.out);
     out.dataStart = 8 + text.size();
-    for (auto it = header.begin(); it != header.end(); ++it) {
-        if (it.key() == "__metadata__")
-            readMetadata(it.value(), out.metadata);
-        else
-            out.tensors.push_back(readEntry(it.key(), it.value()));
-    }
     checkTiling(out.tensors, file.size() - out.dataStart);
     return out;
 }

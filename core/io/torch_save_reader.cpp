@@ -38,8 +38,8 @@ TensorMap buildTensors(const std::shared_ptr<MappedFile>& file, const UnpickleRe
     std::unordered_map<uint32_t, c10::Storage> storages;  // by arena index of the Storage object
     std::unordered_map<std::string, c10::Storage> byKey;  // tied weights: one storage per key
     for (const auto& ref : collectTensors(arena, pickle.root, options.select, fileStem(file->path()))) {
-        const TensorDesc& t = arena.at(ref.tensor).tensor;
-        const StorageDesc& s = arena.at(t.storage).storage;
+        const TensorDesc& t = arena.at(ref.tensor).tensor();
+        const StorageDesc& s = arena.at(t.storage).storage();
         if (!t.dtype.supported) {
             map.addSkipped({ref.name, t.dtype.name, t.sizes,
                             "dtype " + t.dtype.name + " is not supported by libtorch 1.13", file->path()});
@@ -166,10 +166,11 @@ TensorMap readTorchSaveLegacy(const std::shared_ptr<MappedFile>& file, const Rea
         for (size_t k = 0; k < main.arena.size(); ++k) {
             const PickleObject& o = main.arena.at(static_cast<uint32_t>(k));
             if (o.kind != PickleObject::Kind::Storage) continue;
-            auto [it, fresh] = roots.emplace(o.storage.key, RootInfo{o.storage.dtype.elementSize, o.storage.numel});
+            auto [it, fresh] =
+                roots.emplace(o.storage().key, RootInfo{o.storage().dtype.elementSize, o.storage().numel});
             if (!fresh &&
-                (it->second.elementSize != o.storage.dtype.elementSize || it->second.numel != o.storage.numel))
-                throw FormatError("legacy storage '" + o.storage.key +
+                (it->second.elementSize != o.storage().dtype.elementSize || it->second.numel != o.storage().numel))
+                throw FormatError("legacy storage '" + o.storage().key +
                                   "' is declared with two different types or sizes");
         }
         // After the pickles, per key: int64 element count, then the bytes.

@@ -1,0 +1,153 @@
+// Sharded Hugging Face checkpoints (core/io/formats/sharded_checkpoint_format.cpp):
+// an index or a directory of shards reads as one state_dict, with the values
+// PyTorch wrote (mlp_state_dict.pt, split into shards here), and every way the
+// shards and the index can disagree is an error naming the files.
+#include <filesystem>
+
+#include "core/io/tensor_file.h"
+#include "tensor_test_util.h"
+
+#include <QtTest/QtTest>
+
+using namespace irscope::io;
+using namespace irscope::io::test;
+namespace fs = std::filesystem;
+
+class TestSharded : public QObject {
+    Q_OBJECT
+    QTemporaryDir dir_;
+    std::string repo_;
+
+    std::string path(const std::string& name) const { return repo_ + "/" + name; }
+
+    // Shards mlp_state_dict.pt: the first `split` tensors in shard 1, the rest in shard 2.
+    void writeRepo(const std::string& extension, const std::string& indexName, size_t split = 4) {
+        fs::remove_all(repo_);
+        fs::create_directories(repo_);
+        TensorMap all = readTensorFile(fixture("mlp_state_dict.pt"));
+        TensorMap parts[2];
+        nlohmann::ordered_json map = nlohmann::ordered_json::object();
+        for (size_t k = 0; k < all.size(); ++k) {
+            const NamedTensor& e = all.entries()[k];
+            const size_t shard = k < split ? 0 : 1;
+            parts[shard].insert(e.name, e.tensor);
+            map[e.name] = shardName(shard, extension);
+        }
+        for (size_t s = 0; s < 2; ++s) writeTensorFile(parts[s], path(shardName(s, extension)));
+        if (!indexName.empty()) writeIndex(indexName, map);
+    }
+    static std::string shardName(size_t shard, const std::string& extension) {
+        return "model-0000" + std::to_string(shard + 1) + "-of-00002" + extension;
+    }
+    void writeIndex(const std::string& name, const nlohmann::ordered_json& weightMap) {
+        nlohmann::ordered_json index{{"metadata", {{"total_size", 1234}}}, {"weight_map", weightMap}};
+        writeBytes(path(name), index.dump(2));
+    }
+    nlohmann::ordered_json indexOf(const std::string& name) {
+        return nlohmann::ordered_json::parse(readBytes(path(name)));
+    }
+
+    // Reading `what` fails with a message that starts with `file` and says each of `parts`.
+    void expectError(const std::string& what, const std::string& file, const QStringList& parts) {
+        try {
+            readTensorFile(what);
+            QFAIL("read");
+        } catch (const TensorFileError& e) {
+            QVERIFY2(QString(e.what()).startsWith(QString::fromStdString(file) + ": "), e.what());
+            for (const QString& p : parts) QVERIFY2(QString(e.what()).contains(p), e.what());
+        }
+    }
+
+private slots:
+    void initTestCase() { repo_ = dir_.path().toStdString() + "/repo"; }
+
+    void safetensorsIndexAndDirectory() {
+        writeRepo(".safetensors", "model.safetensors.index.json");
+        const std::string index = path("model.safetensors.index.json");
+        QCOMPARE(detectTensorFileFormat(index), std::string("sharded checkpoint"));
+        QCOMPARE(detectTensorFileFormat(repo_), std::string("sharded checkpoint"));
+        TensorMap map = readTensorFile(index);
+        compareWithExpected(map, "mlp_state_dict.pt");
+        QCOMPARE(map.entry("fc1.weight")->source, path("model-00001-of-00002.safetensors"));
+        QCOMPARE(map.entry("fc2.bias")->source, path("model-00002-of-00002.safetensors"));
+        compareWithExpected(readTensorFile(repo_), "mlp_state_dict.pt");
+        // Without the index, the directory's shards in name order.
+        fs::remove(index);
+        compareWithExpected(readTensorFile(repo_), "mlp_state_dict.pt");
+    }
+
+    void torchSaveShards() {
+        writeRepo(".bin", "pytorch_model.bin.index.json");
+        compareWithExpected(readTensorFile(path("pytorch_model.bin.index.json")), "mlp_state_dict.pt");
+        compareWithExpected(readTensorFile(repo_), "mlp_state_dict.pt");
+    }
+
+    void selectIsAPrefix() {
+        writeRepo(".safetensors", "model.safetensors.index.json");
+        TensorMap fc1 = readTensorFile(repo_, {.select = "fc1"});
+        QCOMPARE(fc1.size(), size_t(2));
+        QVERIFY(fc1.find("weight") && fc1.find("bias"));
+    }
+
+    void missingShard() {
+        writeRepo(".safetensors", "model.safetensors.index.json");
+        fs::remove(path("model-00002-of-00002.safetensors"));
+        expectError(repo_, path("model.safetensors.index.json"),
+                    {"model-00002-of-00002.safetensors", "does not exist", "bn.num_batches_tracked"});
+    }
+
+    void shardLacksAPromisedTensor() {
+        writeRepo(".safetensors", "model.safetensors.index.json");
+        auto index = indexOf("model.safetensors.index.json");
+        index["weight_map"]["fc3.weight"] = "model-00002-of-00002.safetensors";
+        writeIndex("model.safetensors.index.json", index["weight_map"]);
+        expectError(repo_, path("model-00002-of-00002.safetensors"), {"fc3.weight", "model.safetensors.index.json"});
+    }
+
+    void indexNamesTheWrongShard() {
+        writeRepo(".safetensors", "model.safetensors.index.json");
+        auto index = indexOf("model.safetensors.index.json");
+        index["weight_map"]["fc1.bias"] = "model-00002-of-00002.safetensors";
+        writeIndex("model.safetensors.index.json", index["weight_map"]);
+        expectError(repo_, path("model.safetensors.index.json"),
+                    {"'fc1.bias'", "model-00002-of-00002.safetensors", "model-00001-of-00002.safetensors"});
+    }
+
+    void oneNameInTwoShards() {
+        writeRepo(".safetensors", "", 4);
+        TensorMap extra = readTensorFile(path("model-00002-of-00002.safetensors"));
+        extra.insert("fc1.bias", *readTensorFile(fixture("mlp_state_dict.pt")).find("fc1.bias"));
+        writeTensorFile(extra, path("model-00002-of-00002.safetensors"));
+        expectError(
+            repo_, repo_,
+            {"'fc1.bias'", "two shards", "model-00001-of-00002.safetensors", "model-00002-of-00002.safetensors"});
+    }
+
+    void hostileIndices_data() {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<QString>("reason");
+        QTest::newRow("not json") << R"({"weight_map": {)"
+                                  << "not valid JSON";
+        QTest::newRow("no weight_map") << R"({"metadata": {}})"
+                                       << "no \"weight_map\"";
+        QTest::newRow("shard not a string") << R"({"weight_map": {"a": 3}})"
+                                            << "weight_map['a'] is a number";
+        QTest::newRow("parent path") << R"({"weight_map": {"a": "../x.safetensors"}})"
+                                     << "leaves the index's directory";
+        QTest::newRow("absolute path") << R"({"weight_map": {"a": "/etc/passwd"}})"
+                                       << "absolute path";
+        QTest::newRow("empty name") << R"({"weight_map": {"a": ""}})"
+                                    << "empty file name";
+    }
+    void hostileIndices() {
+        QFETCH(QString, text);
+        QFETCH(QString, reason);
+        fs::remove_all(repo_);
+        fs::create_directories(repo_);
+        writeBytes(path("model.safetensors.index.json"), text.toStdString());
+        expectError(path("model.safetensors.index.json"), path("model.safetensors.index.json"), {reason});
+    }
+};
+
+QTEST_APPLESS_MAIN(TestSharded)
+#include "test_sharded.moc"
