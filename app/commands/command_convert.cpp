@@ -2,16 +2,28 @@
 #include <iostream>
 
 #include "cli/arg_parser.h"
+#include "core/io/sharded_writer.h"
 #include "core/io/tensor_convert.h"
 
 namespace irscope::cli {
 namespace {
 
 int runConvert(const std::vector<std::string>& args) {
-    const auto parsed = parseArgs(args, {{"--quiet"}, {"--select"}, {{"-q", "--quiet"}}});
+    const auto parsed =
+        parseArgs(args, {{"--quiet", "--pytorch-shards"}, {"--select", "--shard-size"}, {{"-q", "--quiet"}}});
     requirePositional(parsed, 2, 2, "IN and OUT");
     io::ReadOptions options;
     options.select = parsed.value("--select").value_or("");
+    if (auto size = parsed.value("--shard-size")) {
+        const auto bytes = io::parseShardSize(*size);
+        if (!bytes) throw UsageError("--shard-size: '" + *size + "' is not a size (e.g. 5GB, 500MB, 2GiB)");
+        const auto files = io::convertToShards(parsed.positional[0], parsed.positional[1], *bytes,
+                                               parsed.has("--pytorch-shards"), options);
+        if (!parsed.has("--quiet"))
+            std::cerr << "wrote " << files.size() << (files.size() == 1 ? " file" : " files") << " to "
+                      << parsed.positional[1] << "\n";
+        return kExitOk;
+    }
     const size_t n = io::convertTensorFile(parsed.positional[0], parsed.positional[1], options);
     if (!parsed.has("--quiet"))
         std::cerr << "wrote " << n << (n == 1 ? " tensor" : " tensors") << " to " << parsed.positional[1] << "\n";
@@ -20,8 +32,10 @@ int runConvert(const std::vector<std::string>& args) {
 
 const CommandRegistration registration{
     Command{"convert", "convert tensor files between .pt, .safetensors and .npy, bit-exact",
-            "Usage: irscope convert IN OUT [--select KEY] [-q]\n\n"
-            "Reads IN (torch.save zip or legacy, .safetensors, .npy or a directory of .npy;\n"
+            "Usage: irscope convert IN OUT [--select KEY] [-q]\n"
+            "       irscope convert IN OUT_DIR --shard-size SIZE [--pytorch-shards]\n\n"
+            "Reads IN (torch.save zip or legacy, .safetensors, .npy, a directory of .npy,\n"
+            "or a sharded Hugging Face checkpoint: its *.index.json or its directory;\n"
             "detected from the content, zip checksums verified) and writes OUT in the\n"
             "format its extension names:\n"
             "  .pt .pth .bin   torch.save zip format: an OrderedDict of tensors that\n"
@@ -33,7 +47,12 @@ const CommandRegistration registration{
             "and renamed, so a failed conversion leaves nothing behind. A dtype the output\n"
             "format lacks (bfloat16 in .npy, complex128 in .safetensors) or a tensor IN\n"
             "holds but irscope cannot load (float8, ...) is an error, never dropped.\n\n"
+            "With --shard-size, OUT_DIR gets a sharded checkpoint as huggingface_hub\n"
+            "writes one: model-00001-of-0000N.safetensors ... and\n"
+            "model.safetensors.index.json (one shard: model.safetensors, no index).\n\n"
             "Options:\n"
+            "  --shard-size SIZE  largest shard, e.g. 5GB (10^9 bytes), 500MB, 2GiB\n"
+            "  --pytorch-shards   .bin shards (pytorch_model-0000K-of-0000N.bin) instead\n"
             "  --select KEY    convert only the nested dict KEY of a checkpoint\n"
             "                  (e.g. state_dict), names relative to it\n"
             "  -q, --quiet     do not report the number of tensors written on stderr\n\n"

@@ -38,7 +38,8 @@ std::optional<double> statOf(const io::TensorListing& r, double (io::TensorSumma
 
 int runTensors(const std::vector<std::string>& args) {
     const auto parsed = parseArgs(args, {{"--json", "--no-stats"}, {"--select"}, {}});
-    requirePositional(parsed, 1, 1, "FILE (a .pt/.pth/.bin, .safetensors, .npy file or a directory of .npy)");
+    requirePositional(parsed, 1, 1,
+                      "FILE (a .pt/.pth/.bin, .safetensors, .npy file, a directory of .npy, or a sharded checkpoint)");
     io::ReadOptions options;
     options.select = parsed.value("--select").value_or("");
     const bool stats = !parsed.has("--no-stats");
@@ -102,7 +103,8 @@ const CommandRegistration registration{
             "Lists every tensor in FILE, one row each: name, dtype (torch_ir spelling:\n"
             "float32, bfloat16, int64, ...), shape, and min/max/mean of floating tensors.\n"
             "FILE may be a torch.save file (.pt/.pth/.bin, zip or legacy format), a\n"
-            ".safetensors file, an .npy file or a directory of .npy files; the format is\n"
+            ".safetensors file, an .npy file, a directory of .npy files, or a sharded\n"
+            "Hugging Face checkpoint (its *.index.json, or the directory of shards); the format is\n"
             "detected from the content. Pickles are read by a restricted unpickler:\n"
             "nothing in a file is ever executed, and files that ask for anything but\n"
             "tensors and plain data are refused. Nested checkpoints list their tensors\n"

@@ -4,7 +4,8 @@
 // registered in core/io/formats/ (see tensor_format.h).
 //
 // Formats: torch.save zip (PyTorch >= 1.6), torch.save legacy (< 1.6),
-// .safetensors, .npy, and a directory of .npy files keyed by stem. Nothing a
+// .safetensors, .npy, a directory of .npy files keyed by stem, and sharded
+// Hugging Face checkpoints (an index or a directory of shards). Nothing a
 // file says is ever executed: pickles go through a restricted unpickler.
 #include <string>
 

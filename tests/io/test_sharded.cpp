@@ -4,6 +4,7 @@
 // shards and the index can disagree is an error naming the files.
 #include <filesystem>
 
+#include "core/io/sharded_writer.h"
 #include "core/io/tensor_file.h"
 #include "tensor_test_util.h"
 
@@ -121,6 +122,47 @@ private slots:
         expectError(
             repo_, repo_,
             {"'fc1.bias'", "two shards", "model-00001-of-00002.safetensors", "model-00002-of-00002.safetensors"});
+    }
+
+    void shardSizesParseAsHuggingFaceHub() {
+        QCOMPARE(parseShardSize("5GB"), std::optional<uint64_t>(5'000'000'000ull));
+        QCOMPARE(parseShardSize("500mb"), std::optional<uint64_t>(500'000'000ull));
+        QCOMPARE(parseShardSize("2GiB"), std::optional<uint64_t>(2ull << 30));
+        QCOMPARE(parseShardSize("1024"), std::optional<uint64_t>(1024));
+        for (const char* bad : {"", "0", "0GB", "5XB", "GB", "-5GB", "99999999999999999999"})
+            QVERIFY2(!parseShardSize(bad), bad);
+    }
+
+    // Byte sizes 40, 40, 100, 8: a tensor goes to a new shard when it would take
+    // the current one past the limit; one larger than the limit stands alone.
+    void shardPlanFollowsTheLimit() {
+        TensorMap map;
+        map.insert("a", at::zeros({10}));              // 40 bytes
+        map.insert("b", at::zeros({10}));              // 40
+        map.insert("c", at::zeros({25}));              // 100
+        map.insert("d", at::zeros({1}, at::kDouble));  // 8
+        using Shards = std::vector<std::vector<size_t>>;
+        QCOMPARE(planShards(map, 100).shards, (Shards{{0, 1}, {2}, {3}}));
+        QCOMPARE(planShards(map, 64).shards, (Shards{{0}, {1}, {2}, {3}}));
+        QCOMPARE(planShards(map, 1000).shards, (Shards{{0, 1, 2, 3}}));
+        QCOMPARE(planShards(map, 100).totalSize, uint64_t(188));
+    }
+
+    void writtenShardsReadBack() {
+        fs::remove_all(repo_);
+        TensorMap all = readTensorFile(fixture("mlp_state_dict.pt"));
+        const auto files = writeShardedCheckpoint(all, repo_, 300, ShardFormat::Safetensors);
+        QVERIFY(files.size() > 2);
+        QCOMPARE(files.back(), path("model.safetensors.index.json"));
+        QCOMPARE(files.front(), path("model-00001-of-0000" + std::to_string(files.size() - 1) + ".safetensors"));
+        auto index = indexOf("model.safetensors.index.json");
+        QCOMPARE(index["weight_map"].size(), all.size());
+        compareWithExpected(readTensorFile(files.back()), "mlp_state_dict.pt");
+        // Everything in one shard: model.safetensors, no index.
+        fs::remove_all(repo_);
+        QCOMPARE(writeShardedCheckpoint(all, repo_, 1ull << 30, ShardFormat::TorchSave),
+                 std::vector<std::string>{path("pytorch_model.bin")});
+        compareWithExpected(readTensorFile(path("pytorch_model.bin")), "mlp_state_dict.pt");
     }
 
     void hostileIndices_data() {

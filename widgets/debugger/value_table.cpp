@@ -37,7 +37,7 @@ void showWeightRow(DebugController* c, const exec::WeightRow& r) {
 }
 
 QString tensorFileFilter() {
-    return QStringLiteral("Tensor files (*.pt *.pth *.bin *.safetensors *.npy);;All files (*)");
+    return QStringLiteral("Tensor files (*.pt *.pth *.bin *.safetensors *.npy *.index.json);;All files (*)");
 }
 
 }  // namespace irscope::widgets
