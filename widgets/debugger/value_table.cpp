@@ -17,6 +17,8 @@ QTableView* makeValueTable(QWidget* parent, QAbstractItemModel* model) {
     t->setSelectionMode(QAbstractItemView::SingleSelection);
     t->setAlternatingRowColors(true);
     t->setSortingEnabled(true);
+    // Qt starts a sortable header descending; names read top-down, as people count.
+    t->sortByColumn(0, Qt::AscendingOrder);
     t->verticalHeader()->hide();
     t->verticalHeader()->setDefaultSectionSize(20);
     t->horizontalHeader()->setStretchLastSection(true);

@@ -14,6 +14,7 @@
 #include "core/io/tensor_file.h"
 #include "core/io/tensor_file_error.h"
 #include "core/io/tensor_format.h"
+#include "core/modules/module_tree.h"
 
 namespace irscope::io {
 namespace {
@@ -26,7 +27,10 @@ std::vector<fs::path> filesIn(const fs::path& dir, auto&& keep) {
     for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
         if (keep(it->path())) found.push_back(it->path());
     if (ec) throw TensorFileError(dir.string(), "cannot list directory: " + ec.message());
-    std::sort(found.begin(), found.end());
+    // Natural order, so an unpadded model-2-of-10 comes before model-10-of-10.
+    std::sort(found.begin(), found.end(), [](const fs::path& a, const fs::path& b) {
+        return modules::naturalLess(a.filename().string(), b.filename().string());
+    });
     return found;
 }
 
@@ -111,7 +115,7 @@ TensorMap readIndexed(const fs::path& indexPath, ShardMerger& merger) {
     }
     const fs::path dir = indexPath.parent_path();
     std::vector<std::string> shards = index.shards;
-    std::sort(shards.begin(), shards.end());
+    std::sort(shards.begin(), shards.end(), modules::naturalLess);
     for (const std::string& shard : shards) {
         const fs::path path = dir / shard;
         std::error_code ec;
