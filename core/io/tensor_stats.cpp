@@ -5,7 +5,9 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 
+#include "core/io/stats_kernel.h"
 #include "core/io/tensor_dtype.h"
 
 namespace irscope::io {
@@ -51,6 +53,32 @@ void addBlock(const at::Tensor& block, TensorSummary& s, Moments& m) {
     m.add(nans + pos + neg ? x.masked_select(x.isfinite()) : x);
 }
 
+// The raw-memory kernel's element type for a dtype it handles.
+std::optional<StatsElement> kernelElement(at::ScalarType type) {
+    switch (type) {
+    case at::kFloat: return StatsElement::Float32;
+    case at::kDouble: return StatsElement::Float64;
+    case at::kHalf: return StatsElement::Float16;
+    case at::kBFloat16: return StatsElement::BFloat16;
+    default: return std::nullopt;
+    }
+}
+
+void fromAccumulator(const StatsAccumulator& a, TensorSummary& s) {
+    s.zeros = a.zeros;
+    s.nans = a.nans;
+    s.posInfs = a.posInfs;
+    s.negInfs = a.negInfs;
+    s.infs = a.posInfs + a.negInfs;
+    s.finite = a.n;
+    if (a.n > 0) {
+        s.min = a.lo;
+        s.max = a.hi;
+        s.mean = a.sum / static_cast<double>(a.n);
+        s.std = a.n > 1 ? std::sqrt(a.m2 / static_cast<double>(a.n - 1)) : 0.0;  // unbiased, as torch.std
+    }
+}
+
 }  // namespace
 
 TensorSummary summarize(const at::Tensor& tensor) {
@@ -62,6 +90,13 @@ TensorSummary summarize(const at::Tensor& tensor) {
     s.bytes = static_cast<size_t>(s.numel) * tensor.element_size();
     if (s.numel == 0) return s;
     at::NoGradGuard guard;
+    if (auto element = kernelElement(tensor.scalar_type())) {
+        const at::Tensor dense = tensor.contiguous();
+        StatsAccumulator acc;
+        accumulateStats(dense.data_ptr(), s.numel, *element, acc);
+        fromAccumulator(acc, s);
+        return s;
+    }
     const at::Tensor flat = (tensor.is_complex() ? tensor.abs() : tensor).reshape(-1);
     Moments m;
     for (int64_t start = 0; start < s.numel; start += kBlock)
