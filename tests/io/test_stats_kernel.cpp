@@ -8,6 +8,10 @@
 #include <vector>
 
 #include "core/io/stats_kernel.h"
+#include "core/io/tensor_file.h"
+#include "core/io/tensor_listing.h"
+#include "core/io/tensor_stats.h"
+#include "tensor_test_util.h"
 
 #include <QtTest/QtTest>
 
@@ -100,6 +104,46 @@ private slots:
         QCOMPARE(a.n, int64_t(0));
         QCOMPARE(a.nans, int64_t(7));
         QCOMPARE(a.sum, 0.0);
+    }
+
+    // listTensorFile summarizes on every core (irscope:threads): each floating
+    // tensor's figures are libtorch's own min / max / mean / std, views and
+    // half / bfloat16 / float64 tensors included.
+    void listingAgreesWithLibtorch_data() {
+        QTest::addColumn<QString>("file");
+        for (const char* f : {"dtypes.pt", "views.pt", "convnet_state_dict.pt", "small.safetensors"})
+            QTest::newRow(f) << f;
+    }
+    void listingAgreesWithLibtorch() {
+        QFETCH(QString, file);
+        const std::string path = irscope::io::test::fixture(file.toStdString());
+        const auto rows = listTensorFile(path, {}, true);
+        const TensorMap map = readTensorFile(path);
+        int checked = 0;
+        for (size_t k = 0; k < map.size(); ++k) {
+            const at::Tensor t = map.entries()[k].tensor.to(at::kDouble);
+            if (!at::isFloatingType(map.entries()[k].tensor.scalar_type())) {
+                QVERIFY(!rows[k].stats);
+                continue;
+            }
+            QVERIFY(rows[k].stats);
+            const TensorSummary& s = *rows[k].stats;
+            if (t.numel() == 0) {
+                QCOMPARE(s.finite, int64_t(0));
+                continue;
+            }
+            QCOMPARE(s.torchMin(), t.min().item<double>());
+            QCOMPARE(s.torchMax(), t.max().item<double>());
+            const double mean = t.mean().item<double>();
+            QVERIFY2((std::isnan(mean) && std::isnan(s.torchMean())) || s.torchMean() == mean ||
+                         std::abs(s.torchMean() - mean) <= 1e-9 * (1 + std::abs(mean)),
+                     map.entries()[k].name.c_str());
+            // torch.std of a tensor holding NaN or Inf is NaN; ours is over the finite values.
+            if (t.numel() > 1 && s.finite == s.numel)
+                QVERIFY2(std::abs(s.std - t.std().item<double>()) <= 1e-9 * (1 + s.std), map.entries()[k].name.c_str());
+            ++checked;
+        }
+        QVERIFY(checked > 0);
     }
 
     void doublesToo() {
