@@ -8,6 +8,7 @@ shapes and dtypes. Needs Debian's python3-torch (1.13).
     make_big_weights.py /tmp/moe.json --shards 8 -o /tmp/moe_repo   (a Hugging Face
         repository: model-0000K-of-0000N.safetensors and model.safetensors.index.json)
     make_big_weights.py --float32-gib 1 -o /tmp/one_gib.pt   (128 tensors of 8 MiB)
+    make_big_weights.py --tensors 100000 -o /tmp/many.safetensors   (100,000 tensors of 512 bytes)
 """
 import argparse
 import collections
@@ -23,6 +24,7 @@ p.add_argument("ir", nargs="?")
 p.add_argument("-o", "--output", required=True, help=".pt, .safetensors, or a directory with --shards")
 p.add_argument("--shards", type=int, default=0, help="write a sharded safetensors repository of N shards")
 p.add_argument("--float32-gib", type=float, default=0, help="no IR: this many GiB of float32 tensors")
+p.add_argument("--tensors", type=int, default=0, help="no IR: this many small float32 tensors ([128] each)")
 args = p.parse_args()
 
 ST_DTYPE = {torch.float32: "F32", torch.float16: "F16", torch.bfloat16: "BF16", torch.int64: "I64",
@@ -32,6 +34,10 @@ ST_DTYPE = {torch.float32: "F32", torch.float16: "F16", torch.bfloat16: "BF16", 
 def state_dict():
     torch.manual_seed(0)
     sd = collections.OrderedDict()
+    if args.tensors:
+        for i in range(args.tensors):
+            sd[f"layers.{i // 384}.mlp.experts.{i % 384}.weight"] = torch.randn(128)
+        return sd
     if args.float32_gib:
         for i in range(int(args.float32_gib * 128)):
             sd[f"layers.{i}.weight"] = torch.randn(2048, 1024)
