@@ -28,7 +28,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         if (!pkl) return 0;
         UnpickleResult p = unpickle(zip.data(*pkl));
         for (const auto& ref : collectTensors(p.arena, p.root, "", "x")) {
-            const StorageDesc& s = p.arena.at(p.arena.at(ref.tensor).tensor.storage).storage;
+            const StorageDesc& s = p.arena.at(p.arena.at(ref.tensor).tensor().storage).storage();
             if (const ZipRecord* rec = zip.find(zip.topFolder() + "/data/" + s.key)) (void)zip.data(*rec);
         }
     } catch (const FormatError&) {}

@@ -21,8 +21,15 @@ struct Block {
     double sum = 0, m2 = 0, lo = 0, hi = 0;
 };
 
-// Compiled twice (AVX2 and the baseline); the loader picks one per machine.
+// Compiled twice (AVX2 and the baseline); the loader picks one per machine
+// through an ifunc resolver. ThreadSanitizer cannot run such a resolver (it is
+// called during relocation, before the TSan runtime is up), so a TSan build
+// keeps the baseline only.
+#if defined(__SANITIZE_THREAD__)
+#define IRSCOPE_STATS_CLONES
+#else
 #define IRSCOPE_STATS_CLONES __attribute__((target_clones("avx2", "default")))
+#endif
 
 template <typename T>
 __attribute__((always_inline)) inline Block blockStats(const T* x, int64_t count) {
