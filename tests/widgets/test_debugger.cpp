@@ -8,6 +8,7 @@
 #include <QAction>
 #include <QApplication>
 #include <QComboBox>
+#include <QDir>
 #include <QDockWidget>
 #include <QElapsedTimer>
 #include <QFile>
@@ -36,6 +37,7 @@
 #include "widgets/debugger/exec_info_panel.h"
 #include "widgets/debugger/inputs_panel.h"
 #include "widgets/debugger/missing_values_panel.h"
+#include "widgets/debugger/tensor_file_drop.h"
 #include "widgets/debugger/tensor_viewer.h"
 #include "widgets/debugger/tensor_viewer_area.h"
 #include "widgets/debugger/weights_panel.h"
@@ -157,6 +159,42 @@ private slots:
             for (QAction* a : m->actions()) titles << a->text();
         for (const char* t : {"Weights", "Tensor", "Constants", "Inputs && references"})
             QVERIFY2(titles.contains(QLatin1String(t)), t);
+    }
+
+    // A sharded checkpoint made by `irscope convert --shard-size` (one tensor a
+    // shard) loads as weights from its folder, as a drop would: every weight
+    // the .pt supplies, the folder supplies too.
+    void shardedFolderLoadsAsWeights() {
+        open(fx("resnet_tiny.json"));
+        ctl()->loadWeights(fx("resnet_tiny.weights.pt"));
+        QVERIFY(ctl()->waitIdle());
+        auto loaded = [this] {
+            int n = 0;
+            for (const auto& r : ctl()->weightRows()) n += r.status == exec::WeightStatus::Loaded;
+            return n;
+        };
+        const int fromPt = loaded();
+        QVERIFY(fromPt > 10);
+
+        QTemporaryDir dir;
+        const QString repo = dir.path() + QStringLiteral("/repo");
+        QProcess convert;
+        convert.start(QStringLiteral(IRSCOPE_BINARY),
+                      {QStringLiteral("convert"), fx("resnet_tiny.weights.pt"), repo, QStringLiteral("--shard-size"),
+                       QStringLiteral("1"), QStringLiteral("-q")});
+        QVERIFY(convert.waitForFinished(60000));
+        QCOMPARE(convert.exitCode(), 0);
+        QVERIFY(QDir(repo).entryList({QStringLiteral("model-*-of-*.safetensors")}).size() > 10);
+        QVERIFY(TensorFileDrop::isTensorSource(repo));
+        QVERIFY(TensorFileDrop::isTensorSource(repo + QStringLiteral("/model.safetensors.index.json")));
+        QVERIFY(!TensorFileDrop::isTensorSource(fx("resnet_tiny.json")));
+        QVERIFY(!TensorFileDrop::isTensorSource(dir.path()));  // holds only the folder
+
+        open(fx("resnet_tiny.json"));
+        ctl()->load(exec::ValueFile::Weights, repo);
+        QVERIFY(ctl()->waitIdle());
+        QCOMPARE(loaded(), fromPt);
+        QCOMPARE(ctl()->path(exec::ValueFile::Weights), repo);
     }
 
     void stepsByModuleLikeACallStack() {

@@ -139,6 +139,8 @@ void installValueMenus(MainWindow& w, DebuggerUi& ui, QMenu* menu) {
     auto* loadMenu = menu->addMenu(QObject::tr("Load"));
     QObject::connect(loadMenu->addAction(QObject::tr("Weights…")), &QAction::triggered, ui.weights,
                      &WeightsPanel::loadDialog);
+    QObject::connect(loadMenu->addAction(QObject::tr("Weights folder (sharded checkpoint)…")), &QAction::triggered,
+                     ui.weights, &WeightsPanel::loadFolderDialog);
     QObject::connect(loadMenu->addAction(QObject::tr("Constants…")), &QAction::triggered, ui.constants,
                      &ConstantsPanel::loadDialog);
     QObject::connect(menu->addAction(QObject::tr("Save entered constants…")), &QAction::triggered, ui.constants,

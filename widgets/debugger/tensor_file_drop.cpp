@@ -1,5 +1,6 @@
 #include "widgets/debugger/tensor_file_drop.h"
 
+#include <QDir>
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QFileInfo>
@@ -9,15 +10,17 @@
 
 namespace irscope::widgets {
 
-namespace {
-
-bool isTensorFile(const QString& path) {
-    const QString s = QFileInfo(path).suffix().toLower();
+bool TensorFileDrop::isTensorSource(const QString& path) {
+    const QFileInfo info(path);
+    if (info.isDir())
+        return !QDir(path)
+                    .entryList({QStringLiteral("*.index.json"), QStringLiteral("*.safetensors")}, QDir::Files)
+                    .isEmpty();
+    const QString s = info.suffix().toLower();
     return s == QLatin1String("pt") || s == QLatin1String("pth") || s == QLatin1String("bin") ||
-           s == QLatin1String("safetensors") || s == QLatin1String("npy");
+           s == QLatin1String("safetensors") || s == QLatin1String("npy") ||
+           info.fileName().toLower().endsWith(QLatin1String(".index.json"));
 }
-
-}  // namespace
 
 TensorFileDrop::TensorFileDrop(DebugController* c, QObject* parent) : QObject(parent), c_(c) {}
 
@@ -27,7 +30,7 @@ bool TensorFileDrop::eventFilter(QObject*, QEvent* e) {
     if (!de->mimeData()->hasUrls()) return false;
     QStringList tensors;
     for (const QUrl& u : de->mimeData()->urls())
-        if (u.isLocalFile() && isTensorFile(u.toLocalFile())) tensors << u.toLocalFile();
+        if (u.isLocalFile() && isTensorSource(u.toLocalFile())) tensors << u.toLocalFile();
     if (tensors.isEmpty()) return false;
     if (e->type() == QEvent::DragEnter) {
         static_cast<QDragEnterEvent*>(e)->acceptProposedAction();
@@ -40,6 +43,7 @@ bool TensorFileDrop::eventFilter(QObject*, QEvent* e) {
 
 exec::ValueFile TensorFileDrop::kindOf(const QString& path) {
     const QString n = QFileInfo(path).fileName().toLower();
+    if (QFileInfo(path).isDir() || n.endsWith(QLatin1String(".index.json"))) return exec::ValueFile::Weights;
     if (n.contains(QLatin1String("const"))) return exec::ValueFile::Constants;
     if (n.contains(QLatin1String("input"))) return exec::ValueFile::Inputs;
     if (n.contains(QLatin1String("expected"))) return exec::ValueFile::Expected;

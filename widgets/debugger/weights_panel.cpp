@@ -84,6 +84,11 @@ void WeightsPanel::loadDialog() {
     if (!f.isEmpty()) c_->load(exec::ValueFile::Weights, f);
 }
 
+void WeightsPanel::loadFolderDialog() {
+    const QString d = QFileDialog::getExistingDirectory(this, tr("Load a sharded checkpoint (the repository folder)"));
+    if (!d.isEmpty()) c_->load(exec::ValueFile::Weights, d);
+}
+
 namespace {
 
 const bool registered = registerPanel({

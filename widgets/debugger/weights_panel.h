@@ -27,6 +27,8 @@ public:
     QComboBox* filter() const { return filter_; }
     int visibleRows() const;
     void loadDialog();
+    // A sharded Hugging Face checkpoint: its folder (shards and index).
+    void loadFolderDialog();
 
 private:
     void refresh();
