@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <utility>
 
 // The vector helpers below are internal and always inlined: the ABI of
 // passing 32-byte vectors, which GCC warns about, never applies.
@@ -31,6 +32,24 @@ struct Block {
 #define IRSCOPE_STATS_CLONES __attribute__((target_clones("avx2", "default")))
 #endif
 
+// Adds the per-lane counts into `b`; returns the smallest and largest lane bounds.
+template <typename Counts, typename Bounds>
+__attribute__((always_inline)) inline auto foldLanes(Block& b, int lanes, const Counts& n, const Counts& zeros,
+                                                     const Counts& nans, const Counts& pos, const Counts& neg,
+                                                     const Bounds& lo, const Bounds& hi) {
+    auto blo = lo[0], bhi = hi[0];
+    for (int l = 0; l < lanes; ++l) {
+        b.n += n[l];
+        b.zeros += zeros[l];
+        b.nans += nans[l];
+        b.posInfs += pos[l];
+        b.negInfs += neg[l];
+        blo = std::min(blo, lo[l]);
+        bhi = std::max(bhi, hi[l]);
+    }
+    return std::pair{blo, bhi};
+}
+
 template <typename T>
 __attribute__((always_inline)) inline Block blockStats(const T* x, int64_t count) {
     constexpr T inf = std::numeric_limits<T>::infinity();
@@ -56,17 +75,8 @@ __attribute__((always_inline)) inline Block blockStats(const T* x, int64_t count
         for (int l = 0; l < kLanes; ++l) step(l, x[i + l]);
     for (int l = 0; i < count; ++i, ++l) step(l, x[i]);
     Block b;
-    T blo = inf, bhi = -inf;
-    for (int l = 0; l < kLanes; ++l) {
-        b.sum += sum[l];
-        b.n += n[l];
-        b.zeros += zeros[l];
-        b.nans += nans[l];
-        b.posInfs += pos[l];
-        b.negInfs += neg[l];
-        blo = std::min(blo, lo[l]);
-        bhi = std::max(bhi, hi[l]);
-    }
+    for (int l = 0; l < kLanes; ++l) b.sum += sum[l];
+    const auto [blo, bhi] = foldLanes(b, kLanes, n, zeros, nans, pos, neg, lo, hi);
     b.lo = blo;
     b.hi = bhi;
     if (b.n == 0) return b;
@@ -125,16 +135,7 @@ IRSCOPE_STATS_CLONES Block floatBlock(const float* x, int64_t count) {
         hi = (finite & (v > hi)) ? v : hi;
     }
     Block b;
-    float blo = inf, bhi = -inf;
-    for (int l = 0; l < 8; ++l) {
-        b.n += n[l];
-        b.zeros += zeros[l];
-        b.nans += nans[l];
-        b.posInfs += pos[l];
-        b.negInfs += neg[l];
-        blo = std::min(blo, lo[l]);
-        bhi = std::max(bhi, hi[l]);
-    }
+    auto [blo, bhi] = foldLanes(b, 8, n, zeros, nans, pos, neg, lo, hi);
     for (int l = 0; l < 4; ++l) b.sum += sumLo[l] + sumHi[l];
     // The tail, scalar; then the block's squared deviations, from cache.
     const Block tail = blockStats(x + 8 * vectors, count - 8 * vectors);

@@ -101,14 +101,7 @@ TensorSummary summarize(const at::Tensor& tensor) {
     Moments m;
     for (int64_t start = 0; start < s.numel; start += kBlock)
         addBlock(flat.slice(0, start, std::min(s.numel, start + kBlock)), s, m);
-    s.infs = s.posInfs + s.negInfs;
-    s.finite = m.n;
-    if (m.n > 0) {
-        s.min = m.lo;
-        s.max = m.hi;
-        s.mean = m.sum / static_cast<double>(m.n);
-        s.std = m.n > 1 ? std::sqrt(m.m2 / static_cast<double>(m.n - 1)) : 0.0;  // unbiased, as torch.std
-    }
+    fromAccumulator({m.n, s.zeros, s.nans, s.posInfs, s.negInfs, m.sum, m.mean, m.m2, m.lo, m.hi}, s);
     return s;
 }
 
