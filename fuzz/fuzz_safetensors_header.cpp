@@ -3,8 +3,8 @@
 #include <cstdint>
 #include <string_view>
 
-#include "core/io/safetensors_header.h"
-#include "core/io/tensor_file_error.h"
+#include "core/io/catalog/safetensors_header.h"
+#include "core/io/catalog/tensor_file_error.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     using namespace irscope::io;

@@ -6,8 +6,8 @@
 #include <set>
 #include <string_view>
 
-#include "core/io/shard_index.h"
-#include "core/io/tensor_file_error.h"
+#include "core/io/catalog/shard_index.h"
+#include "core/io/catalog/tensor_file_error.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     using namespace irscope::io;

@@ -4,9 +4,9 @@
 #include <cstdint>
 #include <string_view>
 
-#include "core/io/pickle_tree.h"
-#include "core/io/tensor_file_error.h"
-#include "core/io/unpickler.h"
+#include "core/io/catalog/pickle_tree.h"
+#include "core/io/catalog/tensor_file_error.h"
+#include "core/io/catalog/unpickler.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     using namespace irscope::io;

@@ -6,11 +6,11 @@
 #include <string>
 #include <string_view>
 
-#include "core/io/crc32.h"
-#include "core/io/pickle_tree.h"
-#include "core/io/tensor_file_error.h"
-#include "core/io/unpickler.h"
-#include "core/io/zip_reader.h"
+#include "core/io/catalog/crc32.h"
+#include "core/io/catalog/pickle_tree.h"
+#include "core/io/catalog/tensor_file_error.h"
+#include "core/io/catalog/unpickler.h"
+#include "core/io/catalog/zip_reader.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     using namespace irscope::io;

@@ -8,7 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/io/shard_index.h"
+#include "core/io/catalog/shard_index.h"
 #include "core/io/tensor_file.h"
 
 namespace irscope::io {

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "core/io/read_options.h"
+#include "core/io/catalog/read_options.h"
 
 namespace irscope::io {
 

@@ -3,8 +3,8 @@
 #include <filesystem>
 #include <random>
 
-#include "core/io/mapped_file.h"
-#include "core/io/tensor_format.h"
+#include "core/io/tensor_materialize.h"
+#include "core/io/tensor_writer.h"
 
 namespace irscope::io {
 
@@ -18,45 +18,20 @@ std::string lowerExtension(const std::string& path) {
     return ext;
 }
 
-TensorFileSource openSource(const std::string& path) {
-    std::error_code ec;
-    if (fs::is_directory(path, ec)) return {path, nullptr};
-    return {path, MappedFile::open(path)};
-}
-
-// "the formats irscope reads": for messages, from the registry.
-std::string extensionList(bool writable) {
+// "the formats irscope writes": for messages, from the registry.
+std::string writableExtensions() {
     std::string list;
-    for (const TensorFormat& f : tensorFormats()) {
-        if (writable && !f.write) continue;
-        for (const std::string& ext : f.extensions) list += (list.empty() ? "" : ", ") + ext;
-    }
+    for (const TensorWriter& w : tensorWriters())
+        for (const std::string& ext : w.extensions) list += (list.empty() ? "" : ", ") + ext;
     return list;
 }
 
 }  // namespace
 
-std::string detectTensorFileFormat(const std::string& path) {
-    const TensorFormat* format = claimingFormat(openSource(path));
-    return format ? format->name : "unknown";
-}
-
 TensorMap readTensorFile(const std::string& path, const ReadOptions& options) {
-    TensorFileSource source = openSource(path);
-    if (source.file && source.file->size() == 0) throw TensorFileError(path, "empty file");
-    const TensorFormat* format = claimingFormat(source);
-    // Content says nothing known; a name that does gets that format's precise complaint.
-    if (!format && !source.isDirectory()) format = formatForExtension(lowerExtension(path), false);
-    if (!format) {
-        if (source.isDirectory())
-            throw TensorFileError(path,
-                                  "a directory without tensor files irscope reads (" + extensionList(false) + ")");
-        if (source.bytes().substr(0, 4) == "GGUF")
-            throw TensorFileError(path, "a GGUF file, which irscope does not read");
-        throw TensorFileError(path, "unrecognized format: not a torch.save file (zip or legacy), .safetensors or .npy");
-    }
-    TensorMap map = format->read(source, options);
-    if (source.file) source.file->closeDescriptor();  // tensors keep the mapping, not the descriptor
+    const TensorCatalog catalog = describeTensorFile(path, options);
+    TensorMap map = materialize(catalog, options);
+    for (const auto& file : catalog.files) file->closeDescriptor();  // tensors keep the mapping, not the descriptor
     return map;
 }
 
@@ -67,9 +42,9 @@ void writeTensorFile(const TensorMap& tensors, const std::string& path) {
                                         "); refusing to write a file without it");
     }
     const std::string ext = lowerExtension(path);
-    const TensorFormat* format = formatForExtension(ext, true);
+    const TensorWriter* format = writerForExtension(ext);
     if (!format)
-        throw TensorFileError(path, "unknown output extension '" + ext + "' (use " + extensionList(true) + ")");
+        throw TensorFileError(path, "unknown output extension '" + ext + "' (use " + writableExtensions() + ")");
     if (format->onlyOneTensor && tensors.size() != 1)
         throw TensorFileError(path, ext + " holds exactly one tensor, the input has " + std::to_string(tensors.size()));
 

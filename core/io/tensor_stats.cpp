@@ -7,7 +7,7 @@
 #include <limits>
 #include <optional>
 
-#include "core/io/stats_kernel.h"
+#include "core/io/catalog/stats_kernel.h"
 #include "core/io/tensor_dtype.h"
 
 namespace irscope::io {
@@ -15,7 +15,6 @@ namespace irscope::io {
 namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr int64_t kBlock = 1 << 20;
 
 // Running moments over the finite values, blocks combined as Chan et al.'s
@@ -64,21 +63,6 @@ std::optional<StatsElement> kernelElement(at::ScalarType type) {
     }
 }
 
-void fromAccumulator(const StatsAccumulator& a, TensorSummary& s) {
-    s.zeros = a.zeros;
-    s.nans = a.nans;
-    s.posInfs = a.posInfs;
-    s.negInfs = a.negInfs;
-    s.infs = a.posInfs + a.negInfs;
-    s.finite = a.n;
-    if (a.n > 0) {
-        s.min = a.lo;
-        s.max = a.hi;
-        s.mean = a.sum / static_cast<double>(a.n);
-        s.std = a.n > 1 ? std::sqrt(a.m2 / static_cast<double>(a.n - 1)) : 0.0;  // unbiased, as torch.std
-    }
-}
-
 }  // namespace
 
 TensorSummary summarize(const at::Tensor& tensor) {
@@ -94,34 +78,15 @@ TensorSummary summarize(const at::Tensor& tensor) {
         const at::Tensor dense = tensor.contiguous();
         StatsAccumulator acc;
         accumulateStats(dense.data_ptr(), s.numel, *element, acc);
-        fromAccumulator(acc, s);
+        applyAccumulator(acc, s);
         return s;
     }
     const at::Tensor flat = (tensor.is_complex() ? tensor.abs() : tensor).reshape(-1);
     Moments m;
     for (int64_t start = 0; start < s.numel; start += kBlock)
         addBlock(flat.slice(0, start, std::min(s.numel, start + kBlock)), s, m);
-    fromAccumulator({m.n, s.zeros, s.nans, s.posInfs, s.negInfs, m.sum, m.mean, m.m2, m.lo, m.hi}, s);
+    applyAccumulator({m.n, s.zeros, s.nans, s.posInfs, s.negInfs, m.sum, m.mean, m.m2, m.lo, m.hi}, s);
     return s;
-}
-
-double TensorSummary::torchMin() const {
-    if (nans || numel == 0) return kNaN;
-    if (negInfs) return -kInf;
-    return finite ? min : kInf;
-}
-
-double TensorSummary::torchMax() const {
-    if (nans || numel == 0) return kNaN;
-    if (posInfs) return kInf;
-    return finite ? max : -kInf;
-}
-
-double TensorSummary::torchMean() const {
-    if (nans || numel == 0 || (posInfs && negInfs)) return kNaN;
-    if (posInfs) return kInf;
-    if (negInfs) return -kInf;
-    return mean;
 }
 
 }  // namespace irscope::io

@@ -1,37 +1,16 @@
 #pragma once
-// The statistics of one tensor, one definition for every place that shows
-// them: `irscope tensors`, `irscope run`'s outputs, the GUI's summary panel.
-// Computed in one pass over float64 blocks of a million elements, so a large
-// half tensor never needs a full float64 copy. Plain types: the GUI includes
-// this header without torch (at::Tensor is only declared).
-#include <cstddef>
-#include <cstdint>
-#include <string>
-#include <vector>
+// The statistics of a live tensor (an intermediate, a loaded weight): the
+// raw-memory kernel for float, double, half and bfloat16, ATen in blocks of a
+// million elements for the rest, so a large tensor never needs a full float64
+// copy. TensorSummary itself is torch-free (core/io/catalog/tensor_summary.h):
+// the GUI includes this header without torch (at::Tensor is only declared).
+#include "core/io/catalog/tensor_summary.h"
 
 namespace at {
 class Tensor;
 }
 
 namespace irscope::io {
-
-struct TensorSummary {
-    std::vector<int64_t> shape;
-    std::string dtype;  // torch_ir spelling: "float32"
-    int64_t numel = 0;
-    size_t bytes = 0;  // numel * element size
-    // Over finite values (NaN/Inf excluded); all 0 when there are none.
-    // Complex tensors are summarized by magnitude; bool as 0/1.
-    double min = 0, max = 0, mean = 0, std = 0;  // std unbiased, as torch.std
-    int64_t zeros = 0, nans = 0, infs = 0, posInfs = 0, negInfs = 0;
-    int64_t finite = 0;
-
-    // What torch.min / max / mean of the whole tensor give: NaN when it holds
-    // a NaN, an infinity when one wins; NaN for an empty tensor.
-    double torchMin() const;
-    double torchMax() const;
-    double torchMean() const;
-};
 
 TensorSummary summarize(const at::Tensor& tensor);
 

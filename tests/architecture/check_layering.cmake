@@ -3,7 +3,7 @@
 #   - torch-free parts never include a torch header (ATen, c10, torch, caffe2);
 #   - core never includes Qt;
 #   - widgets and the light app folders never include core/io or core/exec
-#     headers other than the torch-free facade ones.
+#     headers other than the torch-free facade ones and core/io/catalog.
 # Exits non-zero listing every offending file:line.
 if(NOT ROOT)
   message(FATAL_ERROR "pass -DROOT=<repository root>")
@@ -24,7 +24,7 @@ function(scan folders regex why)
   set(problems "${problems}" PARENT_SCOPE)
 endfunction()
 
-set(torch_free core/ir core/layout core/modules core/export widgets app/launcher app/cli app/gui)
+set(torch_free core/ir core/layout core/modules core/export core/io/catalog widgets app/launcher app/cli app/gui)
 scan("${torch_free}" "^[ \t]*#[ \t]*include[ \t]*[<\"](ATen|c10|torch|caffe2)/" "torch header in a torch-free part")
 scan("core" "^[ \t]*#[ \t]*include[ \t]*<Q[A-Za-z]*>" "Qt in core")
 # The torch-free headers of core/exec and core/io that the GUI may use.
@@ -32,6 +32,8 @@ set(facade "debugger|value_rows|value_text|probe_types|reference_diff|node_overl
 scan("widgets;app/launcher;app/cli;app/gui" "^[ \t]*#[ \t]*include[ \t]*\"core/(io|exec)/" "core/io or core/exec from the GUI or launcher")
 # ...the ones above name the facade: drop those lines again.
 string(REGEX REPLACE "\n  [^\n]*\"core/exec/(${facade})\\.h\"[^\n]*" "" problems "${problems}")
+# ...and core/io/catalog, the torch-free half of core/io (scanned above).
+string(REGEX REPLACE "\n  [^\n]*\"core/io/catalog/[^\n]*" "" problems "${problems}")
 
 if(problems)
   message(FATAL_ERROR "layering broken:${problems}")

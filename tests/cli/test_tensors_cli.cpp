@@ -119,9 +119,14 @@ private slots:
         QCOMPARE(r.code, 0);
         Json rows = Json::parse(r.out.toStdString());
         QCOMPARE(rows.size(), size_t(4));
-        QCOMPARE(q(rows.at(2).at("name").get<std::string>()), QString("scale_fp8"));
-        QCOMPARE(q(rows.at(2).at("dtype").get<std::string>()), QString("float8_e4m3fn"));
+        // In file order, the unsupported ones where the file has them.
+        QCOMPARE(q(rows.at(1).at("name").get<std::string>()), QString("scale_fp8"));
+        QCOMPARE(q(rows.at(1).at("dtype").get<std::string>()), QString("float8_e4m3fn"));
+        QCOMPARE(rows.at(1).at("supported"), Json(false));
+        QCOMPARE(q(rows.at(2).at("dtype").get<std::string>()), QString("uint16"));
         QCOMPARE(rows.at(2).at("supported"), Json(false));
+        QCOMPARE(q(rows.at(3).at("name").get<std::string>()), QString("also_keep"));
+        QVERIFY(!rows.at(3).contains("supported"));
     }
 
     void errors_data() {

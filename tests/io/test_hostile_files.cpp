@@ -3,9 +3,9 @@
 // payloads would create must never appear).
 #include <filesystem>
 
-#include "core/io/pickle_tree.h"
+#include "core/io/catalog/pickle_tree.h"
 #include "core/io/tensor_file.h"
-#include "core/io/unpickler.h"
+#include "core/io/catalog/unpickler.h"
 #include "tensor_test_util.h"
 
 #include <QtTest/QtTest>

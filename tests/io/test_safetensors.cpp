@@ -1,7 +1,7 @@
 // .safetensors: values equal what PyTorch recorded, zero-copy over the
 // mapping, unsupported dtypes reported by name while the rest stays
 // readable, and every check of the reference reader enforced.
-#include "core/io/safetensors_header.h"
+#include "core/io/catalog/safetensors_header.h"
 #include "core/io/tensor_file.h"
 #include "tensor_test_util.h"
 

@@ -1,4 +1,4 @@
-// Sharded Hugging Face checkpoints (core/io/formats/sharded_checkpoint_format.cpp):
+// Sharded Hugging Face checkpoints (core/io/catalog/formats/sharded_checkpoint_format.cpp):
 // an index or a directory of shards reads as one state_dict, with the values
 // PyTorch wrote (mlp_state_dict.pt, split into shards here), and every way the
 // shards and the index can disagree is an error naming the files.

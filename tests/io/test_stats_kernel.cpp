@@ -1,4 +1,4 @@
-// The statistics kernel (core/io/stats_kernel.h) on hand-checked values: half
+// The statistics kernel (core/io/catalog/stats_kernel.h) on hand-checked values: half
 // and bfloat16 widened exactly (subnormals, infinities, NaN), counts of
 // zeros / NaN / +Inf / -Inf, min / max / mean / unbiased std over the finite
 // values only, and the same answers whether the values fill whole 8-wide
@@ -7,9 +7,9 @@
 #include <cstring>
 #include <vector>
 
-#include "core/io/stats_kernel.h"
+#include "core/io/catalog/stats_kernel.h"
 #include "core/io/tensor_file.h"
-#include "core/io/tensor_listing.h"
+#include "core/io/catalog/tensor_listing.h"
 #include "core/io/tensor_stats.h"
 #include "tensor_test_util.h"
 

@@ -4,7 +4,8 @@
 #include <filesystem>
 
 #include "core/io/tensor_file.h"
-#include "core/io/tensor_format.h"
+#include "core/io/catalog/tensor_format.h"
+#include "core/io/tensor_writer.h"
 #include "tensor_test_util.h"
 
 #include <QtTest/QtTest>
@@ -225,17 +226,23 @@ private slots:
         QCOMPARE(readTensorFile(out).size(), size_t(5));
     }
 
-    // Every format registers itself from its own file in core/io/formats/; the
-    // whole-archive link keeps them although nothing names them.
+    // Every format registers its reader from its own file in
+    // core/io/catalog/formats/ and its writer from core/io/writers/; the
+    // whole-archive link keeps the writers although nothing names them.
     void everyFormatIsRegistered() {
         std::vector<std::string> names;
         for (const TensorFormat& f : tensorFormats()) names.push_back(f.name);
-        for (const char* expected :
-             {"torch.save (zip)", "torch.save (legacy)", "safetensors", "npy", "directory of npy"})
+        for (const char* expected : {"torch.save (zip)", "torch.save (legacy)", "safetensors", "npy",
+                                     "directory of npy", "sharded checkpoint"})
             QVERIFY2(std::find(names.begin(), names.end(), expected) != names.end(), expected);
-        QCOMPARE(formatForExtension(".pth", true)->name, std::string("torch.save (zip)"));
-        QCOMPARE(formatForExtension(".safetensors", true)->name, std::string("safetensors"));
-        QVERIFY(formatForExtension(".h5", false) == nullptr);
+        QCOMPARE(formatForExtension(".pth")->name, std::string("torch.save (zip)"));
+        QVERIFY(formatForExtension(".h5") == nullptr);
+        std::vector<std::string> writers;
+        for (const TensorWriter& w : tensorWriters()) writers.push_back(w.name);
+        QCOMPARE(writers, (std::vector<std::string>{"npy", "safetensors", "torch.save (zip)"}));
+        QCOMPARE(writerForExtension(".pth")->name, std::string("torch.save (zip)"));
+        QCOMPARE(writerForExtension(".safetensors")->name, std::string("safetensors"));
+        QVERIFY(writerForExtension(".h5") == nullptr);
     }
 
     void emptyMapWrites() {

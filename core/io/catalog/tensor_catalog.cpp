@@ -1,0 +1,59 @@
+#include "core/io/catalog/tensor_catalog.h"
+
+#include <filesystem>
+
+#include "core/io/catalog/mapped_file.h"
+#include "core/io/catalog/tensor_format.h"
+
+namespace irscope::io {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string lowerExtension(const std::string& path) {
+    std::string ext = fs::path(path).extension().string();
+    for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return ext;
+}
+
+TensorFileSource openSource(const std::string& path) {
+    std::error_code ec;
+    if (fs::is_directory(path, ec)) return {path, nullptr};
+    return {path, MappedFile::open(path)};
+}
+
+// "the formats irscope reads": for messages, from the registry.
+std::string extensionList() {
+    std::string list;
+    for (const TensorFormat& f : tensorFormats())
+        for (const std::string& ext : f.extensions) list += (list.empty() ? "" : ", ") + ext;
+    return list;
+}
+
+}  // namespace
+
+std::string detectTensorFileFormat(const std::string& path) {
+    const TensorFormat* format = claimingFormat(openSource(path));
+    return format ? format->name : "unknown";
+}
+
+TensorCatalog describeTensorFile(const std::string& path, const ReadOptions& options) {
+    TensorFileSource source = openSource(path);
+    if (source.file && source.file->size() == 0) throw TensorFileError(path, "empty file");
+    const TensorFormat* format = claimingFormat(source);
+    // Content says nothing known; a name that does gets that format's precise complaint.
+    if (!format && !source.isDirectory()) format = formatForExtension(lowerExtension(path));
+    if (!format) {
+        if (source.isDirectory())
+            throw TensorFileError(path, "a directory without tensor files irscope reads (" + extensionList() + ")");
+        if (source.bytes().substr(0, 4) == "GGUF")
+            throw TensorFileError(path, "a GGUF file, which irscope does not read");
+        throw TensorFileError(path, "unrecognized format: not a torch.save file (zip or legacy), .safetensors or .npy");
+    }
+    // Descriptors stay open for materialize's copies (pread beats page
+    // faults); it closes them, as the catalog's end does.
+    return format->describe(source, options);
+}
+
+}  // namespace irscope::io
