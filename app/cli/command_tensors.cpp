@@ -1,4 +1,5 @@
 // irscope tensors: what a tensor file holds, one row per tensor.
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <iostream>
@@ -64,36 +65,55 @@ int runTensors(const std::vector<std::string>& args) {
         return kExitOk;
     }
 
-    std::vector<std::vector<std::string>> table;
-    table.push_back(stats ? std::vector<std::string>{"NAME", "DTYPE", "SHAPE", "MIN", "MAX", "MEAN"}
-                          : std::vector<std::string>{"NAME", "DTYPE", "SHAPE"});
+    // Cells are views of the listing or short strings (shapes and numbers fit
+    // the small-string buffer): 100,000 rows cost no allocation each.
+    struct Row {
+        std::string_view name, dtype;
+        std::string shape;
+        std::array<std::string, 3> stats;  // MIN MAX MEAN
+        std::string_view note;             // says "not supported" and why, after the columns
+    };
+    std::vector<Row> table;
+    table.reserve(rows.size() + 1);
+    table.push_back({"NAME", "DTYPE", "SHAPE", {"MIN", "MAX", "MEAN"}, {}});
     for (const auto& r : rows) {
-        std::vector<std::string> row{r.name, r.dtype, shapeText(r.shape)};
-        if (!r.supported) {
-            if (stats) row.insert(row.end(), {"", "", ""});
-            row.push_back(r.note);  // says "not supported" and why, after the columns
-        } else if (stats) {
-            row.push_back(number(statOf(r, &io::TensorSummary::torchMin)));
-            row.push_back(number(statOf(r, &io::TensorSummary::torchMax)));
-            row.push_back(number(statOf(r, &io::TensorSummary::torchMean)));
-        }
+        Row row{r.name, r.dtype, shapeText(r.shape), {}, {}};
+        if (!r.supported)
+            row.note = r.note;
+        else if (stats)
+            row.stats = {number(statOf(r, &io::TensorSummary::torchMin)),
+                         number(statOf(r, &io::TensorSummary::torchMax)),
+                         number(statOf(r, &io::TensorSummary::torchMean))};
         table.push_back(std::move(row));
     }
-    std::vector<size_t> width;
-    for (const auto& row : table)
-        for (size_t c = 0; c < row.size(); ++c) {
-            if (width.size() <= c) width.push_back(0);
-            width[c] = std::max(width[c], row[c].size());
+    const size_t columns = stats ? 6 : 3;
+    std::array<size_t, 6> width{};
+    auto cell = [](const Row& row, size_t c) -> std::string_view {
+        switch (c) {
+        case 0: return row.name;
+        case 1: return row.dtype;
+        case 2: return row.shape;
+        default: return row.stats[c - 3];
         }
-    for (const auto& row : table) {
-        std::string line;
-        for (size_t c = 0; c < row.size(); ++c) {
-            line += row[c];
-            if (c + 1 < row.size()) line += std::string(width[c] - row[c].size() + 2, ' ');
+    };
+    for (const Row& row : table)
+        for (size_t c = 0; c < columns; ++c) width[c] = std::max(width[c], cell(row, c).size());
+    std::string out;
+    for (const Row& row : table) {
+        const size_t start = out.size();
+        for (size_t c = 0; c < columns; ++c) {
+            out += cell(row, c);
+            if (c + 1 < columns) out.append(width[c] - cell(row, c).size() + 2, ' ');
         }
-        while (!line.empty() && line.back() == ' ') line.pop_back();
-        std::cout << line << "\n";
+        if (!row.note.empty()) (out += "  ") += row.note;
+        while (out.size() > start && out.back() == ' ') out.pop_back();
+        out += '\n';
+        if (out.size() > (1 << 20)) {
+            std::fwrite(out.data(), 1, out.size(), stdout);
+            out.clear();
+        }
     }
+    std::fwrite(out.data(), 1, out.size(), stdout);
     return kExitOk;
 }
 

@@ -1,6 +1,7 @@
 // .safetensors: values equal what PyTorch recorded, zero-copy over the
 // mapping, unsupported dtypes reported by name while the rest stays
 // readable, and every check of the reference reader enforced.
+#include "core/io/catalog/safetensors_fast_scan.h"
 #include "core/io/catalog/safetensors_header.h"
 #include "core/io/tensor_file.h"
 #include "tensor_test_util.h"
@@ -82,6 +83,50 @@ private slots:
         std::string path = tmp("none.safetensors");
         writeBytes(path, makeFile("{}      ", ""));
         QCOMPARE(readTensorFile(path).size(), size_t(0));
+    }
+
+    // The canonical scanner reads what writers write and declines the rest,
+    // which the JSON reader then reads to the same rows (hand-written cases).
+    void canonicalScannerAndJsonReaderAgree_data() {
+        QTest::addColumn<QString>("header");
+        QTest::addColumn<bool>("canonical");
+        const char* plain = R"({"__metadata__":{"format":"pt"},"w":{"dtype":"F32","shape":[2,3],"data_offsets":[0,24]},)"
+                            R"( "b" : { "data_offsets" : [24, 32], "shape": [ 2 ], "dtype": "I32" } })";
+        QTest::newRow("canonical, any key order and spacing") << plain << true;
+        QTest::newRow("escaped name")
+            << R"({"w":{"dtype":"F32","shape":[2,3],"data_offsets":[0,24]},"\u0062":{"dtype":"I32","shape":[2],"data_offsets":[24,32]}})"
+            << false;
+        QTest::newRow("metadata with escapes")
+            << R"({"__metadata__":{"format":"p\u0074"},"w":{"dtype":"F32","shape":[2,3],"data_offsets":[0,24]},"b":{"dtype":"I32","shape":[2],"data_offsets":[24,32]}})"
+            << false;
+    }
+    void canonicalScannerAndJsonReaderAgree() {
+        QFETCH(QString, header);
+        QFETCH(bool, canonical);
+        const std::string text = header.toStdString();
+        QCOMPARE(scanCanonicalHeader(text).has_value(), canonical);
+        const SafetensorsHeader h = parseSafetensorsHeader(makeFile(text, std::string(32, '\0')));
+        QCOMPARE(h.tensors.size(), size_t(2));
+        QCOMPARE(h.tensors[0].name, std::string("w"));
+        QCOMPARE(h.tensors[0].shape, (std::vector<int64_t>{2, 3}));
+        QCOMPARE(h.tensors[1].name, std::string("b"));
+        QCOMPARE(h.tensors[1].dtype, std::string("I32"));
+        QCOMPARE(h.tensors[1].begin, uint64_t(24));
+        QCOMPARE(h.tensors[1].end, uint64_t(32));
+        QCOMPARE(h.metadata.empty(), header.indexOf("__metadata__") < 0);
+        if (!h.metadata.empty()) QCOMPARE(h.metadata[0].second, std::string("pt"));
+    }
+    void scannerDeclinesWhatItDoesNotKnow() {
+        for (const char* text : {
+                 R"({"w":{"dtype":"F32","shape":[2.0],"data_offsets":[0,8]}})",             // a float dim
+                 R"({"w":{"dtype":"F32","shape":[2],"data_offsets":[0,8],"x":1}})",         // an extra key
+                 R"({"w":{"dtype":"F32","shape":[2],"data_offsets":[0,8]},"w":{"dtype":"F32","shape":[2],"data_offsets":[8,16]}})",
+                 R"({"w":{"dtype":"F32","shape":[01],"data_offsets":[0,4]}})",              // a leading zero
+                 R"({"w":{"dtype":"F33","shape":[1],"data_offsets":[0,4]}})",               // an unknown dtype
+                 R"({"w":{"dtype":"F32","shape":[1],"data_offsets":[0,4]}} x)",             // trailing text
+                 "{\"w\xc3\xa9\":{\"dtype\":\"F32\",\"shape\":[1],\"data_offsets\":[0,4]}}",  // non-ASCII
+             })
+            QVERIFY2(!scanCanonicalHeader(text), text);
     }
 
     void malformed_data() {

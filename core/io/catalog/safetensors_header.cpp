@@ -2,11 +2,13 @@
 
 #include <algorithm>
 #include <array>
+#include <optional>
 #include <unordered_set>
 
 #include <nlohmann/json.hpp>
 
 #include "core/io/catalog/byte_reader.h"
+#include "core/io/catalog/safetensors_fast_scan.h"
 
 namespace irscope::io {
 
@@ -86,13 +88,28 @@ std::string_view headerText(std::string_view file) {
 }
 
 // A JSON scalar as the header reader sees it: its kind, its value when it is
-// an integer or a string, and how an error message shows it.
+// an integer or a string, and how an error message shows it. Only strings
+// and floats carry text (a view of the parser's, valid during the event):
+// numbers are spelled out only when a message needs them.
 struct Scalar {
     enum Kind { Null, Bool, Int, Unsigned, Float, String } kind = Null;
-    uint64_t value = 0;  // Int (non-negative only) and Unsigned
+    uint64_t value = 0;  // Int (its magnitude) and Unsigned; Bool: 0 or 1
     bool negative = false;
-    std::string text;  // a String's value; otherwise as JSON writes it
-    std::string shown() const { return kind == String ? '"' + text + '"' : text; }
+    std::string_view text;  // String's value, Float as written
+    std::string shown() const {
+        switch (kind) {
+        case Null: return "null";
+        case Bool: return value ? "true" : "false";
+        case Int:
+        case Unsigned: return std::string(negative ? 1 : 0, '-').append(std::to_string(value));
+        case Float: return std::string(text);
+        case String: break;
+        }
+        std::string quoted(1, '"');
+        quoted.append(text);
+        quoted += '"';
+        return quoted;
+    }
 };
 
 // What the header's tensors accumulate while their object is read.
@@ -120,21 +137,27 @@ public:
     using Json = nlohmann::json;
     SafetensorsHeader out;
 
+    void expect(size_t tensors) {
+        topKeys_.reserve(tensors);
+        out.tensors.reserve(tensors);
+    }
+
     void finish() const {
         if (!duplicate_.empty()) throw FormatError("safetensors header names '" + duplicate_ + "' twice");
         if (!firstError_.empty()) throw FormatError(firstError_);
     }
 
     // ---- nlohmann::json_sax interface
-    bool null() { return scalar({Scalar::Null, 0, false, "null"}); }
-    bool boolean(bool v) { return scalar({Scalar::Bool, 0, false, v ? "true" : "false"}); }
+    bool null() { return scalar({Scalar::Null, 0, false, {}}); }
+    bool boolean(bool v) { return scalar({Scalar::Bool, v ? 1u : 0u, false, {}}); }
     bool number_integer(Json::number_integer_t v) {
-        return scalar({Scalar::Int, v < 0 ? 0 : uint64_t(v), v < 0, std::to_string(v)});
+        // The magnitude of INT64_MIN does not fit an int64: negate as unsigned.
+        return scalar({Scalar::Int, v < 0 ? 0 - uint64_t(v) : uint64_t(v), v < 0, {}});
     }
-    bool number_unsigned(Json::number_unsigned_t v) { return scalar({Scalar::Unsigned, v, false, std::to_string(v)}); }
+    bool number_unsigned(Json::number_unsigned_t v) { return scalar({Scalar::Unsigned, v, false, {}}); }
     bool number_float(Json::number_float_t, const Json::string_t& s) { return scalar({Scalar::Float, 0, false, s}); }
     bool string(Json::string_t& v) { return scalar({Scalar::String, 0, false, v}); }
-    bool binary(Json::binary_t&) { return scalar({Scalar::Null, 0, false, "binary"}); }
+    bool binary(Json::binary_t&) { return scalar({Scalar::Float, 0, false, "binary"}); }
     bool start_object(std::size_t) { return open(true); }
     bool start_array(std::size_t) { return open(false); }
     bool end_object() { return close(); }
@@ -144,7 +167,7 @@ public:
         switch (frames_.back()) {
         case Frame::Top: noteKey(topKeys_, k); break;
         case Frame::Entry:
-        case Frame::Metadata: noteKey(innerKeys_, k); break;
+        case Frame::Metadata: noteInnerKey(k); break;
         default: break;
         }
         key_ = std::move(k);
@@ -162,6 +185,15 @@ private:
     }
     void noteKey(std::unordered_set<std::string>& seen, const std::string& k) {
         if (!seen.insert(k).second && duplicate_.empty()) duplicate_ = k;
+    }
+    // An entry has three keys and metadata a handful: a linear scan beats a
+    // hash set (whose nodes cost three allocations per tensor).
+    void noteInnerKey(const std::string& k) {
+        if (std::find(innerKeys_.begin(), innerKeys_.end(), k) != innerKeys_.end()) {
+            if (duplicate_.empty()) duplicate_ = k;
+            return;
+        }
+        innerKeys_.push_back(k);
     }
     std::string where() const { return "tensor '" + entry_.name + "'"; }
 
@@ -234,7 +266,7 @@ private:
         case Frame::Entry: entryField(v); break;
         case Frame::Metadata:
             if (v.kind == Scalar::String)
-                out.metadata.emplace_back(key_, v.text);
+                out.metadata.emplace_back(key_, std::string(v.text));
             else
                 fail("safetensors __metadata__ value of '" + key_ + "' is not a string");
             break;
@@ -262,7 +294,7 @@ private:
         if (key_ == "dtype") {
             entry_.hasDtype = v.kind == Scalar::String;
             entry_.dtypeBad = !entry_.hasDtype;
-            entry_.dtype = v.text;
+            entry_.dtype = std::string(v.text);
         } else if (key_ == "shape") {
             entry_.shape = EntryState::Wrong;
         } else if (key_ == "data_offsets") {
@@ -272,7 +304,7 @@ private:
 
     // The checks of one tensor, in the order the reference reader makes them.
     void finishEntry() {
-        const EntryState& e = entry_;
+        EntryState& e = entry_;
         if (!e.hasDtype || e.dtypeBad) return fail(where() + " has no dtype");
         if (e.shape != EntryState::Array) return fail(where() + " has no shape");
         if (e.offsets != EntryState::Array || e.offsetCount != 2) return fail(where() + " has no data_offsets pair");
@@ -281,26 +313,28 @@ private:
         if (e.absurdDim) return fail(where() + " has an absurd dimension " + std::to_string(e.absurdValue));
         if (!e.badOffset.empty())
             return fail(where() + " data offset must be a non-negative integer, got " + e.badOffset);
-        out.tensors.push_back({e.name, e.dtype, e.dims, e.offsetValues[0], e.offsetValues[1]});
+        out.tensors.push_back({std::move(e.name), std::move(e.dtype), std::move(e.dims), e.offsetValues[0],
+                               e.offsetValues[1]});
     }
 
     std::vector<Frame> frames_;
     std::string key_;
     EntryState entry_;
-    std::unordered_set<std::string> topKeys_, innerKeys_;
+    std::unordered_set<std::string> topKeys_;
+    std::vector<std::string> innerKeys_;
     std::string duplicate_, firstError_;
 };
 
 // Bytes a tensor needs (overflow-checked); `where` names it in errors.
-uint64_t byteSize(const SafetensorsEntry& e, const std::string& where) {
+uint64_t byteSize(const SafetensorsEntry& e, const auto& where) {
     uint64_t count = 1;
     for (int64_t d : e.shape)
         if (__builtin_mul_overflow(count, static_cast<uint64_t>(d), &count))
-            throw FormatError(where + " has an element count that overflows");
+            throw FormatError(where() + " has an element count that overflows");
     uint64_t bits;
     if (__builtin_mul_overflow(count, static_cast<uint64_t>(safetensorsDTypeBits(e.dtype)), &bits))
-        throw FormatError(where + " has a byte size that overflows");
-    if (bits % 8 != 0) throw FormatError(where + " does not fill a whole number of bytes");
+        throw FormatError(where() + " has a byte size that overflows");
+    if (bits % 8 != 0) throw FormatError(where() + " does not fill a whole number of bytes");
     return bits / 8;
 }
 
@@ -315,13 +349,13 @@ void checkTiling(const std::vector<SafetensorsEntry>& tensors, uint64_t dataSize
     });
     uint64_t expected = 0;
     for (const auto* e : sorted) {
-        const std::string where = "tensor '" + e->name + "'";
+        const auto where = [e] { return "tensor '" + e->name + "'"; };
         if (e->begin != expected || e->end < e->begin)
-            throw FormatError(where + " has data offsets [" + std::to_string(e->begin) + ", " + std::to_string(e->end) +
+            throw FormatError(where() + " has data offsets [" + std::to_string(e->begin) + ", " + std::to_string(e->end) +
                               "], expected to start at " + std::to_string(expected) + " (gap or overlap)");
         const uint64_t bytes = byteSize(*e, where);
         if (bytes != e->end - e->begin)
-            throw FormatError(where + " needs " + std::to_string(bytes) + " bytes but its data offsets span " +
+            throw FormatError(where() + " needs " + std::to_string(bytes) + " bytes but its data offsets span " +
                               std::to_string(e->end - e->begin));
         expected = e->end;
     }
@@ -332,12 +366,18 @@ void checkTiling(const std::vector<SafetensorsEntry>& tensors, uint64_t dataSize
 
 }  // namespace
 
-SafetensorsHeader parseSafetensorsHeader(std::string_view file) {
-    const std::string_view text = headerText(file);
+SafetensorsHeader readHeaderJson(std::string_view text) {
     HeaderReader reader;
+    reader.expect(text.size() / 64);  // a tensor's entry is ~70 bytes and up
     nlohmann::json::sax_parse(text.begin(), text.end(), &reader);
     reader.finish();
-    SafetensorsHeader out = std::move(reader.out);
+    return std::move(reader.out);
+}
+
+SafetensorsHeader parseSafetensorsHeader(std::string_view file) {
+    const std::string_view text = headerText(file);
+    std::optional<SafetensorsHeader> canonical = scanCanonicalHeader(text);
+    SafetensorsHeader out = canonical ? std::move(*canonical) : readHeaderJson(text);
     out.dataStart = 8 + text.size();
     checkTiling(out.tensors, file.size() - out.dataStart);
     return out;
