@@ -47,6 +47,10 @@ MappedFile::~MappedFile() {
     closeDescriptor();
 }
 
+void MappedFile::dropResidentPages() const {
+    if (data_) ::madvise(data_, size_, MADV_DONTNEED);
+}
+
 void MappedFile::closeDescriptor() {
     if (fd_ >= 0) ::close(fd_);
     fd_ = -1;

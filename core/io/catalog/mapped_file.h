@@ -28,6 +28,12 @@ public:
     // open (no page faults on the mapping: as fast as Python's file reads),
     // else from the mapping. The caller has checked the range.
     void copyOut(uint64_t offset, void* dst, size_t n) const;
+    // Forgets which pages of the mapping are resident in this process (they
+    // stay in the page cache, and fault back in when read). Describing a
+    // 100,000-record zip touches a page per record's local header: the whole
+    // file would otherwise count against the process. Only while no tensor
+    // views the mapping: it discards private (copy-on-write) changes.
+    void dropResidentPages() const;
     // Readers are done: keep only the mapping (a directory of many .npy files
     // must not hold a descriptor per file).
     void closeDescriptor();

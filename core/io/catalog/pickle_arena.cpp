@@ -12,8 +12,6 @@ PickleObject::PickleObject(const PickleObject& other)
       global(other.global),
       text(other.text),
       items(other.items),
-      re(other.re),
-      im(other.im),
       torch_(other.torch_ ? std::make_unique<PickleTorchParts>(*other.torch_) : nullptr) {}
 
 PickleObject& PickleObject::operator=(const PickleObject& other) {
@@ -23,24 +21,28 @@ PickleObject& PickleObject::operator=(const PickleObject& other) {
 
 PickleObject::~PickleObject() = default;
 
-PickleTorchParts& PickleObject::torch() {
-    if (!torch_) torch_ = std::make_unique<PickleTorchParts>();
-    return *torch_;
+// An object carries one part; asking for another replaces it (the
+// unpickler writes one kind of description per object).
+template <class Part>
+Part& PickleObject::part() {
+    if (!torch_) torch_ = std::make_unique<PickleTorchParts>(Part{});
+    if (!std::holds_alternative<Part>(*torch_)) *torch_ = Part{};
+    return std::get<Part>(*torch_);
 }
 
-namespace {
-const PickleTorchParts& noTorchParts() {
-    static const PickleTorchParts none;
-    return none;
+template <class Part>
+const Part& PickleObject::part() const {
+    static const Part none{};
+    const Part* p = torch_ ? std::get_if<Part>(torch_.get()) : nullptr;
+    return p ? *p : none;
 }
-}  // namespace
 
-PickleDType& PickleObject::dtype() { return torch().dtype; }
-const PickleDType& PickleObject::dtype() const { return torch_ ? torch_->dtype : noTorchParts().dtype; }
-StorageDesc& PickleObject::storage() { return torch().storage; }
-const StorageDesc& PickleObject::storage() const { return torch_ ? torch_->storage : noTorchParts().storage; }
-TensorDesc& PickleObject::tensor() { return torch().tensor; }
-const TensorDesc& PickleObject::tensor() const { return torch_ ? torch_->tensor : noTorchParts().tensor; }
+PickleDType& PickleObject::dtype() { return part<PickleDType>(); }
+const PickleDType& PickleObject::dtype() const { return part<PickleDType>(); }
+StorageDesc& PickleObject::storage() { return part<StorageDesc>(); }
+const StorageDesc& PickleObject::storage() const { return part<StorageDesc>(); }
+TensorDesc& PickleObject::tensor() { return part<TensorDesc>(); }
+const TensorDesc& PickleObject::tensor() const { return part<TensorDesc>(); }
 
 uint32_t PickleArena::add(PickleObject object) {
     if (objects_.size() >= 0xFFFFFFF0u) throw FormatError("pickle creates too many objects");

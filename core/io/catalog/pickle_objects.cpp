@@ -93,8 +93,8 @@ PickleValue PickleObjects::persistentLoad(const PickleValue& pid, uint64_t at) {
     if (items.size() == 6 && items[5].kind != PickleValue::Kind::None) {
         const auto view = tupleItems(items[5], at, "storage view");
         if (view.size() != 3) failPickle(at, "storage view metadata must have 3 fields");
-        s.view = StorageDesc::View{textArg(view[0], at, "view key"), intArg(view[1], at, "view offset"),
-                                   intArg(view[2], at, "view size")};
+        s.view = std::make_shared<const StorageDesc::View>(StorageDesc::View{
+            textArg(view[0], at, "view key"), intArg(view[1], at, "view offset"), intArg(view[2], at, "view size")});
     }
     return make(std::move(o));
 }
@@ -208,8 +208,8 @@ PickleValue PickleObjects::complex(const std::vector<PickleValue>& args, uint64_
         failPickle(at, "complex() argument must be a number");
     };
     if (args.size() > 2) failPickle(at, "complex() takes at most 2 arguments");
-    if (!args.empty()) o.re = number(args[0]);
-    if (args.size() == 2) o.im = number(args[1]);
+    o.items = {PickleValue::real(args.empty() ? 0.0 : number(args[0])),
+               PickleValue::real(args.size() == 2 ? number(args[1]) : 0.0)};
     return make(std::move(o));
 }
 

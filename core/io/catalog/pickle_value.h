@@ -13,21 +13,39 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <variant>
 #include <vector>
 
 namespace irscope::io {
 
+// 16 bytes: a 100,000-tensor state_dict holds millions of them (stack,
+// memo, tuple items).
 struct PickleValue {
     enum class Kind : uint8_t { None, Bool, Int, Float, Object };
     Kind kind = Kind::None;
-    int64_t i = 0;  // Bool, Int; object index for Object
-    double f = 0;   // Float
+    union {
+        int64_t i = 0;  // Bool, Int; object index for Object
+        double f;       // Float
+    };
 
     static PickleValue none() { return {}; }
-    static PickleValue boolean(bool b) { return {Kind::Bool, b ? 1 : 0, 0}; }
-    static PickleValue integer(int64_t v) { return {Kind::Int, v, 0}; }
-    static PickleValue real(double v) { return {Kind::Float, 0, v}; }
-    static PickleValue object(uint32_t index) { return {Kind::Object, index, 0}; }
+    static PickleValue boolean(bool b) { return make(Kind::Bool, b ? 1 : 0); }
+    static PickleValue integer(int64_t v) { return make(Kind::Int, v); }
+    static PickleValue real(double v) {
+        PickleValue p;
+        p.kind = Kind::Float;
+        p.f = v;
+        return p;
+    }
+    static PickleValue object(uint32_t index) { return make(Kind::Object, index); }
+
+private:
+    static PickleValue make(Kind k, int64_t v) {
+        PickleValue p;
+        p.kind = k;
+        p.i = v;
+        return p;
+    }
 };
 
 // A dtype as a tensor file names it, in torch_ir spelling ("float32").
@@ -51,7 +69,7 @@ struct StorageDesc {
         int64_t offset;
         int64_t size;
     };
-    std::optional<View> view;
+    std::shared_ptr<const View> view;  // shared: a Storage object is copied per tensor that views it
 };
 
 struct TensorDesc {
@@ -85,12 +103,10 @@ enum class GlobalKind : uint8_t {
     DType,
 };
 
-// The torch descriptions an object may carry (see PickleObject).
-struct PickleTorchParts {
-    PickleDType dtype;
-    StorageDesc storage;
-    TensorDesc tensor;
-};
+// The torch description an object may carry (see PickleObject): a dtype
+// (a Global naming a storage class or dtype), a storage or a tensor, one at
+// a time, so an object pays only for the largest.
+using PickleTorchParts = std::variant<PickleDType, StorageDesc, TensorDesc>;
 
 // One object of the arena. A state_dict of 100,000 tensors pickles over a
 // million of them, nearly all strings and tuples, so the torch descriptions
@@ -109,8 +125,7 @@ struct PickleObject {
     bool ordered = false;            // Dict made by collections.OrderedDict
     GlobalKind global{};             // Global
     std::string text;                // String, Bytes; BigInt: little-endian two's complement; Global: "module.name"
-    std::vector<PickleValue> items;  // Tuple, List, Set; Dict: key, value, key, value ...
-    double re = 0, im = 0;           // Complex
+    std::vector<PickleValue> items;  // Tuple, List, Set; Dict: key, value, key, value ...; Complex: re, im
 
     // Made on first write; reading an object without one gives empty descriptions.
     PickleDType& dtype();  // Global of a storage class or a dtype
@@ -121,7 +136,10 @@ struct PickleObject {
     const TensorDesc& tensor() const;
 
 private:
-    PickleTorchParts& torch();
+    template <class Part>
+    Part& part();
+    template <class Part>
+    const Part& part() const;
     std::unique_ptr<PickleTorchParts> torch_;
 };
 

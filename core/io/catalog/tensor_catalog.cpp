@@ -51,9 +51,13 @@ TensorCatalog describeTensorFile(const std::string& path, const ReadOptions& opt
             throw TensorFileError(path, "a GGUF file, which irscope does not read");
         throw TensorFileError(path, "unrecognized format: not a torch.save file (zip or legacy), .safetensors or .npy");
     }
-    // Descriptors stay open for materialize's copies (pread beats page
-    // faults); it closes them, as the catalog's end does.
-    return format->describe(source, options);
+    TensorCatalog catalog = format->describe(source, options);
+    // Headers and pickles are read: their pages need not stay resident (no
+    // tensor views the fresh mappings yet). Descriptors stay open for
+    // materialize's copies (pread beats page faults); it closes them, as the
+    // catalog's end does.
+    for (const auto& file : catalog.files) file->dropResidentPages();
+    return catalog;
 }
 
 }  // namespace irscope::io

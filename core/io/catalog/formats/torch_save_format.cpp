@@ -70,6 +70,7 @@ TensorCatalog describeTensors(const std::shared_ptr<MappedFile>& file, const Unp
 TensorCatalog describeZip(const TensorFileSource& source, const ReadOptions& options) {
     try {
         ZipReader zip(source.bytes());
+        source.file->dropResidentPages();  // a page per record's local header: not needed while unpickling
         const std::string top = zip.topFolder();
         const ZipRecord* pkl = zip.find(top + "/data.pkl");
         if (!pkl) {
