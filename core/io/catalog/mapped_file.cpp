@@ -1,5 +1,6 @@
 #include "core/io/catalog/mapped_file.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -49,6 +50,14 @@ MappedFile::~MappedFile() {
 
 void MappedFile::dropResidentPages() const {
     if (data_) ::madvise(data_, size_, MADV_DONTNEED);
+}
+
+void MappedFile::dropResidentPages(uint64_t offset, uint64_t n) const {
+    if (!data_ || offset >= size_) return;
+    const auto page = static_cast<uint64_t>(::sysconf(_SC_PAGESIZE));
+    const uint64_t begin = offset / page * page;
+    const uint64_t end = std::min<uint64_t>(offset + std::min<uint64_t>(n, size_ - offset), size_);
+    ::madvise(data_ + begin, end - begin, MADV_DONTNEED);
 }
 
 void MappedFile::closeDescriptor() {

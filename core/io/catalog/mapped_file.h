@@ -34,6 +34,10 @@ public:
     // file would otherwise count against the process. Only while no tensor
     // views the mapping: it discards private (copy-on-write) changes.
     void dropResidentPages() const;
+    // The same for the pages holding [offset, offset + n): a listing's
+    // statistics read each tensor once, and 1 GiB read need not stay 1 GiB
+    // resident.
+    void dropResidentPages(uint64_t offset, uint64_t n) const;
     // Readers are done: keep only the mapping (a directory of many .npy files
     // must not hold a descriptor per file).
     void closeDescriptor();

@@ -60,6 +60,9 @@ TensorSummary summarizeRecord(const TensorCatalog& catalog, const TensorRecord& 
         accumulateStats(dense.data(), s.numel, element, acc);
     }
     applyAccumulator(acc, s);
+    // Read once: the pages need not stay resident (nothing else views this
+    // catalog's fresh mappings, and nothing writes them).
+    catalog.fileOf(r).dropResidentPages(r.storageBegin, r.storageBytes);
     return s;
 }
 
