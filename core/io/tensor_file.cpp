@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <random>
 
+#include "core/io/catalog/tensor_format.h"
 #include "core/io/tensor_materialize.h"
 #include "core/io/tensor_writer.h"
 
@@ -11,12 +12,6 @@ namespace irscope::io {
 namespace fs = std::filesystem;
 
 namespace {
-
-std::string lowerExtension(const std::string& path) {
-    std::string ext = fs::path(path).extension().string();
-    for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return ext;
-}
 
 // "the formats irscope writes": for messages, from the registry.
 std::string writableExtensions() {

@@ -11,12 +11,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string lowerExtension(const std::string& path) {
-    std::string ext = fs::path(path).extension().string();
-    for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return ext;
-}
-
 TensorFileSource openSource(const std::string& path) {
     std::error_code ec;
     if (fs::is_directory(path, ec)) return {path, nullptr};

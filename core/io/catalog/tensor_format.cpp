@@ -1,6 +1,8 @@
 #include "core/io/catalog/tensor_format.h"
 
 #include <algorithm>
+#include <cctype>
+#include <filesystem>
 
 namespace irscope::io {
 
@@ -36,6 +38,12 @@ const TensorFormat* formatForExtension(const std::string& ext) {
         if (std::find(f.extensions.begin(), f.extensions.end(), ext) != f.extensions.end()) return &f;
     }
     return nullptr;
+}
+
+std::string lowerExtension(const std::string& path) {
+    std::string ext = std::filesystem::path(path).extension().string();
+    for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return ext;
 }
 
 }  // namespace irscope::io

@@ -46,5 +46,7 @@ const std::vector<TensorFormat>& tensorFormats();
 const TensorFormat* claimingFormat(const TensorFileSource& source);
 // The format whose extensions include `ext` (lower case, with the dot); null when none.
 const TensorFormat* formatForExtension(const std::string& ext);
+// A path's extension in lower case, with the dot: what the registries key on.
+std::string lowerExtension(const std::string& path);
 
 }  // namespace irscope::io
