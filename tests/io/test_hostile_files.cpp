@@ -4,8 +4,8 @@
 #include <filesystem>
 
 #include "core/io/catalog/pickle_tree.h"
-#include "core/io/tensor_file.h"
 #include "core/io/catalog/unpickler.h"
+#include "core/io/tensor_file.h"
 #include "tensor_test_util.h"
 
 #include <QtTest/QtTest>

@@ -90,8 +90,9 @@ private slots:
     void canonicalScannerAndJsonReaderAgree_data() {
         QTest::addColumn<QString>("header");
         QTest::addColumn<bool>("canonical");
-        const char* plain = R"({"__metadata__":{"format":"pt"},"w":{"dtype":"F32","shape":[2,3],"data_offsets":[0,24]},)"
-                            R"( "b" : { "data_offsets" : [24, 32], "shape": [ 2 ], "dtype": "I32" } })";
+        const char* plain =
+            R"({"__metadata__":{"format":"pt"},"w":{"dtype":"F32","shape":[2,3],"data_offsets":[0,24]},)"
+            R"( "b" : { "data_offsets" : [24, 32], "shape": [ 2 ], "dtype": "I32" } })";
         QTest::newRow("canonical, any key order and spacing") << plain << true;
         QTest::newRow("escaped name")
             << R"({"w":{"dtype":"F32","shape":[2,3],"data_offsets":[0,24]},"\u0062":{"dtype":"I32","shape":[2],"data_offsets":[24,32]}})"
@@ -117,15 +118,16 @@ private slots:
         if (!h.metadata.empty()) QCOMPARE(h.metadata[0].second, std::string("pt"));
     }
     void scannerDeclinesWhatItDoesNotKnow() {
-        for (const char* text : {
-                 R"({"w":{"dtype":"F32","shape":[2.0],"data_offsets":[0,8]}})",             // a float dim
-                 R"({"w":{"dtype":"F32","shape":[2],"data_offsets":[0,8],"x":1}})",         // an extra key
-                 R"({"w":{"dtype":"F32","shape":[2],"data_offsets":[0,8]},"w":{"dtype":"F32","shape":[2],"data_offsets":[8,16]}})",
-                 R"({"w":{"dtype":"F32","shape":[01],"data_offsets":[0,4]}})",              // a leading zero
-                 R"({"w":{"dtype":"F33","shape":[1],"data_offsets":[0,4]}})",               // an unknown dtype
-                 R"({"w":{"dtype":"F32","shape":[1],"data_offsets":[0,4]}} x)",             // trailing text
-                 "{\"w\xc3\xa9\":{\"dtype\":\"F32\",\"shape\":[1],\"data_offsets\":[0,4]}}",  // non-ASCII
-             })
+        for (
+            const char* text : {
+                R"({"w":{"dtype":"F32","shape":[2.0],"data_offsets":[0,8]}})",      // a float dim
+                R"({"w":{"dtype":"F32","shape":[2],"data_offsets":[0,8],"x":1}})",  // an extra key
+                R"({"w":{"dtype":"F32","shape":[2],"data_offsets":[0,8]},"w":{"dtype":"F32","shape":[2],"data_offsets":[8,16]}})",
+                R"({"w":{"dtype":"F32","shape":[01],"data_offsets":[0,4]}})",                // a leading zero
+                R"({"w":{"dtype":"F33","shape":[1],"data_offsets":[0,4]}})",                 // an unknown dtype
+                R"({"w":{"dtype":"F32","shape":[1],"data_offsets":[0,4]}} x)",               // trailing text
+                "{\"w\xc3\xa9\":{\"dtype\":\"F32\",\"shape\":[1],\"data_offsets\":[0,4]}}",  // non-ASCII
+            })
             QVERIFY2(!scanCanonicalHeader(text), text);
     }
 

@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "core/io/catalog/stats_kernel.h"
-#include "core/io/tensor_file.h"
 #include "core/io/catalog/tensor_listing.h"
+#include "core/io/tensor_file.h"
 #include "core/io/tensor_stats.h"
 #include "tensor_test_util.h"
 

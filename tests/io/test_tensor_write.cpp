@@ -3,8 +3,8 @@
 // reader) when Debian's python3 with torch is there; skipped otherwise.
 #include <filesystem>
 
-#include "core/io/tensor_file.h"
 #include "core/io/catalog/tensor_format.h"
+#include "core/io/tensor_file.h"
 #include "core/io/tensor_writer.h"
 #include "tensor_test_util.h"
 

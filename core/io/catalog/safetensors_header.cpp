@@ -313,8 +313,8 @@ private:
         if (e.absurdDim) return fail(where() + " has an absurd dimension " + std::to_string(e.absurdValue));
         if (!e.badOffset.empty())
             return fail(where() + " data offset must be a non-negative integer, got " + e.badOffset);
-        out.tensors.push_back({std::move(e.name), std::move(e.dtype), std::move(e.dims), e.offsetValues[0],
-                               e.offsetValues[1]});
+        out.tensors.push_back(
+            {std::move(e.name), std::move(e.dtype), std::move(e.dims), e.offsetValues[0], e.offsetValues[1]});
     }
 
     std::vector<Frame> frames_;
@@ -351,8 +351,9 @@ void checkTiling(const std::vector<SafetensorsEntry>& tensors, uint64_t dataSize
     for (const auto* e : sorted) {
         const auto where = [e] { return "tensor '" + e->name + "'"; };
         if (e->begin != expected || e->end < e->begin)
-            throw FormatError(where() + " has data offsets [" + std::to_string(e->begin) + ", " + std::to_string(e->end) +
-                              "], expected to start at " + std::to_string(expected) + " (gap or overlap)");
+            throw FormatError(where() + " has data offsets [" + std::to_string(e->begin) + ", " +
+                              std::to_string(e->end) + "], expected to start at " + std::to_string(expected) +
+                              " (gap or overlap)");
         const uint64_t bytes = byteSize(*e, where);
         if (bytes != e->end - e->begin)
             throw FormatError(where() + " needs " + std::to_string(bytes) + " bytes but its data offsets span " +

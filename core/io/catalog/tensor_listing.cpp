@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdint>
 #include <cstring>
 #include <optional>
 #include <thread>
@@ -21,25 +22,30 @@ std::optional<StatsElement> kernelElement(const std::string& dtype) {
     return std::nullopt;
 }
 
-// A strided or byte-swapped tensor's elements, gathered into row-major order
-// (the kernel reads contiguous memory). Strides were checked against the
-// storage when the file was described.
+// A tensor's elements in row-major order, in aligned memory of its own: for
+// what the kernel cannot read in place (strided views, big-endian .npy, and
+// data a legacy torch.save left misaligned). Strides were checked against
+// the storage when the file was described.
 std::vector<uint8_t> gather(const uint8_t* storage, const TensorRecord& r, int64_t numel) {
     const size_t elem = static_cast<size_t>(r.elementSize);
     std::vector<uint8_t> out(static_cast<size_t>(numel) * elem);
-    const size_t rank = r.shape.size();
-    std::vector<int64_t> index(rank, 0);
-    for (int64_t k = 0; k < numel; ++k) {
-        int64_t at = r.storageOffset + (r.contiguous() ? k : 0);
-        if (!r.contiguous())
+    if (r.contiguous()) {
+        std::memcpy(out.data(), storage + static_cast<size_t>(r.storageOffset) * elem, out.size());
+    } else {
+        const size_t rank = r.shape.size();
+        std::vector<int64_t> index(rank, 0);
+        for (int64_t k = 0; k < numel; ++k) {
+            int64_t at = r.storageOffset;
             for (size_t d = 0; d < rank; ++d) at += index[d] * r.strides[d];
-        std::memcpy(out.data() + static_cast<size_t>(k) * elem, storage + static_cast<size_t>(at) * elem, elem);
-        if (r.bigEndian) std::reverse(out.data() + k * elem, out.data() + (k + 1) * elem);
-        for (size_t d = rank; d-- > 0;) {
-            if (++index[d] < r.shape[d]) break;
-            index[d] = 0;
+            std::memcpy(out.data() + static_cast<size_t>(k) * elem, storage + static_cast<size_t>(at) * elem, elem);
+            for (size_t d = rank; d-- > 0;) {
+                if (++index[d] < r.shape[d]) break;
+                index[d] = 0;
+            }
         }
     }
+    if (r.bigEndian)
+        for (size_t k = 0; k < out.size(); k += elem) std::reverse(out.data() + k, out.data() + k + elem);
     return out;
 }
 
@@ -53,8 +59,10 @@ TensorSummary summarizeRecord(const TensorCatalog& catalog, const TensorRecord& 
     if (s.numel == 0) return s;
     const uint8_t* storage = catalog.storageOf(r);
     StatsAccumulator acc;
-    if (r.contiguous() && !r.bigEndian) {
-        accumulateStats(storage + static_cast<size_t>(r.storageOffset) * r.elementSize, s.numel, element, acc);
+    const uint8_t* first = storage + static_cast<size_t>(r.storageOffset) * r.elementSize;
+    const bool aligned = reinterpret_cast<uintptr_t>(first) % static_cast<uintptr_t>(r.elementSize) == 0;
+    if (r.contiguous() && !r.bigEndian && aligned) {
+        accumulateStats(first, s.numel, element, acc);
     } else {
         const std::vector<uint8_t> dense = gather(storage, r, s.numel);
         accumulateStats(dense.data(), s.numel, element, acc);

@@ -43,7 +43,8 @@ void writeNpy(const at::Tensor& tensor, const std::string& path) {
 const bool registered = registerTensorWriter({
     .name = "npy",
     .extensions = {".npy"},
-    .write = [](const TensorMap& tensors, const std::string& path) { writeNpy(tensors.entries().front().tensor, path); },
+    .write = [](const TensorMap& tensors,
+                const std::string& path) { writeNpy(tensors.entries().front().tensor, path); },
     .onlyOneTensor = true,
 });
 

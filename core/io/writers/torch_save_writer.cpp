@@ -9,8 +9,8 @@
 #include <ATen/ATen.h>
 #include <caffe2/serialize/inline_container.h>
 
-#include "core/io/tensor_dtype.h"
 #include "core/io/catalog/tensor_file_error.h"
+#include "core/io/tensor_dtype.h"
 #include "core/io/tensor_writer.h"
 
 namespace irscope::io {
