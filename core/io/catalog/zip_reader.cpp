@@ -123,8 +123,9 @@ ZipReader::ZipReader(std::string_view buffer) : buffer_(buffer) {
             throw FormatError("truncated: record '" + r.name + "' lies past the end of the file");
         records_.push_back(std::move(r));
     }
+    byName_.reserve(records_.size());
     for (size_t i = 0; i < records_.size(); ++i) {
-        if (!byName_.emplace(records_[i].name, i).second)
+        if (!byName_.emplace(std::string_view(records_[i].name), i).second)
             throw FormatError("corrupt zip: record '" + records_[i].name + "' appears twice");
     }
     if (records_.empty()) throw FormatError("empty zip archive: no records");
@@ -133,7 +134,7 @@ ZipReader::ZipReader(std::string_view buffer) : buffer_(buffer) {
 }
 
 const ZipRecord* ZipReader::find(std::string_view name) const {
-    auto it = byName_.find(std::string(name));
+    auto it = byName_.find(name);
     return it == byName_.end() ? nullptr : &records_[it->second];
 }
 

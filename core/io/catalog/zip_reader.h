@@ -25,6 +25,9 @@ class ZipReader {
 public:
     // Parses the central directory and each record's local header.
     explicit ZipReader(std::string_view buffer);
+    // The index views the records' names: not copyable.
+    ZipReader(const ZipReader&) = delete;
+    ZipReader& operator=(const ZipReader&) = delete;
 
     const std::vector<ZipRecord>& records() const { return records_; }
     const ZipRecord* find(std::string_view name) const;
@@ -38,7 +41,7 @@ public:
 private:
     std::string_view buffer_;
     std::vector<ZipRecord> records_;
-    std::unordered_map<std::string, size_t> byName_;
+    std::unordered_map<std::string_view, size_t> byName_;  // views of records_' names (100,000 of them: no copies)
     std::string topFolder_;
 };
 

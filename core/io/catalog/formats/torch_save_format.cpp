@@ -87,6 +87,7 @@ TensorCatalog describeZip(const TensorFileSource& source, const ReadOptions& opt
         if (crc32(pickleBytes.data(), pickleBytes.size()) != pkl->crc32)
             throw FormatError("record '" + pkl->name + "' is corrupt (CRC-32 mismatch)");
         UnpickleResult pickle = unpickle(pickleBytes);
+        source.file->dropResidentPages(pkl->dataOffset, pkl->size);  // read; the records come from the arena
         auto bytesOf = [&](const StorageDesc& s) -> std::string_view {
             std::string name = top + "/data/" + s.key;
             const ZipRecord* record = zip.find(name);
