@@ -11,7 +11,16 @@ std::string_view weightModulePath(std::string_view originalName) {
 }
 
 bool naturalLess(std::string_view a, std::string_view b) {
-    size_t i = 0, j = 0;
+    // Names share long prefixes ("model.layers.12.mlp.experts."): skip the
+    // identical bytes at memcmp speed, backing up to the start of a digit run
+    // the difference falls in, so that run still compares by value.
+    const size_t common = static_cast<size_t>(
+        std::mismatch(a.begin(), a.begin() + static_cast<std::ptrdiff_t>(std::min(a.size(), b.size())), b.begin())
+            .first -
+        a.begin());
+    size_t i = common;
+    while (i > 0 && std::isdigit(static_cast<unsigned char>(a[i - 1]))) --i;
+    size_t j = i;
     while (i < a.size() && j < b.size()) {
         const bool da = std::isdigit(static_cast<unsigned char>(a[i])) != 0;
         const bool db = std::isdigit(static_cast<unsigned char>(b[j])) != 0;

@@ -25,6 +25,14 @@ private slots:
         QVERIFY(naturalLess("x1", "x1y"));
         QVERIFY(!naturalLess("same", "same"));
         QVERIFY(naturalLess("experts.007", "experts.8"));
+        // A difference inside a digit run that starts in the shared prefix.
+        QVERIFY(naturalLess("experts.19.w", "experts.100.w"));
+        QVERIFY(!naturalLess("experts.100.w", "experts.19.w"));
+        QVERIFY(naturalLess("p_12_a", "p_120_a"));
+        QVERIFY(naturalLess("layers.1.x", "layers.1.y"));
+        QVERIFY(naturalLess("ab", "abc"));
+        QVERIFY(!naturalLess("abc", "ab"));
+        QVERIFY(naturalLess("x01", "x1") != naturalLess("x1", "x01"));  // equal by value, still ordered
     }
 
     void ancestorsAndCounts() {

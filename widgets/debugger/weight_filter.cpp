@@ -1,5 +1,7 @@
 #include "widgets/debugger/weight_filter.h"
 
+#include <utility>
+
 #include <QComboBox>
 #include <QCoreApplication>
 
@@ -32,14 +34,22 @@ void WeightFilter::setMode(WeightFilterMode mode) {
     invalidateFilter();
 }
 
-// Names compare as people count, on the rows' own strings: no QString per
-// comparison, so 70,000 rows sort at once.
+// Every column compares the rows' own fields, never the display text: no
+// QVariant or QString per comparison, so 70,000 rows sort at once. Names
+// compare as people count, shapes by their numbers, status by severity.
 bool WeightFilter::lessThan(const QModelIndex& a, const QModelIndex& b) const {
-    if (a.column() == WeightsModel::Placeholder || a.column() == WeightsModel::Original) {
-        const auto& x = m_->row(a.row());
-        const auto& y = m_->row(b.row());
-        return a.column() == WeightsModel::Placeholder ? modules::naturalLess(x.placeholder, y.placeholder)
-                                                       : modules::naturalLess(x.originalName, y.originalName);
+    const auto& x = m_->row(a.row());
+    const auto& y = m_->row(b.row());
+    switch (a.column()) {
+    case WeightsModel::Placeholder: return modules::naturalLess(x.placeholder, y.placeholder);
+    case WeightsModel::Original: return modules::naturalLess(x.originalName, y.originalName);
+    case WeightsModel::Kind: return x.kind < y.kind;
+    case WeightsModel::IrShape: return x.irShape < y.irShape;
+    case WeightsModel::IrDtype: return x.irDtype < y.irDtype;
+    case WeightsModel::LoadedShape: return x.loadedShape < y.loadedShape;
+    case WeightsModel::LoadedDtype: return x.loadedDtype < y.loadedDtype;
+    case WeightsModel::Status: return std::pair(x.status, !x.used) < std::pair(y.status, !y.used);
+    case WeightsModel::Source: return x.source < y.source;
     }
     return QSortFilterProxyModel::lessThan(a, b);
 }
