@@ -12,10 +12,10 @@
 
 #include <QApplication>
 #include <QComboBox>
-#include <QHeaderView>
 #include <QEventLoop>
-#include <QTimer>
+#include <QHeaderView>
 #include <QTableView>
+#include <QTimer>
 
 #include "widgets/debugger/debugger_ui.h"
 #include "widgets/debugger/weights_panel.h"
