@@ -40,6 +40,10 @@ struct WeightRow {
     std::string source;  // file path, "IR constants", "entered"
     WeightStatus status = WeightStatus::Missing;
     std::string message;  // what is wrong, in a sentence ("" when nothing)
+    // The row's place among all rows in natural order of placeholder and of
+    // original name: computed with the rows, off the UI thread, so a view
+    // sorting 70,000 rows by name compares integers.
+    uint32_t placeholderRank = 0, originalRank = 0;
     bool hasValue() const { return !loadedDtype.empty(); }
 };
 

@@ -9,6 +9,7 @@
 #include "core/exec/verify.h"
 #include "core/io/tensor_dtype.h"
 #include "core/io/weight_binding.h"
+#include "core/modules/module_tree.h"
 
 namespace irscope::exec {
 
@@ -157,6 +158,20 @@ WeightRow unusedRow(const std::string& name, const at::Tensor* tensor, const std
 
 }  // namespace
 
+namespace {
+
+// Sets each row's `rank` to its place in natural order of `name` (stable:
+// equal names keep row order).
+void rankNaturally(std::vector<WeightRow>& rows, std::string WeightRow::*name, uint32_t WeightRow::*rank) {
+    std::vector<uint32_t> order(rows.size());
+    for (size_t k = 0; k < order.size(); ++k) order[k] = static_cast<uint32_t>(k);
+    std::stable_sort(order.begin(), order.end(),
+                     [&](uint32_t a, uint32_t b) { return modules::naturalLess(rows[a].*name, rows[b].*name); });
+    for (size_t k = 0; k < order.size(); ++k) rows[order[k]].*rank = static_cast<uint32_t>(k);
+}
+
+}  // namespace
+
 std::vector<WeightRow> weightRows(const ir::Graph& graph, const ir::GraphIndex& index, const ValueSources& sources) {
     const RowContext c(graph, index, sources);
     std::unordered_set<std::string> seen;
@@ -171,6 +186,8 @@ std::vector<WeightRow> weightRows(const ir::Graph& graph, const ir::GraphIndex& 
         rows.push_back(unusedRow(e.name, &e.tensor, e.source,
                                  "'" + e.name + "' in " + e.source + " is not a constant of the IR", true));
     }
+    rankNaturally(rows, &WeightRow::placeholder, &WeightRow::placeholderRank);
+    rankNaturally(rows, &WeightRow::originalName, &WeightRow::originalRank);
     return rows;
 }
 

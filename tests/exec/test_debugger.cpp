@@ -98,6 +98,11 @@ private slots:
         QVERIFY(w->source.find("masked_linear.weights.pt") != std::string::npos);
         const WeightRow* mask = rowOf(rows, "mask");
         QVERIFY(mask);
+        // Rows carry their natural-order ranks (the Weights dock sorts on them).
+        const WeightRow* bias = rowOf(rows, "linear.bias");
+        QVERIFY(bias);
+        QVERIFY(bias->originalRank < w->originalRank && w->originalRank < mask->originalRank);
+        QVERIFY(mask->placeholderRank < bias->placeholderRank && bias->placeholderRank < w->placeholderRank);
         QCOMPARE(mask->status, WeightStatus::Missing);
         QCOMPARE(mask->kind, 'c');
         QVERIFY(mask->constantLike);

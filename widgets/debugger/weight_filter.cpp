@@ -5,7 +5,6 @@
 #include <QComboBox>
 #include <QCoreApplication>
 
-#include "core/modules/module_tree.h"
 #include "widgets/debugger/weights_model.h"
 
 namespace irscope::widgets {
@@ -41,8 +40,8 @@ bool WeightFilter::lessThan(const QModelIndex& a, const QModelIndex& b) const {
     const auto& x = m_->row(a.row());
     const auto& y = m_->row(b.row());
     switch (a.column()) {
-    case WeightsModel::Placeholder: return modules::naturalLess(x.placeholder, y.placeholder);
-    case WeightsModel::Original: return modules::naturalLess(x.originalName, y.originalName);
+    case WeightsModel::Placeholder: return x.placeholderRank < y.placeholderRank;  // natural order, ranked in core
+    case WeightsModel::Original: return x.originalRank < y.originalRank;
     case WeightsModel::Kind: return x.kind < y.kind;
     case WeightsModel::IrShape: return x.irShape < y.irShape;
     case WeightsModel::IrDtype: return x.irDtype < y.irDtype;
