@@ -1,6 +1,6 @@
 // bench_weights_dock: how long the Weights dock blocks the window at MoE scale.
 //
-//   bench_weights_dock IR.json WEIGHTS      (bench/run_weights_dock.sh makes the 61x384 MoE)
+//   bench_weights_dock IR.json WEIGHTS [SHOT.png]   (bench/run_weights_dock.sh makes the 61x384 MoE)
 //
 // Opens the IR in the real window (offscreen), loads the weights, then times
 // on the UI thread, each as one blocking call: the model taking the
@@ -78,5 +78,11 @@ int main(int argc, char** argv) {
         {"scroll to the end", timeMs([&] { table->scrollToBottom(); })},
     };
     for (const Step& s : steps) std::printf("  %-34s %8.1f ms\n", s.what, s.ms);
+    if (argc > 3) {  // a look at the result: sorted by name, descending
+        table->sortByColumn(0, Qt::DescendingOrder);
+        table->scrollToTop();
+        QCoreApplication::processEvents();
+        window.grab().save(QString::fromLocal8Bit(argv[3]));
+    }
     return 0;
 }

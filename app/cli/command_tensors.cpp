@@ -7,16 +7,11 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/arg_parser.h"
+#include "core/io/catalog/tensor_geometry.h"
 #include "core/io/catalog/tensor_listing.h"
 
 namespace irscope::cli {
 namespace {
-
-std::string shapeText(const std::vector<int64_t>& shape) {
-    std::string s = "[";
-    for (size_t k = 0; k < shape.size(); ++k) s += (k ? ", " : "") + std::to_string(shape[k]);
-    return s + "]";
-}
 
 std::string number(const std::optional<double>& v) {
     if (!v) return "";
@@ -77,7 +72,7 @@ int runTensors(const std::vector<std::string>& args) {
     table.reserve(rows.size() + 1);
     table.push_back({"NAME", "DTYPE", "SHAPE", {"MIN", "MAX", "MEAN"}, {}});
     for (const auto& r : rows) {
-        Row row{r.name, r.dtype, shapeText(r.shape), {}, {}};
+        Row row{r.name, r.dtype, io::shapeText(r.shape), {}, {}};
         if (!r.supported)
             row.note = r.note;
         else if (stats)
