@@ -105,11 +105,21 @@ int main(int argc, char** argv) {
         ir::Graph graph = ir::parseGraph(g.dump(), "chain.json");
         io::TensorMap in;
         in.insert("x", at::ones({4}));
-        if (argc > 3 && std::string(argv[3]) == "keepall-only") {  // for profiling one mode
-            exec::Session keep(graph, exec::RetentionPolicy::KeepAll);
-            keep.setInputs(in);
-            keep.runToEnd();
-            std::printf("chain-keepall us_per_node=%.3f\n", timeRuns(keep, 20) / n * 1e6);
+        // One mode alone, R runs, for profiling (perf, callgrind --toggle-collect=timeRuns):
+        // chain N keepall-only|drop-only|bare-drop-only|bare-keepall-only [R]
+        const std::string only = argc > 3 ? argv[3] : "";
+        const int onlyRuns = argc > 4 ? std::stoi(argv[4]) : 20;
+        if (only == "keepall-only" || only == "drop-only") {
+            exec::Session one(graph, only == "keepall-only" ? exec::RetentionPolicy::KeepAll
+                                                            : exec::RetentionPolicy::FreeAfterLastUse);
+            one.setInputs(in);
+            one.runToEnd();
+            std::printf("%s us_per_node=%.3f\n", only.c_str(), timeRuns(one, onlyRuns) / n * 1e6);
+            return 0;
+        }
+        if (only == "bare-drop-only" || only == "bare-keepall-only") {
+            std::printf("%s us_per_node=%.3f\n", only.c_str(),
+                        timeBareLoop(n, only == "bare-keepall-only", onlyRuns) / n * 1e6);
             return 0;
         }
         // The bare loops run before and after irscope's (the heap's state

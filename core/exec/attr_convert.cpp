@@ -3,7 +3,10 @@
 #include "core/io/tensor_dtype.h"
 
 #include <cmath>
+#include <cstring>
+#include <mutex>
 #include <string>
+#include <unordered_map>
 
 #include <ATen/ScalarOps.h>
 #include <ATen/core/List.h>
@@ -206,6 +209,33 @@ at::Tensor wrappedScalarTensor(const c10::Scalar& scalar) {
     at::Tensor t = at::scalar_to_tensor(scalar);
     t.unsafeGetTensorImpl()->set_wrapped_number(true);
     return t;
+}
+
+at::Tensor sharedWrappedScalarTensor(const c10::Scalar& scalar) {
+    // Keyed by type and bits: 0.0 and -0.0, 1 and 1.0, true and 1 stay apart.
+    struct Key {
+        c10::ScalarType type;
+        uint64_t bits;
+        bool operator==(const Key&) const = default;
+    };
+    struct Hash {
+        size_t operator()(const Key& k) const { return std::hash<uint64_t>()(k.bits) ^ static_cast<size_t>(k.type); }
+    };
+    Key key{scalar.type(), 0};
+    if (scalar.isFloatingPoint()) {
+        const double d = scalar.toDouble();
+        std::memcpy(&key.bits, &d, sizeof d);
+    } else if (scalar.isIntegral(false) || scalar.isBoolean()) {
+        key.bits = static_cast<uint64_t>(scalar.toLong());
+    } else {
+        return wrappedScalarTensor(scalar);  // complex: rare, not shared
+    }
+    static std::mutex mutex;
+    static std::unordered_map<Key, at::Tensor, Hash> shared;
+    std::lock_guard lock(mutex);
+    auto [it, added] = shared.try_emplace(key);
+    if (added) it->second = wrappedScalarTensor(scalar);
+    return it->second;
 }
 
 c10::IValue attrToIValue(const c10::Argument& arg, const nlohmann::ordered_json& value) {

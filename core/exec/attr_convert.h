@@ -33,5 +33,10 @@ c10::Scalar jsonToScalar(const nlohmann::ordered_json& value);
 // A Python scalar passed where the schema says Tensor: a 0-dim "wrapped
 // number" tensor, which type promotion treats like a Python scalar.
 at::Tensor wrappedScalarTensor(const c10::Scalar& scalar);
+// The same, one tensor per distinct value for the whole process: a graph's
+// thousands of `add(x, 1.0)` share one, which keeps it in the cache while
+// the executor runs (each of 30,000 distinct ones is a cold TensorImpl).
+// Only for arguments the op does not write.
+at::Tensor sharedWrappedScalarTensor(const c10::Scalar& scalar);
 
 }  // namespace irscope::exec

@@ -113,7 +113,7 @@ struct Debugger::Impl {
     }
 
     void recordRun(int64_t node) {
-        const auto& outs = session.executor().outputsOf(node);
+        const auto outs = session.executor().outputsOf(node);
         const OutputStats s = outputStats(outs);
         std::lock_guard lock(m);
         overlays.recordRun(node, s.maxAbs, s.nanOrInf, !outs.empty());

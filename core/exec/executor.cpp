@@ -12,6 +12,10 @@
 #include "core/exec/exec_error.h"
 #include "core/exec/value_precedence.h"
 
+// Out of line and in the cold text section: the code that words messages
+// and handles the rare cases, kept away from the run loop's.
+#define IRSCOPE_COLD [[gnu::cold, gnu::noinline]]
+
 namespace irscope::exec {
 namespace {
 
@@ -78,58 +82,23 @@ at::Tensor constantToTensor(const std::string& name, const ir::ConstantValue& va
     return t;
 }
 
-Executor::Executor(const ir::Graph& graph) : graph_(graph), index_(graph) {
-    const auto& nodes = graph_.nodes;
-    const int64_t n = static_cast<int64_t>(nodes.size());
-    sources_.resize(n);
-    lastUse_.resize(n);
-    expected_.resize(n);
-    bound_.resize(n);
-    protected_.resize(n);
-    outputs_.resize(n);
-    for (int64_t i = 0; i < n; ++i) {
-        lastUse_[i].assign(nodes[i].outputs.size(), -1);
-        protected_[i].assign(nodes[i].outputs.size(), 0);
-        for (const auto& o : nodes[i].outputs) {
-            Expected e;
-            e.shapeKnown = std::none_of(o.shape.begin(), o.shape.end(), [](int64_t d) { return d < 0; });
-            e.shape = o.shape;
-            e.dtype = scalarTypeOfIrDtype(o.dtype);
-            expected_[i].push_back(e);
-        }
-    }
-    // Where each input comes from: producer_node/producer_output_idx when
-    // present, else (older files) a node output of that name, else the registry.
-    for (int64_t i = 0; i < n; ++i) {
-        for (const auto& in : nodes[i].inputs) {
-            Source s;
-            s.name = in.name;
-            if (in.producerNode) {
-                if (auto p = index_.nodeIndex(*in.producerNode); p && *p < i) {
-                    s.kind = Source::Kind::NodeOutput;
-                    s.a = *p;
-                    s.b = in.producerOutputIdx;
-                } else if (auto g = index_.graphInputIndex(*in.producerNode)) {
-                    s.kind = Source::Kind::GraphInput;
-                    s.a = *g;
-                } else {
-                    s.name = *in.producerNode == in.name ? in.name : in.name;
-                }
-            } else if (auto p = index_.producerOfTensor(in.name); p && p->first < i) {
-                s.kind = Source::Kind::NodeOutput;
-                s.a = p->first;
-                s.b = p->second;
-            } else if (auto g = index_.graphInputIndex(in.name)) {
-                s.kind = Source::Kind::GraphInput;
-                s.a = *g;
-            }
-            if (s.kind == Source::Kind::NodeOutput && s.b >= 0 && s.b < static_cast<int64_t>(lastUse_[s.a].size()))
-                lastUse_[s.a][s.b] = i;
-            sources_[i].push_back(std::move(s));
-        }
-    }
+namespace {
+int8_t planDtypeOf(const std::string& irDtype) {
+    auto st = scalarTypeOfIrDtype(irDtype);
+    return st ? static_cast<int8_t>(*st) : int8_t{-1};
+}
+}  // namespace
+
+Executor::Executor(const ir::Graph& graph)
+    : graph_(graph), index_(graph), plan_(buildExecutionPlan(graph, index_, &planDtypeOf)) {
+    bound_.resize(graph_.nodes.size());
+    values_.resize(static_cast<size_t>(plan_.slotCount));
+    resultCount_.assign(graph_.nodes.size(), -1);
+    protected_.assign(static_cast<size_t>(plan_.slotCount), 0);
+    uint32_t mostInputs = 0;
+    for (const auto& step : plan_.steps) mostInputs = std::max(mostInputs, step.inputCount);
+    inputScratch_.resize(mostInputs);
     refreshProtected();
-    graphInputValues_.resize(graph_.graphInputs.size());
     rebuildRegistry();
 }
 
@@ -162,8 +131,13 @@ void Executor::rebuildRegistry() {
     // 3. Graph inputs by name.
     for (size_t i = 0; i < graph_.graphInputs.size(); ++i) {
         const at::Tensor* t = inputs_.find(graph_.graphInputs[i].name);
-        graphInputValues_[i] = t ? *t : at::Tensor();
+        values_[i] = t ? *t : at::Tensor();
         if (t) registry_[graph_.graphInputs[i].name] = *t;
+    }
+    // The slots of the registry names the nodes read.
+    for (size_t k = 0; k < plan_.registryNames.size(); ++k) {
+        auto it = registry_.find(plan_.registryNames[k]);
+        values_[static_cast<size_t>(plan_.registryBase) + k] = it == registry_.end() ? at::Tensor() : it->second;
     }
 }
 
@@ -191,154 +165,234 @@ std::vector<MissingValue> Executor::preflight() const {
         if (!node.empty() && (nodes.empty() || nodes.back() != node)) nodes.push_back(node);
     };
     for (size_t g = 0; g < graph_.graphInputs.size(); ++g)
-        if (!graphInputValues_[g].defined()) {
+        if (!values_[g].defined()) {
             add(graph_.graphInputs[g].name, "");
             for (const auto& use : index_.consumersOfGraphInput(static_cast<int64_t>(g)))
                 add(graph_.graphInputs[g].name, graph_.nodes[use.node].name);
         }
     for (size_t i = 0; i < graph_.nodes.size(); ++i) {
-        const auto& node = graph_.nodes[i];
-        for (size_t k = 0; k < node.inputs.size(); ++k) {
-            const Source& s = sources_[i][k];
-            if (s.kind == Source::Kind::Registry && !registry_.count(s.name)) add(s.name, node.name);
+        const auto& step = plan_.steps[i];
+        for (uint32_t k = 0; k < step.inputCount; ++k) {
+            const int32_t slot = plan_.inputSlots[step.inputBegin + k];
+            if (plan_.isRegistry(slot) && !values_[static_cast<size_t>(slot)].defined())
+                add(plan_.registryNames[static_cast<size_t>(slot - plan_.registryBase)], graph_.nodes[i].name);
         }
     }
     return out;
 }
 
 void Executor::reset() {
-    for (auto& o : outputs_) o.clear();
+    for (size_t k = static_cast<size_t>(plan_.nodeOutputBase); k < values_.size(); ++k) values_[k].reset();
+    std::fill(resultCount_.begin(), resultCount_.end(), -1);
 }
 
-at::Tensor Executor::resolve(int64_t node, size_t input) const {
-    const Source& s = sources_[node][input];
-    switch (s.kind) {
-    case Source::Kind::GraphInput:
-        if (graphInputValues_[s.a].defined()) return graphInputValues_[s.a];
-        break;
-    case Source::Kind::NodeOutput: {
-        const auto& outs = outputs_[s.a];
-        if (s.b >= 0 && s.b < static_cast<int64_t>(outs.size()) && outs[s.b].defined()) return outs[s.b];
-        const auto& nodeName = graph_.nodes[node].name;
-        const auto& producer = graph_.nodes[s.a].name;
-        if (outs.empty())
-            throw ExecError(nodeName, graph_.nodes[node].opType,
-                            "input '" + s.name + "' comes from node '" + producer + "', which has not run");
-        throw ExecError(nodeName, graph_.nodes[node].opType,
-                        "input '" + s.name + "' (output " + std::to_string(s.b) + " of node '" + producer +
-                            "') is not available" +
-                            (s.b < static_cast<int64_t>(outs.size()) ? " (freed by the retention policy)"
-                                                                     : ": the op returned fewer outputs"));
-    }
-    case Source::Kind::Registry: {
-        auto it = registry_.find(s.name);
-        if (it != registry_.end()) return it->second;
-        break;
-    }
-    }
-    throw ExecError(graph_.nodes[node].name, graph_.nodes[node].opType,
-                    missingMessage(s.name, graph_.nodes[node].name));
+const at::Tensor& Executor::resolve(int64_t node, uint32_t input) const {
+    const int32_t slot = plan_.inputSlots[plan_.steps[static_cast<size_t>(node)].inputBegin + input];
+    const at::Tensor& t = values_[static_cast<size_t>(slot)];
+    if (!t.defined()) throwUnavailable(node, input);
+    return t;
 }
 
-bool Executor::kept(int64_t node, int64_t output) const {
-    return policy_ == RetentionPolicy::KeepAll || protected_[node][output];
+// Words why an input has no value; off the hot path.
+IRSCOPE_COLD void Executor::throwUnavailable(int64_t node, uint32_t input) const {
+    const ir::OpNode& n = graph_.nodes[static_cast<size_t>(node)];
+    const int32_t slot = plan_.inputSlots[plan_.steps[static_cast<size_t>(node)].inputBegin + input];
+    const std::string& name = n.inputs[input].name;
+    if (!plan_.isNodeOutput(slot)) throw ExecError(n.name, n.opType, missingMessage(name, n.name));
+    const int32_t p = plan_.producer[static_cast<size_t>(slot)];
+    const int64_t k = slot - static_cast<int64_t>(plan_.steps[static_cast<size_t>(p)].outputBegin);
+    const std::string& producer = graph_.nodes[static_cast<size_t>(p)].name;
+    const int32_t returned = resultCount_[static_cast<size_t>(p)];
+    if (returned < 0)
+        throw ExecError(n.name, n.opType, "input '" + name + "' comes from node '" + producer + "', which has not run");
+    throw ExecError(n.name, n.opType,
+                    "input '" + name + "' (output " + std::to_string(k) + " of node '" + producer +
+                        "') is not available" +
+                        (k < returned ? " (freed by the retention policy)" : ": the op returned fewer outputs"));
 }
 
-std::vector<std::string> Executor::runNode(int64_t i) {
-    const ir::OpNode& node = graph_.nodes[i];
-    auto& results = outputs_[i];
-    results.clear();
+c10::ArrayRef<at::Tensor> Executor::outputsOf(int64_t node) const {
+    const auto& step = plan_.steps[static_cast<size_t>(node)];
+    const int32_t returned = resultCount_[static_cast<size_t>(node)];
+    if (returned <= 0) return {};
+    return {values_.data() + step.outputBegin, std::min<size_t>(step.outputCount, static_cast<size_t>(returned))};
+}
 
-    if (node.isGetitem()) {
-        // Selects output `index` of the producer; inputs list all its outputs.
-        int64_t idx = 0;
-        if (auto it = node.attrs.find("index"); it != node.attrs.end() && it->is_number_integer())
-            idx = it->get<int64_t>();
-        else
-            throw ExecError(node.name, node.opType, "getitem without an integer 'index' attr");
-        size_t which = idx >= 0 && idx < static_cast<int64_t>(node.inputs.size()) ? static_cast<size_t>(idx) : 0;
-        if (node.inputs.empty()) throw ExecError(node.name, node.opType, "getitem without inputs");
-        results.push_back(resolve(i, which));
+// The run loop's hot path reads only the plan, the bound op and the values;
+// everything that words a message is out of line (IRSCOPE_COLD), so that the
+// loop's code stays small next to libtorch's (see execution_plan.h).
+void Executor::runNode(int64_t i, std::vector<std::string>& diags) {
+    const auto& step = plan_.steps[static_cast<size_t>(i)];
+    if (!diags.empty()) diags.clear();
+    resultCount_[static_cast<size_t>(i)] = -1;
+    if (step.getitemInput != ExecutionPlan::kNotGetitem) [[unlikely]] {
+        runGetitem(i);
     } else {
-        if (!bound_[i]) bound_[i] = std::make_unique<BoundOp>(bindNode(node));
-        const BoundOp& op = *bound_[i];
-        inputScratch_.resize(node.inputs.size());
-        for (size_t k = 0; k < node.inputs.size(); ++k) inputScratch_[k] = resolve(i, k);
-        // In-place ops write into their input: work on a copy unless nobody
-        // will ever see the original again (see executor.h).
-        for (int32_t k : op.writtenInputs) {
-            const Source& s = sources_[i][k];
-            bool copy = true;
-            if (s.kind == Source::Kind::NodeOutput && !kept(s.a, s.b) && lastUse_[s.a][s.b] == i) {
-                const at::Tensor& t = inputScratch_[k];
-                // 2 handles: the producer's slot and ours; 1 storage user: no live views.
-                copy = !(t.use_count() == 2 && t.storage().use_count() == 1);
-            }
-            if (copy) inputScratch_[k] = inputScratch_[k].clone();
+        BoundOp* op = bound_[static_cast<size_t>(i)].get();
+        if (!op) [[unlikely]]
+            op = bind(i);
+        const at::Tensor** in = inputScratch_.data();
+        for (uint32_t k = 0; k < step.inputCount; ++k) {
+            const at::Tensor& t = values_[static_cast<size_t>(plan_.inputSlots[step.inputBegin + k])];
+            if (!t.defined()) [[unlikely]]
+                throwUnavailable(i, k);
+            in[k] = &t;
         }
+        if (!op->writtenInputs.empty()) [[unlikely]]
+            copyWrittenInputs(i, *op);
         try {
-            buildStack(op, inputScratch_, stack_);
-            callBound(op, stack_, results);
+            if (op->unboxed) {
+                at::Tensor r = op->unboxed(in, op->slots.data(), op->ints.data());
+                resultCount_[static_cast<size_t>(i)] = 1;
+                if (step.outputCount > 0) [[likely]] {
+                    values_[step.outputBegin] = std::move(r);
+                    for (uint32_t k = 1; k < step.outputCount; ++k) values_[step.outputBegin + k].reset();
+                }
+            } else {
+                callBoxed(i, *op);
+            }
         } catch (const c10::Error& e) {
-            results.clear();
-            inputScratch_.clear();
-            throw ExecError(node.name, node.opType, e.what_without_backtrace());
+            failNode(i, e.what_without_backtrace());
         } catch (const ExecError&) {
-            results.clear();
+            stack_.clear();
+            copyScratch_.clear();
             throw;
         } catch (const std::exception& e) {
-            results.clear();
-            inputScratch_.clear();
-            throw ExecError(node.name, node.opType, e.what());
+            failNode(i, e.what());
         }
-        stack_.clear();
-        for (auto& t : inputScratch_) t.reset();
+        if (!copyScratch_.empty()) [[unlikely]]
+            copyScratch_.clear();
+        if (!op->ignoredAttrs.empty()) [[unlikely]]
+            reportIgnoredAttrs(i, *op, diags);
     }
 
     // Compare with the IR's TensorMeta: a mismatch means the graph and the op
     // disagree (e.g. attrs lost on the way).
-    std::vector<std::string> diags;
-    if (bound_[i])  // getitem binds nothing
-        for (const auto& attr : bound_[i]->ignoredAttrs)
-            diags.push_back("attr '" + attr + "' is not an argument of " + node.opType +
-                            " in libtorch 1.13's schema and was not passed");
-    const auto& exp = expected_[i];
-    if (results.size() < exp.size())
-        diags.push_back("the op returned " + std::to_string(results.size()) + " tensors, the IR lists " +
-                        std::to_string(exp.size()) + " outputs");
-    for (size_t k = 0; k < exp.size() && k < results.size(); ++k) {
-        const at::Tensor& t = results[k];
+    const auto returned = static_cast<uint32_t>(resultCount_[static_cast<size_t>(i)]);
+    if (returned < step.listedOutputs) [[unlikely]]
+        diags.push_back("the op returned " + std::to_string(returned) + " tensors, the IR lists " +
+                        std::to_string(step.listedOutputs) + " outputs");
+    const uint32_t compared = std::min(returned, step.listedOutputs);
+    for (uint32_t k = 0; k < compared; ++k) {
+        const at::Tensor& t = values_[step.outputBegin + k];
         if (!t.defined()) continue;
-        const auto& e = exp[k];
-        const auto& name = node.outputs[k].name;
-        if (e.shapeKnown && !t.sizes().equals(e.shape))
-            diags.push_back("output '" + name + "' has shape " + shapeText(t.sizes()) + ", the IR says " +
-                            shapeText(e.shape));
-        if (e.dtype && t.scalar_type() != *e.dtype)
-            diags.push_back("output '" + name + "' has dtype " + dtypeText(t.scalar_type()) + ", the IR says " +
-                            node.outputs[k].dtype);
+        const auto& check = plan_.checks[step.outputBegin + k - static_cast<uint32_t>(plan_.nodeOutputBase)];
+        bool agrees = check.dtype < 0 || t.scalar_type() == static_cast<c10::ScalarType>(check.dtype);
+        if (check.rank >= 0) {
+            const c10::IntArrayRef sizes = t.sizes();
+            agrees = agrees && sizes.size() == static_cast<size_t>(check.rank);
+            for (size_t d = 0; agrees && d < sizes.size(); ++d) agrees = sizes[d] == plan_.dims[check.dimsBegin + d];
+        }
+        if (!agrees) [[unlikely]]
+            reportMismatch(i, k, diags);
     }
     releaseAfter(i);
-    return diags;
+}
+
+void Executor::bindAll() {
+    for (size_t i = 0; i < bound_.size(); ++i) {
+        if (bound_[i] || plan_.steps[i].getitemInput != ExecutionPlan::kNotGetitem) continue;
+        try {
+            bound_[i] = std::make_unique<BoundOp>(bindNode(graph_.nodes[i]));
+        } catch (const std::exception&) {  // reported when the node runs
+        }
+    }
+}
+
+IRSCOPE_COLD BoundOp* Executor::bind(int64_t i) {
+    auto& bound = bound_[static_cast<size_t>(i)];
+    bound = std::make_unique<BoundOp>(bindNode(graph_.nodes[static_cast<size_t>(i)]));
+    return bound.get();
+}
+
+IRSCOPE_COLD void Executor::runGetitem(int64_t i) {
+    const auto& step = plan_.steps[static_cast<size_t>(i)];
+    const ir::OpNode& node = graph_.nodes[static_cast<size_t>(i)];
+    if (step.getitemInput == ExecutionPlan::kBadGetitem)
+        throw ExecError(node.name, node.opType, "getitem without an integer 'index' attr");
+    if (step.getitemInput == ExecutionPlan::kEmptyGetitem)
+        throw ExecError(node.name, node.opType, "getitem without inputs");
+    at::Tensor t = resolve(i, static_cast<uint32_t>(step.getitemInput));
+    resultCount_[static_cast<size_t>(i)] = 1;
+    for (uint32_t k = 0; k < step.outputCount; ++k) values_[step.outputBegin + k] = k == 0 ? t : at::Tensor();
+}
+
+// In-place ops write into their input: work on a copy unless nobody will
+// ever see the original again (see executor.h).
+IRSCOPE_COLD void Executor::copyWrittenInputs(int64_t i, const BoundOp& op) {
+    const auto& step = plan_.steps[static_cast<size_t>(i)];
+    copyScratch_.clear();
+    copyScratch_.reserve(op.writtenInputs.size());  // the pointers below stay valid
+    for (int32_t k : op.writtenInputs) {
+        const int32_t slot = plan_.inputSlots[step.inputBegin + static_cast<uint32_t>(k)];
+        const at::Tensor& t = *inputScratch_[static_cast<size_t>(k)];
+        bool copy = true;
+        if (plan_.isNodeOutput(slot) && policy_ != RetentionPolicy::KeepAll && !protected_[static_cast<size_t>(slot)] &&
+            plan_.lastUse[static_cast<size_t>(slot)] == i)
+            // 1 handle (the slot) and 1 storage user: no live views or aliases.
+            copy = !(t.use_count() == 1 && t.storage().use_count() == 1);
+        if (copy) inputScratch_[static_cast<size_t>(k)] = &copyScratch_.emplace_back(t.clone());
+    }
+}
+
+// The boxed path: a stack of IValues, results normalized to tensors.
+void Executor::callBoxed(int64_t i, const BoundOp& op) {
+    const auto& step = plan_.steps[static_cast<size_t>(i)];
+    auto& results = resultScratch_;
+    buildStack(op, inputScratch_.data(), stack_);
+    callBound(op, stack_, results);
+    stack_.clear();
+    const size_t returned = results.size();
+    for (uint32_t k = 0; k < step.outputCount; ++k)
+        values_[step.outputBegin + k] = k < returned ? std::move(results[k]) : at::Tensor();
+    results.clear();
+    resultCount_[static_cast<size_t>(i)] = static_cast<int32_t>(std::min<size_t>(returned, INT32_MAX));
+}
+
+IRSCOPE_COLD void Executor::failNode(int64_t i, const std::string& why) {
+    stack_.clear();
+    copyScratch_.clear();
+    resultScratch_.clear();
+    const ir::OpNode& node = graph_.nodes[static_cast<size_t>(i)];
+    throw ExecError(node.name, node.opType, why);
+}
+
+IRSCOPE_COLD void Executor::reportIgnoredAttrs(int64_t i, const BoundOp& op, std::vector<std::string>& diags) const {
+    for (const auto& attr : op.ignoredAttrs)
+        diags.push_back("attr '" + attr + "' is not an argument of " + graph_.nodes[static_cast<size_t>(i)].opType +
+                        " in libtorch 1.13's schema and was not passed");
+}
+
+IRSCOPE_COLD void Executor::reportMismatch(int64_t i, uint32_t k, std::vector<std::string>& diags) const {
+    const auto& step = plan_.steps[static_cast<size_t>(i)];
+    const at::Tensor& t = values_[step.outputBegin + k];
+    const auto& check = plan_.checks[step.outputBegin + k - static_cast<uint32_t>(plan_.nodeOutputBase)];
+    const auto& meta = graph_.nodes[static_cast<size_t>(i)].outputs[k];
+    const c10::IntArrayRef expected(plan_.dims.data() + check.dimsBegin,
+                                    static_cast<size_t>(std::max<int16_t>(check.rank, 0)));
+    if (check.rank >= 0 && !t.sizes().equals(expected))
+        diags.push_back("output '" + meta.name + "' has shape " + shapeText(t.sizes()) + ", the IR says " +
+                        shapeText(expected));
+    if (check.dtype >= 0 && t.scalar_type() != static_cast<c10::ScalarType>(check.dtype))
+        diags.push_back("output '" + meta.name + "' has dtype " + dtypeText(t.scalar_type()) + ", the IR says " +
+                        meta.dtype);
 }
 
 void Executor::releaseAfter(int64_t i) {
     if (policy_ == RetentionPolicy::KeepAll) return;
-    for (const Source& s : sources_[i])
-        if (s.kind == Source::Kind::NodeOutput && lastUse_[s.a][s.b] == i && !protected_[s.a][s.b] &&
-            s.b < static_cast<int64_t>(outputs_[s.a].size()))
-            outputs_[s.a][s.b].reset();
-    // Results nobody reads (not even a getitem) go at once.
-    auto& outs = outputs_[i];
-    for (size_t k = 0; k < outs.size() && k < lastUse_[i].size(); ++k)
-        if (lastUse_[i][k] < 0 && !protected_[i][k]) outs[k].reset();
+    const auto& step = plan_.steps[static_cast<size_t>(i)];
+    for (uint32_t k = 0; k < step.releaseCount; ++k) {
+        const auto slot = static_cast<size_t>(plan_.releaseSlots[step.releaseBegin + k]);
+        if (!protected_[slot]) values_[slot].reset();
+    }
 }
 
 void Executor::refreshProtected() {
-    for (auto& p : protected_) std::fill(p.begin(), p.end(), 0);
+    std::fill(protected_.begin(), protected_.end(), 0);
     auto mark = [&](const std::string& name) {
         if (auto p = index_.producerOfTensor(name))
-            if (p->second < static_cast<int64_t>(protected_[p->first].size())) protected_[p->first][p->second] = 1;
+            if (int32_t slot = plan_.outputSlot(p->first, p->second); slot >= 0)
+                protected_[static_cast<size_t>(slot)] = 1;
     };
     for (const auto& o : graph_.graphOutputs) mark(o.name);
     for (const auto& n : pinned_) mark(n);
@@ -360,11 +414,10 @@ void Executor::setSelected(const std::vector<std::string>& names) {
 
 at::Tensor Executor::valueOf(const std::string& name) const {
     if (auto p = index_.producerOfTensor(name)) {
-        const auto& outs = outputs_[p->first];
-        if (p->second < static_cast<int64_t>(outs.size())) return outs[p->second];
-        return {};
+        const int32_t slot = plan_.outputSlot(p->first, p->second);
+        return slot >= 0 ? values_[static_cast<size_t>(slot)] : at::Tensor();
     }
-    if (auto g = index_.graphInputIndex(name)) return graphInputValues_[*g];
+    if (auto g = index_.graphInputIndex(name)) return values_[static_cast<size_t>(*g)];
     auto it = registry_.find(name);
     return it == registry_.end() ? at::Tensor() : it->second;
 }
@@ -384,12 +437,12 @@ bool Executor::graphOutputs(io::TensorMap& out, std::string* missing) const {
 size_t Executor::bytesHeld() const {
     std::unordered_set<const void*> seen;
     size_t total = 0;
-    for (const auto& outs : outputs_)
-        for (const auto& t : outs) {
-            if (!t.defined() || !t.has_storage()) continue;
-            const void* impl = t.storage().unsafeGetStorageImpl();
-            if (seen.insert(impl).second) total += t.storage().nbytes();
-        }
+    for (size_t k = static_cast<size_t>(plan_.nodeOutputBase); k < values_.size(); ++k) {
+        const at::Tensor& t = values_[k];
+        if (!t.defined() || !t.has_storage()) continue;
+        const void* impl = t.storage().unsafeGetStorageImpl();
+        if (seen.insert(impl).second) total += t.storage().nbytes();
+    }
     return total;
 }
 

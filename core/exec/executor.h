@@ -8,6 +8,9 @@
 // the values can tell whether an in-place op may write into its input or must
 // work on a copy so that what the user sees for other nodes stays as produced.
 // Session (session.h) adds the cursor, states, timings and breakpoints.
+//
+// Its loop reads the flat ExecutionPlan, not the graph: the OpNode is
+// touched only to bind a node on its first run and to word an error.
 #include <cstdint>
 #include <memory>
 #include <set>
@@ -18,6 +21,7 @@
 #include <ATen/core/Tensor.h>
 
 #include "core/exec/exec_types.h"
+#include "core/exec/execution_plan.h"
 #include "core/exec/op_binding.h"
 #include "core/io/tensor_map.h"
 #include "core/ir/graph.h"
@@ -49,13 +53,22 @@ public:
     // Drops every computed value.
     void reset();
 
+    // Binds every node not bound yet, so that a run's values do not
+    // interleave with the bound ops on the heap (which made the allocator
+    // search its bins on every node). A node that fails to bind is left
+    // for runNode, which reports it when the node's turn comes.
+    void bindAll();
+
     // Runs node `i` (its inputs must have been computed). Throws ExecError
-    // naming the node, its op and the reason. Returns the differences between
-    // the results and the node's output TensorMeta (empty when they agree).
-    std::vector<std::string> runNode(int64_t i);
+    // naming the node, its op and the reason. `diagnostics` gets the
+    // differences between the results and the node's output TensorMeta
+    // (empty when they agree).
+    void runNode(int64_t i, std::vector<std::string>& diagnostics);
 
     // Values.
-    const std::vector<at::Tensor>& outputsOf(int64_t node) const { return outputs_[node]; }
+    // The node's results as the IR lists its outputs (a freed one is
+    // undefined); empty when it has not run since the last reset.
+    c10::ArrayRef<at::Tensor> outputsOf(int64_t node) const;
     // A node output, graph input or registry entry by tensor name; undefined when none.
     at::Tensor valueOf(const std::string& tensorName) const;
     bool hasValue(const std::string& tensorName) const { return valueOf(tensorName).defined(); }
@@ -71,41 +84,39 @@ public:
     size_t bytesHeld() const;
 
 private:
-    struct Source {
-        enum class Kind { GraphInput, NodeOutput, Registry } kind = Kind::Registry;
-        int64_t a = -1, b = 0;  // graph input index | node, output index
-        std::string name;       // registry name
-    };
-    struct Expected {
-        std::vector<int64_t> shape;
-        bool shapeKnown = false;
-        std::optional<c10::ScalarType> dtype;
-    };
-
-    at::Tensor resolve(int64_t node, size_t input) const;
-    bool kept(int64_t node, int64_t output) const;
+    const at::Tensor& resolve(int64_t node, uint32_t input) const;
+    [[noreturn]] void throwUnavailable(int64_t node, uint32_t input) const;
+    BoundOp* bind(int64_t node);
+    void runGetitem(int64_t node);
+    void copyWrittenInputs(int64_t node, const BoundOp& op);
+    void callBoxed(int64_t node, const BoundOp& op);
+    [[noreturn]] void failNode(int64_t node, const std::string& why);
+    void reportIgnoredAttrs(int64_t node, const BoundOp& op, std::vector<std::string>& diagnostics) const;
+    void reportMismatch(int64_t node, uint32_t output, std::vector<std::string>& diagnostics) const;
     void rebuildRegistry();
+    void refreshProtected();
     void releaseAfter(int64_t node);
 
     const ir::Graph& graph_;
     ir::GraphIndex index_;
-    std::vector<std::vector<Source>> sources_;   // per node, per input
-    std::vector<std::vector<int64_t>> lastUse_;  // per node output: last consuming node (-1: none)
-    std::vector<std::vector<Expected>> expected_;
+    ExecutionPlan plan_;
     std::vector<std::unique_ptr<BoundOp>> bound_;  // bound on first run
-    std::vector<std::vector<uint8_t>> protected_;  // graph output / pinned / selected
 
     io::TensorMap weights_, constants_, inputs_;
     std::unordered_map<std::string, at::Tensor> registry_;
-    std::vector<at::Tensor> graphInputValues_;
-    std::vector<std::vector<at::Tensor>> outputs_;
+    // Every value by slot (execution_plan.h): graph inputs, the registry
+    // entries the nodes read, node outputs.
+    std::vector<at::Tensor> values_;
+    std::vector<int32_t> resultCount_;  // per node: tensors its op returned; -1 until it runs
+    std::vector<uint8_t> protected_;    // per slot: graph output / pinned / selected
 
     RetentionPolicy policy_ = RetentionPolicy::KeepAll;
     std::set<std::string> pinned_, selected_;
-    void refreshProtected();
 
-    // Scratch reused across nodes (no allocation per node in steady state).
-    std::vector<at::Tensor> inputScratch_;
+    // Scratch reused across nodes (no allocation per node in steady state);
+    // inputScratch_ is sized once for the node with the most inputs.
+    std::vector<const at::Tensor*> inputScratch_;
+    std::vector<at::Tensor> copyScratch_, resultScratch_;
     torch::jit::Stack stack_;
 };
 

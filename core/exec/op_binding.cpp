@@ -9,6 +9,9 @@
 #include "core/exec/exec_error.h"
 
 namespace irscope::exec {
+
+static_assert(sizeof(ArgSlot) == 32, "ArgSlot is read for every node that runs: keep it at half a cache line");
+
 namespace {
 
 enum class ArgClass { Tensor, OptionalTensor, TensorList, OptionalTensorList, Other };
@@ -178,7 +181,8 @@ private:
             const auto& v = attrs_[a.name()];
             if (!(v.is_number() || v.is_boolean()))
                 fail("argument '" + a.name() + "': cannot convert " + v.dump() + " to Tensor");
-            slot.constant = wrappedScalarTensor(jsonToScalar(v));
+            const bool written = a.alias_info() && a.alias_info()->isWrite();
+            slot.constant = written ? wrappedScalarTensor(jsonToScalar(v)) : sharedWrappedScalarTensor(jsonToScalar(v));
         } else if (left > 0) {
             slot.kind = ArgSlot::Kind::Tensor;
             slot.first = next_++;
@@ -213,16 +217,20 @@ private:
         next_ += count;
         if (cls != ArgClass::OptionalTensorList) return;
         // A mask belongs to this list when its non-None count matches.
+        std::vector<bool> mask;
         if (maskIdx_ < noneMasks_.size()) {
             const auto& m = noneMasks_[maskIdx_];
             int32_t present = 0;
             for (bool isNone : m) present += isNone ? 0 : 1;
             if (present == count) {
-                slot.noneMask = m;
+                mask = m;
                 ++maskIdx_;
             }
         }
-        if (slot.noneMask.empty()) slot.noneMask.assign(count, false);
+        if (mask.empty()) mask.assign(count, false);
+        if (op_.noneMasks.size() > UINT16_MAX) fail("argument '" + a.name() + "': too many Tensor?[] arguments");
+        slot.noneMask = static_cast<uint16_t>(op_.noneMasks.size());
+        op_.noneMasks.push_back(std::move(mask));
     }
 
     void bindOther(const c10::Argument& a, ArgSlot& slot) {
@@ -260,30 +268,31 @@ BoundOp bindNode(const ir::OpNode& node) {
     ArgumentBinder binder(node, op);
     binder.bindAll();
     binder.collectIgnoredAttrs();
+    if (op.handle) op.unboxed = unboxedCallFor(*op.handle, op.slots, op.ints);
     return op;
 }
 
-void buildStack(const BoundOp& op, const std::vector<at::Tensor>& inputs, torch::jit::Stack& stack) {
+void buildStack(const BoundOp& op, const at::Tensor* const* inputs, torch::jit::Stack& stack) {
     stack.clear();
     stack.reserve(op.slots.size());
     for (const auto& s : op.slots) {
         switch (s.kind) {
-        case ArgSlot::Kind::Tensor: stack.emplace_back(inputs[s.first]); break;
+        case ArgSlot::Kind::Tensor: stack.emplace_back(*inputs[s.first]); break;
         case ArgSlot::Kind::TensorList: {
             c10::List<at::Tensor> list;
             list.reserve(s.count);
-            for (int32_t k = 0; k < s.count; ++k) list.push_back(inputs[s.first + k]);
+            for (int32_t k = 0; k < s.count; ++k) list.push_back(*inputs[s.first + k]);
             stack.emplace_back(std::move(list));
             break;
         }
         case ArgSlot::Kind::OptionalTensorList: {
             c10::List<c10::optional<at::Tensor>> list;
             int32_t k = 0;
-            for (bool isNone : s.noneMask) {
+            for (bool isNone : op.noneMasks[s.noneMask]) {
                 if (isNone)
                     list.push_back(c10::nullopt);
                 else
-                    list.push_back(inputs[s.first + k++]);
+                    list.push_back(*inputs[s.first + k++]);
             }
             stack.emplace_back(std::move(list));
             break;

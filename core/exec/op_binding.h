@@ -22,6 +22,7 @@
 #include <ATen/core/function_schema.h>
 #include <ATen/core/stack.h>
 
+#include "core/exec/unboxed_call.h"
 #include "core/ir/op_node.h"
 
 namespace irscope::exec {
@@ -30,22 +31,28 @@ namespace irscope::exec {
 // order) and returns the op's results as tensors.
 using CompatFn = std::vector<at::Tensor> (*)(torch::jit::Stack& args);
 
+// One schema argument; 32 bytes, read for every node that runs.
 struct ArgSlot {
-    enum class Kind { Tensor, TensorList, OptionalTensorList, Constant, Absent };
+    enum class Kind : uint8_t { Tensor, TensorList, OptionalTensorList, Constant, Absent };
     Kind kind = Kind::Constant;
-    int32_t first = 0;           // first node input used
-    int32_t count = 0;           // inputs used (lists)
-    std::vector<bool> noneMask;  // OptionalTensorList: true where the element is None
-    c10::IValue constant;        // Constant: converted attr, default, None or wrapped scalar
+    uint16_t noneMask = 0;  // OptionalTensorList: its mask in BoundOp::noneMasks
+    int32_t first = 0;      // first node input used; an unboxed int[] constant: first value in BoundOp::ints
+    int32_t count = 0;      // inputs used (lists); an unboxed int[] constant: its length
+    c10::IValue constant;   // Constant: converted attr, default, None or wrapped scalar
 };
 
+// What the run loop reads comes first: a node's call touches as few cache
+// lines as possible.
 struct BoundOp {
-    std::string opType;
-    const c10::FunctionSchema* schema = nullptr;
-    std::optional<c10::OperatorHandle> handle;  // set for dispatcher ops
-    CompatFn compat = nullptr;                  // set for equivalents of missing ops
+    UnboxedCall unboxed;                        // set when the op can be called unboxed (unboxed_call.h)
     std::vector<ArgSlot> slots;                 // one per schema argument
     std::vector<int32_t> writtenInputs;         // node inputs the op mutates (Tensor(a!))
+    std::vector<int64_t> ints;                  // the values of int[] constants, for unboxed calls
+    std::optional<c10::OperatorHandle> handle;  // set for dispatcher ops
+    CompatFn compat = nullptr;                  // set for equivalents of missing ops
+    const c10::FunctionSchema* schema = nullptr;
+    std::string opType;
+    std::vector<std::vector<bool>> noneMasks;  // true where an element of a Tensor?[] is None
     int32_t inputsUsed = 0;
     // Attrs that name no argument of the schema: a 2.x argument 1.13 lacks, or
     // a typo in a hand-edited IR. They are not passed; the node reports them.
@@ -59,8 +66,9 @@ std::optional<c10::OperatorName> operatorNameOf(const std::string& opType);
 // and the value when something cannot be bound.
 BoundOp bindNode(const ir::OpNode& node);
 
-// Pushes the arguments for `inputs` (the node's resolved input tensors).
-void buildStack(const BoundOp& op, const std::vector<at::Tensor>& inputs, torch::jit::Stack& stack);
+// Pushes the arguments for `inputs` (the node's resolved input tensors, by
+// pointer: they stay where the executor keeps them).
+void buildStack(const BoundOp& op, const at::Tensor* const* inputs, torch::jit::Stack& stack);
 
 // Calls the op on a built stack and normalizes its results to tensors (a
 // Tensor[] result is flattened, a scalar becomes a 0-dim tensor, None an

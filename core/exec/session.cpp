@@ -24,6 +24,7 @@ struct Session::Impl {
     std::vector<std::vector<std::string>> diagnostics;
     std::set<int64_t> breakpoints;
     std::optional<NodeError> error;
+    bool bound = false;  // every node bound (run thread only)
 
     void resetLocked() {
         exec.reset();
@@ -51,6 +52,14 @@ struct Session::Impl {
             r.lastNode = error->node;
             return r;
         }
+        if (!bound) {  // before the first node: see Executor::bindAll
+            exec.bindAll();
+            bound = true;
+        }
+        // One clock read per node: a node's time runs from the previous
+        // node's end (or the hook's) to its own end.
+        using Clock = std::chrono::steady_clock;
+        auto t0 = Clock::now();
         while (true) {
             std::unique_lock lock(mutex);
             const int64_t i = cursor;
@@ -58,19 +67,18 @@ struct Session::Impl {
                 r.reason = StopReason::Finished;
                 return r;
             }
-            if (i != start && breakpoints.count(i)) {
+            if (i != start && !breakpoints.empty() && breakpoints.count(i)) [[unlikely]] {
                 r.reason = StopReason::Breakpoint;
                 return r;
             }
-            if (cancelRequested.exchange(false)) {
+            if (cancelRequested.load(std::memory_order_relaxed) && cancelRequested.exchange(false)) [[unlikely]] {
                 r.reason = StopReason::Cancelled;
                 return r;
             }
-            auto t0 = std::chrono::steady_clock::now();
             try {
-                diagnostics[i] = exec.runNode(i);
+                exec.runNode(i, diagnostics[i]);
             } catch (const ExecError& e) {
-                seconds[i] = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+                seconds[i] = std::chrono::duration<double>(Clock::now() - t0).count();
                 states[i] = NodeState::Failed;
                 const auto& node = exec.graph().nodes[i];
                 error = NodeError{i, node.name, node.opType, e.reason()};
@@ -79,13 +87,18 @@ struct Session::Impl {
                 r.error = error;
                 return r;
             }
-            seconds[i] = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+            const auto t1 = Clock::now();
+            seconds[i] = std::chrono::duration<double>(t1 - t0).count();
+            t0 = t1;
             states[i] = NodeState::Done;
             cursor = i + 1;
             r.lastNode = i;
             lock.unlock();
-            if (afterNode) afterNode(i);
-            progress = i + 1;
+            if (afterNode) {
+                afterNode(i);
+                t0 = Clock::now();
+            }
+            progress.store(i + 1, std::memory_order_release);
             if (i >= target) {
                 r.reason = cursor >= n && onTarget != StopReason::Stepped ? StopReason::Finished : onTarget;
                 return r;
@@ -243,7 +256,7 @@ void Session::intermediates(io::TensorMap& out) const {
     std::lock_guard lock(d_->mutex);
     const auto& nodes = d_->exec.graph().nodes;
     for (size_t i = 0; i < nodes.size(); ++i) {
-        const auto& outs = d_->exec.outputsOf(static_cast<int64_t>(i));
+        const auto outs = d_->exec.outputsOf(static_cast<int64_t>(i));
         for (size_t k = 0; k < outs.size() && k < nodes[i].outputs.size(); ++k)
             if (outs[k].defined()) out.insert(nodes[i].outputs[k].name, outs[k]);
     }

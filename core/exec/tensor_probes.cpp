@@ -137,7 +137,7 @@ void fillHeatmap(const at::Tensor& cut, Heatmap& h) {
     }
 }
 
-OutputStats outputStats(const std::vector<at::Tensor>& outputs) {
+OutputStats outputStats(c10::ArrayRef<at::Tensor> outputs) {
     OutputStats s{std::numeric_limits<double>::quiet_NaN()};
     auto take = [&](double v) { s.maxAbs = std::isnan(s.maxAbs) ? v : std::max(s.maxAbs, v); };
     at::NoGradGuard g;

@@ -41,6 +41,6 @@ struct OutputStats {
     double maxAbs;
     bool nanOrInf = false;
 };
-OutputStats outputStats(const std::vector<at::Tensor>& outputs);
+OutputStats outputStats(c10::ArrayRef<at::Tensor> outputs);
 
 }  // namespace irscope::exec

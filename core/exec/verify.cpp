@@ -120,7 +120,7 @@ IntermediateReport compareIntermediates(const Session& session, const io::Tensor
     const auto& nodes = session.graph().nodes;
     const Executor& exec = session.executor();
     for (size_t i = 0; i < nodes.size(); ++i) {
-        const auto& outs = exec.outputsOf(static_cast<int64_t>(i));
+        const auto outs = exec.outputsOf(static_cast<int64_t>(i));
         for (size_t k = 0; k < nodes[i].outputs.size(); ++k) {
             const std::string& name = nodes[i].outputs[k].name;
             const at::Tensor* ref = reference.find(name);
