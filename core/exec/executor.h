@@ -33,6 +33,15 @@ namespace irscope::exec {
 // ExecError when the constant is unusable.
 at::Tensor constantToTensor(const std::string& name, const ir::ConstantValue& value);
 
+// What the run loop reads of a node bound to a typed call (unboxed_call.h):
+// 32 bytes in one array, so that the BoundOp itself stays out of the cache.
+struct FastCall {
+    UnboxedCall::Fn fn = nullptr;  // null: the node takes Executor::runGeneral
+    const void* handle = nullptr;
+    const ArgSlot* slots = nullptr;
+    const int64_t* ints = nullptr;
+};
+
 class Executor {
 public:
     // `graph` must outlive the executor.
@@ -86,6 +95,7 @@ public:
 private:
     const at::Tensor& resolve(int64_t node, uint32_t input) const;
     [[noreturn]] void throwUnavailable(int64_t node, uint32_t input) const;
+    void runGeneral(int64_t node, std::vector<std::string>& diagnostics);
     BoundOp* bind(int64_t node);
     void runGetitem(int64_t node);
     void copyWrittenInputs(int64_t node, const BoundOp& op);
@@ -100,7 +110,8 @@ private:
     const ir::Graph& graph_;
     ir::GraphIndex index_;
     ExecutionPlan plan_;
-    std::vector<std::unique_ptr<BoundOp>> bound_;  // bound on first run
+    std::vector<std::unique_ptr<BoundOp>> bound_;  // bound before the first run (bindAll) or on demand
+    std::vector<FastCall> fast_;                   // per node; points into bound_
 
     io::TensorMap weights_, constants_, inputs_;
     std::unordered_map<std::string, at::Tensor> registry_;

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <mutex>
 #include <set>
+#include <thread>
 
 #include "core/exec/exec_error.h"
 #include "core/exec/executor.h"
@@ -16,6 +17,10 @@ struct Session::Impl {
 
     Executor exec;
     mutable std::mutex mutex;  // guards everything below and the executor's values
+    // Calls waiting for the lock. The run loop keeps the lock from node to
+    // node (locking per node cost as much as a small op's dispatch) and
+    // lets go between two nodes as soon as a call is waiting.
+    mutable std::atomic<int> waiting{0};
     std::atomic<bool> cancelRequested{false};
     std::atomic<int64_t> progress{0};  // == cursor, readable without the lock
     int64_t cursor = 0;
@@ -25,6 +30,14 @@ struct Session::Impl {
     std::set<int64_t> breakpoints;
     std::optional<NodeError> error;
     bool bound = false;  // every node bound (run thread only)
+
+    // Every call but the run loop locks through here.
+    std::unique_lock<std::mutex> callerLock() const {
+        waiting.fetch_add(1, std::memory_order_relaxed);
+        std::unique_lock lock(mutex);
+        waiting.fetch_sub(1, std::memory_order_relaxed);
+        return lock;
+    }
 
     void resetLocked() {
         exec.reset();
@@ -39,6 +52,7 @@ struct Session::Impl {
     // Runs nodes from the cursor until `target` (inclusive) has run.
     RunResult run(int64_t target, StopReason onTarget, const NodeHook& afterNode) {
         cancelRequested = false;
+        std::unique_lock lock(mutex);
         RunResult r;
         const int64_t n = static_cast<int64_t>(states.size());
         const int64_t start = cursor;
@@ -52,16 +66,23 @@ struct Session::Impl {
             r.lastNode = error->node;
             return r;
         }
-        if (!bound) {  // before the first node: see Executor::bindAll
+        if (!bound) {       // before the first node: see Executor::bindAll
+            lock.unlock();  // the bound ops are the run thread's alone
             exec.bindAll();
             bound = true;
+            lock.lock();
         }
         // One clock read per node: a node's time runs from the previous
         // node's end (or the hook's) to its own end.
         using Clock = std::chrono::steady_clock;
         auto t0 = Clock::now();
         while (true) {
-            std::unique_lock lock(mutex);
+            if (waiting.load(std::memory_order_relaxed) > 0) [[unlikely]] {
+                lock.unlock();
+                std::this_thread::yield();  // let the waiting call in
+                lock.lock();
+                t0 = Clock::now();
+            }
             const int64_t i = cursor;
             if (i >= n) {
                 r.reason = StopReason::Finished;
@@ -93,9 +114,10 @@ struct Session::Impl {
             states[i] = NodeState::Done;
             cursor = i + 1;
             r.lastNode = i;
-            lock.unlock();
-            if (afterNode) {
+            if (afterNode) {  // outside the lock: it reads values through the session
+                lock.unlock();
                 afterNode(i);
+                lock.lock();
                 t0 = Clock::now();
             }
             progress.store(i + 1, std::memory_order_release);
@@ -120,34 +142,34 @@ Session::~Session() = default;
 const ir::Graph& Session::graph() const { return d_->exec.graph(); }
 
 void Session::setWeights(const io::TensorMap& m) {
-    std::lock_guard lock(d_->mutex);
+    auto lock = d_->callerLock();
     d_->exec.setWeights(m);
     d_->resetLocked();
 }
 void Session::setConstants(const io::TensorMap& m) {
-    std::lock_guard lock(d_->mutex);
+    auto lock = d_->callerLock();
     d_->exec.setConstants(m);
     d_->resetLocked();
 }
 void Session::setInputs(const io::TensorMap& m) {
-    std::lock_guard lock(d_->mutex);
+    auto lock = d_->callerLock();
     d_->exec.setInputs(m);
     d_->resetLocked();
 }
 std::vector<MissingValue> Session::preflight() const {
-    std::lock_guard lock(d_->mutex);
+    auto lock = d_->callerLock();
     return d_->exec.preflight();
 }
 
 void Session::reset() {
-    std::lock_guard lock(d_->mutex);
+    auto lock = d_->callerLock();
     d_->resetLocked();
 }
 
 RunResult Session::step(const NodeHook& afterNode) {
     int64_t c;
     {
-        std::lock_guard lock(d_->mutex);
+        auto lock = d_->callerLock();
         c = d_->cursor;
     }
     return d_->run(c, StopReason::Stepped, afterNode);
@@ -164,82 +186,82 @@ RunResult Session::runToEnd(const NodeHook& afterNode) {
 void Session::cancel() { d_->cancelRequested = true; }
 
 void Session::setBreakpoint(int64_t node, bool enabled) {
-    std::lock_guard lock(d_->mutex);
+    auto lock = d_->callerLock();
     if (enabled)
         d_->breakpoints.insert(node);
     else
         d_->breakpoints.erase(node);
 }
 bool Session::hasBreakpoint(int64_t node) const {
-    std::lock_guard lock(d_->mutex);
+    auto lock = d_->callerLock();
     return d_->breakpoints.count(node) != 0;
 }
 std::vector<int64_t> Session::breakpoints() const {
-    std::lock_guard lock(d_->mutex);
+    auto lock = d_->callerLock();
     return {d_->breakpoints.begin(), d_->breakpoints.end()};
 }
 void Session::clearBreakpoints() {
-    std::lock_guard lock(d_->mutex);
+    auto lock = d_->callerLock();
     d_->breakpoints.clear();
 }
 
 int64_t Session::nodeCount() const { return static_cast<int64_t>(d_->states.size()); }
 int64_t Session::cursor() const {
-    std::lock_guard lock(d_->mutex);
+    auto lock = d_->callerLock();
     return d_->cursor;
 }
 int64_t Session::progress() const { return d_->progress.load(); }
 bool Session::finished() const { return cursor() >= nodeCount(); }
 NodeState Session::state(int64_t node) const {
-    std::lock_guard lock(d_->mutex);
+    auto lock = d_->callerLock();
     return d_->states.at(node);
 }
 double Session::seconds(int64_t node) const {
-    std::lock_guard lock(d_->mutex);
+    auto lock = d_->callerLock();
     return d_->seconds.at(node);
 }
 double Session::totalSeconds() const {
-    std::lock_guard lock(d_->mutex);
+    auto lock = d_->callerLock();
     double t = 0;
     for (double s : d_->seconds) t += s;
     return t;
 }
 std::vector<std::string> Session::diagnostics(int64_t node) const {
-    std::lock_guard lock(d_->mutex);
+    auto lock = d_->callerLock();
     return d_->diagnostics.at(node);
 }
 std::optional<NodeError> Session::error() const {
-    std::lock_guard lock(d_->mutex);
+    auto lock = d_->callerLock();
     return d_->error;
 }
 
 void Session::setRetention(RetentionPolicy policy) {
-    std::lock_guard lock(d_->mutex);
+    auto lock = d_->callerLock();
     d_->exec.setRetention(policy);
 }
 RetentionPolicy Session::retention() const {
-    std::lock_guard lock(d_->mutex);
+    auto lock = d_->callerLock();
     return d_->exec.retention();
 }
 void Session::setPinned(const std::string& name, bool pinned) {
-    std::lock_guard lock(d_->mutex);
+    auto lock = d_->callerLock();
     d_->exec.setPinned(name, pinned);
 }
 void Session::setSelected(const std::vector<std::string>& names) {
-    std::lock_guard lock(d_->mutex);
+    auto lock = d_->callerLock();
     d_->exec.setSelected(names);
 }
 size_t Session::bytesHeld() const {
-    std::lock_guard lock(d_->mutex);
+    auto lock = d_->callerLock();
     return d_->exec.bytesHeld();
 }
 
 bool Session::hasValue(const std::string& name) const {
-    std::lock_guard lock(d_->mutex);
+    auto lock = d_->callerLock();
     return d_->exec.hasValue(name);
 }
 bool Session::value(const std::string& name, at::Tensor& out) const {
-    std::lock_guard lock(d_->mutex);
+    auto lock = d_->callerLock();
     out = d_->exec.valueOf(name);
     return out.defined();
 }
@@ -249,11 +271,11 @@ std::optional<io::TensorSummary> Session::summary(const std::string& name) const
     return io::summarize(t);
 }
 bool Session::outputs(io::TensorMap& out, std::string* missing) const {
-    std::lock_guard lock(d_->mutex);
+    auto lock = d_->callerLock();
     return d_->exec.graphOutputs(out, missing);
 }
 void Session::intermediates(io::TensorMap& out) const {
-    std::lock_guard lock(d_->mutex);
+    auto lock = d_->callerLock();
     const auto& nodes = d_->exec.graph().nodes;
     for (size_t i = 0; i < nodes.size(); ++i) {
         const auto outs = d_->exec.outputsOf(static_cast<int64_t>(i));
