@@ -4,14 +4,21 @@
 
 #include "core/io/catalog/tensor_file_error.h"
 
+#include <algorithm>
+
 namespace irscope::io {
 
+static_assert(sizeof(PickleObject) <= 32, "a 100,000-tensor state_dict pickles a million objects: keep them small");
+
+// A copy shares the pooled bytes and items (the pools never change what
+// they hold) and copies what the object owns.
 PickleObject::PickleObject(const PickleObject& other)
     : kind(other.kind),
       ordered(other.ordered),
       global(other.global),
-      text(other.text),
-      items(other.items),
+      size_(other.size_),
+      data_(other.data_),
+      grown_(other.grown_ ? std::make_unique<std::vector<PickleValue>>(*other.grown_) : nullptr),
       torch_(other.torch_ ? std::make_unique<PickleTorchParts>(*other.torch_) : nullptr) {}
 
 PickleObject& PickleObject::operator=(const PickleObject& other) {
@@ -21,6 +28,50 @@ PickleObject& PickleObject::operator=(const PickleObject& other) {
 
 PickleObject::~PickleObject() = default;
 
+std::vector<PickleValue>& PickleObject::growableItems() {
+    if (!grown_) {
+        grown_ = std::make_unique<std::vector<PickleValue>>(items().begin(), items().end());
+        data_ = nullptr;
+        size_ = 0;
+    }
+    return *grown_;
+}
+
+template <class T>
+const T* ChunkPool<T>::store(const T* values, size_t n) {
+    if (n == 0) return nullptr;
+    if (n > left_) {
+        const size_t chunk = std::max(n, size_t{1 << 20} / sizeof(T));
+        chunks_.push_back(std::make_unique<T[]>(chunk));
+        next_ = chunks_.back().get();
+        left_ = chunk;
+    }
+    T* out = next_;
+    std::copy(values, values + n, out);
+    next_ += n;
+    left_ -= n;
+    return out;
+}
+
+template class ChunkPool<char>;
+template class ChunkPool<PickleValue>;
+
+void PickleArena::setText(PickleObject& object, std::string_view text) {
+    if (text.size() > UINT32_MAX) throw FormatError("pickle string of " + std::to_string(text.size()) + " bytes");
+    object.data_ = text_.store(text.data(), text.size());
+    object.size_ = static_cast<uint32_t>(text.size());
+}
+
+void PickleArena::setItems(PickleObject& object, std::span<const PickleValue> items) {
+    using Kind = PickleObject::Kind;
+    if (object.kind == Kind::List || object.kind == Kind::Dict || object.kind == Kind::Set) {
+        if (!items.empty()) object.grown_ = std::make_unique<std::vector<PickleValue>>(items.begin(), items.end());
+        return;
+    }
+    if (items.size() > UINT32_MAX) throw FormatError("pickle tuple of " + std::to_string(items.size()) + " items");
+    object.data_ = items_.store(items.data(), items.size());
+    object.size_ = static_cast<uint32_t>(items.size());
+}
 // An object carries one part; asking for another replaces it (the
 // unpickler writes one kind of description per object).
 template <class Part>
@@ -50,9 +101,10 @@ uint32_t PickleArena::add(PickleObject object) {
     return static_cast<uint32_t>(objects_.size() - 1);
 }
 
-const std::string* PickleArena::string(const PickleValue& v) const {
+std::optional<std::string_view> PickleArena::string(const PickleValue& v) const {
     const PickleObject* o = get(v);
-    return o && o->kind == PickleObject::Kind::String ? &o->text : nullptr;
+    if (o && o->kind == PickleObject::Kind::String) return o->text();
+    return std::nullopt;
 }
 
 std::optional<int64_t> PickleArena::integer(const PickleValue& v) const {
@@ -78,7 +130,7 @@ std::string PickleArena::describe(const PickleValue& v) const {
     case PickleObject::Kind::List: return "list";
     case PickleObject::Kind::Dict: return o.ordered ? "OrderedDict" : "dict";
     case PickleObject::Kind::Set: return "set";
-    case PickleObject::Kind::Global: return "global " + o.text;
+    case PickleObject::Kind::Global: return "global " + std::string(o.text());
     case PickleObject::Kind::Storage: return "storage";
     case PickleObject::Kind::Tensor: return "tensor";
     }

@@ -19,13 +19,13 @@ PickleValue PickleObjects::make(PickleObject o) { return PickleValue::object(are
 
 PickleValue PickleObjects::makeText(Kind kind, std::string_view text) {
     PickleObject o{kind};
-    o.text.assign(text);
+    arena_.setText(o, text);
     return make(std::move(o));
 }
 
-PickleValue PickleObjects::makeSeq(Kind kind, std::vector<PickleValue> items) {
+PickleValue PickleObjects::makeSeq(Kind kind, std::span<const PickleValue> items) {
     PickleObject o{kind};
-    o.items = std::move(items);
+    arena_.setItems(o, items);
     return make(std::move(o));
 }
 
@@ -42,17 +42,17 @@ PickleValue PickleObjects::global(const std::string& fileModule, const std::stri
 PickleValue PickleObjects::makeGlobal(const std::string& module, const std::string& name, GlobalKind kind,
                                       PickleDType dtype) {
     PickleObject o{Kind::Global};
-    o.text = module + "." + name;
+    arena_.setText(o, module + "." + name);
     o.global = kind;
     o.dtype() = std::move(dtype);
     return make(std::move(o));
 }
 
-const std::vector<PickleValue>& PickleObjects::tupleItems(const PickleValue& v, uint64_t at, const std::string& what) {
+std::span<const PickleValue> PickleObjects::tupleItems(const PickleValue& v, uint64_t at, const std::string& what) {
     PickleObject* o = objectOf(v);
     if (!o || (o->kind != Kind::Tuple && o->kind != Kind::List))
         failPickle(at, what + " expects a tuple, got " + arena_.describe(v));
-    return o->items;
+    return o->items();
 }
 
 int64_t PickleObjects::intArg(const PickleValue& v, uint64_t at, const std::string& what) {
@@ -70,7 +70,7 @@ std::string PickleObjects::textArg(const PickleValue& v, uint64_t at, const std:
     PickleObject* o = objectOf(v);
     if (!o || (o->kind != Kind::String && o->kind != Kind::Bytes))
         failPickle(at, what + " must be a string, got " + arena_.describe(v));
-    return o->text;
+    return std::string(o->text());
 }
 
 PickleValue PickleObjects::persistentLoad(const PickleValue& pid, uint64_t at) {
@@ -85,7 +85,7 @@ PickleValue PickleObjects::persistentLoad(const PickleValue& pid, uint64_t at) {
     PickleObject o{Kind::Storage};
     StorageDesc& s = o.storage();
     s.dtype = cls->dtype();
-    s.untyped = cls->text == "torch.UntypedStorage";
+    s.untyped = cls->text() == "torch.UntypedStorage";
     s.key = textArg(items[2], at, "storage key");
     s.location = textArg(items[3], at, "storage location");
     s.numel = intArg(items[4], at, "storage size");
@@ -99,7 +99,7 @@ PickleValue PickleObjects::persistentLoad(const PickleValue& pid, uint64_t at) {
     return make(std::move(o));
 }
 
-PickleValue PickleObjects::rebuildTensor(GlobalKind kind, const std::vector<PickleValue>& args, uint64_t at,
+PickleValue PickleObjects::rebuildTensor(GlobalKind kind, std::span<const PickleValue> args, uint64_t at,
                                          const std::string& fn) {
     size_t minArgs = kind == GlobalKind::RebuildTensor ? 4 : kind == GlobalKind::RebuildTensorV2 ? 6 : 7;
     if (args.size() < minArgs || args.size() > minArgs + 1)
@@ -137,9 +137,9 @@ PickleValue PickleObjects::reduce(const PickleValue& callable, const PickleValue
     PickleObject* fnObj = objectOf(callable);
     if (!fnObj || fnObj->kind != Kind::Global)
         failPickle(at, "REDUCE on a " + arena_.describe(callable) + ", not a global");
-    const std::string fn = fnObj->text;
+    const std::string fn(fnObj->text());
     const GlobalKind kind = fnObj->global;
-    const std::vector<PickleValue> args = tupleItems(argsValue, at, fn + " arguments");
+    const std::span<const PickleValue> args = tupleItems(argsValue, at, fn + " arguments");
     switch (kind) {
     case GlobalKind::OrderedDict: return orderedDict(args, at);
     case GlobalKind::Set:
@@ -185,22 +185,24 @@ PickleValue PickleObjects::reduce(const PickleValue& callable, const PickleValue
     failPickle(at, "refused call of '" + fn + "'");
 }
 
-PickleValue PickleObjects::orderedDict(const std::vector<PickleValue>& args, uint64_t at) {
+PickleValue PickleObjects::orderedDict(std::span<const PickleValue> args, uint64_t at) {
     PickleObject o{Kind::Dict};
     o.ordered = true;
     if (args.size() > 1) failPickle(at, "OrderedDict called with " + std::to_string(args.size()) + " arguments");
     if (args.size() == 1) {
+        std::vector<PickleValue> items;
         for (const auto& pair : tupleItems(args[0], at, "OrderedDict items")) {
             const auto kv = tupleItems(pair, at, "OrderedDict item");
             if (kv.size() != 2) failPickle(at, "OrderedDict item is not a pair");
-            o.items.push_back(kv[0]);
-            o.items.push_back(kv[1]);
+            items.push_back(kv[0]);
+            items.push_back(kv[1]);
         }
+        arena_.setItems(o, items);
     }
     return make(std::move(o));
 }
 
-PickleValue PickleObjects::complex(const std::vector<PickleValue>& args, uint64_t at) {
+PickleValue PickleObjects::complex(std::span<const PickleValue> args, uint64_t at) {
     PickleObject o{Kind::Complex};
     auto number = [&](const PickleValue& v) {
         if (v.kind == PickleValue::Kind::Float) return v.f;
@@ -208,13 +210,14 @@ PickleValue PickleObjects::complex(const std::vector<PickleValue>& args, uint64_
         failPickle(at, "complex() argument must be a number");
     };
     if (args.size() > 2) failPickle(at, "complex() takes at most 2 arguments");
-    o.items = {PickleValue::real(args.empty() ? 0.0 : number(args[0])),
-               PickleValue::real(args.size() == 2 ? number(args[1]) : 0.0)};
+    const PickleValue parts[] = {PickleValue::real(args.empty() ? 0.0 : number(args[0])),
+                                 PickleValue::real(args.size() == 2 ? number(args[1]) : 0.0)};
+    arena_.setItems(o, parts);
     return make(std::move(o));
 }
 
 // How protocol 2 pickles bytes: _codecs.encode(str, 'latin1').
-PickleValue PickleObjects::codecsEncode(const std::vector<PickleValue>& args, uint64_t at) {
+PickleValue PickleObjects::codecsEncode(std::span<const PickleValue> args, uint64_t at) {
     if (args.size() != 2) failPickle(at, "_codecs.encode called with " + std::to_string(args.size()) + " arguments");
     std::string text = textArg(args[0], at, "_codecs.encode text");
     std::string encoding = textArg(args[1], at, "_codecs.encode encoding");
@@ -223,7 +226,7 @@ PickleValue PickleObjects::codecsEncode(const std::vector<PickleValue>& args, ui
     return makeText(Kind::Bytes, latin1FromUtf8(text, at));
 }
 
-PickleValue PickleObjects::rebuildParameter(GlobalKind kind, const std::vector<PickleValue>& args, uint64_t at,
+PickleValue PickleObjects::rebuildParameter(GlobalKind kind, std::span<const PickleValue> args, uint64_t at,
                                             const std::string& fn) {
     size_t expected = kind == GlobalKind::RebuildParameter ? 3 : 4;
     if (args.size() != expected) failPickle(at, fn + " called with " + std::to_string(args.size()) + " arguments");

@@ -25,7 +25,7 @@ public:
     PickleArena& arena() { return arena_; }
     PickleValue make(PickleObject o);
     PickleValue makeText(PickleObject::Kind kind, std::string_view text);
-    PickleValue makeSeq(PickleObject::Kind kind, std::vector<PickleValue> items);
+    PickleValue makeSeq(PickleObject::Kind kind, std::span<const PickleValue> items);
     PickleObject* objectOf(const PickleValue& v);  // nullptr for a plain value
 
     // GLOBAL, STACK_GLOBAL: module.name, if a tensor file may name it.
@@ -40,17 +40,16 @@ public:
 private:
     PickleValue makeGlobal(const std::string& module, const std::string& name, GlobalKind kind, PickleDType dtype = {});
     // Argument checks: `what` names the argument in the message.
-    const std::vector<PickleValue>& tupleItems(const PickleValue& v, uint64_t at, const std::string& what);
+    std::span<const PickleValue> tupleItems(const PickleValue& v, uint64_t at, const std::string& what);
     int64_t intArg(const PickleValue& v, uint64_t at, const std::string& what);
     std::vector<int64_t> intTuple(const PickleValue& v, uint64_t at, const std::string& what);
     std::string textArg(const PickleValue& v, uint64_t at, const std::string& what);
     // The calls REDUCE allows, by global.
-    PickleValue orderedDict(const std::vector<PickleValue>& args, uint64_t at);
-    PickleValue complex(const std::vector<PickleValue>& args, uint64_t at);
-    PickleValue codecsEncode(const std::vector<PickleValue>& args, uint64_t at);
-    PickleValue rebuildTensor(GlobalKind kind, const std::vector<PickleValue>& args, uint64_t at,
-                              const std::string& fn);
-    PickleValue rebuildParameter(GlobalKind kind, const std::vector<PickleValue>& args, uint64_t at,
+    PickleValue orderedDict(std::span<const PickleValue> args, uint64_t at);
+    PickleValue complex(std::span<const PickleValue> args, uint64_t at);
+    PickleValue codecsEncode(std::span<const PickleValue> args, uint64_t at);
+    PickleValue rebuildTensor(GlobalKind kind, std::span<const PickleValue> args, uint64_t at, const std::string& fn);
+    PickleValue rebuildParameter(GlobalKind kind, std::span<const PickleValue> args, uint64_t at,
                                  const std::string& fn);
     std::string latin1FromUtf8(const std::string& s, uint64_t at);
 

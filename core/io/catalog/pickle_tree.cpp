@@ -14,7 +14,7 @@ constexpr int kMaxDepth = 64;
 std::optional<std::string> keyText(const PickleArena& arena, const PickleValue& key) {
     if (key.kind == PickleValue::Kind::Int) return std::to_string(key.i);
     if (const PickleObject* o = arena.get(key); o && (o->kind == Kind::String || o->kind == Kind::Bytes))
-        return o->text;
+        return std::string(o->text());
     return std::nullopt;
 }
 
@@ -25,11 +25,12 @@ struct Child {
 
 std::vector<Child> childrenOf(const PickleArena& arena, const PickleObject& o) {
     std::vector<Child> out;
+    const auto items = o.items();
     if (o.kind == Kind::Dict) {
-        for (size_t k = 0; k + 1 < o.items.size(); k += 2)
-            if (auto key = keyText(arena, o.items[k])) out.push_back({*key, o.items[k + 1]});
+        for (size_t k = 0; k + 1 < items.size(); k += 2)
+            if (auto key = keyText(arena, items[k])) out.push_back({*key, items[k + 1]});
     } else if (o.kind == Kind::List || o.kind == Kind::Tuple) {
-        for (size_t k = 0; k < o.items.size(); ++k) out.push_back({std::to_string(k), o.items[k]});
+        for (size_t k = 0; k < items.size(); ++k) out.push_back({std::to_string(k), items[k]});
     }
     return out;
 }

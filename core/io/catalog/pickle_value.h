@@ -12,7 +12,9 @@
 #include <deque>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
+#include <string_view>
 #include <variant>
 #include <vector>
 
@@ -108,10 +110,12 @@ enum class GlobalKind : uint8_t {
 // a time, so an object pays only for the largest.
 using PickleTorchParts = std::variant<PickleDType, StorageDesc, TensorDesc>;
 
-// One object of the arena. A state_dict of 100,000 tensors pickles over a
-// million of them, nearly all strings and tuples, so the torch descriptions
-// (dtype, storage, tensor: hundreds of bytes) are held apart and made only
-// for the objects that have one; a plain object stays under 100 bytes.
+// One object of the arena, 32 bytes: a state_dict of 100,000 tensors
+// pickles over a million of them, nearly all strings and tuples. Their bytes
+// and items live in the arena's pools (never moved, never copied per
+// object); only lists, dicts and sets, which grow after they are made, own
+// a vector. The torch descriptions (dtype, storage, tensor: a hundred bytes
+// and more) are held apart and made only for the objects that have one.
 struct PickleObject {
     enum class Kind : uint8_t { String, Bytes, BigInt, Complex, Tuple, List, Dict, Set, Global, Storage, Tensor };
     explicit PickleObject(Kind k) : kind(k) {}
@@ -122,10 +126,18 @@ struct PickleObject {
     ~PickleObject();
 
     Kind kind;
-    bool ordered = false;            // Dict made by collections.OrderedDict
-    GlobalKind global{};             // Global
-    std::string text;                // String, Bytes; BigInt: little-endian two's complement; Global: "module.name"
-    std::vector<PickleValue> items;  // Tuple, List, Set; Dict: key, value, key, value ...; Complex: re, im
+    bool ordered = false;  // Dict made by collections.OrderedDict
+    GlobalKind global{};   // Global
+
+    // String, Bytes; BigInt: little-endian two's complement; Global: "module.name".
+    std::string_view text() const { return {static_cast<const char*>(data_), size_}; }
+    // Tuple, List, Set; Dict: key, value, key, value ...; Complex: re, im.
+    std::span<const PickleValue> items() const {
+        if (grown_) return *grown_;
+        return {static_cast<const PickleValue*>(data_), size_};
+    }
+    // List, Dict, Set: the items, to append to.
+    std::vector<PickleValue>& growableItems();
 
     // Made on first write; reading an object without one gives empty descriptions.
     PickleDType& dtype();  // Global of a storage class or a dtype
@@ -136,11 +148,28 @@ struct PickleObject {
     const TensorDesc& tensor() const;
 
 private:
+    friend class PickleArena;  // points data_ into its pools
     template <class Part>
     Part& part();
     template <class Part>
     const Part& part() const;
+    uint32_t size_ = 0;           // bytes of text, or pooled items
+    const void* data_ = nullptr;  // into the arena's pools
+    std::unique_ptr<std::vector<PickleValue>> grown_;
     std::unique_ptr<PickleTorchParts> torch_;
+};
+
+// Storage that never moves what it holds: chunks of at least 1 MiB, each
+// filled front to back. What an arena's objects point at.
+template <class T>
+class ChunkPool {
+public:
+    const T* store(const T* values, size_t n);
+
+private:
+    std::vector<std::unique_ptr<T[]>> chunks_;
+    T* next_ = nullptr;
+    size_t left_ = 0;
 };
 
 class PickleArena {
@@ -153,15 +182,22 @@ public:
     }
     size_t size() const { return objects_.size(); }
 
-    // Convenience accessors for readers of the result: nullptr / nullopt when
-    // the value is not of that kind.
-    const std::string* string(const PickleValue& v) const;
+    // Gives `object` its bytes or (Tuple, Complex; List, Dict, Set start
+    // with them) its items, stored in the arena's pools.
+    void setText(PickleObject& object, std::string_view text);
+    void setItems(PickleObject& object, std::span<const PickleValue> items);
+
+    // Convenience accessors for readers of the result: nullopt when the
+    // value is not of that kind.
+    std::optional<std::string_view> string(const PickleValue& v) const;
     std::optional<int64_t> integer(const PickleValue& v) const;
     // Python-ish description for messages: "int", "str", "tuple", "global os.system".
     std::string describe(const PickleValue& v) const;
 
 private:
     std::deque<PickleObject> objects_;  // grows without moving what it holds (no doubling peak)
+    ChunkPool<char> text_;
+    ChunkPool<PickleValue> items_;
 };
 
 }  // namespace irscope::io

@@ -192,7 +192,7 @@ private:
     }
     void push(PickleValue v) { stack_.push_back(v); }
     PickleValue makeText(Kind kind, std::string_view text) { return objects_.makeText(kind, text); }
-    PickleValue makeSeq(Kind kind, std::vector<PickleValue> items) { return objects_.makeSeq(kind, std::move(items)); }
+    PickleValue makeSeq(Kind kind, std::span<const PickleValue> items) { return objects_.makeSeq(kind, items); }
     PickleObject& container(const PickleValue& v, Kind kind, uint64_t at, const char* op) {
         PickleObject* o = objects_.objectOf(v);
         if (!o || o->kind != kind) fail(at, std::string(op) + " on a " + result_.arena.describe(v));
@@ -290,7 +290,7 @@ private:
         case 'l': push(makeSeq(Kind::List, popMark(at, "LIST"))); return true;
         case 'a': {
             PickleValue v = pop(at, "APPEND");
-            container(top(at, "APPEND"), Kind::List, at, "APPEND").items.push_back(v);
+            container(top(at, "APPEND"), Kind::List, at, "APPEND").growableItems().push_back(v);
             return true;
         }
         case 'e': appendMarked(at, Kind::List, "APPENDS"); return true;
@@ -304,7 +304,7 @@ private:
         case 's': {
             PickleValue v = pop(at, "SETITEM");
             PickleValue k = pop(at, "SETITEM");
-            auto& dict = container(top(at, "SETITEM"), Kind::Dict, at, "SETITEM").items;
+            auto& dict = container(top(at, "SETITEM"), Kind::Dict, at, "SETITEM").growableItems();
             dict.push_back(k);
             dict.push_back(v);
             return true;
@@ -312,7 +312,7 @@ private:
         case 'u': {
             auto items = popMark(at, "SETITEMS");
             if (items.size() % 2) fail(at, "SETITEMS with an odd number of items");
-            auto& dict = container(top(at, "SETITEMS"), Kind::Dict, at, "SETITEMS").items;
+            auto& dict = container(top(at, "SETITEMS"), Kind::Dict, at, "SETITEMS").growableItems();
             dict.insert(dict.end(), items.begin(), items.end());
             return true;
         }
@@ -326,7 +326,7 @@ private:
     // APPENDS, ADDITEMS: the items above the mark go into the container below it.
     void appendMarked(uint64_t at, Kind kind, const char* op) {
         auto items = popMark(at, op);
-        auto& list = container(top(at, op), kind, at, op).items;
+        auto& list = container(top(at, op), kind, at, op).growableItems();
         list.insert(list.end(), items.begin(), items.end());
     }
 
@@ -342,10 +342,10 @@ private:
         case 0x93: {
             PickleValue name = pop(at, "STACK_GLOBAL");
             PickleValue module = pop(at, "STACK_GLOBAL");
-            const std::string* m = result_.arena.string(module);
-            const std::string* n = result_.arena.string(name);
+            const auto m = result_.arena.string(module);
+            const auto n = result_.arena.string(name);
             if (!m || !n) fail(at, "STACK_GLOBAL needs two strings");
-            push(objects_.global(*m, *n, at));
+            push(objects_.global(std::string(*m), std::string(*n), at));
             return true;
         }
         case 'Q': {

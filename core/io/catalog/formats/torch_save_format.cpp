@@ -115,7 +115,7 @@ TensorCatalog describeLegacy(const TensorFileSource& source, const ReadOptions& 
         UnpickleResult magic = next();
         const PickleObject* m = magic.arena.get(magic.root);
         static const std::string kMagic("\x6c\xfc\x9c\x46\xf9\x20\x6a\xa8\x50\x19", 10);
-        if (!m || m->kind != PickleObject::Kind::BigInt || m->text != kMagic)
+        if (!m || m->kind != PickleObject::Kind::BigInt || m->text() != kMagic)
             throw FormatError("not a torch.save file: the legacy magic number is missing");
         UnpickleResult version = next();
         if (version.root.kind != PickleValue::Kind::Int || version.root.i != 1001)
@@ -123,9 +123,10 @@ TensorCatalog describeLegacy(const TensorFileSource& source, const ReadOptions& 
         UnpickleResult sysInfo = next();
         if (const PickleObject* info = sysInfo.arena.get(sysInfo.root);
             info && info->kind == PickleObject::Kind::Dict) {
-            for (size_t k = 0; k + 1 < info->items.size(); k += 2) {
-                const std::string* key = sysInfo.arena.string(info->items[k]);
-                if (key && *key == "little_endian" && info->items[k + 1].i == 0)
+            const auto items = info->items();
+            for (size_t k = 0; k + 1 < items.size(); k += 2) {
+                const auto key = sysInfo.arena.string(items[k]);
+                if (key && *key == "little_endian" && items[k + 1].i == 0)
                     throw FormatError("big-endian tensor data is not supported");
             }
         }
@@ -153,9 +154,11 @@ TensorCatalog describeLegacy(const TensorFileSource& source, const ReadOptions& 
         }
         // After the pickles, per key: int64 element count, then the bytes.
         std::unordered_map<std::string, std::string_view> rootBytes;
-        for (const auto& keyValue : keyList->items) {
-            const std::string* key = keys.arena.string(keyValue);
-            if (!key) throw FormatError("legacy storage key is not a string");
+        for (const auto& keyValue : keyList->items()) {
+            const auto keyView = keys.arena.string(keyValue);
+            if (!keyView) throw FormatError("legacy storage key is not a string");
+            const std::string keyText(*keyView);
+            const std::string* key = &keyText;
             auto root = roots.find(*key);
             if (root == roots.end()) throw FormatError("legacy storage '" + *key + "' is listed but never used");
             int64_t count = readLE<int64_t>(all, pos, "legacy storage size");
