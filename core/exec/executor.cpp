@@ -266,8 +266,7 @@ void Executor::runNode(int64_t i, std::vector<std::string>& diags) {
     // disagree (e.g. attrs lost on the way).
     const auto returned = static_cast<uint32_t>(resultCount_[static_cast<size_t>(i)]);
     if (returned < step.listedOutputs) [[unlikely]]
-        diags.push_back("the op returned " + std::to_string(returned) + " tensors, the IR lists " +
-                        std::to_string(step.listedOutputs) + " outputs");
+        reportShortResult(i, diags);
     const uint32_t compared = std::min(returned, step.listedOutputs);
     for (uint32_t k = 0; k < compared; ++k) {
         const at::Tensor& t = values_[step.outputBegin + k];
@@ -285,7 +284,7 @@ void Executor::runNode(int64_t i, std::vector<std::string>& diags) {
     releaseAfter(i);
 }
 
-void Executor::runGeneral(int64_t i, std::vector<std::string>& diags) {
+[[gnu::noinline]] void Executor::runGeneral(int64_t i, std::vector<std::string>& diags) {
     const auto& step = plan_.steps[static_cast<size_t>(i)];
     resultCount_[static_cast<size_t>(i)] = -1;
     if (step.getitemInput != ExecutionPlan::kNotGetitem) {
@@ -335,9 +334,23 @@ void Executor::bindAll() {
         if (bound_[i] || plan_.steps[i].getitemInput != ExecutionPlan::kNotGetitem) continue;
         try {
             bound_[i] = std::make_unique<BoundOp>(bindNode(graph_.nodes[i]));
-            fast_[i] = fastCallOf(*bound_[i]);
         } catch (const std::exception&) {  // reported when the node runs
         }
+    }
+    // The fast nodes' argument slots, copied into one array in node order:
+    // read front to back by the run, they stream from memory instead of
+    // costing a cache miss per node (each BoundOp's own are a separate block).
+    size_t total = 0;
+    for (const auto& op : bound_)
+        if (op && fastCallOf(*op).fn) total += op->slots.size();
+    fastSlots_.clear();
+    fastSlots_.reserve(total);  // the pointers below stay valid
+    for (size_t i = 0; i < bound_.size(); ++i) {
+        if (!bound_[i]) continue;
+        fast_[i] = fastCallOf(*bound_[i]);
+        if (!fast_[i].fn) continue;
+        fast_[i].slots = fastSlots_.data() + fastSlots_.size();
+        fastSlots_.insert(fastSlots_.end(), bound_[i]->slots.begin(), bound_[i]->slots.end());
     }
 }
 
@@ -404,6 +417,12 @@ IRSCOPE_COLD void Executor::reportIgnoredAttrs(int64_t i, const BoundOp& op, std
     for (const auto& attr : op.ignoredAttrs)
         diags.push_back("attr '" + attr + "' is not an argument of " + graph_.nodes[static_cast<size_t>(i)].opType +
                         " in libtorch 1.13's schema and was not passed");
+}
+
+IRSCOPE_COLD void Executor::reportShortResult(int64_t i, std::vector<std::string>& diags) const {
+    const auto& step = plan_.steps[static_cast<size_t>(i)];
+    diags.push_back("the op returned " + std::to_string(resultCount_[static_cast<size_t>(i)]) +
+                    " tensors, the IR lists " + std::to_string(step.listedOutputs) + " outputs");
 }
 
 IRSCOPE_COLD void Executor::reportMismatch(int64_t i, uint32_t k, std::vector<std::string>& diags) const {

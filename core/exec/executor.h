@@ -103,6 +103,7 @@ private:
     [[noreturn]] void failNode(int64_t node, const std::string& why);
     void reportIgnoredAttrs(int64_t node, const BoundOp& op, std::vector<std::string>& diagnostics) const;
     void reportMismatch(int64_t node, uint32_t output, std::vector<std::string>& diagnostics) const;
+    void reportShortResult(int64_t node, std::vector<std::string>& diagnostics) const;
     void rebuildRegistry();
     void refreshProtected();
     void releaseAfter(int64_t node);
@@ -111,7 +112,8 @@ private:
     ir::GraphIndex index_;
     ExecutionPlan plan_;
     std::vector<std::unique_ptr<BoundOp>> bound_;  // bound before the first run (bindAll) or on demand
-    std::vector<FastCall> fast_;                   // per node; points into bound_
+    std::vector<FastCall> fast_;                   // per node; points into bound_ or fastSlots_
+    std::vector<ArgSlot> fastSlots_;               // the fast nodes' slots in node order (bindAll)
 
     io::TensorMap weights_, constants_, inputs_;
     std::unordered_map<std::string, at::Tensor> registry_;

@@ -49,6 +49,15 @@ struct Session::Impl {
         error.reset();
     }
 
+    [[gnu::cold, gnu::noinline]] void recordFailure(int64_t i, const ExecError& e, RunResult& r) {
+        states[i] = NodeState::Failed;
+        const auto& node = exec.graph().nodes[i];
+        error = NodeError{i, node.name, node.opType, e.reason()};
+        r.reason = StopReason::Failed;
+        r.lastNode = i;
+        r.error = error;
+    }
+
     // Runs nodes from the cursor until `target` (inclusive) has run.
     RunResult run(int64_t target, StopReason onTarget, const NodeHook& afterNode) {
         cancelRequested = false;
@@ -100,12 +109,7 @@ struct Session::Impl {
                 exec.runNode(i, diagnostics[i]);
             } catch (const ExecError& e) {
                 seconds[i] = std::chrono::duration<double>(Clock::now() - t0).count();
-                states[i] = NodeState::Failed;
-                const auto& node = exec.graph().nodes[i];
-                error = NodeError{i, node.name, node.opType, e.reason()};
-                r.reason = StopReason::Failed;
-                r.lastNode = i;
-                r.error = error;
+                recordFailure(i, e, r);
                 return r;
             }
             const auto t1 = Clock::now();

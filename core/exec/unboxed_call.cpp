@@ -37,7 +37,12 @@ struct Arg<'O'> {
 template <>
 struct Arg<'S'> {
     using type = const at::Scalar&;
-    static at::Scalar get(const at::Tensor* const*, const ArgSlot& s, const int64_t*) { return s.constant.toScalar(); }
+    // Inline for the kinds fits() lets through (IValue::toScalar is a call).
+    static at::Scalar get(const at::Tensor* const*, const ArgSlot& s, const int64_t*) {
+        if (s.constant.isDouble()) return s.constant.toDouble();
+        if (s.constant.isInt()) return s.constant.toInt();
+        return s.constant.toBool();
+    }
 };
 template <>
 struct Arg<'I'> {
