@@ -1,6 +1,8 @@
 #include "core/exec/execution_plan.h"
 
 #include <algorithm>
+#include <stdexcept>
+#include <string>
 #include <unordered_map>
 
 namespace irscope::exec {
@@ -12,22 +14,33 @@ struct Source {
     int64_t a = -1, b = 0;  // graph input index | producer node, output index
 };
 
-// An output index past this is a broken file, not an op's result: the input
-// is then looked up by name like one without a producer.
-constexpr int64_t kMaxOutputIndex = 4096;
+// How far past a producer's listed outputs an input may reach (the IR lists
+// one output of an op that returns two, and a getitem reads the second; the
+// validator flags it, torch_ir runs it). Farther is a broken file, not an
+// op's result: the input is then looked up by name like one without a
+// producer. The bound keeps a crafted file from making millions of slots.
+constexpr int64_t kOutputsPastTheListed = 8;
 
-Source sourceOf(const ir::GraphIndex& index, int64_t node, const ir::TensorMeta& in) {
+Source sourceOf(const ir::Graph& graph, const ir::GraphIndex& index, int64_t node, const ir::TensorMeta& in) {
     Source s;
-    if (in.producerNode && in.producerOutputIdx >= 0 && in.producerOutputIdx < kMaxOutputIndex) {
+    bool byName = !in.producerNode || in.producerOutputIdx < 0;
+    if (!byName) {
         if (auto p = index.nodeIndex(*in.producerNode); p && *p < node) {
-            s.kind = Source::Kind::NodeOutput;
-            s.a = *p;
-            s.b = in.producerOutputIdx;
+            const auto listed = static_cast<int64_t>(graph.nodes[static_cast<size_t>(*p)].outputs.size());
+            if (in.producerOutputIdx < listed + kOutputsPastTheListed) {
+                s.kind = Source::Kind::NodeOutput;
+                s.a = *p;
+                s.b = in.producerOutputIdx;
+                return s;
+            }
+            byName = true;
         } else if (auto g = index.graphInputIndex(*in.producerNode)) {
             s.kind = Source::Kind::GraphInput;
             s.a = *g;
+            return s;
+        } else {
+            return s;  // the registry, by the input's name
         }
-        return s;  // else the registry, by the input's name
     }
     if (auto p = index.producerOfTensor(in.name); p && p->first < node) {
         s.kind = Source::Kind::NodeOutput;
@@ -73,12 +86,15 @@ ExecutionPlan buildExecutionPlan(const ir::Graph& graph, const ir::GraphIndex& i
     // Every input's source, and each node's output count (the IR's outputs
     // and any index a consumer names past them).
     std::vector<Source> sources;
+    // Every node keeps at least one result (the debugger's overlays look at
+    // what a node returned even when the IR lists no output).
     std::vector<uint32_t> outputCount(n);
-    for (size_t i = 0; i < n; ++i) outputCount[i] = static_cast<uint32_t>(nodes[i].outputs.size());
+    for (size_t i = 0; i < n; ++i)
+        outputCount[i] = std::max<uint32_t>(1, static_cast<uint32_t>(nodes[i].outputs.size()));
     std::unordered_map<std::string_view, int32_t> registryIndex;
     for (size_t i = 0; i < n; ++i)
         for (const auto& in : nodes[i].inputs) {
-            Source s = sourceOf(index, static_cast<int64_t>(i), in);
+            Source s = sourceOf(graph, index, static_cast<int64_t>(i), in);
             if (s.kind == Source::Kind::NodeOutput)
                 outputCount[s.a] = std::max(outputCount[s.a], static_cast<uint32_t>(s.b + 1));
             else if (s.kind == Source::Kind::Registry) {
@@ -99,6 +115,8 @@ ExecutionPlan buildExecutionPlan(const ir::Graph& graph, const ir::GraphIndex& i
         plan.steps[i].listedOutputs = static_cast<uint32_t>(nodes[i].outputs.size());
         slots += outputCount[i];
     }
+    if (slots > INT32_MAX)
+        throw std::length_error("the graph has too many values to run (" + std::to_string(slots) + ")");
     plan.slotCount = static_cast<int32_t>(slots);
     plan.lastUse.assign(static_cast<size_t>(slots), -1);
     plan.producer.assign(static_cast<size_t>(slots), -1);

@@ -1,6 +1,7 @@
 #include "core/exec/executor.h"
 #include "core/io/tensor_dtype.h"
 
+#include <algorithm>
 #include <cstring>
 #include <sstream>
 #include <unordered_set>
@@ -383,8 +384,11 @@ IRSCOPE_COLD void Executor::copyWrittenInputs(int64_t i, const BoundOp& op) {
         const int32_t slot = plan_.inputSlots[step.inputBegin + static_cast<uint32_t>(k)];
         const at::Tensor& t = *inputScratch_[static_cast<size_t>(k)];
         bool copy = true;
-        if (plan_.isNodeOutput(slot) && policy_ != RetentionPolicy::KeepAll && !protected_[static_cast<size_t>(slot)] &&
-            plan_.lastUse[static_cast<size_t>(slot)] == i)
+        // The same value passed twice (add_(x, x)) is read while written: copy.
+        const auto first = plan_.inputSlots.begin() + step.inputBegin;
+        const bool passedOnce = std::count(first, first + step.inputCount, slot) == 1;
+        if (passedOnce && plan_.isNodeOutput(slot) && policy_ != RetentionPolicy::KeepAll &&
+            !protected_[static_cast<size_t>(slot)] && plan_.lastUse[static_cast<size_t>(slot)] == i)
             // 1 handle (the slot) and 1 storage user: no live views or aliases.
             copy = !(t.use_count() == 1 && t.storage().use_count() == 1);
         if (copy) inputScratch_[static_cast<size_t>(k)] = &copyScratch_.emplace_back(t.clone());

@@ -29,7 +29,8 @@ struct Session::Impl {
     std::vector<std::vector<std::string>> diagnostics;
     std::set<int64_t> breakpoints;
     std::optional<NodeError> error;
-    bool bound = false;  // every node bound (run thread only)
+    std::mutex bindMutex;
+    std::atomic<bool> bound{false};  // every node bound
 
     // Every call but the run loop locks through here.
     std::unique_lock<std::mutex> callerLock() const {
@@ -75,10 +76,13 @@ struct Session::Impl {
             r.lastNode = error->node;
             return r;
         }
-        if (!bound) {       // before the first node: see Executor::bindAll
-            lock.unlock();  // the bound ops are the run thread's alone
-            exec.bindAll();
-            bound = true;
+        if (!bound.load(std::memory_order_acquire)) {  // before the first node: see Executor::bindAll
+            lock.unlock();                             // callers never read the bound ops
+            {
+                std::lock_guard bindLock(bindMutex);  // two runs at once must not bind twice
+                if (!bound.load(std::memory_order_relaxed)) exec.bindAll();
+                bound.store(true, std::memory_order_release);
+            }
             lock.lock();
         }
         // One clock read per node: a node's time runs from the previous

@@ -84,14 +84,14 @@ at::Tensor call(const void* handle, const at::Tensor* const* in, const ArgSlot* 
 // The typed handle, made once per operator; typed<>() throws when the
 // kernel's registered C++ signature differs.
 template <char... K>
-const void* typedHandle(const c10::OperatorHandle& op) {
-    return new c10::TypedOperatorHandle<Signature<K...>>(op.typed<Signature<K...>>());
+std::shared_ptr<const void> typedHandle(const c10::OperatorHandle& op) {
+    return std::make_shared<const c10::TypedOperatorHandle<Signature<K...>>>(op.typed<Signature<K...>>());
 }
 
 struct Shape {
     const char* letters;
     UnboxedCall::Fn fn;
-    const void* (*makeHandle)(const c10::OperatorHandle&);
+    std::shared_ptr<const void> (*makeHandle)(const c10::OperatorHandle&);
 };
 
 template <char... K>
@@ -184,8 +184,9 @@ UnboxedCall unboxedCallFor(const c10::OperatorHandle& op, std::vector<ArgSlot>& 
         if (!fits((*letters)[k], slots[k])) return {};
 
     // One typed handle per operator, for every node and session.
+    // Owned by the map (freed at exit, after the last session).
     static std::mutex mutex;
-    static std::unordered_map<const c10::FunctionSchema*, const void*> handles;
+    static std::unordered_map<const c10::FunctionSchema*, std::shared_ptr<const void>> handles;
     const void* handle = nullptr;
     {
         std::lock_guard lock(mutex);
@@ -197,7 +198,7 @@ UnboxedCall unboxedCallFor(const c10::OperatorHandle& op, std::vector<ArgSlot>& 
                 it->second = nullptr;
             }
         }
-        handle = it->second;
+        handle = it->second.get();
     }
     if (!handle) return {};
     for (size_t k = 0; k < slots.size(); ++k)

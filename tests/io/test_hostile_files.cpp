@@ -148,6 +148,18 @@ private slots:
         }
         QVERIFY(timer.elapsed() < 1000);
     }
+    void selfWrappingTensorIsRefused() {
+        // L = [_rebuild_from_type_v2, torch.Tensor, L, None]; REDUCE(_rebuild_from_type_v2, L)
+        // would unwrap L forever.
+        const std::string p = bytes(
+            "ctorch._tensor\n_rebuild_from_type_v2\nq\x00"
+            "]q\x01(h\x00"
+            "ctorch\nTensor\nh\x01Ne0"
+            "h\x00h\x01R.");
+        const std::string why = refusal(p);
+        QVERIFY2(why.find("nested more than 4 deep") != std::string::npos, why.c_str());
+    }
+
     void cycleIsHarmless() {
         UnpickleResult r =
             unpickle(bytes("]q\x00h\x00"

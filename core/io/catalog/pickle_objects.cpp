@@ -134,6 +134,10 @@ PickleValue PickleObjects::rebuildTensor(GlobalKind kind, std::span<const Pickle
 }
 
 PickleValue PickleObjects::reduce(const PickleValue& callable, const PickleValue& argsValue, uint64_t at) {
+    return reduce(callable, argsValue, at, 0);
+}
+
+PickleValue PickleObjects::reduce(const PickleValue& callable, const PickleValue& argsValue, uint64_t at, int depth) {
     PickleObject* fnObj = objectOf(callable);
     if (!fnObj || fnObj->kind != Kind::Global)
         failPickle(at, "REDUCE on a " + arena_.describe(callable) + ", not a global");
@@ -166,7 +170,9 @@ PickleValue PickleObjects::reduce(const PickleValue& callable, const PickleValue
         if (!type || type->kind != Kind::Global ||
             (type->global != GlobalKind::TensorClass && type->global != GlobalKind::ParameterClass))
             failPickle(at, fn + " with type " + arena_.describe(args[1]) + ": tensor subclasses are not supported");
-        return reduce(args[0], args[2], at);
+        // torch wraps once; a list holding itself as its own arguments would recurse forever.
+        if (depth >= 4) failPickle(at, fn + " nested more than 4 deep");
+        return reduce(args[0], args[2], at, depth + 1);
     }
     case GlobalKind::TorchSize:
         if (args.size() != 1) failPickle(at, "torch.Size called with " + std::to_string(args.size()) + " arguments");

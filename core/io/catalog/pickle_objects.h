@@ -38,6 +38,7 @@ public:
     void build(const PickleValue& target, const PickleValue& state, uint64_t at);
 
 private:
+    PickleValue reduce(const PickleValue& callable, const PickleValue& argsValue, uint64_t at, int depth);
     PickleValue makeGlobal(const std::string& module, const std::string& name, GlobalKind kind, PickleDType dtype = {});
     // Argument checks: `what` names the argument in the message.
     std::span<const PickleValue> tupleItems(const PickleValue& v, uint64_t at, const std::string& what);
