@@ -15,6 +15,8 @@
 #include "cli/arg_parser.h"
 #include "cli/cli_io.h"
 #include "core/exec/attr_convert.h"
+#include "core/exec/error_report.h"
+#include "core/exec/error_report_file.h"
 #include "core/exec/executor.h"
 #include "core/exec/random_inputs.h"
 #include "core/exec/session.h"
@@ -83,10 +85,11 @@ std::optional<io::TensorMap> readOrReport(const std::string& what, const std::op
 class RunCommand {
 public:
     explicit RunCommand(const std::vector<std::string>& args)
-        : parsed_(parseArgs(args, {{"--json"},
-                                   {"--weights", "--constants", "--inputs", "--random-inputs", "--expected",
-                                    "--reference-intermediates", "--dump", "--until", "--rtol", "--atol", "--threads"},
-                                   {}})) {
+        : parsed_(parseArgs(
+              args, {{"--json"},
+                     {"--weights", "--constants", "--inputs", "--random-inputs", "--expected",
+                      "--reference-intermediates", "--report", "--dump", "--until", "--rtol", "--atol", "--threads"},
+                     {}})) {
         requirePositional(parsed_, 1, 1, "IR (a torch_ir JSON file)");
         if (!parsed_.has("--weights")) throw UsageError("--weights FILE is required");
         if (parsed_.has("--inputs") && parsed_.has("--random-inputs"))
@@ -98,6 +101,8 @@ public:
             at::set_num_threads(static_cast<int>(*t));
         }
         asJson_ = parsed_.has("--json");
+        if (parsed_.has("--report") && !parsed_.has("--reference-intermediates"))
+            throw UsageError("--report needs --reference-intermediates FILE (the values to compare with)");
     }
 
     int run() {
@@ -121,7 +126,9 @@ public:
         report_["ran"] = true;
         if (!asJson_) std::cout << "ran " << ran_ << "/" << session_->nodeCount() << " nodes in " << ms(wall_) << "\n";
         const bool outputsMatch = verifyOutputs();  // printed first
-        const bool ok = verifyIntermediates() && outputsMatch;
+        const bool intermediatesMatch = verifyIntermediates();
+        if (!writeReport()) return kExitUsage;
+        const bool ok = intermediatesMatch && outputsMatch;
         report_["matched"] = ok;
         if (asJson_)
             std::cout << report_.dump(2) << "\n";
@@ -262,6 +269,30 @@ private:
         return !rep.first;
     }
 
+    // Every node output against --reference-intermediates, written to --report.
+    bool writeReport() {
+        if (!parsed_.has("--report")) return true;
+        const std::string path = *parsed_.value("--report");
+        const exec::ErrorReport rep = exec::errorReport(*session_, *reference_, tol_);
+        try {
+            exec::writeErrorReport(rep, path);
+        } catch (const std::exception& e) {
+            std::cerr << "irscope run: --report: " << e.what() << "\n";
+            return false;
+        }
+        size_t failing = 0;
+        for (const auto& row : rep.outputs) failing += row.metrics.ok ? 0 : 1;
+        const std::string first = rep.firstFailing ? rep.outputs[*rep.firstFailing].nodeName : "";
+        report_["report"] = json{{"file", path},
+                                 {"compared", rep.outputs.size()},
+                                 {"failing", failing},
+                                 {"first_failing", first.empty() ? json() : json(first)}};
+        if (!asJson_)
+            std::cout << "report: " << rep.outputs.size() << " node outputs compared, " << failing << " failing"
+                      << (first.empty() ? "" : "; first failing node '" + first + "'") << " -> " << path << "\n";
+        return true;
+    }
+
     ParsedArgs parsed_;
     exec::Tolerance tol_;
     bool asJson_ = false;
@@ -279,7 +310,8 @@ int runRun(const std::vector<std::string>& args) { return RunCommand(args).run()
 const CommandRegistration registration{
     Command{"run", "execute an IR with libtorch node by node and verify it against references",
             "Usage: irscope run IR --weights FILE [--constants FILE] [--inputs FILE | --random-inputs SEED]\n"
-            "                  [--expected FILE] [--reference-intermediates FILE] [--dump FILE]\n"
+            "                  [--expected FILE] [--reference-intermediates FILE [--report FILE]]\n"
+            "                  [--dump FILE]\n"
             "                  [--until NODE] [--rtol R] [--atol A] [--threads N] [--json]\n\n"
             "Runs the graph as torch_ir's IRExecutor does, on libtorch: weights by state_dict\n"
             "key and placeholder, constants by original name (overriding the IR's), inputs by\n"
@@ -294,6 +326,9 @@ const CommandRegistration registration{
             "  --expected FILE       reference outputs by name: allclose per output, integers exactly\n"
             "  --reference-intermediates FILE\n"
             "                        node outputs by tensor name: report the first node that diverges\n"
+            "  --report FILE         every node output against the reference intermediates: max abs,\n"
+            "                        max rel, mean abs, MSE, cosine, SQNR dB, allclose, NaN/Inf counts\n"
+            "                        (.json or .csv)\n"
             "  --dump FILE           write every intermediate (.pt or .safetensors)\n"
             "  --until NODE          stop after NODE\n"
             "  --rtol R, --atol A    tolerances (default 1e-05 and 1e-08, as torch.allclose)\n"

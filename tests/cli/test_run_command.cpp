@@ -1,6 +1,7 @@
 // `irscope run` end to end on fixtures made by PyTorch (tests/data/make_ir_fixtures.py):
 // verdicts and exit codes, the pre-flight list for meta-extracted IRs, the first
 // divergent node, dumps that read back.
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QTemporaryDir>
@@ -77,6 +78,52 @@ private slots:
         const auto good = runIrscope(runArgs("llama_block")
                                      << "--reference-intermediates" << fixture("llama_block.intermediates.pt"));
         QVERIFY2(good.exitCode == 0, qPrintable(good.out + good.err));
+    }
+
+    void reportListsEveryNodeOutput() {
+        // The planted wrong value: its node is the report's first failing
+        // one, every output before it is within the tolerance.
+        QFile sidecar(fixture("llama_block.intermediates_bad.json"));
+        QVERIFY(sidecar.open(QIODevice::ReadOnly));
+        const QString planted = QJsonDocument::fromJson(sidecar.readAll()).object()["node"].toString();
+        QTemporaryDir dir;
+        const QString path = dir.filePath("report.json");
+        auto r =
+            runIrscope(runArgs("llama_block") << "--reference-intermediates"
+                                              << fixture("llama_block.intermediates_bad.pt") << "--report" << path);
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.out.contains("first failing node '" + planted + "'"), qPrintable(r.out));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QJsonObject report = QJsonDocument::fromJson(f.readAll()).object();
+        QCOMPARE(report["first_failing"].toString(), planted);
+        QCOMPARE(report["mode"].toString(), QString("cumulative"));
+        const QJsonArray nodes = report["nodes"].toArray();
+        QVERIFY(nodes.size() >= 50);  // llama_block has 56 nodes, every output recorded
+        for (const auto& n : nodes) {
+            const QJsonObject row = n.toObject();
+            if (row["node"].toString() == planted) {
+                QVERIFY(!row["ok"].toBool());
+                QVERIFY(row["max_abs"].toDouble() >= 0.99);  // the fixture added 1.0 to one element
+                break;
+            }
+            QVERIFY2(row["ok"].toBool(), qPrintable(row["node"].toString()));
+        }
+
+        // CSV by extension; the report needs a reference; an unknown extension is refused.
+        r = runIrscope(runArgs("llama_block") << "--reference-intermediates" << fixture("llama_block.intermediates.pt")
+                                              << "--report" << dir.filePath("r.csv"));
+        QVERIFY2(r.exitCode == 0, qPrintable(r.out + r.err));
+        QFile csv(dir.filePath("r.csv"));
+        QVERIFY(csv.open(QIODevice::ReadOnly));
+        QVERIFY(csv.readLine().startsWith("node,output,index,op_type,max_abs,max_rel,mean_abs,mse,cosine,sqnr_db,ok"));
+        r = runIrscope(runArgs("llama_block") << "--report" << dir.filePath("r.json"));
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains("--report needs --reference-intermediates"), qPrintable(r.err));
+        r = runIrscope(runArgs("llama_block") << "--reference-intermediates" << fixture("llama_block.intermediates.pt")
+                                              << "--report" << dir.filePath("r.txt"));
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains("r.txt: the report is written as .json or .csv"), qPrintable(r.err));
     }
 
     void dumpReadsBackAsReference() {
