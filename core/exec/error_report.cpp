@@ -2,7 +2,6 @@
 
 #include <ATen/core/Tensor.h>
 
-#include "core/exec/executor.h"
 #include "core/exec/session.h"
 #include "core/io/tensor_map.h"
 
@@ -12,32 +11,21 @@ ErrorReport errorReport(const Session& session, const io::TensorMap& reference, 
     ErrorReport report;
     report.tolerance = tolerance;
     const auto& nodes = session.graph().nodes;
-    const Executor& exec = session.executor();
-    for (size_t i = 0; i < nodes.size(); ++i) {
-        const auto outs = exec.outputsOf(static_cast<int64_t>(i));
-        for (size_t k = 0; k < nodes[i].outputs.size(); ++k) {
-            const std::string& name = nodes[i].outputs[k].name;
-            const at::Tensor* ref = reference.find(name);
-            const at::Tensor actual = k < outs.size() ? outs[k] : at::Tensor();
-            if (!ref) {
-                if (actual.defined()) ++report.notInReference;
-                continue;
-            }
-            if (!actual.defined()) {
-                ++report.notComputed;
-                continue;
-            }
+    const ReferenceWalk walk = forEachReferencedOutput(
+        session, reference, [&](int64_t i, size_t k, const at::Tensor& actual, const at::Tensor& ref) {
+            const auto& node = nodes[static_cast<size_t>(i)];
             OutputError row;
-            row.node = static_cast<int64_t>(i);
-            row.nodeName = nodes[i].name;
-            row.opType = nodes[i].opType;
-            row.output = name;
+            row.node = i;
+            row.nodeName = node.name;
+            row.opType = node.opType;
+            row.output = node.outputs[k].name;
             row.index = static_cast<int64_t>(k);
-            row.metrics = errorMetrics(actual, *ref, tolerance);
+            row.metrics = errorMetrics(actual, ref, tolerance);
             if (!row.metrics.ok && !report.firstFailing) report.firstFailing = report.outputs.size();
             report.outputs.push_back(std::move(row));
-        }
-    }
+        });
+    report.notInReference = walk.notInReference;
+    report.notComputed = walk.notComputed;
     return report;
 }
 

@@ -115,30 +115,40 @@ std::vector<Comparison> compareOutputs(const Session& session, const io::TensorM
     return out;
 }
 
-IntermediateReport compareIntermediates(const Session& session, const io::TensorMap& reference, const Tolerance& tol) {
-    IntermediateReport r;
+ReferenceWalk forEachReferencedOutput(
+    const Session& session, const io::TensorMap& reference,
+    const std::function<void(int64_t node, size_t output, const at::Tensor& actual, const at::Tensor& ref)>& visit) {
+    ReferenceWalk walk;
     const auto& nodes = session.graph().nodes;
     const Executor& exec = session.executor();
     for (size_t i = 0; i < nodes.size(); ++i) {
         const auto outs = exec.outputsOf(static_cast<int64_t>(i));
         for (size_t k = 0; k < nodes[i].outputs.size(); ++k) {
-            const std::string& name = nodes[i].outputs[k].name;
-            const at::Tensor* ref = reference.find(name);
-            at::Tensor actual = k < outs.size() ? outs[k] : at::Tensor();
-            if (!ref) {
-                if (actual.defined()) ++r.notInReference;
-                continue;
-            }
-            if (!actual.defined()) {
-                ++r.notComputed;
-                continue;
-            }
-            ++r.compared;
-            Comparison c = compareTensors(name, actual, *ref, tol);
-            if (!c.matched && !r.first)
-                r.first = Divergence{static_cast<int64_t>(i), nodes[i].name, nodes[i].opType, c};
+            const at::Tensor* ref = reference.find(nodes[i].outputs[k].name);
+            const at::Tensor actual = k < outs.size() ? outs[k] : at::Tensor();
+            if (!ref)
+                walk.notInReference += actual.defined() ? 1 : 0;
+            else if (!actual.defined())
+                ++walk.notComputed;
+            else
+                visit(static_cast<int64_t>(i), k, actual, *ref);
         }
     }
+    return walk;
+}
+
+IntermediateReport compareIntermediates(const Session& session, const io::TensorMap& reference, const Tolerance& tol) {
+    IntermediateReport r;
+    const auto& nodes = session.graph().nodes;
+    const ReferenceWalk walk = forEachReferencedOutput(
+        session, reference, [&](int64_t i, size_t k, const at::Tensor& actual, const at::Tensor& ref) {
+            ++r.compared;
+            const auto& node = nodes[static_cast<size_t>(i)];
+            Comparison c = compareTensors(node.outputs[k].name, actual, ref, tol);
+            if (!c.matched && !r.first) r.first = Divergence{i, node.name, node.opType, c};
+        });
+    r.notInReference = walk.notInReference;
+    r.notComputed = walk.notComputed;
     return r;
 }
 

@@ -4,6 +4,7 @@
 // bool tensors exactly; and intermediates against a reference dump, reporting
 // the first node in execution order that diverges.
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -62,6 +63,17 @@ struct IntermediateReport {
     int64_t notComputed = 0;     // reference tensors with no computed value (not run or freed)
     std::optional<Divergence> first;
 };
+
+// The walk both reports share: every computed node output that the
+// reference has, in execution order, given to `visit(node, output index,
+// actual, reference)`; the outputs only one side has are counted.
+struct ReferenceWalk {
+    int64_t notInReference = 0;  // computed outputs the reference lacks
+    int64_t notComputed = 0;     // reference tensors with no computed value (not run, or freed)
+};
+ReferenceWalk forEachReferencedOutput(
+    const Session& session, const io::TensorMap& reference,
+    const std::function<void(int64_t node, size_t output, const at::Tensor& actual, const at::Tensor& ref)>& visit);
 
 // Walks the nodes in execution order and compares each computed output that
 // the reference has; the first mismatch is reported.
