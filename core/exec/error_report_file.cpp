@@ -1,16 +1,14 @@
 #include "core/exec/error_report_file.h"
 
 #include <cctype>
-#include <cerrno>
 #include <cmath>
 #include <cstdio>
-#include <cstring>
 #include <filesystem>
-#include <fstream>
-#include <random>
 #include <stdexcept>
 
 #include <nlohmann/json.hpp>
+
+#include "core/ir/file_replace.h"
 
 namespace irscope::exec {
 namespace {
@@ -109,24 +107,7 @@ void writeErrorReport(const ErrorReport& report, const std::string& path) {
         text = errorReportCsv(report);
     else
         throw std::runtime_error(path + ": the report is written as .json or .csv, not '" + ext + "'");
-    std::random_device rd;
-    const std::string tmp = path + ".tmp-" + std::to_string(rd());
-    {
-        std::ofstream f(tmp, std::ios::binary);
-        f << text;
-        f.flush();
-        if (!f) {
-            const std::string why = std::strerror(errno);
-            std::filesystem::remove(tmp);
-            throw std::runtime_error(path + ": cannot write: " + why);
-        }
-    }
-    std::error_code ec;
-    std::filesystem::rename(tmp, path, ec);
-    if (ec) {
-        std::filesystem::remove(tmp);
-        throw std::runtime_error(path + ": cannot write: " + ec.message());
-    }
+    ir::replaceFileContents(path, text);
 }
 
 }  // namespace irscope::exec

@@ -3,13 +3,9 @@
 // file so that a failure never leaves a half-written IR behind.
 #include "core/ir/json_io.h"
 
-#include <cstring>
-#include <filesystem>
-#include <fstream>
-#include <random>
-
 #include "core/ir/constant_packing.h"
 #include "core/ir/dtype.h"
+#include "core/ir/file_replace.h"
 #include "core/ir/python_json_writer.h"
 
 namespace irscope::ir {
@@ -118,25 +114,6 @@ std::string graphToJson(const Graph& graph) {
     return out;
 }
 
-void saveGraphFile(const Graph& graph, const std::string& path) {
-    const std::string text = graphToJson(graph);
-    std::random_device random;
-    const std::string temporary = path + ".irscope-tmp-" + std::to_string(random());
-    {
-        std::ofstream file(temporary, std::ios::binary | std::ios::trunc);
-        if (!file) throw std::runtime_error(path + ": cannot write: " + std::strerror(errno));
-        file.write(text.data(), static_cast<std::streamsize>(text.size()));
-        if (!file.flush()) {
-            std::filesystem::remove(temporary);
-            throw std::runtime_error(path + ": write failed");
-        }
-    }
-    std::error_code ec;
-    std::filesystem::rename(temporary, path, ec);
-    if (ec) {
-        std::filesystem::remove(temporary);
-        throw std::runtime_error(path + ": cannot replace: " + ec.message());
-    }
-}
+void saveGraphFile(const Graph& graph, const std::string& path) { replaceFileContents(path, graphToJson(graph)); }
 
 }  // namespace irscope::ir
