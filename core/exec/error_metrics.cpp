@@ -5,18 +5,10 @@
 #include <cmath>
 
 #include "core/io/tensor_dtype.h"
+#include "core/ir/tensor_meta.h"
 
 namespace irscope::exec {
 namespace {
-
-std::string shapeText(c10::IntArrayRef s) {
-    std::string out = "[";
-    for (size_t i = 0; i < s.size(); ++i) {
-        if (i) out += ", ";
-        out += std::to_string(s[i]);
-    }
-    return out + "]";
-}
 
 bool isFloat(const at::Tensor& t) { return at::isFloatingType(t.scalar_type()) || at::isComplexType(t.scalar_type()); }
 
@@ -35,7 +27,8 @@ ErrorMetrics errorMetrics(const at::Tensor& actual, const at::Tensor& reference,
         return m;
     }
     if (!actual.sizes().equals(reference.sizes())) {
-        m.problem = "shape " + shapeText(actual.sizes()) + ", the reference's " + shapeText(reference.sizes());
+        m.problem = "shape " + ir::shapeToList(actual.sizes().vec()) + ", the reference's " +
+                    ir::shapeToList(reference.sizes().vec());
         return m;
     }
     if (isFloat(actual) != isFloat(reference)) {

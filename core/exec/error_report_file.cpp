@@ -1,13 +1,12 @@
 #include "core/exec/error_report_file.h"
 
-#include <cctype>
 #include <cmath>
 #include <cstdio>
-#include <filesystem>
 #include <stdexcept>
 
 #include <nlohmann/json.hpp>
 
+#include "core/io/catalog/tensor_format.h"
 #include "core/ir/file_replace.h"
 
 namespace irscope::exec {
@@ -38,11 +37,6 @@ std::string csvField(const std::string& s) {
         out += c;
     }
     return out + "\"";
-}
-
-std::string lower(std::string s) {
-    for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return s;
 }
 
 }  // namespace
@@ -99,7 +93,7 @@ std::string errorReportCsv(const ErrorReport& report) {
 }
 
 void writeErrorReport(const ErrorReport& report, const std::string& path) {
-    const std::string ext = lower(std::filesystem::path(path).extension().string());
+    const std::string ext = io::lowerExtension(path);
     std::string text;
     if (ext == ".json")
         text = errorReportJson(report);

@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <cstring>
-#include <sstream>
 #include <unordered_set>
 
 #include <ATen/ATen.h>
@@ -12,6 +11,7 @@
 #include "core/exec/attr_convert.h"
 #include "core/exec/exec_error.h"
 #include "core/exec/value_precedence.h"
+#include "core/ir/tensor_meta.h"
 
 // Out of line and in the cold text section: the code that words messages
 // and handles the rare cases, kept away from the run loop's.
@@ -20,13 +20,7 @@
 namespace irscope::exec {
 namespace {
 
-std::string shapeText(c10::IntArrayRef s) {
-    std::ostringstream o;
-    o << '[';
-    for (size_t i = 0; i < s.size(); ++i) o << (i ? ", " : "") << s[i];
-    o << ']';
-    return o.str();
-}
+std::string shapeText(c10::IntArrayRef s) { return ir::shapeToList(s.vec()); }
 
 std::string dtypeText(c10::ScalarType t) { return io::scalarTypeName(t); }
 
@@ -479,11 +473,8 @@ void Executor::setSelected(const std::vector<std::string>& names) {
 }
 
 at::Tensor Executor::valueOf(const std::string& name) const {
-    if (auto p = index_.producerOfTensor(name)) {
-        const int32_t slot = plan_.outputSlot(p->first, p->second);
-        return slot >= 0 ? values_[static_cast<size_t>(slot)] : at::Tensor();
-    }
-    if (auto g = index_.graphInputIndex(name)) return values_[static_cast<size_t>(*g)];
+    if (const int32_t slot = plan_.slotOfTensor(index_, name); slot >= 0) return values_[static_cast<size_t>(slot)];
+    if (index_.producerOfTensor(name)) return {};  // a node output past the slots: never a value
     auto it = registry_.find(name);
     return it == registry_.end() ? at::Tensor() : it->second;
 }

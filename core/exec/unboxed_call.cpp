@@ -44,21 +44,18 @@ struct Arg<'S'> {
         return s.constant.toBool();
     }
 };
-template <>
-struct Arg<'I'> {
-    using type = int64_t;
-    static int64_t get(const at::Tensor* const*, const ArgSlot& s, const int64_t*) { return s.constant.toInt(); }
+// I, B, D: a constant read as the C++ type.
+template <class T, T (c10::IValue::*read)() const>
+struct ConstantArg {
+    using type = T;
+    static T get(const at::Tensor* const*, const ArgSlot& s, const int64_t*) { return (s.constant.*read)(); }
 };
 template <>
-struct Arg<'B'> {
-    using type = bool;
-    static bool get(const at::Tensor* const*, const ArgSlot& s, const int64_t*) { return s.constant.toBool(); }
-};
+struct Arg<'I'> : ConstantArg<int64_t, &c10::IValue::toInt> {};
 template <>
-struct Arg<'D'> {
-    using type = double;
-    static double get(const at::Tensor* const*, const ArgSlot& s, const int64_t*) { return s.constant.toDouble(); }
-};
+struct Arg<'B'> : ConstantArg<bool, &c10::IValue::toBool> {};
+template <>
+struct Arg<'D'> : ConstantArg<double, &c10::IValue::toDouble> {};
 template <>
 struct Arg<'L'> {
     using type = at::IntArrayRef;
