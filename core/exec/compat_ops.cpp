@@ -137,6 +137,11 @@ Attention attention(at::Tensor q, at::Tensor k, at::Tensor v, const c10::optiona
     at::Tensor out = at::matmul(probs, v);
     at::Tensor lse = at::logsumexp(scores, -1);
     if (low) out = out.to(dtype);
+    // PyTorch 2.x's CPU kernel allocates the output as (B, L, H, E) and
+    // returns it transposed, and exported graphs rely on it: the usual
+    // transpose(1, 2) then view(B, L, H * E) needs no copy there, but fails
+    // on a contiguous (B, H, L, E).
+    if (out.dim() == 4) out = out.transpose(1, 2).contiguous().transpose(1, 2);
     return {out, lse};
 }
 

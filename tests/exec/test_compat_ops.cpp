@@ -150,6 +150,10 @@ private slots:
         auto ref = naiveAttention(
             q, k, v, 0.5, [](auto...) { return true; }, [](auto...) { return 0.0; });
         QVERIFY(close(y, ref));
+        // Laid out as PyTorch 2.x's CPU kernel returns it: transposed back to
+        // (B, L, H, E) it is contiguous, so an exported transpose + view runs.
+        QVERIFY(y.transpose(1, 2).is_contiguous());
+        QVERIFY(!y.is_contiguous());
     }
 
     void sdpaCausalScaleGqa() {
