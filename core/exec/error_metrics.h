@@ -36,10 +36,18 @@ struct ErrorMetrics {
     int64_t mismatches = 0;  // elements outside the tolerance (or unequal, when exact)
     bool ok = false;
     int64_t nanActual = 0, infActual = 0, nanReference = 0, infReference = 0;
+    // Where |actual - ref| is largest (a NaN difference counts as largest):
+    // the flat index (row-major over the shape) and both values there; -1
+    // when nothing was compared.
+    int64_t worstIndex = -1;
+    double worstActual = 0, worstReference = 0;
 
     bool comparable() const { return problem.empty(); }
 };
 
+// Same dtype and contiguous (the common case, a run against its dump) reads
+// both in place in their own dtype, accumulating in float64; anything else
+// is converted to float64 first.
 // Shapes must agree exactly; dtypes may differ (a float16 run against a
 // float32 reference compares in float64), but an integer or bool against a
 // float is a problem.

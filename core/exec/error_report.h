@@ -4,13 +4,17 @@
 // `irscope run --report` show (issue 12).
 //
 // Mode "cumulative": each node ran on what irscope computed upstream, so an
-// op that is wrong makes everything after it differ too.
+// op that is wrong makes everything after it differ too. Mode "local": each
+// node ran on the reference values of its inputs (reference_check.h), so
+// only an op that is wrong by itself fails; the culprit is the first node
+// that fails locally.
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "core/exec/error_metrics.h"
+#include "core/ir/graph.h"
 
 namespace irscope::io {
 class TensorMap;
@@ -20,11 +24,17 @@ namespace irscope::exec {
 
 class Session;
 
+enum class ErrorMode { Cumulative, Local };
+const char* errorModeName(ErrorMode mode);  // "cumulative", "local"
+
 struct OutputError {
     int64_t node = -1;
     std::string nodeName, opType;
     std::string output;  // the tensor's name
     int64_t index = 0;   // its position among the node's outputs
+    std::vector<int64_t> shape;
+    bool dtypeDiffers = false;  // the run's dtype is not the reference's
+    bool failing = false;       // !metrics.ok, or a dtype difference the reference does not allow
     ErrorMetrics metrics;
 };
 
@@ -37,7 +47,13 @@ struct ErrorReport {
     int64_t notComputed = 0;             // reference tensors with no computed value (not run, or freed)
 };
 
-// Compares every computed node output with the reference tensor of its name.
+// One row: output `k` of node `i` against its reference. A dtype difference
+// fails unless `dtypeMayDiffer` (a reference run in another dtype).
+OutputError measureOutput(const ir::OpNode& node, int64_t i, size_t k, const at::Tensor& actual,
+                          const at::Tensor& reference, const Tolerance& tolerance, bool dtypeMayDiffer = false);
+
+// After the run: compares every kept node output with the reference tensor
+// of its name (the inline check, reference_check.h, needs no kept values).
 ErrorReport errorReport(const Session& session, const io::TensorMap& reference, const Tolerance& tolerance = {});
 
 }  // namespace irscope::exec

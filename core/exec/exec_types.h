@@ -39,6 +39,7 @@ enum class StopReason {
     Breakpoint,     // stopped before a node with a breakpoint
     Failed,         // a node failed; error() says which
     Cancelled,      // cancel() was called
+    Watchpoint,     // an inspector (a watchpoint) asked to stop after the node that ran last
 };
 const char* stopReasonName(StopReason reason);
 
@@ -46,6 +47,7 @@ struct RunResult {
     StopReason reason = StopReason::Finished;
     int64_t lastNode = -1;  // last node that ran (or failed)
     std::optional<NodeError> error;
+    std::string watch;  // StopReason::Watchpoint: which watchpoint fired and why
 };
 
 }  // namespace irscope::exec

@@ -45,6 +45,7 @@ const char* stopReasonName(StopReason r) {
     case StopReason::Stepped: return "stepped";
     case StopReason::ReachedTarget: return "reached target";
     case StopReason::Breakpoint: return "breakpoint";
+    case StopReason::Watchpoint: return "watchpoint";
     case StopReason::Failed: return "failed";
     case StopReason::Cancelled: return "cancelled";
     }
@@ -229,7 +230,7 @@ c10::ArrayRef<at::Tensor> Executor::outputsOf(int64_t node) const {
 // node (getitem, not bound yet, boxed, in-place, ignored attrs) takes
 // runGeneral; everything that words a message is out of line (IRSCOPE_COLD),
 // so that the loop's code stays small next to libtorch's (execution_plan.h).
-void Executor::runNode(int64_t i, std::vector<std::string>& diags) {
+bool Executor::runNode(int64_t i, std::vector<std::string>& diags) {
     const auto& step = plan_.steps[static_cast<size_t>(i)];
     if (!diags.empty()) diags.clear();
     if (const FastCall& fast = fast_[static_cast<size_t>(i)]; fast.fn) [[likely]] {
@@ -276,7 +277,22 @@ void Executor::runNode(int64_t i, std::vector<std::string>& diags) {
         if (!agrees) [[unlikely]]
             reportMismatch(i, k, diags);
     }
+    bool stop = false;
+    if (!inspectors_.empty()) [[unlikely]] {
+        const std::span<at::Tensor> outs(values_.data() + step.outputBegin, compared);
+        try {
+            for (NodeInspector* inspector : inspectors_)
+                if (inspector) stop = inspector->afterNode(i, outs) || stop;
+        } catch (const ExecError&) {
+            throw;  // names its node already (a reference run's failure)
+        } catch (const c10::Error& e) {
+            failNode(i, std::string("checking its results: ") + e.what_without_backtrace());
+        } catch (const std::exception& e) {
+            failNode(i, std::string("checking its results: ") + e.what());
+        }
+    }
     releaseAfter(i);
+    return stop;
 }
 
 [[gnu::noinline]] void Executor::runGeneral(int64_t i, std::vector<std::string>& diags) {

@@ -22,6 +22,7 @@
 
 #include "core/exec/exec_types.h"
 #include "core/exec/execution_plan.h"
+#include "core/exec/node_inspector.h"
 #include "core/exec/op_binding.h"
 #include "core/io/tensor_map.h"
 #include "core/ir/graph.h"
@@ -71,8 +72,12 @@ public:
     // Runs node `i` (its inputs must have been computed). Throws ExecError
     // naming the node, its op and the reason. `diagnostics` gets the
     // differences between the results and the node's output TensorMeta
-    // (empty when they agree).
-    void runNode(int64_t i, std::vector<std::string>& diagnostics);
+    // (empty when they agree). Returns true when an inspector asked to stop.
+    bool runNode(int64_t i, std::vector<std::string>& diagnostics);
+
+    // Inspectors see each node's results before anything is freed, in the
+    // order given (node_inspector.h). Not owned; null entries are skipped.
+    void setInspectors(std::vector<NodeInspector*> inspectors) { inspectors_ = std::move(inspectors); }
 
     // Values.
     // The node's results as the IR lists its outputs (a freed one is
@@ -131,6 +136,7 @@ private:
     std::vector<const at::Tensor*> inputScratch_;
     std::vector<at::Tensor> copyScratch_, resultScratch_;
     torch::jit::Stack stack_;
+    std::vector<NodeInspector*> inspectors_;
 };
 
 }  // namespace irscope::exec

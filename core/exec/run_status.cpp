@@ -17,6 +17,9 @@ RunStatus describeStop(const ir::Graph& graph, const RunResult& r, int64_t curso
     case StopReason::Stepped: s.message = "ran '" + nameOf(r.lastNode) + "'"; break;
     case StopReason::ReachedTarget: s.message = "stopped after '" + nameOf(r.lastNode) + "'"; break;
     case StopReason::Breakpoint: s.message = "breakpoint: stopped before '" + nameOf(cursor) + "'"; break;
+    case StopReason::Watchpoint:
+        s.message = "watchpoint: stopped after '" + nameOf(r.lastNode) + "'" + (r.watch.empty() ? "" : ": " + r.watch);
+        break;
     case StopReason::Cancelled: s.message = "stopped before '" + nameOf(cursor) + "'"; break;
     case StopReason::Failed:
         s.failed = true;

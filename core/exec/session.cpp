@@ -9,6 +9,7 @@
 
 #include "core/exec/exec_error.h"
 #include "core/exec/executor.h"
+#include "core/exec/node_inspector.h"
 
 namespace irscope::exec {
 
@@ -29,6 +30,7 @@ struct Session::Impl {
     std::vector<std::vector<std::string>> diagnostics;
     std::set<int64_t> breakpoints;
     std::optional<NodeError> error;
+    std::vector<std::shared_ptr<NodeInspector>> inspectors;  // the executor holds their raw pointers
     std::mutex bindMutex;
     std::atomic<bool> bound{false};  // every node bound
 
@@ -48,6 +50,7 @@ struct Session::Impl {
         std::fill(seconds.begin(), seconds.end(), 0.0);
         for (auto& d : diagnostics) d.clear();
         error.reset();
+        for (const auto& inspector : inspectors) inspector->reset();
     }
 
     [[gnu::cold, gnu::noinline]] void recordFailure(int64_t i, const ExecError& e, RunResult& r) {
@@ -109,8 +112,9 @@ struct Session::Impl {
                 r.reason = StopReason::Cancelled;
                 return r;
             }
+            bool watched = false;
             try {
-                exec.runNode(i, diagnostics[i]);
+                watched = exec.runNode(i, diagnostics[i]);
             } catch (const ExecError& e) {
                 seconds[i] = std::chrono::duration<double>(Clock::now() - t0).count();
                 recordFailure(i, e, r);
@@ -129,6 +133,15 @@ struct Session::Impl {
                 t0 = Clock::now();
             }
             progress.store(i + 1, std::memory_order_release);
+            if (watched) [[unlikely]] {
+                r.reason = StopReason::Watchpoint;
+                for (const auto& inspector : inspectors)
+                    if (std::string why = inspector->whyStopped(); !why.empty()) {
+                        if (!r.watch.empty()) r.watch += "; ";
+                        r.watch += why;
+                    }
+                return r;
+            }
             if (i >= target) {
                 r.reason = cursor >= n && onTarget != StopReason::Stepped ? StopReason::Finished : onTarget;
                 return r;
@@ -192,6 +205,16 @@ RunResult Session::runToEnd(const NodeHook& afterNode) {
 }
 
 void Session::cancel() { d_->cancelRequested = true; }
+
+void Session::setInspectors(std::vector<std::shared_ptr<NodeInspector>> inspectors) {
+    auto lock = d_->callerLock();
+    std::vector<NodeInspector*> raw;
+    for (const auto& inspector : inspectors)
+        if (inspector) raw.push_back(inspector.get());
+    d_->inspectors = std::move(inspectors);
+    d_->inspectors.erase(std::remove(d_->inspectors.begin(), d_->inspectors.end(), nullptr), d_->inspectors.end());
+    d_->exec.setInspectors(std::move(raw));
+}
 
 void Session::setBreakpoint(int64_t node, bool enabled) {
     auto lock = d_->callerLock();

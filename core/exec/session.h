@@ -37,6 +37,7 @@ class TensorMap;
 namespace irscope::exec {
 
 class Executor;
+class NodeInspector;
 
 class Session {
 public:
@@ -72,6 +73,11 @@ public:
     bool hasBreakpoint(int64_t node) const;
     std::vector<int64_t> breakpoints() const;
     void clearBreakpoints();
+
+    // Inspectors (node_inspector.h) see every node's results as it runs, in
+    // this order; one that asks to stop ends the run with
+    // StopReason::Watchpoint after that node. A reset resets them.
+    void setInspectors(std::vector<std::shared_ptr<NodeInspector>> inspectors);
 
     int64_t nodeCount() const;
     int64_t cursor() const;  // next node to run; == nodeCount() when finished

@@ -5,6 +5,7 @@
 
 #include <ATen/ATen.h>
 
+#include "core/exec/error_metrics.h"
 #include "core/exec/executor.h"
 #include "core/exec/session.h"
 #include "core/io/tensor_dtype.h"
@@ -143,9 +144,15 @@ IntermediateReport compareIntermediates(const Session& session, const io::Tensor
     const ReferenceWalk walk = forEachReferencedOutput(
         session, reference, [&](int64_t i, size_t k, const at::Tensor& actual, const at::Tensor& ref) {
             ++r.compared;
+            if (r.first) return;
+            // errorMetrics reads both in place; the full Comparison (worst
+            // index, values) is worked out for the one that fails.
+            const ErrorMetrics m = errorMetrics(actual, ref, tol);
+            const bool sameDtype = actual.scalar_type() == ref.scalar_type();
+            if (m.ok && m.comparable() && sameDtype) return;
             const auto& node = nodes[static_cast<size_t>(i)];
             Comparison c = compareTensors(node.outputs[k].name, actual, ref, tol);
-            if (!c.matched && !r.first) r.first = Divergence{i, node.name, node.opType, c};
+            if (!c.matched) r.first = Divergence{i, node.name, node.opType, c};
         });
     r.notInReference = walk.notInReference;
     r.notComputed = walk.notComputed;

@@ -1,0 +1,91 @@
+#include "core/exec/node_metric.h"
+
+#include <cmath>
+#include <limits>
+
+namespace irscope::exec {
+
+const char* nodeMetricName(NodeMetric m) {
+    switch (m) {
+    case NodeMetric::MaxAbs: return "max_abs";
+    case NodeMetric::MaxRel: return "max_rel";
+    case NodeMetric::MeanAbs: return "mean_abs";
+    case NodeMetric::Mse: return "mse";
+    case NodeMetric::Cosine: return "cosine";
+    case NodeMetric::SqnrDb: return "sqnr_db";
+    case NodeMetric::TimeMs: return "time_ms";
+    }
+    return "?";
+}
+
+const std::vector<NodeMetric>& allNodeMetrics() {
+    static const std::vector<NodeMetric> all = {NodeMetric::MaxAbs, NodeMetric::MaxRel, NodeMetric::MeanAbs,
+                                                NodeMetric::Mse,    NodeMetric::Cosine, NodeMetric::SqnrDb,
+                                                NodeMetric::TimeMs};
+    return all;
+}
+
+std::optional<NodeMetric> nodeMetricNamed(const std::string& name) {
+    for (NodeMetric m : allNodeMetrics())
+        if (name == nodeMetricName(m)) return m;
+    return std::nullopt;
+}
+
+bool higherIsBetter(NodeMetric m) { return m == NodeMetric::Cosine || m == NodeMetric::SqnrDb; }
+
+double metricOf(const OutputError& row, NodeMetric metric) {
+    const ErrorMetrics& m = row.metrics;
+    if (!m.comparable()) return std::numeric_limits<double>::quiet_NaN();
+    switch (metric) {
+    case NodeMetric::MaxAbs: return m.maxAbs;
+    case NodeMetric::MaxRel: return m.maxRel;
+    case NodeMetric::MeanAbs: return m.meanAbs;
+    case NodeMetric::Mse: return m.mse;
+    case NodeMetric::Cosine: return m.cosine;
+    case NodeMetric::SqnrDb: return m.sqnrDb;
+    case NodeMetric::TimeMs: break;
+    }
+    return std::numeric_limits<double>::quiet_NaN();
+}
+
+double worseOf(NodeMetric metric, double a, double b) {
+    if (std::isnan(a) || std::isnan(b)) return std::isnan(a) ? a : b;
+    return higherIsBetter(metric) ? std::min(a, b) : std::max(a, b);
+}
+
+std::vector<double> nodeMetricValues(const ErrorReport& report, size_t nodeCount, NodeMetric metric) {
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    std::vector<double> out(nodeCount, nan);
+    std::vector<char> seen(nodeCount, 0);
+    for (const auto& row : report.outputs) {
+        if (row.node < 0 || static_cast<size_t>(row.node) >= nodeCount) continue;
+        const auto i = static_cast<size_t>(row.node);
+        const double v = metricOf(row, metric);
+        out[i] = seen[i] ? worseOf(metric, out[i], v) : v;
+        seen[i] = 1;
+    }
+    return out;
+}
+
+exporter::NodeData nodeMetricData(const ir::Graph& graph, const std::vector<double>& perNode, NodeMetric metric,
+                                  const Tolerance& tol, const std::string& graphId) {
+    exporter::NodeData data;
+    data.graphId = graphId;
+    for (size_t i = 0; i < perNode.size() && i < graph.nodes.size(); ++i)
+        if (!std::isnan(perNode[i])) data.values.emplace_back(graph.nodes[i].name, perNode[i]);
+    const double top = std::numeric_limits<double>::infinity();
+    const std::string green = "#a5d6a7", amber = "#ffcc80", red = "#ef9a9a";
+    const double band = tol.atol + tol.rtol;  // an error this small passes allclose for |ref| <= 1
+    switch (metric) {
+    case NodeMetric::MaxAbs:
+    case NodeMetric::MeanAbs: data.thresholds = {{band, green}, {100 * band, amber}, {top, red}}; break;
+    case NodeMetric::MaxRel: data.thresholds = {{tol.rtol, green}, {100 * tol.rtol, amber}, {top, red}}; break;
+    case NodeMetric::Mse: data.thresholds = {{band * band, green}, {1e4 * band * band, amber}, {top, red}}; break;
+    case NodeMetric::Cosine: data.thresholds = {{0.99, red}, {0.9999, amber}, {top, green}}; break;
+    case NodeMetric::SqnrDb: data.thresholds = {{20, red}, {40, amber}, {top, green}}; break;
+    case NodeMetric::TimeMs: break;  // no verdict: Model Explorer's own gradient colours it
+    }
+    return data;
+}
+
+}  // namespace irscope::exec

@@ -1,0 +1,37 @@
+#pragma once
+// One number per node from an ErrorReport (or the run's timings): what the
+// graph overlay colours by, the Differences dock aggregates onto collapsed
+// modules, and `--node-data` exports. A node with several outputs takes its
+// worst: the largest error, the lowest cosine or SQNR. Torch-free.
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/exec/error_report.h"
+#include "core/export/node_data.h"
+
+namespace irscope::exec {
+
+enum class NodeMetric { MaxAbs, MaxRel, MeanAbs, Mse, Cosine, SqnrDb, TimeMs };
+
+// "max_abs", "max_rel", "mean_abs", "mse", "cosine", "sqnr_db", "time_ms".
+const char* nodeMetricName(NodeMetric metric);
+std::optional<NodeMetric> nodeMetricNamed(const std::string& name);
+const std::vector<NodeMetric>& allNodeMetrics();
+// Cosine and SQNR: higher means closer to the reference.
+bool higherIsBetter(NodeMetric metric);
+// The metric of one row (TimeMs: NaN; it is not in the report).
+double metricOf(const OutputError& row, NodeMetric metric);
+// Worst of a and b under the metric's order (NaN is worst of all).
+double worseOf(NodeMetric metric, double a, double b);
+
+// Per node (nodeCount entries): the worst over its rows; NaN where it has none.
+std::vector<double> nodeMetricValues(const ErrorReport& report, size_t nodeCount, NodeMetric metric);
+
+// Node data for Model Explorer: values by node name (NaN left out), and
+// thresholds that colour "within tolerance" green and the rest amber or red.
+exporter::NodeData nodeMetricData(const ir::Graph& graph, const std::vector<double>& perNode, NodeMetric metric,
+                                  const Tolerance& tolerance, const std::string& graphId);
+
+}  // namespace irscope::exec

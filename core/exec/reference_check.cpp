@@ -1,0 +1,204 @@
+#include "core/exec/reference_check.h"
+
+#include <ATen/ATen.h>
+
+namespace irscope::exec {
+namespace {
+
+// A batch is handed over this full; the run waits past these many queued.
+constexpr size_t kBatch = 64;
+constexpr size_t kMaxQueuedTensors = 4096;
+constexpr size_t kMaxQueuedBytes = size_t{256} << 20;
+
+size_t bytesOf(const at::Tensor& t) { return t.defined() ? static_cast<size_t>(t.numel()) * t.element_size() : 0; }
+
+}  // namespace
+
+ReferenceCheck::ReferenceCheck(const ir::Graph& graph, std::shared_ptr<ReferenceSource> reference, Tolerance tolerance,
+                               ErrorMode mode)
+    : graph_(graph), reference_(std::move(reference)), tolerance_(tolerance), mode_(mode) {
+    report_.tolerance = tolerance_;
+    report_.mode = errorModeName(mode_);
+    worker_ = std::thread([this] { work(); });
+}
+
+ReferenceCheck::~ReferenceCheck() {
+    {
+        std::lock_guard lock(queueMutex_);
+        stopping_ = true;
+    }
+    queueChanged_.notify_all();
+    worker_.join();
+}
+
+void ReferenceCheck::work() {
+    std::unique_lock lock(queueMutex_);
+    while (true) {
+        queueChanged_.wait(lock, [&] { return stopping_ || !full_.empty(); });
+        if (full_.empty()) return;  // stopping, nothing left
+        std::vector<Pending> batch = std::move(full_.front());
+        full_.pop_front();
+        working_ = true;
+        lock.unlock();
+        const size_t count = batch.size();
+        size_t bytes = 0;
+        for (Pending& p : batch) {
+            OutputError row = measureOutput(graph_.nodes[static_cast<size_t>(p.node)], p.node, p.output, p.actual,
+                                            p.reference, tolerance_, reference_->dtypeMayDiffer());
+            bytes += bytesOf(p.actual) + bytesOf(p.reference);
+            std::lock_guard reportLock(mutex_);
+            record(std::move(row), p.actual, p.reference);
+        }
+        batch.clear();  // the handles go before the run is told there is room
+        lock.lock();
+        queuedTensors_ -= std::min(queuedTensors_, count);
+        queuedBytes_ -= std::min(queuedBytes_, bytes);
+        working_ = false;
+        queueChanged_.notify_all();
+    }
+}
+
+void ReferenceCheck::drain() const {
+    std::unique_lock lock(queueMutex_);
+    auto* self = const_cast<ReferenceCheck*>(this);
+    if (!self->filling_.empty()) {
+        self->full_.push_back(std::move(self->filling_));
+        self->filling_.clear();
+        queueChanged_.notify_all();
+    }
+    queueChanged_.wait(lock, [&] { return full_.empty() && !working_; });
+}
+
+void ReferenceCheck::reset() {
+    drain();
+    std::lock_guard lock(mutex_);
+    reference_->reset();
+    report_ = ErrorReport{};
+    report_.tolerance = tolerance_;
+    report_.mode = errorModeName(mode_);
+    measured_ = -1;
+    measuredFailed_ = false;
+    refs_.clear();
+    firstActual_.reset();
+    firstReference_.reset();
+}
+
+void ReferenceCheck::record(OutputError row, const at::Tensor& actual, const at::Tensor& reference) {
+    if (row.failing && !report_.firstFailing) {
+        report_.firstFailing = report_.outputs.size();
+        firstActual_ = actual;
+        firstReference_ = reference;
+    }
+    report_.outputs.push_back(std::move(row));
+}
+
+// The references of node i's computed outputs into refs_ (a reference run
+// computes them here, on the run thread, in lockstep).
+void ReferenceCheck::lookUp(int64_t i, std::span<const at::Tensor> outputs) {
+    const auto& node = graph_.nodes[static_cast<size_t>(i)];
+    refs_.assign(node.outputs.size(), at::Tensor());
+    for (size_t k = 0; k < node.outputs.size(); ++k)
+        if (k < outputs.size() && outputs[k].defined()) refs_[k] = reference_->referenceOf(i, k, node.outputs[k].name);
+}
+
+bool ReferenceCheck::measure(int64_t i, std::span<const at::Tensor> outputs) {
+    if (i == measured_) return measuredFailed_;
+    lookUp(i, outputs);
+    drain();  // rows stay in execution order
+    std::lock_guard lock(mutex_);
+    measured_ = i;
+    measuredFailed_ = false;
+    const auto& node = graph_.nodes[static_cast<size_t>(i)];
+    for (size_t k = 0; k < refs_.size(); ++k) {
+        if (k >= outputs.size() || !outputs[k].defined()) continue;  // not returned: nothing to measure
+        if (!refs_[k].defined()) {
+            ++report_.notInReference;
+            continue;
+        }
+        OutputError row = measureOutput(node, i, k, outputs[k], refs_[k], tolerance_, reference_->dtypeMayDiffer());
+        measuredFailed_ = measuredFailed_ || row.failing;
+        record(std::move(row), outputs[k], refs_[k]);
+    }
+    return measuredFailed_;
+}
+
+void ReferenceCheck::enqueue(int64_t i, std::span<const at::Tensor> outputs) {
+    std::unique_lock lock(queueMutex_);
+    for (size_t k = 0; k < refs_.size(); ++k) {
+        if (k >= outputs.size() || !outputs[k].defined()) continue;
+        if (!refs_[k].defined()) {
+            std::lock_guard reportLock(mutex_);
+            ++report_.notInReference;
+            continue;
+        }
+        queuedBytes_ += bytesOf(outputs[k]) + bytesOf(refs_[k]);
+        ++queuedTensors_;
+        filling_.push_back(Pending{i, k, outputs[k], refs_[k]});
+    }
+    if (filling_.size() >= kBatch) {
+        full_.push_back(std::move(filling_));
+        filling_ = {};
+        filling_.reserve(kBatch);
+        queueChanged_.notify_all();
+    }
+    if (queuedTensors_ > kMaxQueuedTensors || queuedBytes_ > kMaxQueuedBytes) {
+        // Let the worker catch up, so the handles it holds stay bounded.
+        if (!filling_.empty()) {
+            full_.push_back(std::move(filling_));
+            filling_ = {};
+        }
+        queueChanged_.notify_all();
+        queueChanged_.wait(
+            lock, [&] { return queuedTensors_ <= kMaxQueuedTensors / 2 && queuedBytes_ <= kMaxQueuedBytes / 2; });
+    }
+}
+
+bool ReferenceCheck::afterNode(int64_t i, std::span<at::Tensor> outputs) {
+    if (i != measured_) {
+        lookUp(i, outputs);
+        enqueue(i, outputs);
+    }
+    if (mode_ == ErrorMode::Local) {
+        at::NoGradGuard guard;
+        for (size_t k = 0; k < outputs.size() && k < refs_.size(); ++k) {
+            const at::Tensor& ref = refs_[k];
+            if (!ref.defined() || !outputs[k].defined() || !ref.sizes().equals(outputs[k].sizes())) continue;
+            // The queued handle keeps the run's own result for the worker.
+            outputs[k] = ref.scalar_type() == outputs[k].scalar_type() ? ref : ref.to(outputs[k].scalar_type());
+        }
+    }
+    refs_.clear();
+    return false;
+}
+
+ErrorReport ReferenceCheck::report() const {
+    drain();
+    std::lock_guard lock(mutex_);
+    return report_;
+}
+
+ErrorReport ReferenceCheck::takeReport() {
+    drain();
+    std::lock_guard lock(mutex_);
+    ErrorReport out = std::move(report_);
+    report_ = ErrorReport{};
+    report_.tolerance = tolerance_;
+    report_.mode = errorModeName(mode_);
+    return out;
+}
+
+size_t ReferenceCheck::rowCount() const {
+    drain();
+    std::lock_guard lock(mutex_);
+    return report_.outputs.size();
+}
+
+bool ReferenceCheck::firstFailingTensors(at::Tensor& actual, at::Tensor& reference) const {
+    drain();
+    std::lock_guard lock(mutex_);
+    actual = firstActual_;
+    reference = firstReference_;
+    return actual.defined();
+}
+
+}  // namespace irscope::exec

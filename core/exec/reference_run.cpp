@@ -1,0 +1,84 @@
+#include "core/exec/reference_run.h"
+
+#include <ATen/ATen.h>
+
+#include "core/exec/exec_error.h"
+
+namespace irscope::exec {
+
+std::optional<at::ScalarType> referenceDtype(const std::string& name) {
+    if (name == "float64") return at::kDouble;
+    if (name == "float32") return at::kFloat;
+    if (name == "float16") return at::kHalf;
+    if (name == "bfloat16") return at::kBFloat16;
+    return std::nullopt;
+}
+
+io::TensorMap castFloating(const io::TensorMap& values, at::ScalarType dtype) {
+    io::TensorMap out;
+    at::NoGradGuard guard;
+    for (const auto& e : values.entries()) {
+        const bool floating = e.tensor.defined() && at::isFloatingType(e.tensor.scalar_type());
+        out.insert(e.name, floating ? e.tensor.to(dtype) : e.tensor, e.source);
+    }
+    return out;
+}
+
+// Keeps the handles of the last node's results: the reference run frees
+// under the same policy as the checked run, and a result nothing consumes
+// is freed the moment its node returns.
+class ReferenceRun::Capture : public NodeInspector {
+public:
+    bool afterNode(int64_t node, std::span<at::Tensor> outputs) override {
+        node_ = node;
+        results_.assign(outputs.begin(), outputs.end());
+        return false;
+    }
+    void reset() override {
+        node_ = -1;
+        results_.clear();
+    }
+    int64_t node_ = -1;
+    std::vector<at::Tensor> results_;
+};
+
+ReferenceRun::ReferenceRun(const ir::Graph& graph, const io::TensorMap& weights, const io::TensorMap& constants,
+                           const io::TensorMap& inputs, std::optional<at::ScalarType> dtype, RetentionPolicy policy)
+    : exec_(graph), dtype_(dtype), capture_(std::make_unique<Capture>()) {
+    exec_.setWeights(dtype ? castFloating(weights, *dtype) : weights);
+    exec_.setConstants(dtype ? castFloating(constants, *dtype) : constants);
+    exec_.setInputs(dtype ? castFloating(inputs, *dtype) : inputs);
+    exec_.setRetention(policy);
+    exec_.setInspectors({capture_.get()});
+}
+
+ReferenceRun::~ReferenceRun() = default;
+
+void ReferenceRun::reset() {
+    exec_.reset();
+    capture_->reset();
+    cursor_ = 0;
+}
+
+at::Tensor ReferenceRun::referenceOf(int64_t node, size_t output, const std::string&) {
+    if (node < 0 || node >= static_cast<int64_t>(exec_.graph().nodes.size())) return {};
+    if (node < cursor_) {
+        if (node == capture_->node_)
+            return output < capture_->results_.size() ? capture_->results_[output] : at::Tensor();
+        const auto kept = exec_.outputsOf(node);
+        if (output < kept.size() && kept[output].defined()) return kept[output];
+        reset();  // freed since: run again from the start
+    }
+    if (cursor_ == 0) exec_.bindAll();
+    while (cursor_ <= node) {
+        try {
+            exec_.runNode(cursor_, scratch_);
+        } catch (const ExecError& e) {
+            throw ExecError(e.node(), e.opType(), "in the reference run: " + e.reason());
+        }
+        ++cursor_;
+    }
+    return output < capture_->results_.size() ? capture_->results_[output] : at::Tensor();
+}
+
+}  // namespace irscope::exec
