@@ -18,10 +18,16 @@
 #include "core/exec/error_report.h"
 #include "core/exec/error_report_file.h"
 #include "core/exec/executor.h"
+#include "core/exec/node_metric.h"
 #include "core/exec/random_inputs.h"
+#include "core/exec/reference_check.h"
+#include "core/exec/reference_run.h"
 #include "core/exec/session.h"
 #include "core/exec/verify.h"
+#include "core/exec/watchpoints.h"
+#include "core/export/node_data.h"
 #include "core/io/tensor_file.h"
+#include "core/ir/file_replace.h"
 #include "core/ir/graph_index.h"
 
 namespace irscope::cli {
@@ -86,9 +92,10 @@ class RunCommand {
 public:
     explicit RunCommand(const std::vector<std::string>& args)
         : parsed_(parseArgs(
-              args, {{"--json"},
+              args, {{"--json", "--local"},
                      {"--weights", "--constants", "--inputs", "--random-inputs", "--expected",
-                      "--reference-intermediates", "--report", "--dump", "--until", "--rtol", "--atol", "--threads"},
+                      "--reference-intermediates", "--reference-weights", "--reference-dtype", "--report", "--break-on",
+                      "--node-data", "--metric", "--dump", "--until", "--rtol", "--atol", "--threads"},
                      {}})) {
         requirePositional(parsed_, 1, 1, "IR (a torch_ir JSON file)");
         if (!parsed_.has("--weights")) throw UsageError("--weights FILE is required");
@@ -101,21 +108,55 @@ public:
             at::set_num_threads(static_cast<int>(*t));
         }
         asJson_ = parsed_.has("--json");
-        if (parsed_.has("--report") && !parsed_.has("--reference-intermediates"))
-            throw UsageError("--report needs --reference-intermediates FILE (the values to compare with)");
+        const bool fileReference = parsed_.has("--reference-intermediates");
+        runReference_ = parsed_.has("--reference-weights") || parsed_.has("--reference-dtype");
+        if (fileReference && runReference_)
+            throw UsageError("--reference-intermediates excludes --reference-weights and --reference-dtype");
+        const bool hasReference = fileReference || runReference_;
+        if (auto d = parsed_.value("--reference-dtype")) {
+            refDtype_ = exec::referenceDtype(*d);
+            if (!refDtype_)
+                throw UsageError("--reference-dtype: '" + *d + "' is not float64, float32, float16 or bfloat16");
+        }
+        if (parsed_.has("--report") && !hasReference)
+            throw UsageError(
+                "--report needs a reference: --reference-intermediates FILE, --reference-weights FILE "
+                "or --reference-dtype DTYPE");
+        if (parsed_.has("--local") && !hasReference)
+            throw UsageError("--local needs a reference (each node runs on the reference's inputs)");
+        if (auto b = parsed_.value("--break-on")) {
+            std::string why;
+            auto c = exec::parseWatchCondition(*b, &why);
+            if (!c) throw UsageError("--break-on: " + why);
+            if (c->diff && !hasReference) throw UsageError("--break-on diff needs a reference to differ from");
+            watch_ = *c;
+        }
+        if (parsed_.has("--metric") && !parsed_.has("--node-data"))
+            throw UsageError("--metric names what --node-data FILE exports");
+        if (auto m = parsed_.value("--metric")) {
+            metric_ = exec::nodeMetricNamed(*m);
+            if (!metric_)
+                throw UsageError("--metric: '" + *m +
+                                 "' is not max_abs, max_rel, mean_abs, mse, cosine, sqnr_db or time_ms");
+        }
+        if (parsed_.has("--node-data") && !hasReference && metric_ != exec::NodeMetric::TimeMs)
+            throw UsageError("--node-data exports a metric against a reference (give one), or --metric time_ms");
+        mode_ = parsed_.has("--local") ? exec::ErrorMode::Local : exec::ErrorMode::Cumulative;
     }
 
     int run() {
         if (!loadValues() || !findTarget()) return kExitUsage;
-        // Keep intermediates only when something will look at them.
-        const bool keep = parsed_.has("--dump") || parsed_.has("--reference-intermediates") || parsed_.has("--until");
-        session_ = std::make_unique<exec::Session>(
-            *graph_, keep ? exec::RetentionPolicy::KeepAll : exec::RetentionPolicy::FreeAfterLastUse);
+        // Keep intermediates only when something will look at them after
+        // the run (the reference check measures each node as it runs).
+        const bool keep = parsed_.has("--dump") || parsed_.has("--until") || watch_.any();
+        const auto policy = keep ? exec::RetentionPolicy::KeepAll : exec::RetentionPolicy::FreeAfterLastUse;
+        session_ = std::make_unique<exec::Session>(*graph_, policy);
         session_->setWeights(*weights_);
         session_->setConstants(*constants_);
         session_->setInputs(*inputs_);
         report_["model_name"] = graph_->modelName;
         if (!reportMissing()) return kExitUsage;
+        if (!attachChecks(policy)) return kExitUsage;
 
         auto t0 = std::chrono::steady_clock::now();
         const exec::RunResult result = target_ >= 0 ? session_->runTo(target_) : exec::RunResult{};
@@ -125,10 +166,12 @@ public:
         if (result.reason == exec::StopReason::Failed) return reportFailure(*result.error);
         report_["ran"] = true;
         if (!asJson_) std::cout << "ran " << ran_ << "/" << session_->nodeCount() << " nodes in " << ms(wall_) << "\n";
+        if (check_) checked_ = check_->takeReport();
+        const bool stopped = reportWatchpoint(result);
         const bool outputsMatch = verifyOutputs();  // printed first
         const bool intermediatesMatch = verifyIntermediates();
-        if (!writeReport()) return kExitUsage;
-        const bool ok = intermediatesMatch && outputsMatch;
+        if (!writeReport() || !writeNodeData()) return kExitUsage;
+        const bool ok = intermediatesMatch && outputsMatch && !stopped;
         report_["matched"] = ok;
         if (asJson_)
             std::cout << report_.dump(2) << "\n";
@@ -146,8 +189,38 @@ private:
         inputs_ = readOrReport("--inputs", parsed_.value("--inputs"));
         expected_ = readOrReport("--expected", parsed_.value("--expected"));
         reference_ = readOrReport("--reference-intermediates", parsed_.value("--reference-intermediates"));
-        if (!weights_ || !constants_ || !inputs_ || !expected_ || !reference_) return false;
+        referenceWeights_ = readOrReport("--reference-weights", parsed_.value("--reference-weights"));
+        if (!weights_ || !constants_ || !inputs_ || !expected_ || !reference_ || !referenceWeights_) return false;
         if (auto seed = parsed_.intValue("--random-inputs")) *inputs_ = exec::makeRandomInputs(*graph_, *seed);
+        return true;
+    }
+
+    // The reference check and the watchpoints, seen by the session as each
+    // node runs. False (after saying why) when a reference run lacks values.
+    bool attachChecks(exec::RetentionPolicy policy) {
+        std::shared_ptr<exec::ReferenceSource> source;
+        if (parsed_.has("--reference-intermediates")) {
+            source = std::make_shared<exec::TensorMapReference>(std::move(*reference_));
+        } else if (runReference_) {
+            const io::TensorMap& w = parsed_.has("--reference-weights") ? *referenceWeights_ : *weights_;
+            auto run = std::make_shared<exec::ReferenceRun>(*graph_, w, *constants_, *inputs_, refDtype_, policy);
+            if (const auto missing = run->preflight(); !missing.empty()) {
+                std::cerr << "irscope run: the reference run lacks " << missing.size() << " value"
+                          << (missing.size() == 1 ? "" : "s") << ":\n";
+                for (const auto& m : missing) std::cerr << "  " << exec::formatMissingValue(m) << "\n";
+                return false;
+            }
+            source = std::move(run);
+        }
+        std::vector<std::shared_ptr<exec::NodeInspector>> inspectors;
+        if (source) check_ = std::make_shared<exec::ReferenceCheck>(*graph_, std::move(source), tol_, mode_);
+        if (watch_.any()) {
+            watchpoints_ = std::make_shared<exec::Watchpoints>(*graph_, check_);
+            watchpoints_->setGlobal(watch_);
+            inspectors.push_back(watchpoints_);  // first: it sees the run's own values before a local feed
+        }
+        if (check_) inspectors.push_back(check_);
+        session_->setInspectors(std::move(inspectors));
         return true;
     }
 
@@ -229,7 +302,10 @@ private:
         bool ok = true;
         const bool reachedEnd = session_->finished();
         json outs = json::array();
-        if (reachedEnd && parsed_.has("--expected")) {
+        if (reachedEnd && parsed_.has("--expected") && mode_ == exec::ErrorMode::Local) {
+            // Every node ran on the reference's inputs: the outputs are not this run's.
+            if (!asJson_) std::cout << "outputs: not compared with --expected in local mode\n";
+        } else if (reachedEnd && parsed_.has("--expected")) {
             for (const auto& c : exec::compareOutputs(*session_, *expected_, tol_)) {
                 ok = ok && c.matched;
                 outs.push_back(comparisonJson(c));
@@ -243,37 +319,74 @@ private:
                               << num(s->min) << " max " << num(s->max) << " mean " << num(s->mean) << "\n";
             }
         } else if (!reachedEnd && !asJson_) {
-            std::cout << "stopped after node '" << graph_->nodes[target_].name << "'\n";
+            const int64_t last = session_->cursor() - 1;
+            if (last >= 0)
+                std::cout << "stopped after node '" << graph_->nodes[static_cast<size_t>(last)].name << "'\n";
         }
         report_["outputs"] = outs;
         return ok;
     }
 
-    // Intermediates against --reference-intermediates; true when none diverges.
-    bool verifyIntermediates() {
-        if (!parsed_.has("--reference-intermediates")) return true;
-        auto rep = exec::compareIntermediates(*session_, *reference_, tol_);
-        json j = json{{"compared", rep.compared}, {"not_in_reference", rep.notInReference}};
-        if (rep.first) {
-            j["first_divergence"] = json{{"node", rep.first->nodeName},
-                                         {"op_type", rep.first->opType},
-                                         {"comparison", comparisonJson(rep.first->comparison)}};
+    // Stopped by --break-on: the node, why, and what went into it. True when it stopped.
+    bool reportWatchpoint(const exec::RunResult& result) {
+        if (result.reason != exec::StopReason::Watchpoint) return false;
+        const auto& node = graph_->nodes[static_cast<size_t>(result.lastNode)];
+        report_["stopped_at"] = node.name;
+        report_["watch"] = result.watch;
+        json inputs = json::array();
+        if (!asJson_)
+            std::cout << "stopped at node '" << node.name << "' (" << node.opType << "): " << result.watch << "\n";
+        for (const auto& in : node.inputs) {
+            auto s = session_->summary(in.name);
+            if (!s) continue;
+            inputs.push_back(json{{"name", in.name},
+                                  {"dtype", s->dtype},
+                                  {"shape", s->shape},
+                                  {"min", s->min},
+                                  {"max", s->max},
+                                  {"mean", s->mean},
+                                  {"nan", s->nans},
+                                  {"inf", s->infs}});
             if (!asJson_)
-                std::cout << "intermediates: first divergence at node '" << rep.first->nodeName << "' ("
-                          << rep.first->opType << "), tensor '" << rep.first->comparison.name
-                          << "': " << comparisonText(rep.first->comparison, tol_) << "\n";
-        } else if (!asJson_) {
-            std::cout << "intermediates: " << rep.compared << " tensors match the reference\n";
+                std::cout << "  input " << in.name << ": " << s->dtype << " " << exec::indexText(s->shape) << " min "
+                          << num(s->min) << " max " << num(s->max) << " mean " << num(s->mean)
+                          << (s->nans ? " NaN " + std::to_string(s->nans) : "")
+                          << (s->infs ? " Inf " + std::to_string(s->infs) : "") << "\n";
         }
-        report_["intermediates"] = j;
-        return !rep.first;
+        report_["stopped_inputs"] = inputs;
+        return true;
     }
 
-    // Every node output against --reference-intermediates, written to --report.
+    // The reference check's verdict in `irscope run`'s words: the first node
+    // whose output fails, described in full; true when none does.
+    bool verifyIntermediates() {
+        if (!check_) return true;
+        const exec::ErrorReport& rep = checked_;
+        json j = json{{"compared", rep.outputs.size()}, {"not_in_reference", rep.notInReference}, {"mode", rep.mode}};
+        const char* what = mode_ == exec::ErrorMode::Local ? "intermediates (local)" : "intermediates";
+        if (rep.firstFailing) {
+            const exec::OutputError& row = rep.outputs[*rep.firstFailing];
+            at::Tensor actual, reference;
+            check_->firstFailingTensors(actual, reference);
+            exec::Comparison c = exec::compareTensors(row.output, actual, reference, tol_);
+            if (c.matched) c.matched = false;  // failed on dtype alone against a run that allows it: keep the verdict
+            j["first_divergence"] =
+                json{{"node", row.nodeName}, {"op_type", row.opType}, {"comparison", comparisonJson(c)}};
+            if (!asJson_)
+                std::cout << what << ": first divergence at node '" << row.nodeName << "' (" << row.opType
+                          << "), tensor '" << row.output << "': " << comparisonText(c, tol_) << "\n";
+        } else if (!asJson_) {
+            std::cout << what << ": " << rep.outputs.size() << " tensors match the reference\n";
+        }
+        report_["intermediates"] = j;
+        return !rep.firstFailing;
+    }
+
+    // Every node output against the reference, written to --report.
     bool writeReport() {
         if (!parsed_.has("--report")) return true;
         const std::string path = *parsed_.value("--report");
-        const exec::ErrorReport rep = exec::errorReport(*session_, *reference_, tol_);
+        const exec::ErrorReport& rep = checked_;
         try {
             exec::writeErrorReport(rep, path);
         } catch (const std::exception& e) {
@@ -281,15 +394,47 @@ private:
             return false;
         }
         size_t failing = 0;
-        for (const auto& row : rep.outputs) failing += row.metrics.ok ? 0 : 1;
+        for (const auto& row : rep.outputs) failing += row.failing ? 1 : 0;
         const std::string first = rep.firstFailing ? rep.outputs[*rep.firstFailing].nodeName : "";
         report_["report"] = json{{"file", path},
+                                 {"mode", rep.mode},
                                  {"compared", rep.outputs.size()},
                                  {"failing", failing},
                                  {"first_failing", first.empty() ? json() : json(first)}};
         if (!asJson_)
-            std::cout << "report: " << rep.outputs.size() << " node outputs compared, " << failing << " failing"
-                      << (first.empty() ? "" : "; first failing node '" + first + "'") << " -> " << path << "\n";
+            std::cout << "report (" << rep.mode << "): " << rep.outputs.size() << " node outputs compared, " << failing
+                      << " failing" << (first.empty() ? "" : "; first failing node '" + first + "'") << " -> " << path
+                      << "\n";
+        return true;
+    }
+
+    // One metric per node as Model Explorer node data (--node-data).
+    bool writeNodeData() {
+        if (!parsed_.has("--node-data")) return true;
+        const std::string path = *parsed_.value("--node-data");
+        const exec::NodeMetric metric = metric_.value_or(exec::NodeMetric::MaxAbs);
+        std::vector<double> values;
+        if (metric == exec::NodeMetric::TimeMs) {
+            values.assign(graph_->nodes.size(), std::numeric_limits<double>::quiet_NaN());
+            for (int64_t i = 0; i < session_->nodeCount(); ++i)
+                if (session_->state(i) == exec::NodeState::Done)
+                    values[static_cast<size_t>(i)] = session_->seconds(i) * 1e3;
+        } else {
+            values = exec::nodeMetricValues(checked_, graph_->nodes.size(), metric);
+        }
+        const std::string graphId = graph_->modelName.empty() ? "main" : graph_->modelName;
+        const auto data = exec::nodeMetricData(*graph_, values, metric, tol_, graphId);
+        try {
+            ir::replaceFileContents(path, exporter::nodeDataJson(data));
+        } catch (const std::exception& e) {
+            std::cerr << "irscope run: --node-data: " << e.what() << "\n";
+            return false;
+        }
+        report_["node_data"] =
+            json{{"file", path}, {"metric", exec::nodeMetricName(metric)}, {"nodes", data.values.size()}};
+        if (!asJson_)
+            std::cout << "node data: " << exec::nodeMetricName(metric) << " of " << data.values.size() << " nodes -> "
+                      << path << "\n";
         return true;
     }
 
@@ -297,7 +442,15 @@ private:
     exec::Tolerance tol_;
     bool asJson_ = false;
     std::optional<ir::Graph> graph_;
-    std::optional<io::TensorMap> weights_, constants_, inputs_, expected_, reference_;
+    std::optional<io::TensorMap> weights_, constants_, inputs_, expected_, reference_, referenceWeights_;
+    bool runReference_ = false;
+    std::optional<at::ScalarType> refDtype_;
+    exec::ErrorMode mode_ = exec::ErrorMode::Cumulative;
+    exec::WatchCondition watch_;
+    std::optional<exec::NodeMetric> metric_;
+    std::shared_ptr<exec::ReferenceCheck> check_;
+    exec::ErrorReport checked_;  // the check's report after the run
+    std::shared_ptr<exec::Watchpoints> watchpoints_;
     int64_t target_ = -1;
     std::unique_ptr<exec::Session> session_;
     json report_ = json::object();
@@ -310,9 +463,10 @@ int runRun(const std::vector<std::string>& args) { return RunCommand(args).run()
 const CommandRegistration registration{
     Command{"run", "execute an IR with libtorch node by node and verify it against references",
             "Usage: irscope run IR --weights FILE [--constants FILE] [--inputs FILE | --random-inputs SEED]\n"
-            "                  [--expected FILE] [--reference-intermediates FILE [--report FILE]]\n"
-            "                  [--dump FILE]\n"
-            "                  [--until NODE] [--rtol R] [--atol A] [--threads N] [--json]\n\n"
+            "                  [--expected FILE]\n"
+            "                  [--reference-intermediates FILE | --reference-weights FILE | --reference-dtype DTYPE]\n"
+            "                  [--local] [--report FILE] [--node-data FILE [--metric M]] [--break-on COND]\n"
+            "                  [--dump FILE] [--until NODE] [--rtol R] [--atol A] [--threads N] [--json]\n\n"
             "Runs the graph as torch_ir's IRExecutor does, on libtorch: weights by state_dict\n"
             "key and placeholder, constants by original name (overriding the IR's), inputs by\n"
             "graph input name. Tensor files: .pt (torch.save), .safetensors, a directory\n"
@@ -323,19 +477,34 @@ const CommandRegistration registration{
             "  --constants FILE      lifted constants / non-persistent buffers by original name\n"
             "  --inputs FILE         graph inputs by name\n"
             "  --random-inputs SEED  random graph inputs instead (normal floats, ints in [0, 10))\n"
-            "  --expected FILE       reference outputs by name: allclose per output, integers exactly\n"
+            "  --expected FILE       reference outputs by name: allclose per output, integers exactly\n\n"
+            "The reference (each node output is measured against it as the node runs):\n"
             "  --reference-intermediates FILE\n"
-            "                        node outputs by tensor name: report the first node that diverges\n"
-            "  --report FILE         every node output against the reference intermediates: max abs,\n"
-            "                        max rel, mean abs, MSE, cosine, SQNR dB, allclose, NaN/Inf counts\n"
-            "                        (.json or .csv)\n"
+            "                        node outputs by tensor name (an `irscope run --dump`)\n"
+            "  --reference-weights FILE\n"
+            "                        the same graph run a second time with these weights\n"
+            "  --reference-dtype DTYPE\n"
+            "                        ... or with every floating value cast to float64, float32,\n"
+            "                        float16 or bfloat16 (with --reference-weights: those, cast)\n"
+            "  --local               each node runs on the reference values of its inputs, so only\n"
+            "                        an op that is wrong by itself fails (default: cumulative)\n"
+            "  --report FILE         every node output's max abs, max rel, mean abs, MSE, cosine,\n"
+            "                        SQNR dB, allclose verdict, NaN/Inf counts (.json or .csv)\n"
+            "  --node-data FILE      one metric per node as Model Explorer node data (JSON)\n"
+            "  --metric M            max_abs (default), max_rel, mean_abs, mse, cosine, sqnr_db,\n"
+            "                        time_ms (needs no reference)\n"
+            "  --break-on COND       stop after the first node whose output has: nan, inf,\n"
+            "                        absmax=V (max |x| above V), diff (fails the tolerance);\n"
+            "                        comma-separated; prints the node and its inputs, exit 1\n\n"
             "  --dump FILE           write every intermediate (.pt or .safetensors)\n"
             "  --until NODE          stop after NODE\n"
             "  --rtol R, --atol A    tolerances (default 1e-05 and 1e-08, as torch.allclose)\n"
             "  --threads N           intra-op threads\n"
-            "  --json                one JSON report on standard output\n\n"
-            "Exit status: 0 when it ran (and matched the references given), 1 on a mismatch,\n"
-            "2 when it could not run (missing values, a failing op, a bad file or argument).\n",
+            "  --json                one JSON report on standard output (\"stopped_at\" when\n"
+            "                        a --break-on condition stopped the run)\n\n"
+            "Exit status: 0 when it ran (and matched the references given), 1 on a mismatch\n"
+            "or a --break-on stop, 2 when it could not run (missing values, a failing op, a\n"
+            "bad file or argument).\n",
             runRun}};
 
 }  // namespace

@@ -7,6 +7,8 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <cmath>
+
 #include "cli/cli_runner.h"
 #include "test_support.h"
 
@@ -17,6 +19,23 @@ using irscope::test::runIrscope;
 
 namespace {
 QString fixture(const QString& name) { return q(dataPath("ir/" + name.toStdString())); }
+
+QJsonObject readJson(const QString& path) {
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly)) return {};
+    return QJsonDocument::fromJson(f.readAll()).object();
+}
+
+// What tests/data/make_numerics_fixture.py wrote down with PyTorch.
+QJsonObject numerics() { return readJson(fixture("numerics.json")); }
+
+// Node names of a report's failing rows, in order.
+QStringList failing(const QJsonObject& report) {
+    QStringList out;
+    for (const auto& n : report["nodes"].toArray())
+        if (!n.toObject()["ok"].toBool()) out << n.toObject()["node"].toString();
+    return out;
+}
 
 QStringList runArgs(const QString& model, const QString& ir = {}) {
     return {"run",       fixture(ir.isEmpty() ? model + ".json" : ir),
@@ -119,11 +138,111 @@ private slots:
         QVERIFY(csv.readLine().startsWith("node,output,index,op_type,max_abs,max_rel,mean_abs,mse,cosine,sqnr_db,ok"));
         r = runIrscope(runArgs("llama_block") << "--report" << dir.filePath("r.json"));
         QCOMPARE(r.exitCode, 2);
-        QVERIFY2(r.err.contains("--report needs --reference-intermediates"), qPrintable(r.err));
+        QVERIFY2(r.err.contains("--report needs a reference"), qPrintable(r.err));
         r = runIrscope(runArgs("llama_block") << "--reference-intermediates" << fixture("llama_block.intermediates.pt")
                                               << "--report" << dir.filePath("r.txt"));
         QCOMPARE(r.exitCode, 2);
         QVERIFY2(r.err.contains("r.txt: the report is written as .json or .csv"), qPrintable(r.err));
+    }
+
+    void localModeNamesTheCulprit() {
+        // One weight perturbed (tests/data/make_numerics_fixture.py): cumulative
+        // fails from its reader on, local fails exactly its readers.
+        const QJsonObject want = numerics()["perturbed"].toObject();
+        const QString culprit = want["readers"].toArray()[0].toString();
+        QTemporaryDir dir;
+        QStringList args = {"run",
+                            fixture("llama_block.json"),
+                            "--weights",
+                            fixture("llama_block.weights_perturbed.pt"),
+                            "--inputs",
+                            fixture("llama_block.inputs.pt"),
+                            "--reference-intermediates",
+                            fixture("llama_block.intermediates.pt")};
+        auto r = runIrscope(QStringList(args) << "--report" << dir.filePath("c.json"));
+        QCOMPARE(r.exitCode, 1);
+        const QJsonObject cumulative = readJson(dir.filePath("c.json"));
+        QCOMPARE(cumulative["first_failing"].toString(), culprit);
+        QVERIFY(failing(cumulative).size() > 3);
+        r = runIrscope(QStringList(args) << "--local"
+                                         << "--report" << dir.filePath("l.json") << "--node-data"
+                                         << dir.filePath("nd.json") << "--metric"
+                                         << "sqnr_db");
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.out.contains("intermediates (local): first divergence at node '" + culprit + "'"),
+                 qPrintable(r.out));
+        const QJsonObject local = readJson(dir.filePath("l.json"));
+        QCOMPARE(local["mode"].toString(), QString("local"));
+        QCOMPARE(failing(local), QStringList{culprit});
+        // Model Explorer node data, keyed by node name under the model's name.
+        const QJsonObject nd = readJson(dir.filePath("nd.json"))["LlamaBlock"].toObject();
+        const double sqnr = nd["results"].toObject()[culprit].toObject()["value"].toDouble();
+        QVERIFY2(std::fabs(sqnr - want["first_local"].toObject()["sqnr_db"].toDouble()) < 1e-3,
+                 qPrintable(QString::number(sqnr)));
+        QVERIFY(!nd["thresholds"].toArray().isEmpty());
+    }
+
+    void breakOnNanStopsAtItsConsumer() {
+        const QString stop = numerics()["nan"].toObject()["stops_at"].toString();
+        QStringList args = {
+            "run",      fixture("llama_block.json"),      "--weights",  fixture("llama_block.weights_nan.pt"),
+            "--inputs", fixture("llama_block.inputs.pt"), "--break-on", "nan"};
+        auto r = runIrscope(args);
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.out.contains("stopped at node '" + stop + "'"), qPrintable(r.out));
+        QVERIFY2(r.out.contains("input p_o_weight: float32 [16, 16]") && r.out.contains("NaN 1"), qPrintable(r.out));
+        r = runIrscope(QStringList(args) << "--json");
+        QCOMPARE(r.exitCode, 1);
+        const QJsonObject j = QJsonDocument::fromJson(r.out.toUtf8()).object();
+        QCOMPARE(j["stopped_at"].toString(), stop);
+        // Without the NaN the same watch lets it run to the end.
+        r = runIrscope(runArgs("llama_block") << "--break-on"
+                                              << "nan,inf");
+        QVERIFY2(r.exitCode == 0, qPrintable(r.out + r.err));
+    }
+
+    void secondRunAsTheReference() {
+        QStringList args = {
+            "run",      fixture("tiny_llama.json"),      "--weights",   fixture("tiny_llama.weights.pt"),
+            "--inputs", fixture("tiny_llama.inputs.pt"), "--constants", fixture("tiny_llama.constants.pt")};
+        auto r = runIrscope(QStringList(args) << "--reference-weights" << fixture("tiny_llama.weights.pt") << "--atol"
+                                              << "0"
+                                              << "--rtol"
+                                              << "0");
+        QVERIFY2(r.exitCode == 0, qPrintable(r.out + r.err));
+        QVERIFY2(r.out.contains("108 tensors match the reference"), qPrintable(r.out));
+        QTemporaryDir dir;
+        r = runIrscope(QStringList(args) << "--reference-dtype"
+                                         << "bfloat16"
+                                         << "--report" << dir.filePath("b.json"));
+        QCOMPARE(r.exitCode, 1);
+        const QJsonArray nodes = readJson(dir.filePath("b.json"))["nodes"].toArray();
+        const QJsonObject last = nodes.last().toObject();
+        const QJsonObject want = numerics()["bf16"].toObject();
+        QCOMPARE(last["node"].toString(), want["output"].toString());
+        QVERIFY(last["dtype_differs"].toBool());
+        QVERIFY(std::fabs(last["sqnr_db"].toDouble() - want["metrics"].toObject()["sqnr_db"].toDouble()) < 1.0);
+    }
+
+    void numericsUsageErrors_data() {
+        QTest::addColumn<QStringList>("extra");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("local alone") << QStringList{"--local"} << "--local needs a reference";
+        QTest::newRow("two references") << QStringList{"--reference-intermediates", "x.pt", "--reference-dtype",
+                                                       "float64"}
+                                        << "--reference-intermediates excludes";
+        QTest::newRow("bad dtype") << QStringList{"--reference-dtype", "int8"} << "'int8' is not float64";
+        QTest::newRow("bad watch") << QStringList{"--break-on", "nan,huge"} << "'huge' is not one of nan, inf, diff";
+        QTest::newRow("diff alone") << QStringList{"--break-on", "diff"} << "--break-on diff needs a reference";
+        QTest::newRow("metric alone") << QStringList{"--metric", "mse"} << "--metric names what --node-data";
+        QTest::newRow("bad metric") << QStringList{"--node-data", "n.json", "--metric", "l2"} << "'l2' is not max_abs";
+    }
+    void numericsUsageErrors() {
+        QFETCH(QStringList, extra);
+        QFETCH(QString, message);
+        const auto r = runIrscope(runArgs("llama_block") << extra);
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains(message), qPrintable(r.err));
     }
 
     void dumpReadsBackAsReference() {
