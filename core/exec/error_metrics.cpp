@@ -96,10 +96,18 @@ bool accumulateInPlace(const at::Tensor& a, const at::Tensor& r, const Tolerance
     }
 }
 
+// Quantized and sparse tensors are measured by their values.
+at::Tensor plainValues(const at::Tensor& t) {
+    if (!t.defined()) return t;
+    at::Tensor x = t.is_quantized() ? t.dequantize() : t;
+    return x.is_sparse() ? x.to_dense() : x;
+}
+
 }  // namespace
 
-ErrorMetrics errorMetrics(const at::Tensor& actual, const at::Tensor& reference, const Tolerance& tol) {
+ErrorMetrics errorMetrics(const at::Tensor& actualIn, const at::Tensor& referenceIn, const Tolerance& tol) {
     ErrorMetrics m;
+    const at::Tensor actual = plainValues(actualIn), reference = plainValues(referenceIn);
     if (!actual.defined() || !reference.defined()) {
         m.problem = actual.defined() ? "no reference value" : "no computed value";
         return m;

@@ -69,11 +69,7 @@ public:
             out_ += std::isnan(v) ? "\"nan\"" : v > 0 ? "\"inf\"" : "\"-inf\"";
             return;
         }
-        char buf[32];
-        const auto r = std::to_chars(buf, buf + sizeof buf, v);  // shortest text that reads back exactly
-        out_.append(buf, static_cast<size_t>(r.ptr - buf));
-        if (std::string_view(buf, static_cast<size_t>(r.ptr - buf)).find_first_of(".e") == std::string_view::npos)
-            out_ += ".0";  // as json::dump writes a whole double
+        appendPythonRepr(v);
     }
     void open() {
         out_ += "    {";
@@ -82,6 +78,43 @@ public:
     void close() { out_ += "\n    }"; }
 
 private:
+    // The shortest digits that read back exactly, laid out as Python's
+    // repr(float) (what json.dumps writes): fixed for exponents -4 to 15
+    // ("0.0005", "100000.0"), else scientific ("1e-05", "1.5e+16").
+    void appendPythonRepr(double v) {
+        char buf[40];
+        const auto r = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::scientific);
+        const std::string_view sci(buf, static_cast<size_t>(r.ptr - buf));
+        const size_t e = sci.find('e');
+        int exp = 0;
+        std::from_chars(sci.data() + e + 1 + (sci[e + 1] == '+'), sci.data() + sci.size(), exp);
+        if (exp < -4 || exp >= 16) {
+            out_ += sci;
+            return;
+        }
+        const bool negative = sci[0] == '-';
+        std::string digits;
+        for (char c : sci.substr(negative ? 1 : 0, e - (negative ? 1 : 0)))
+            if (c != '.') digits += c;
+        if (negative) out_ += '-';
+        if (exp < 0) {
+            out_ += "0.";
+            out_.append(static_cast<size_t>(-exp - 1), '0');
+            out_ += digits;
+            return;
+        }
+        const auto whole = static_cast<size_t>(exp) + 1;
+        if (digits.size() <= whole) {
+            out_ += digits;
+            out_.append(whole - digits.size(), '0');
+            out_ += ".0";
+        } else {
+            out_.append(digits, 0, whole);
+            out_ += '.';
+            out_.append(digits, whole);
+        }
+    }
+
     void field(const char* key) {
         out_ += first_ ? "\n      \"" : ",\n      \"";
         first_ = false;

@@ -60,7 +60,10 @@ std::vector<double> nodeMetricValues(const ErrorReport& report, size_t nodeCount
     for (const auto& row : report.outputs) {
         if (row.node < 0 || static_cast<size_t>(row.node) >= nodeCount) continue;
         const auto i = static_cast<size_t>(row.node);
-        const double v = metricOf(row, metric);
+        // A compared row without a number (NaN in the data, a shape that
+        // differs) is as bad as it gets: the node must show, not vanish.
+        double v = metricOf(row, metric);
+        if (std::isnan(v)) v = higherIsBetter(metric) ? -INFINITY : INFINITY;
         out[i] = seen[i] ? worseOf(metric, out[i], v) : v;
         seen[i] = 1;
     }

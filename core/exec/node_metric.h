@@ -26,7 +26,9 @@ double metricOf(const OutputError& row, NodeMetric metric);
 // Worst of a and b under the metric's order (NaN is worst of all).
 double worseOf(NodeMetric metric, double a, double b);
 
-// Per node (nodeCount entries): the worst over its rows; NaN where it has none.
+// Per node (nodeCount entries): the worst over its rows; NaN where it has
+// none. A row whose metric is NaN (NaN in the data, not comparable) counts as
+// the worst value there is (+inf, or -inf for cosine and SQNR).
 std::vector<double> nodeMetricValues(const ErrorReport& report, size_t nodeCount, NodeMetric metric);
 
 // Node data for Model Explorer: values by node name (NaN left out), and

@@ -10,7 +10,11 @@ constexpr size_t kBatch = 64;
 constexpr size_t kMaxQueuedTensors = 4096;
 constexpr size_t kMaxQueuedBytes = size_t{256} << 20;
 
-size_t bytesOf(const at::Tensor& t) { return t.defined() ? static_cast<size_t>(t.numel()) * t.element_size() : 0; }
+// What a queued handle keeps alive: the whole storage (a slice keeps its base).
+size_t bytesOf(const at::Tensor& t) {
+    if (!t.defined()) return 0;
+    return t.has_storage() ? t.storage().nbytes() : static_cast<size_t>(t.numel()) * t.element_size();
+}
 
 }  // namespace
 
@@ -43,8 +47,16 @@ void ReferenceCheck::work() {
         const size_t count = batch.size();
         size_t bytes = 0;
         for (Pending& p : batch) {
-            OutputError row = measureOutput(graph_.nodes[static_cast<size_t>(p.node)], p.node, p.output, p.actual,
-                                            p.reference, tolerance_, reference_->dtypeMayDiffer());
+            const auto& node = graph_.nodes[static_cast<size_t>(p.node)];
+            OutputError row;
+            try {
+                row = measureOutput(node, p.node, p.output, p.actual, p.reference, tolerance_,
+                                    reference_->dtypeMayDiffer());
+            } catch (const std::exception& e) {  // a layout or dtype errorMetrics cannot read: say so in the row
+                row = measureOutput(node, p.node, p.output, at::Tensor(), at::Tensor(), tolerance_);
+                row.metrics.problem = std::string("cannot be measured: ") + e.what();
+                row.failing = true;
+            }
             bytes += bytesOf(p.actual) + bytesOf(p.reference);
             std::lock_guard reportLock(mutex_);
             record(std::move(row), p.actual, p.reference);
@@ -53,11 +65,14 @@ void ReferenceCheck::work() {
         lock.lock();
         queuedTensors_ -= std::min(queuedTensors_, count);
         queuedBytes_ -= std::min(queuedBytes_, bytes);
+        measuredCount_ += count;
         working_ = false;
         queueChanged_.notify_all();
     }
 }
 
+// Waits for what was queued when it was called, not for an empty queue: a
+// reader on another thread is not held up by what the run queues meanwhile.
 void ReferenceCheck::drain() const {
     std::unique_lock lock(queueMutex_);
     auto* self = const_cast<ReferenceCheck*>(this);
@@ -66,7 +81,8 @@ void ReferenceCheck::drain() const {
         self->filling_.clear();
         queueChanged_.notify_all();
     }
-    queueChanged_.wait(lock, [&] { return full_.empty() && !working_; });
+    const uint64_t target = enqueuedCount_;
+    queueChanged_.wait(lock, [&] { return measuredCount_ >= target; });
 }
 
 void ReferenceCheck::reset() {
@@ -133,6 +149,7 @@ void ReferenceCheck::enqueue(int64_t i, std::span<const at::Tensor> outputs) {
         }
         queuedBytes_ += bytesOf(outputs[k]) + bytesOf(refs_[k]);
         ++queuedTensors_;
+        ++enqueuedCount_;
         filling_.push_back(Pending{i, k, outputs[k], refs_[k]});
     }
     if (filling_.size() >= kBatch) {

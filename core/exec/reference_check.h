@@ -42,7 +42,9 @@ public:
 
     // Measures node `node`'s results now, unless they were measured already
     // (a diff watchpoint asks before the check's own turn, and needs the
-    // verdict at once); true when one fails.
+    // verdict at once); true when one fails. Inspectors that call it must
+    // come before the check in Session::setInspectors: in local mode the
+    // check's turn replaces the results with the reference's.
     bool measure(int64_t node, std::span<const at::Tensor> outputs);
 
     ErrorMode mode() const { return mode_; }
@@ -88,6 +90,7 @@ private:
     std::vector<Pending> filling_;           // the batch the run thread adds to
     std::deque<std::vector<Pending>> full_;  // handed to the worker
     size_t queuedTensors_ = 0, queuedBytes_ = 0;
+    uint64_t enqueuedCount_ = 0, measuredCount_ = 0;  // outputs queued / measured, ever
     bool working_ = false, stopping_ = false;
     std::thread worker_;
 };

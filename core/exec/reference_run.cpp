@@ -74,7 +74,9 @@ at::Tensor ReferenceRun::referenceOf(int64_t node, size_t output, const std::str
         try {
             exec_.runNode(cursor_, scratch_);
         } catch (const ExecError& e) {
-            throw ExecError(e.node(), e.opType(), "in the reference run: " + e.reason());
+            // Session reports the checked run's node; the reason names the reference's.
+            throw ExecError(e.node(), e.opType(),
+                            "the reference run failed at node '" + e.node() + "' (" + e.opType() + "): " + e.reason());
         }
         ++cursor_;
     }

@@ -37,9 +37,11 @@ void scanAs(const T* p, int64_t n, Scan& s) {
 }
 
 // NaN, Inf and max |x| of a tensor; in place for contiguous floats, else in float64.
-Scan scan(const at::Tensor& t) {
+Scan scan(const at::Tensor& tensor) {
     Scan s;
-    if (!t.defined() || t.numel() == 0) return s;
+    if (!tensor.defined() || tensor.numel() == 0) return s;
+    at::Tensor t = tensor.is_quantized() ? tensor.dequantize() : tensor;
+    if (t.is_sparse()) t = t.to_dense();
     if (t.is_contiguous() && t.device().is_cpu()) {
         switch (t.scalar_type()) {
         case at::kFloat: scanAs(t.data_ptr<float>(), t.numel(), s); return s;
@@ -178,11 +180,16 @@ bool Watchpoints::afterNode(int64_t i, std::span<at::Tensor> outputs) {
     if (c.diff && check && check->measure(i, outputs)) {
         const ErrorReport rep = check->report();
         for (auto it = rep.outputs.rbegin(); it != rep.outputs.rend() && it->node == i; ++it)
-            if (it->failing)
-                return fire(static_cast<size_t>(it->index),
-                            "differs from the reference: max abs " + number(it->metrics.maxAbs) + ", " +
-                                std::to_string(it->metrics.mismatches) + " of " + std::to_string(it->metrics.numel) +
-                                " outside the tolerance");
+            if (it->failing) {
+                const ErrorMetrics& m = it->metrics;
+                std::string why = !m.problem.empty() ? "cannot be compared with the reference: " + m.problem
+                                  : m.ok && it->dtypeDiffers
+                                      ? std::string("has another dtype than the reference")
+                                      : "differs from the reference: max abs " + number(m.maxAbs) + ", " +
+                                            std::to_string(m.mismatches) + " of " + std::to_string(m.numel) +
+                                            " outside the tolerance";
+                return fire(static_cast<size_t>(it->index), why);
+            }
     }
     return false;
 }

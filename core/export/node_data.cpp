@@ -1,5 +1,6 @@
 #include "core/export/node_data.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
@@ -49,6 +50,9 @@ NodeData fromGraph(const json& g, const std::string& file, const std::string& wh
             if (auto c = e.find("bgColor"); c != e.end() && c->is_string()) th.bgColor = c->get<std::string>();
             data.thresholds.push_back(std::move(th));
         }
+        // Model Explorer applies them in ascending order, whatever the file's.
+        std::stable_sort(data.thresholds.begin(), data.thresholds.end(),
+                         [](const auto& a, const auto& b) { return a.value < b.value; });
     }
     return data;
 }
@@ -75,7 +79,9 @@ NodeData parseNodeData(const std::string& text, const std::string& file, const s
     try {
         root = json::parse(text);
     } catch (const json::parse_error& e) {
-        fail(file, "byte " + std::to_string(e.byte), "not JSON");
+        std::string why = e.what();  // "[json.exception.parse_error.101] parse error at line 1, column 13: ..."
+        if (auto colon = why.find(": "); colon != std::string::npos) why = why.substr(colon + 2);
+        fail(file, "byte " + std::to_string(e.byte), "not JSON (" + why + ")");
     }
     if (!root.is_object()) fail(file, "", "expected a JSON object (Model Explorer node data)");
     if (root.contains("results")) return fromGraph(root, file, "", "");

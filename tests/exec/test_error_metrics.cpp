@@ -151,6 +151,32 @@ private slots:
 
         QVERIFY_THROWS_EXCEPTION(std::runtime_error, writeErrorReport(rep, dir.filePath("report.txt").toStdString()));
     }
+
+    void reportNumbersReadAsPythonWritesThem_data() {
+        // Python's repr(float), what json.dumps writes (checked in python3).
+        QTest::addColumn<double>("value");
+        QTest::addColumn<QString>("text");
+        QTest::newRow("small") << 0.0005 << "0.0005";
+        QTest::newRow("smaller") << 1.5e-05 << "1.5e-05";
+        QTest::newRow("whole") << 100000.0 << "100000.0";
+        QTest::newRow("big") << 1e16 << "1e+16";
+        QTest::newRow("below big") << 1234567890123456.0 << "1234567890123456.0";
+        QTest::newRow("fraction") << -123.456 << "-123.456";
+        QTest::newRow("tiny") << 5e-324 << "5e-324";
+        QTest::newRow("zero") << 0.0 << "0.0";
+    }
+    void reportNumbersReadAsPythonWritesThem() {
+        QFETCH(double, value);
+        QFETCH(QString, text);
+        ErrorReport rep;
+        OutputError row;
+        row.nodeName = row.output = row.opType = "n";
+        row.metrics.maxAbs = value;
+        rep.outputs.push_back(row);
+        const std::string out = errorReportJson(rep);
+        const std::string want = "\"max_abs\": " + text.toStdString() + ",";
+        QVERIFY2(out.find(want) != std::string::npos, out.c_str());
+    }
 };
 
 QTEST_APPLESS_MAIN(TestErrorMetrics)

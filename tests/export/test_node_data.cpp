@@ -64,8 +64,10 @@ private slots:
     void badFilesNameThePlace_data() {
         QTest::addColumn<QString>("text");
         QTest::addColumn<QString>("message");
-        QTest::newRow("not json") << "{\"results\": "
-                                  << "bad.json: byte 13: not JSON";
+        QTest::newRow("not json")
+            << "{\"results\": "
+            << "bad.json: byte 13: not JSON (syntax error while parsing value - unexpected end of input; "
+               "expected '[', '{', or a literal)";
         QTest::newRow("array") << "[1]"
                                << "bad.json: expected a JSON object (Model Explorer node data)";
         QTest::newRow("no results") << R"({"g": {"thresholds": []}})"
