@@ -28,16 +28,7 @@ $PY "$HERE/make_big_weights.py" --float32-gib 1 -o "$DIR/gib.safetensors" 2>/dev
 $PY "$HERE/make_big_weights.py" --float32-gib 1 -o "$DIR/gib.pt" 2>/dev/null
 cat "$DIR"/*.* "$DIR"/moe_repo/* > /dev/null   # warm the page cache
 
-# best of 3: "seconds peak_kB"
-measure() {
-  local best="" mem=0
-  for _ in 1 2 3; do
-    /usr/bin/time -o "$DIR/time.txt" -f "%e %M" "$@" > /dev/null 2> /dev/null || true
-    read -r s m < <(tail -1 "$DIR/time.txt")
-    if [ -z "$best" ] || [ "$(echo "$s < $best" | bc)" = 1 ]; then best=$s; mem=$m; fi
-  done
-  echo "$best $mem"
-}
+. "$HERE/bench_lib.sh"   # measure: best of 3, "seconds peak_kB"
 pyload() { measure $PY -c "import torch; torch.load('$1')"; }
 size_mb() { echo "scale=1; $(stat -c %s "$1") / 1000000" | bc; }
 

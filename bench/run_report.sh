@@ -25,15 +25,7 @@ $PY "$HERE/make_big_weights.py" "$DIR/llm.json" -o "$DIR/llm.safetensors" 2>/dev
 "$BIN" run "$DIR/llm.json" --weights "$DIR/llm.safetensors" --random-inputs 1 --dump "$DIR/ref.safetensors" >/dev/null
 cat "$DIR"/*.* > /dev/null   # warm the page cache
 
-measure() {  # best of 3: "seconds peak_kB"
-  local best="" mem=0
-  for _ in 1 2 3; do
-    /usr/bin/time -o "$DIR/time.txt" -f "%e %M" "$@" > /dev/null 2> /dev/null || true
-    read -r s m < <(tail -1 "$DIR/time.txt")
-    if [ -z "$best" ] || [ "$(echo "$s < $best" | bc)" = 1 ]; then best=$s; mem=$m; fi
-  done
-  echo "$best $mem"
-}
+. "$HERE/bench_lib.sh"   # measure: best of 3, "seconds peak_kB"
 run=("$BIN" run "$DIR/llm.json" --weights "$DIR/llm.safetensors" --random-inputs 1)
 ref=(--reference-intermediates "$DIR/ref.safetensors")
 read -r plain pmem < <(measure "${run[@]}")
