@@ -413,17 +413,10 @@ private:
         if (!parsed_.has("--node-data")) return true;
         const std::string path = *parsed_.value("--node-data");
         const exec::NodeMetric metric = metric_.value_or(exec::NodeMetric::MaxAbs);
-        std::vector<double> values;
-        if (metric == exec::NodeMetric::TimeMs) {
-            values.assign(graph_->nodes.size(), std::numeric_limits<double>::quiet_NaN());
-            for (int64_t i = 0; i < session_->nodeCount(); ++i)
-                if (session_->state(i) == exec::NodeState::Done)
-                    values[static_cast<size_t>(i)] = session_->seconds(i) * 1e3;
-        } else {
-            values = exec::nodeMetricValues(checked_, graph_->nodes.size(), metric);
-        }
-        const std::string graphId = graph_->modelName.empty() ? "main" : graph_->modelName;
-        const auto data = exec::nodeMetricData(*graph_, values, metric, tol_, graphId);
+        const std::vector<double> values = metric == exec::NodeMetric::TimeMs
+                                               ? exec::nodeTimesMs(*session_)
+                                               : exec::nodeMetricValues(checked_, graph_->nodes.size(), metric);
+        const auto data = exec::nodeMetricData(*graph_, values, metric, tol_, exec::nodeDataGraphId(*graph_));
         try {
             ir::replaceFileContents(path, exporter::nodeDataJson(data));
         } catch (const std::exception& e) {

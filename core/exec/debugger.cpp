@@ -10,6 +10,7 @@
 #include <unordered_set>
 
 #include "core/exec/attr_convert.h"
+#include "core/exec/debugger_impl.h"
 #include "core/exec/executor.h"
 #include "core/exec/session.h"
 #include "core/exec/tensor_probes.h"
@@ -55,71 +56,6 @@ void writeOrThrow(const io::TensorMap& tensors, const std::string& path) {
 
 }  // namespace
 
-struct Debugger::Impl {
-    Impl(const ir::Graph& g, RetentionPolicy p) : graph(g), session(g, p), sources(g) {}
-
-    const ir::Graph& graph;
-    Session session;
-    mutable std::mutex m;  // everything below
-    ValueSources sources;
-    io::TensorMap effectiveInputs;
-    Tolerance tolerance{1e-5, 1e-8};
-    std::vector<MissingValue> missing;
-    std::unordered_set<std::string> missingNodes;
-    mutable NodeOverlays overlays;
-
-    const ir::GraphIndex& index() const { return session.executor().index(); }
-
-    std::string originalOf(const std::string& name) const {
-        if (const std::string* o = index().originalName(name)) return *o;
-        return name;
-    }
-
-    void refreshMissing() {
-        missing = session.preflight();
-        missingNodes.clear();
-        for (const auto& mv : missing)
-            if (!awaitsStateDict(mv, sources))
-                for (const auto& n : mv.nodes) missingNodes.insert(n);
-    }
-
-    // Actual value: the session's (node outputs, inputs, registry), else any loaded file entry.
-    at::Tensor actual(const std::string& name) const {
-        at::Tensor t;
-        if (session.value(name, t)) return t;
-        std::lock_guard lock(m);
-        return sources.fileValue(name);
-    }
-    at::Tensor reference(const std::string& name) const {
-        std::lock_guard lock(m);
-        return sources.reference(name);
-    }
-    at::Tensor get(const std::string& name, ValueSide side) const {
-        if (side == ValueSide::Actual) return actual(name);
-        if (side == ValueSide::Reference) return reference(name);
-        return difference(actual(name), reference(name));
-    }
-    // The 2-D slice at `lead` that `side` shows, cut by `cut` before anything
-    // is converted: a Difference subtracts the two cut slices, never the whole tensors.
-    template <class Cut>
-    at::Tensor slice(const std::string& name, ValueSide side, const std::vector<int64_t>& lead, Cut&& cut) const {
-        if (side != ValueSide::Difference) {
-            at::Tensor t = get(name, side);
-            return t.defined() ? cut(sliceView(t, lead)) : t;
-        }
-        at::Tensor a = actual(name), r = reference(name);
-        if (!a.defined() || !r.defined() || !a.sizes().equals(r.sizes())) return {};
-        return difference(cut(sliceView(a, lead)), cut(sliceView(r, lead)));
-    }
-
-    void recordRun(int64_t node) {
-        const auto outs = session.executor().outputsOf(node);
-        const OutputStats s = outputStats(outs);
-        std::lock_guard lock(m);
-        overlays.recordRun(node, s.maxAbs, s.nanOrInf, !outs.empty());
-    }
-};
-
 // ------------------------------------------------------------------ values in
 
 Debugger::Debugger(const ir::Graph& graph, RetentionPolicy policy) : d_(std::make_unique<Impl>(graph, policy)) {
@@ -133,9 +69,12 @@ const ir::Graph& Debugger::graph() const { return d_->graph; }
 Session& Debugger::session() { return d_->session; }
 
 void Debugger::valuesChanged() {
-    std::lock_guard lock(d_->m);
-    d_->overlays.reset(d_->graph.nodes.size());
-    d_->refreshMissing();
+    {
+        std::lock_guard lock(d_->m);
+        d_->overlays.reset(d_->graph.nodes.size());
+        d_->refreshMissing();
+    }
+    rebuildChecks();  // a reference run starts from the new values
 }
 
 void Debugger::load(ValueFile kind, const std::string& path) {
@@ -143,10 +82,10 @@ void Debugger::load(ValueFile kind, const std::string& path) {
     {
         std::lock_guard lock(d_->m);
         d_->sources.setFile(kind, std::move(tensors), path);
-        if (kind == ValueFile::Expected || kind == ValueFile::ReferenceIntermediates) {
-            d_->overlays.forgetDifferences();
-            return;
-        }
+    }
+    if (kind == ValueFile::Expected || kind == ValueFile::ReferenceIntermediates) {
+        rebuildChecks();
+        return;
     }
     switch (kind) {
     case ValueFile::Weights:
@@ -451,10 +390,20 @@ std::optional<Heatmap> Debugger::heatmap(const std::string& name, const std::vec
 }
 
 Comparison Debugger::compare(const std::string& name) const {
-    return compareWithReference(name, d_->actual(name), d_->reference(name), tolerance());
+    at::Tensor actual = d_->actual(name), reference = d_->reference(name);
+    // A reference run in another dtype differs in dtype by design: compare the values, in float64.
+    if (d_->checks.runsReference() && actual.defined() && reference.defined() &&
+        actual.scalar_type() != reference.scalar_type() && at::isFloatingType(actual.scalar_type()) &&
+        at::isFloatingType(reference.scalar_type())) {
+        at::NoGradGuard guard;
+        actual = actual.to(at::kDouble);
+        reference = reference.to(at::kDouble);
+    }
+    return compareWithReference(name, actual, reference, tolerance());
 }
 
 DivergenceInfo Debugger::firstDivergence() const {
+    if (d_->checks.runsReference()) return firstFailingRow(errorRows(), d_->checks.choice());
     io::TensorMap refs;
     Tolerance tol;
     {
@@ -466,9 +415,11 @@ DivergenceInfo Debugger::firstDivergence() const {
 }
 
 void Debugger::setTolerance(Tolerance t) {
-    std::lock_guard lock(d_->m);
-    d_->tolerance = t;
-    d_->overlays.forgetDifferences();
+    {
+        std::lock_guard lock(d_->m);
+        d_->tolerance = t;
+    }
+    rebuildChecks();  // the verdicts depend on it
 }
 
 Tolerance Debugger::tolerance() const {
@@ -495,41 +446,7 @@ std::vector<double> Debugger::overlay(OverlayKind kind) const {
         v = d_->overlays.nanInf();
         break;
     }
-    case OverlayKind::Difference: v = differenceOverlay(); break;
-    }
-    return v;
-}
-
-// Max |actual - reference| over each computed node's outputs that have a
-// reference (inf where one is not comparable), cached per node once all its
-// referenced outputs had values.
-std::vector<double> Debugger::differenceOverlay() const {
-    const int64_t n = nodeCount();
-    std::vector<double> v(n, kNaN);
-    for (int64_t i = 0; i < n; ++i) {
-        {
-            std::lock_guard lock(d_->m);
-            if (d_->overlays.cachedDifference(i, v[i])) continue;
-        }
-        if (d_->session.state(i) != NodeState::Done) continue;
-        double mx = kNaN;
-        bool complete = true;
-        for (const auto& o : d_->graph.nodes[i].outputs) {
-            at::Tensor a = d_->actual(o.name), e = d_->reference(o.name);
-            if (!e.defined()) continue;
-            if (!a.defined()) {
-                complete = false;
-                continue;
-            }
-            const Comparison c = compare(o.name);
-            const double x = c.problem.empty() ? c.maxAbsDiff : std::numeric_limits<double>::infinity();
-            mx = std::isnan(mx) ? x : std::max(mx, x);
-        }
-        v[i] = mx;
-        if (complete) {
-            std::lock_guard lock(d_->m);
-            d_->overlays.cacheDifference(i, mx);
-        }
+    default: v = errorOverlay(kind); break;
     }
     return v;
 }

@@ -9,6 +9,7 @@
 //   tensor_probes.h     summary, slices, histogram, heatmap of one tensor
 //   reference_diff.h    comparison against expected outputs and intermediates
 //   node_overlays.h     per-node numbers for the graph's overlays
+//   run_checks.h        the reference check and the watchpoints (issue 12)
 // and it adds only the locking that lets a panel ask about tensors while a
 // run goes on. No torch headers here: widget files include this.
 //
@@ -23,19 +24,25 @@
 // crash.) Difference slices (block, heatmap, geometry) cut both tensors before
 // subtracting; summary / histogram / compare of a Difference read it whole.
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "core/exec/error_report.h"
 #include "core/exec/exec_types.h"
+#include "core/exec/node_metric.h"
 #include "core/exec/node_overlays.h"
 #include "core/exec/probe_types.h"
+#include "core/exec/reference_choice.h"
 #include "core/exec/reference_diff.h"
 #include "core/exec/run_status.h"
 #include "core/exec/value_rows.h"
 #include "core/exec/value_text.h"
 #include "core/exec/verify.h"
+#include "core/exec/watchpoints.h"
+#include "core/export/node_data.h"
 #include "core/ir/graph.h"
 
 namespace irscope::exec {
@@ -160,13 +167,53 @@ public:
     // .npy (one tensor), .pt/.pth/.bin or .safetensors by extension. Throws std::runtime_error.
     void exportTensor(const std::string& tensor, const std::string& path, ValueSide side = ValueSide::Actual) const;
 
+    // ---- numerical checks (issue 12; debugger_checks.cpp, run_checks.h)
+    // What the run is measured against, node by node, as it runs: the
+    // reference files (the default), or a second run with other weights or
+    // in another dtype (its weights file is read now; the run starts over).
+    // Throws std::runtime_error naming the file or the dtype.
+    void setReference(const ReferenceChoice& choice);
+    ReferenceChoice referenceChoice() const;
+    // Cumulative (each node on the run's own inputs) or local (each node on
+    // the reference's inputs: only a node wrong by itself fails). Resets the run.
+    void setErrorMode(ErrorMode mode);
+    ErrorMode errorMode() const;
+    // True while a reference is there to measure against.
+    bool checking() const;
+    // The rows measured so far, from row `from` on. `epoch`: in, the epoch of
+    // the rows the caller holds; out, the current one. When they differ the
+    // measurement started over (a reset, another reference or tolerance) and
+    // the rows returned start from 0 whatever `from` was. Any thread.
+    std::vector<OutputError> errorRows(size_t from, uint64_t& epoch) const;
+    std::vector<OutputError> errorRows() const;
+
+    // Watchpoints: stop after a node whose output has NaN / Inf / max |x|
+    // above a limit / fails the reference check. Any thread, also during a run.
+    void setWatch(int64_t node, const WatchCondition& condition);  // an empty condition removes it
+    std::map<int64_t, WatchCondition> watches() const;
+    void setGlobalWatch(const WatchCondition& condition);
+    WatchCondition globalWatch() const;
+
+    // Model Explorer node data (core/export/node_data.h) as OverlayKind::Imported:
+    // values by node name. Returns how many of the file's nodes are in this
+    // graph. Throws std::runtime_error naming the file, the place and the reason.
+    size_t importNodeData(const std::string& path);
+    void clearNodeData();
+    std::optional<exporter::NodeData> importedNodeData() const;
+    std::string importedNodeDataPath() const;
+    // One metric per node as node data, keyed by node name (the graph's model
+    // name as graph id), with thresholds from the tolerance. Throws std::runtime_error.
+    exporter::NodeData nodeData(NodeMetric metric) const;
+    void exportNodeData(const std::string& path, NodeMetric metric) const;
+
 private:
     RunStatus finish(const RunResult& result);
     void valuesChanged();
     void applyConstants();
     void applyInputs();
     std::string typeConstant(const std::string& name, const std::string& text, const std::string& dtype);
-    std::vector<double> differenceOverlay() const;
+    std::vector<double> errorOverlay(OverlayKind kind) const;
+    void rebuildChecks();
 
     struct Impl;
     std::unique_ptr<Impl> d_;

@@ -3,6 +3,8 @@
 #include <cmath>
 #include <limits>
 
+#include "core/exec/session.h"
+
 namespace irscope::exec {
 
 const char* nodeMetricName(NodeMetric m) {
@@ -54,10 +56,14 @@ double worseOf(NodeMetric metric, double a, double b) {
 }
 
 std::vector<double> nodeMetricValues(const ErrorReport& report, size_t nodeCount, NodeMetric metric) {
+    return nodeMetricValues(std::span<const OutputError>(report.outputs), nodeCount, metric);
+}
+
+std::vector<double> nodeMetricValues(std::span<const OutputError> rows, size_t nodeCount, NodeMetric metric) {
     const double nan = std::numeric_limits<double>::quiet_NaN();
     std::vector<double> out(nodeCount, nan);
     std::vector<char> seen(nodeCount, 0);
-    for (const auto& row : report.outputs) {
+    for (const auto& row : rows) {
         if (row.node < 0 || static_cast<size_t>(row.node) >= nodeCount) continue;
         const auto i = static_cast<size_t>(row.node);
         // A compared row without a number (NaN in the data, a shape that
@@ -69,6 +75,15 @@ std::vector<double> nodeMetricValues(const ErrorReport& report, size_t nodeCount
     }
     return out;
 }
+
+std::vector<double> nodeTimesMs(const Session& session) {
+    std::vector<double> out(static_cast<size_t>(session.nodeCount()), std::numeric_limits<double>::quiet_NaN());
+    for (int64_t i = 0; i < session.nodeCount(); ++i)
+        if (session.state(i) == NodeState::Done) out[static_cast<size_t>(i)] = session.seconds(i) * 1e3;
+    return out;
+}
+
+std::string nodeDataGraphId(const ir::Graph& graph) { return graph.modelName.empty() ? "main" : graph.modelName; }
 
 exporter::NodeData nodeMetricData(const ir::Graph& graph, const std::vector<double>& perNode, NodeMetric metric,
                                   const Tolerance& tol, const std::string& graphId) {

@@ -5,6 +5,7 @@
 // worst: the largest error, the lowest cosine or SQNR. Torch-free.
 #include <cstddef>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -30,6 +31,11 @@ double worseOf(NodeMetric metric, double a, double b);
 // none. A row whose metric is NaN (NaN in the data, not comparable) counts as
 // the worst value there is (+inf, or -inf for cosine and SQNR).
 std::vector<double> nodeMetricValues(const ErrorReport& report, size_t nodeCount, NodeMetric metric);
+std::vector<double> nodeMetricValues(std::span<const OutputError> rows, size_t nodeCount, NodeMetric metric);
+// Milliseconds per node that ran in `session` (NaN for the rest): TimeMs.
+std::vector<double> nodeTimesMs(const Session& session);
+// The graph id node data is written under: the model's name, else "main".
+std::string nodeDataGraphId(const ir::Graph& graph);
 
 // Node data for Model Explorer: values by node name (NaN left out), and
 // thresholds that colour "within tolerance" green and the rest amber or red.

@@ -1,7 +1,7 @@
 #pragma once
-// Per-node numbers for the graph's overlays (time, max |x|, NaN/Inf, the
-// difference against the reference), kept as nodes run so that colouring a
-// 100,000-node graph never reads a tensor twice. One value per node; NaN
+// Per-node numbers for the graph's overlays (time, max |x|, NaN/Inf; the
+// differences against the reference come from the reference check), kept as
+// nodes run so that colouring a 100,000-node graph never reads a tensor twice. One value per node; NaN
 // means "nothing to show". Torch-free; not thread-safe (the Debugger locks).
 #include <cstddef>
 #include <cstdint>
@@ -9,7 +9,22 @@
 
 namespace irscope::exec {
 
-enum class OverlayKind { None, Time, MaxAbs, NanInf, Difference };
+// Difference and the Error* kinds are the reference check's metrics (max
+// abs, max rel, mean abs, MSE, cosine, SQNR per node: the worst over its
+// outputs); Imported is node data loaded from a file.
+enum class OverlayKind {
+    None,
+    Time,
+    MaxAbs,
+    NanInf,
+    Difference,
+    ErrorMaxRel,
+    ErrorMeanAbs,
+    ErrorMse,
+    ErrorCosine,
+    ErrorSqnr,
+    Imported
+};
 
 class NodeOverlays {
 public:
@@ -21,15 +36,8 @@ public:
     const std::vector<double>& maxAbs() const { return maxAbs_; }
     const std::vector<double>& nanInf() const { return nanInf_; }
 
-    // The difference overlay is computed lazily per node and cached until the
-    // reference or the tolerance changes.
-    bool cachedDifference(int64_t node, double& value) const;
-    void cacheDifference(int64_t node, double value);
-    void forgetDifferences();
-
 private:
-    std::vector<double> maxAbs_, nanInf_, difference_;
-    std::vector<char> differenceKnown_;
+    std::vector<double> maxAbs_, nanInf_;
 };
 
 }  // namespace irscope::exec

@@ -90,6 +90,7 @@ void ReferenceCheck::reset() {
     std::lock_guard lock(mutex_);
     reference_->reset();
     report_ = ErrorReport{};
+    ++epoch_;
     report_.tolerance = tolerance_;
     report_.mode = errorModeName(mode_);
     measured_ = -1;
@@ -192,6 +193,15 @@ ErrorReport ReferenceCheck::report() const {
     drain();
     std::lock_guard lock(mutex_);
     return report_;
+}
+
+std::vector<OutputError> ReferenceCheck::rowsFrom(size_t from, uint64_t& epoch) const {
+    drain();
+    std::lock_guard lock(mutex_);
+    epoch = epoch_;
+    const auto& rows = report_.outputs;
+    if (from >= rows.size()) return {};
+    return {rows.begin() + static_cast<std::ptrdiff_t>(from), rows.end()};
 }
 
 ErrorReport ReferenceCheck::takeReport() {

@@ -57,6 +57,10 @@ public:
     // run, where a copy of 100,000 rows would be waste.
     ErrorReport takeReport();
     size_t rowCount() const;
+    // Rows [from, end) of the report, and the number of resets so far in
+    // `epoch`: a reader that keeps what it saw (the GUI's snapshot) asks only
+    // for rows it lacks, and starts over when the epoch moved.
+    std::vector<OutputError> rowsFrom(size_t from, uint64_t& epoch) const;
     // The first failing output's tensors, kept so that it can be described
     // in full (worst index, values) after the run freed it.
     bool firstFailingTensors(at::Tensor& actual, at::Tensor& reference) const;
@@ -79,6 +83,7 @@ private:
     ErrorMode mode_;
     mutable std::mutex mutex_;
     ErrorReport report_;
+    uint64_t epoch_ = 0;     // resets so far
     int64_t measured_ = -1;  // the last node measured
     bool measuredFailed_ = false;
     std::vector<at::Tensor> refs_;  // that node's references, for local mode's feed

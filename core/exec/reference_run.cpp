@@ -54,20 +54,29 @@ ReferenceRun::ReferenceRun(const ir::Graph& graph, const io::TensorMap& weights,
 
 ReferenceRun::~ReferenceRun() = default;
 
+at::Tensor ReferenceRun::valueOf(const std::string& tensorName) const {
+    std::lock_guard lock(mutex_);
+    return exec_.valueOf(tensorName);
+}
+
 void ReferenceRun::reset() {
+    std::lock_guard lock(mutex_);
     exec_.reset();
     capture_->reset();
     cursor_ = 0;
 }
 
 at::Tensor ReferenceRun::referenceOf(int64_t node, size_t output, const std::string&) {
+    std::unique_lock lock(mutex_);
     if (node < 0 || node >= static_cast<int64_t>(exec_.graph().nodes.size())) return {};
     if (node < cursor_) {
         if (node == capture_->node_)
             return output < capture_->results_.size() ? capture_->results_[output] : at::Tensor();
         const auto kept = exec_.outputsOf(node);
         if (output < kept.size() && kept[output].defined()) return kept[output];
-        reset();  // freed since: run again from the start
+        exec_.reset();  // freed since: run again from the start
+        capture_->reset();
+        cursor_ = 0;
     }
     if (cursor_ == 0) exec_.bindAll();
     while (cursor_ <= node) {

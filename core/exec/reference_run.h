@@ -10,6 +10,7 @@
 // FreeAfterLastUse neither run keeps more than it needs. Asked for a node it
 // ran before, it answers from what it kept, or starts over.
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -36,8 +37,10 @@ public:
     bool dtypeMayDiffer() const override { return dtype_.has_value(); }
     void reset() override;
 
-    // A value of the reference run by tensor name (kept values only).
-    at::Tensor valueOf(const std::string& tensorName) const { return exec_.valueOf(tensorName); }
+    // A value of the reference run by tensor name (kept values only). Any
+    // thread: the tensor viewer shows the reference beside the run's value
+    // while the run lane steps both.
+    at::Tensor valueOf(const std::string& tensorName) const;
     std::vector<MissingValue> preflight() const { return exec_.preflight(); }
 
 private:
@@ -47,6 +50,7 @@ private:
     std::unique_ptr<Capture> capture_;  // node i's results before the policy frees them
     int64_t cursor_ = 0;                // next node to run
     std::vector<std::string> scratch_;
+    mutable std::mutex mutex_;  // exec_ between the run thread and valueOf's readers
 };
 
 }  // namespace irscope::exec

@@ -36,9 +36,23 @@ void addDebuggerOptions(QCommandLineParser& p) {
                  QStringLiteral("Load reference node outputs by tensor name."), QStringLiteral("FILE")});
     p.addOption({QStringLiteral("run"), QStringLiteral("Run to the end (or the first failure) once loaded.")});
     p.addOption({QStringLiteral("run-to"), QStringLiteral("Run until NODE has run."), QStringLiteral("NODE")});
-    p.addOption({QStringLiteral("overlay"), QStringLiteral("Colour nodes by time, maxabs, naninf or diff."),
+    p.addOption({QStringLiteral("reference-weights"),
+                 QStringLiteral("Measure against a second run with these weights (Differences dock)."),
+                 QStringLiteral("FILE")});
+    p.addOption({QStringLiteral("reference-dtype"),
+                 QStringLiteral("Measure against a second run in float64, float16 or bfloat16."),
+                 QStringLiteral("DTYPE")});
+    p.addOption({QStringLiteral("local"), QStringLiteral("Local error: each node runs on the reference's inputs.")});
+    p.addOption({QStringLiteral("break-on"),
+                 QStringLiteral("Watch every node: nan, inf, diff, absmax=V (comma-separated)."),
+                 QStringLiteral("COND")});
+    p.addOption({QStringLiteral("node-data"), QStringLiteral("Import Model Explorer node data as the overlay."),
+                 QStringLiteral("FILE")});
+    p.addOption({QStringLiteral("overlay"),
+                 QStringLiteral("Colour nodes by time, maxabs, naninf, diff, maxrel, meanabs, mse, cosine, sqnr."),
                  QStringLiteral("KIND")});
-    p.addOption({QStringLiteral("show-dock"), QStringLiteral("Raise a debugger dock: weights, constants, inputs."),
+    p.addOption({QStringLiteral("show-dock"),
+                 QStringLiteral("Raise a debugger dock: weights, constants, inputs, differences, breakpoints."),
                  QStringLiteral("NAME")});
     p.addOption({QStringLiteral("viewer-tab"),
                  QStringLiteral("Tensor viewer tab: summary, values, histogram, heatmap, compare."),
@@ -61,6 +75,25 @@ void runDebuggerScript(const QCommandLineParser& p, DebuggerUi& ui, const QStrin
         {"reference-intermediates", exec::ValueFile::ReferenceIntermediates}};
     for (const auto& [option, file] : files)
         if (p.isSet(QLatin1String(option))) c->load(file, opt(option));
+    if (p.isSet(QStringLiteral("local"))) c->setErrorMode(exec::ErrorMode::Local);
+    if (p.isSet(QStringLiteral("reference-weights")) || p.isSet(QStringLiteral("reference-dtype"))) {
+        exec::ReferenceChoice choice;
+        if (p.isSet(QStringLiteral("reference-weights"))) {
+            choice.kind = exec::ReferenceChoice::Kind::Weights;
+            choice.weightsPath = opt("reference-weights").toStdString();
+        } else {
+            choice.kind = exec::ReferenceChoice::Kind::Dtype;
+            choice.dtype = opt("reference-dtype").toStdString();
+        }
+        c->setReferenceChoice(choice);
+    }
+    if (p.isSet(QStringLiteral("break-on"))) {
+        std::string why;
+        if (auto cond = exec::parseWatchCondition(opt("break-on").toStdString(), &why))
+            c->setGlobalWatch(*cond);
+        else
+            std::fprintf(stderr, "irscope: --break-on: %s\n", why.c_str());
+    }
     const QString tab = opt("viewer-tab").toLower();
     const std::map<QString, TensorTab> tabs{{QStringLiteral("summary"), TensorTab::Summary},
                                             {QStringLiteral("values"), TensorTab::Values},
@@ -75,16 +108,29 @@ void runDebuggerScript(const QCommandLineParser& p, DebuggerUi& ui, const QStrin
         ui.inputsDock->raise();
     else if (dock == QLatin1String("weights"))
         ui.weightsDock->raise();
+    else if (dock == QLatin1String("differences") && ui.differencesDock)
+        ui.differencesDock->raise();
+    else if (dock == QLatin1String("breakpoints") && ui.breakpointsDock)
+        ui.breakpointsDock->raise();
 
     // Wait for the loads (queued on the worker), then run, then finish.
     auto finish = [c, ui, select, done, &p] {
         const QString ov = p.value(QStringLiteral("overlay")).toLower();
-        const std::map<QString, exec::OverlayKind> kinds{{QStringLiteral("none"), exec::OverlayKind::None},
-                                                         {QStringLiteral("time"), exec::OverlayKind::Time},
-                                                         {QStringLiteral("maxabs"), exec::OverlayKind::MaxAbs},
-                                                         {QStringLiteral("naninf"), exec::OverlayKind::NanInf},
-                                                         {QStringLiteral("diff"), exec::OverlayKind::Difference}};
-        if (kinds.count(ov)) ui.overlay->setCurrentIndex(ui.overlay->findData(static_cast<int>(kinds.at(ov))));
+        using K = exec::OverlayKind;
+        const std::map<QString, K> kinds{{QStringLiteral("none"), K::None},
+                                         {QStringLiteral("time"), K::Time},
+                                         {QStringLiteral("maxabs"), K::MaxAbs},
+                                         {QStringLiteral("naninf"), K::NanInf},
+                                         {QStringLiteral("diff"), K::Difference},
+                                         {QStringLiteral("maxrel"), K::ErrorMaxRel},
+                                         {QStringLiteral("meanabs"), K::ErrorMeanAbs},
+                                         {QStringLiteral("mse"), K::ErrorMse},
+                                         {QStringLiteral("cosine"), K::ErrorCosine},
+                                         {QStringLiteral("sqnr"), K::ErrorSqnr}};
+        if (p.isSet(QStringLiteral("node-data")))
+            c->importNodeData(p.value(QStringLiteral("node-data")));
+        else if (kinds.count(ov))
+            c->setOverlay(kinds.at(ov));
         if (!c->path(exec::ValueFile::Expected).isEmpty() ||
             !c->path(exec::ValueFile::ReferenceIntermediates).isEmpty())
             c->findFirstDivergence();

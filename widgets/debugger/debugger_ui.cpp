@@ -7,6 +7,8 @@
 #include <QActionGroup>
 #include <QComboBox>
 #include <QDockWidget>
+#include <QFileDialog>
+#include <QInputDialog>
 #include <QLabel>
 #include <QMenuBar>
 #include <QProgressBar>
@@ -14,7 +16,9 @@
 #include <QStatusBar>
 #include <QToolBar>
 
+#include "widgets/debugger/breakpoints_panel.h"
 #include "widgets/debugger/constants_panel.h"
+#include "widgets/debugger/differences_panel.h"
 #include "widgets/debugger/exec_info_panel.h"
 #include "widgets/debugger/inputs_panel.h"
 #include "widgets/debugger/missing_values_panel.h"
@@ -22,6 +26,7 @@
 #include "widgets/debugger/tensor_viewer_area.h"
 #include "widgets/debugger/weights_panel.h"
 #include "widgets/graph_view/graph_view.h"
+#include "widgets/graph_view/overlay_scale.h"
 #include "widgets/main_window/main_window.h"
 #include "widgets/main_window/panel_registry.h"
 #include "widgets/session/debug_controller.h"
@@ -49,10 +54,15 @@ void installDocks(MainWindow& w, DebuggerUi& ui) {
     ui.tensorDock = w.panelDock(kTensorPanel);
     ui.constantsDock = w.panelDock(kConstantsPanel);
     ui.inputsDock = w.panelDock(kInputsPanel);
+    ui.differences = qobject_cast<DifferencesPanel*>(panel(kDifferencesPanel));
+    ui.breakpoints = qobject_cast<BreakpointsPanel*>(panel(kBreakpointsPanel));
+    ui.differencesDock = w.panelDock(kDifferencesPanel);
+    ui.breakpointsDock = w.panelDock(kBreakpointsPanel);
 
     w.movePanel(kCallStackPanel, {Qt::BottomDockWidgetArea, {}, kInputsPanel});
     if (QDockWidget* stack = w.panelDock(kCallStackPanel)) stack->show();
     ui.weightsDock->raise();
+    ui.tensorDock->raise();  // ahead of Differences and Breakpoints in its tab group
     if (QDockWidget* diagnostics = w.panelDock(kDiagnosticsPanel))
         w.resizeDocks({diagnostics, ui.weightsDock, ui.tensorDock}, {400, 480, 520}, Qt::Horizontal);
     else
@@ -67,15 +77,26 @@ QComboBox* makeOverlayBox(QWidget* parent, DebugController* c) {
     auto add = [box](const QString& text, exec::OverlayKind kind) {
         box->addItem(text, QVariant::fromValue(static_cast<int>(kind)));
     };
-    add(QObject::tr("Overlay: none"), exec::OverlayKind::None);
-    add(QObject::tr("Overlay: time"), exec::OverlayKind::Time);
-    add(QObject::tr("Overlay: max |x|"), exec::OverlayKind::MaxAbs);
-    add(QObject::tr("Overlay: NaN/Inf"), exec::OverlayKind::NanInf);
-    add(QObject::tr("Overlay: difference"), exec::OverlayKind::Difference);
-    QObject::connect(box, &QComboBox::currentIndexChanged, c,
-                     [c, box] { c->setOverlay(static_cast<exec::OverlayKind>(box->currentData().toInt())); });
+    using K = exec::OverlayKind;
+    for (K kind : {K::None, K::Time, K::MaxAbs, K::NanInf, K::Difference, K::ErrorMaxRel, K::ErrorMeanAbs, K::ErrorMse,
+                   K::ErrorCosine, K::ErrorSqnr, K::Imported})
+        add(QObject::tr("Overlay: %1").arg(overlayName(kind)), kind);
+    box->setToolTip(
+        QObject::tr("Colour the nodes by a number: time, max |x|, NaN/Inf, an error metric against "
+                    "the reference (Differences dock), or node data imported from a file"));
+    QObject::connect(box, &QComboBox::currentIndexChanged, c, [c, box] {
+        const auto kind = static_cast<exec::OverlayKind>(box->currentData().toInt());
+        c->setOverlay(kind);
+    });
+    // The controller may change it too (importing node data shows it).
+    QObject::connect(c, &DebugController::overlayChanged, box, [c, box] {
+        const QSignalBlocker block(box);
+        box->setCurrentIndex(box->findData(static_cast<int>(c->overlay())));
+    });
     return box;
 }
+
+void installWatchMenu(MainWindow& w, DebuggerUi& ui, QMenu* menu);
 
 // The run actions in the Debug menu and toolbar (shortcuts work anywhere in the app).
 void installRunActions(MainWindow& w, DebuggerUi& ui, QMenu* menu, QToolBar* bar) {
@@ -114,10 +135,117 @@ void installRunActions(MainWindow& w, DebuggerUi& ui, QMenu* menu, QToolBar* bar
                QObject::tr("Back to the first node; computed values are dropped"), &DebugController::reset);
     menu->addSeparator();
     bar->addSeparator();
+    installWatchMenu(w, ui, menu);
     ui.divergenceAction = action(QObject::tr("First divergence"), QKeySequence(Qt::CTRL | Qt::Key_D),
                                  QObject::tr("Go to the first node whose output differs from the reference"),
                                  &DebugController::goToFirstDivergence);
     ui.stopAction->setEnabled(false);
+}
+
+// Watchpoints on every node: a checkable condition each, and max |x| above a
+// limit asked for when checked.
+void installWatchMenu(MainWindow& w, DebuggerUi& ui, QMenu* menu) {
+    DebugController* c = ui.controller;
+    auto* watch = menu->addMenu(QObject::tr("Watchpoints (every node)"));
+    watch->setObjectName(QStringLiteral("watchMenu"));
+    auto* nan = watch->addAction(QObject::tr("Break on NaN"));
+    auto* inf = watch->addAction(QObject::tr("Break on Inf"));
+    auto* diff = watch->addAction(QObject::tr("Break on difference from the reference"));
+    auto* absMax = watch->addAction(QObject::tr("Break when max |x| exceeds…"));
+    nan->setObjectName(QStringLiteral("watchNan"));
+    inf->setObjectName(QStringLiteral("watchInf"));
+    diff->setObjectName(QStringLiteral("watchDiff"));
+    absMax->setObjectName(QStringLiteral("watchAbsMax"));
+    diff->setToolTip(QObject::tr("Stops after the first node whose output fails the tolerance against the reference"));
+    for (auto* a : {nan, inf, diff, absMax}) a->setCheckable(true);
+    auto apply = [c, nan, inf, diff, absMax, &w] {
+        exec::WatchCondition cond = c->globalWatch();
+        cond.nan = nan->isChecked();
+        cond.inf = inf->isChecked();
+        cond.diff = diff->isChecked();
+        if (!absMax->isChecked()) {
+            cond.absMax.reset();
+        } else if (!cond.absMax) {
+            bool ok = false;
+            const double v =
+                QInputDialog::getDouble(&w, QObject::tr("Watch every node"),
+                                        QObject::tr("Stop after a node whose max |x| exceeds:"), 1e4, 0, 1e300, 6, &ok);
+            if (ok)
+                cond.absMax = v;
+            else
+                absMax->setChecked(false);
+        }
+        c->setGlobalWatch(cond);
+    };
+    for (auto* a : {nan, inf, diff, absMax}) QObject::connect(a, &QAction::triggered, &w, apply);
+    QObject::connect(c, &DebugController::watchesChanged, &w, [c, nan, inf, diff, absMax] {
+        const exec::WatchCondition g = c->globalWatch();
+        nan->setChecked(g.nan);
+        inf->setChecked(g.inf);
+        diff->setChecked(g.diff);
+        absMax->setChecked(g.absMax.has_value());
+        absMax->setText(g.absMax ? QObject::tr("Break when max |x| exceeds %1").arg(*g.absMax)
+                                 : QObject::tr("Break when max |x| exceeds…"));
+    });
+}
+
+// Right-click on a node: breakpoint, run to it, and what to watch on it.
+void installNodeMenu(MainWindow& w, DebuggerUi& ui) {
+    DebugController* c = ui.controller;
+    GraphView* view = w.graphView();
+    if (!view) return;
+    view->addContextMenuHook([c, &w](QMenu& menu, const ItemRef& ref) {
+        if (!ref.isNode() || !c->hasDocument()) return;
+        const qint64 node = ref.index;
+        auto* bp = menu.addAction(c->debugger()->hasBreakpoint(node) ? QObject::tr("Remove breakpoint")
+                                                                     : QObject::tr("Set breakpoint (F9)"));
+        QObject::connect(bp, &QAction::triggered, c, [c, node] { c->toggleBreakpoint(node); });
+        auto* runTo = menu.addAction(QObject::tr("Run to here (Ctrl+F10)"));
+        runTo->setEnabled(!c->isRunning());
+        QObject::connect(runTo, &QAction::triggered, c, [c, node] { c->runToNode(node); });
+        auto* watch = menu.addMenu(QObject::tr("Watch this node's output"));
+        watch->setObjectName(QStringLiteral("nodeWatchMenu"));
+        const auto all = c->watches();
+        const auto it = all.find(node);
+        const exec::WatchCondition cur = it == all.end() ? exec::WatchCondition{} : it->second;
+        auto toggle = [&](const QString& text, bool on, auto change) {
+            auto* a = watch->addAction(text);
+            a->setCheckable(true);
+            a->setChecked(on);
+            QObject::connect(a, &QAction::triggered, c, [c, node, cur, change](bool checked) {
+                exec::WatchCondition next = cur;
+                change(next, checked);
+                c->setWatch(node, next);
+            });
+            return a;
+        };
+        toggle(QObject::tr("NaN"), cur.nan, [](exec::WatchCondition& w2, bool on) { w2.nan = on; });
+        toggle(QObject::tr("Inf"), cur.inf, [](exec::WatchCondition& w2, bool on) { w2.inf = on; });
+        toggle(QObject::tr("Difference from the reference"), cur.diff,
+               [](exec::WatchCondition& w2, bool on) { w2.diff = on; });
+        auto* limit = watch->addAction(cur.absMax ? QObject::tr("max |x| above %1…").arg(*cur.absMax)
+                                                  : QObject::tr("max |x| above…"));
+        limit->setCheckable(true);
+        limit->setChecked(cur.absMax.has_value());
+        QObject::connect(limit, &QAction::triggered, c, [c, node, cur, &w](bool checked) {
+            exec::WatchCondition next = cur;
+            next.absMax.reset();
+            if (checked) {
+                bool ok = false;
+                const double v = QInputDialog::getDouble(&w, QObject::tr("Watch this node"),
+                                                         QObject::tr("Stop after it when its max |x| exceeds:"),
+                                                         cur.absMax.value_or(1e4), 0, 1e300, 6, &ok);
+                if (!ok) return;
+                next.absMax = v;
+            }
+            c->setWatch(node, next);
+        });
+        if (cur.any()) {
+            watch->addSeparator();
+            QObject::connect(watch->addAction(QObject::tr("Stop watching")), &QAction::triggered, c,
+                             [c, node] { c->setWatch(node, {}); });
+        }
+    });
 }
 
 // Memory (retention), loading and saving values, the value docks' toggles.
@@ -145,6 +273,13 @@ void installValueMenus(MainWindow& w, DebuggerUi& ui, QMenu* menu) {
                      &ConstantsPanel::loadDialog);
     QObject::connect(menu->addAction(QObject::tr("Save entered constants…")), &QAction::triggered, ui.constants,
                      &ConstantsPanel::saveDialog);
+    auto* importData = loadMenu->addAction(QObject::tr("Node data as an overlay (Model Explorer JSON)…"));
+    importData->setObjectName(QStringLiteral("importNodeData"));
+    QObject::connect(importData, &QAction::triggered, &w, [c, &w] {
+        const QString path = QFileDialog::getOpenFileName(&w, QObject::tr("Import node data"), {},
+                                                          QObject::tr("Node data (*.json);;All files (*)"));
+        if (!path.isEmpty()) c->importNodeData(path);
+    });
     auto* viewMenu = menu->addMenu(QObject::tr("Panels"));
     for (const PanelRegistration& r : registeredPanels())
         if (QDockWidget* dock = r.sectionOf ? nullptr : w.panelDock(r.id))
@@ -277,6 +412,7 @@ DebuggerUi installDebugger(MainWindow& w) {
     installStatusBar(w, ui);
     connectRunState(w, ui);
     followCurrentNode(w, ui);
+    installNodeMenu(w, ui);
     w.installEventFilter(new TensorFileDrop(ui.controller, &w));
     return ui;
 }

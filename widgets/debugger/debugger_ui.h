@@ -1,6 +1,7 @@
 #pragma once
 // Installs the debugger into a MainWindow through its public API only: the
-// Weights / Constants / Inputs / Tensor docks, the Debug menu and toolbar
+// Weights / Constants / Inputs / Tensor / Differences / Breakpoints docks,
+// the node's context menu (breakpoint, run to, watch), the Debug menu and toolbar
 // (Continue F5, Step F10, Run to selected Ctrl+F10, Toggle breakpoint F9,
 // Reset Shift+F5, Stop), overlay and retention choices, the progress bar,
 // elapsed time and bytes held in the status bar, the execution section under
@@ -15,8 +16,10 @@ class QProgressBar;
 
 namespace irscope::widgets {
 
+class BreakpointsPanel;
 class ConstantsPanel;
 class DebugController;
+class DifferencesPanel;
 class ExecInfoPanel;
 class InputsPanel;
 class MainWindow;
@@ -31,10 +34,13 @@ struct DebuggerUi {
     WeightsPanel* weights = nullptr;
     ConstantsPanel* constants = nullptr;
     InputsPanel* inputs = nullptr;
+    DifferencesPanel* differences = nullptr;
+    BreakpointsPanel* breakpoints = nullptr;
     TensorViewerArea* tensors = nullptr;
     ExecInfoPanel* execInfo = nullptr;
     MissingValuesPanel* missing = nullptr;
-    QDockWidget *weightsDock = nullptr, *constantsDock = nullptr, *inputsDock = nullptr, *tensorDock = nullptr;
+    QDockWidget *weightsDock = nullptr, *constantsDock = nullptr, *inputsDock = nullptr, *tensorDock = nullptr,
+                *differencesDock = nullptr, *breakpointsDock = nullptr;
     QAction *continueAction = nullptr, *stepAction = nullptr, *stepIntoAction = nullptr, *stepOutAction = nullptr,
             *runToAction = nullptr, *breakpointAction = nullptr, *resetAction = nullptr, *stopAction = nullptr,
             *divergenceAction = nullptr;

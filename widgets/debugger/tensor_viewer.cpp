@@ -386,8 +386,13 @@ void TensorViewer::requestCompare() {
         const bool comparable = r->problem.empty();
         if (comparable) *h = d.heatmap(t, lead, 512, exec::ValueSide::Difference);
         return [this, r, h, comparable] {
-            if (!comparable)
-                diffHeat_->clear(tr("Load expected outputs (--expected) or reference intermediates to compare."));
+            // Only a missing reference gets the hint to load one; any other problem is said as it is.
+            if (!comparable && r->problem.rfind("no reference", 0) == 0)
+                diffHeat_->clear(
+                    tr("Load expected outputs or reference intermediates (Inputs & references), or "
+                       "choose a second run as the reference (Differences), to compare."));
+            else if (!comparable)
+                diffHeat_->clear(q(r->problem));
             else if (*h)
                 diffHeat_->setData(**h, true);
             compare_->setText(compareHtml(*r, q(c_->divergence().message)));

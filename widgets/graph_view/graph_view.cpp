@@ -17,6 +17,7 @@
 
 #include "widgets/graph_view/graph_renderer.h"
 #include "widgets/graph_view/minimap.h"
+#include "widgets/graph_view/overlay_legend.h"
 #include "widgets/session/graph_session.h"
 
 namespace irscope::widgets {
@@ -36,6 +37,11 @@ GraphView::GraphView(GraphSession* session, QWidget* parent)
     verticalScrollBar()->setSingleStep(24);
     minimap_ = new Minimap(this);
     minimap_->hide();
+    legend_ = new OverlayLegend(this);
+    connect(session_, &GraphSession::overlayLegendChanged, this, [this] {
+        legend_->setLegend(session_->overlayLegendTitle(), session_->overlayLegend());
+        placeMinimap();
+    });
 
     connect(session_, &GraphSession::graphLoaded, this, &GraphView::onGraphLoaded);
     connect(session_, &GraphSession::layoutChanged, this, &GraphView::onLayoutChanged);
@@ -274,6 +280,9 @@ void GraphView::placeMinimap() {
                           size.height());
     minimap_->raise();
     minimap_->invalidate();
+    const QSize legend = legend_->sizeHint();
+    legend_->setGeometry(vp.left() + 12, vp.bottom() - legend.height() - 12, legend.width(), legend.height());
+    legend_->raise();
 }
 
 void GraphView::changeEvent(QEvent* e) {
@@ -375,14 +384,29 @@ void GraphView::mouseDoubleClickEvent(QMouseEvent* e) {
     e->accept();
 }
 
+void GraphView::addContextMenuHook(ContextMenuHook hook) { menuHooks_.push_back(std::move(hook)); }
+
+// The item under the mouse gets the hooks' actions (the debugger's), then the
+// module actions when the graph is grouped by module.
 void GraphView::contextMenuEvent(QContextMenuEvent* e) {
     const auto* lay = session_->layout();
-    const auto* tree = session_->moduleTree();
-    if (!lay || !tree || !lay->byModule) return;
+    if (!lay) return;
     const QPointF s = mapToScene(e->pos());
     const int32_t item = lay->grid.itemAt({s.x(), s.y()}, 2 / zoom_);
     const ItemRef ref = item >= 0 ? lay->refOf(item) : ItemRef{};
     QMenu menu(this);
+    if (ref.isNode()) session_->select(ref);
+    for (const auto& hook : menuHooks_) hook(menu, ref);
+    const auto* tree = session_->moduleTree();
+    if (tree && lay->byModule) {
+        if (!menu.isEmpty()) menu.addSeparator();
+        addModuleActions(menu, ref);
+    }
+    if (!menu.isEmpty()) menu.exec(e->globalPos());
+}
+
+void GraphView::addModuleActions(QMenu& menu, const ItemRef& ref) {
+    const auto* tree = session_->moduleTree();
     const int64_t module = session_->moduleOf(ref);
     if (ref.isModule() && module > 0) {
         const bool open = session_->isModuleExpanded(module);
@@ -395,13 +419,12 @@ void GraphView::contextMenuEvent(QContextMenuEvent* e) {
             setModuleExpandedAnchored(module, false);
         });
     }
-    if (!menu.isEmpty()) menu.addSeparator();
+    if (!menu.isEmpty() && !menu.actions().back()->isSeparator()) menu.addSeparator();
     for (int depth = 1; depth <= 3; ++depth)
         menu.addAction(tr("Expand to depth %1").arg(depth), this,
                        [this, depth] { session_->expandModulesToDepth(depth); });
     menu.addAction(tr("Expand all"), this, [this] { session_->expandAllModules(); });
     menu.addAction(tr("Collapse to first view"), this, [this] { session_->expandModulesToDepth(-1); });
-    menu.exec(e->globalPos());
 }
 
 void GraphView::keyPressEvent(QKeyEvent* e) {

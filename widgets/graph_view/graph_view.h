@@ -4,6 +4,9 @@
 // of magnitude faster than 300k QGraphicsItems). It observes a GraphSession:
 // clicks select through it, and it redraws on its signals. Per-item looks
 // (selection, neighbours, highlights, decorations) come from the session.
+#include <functional>
+#include <vector>
+
 #include <QAbstractScrollArea>
 #include <QPointF>
 
@@ -12,15 +15,22 @@
 #include "widgets/session/item_ref.h"
 
 class QImage;
+class QMenu;
 
 namespace irscope::widgets {
 
 class GraphSession;
 class Minimap;
+class OverlayLegend;
 
 class GraphView : public QAbstractScrollArea {
     Q_OBJECT
 public:
+    // Adds actions for the item under the mouse to the view's context menu
+    // (the debugger adds breakpoint, run-to and watch actions on a node).
+    using ContextMenuHook = std::function<void(QMenu& menu, const ItemRef& ref)>;
+    void addContextMenuHook(ContextMenuHook hook);
+
     explicit GraphView(GraphSession* session, QWidget* parent = nullptr);
 
     GraphSession* session() const { return session_; }
@@ -76,12 +86,15 @@ private:
     void updateScrollBars();
     void zoomAround(double zoom, const QPointF& viewportAnchor);
     QPointF origin() const;  // scene point drawn at the viewport's top-left
-    void placeMinimap();
+    void placeMinimap();     // and the legend
+    void addModuleActions(QMenu& menu, const ItemRef& ref);
     // Opens or closes a module keeping its box where it is on screen.
     void setModuleExpandedAnchored(int64_t module, bool expanded);
 
     GraphSession* session_;
+    std::vector<ContextMenuHook> menuHooks_;
     Minimap* minimap_;
+    OverlayLegend* legend_;
     int64_t anchorModule_ = -1;  // keep this module's top-left at anchorPos_ across the next layout change
     QPointF anchorPos_;
     GraphTheme theme_;

@@ -3,9 +3,13 @@
 #include <algorithm>
 #include <cmath>
 
+#include <QObject>
+
 namespace irscope::widgets {
 
 namespace {
+
+const QColor kGood("#c9f2c9");  // an exact match, no NaN/Inf
 
 // t in [0, 1] -> light yellow .. orange .. red.
 QColor mixStops(double t) {
@@ -18,40 +22,94 @@ QColor mixStops(double t) {
     return t < 0.5 ? mix(c0, c1, t * 2) : mix(c1, c2, (t - 0.5) * 2);
 }
 
+// Errors against the reference, where 0 means "matches exactly" (green).
+bool isError(exec::OverlayKind kind) {
+    using K = exec::OverlayKind;
+    return kind == K::Difference || kind == K::ErrorMaxRel || kind == K::ErrorMeanAbs || kind == K::ErrorMse;
+}
+
+// Scaled by log10 of the value (cosine: of 1 - cosine).
 bool isLogScale(exec::OverlayKind kind) {
-    return kind == exec::OverlayKind::Difference || kind == exec::OverlayKind::MaxAbs;
+    return isError(kind) || kind == exec::OverlayKind::MaxAbs || kind == exec::OverlayKind::ErrorCosine;
+}
+
+// The value the colour grows with: how bad it is.
+double badness(exec::OverlayKind kind, double v) {
+    if (kind == exec::OverlayKind::ErrorCosine) return 1 - v;
+    if (kind == exec::OverlayKind::ErrorSqnr) return -v;
+    return v;
+}
+
+QString fmt(double v) {
+    if (std::isinf(v)) return v > 0 ? QStringLiteral("+inf") : QStringLiteral("-inf");
+    return QString::number(v, 'g', 3);
 }
 
 }  // namespace
 
-OverlayScale OverlayScale::fitted(exec::OverlayKind kind, const std::vector<double>& values) {
+QString overlayName(exec::OverlayKind kind) {
+    switch (kind) {
+    case exec::OverlayKind::None: return QObject::tr("none");
+    case exec::OverlayKind::Time: return QObject::tr("time");
+    case exec::OverlayKind::MaxAbs: return QObject::tr("max |x|");
+    case exec::OverlayKind::NanInf: return QObject::tr("NaN/Inf");
+    case exec::OverlayKind::Difference: return QObject::tr("max abs error");
+    case exec::OverlayKind::ErrorMaxRel: return QObject::tr("max rel error");
+    case exec::OverlayKind::ErrorMeanAbs: return QObject::tr("mean abs error");
+    case exec::OverlayKind::ErrorMse: return QObject::tr("MSE");
+    case exec::OverlayKind::ErrorCosine: return QObject::tr("cosine similarity");
+    case exec::OverlayKind::ErrorSqnr: return QObject::tr("SQNR (dB)");
+    case exec::OverlayKind::Imported: return QObject::tr("imported node data");
+    }
+    return {};
+}
+
+OverlayScale OverlayScale::fitted(exec::OverlayKind kind, const std::vector<double>& values,
+                                  std::vector<exporter::NodeDataThreshold> thresholds) {
     double lo = INFINITY, hi = -INFINITY;
     const bool log = isLogScale(kind);
-    for (double v : values)
-        if (!std::isnan(v) && std::isfinite(v) && (!log || v > 0)) {
-            lo = std::min(lo, v);
-            hi = std::max(hi, v);
+    for (double v : values) {
+        if (std::isnan(v)) continue;
+        const double b = badness(kind, v);
+        if (std::isfinite(b) && (!log || b > 0)) {
+            lo = std::min(lo, b);
+            hi = std::max(hi, b);
         }
-    if (kind == exec::OverlayKind::Difference) lo = std::max(1e-8, lo);
-    return OverlayScale(kind, lo, hi);
+    }
+    if (isError(kind)) lo = std::max(1e-12, lo);
+    OverlayScale s(kind, lo, hi);
+    if (kind == exec::OverlayKind::Imported) s.thresholds_ = std::move(thresholds);
+    return s;
+}
+
+double OverlayScale::position(double v) const {
+    const double b = badness(kind_, v);
+    if (isLogScale(kind_)) {
+        // 0 is the lightest; lo is the smallest positive value.
+        if (b <= 0) return 0;
+        if (std::isinf(b)) return 1;
+        const double a = std::log10(std::max(b, 1e-30)), b0 = std::log10(std::max(lo_, 1e-30)),
+                     b1 = std::log10(std::max(hi_, 1e-30));
+        return b1 > b0 ? (a - b0) / (b1 - b0) : 1;
+    }
+    if (std::isinf(b)) return b > 0 ? 1 : 0;
+    // One value only: an error that is not exact is the worst there is.
+    const bool error = kind_ == exec::OverlayKind::ErrorSqnr || kind_ == exec::OverlayKind::ErrorCosine;
+    return hi_ > lo_ ? (b - lo_) / (hi_ - lo_) : error ? 1 : 0;
 }
 
 QColor OverlayScale::color(double v) const {
     if (std::isnan(v)) return {};
-    if (kind_ == exec::OverlayKind::NanInf) return v > 0 ? QColor("#ff6b6b") : QColor("#c9f2c9");
-    if (kind_ == exec::OverlayKind::Difference && v == 0) return QColor("#c9f2c9");
-    double t = 0;
-    if (isLogScale(kind_)) {
-        // 0 is the lightest; lo is the smallest positive value.
-        if (v <= 0) return mixStops(0);
-        if (std::isinf(v)) return mixStops(1);
-        const double a = std::log10(std::max(v, 1e-30)), b0 = std::log10(std::max(lo_, 1e-30)),
-                     b1 = std::log10(std::max(hi_, 1e-30));
-        t = b1 > b0 ? (a - b0) / (b1 - b0) : 1;
-    } else {
-        t = hi_ > lo_ ? (v - lo_) / (hi_ - lo_) : 0;
+    if (kind_ == exec::OverlayKind::NanInf) return v > 0 ? QColor("#ff6b6b") : kGood;
+    if (isError(kind_) && v == 0) return kGood;
+    if (kind_ == exec::OverlayKind::ErrorCosine && v == 1) return kGood;
+    if (kind_ == exec::OverlayKind::ErrorSqnr && std::isinf(v) && v > 0) return kGood;
+    if (kind_ == exec::OverlayKind::Imported && !thresholds_.empty()) {
+        const std::string c = exporter::nodeDataColour(thresholds_, v);
+        const QColor colour(QString::fromStdString(c));
+        return colour.isValid() ? colour : mixStops(1);
     }
-    return mixStops(t);
+    return mixStops(position(v));
 }
 
 QString OverlayScale::badge(double v) const {
@@ -60,13 +118,60 @@ QString OverlayScale::badge(double v) const {
     case exec::OverlayKind::Time:
         return v < 1e-3 ? QString::number(v * 1e6, 'f', 0) + QStringLiteral(" µs")
                         : QString::number(v * 1e3, 'f', 2) + QStringLiteral(" ms");
-    case exec::OverlayKind::MaxAbs: return QString::number(v, 'g', 3);
+    case exec::OverlayKind::MaxAbs:
+    case exec::OverlayKind::Imported: return fmt(v);
+    case exec::OverlayKind::NanInf: return v > 0 ? QStringLiteral("NaN/Inf") : QString();
     // Only nodes that differ get a badge (green fill says "matches"): "0" on
     // every node of a busy graph is clutter.
-    case exec::OverlayKind::Difference: return v != 0 ? QString::number(v, 'g', 3) : QString();
-    case exec::OverlayKind::NanInf: return v > 0 ? QStringLiteral("NaN/Inf") : QString();
+    case exec::OverlayKind::Difference:
+    case exec::OverlayKind::ErrorMaxRel:
+    case exec::OverlayKind::ErrorMeanAbs:
+    case exec::OverlayKind::ErrorMse: return v != 0 ? fmt(v) : QString();
+    case exec::OverlayKind::ErrorCosine: return v != 1 ? QString::number(v, 'f', 4) : QString();
+    case exec::OverlayKind::ErrorSqnr: return std::isinf(v) && v > 0 ? QString() : fmt(v) + QStringLiteral(" dB");
     default: return {};
     }
+}
+
+QString OverlayScale::title() const {
+    QString t = overlayName(kind_);
+    if (kind_ == exec::OverlayKind::Imported && !thresholds_.empty()) return t + QObject::tr(" (file's thresholds)");
+    if (isLogScale(kind_) && kind_ != exec::OverlayKind::ErrorCosine) t += QObject::tr(" (log scale)");
+    if (kind_ == exec::OverlayKind::Time) t += QObject::tr(" per node");
+    return t;
+}
+
+std::vector<std::pair<QColor, QString>> OverlayScale::legend() const {
+    std::vector<std::pair<QColor, QString>> out;
+    if (kind_ == exec::OverlayKind::None) return out;
+    if (kind_ == exec::OverlayKind::NanInf)
+        return {{kGood, QObject::tr("finite")}, {QColor("#ff6b6b"), QStringLiteral("NaN/Inf")}};
+    if (kind_ == exec::OverlayKind::Imported && !thresholds_.empty()) {
+        for (const auto& t : thresholds_)
+            out.emplace_back(QColor(QString::fromStdString(t.bgColor)), QStringLiteral("≤ ") + fmt(t.value));
+        return out;
+    }
+    if (isError(kind_)) out.emplace_back(kGood, QObject::tr("exact"));
+    if (kind_ == exec::OverlayKind::ErrorCosine) out.emplace_back(kGood, QStringLiteral("1"));
+    if (kind_ == exec::OverlayKind::ErrorSqnr) out.emplace_back(kGood, QStringLiteral("+inf"));
+    if (!(lo_ <= hi_)) return out;  // no finite value yet
+    // Five swatches from lo to hi in the scale's own spacing, labelled with the value they stand for.
+    for (int i = 0; i < 5; ++i) {
+        const double u = i / 4.0;
+        double b = isLogScale(kind_) && lo_ > 0
+                       ? std::pow(10.0, std::log10(lo_) + u * (std::log10(hi_) - std::log10(lo_)))
+                       : lo_ + u * (hi_ - lo_);
+        const double v = kind_ == exec::OverlayKind::ErrorCosine ? 1 - b
+                         : kind_ == exec::OverlayKind::ErrorSqnr ? -b
+                                                                 : b;
+        QString label = kind_ == exec::OverlayKind::Time ? badge(v) : fmt(v);
+        if (hi_ == lo_) {
+            out.emplace_back(mixStops(position(v)), label);
+            break;
+        }
+        out.emplace_back(mixStops(u), label);
+    }
+    return out;
 }
 
 }  // namespace irscope::widgets

@@ -113,6 +113,11 @@ void DebugController::dropQueries(QObject* owner) { queryLane_->dropOwner(owner)
 
 DebugController::Snapshot DebugController::snapshot(exec::Debugger& d, bool rows) {
     Snapshot s;
+    uint64_t epoch = rowsSent_.epoch;
+    s.newErrorRows = d.errorRows(rowsSent_.count, epoch);
+    s.rowsRestart = epoch != rowsSent_.epoch;
+    rowsSent_.count = (s.rowsRestart ? 0 : rowsSent_.count) + s.newErrorRows.size();
+    rowsSent_.epoch = epoch;
     s.rows = rows;
     if (rows) {
         s.weightRows = d.weightRows();
@@ -133,6 +138,13 @@ void DebugController::apply(Snapshot s) {
     }
     nodeInfos_ = std::move(s.nodeInfos);
     cursor_ = s.cursor;
+    const bool rowsChanged = s.rowsRestart || !s.newErrorRows.empty();
+    if (s.rowsRestart) {
+        errorRows_.clear();
+        ++errorRowsGeneration_;
+    }
+    errorRows_.insert(errorRows_.end(), std::make_move_iterator(s.newErrorRows.begin()),
+                      std::make_move_iterator(s.newErrorRows.end()));
     if (bytesHeld_ != s.bytes) {
         bytesHeld_ = s.bytes;
         emit bytesHeldChanged(static_cast<qint64>(bytesHeld_));
@@ -140,6 +152,7 @@ void DebugController::apply(Snapshot s) {
     emit snapshotChanged();
     if (s.rows) emit valuesChanged();
     emit nodeStatesChanged();
+    if (rowsChanged) emit errorRowsChanged();
     if (overlayKind_ != exec::OverlayKind::None) setOverlay(overlayKind_);
 }
 
@@ -159,6 +172,7 @@ void DebugController::onGraphLoaded() {
     const exec::ValueSettings settings = dbg_ ? dbg_->settings() : exec::ValueSettings{};
     tick_->stop();
     dbg_.reset();
+    rowsSent_ = {};  // both lanes are idle: the run lane's bookkeeping may be touched
     doc_ = session_->documentPtr();
     clearSnapshot();
     if (!doc_) return;
@@ -175,6 +189,9 @@ void DebugController::clearSnapshot() {
     nodeInfos_.clear();
     overlayValues_.clear();
     divergence_ = {};
+    errorRows_.clear();
+    ++errorRowsGeneration_;
+    importedPath_.clear();
     cursor_ = 0;
     lastStatus_.clear();
     lastFailed_ = false;
@@ -189,6 +206,7 @@ void DebugController::restoreSettings(exec::ValueSettings settings) {
                          settings.seed != 0;
         std::vector<std::string> errors;
         if (any) errors = d.restore(settings);
+        restoreChecks(d, errors);
         auto s = std::make_shared<Snapshot>(snapshot(d, true));
         return [this, s, errors] {
             apply(std::move(*s));
@@ -314,6 +332,11 @@ void DebugController::postRun(std::function<exec::RunStatus(exec::Debugger&)> ru
             emit progress(cursor_, nodeCount(), elapsed_.elapsed() / 1000.0);
             emit runStateChanged(false);
             emit stopped(lastStatus_, st.failed);
+            // A watchpoint fired on the node that just ran: show it, not the next one.
+            if (st.reason == exec::StopReason::Watchpoint && st.lastNode >= 0) {
+                session_->select(ItemRef::node(st.lastNode), true);
+                showTensor(tensorOf(ItemRef::node(st.lastNode)));
+            }
         };
     });
 }

@@ -22,6 +22,7 @@
 // seed) are the core's ValueSettings, restored on the new debugger.
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <vector>
 
@@ -74,6 +75,18 @@ public:
     const std::vector<exec::MissingRow>& missing() const { return missing_; }
     const std::vector<exec::NodeInfo>& nodeInfos() const { return nodeInfos_; }
     const exec::DivergenceInfo& divergence() const { return divergence_; }
+    // Every node output measured against the reference so far, in execution
+    // order (the Differences dock; debug_controller_checks.cpp).
+    const std::vector<exec::OutputError>& errorRows() const { return errorRows_; }
+    // Changes each time errorRows() started over rather than grew.
+    uint64_t errorRowsGeneration() const { return errorRowsGeneration_; }
+    exec::ReferenceChoice referenceChoice() const { return referenceChoice_; }
+    exec::ErrorMode errorMode() const { return errorMode_; }
+    bool checking() const { return dbg_ && dbg_->checking(); }
+    // Watchpoints (thread-safe in the core: read straight from the debugger).
+    std::map<int64_t, exec::WatchCondition> watches() const;
+    exec::WatchCondition globalWatch() const;
+    QString importedNodeDataPath() const { return importedPath_; }
     // The value sources, as the core holds them ("" / empty / 0 without a document).
     QString path(exec::ValueFile file) const;
     QStringList enteredConstants() const;
@@ -135,6 +148,17 @@ public slots:
     void setPinned(const QString& tensor, bool pinned);
     void showTensor(const QString& tensor);  // focusTensorChanged
 
+    // ---- numerical checks (debug_controller_checks.cpp)
+    // Both reset the run; a failure (an unreadable weights file) goes out through errorOccurred.
+    void setReferenceChoice(const exec::ReferenceChoice& choice);
+    void setErrorMode(exec::ErrorMode mode);
+    void setWatch(qint64 node, const exec::WatchCondition& condition);  // an empty condition removes it
+    void setGlobalWatch(const exec::WatchCondition& condition);
+    // Node data as the Imported overlay (then shown); errors through errorOccurred.
+    void importNodeData(const QString& path);
+    // Synchronous (small): "" or the error.
+    QString exportNodeData(const QString& path, exec::NodeMetric metric);
+
 signals:
     void debuggerReset();  // a new document: everything changed
     // The snapshot changed (node infos, rows, cursor, the overlay): emitted
@@ -150,6 +174,9 @@ signals:
     void divergenceChanged();
     void focusTensorChanged(const QString& tensor);
     void constantEntered(bool ok, const QString& message);
+    void errorRowsChanged();  // errorRows() grew or started over
+    void checksChanged();     // the reference choice or the error mode
+    void watchesChanged();
     void errorOccurred(const QString& message);
     void busyChanged(bool busy);
 
@@ -158,6 +185,10 @@ private:
     void onGraphLoaded();
     void clearSnapshot();
     void restoreSettings(exec::ValueSettings settings);
+    // Run lane: the reference choice, error mode and global watch of the
+    // previous document on the new debugger (per-node watches name nodes of
+    // the old graph and are dropped).
+    void restoreChecks(exec::Debugger& d, std::vector<std::string>& errors);
     // Queues `job` on the run lane; with a non-empty tag a newer job of the
     // same tag replaces a queued one. `job` returns a UI-thread continuation (may be empty).
     void post(const QString& tag, RunJob job);
@@ -174,8 +205,15 @@ private:
         std::vector<exec::NodeInfo> nodeInfos;
         int64_t cursor = 0;
         size_t bytes = 0;
+        bool rowsRestart = false;  // newErrorRows replace errorRows_ instead of extending it
+        std::vector<exec::OutputError> newErrorRows;
     };
-    static Snapshot snapshot(exec::Debugger& d, bool rows);
+    // Run lane only: the rows the snapshots have handed to the UI thread.
+    struct RowsSent {
+        uint64_t epoch = ~uint64_t(0);
+        size_t count = 0;
+    };
+    Snapshot snapshot(exec::Debugger& d, bool rows);
     void apply(Snapshot s);
     void onTick();
 
@@ -191,6 +229,13 @@ private:
     std::vector<exec::NodeInfo> nodeInfos_;
     std::vector<double> overlayValues_;
     exec::DivergenceInfo divergence_;
+    std::vector<exec::OutputError> errorRows_;
+    RowsSent rowsSent_;
+    uint64_t errorRowsGeneration_ = 0;
+    exec::ReferenceChoice referenceChoice_;
+    exec::ErrorMode errorMode_ = exec::ErrorMode::Cumulative;
+    QString importedPath_;
+    exec::WatchCondition globalWatch_;  // carried to the next document
     exec::RetentionPolicy retention_ = exec::RetentionPolicy::KeepAll;
     exec::OverlayKind overlayKind_ = exec::OverlayKind::None;
     bool running_ = false;

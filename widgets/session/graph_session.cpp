@@ -138,6 +138,8 @@ void GraphSession::setDocument(std::shared_ptr<LoadedDocument> doc, std::shared_
     layout_ = std::move(layout);
     drawing_ = std::move(drawing);
     moduleOverlays_.clear();
+    legendTitle_.clear();
+    legend_.clear();
     moduleDecorationsDirty_ = true;
     lane_->dropTag(kLayoutTag);  // a relayout of the previous document is stale
     if (layout_ && !drawing_) showWeights_ = layout_->includeWeights;
@@ -475,6 +477,13 @@ void GraphSession::recomputeFlags() {
     }
     if (currentNode_ >= 0)
         for (int32_t item : layout_->itemsOf(ItemRef::node(currentNode_))) mark(item, kFlagCurrent);
+}
+
+void GraphSession::setOverlayLegend(const QString& title, std::vector<std::pair<QColor, QString>> entries) {
+    if (title == legendTitle_ && entries == legend_) return;
+    legendTitle_ = title;
+    legend_ = std::move(entries);
+    emit overlayLegendChanged();
 }
 
 void GraphSession::setModuleOverlays(std::vector<std::pair<QColor, QString>> perModule) {

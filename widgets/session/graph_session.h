@@ -123,6 +123,10 @@ public:
     const NodeDecoration* moduleDecoration(int64_t module) const;
     // The debugger's overlay aggregated per module (colour and badge by ModuleId); empty: none.
     void setModuleOverlays(std::vector<std::pair<QColor, QString>> perModule);
+    // The overlay's key for the view's legend (an empty title: no overlay).
+    void setOverlayLegend(const QString& title, std::vector<std::pair<QColor, QString>> entries);
+    const QString& overlayLegendTitle() const { return legendTitle_; }
+    const std::vector<std::pair<QColor, QString>>& overlayLegend() const { return legend_; }
     // "done", "failed", "12/46 ran" for a module after (part of) a run, open or closed; nullptr: nothing ran.
     const QString* moduleStatus(int64_t module) const;
     // Seconds the module's ops took in the run so far (0 before any ran).
@@ -151,6 +155,7 @@ signals:
     void currentNodeChanged(qint64 node);
     void highlightChanged();
     void decorationsChanged();
+    void overlayLegendChanged();
     void suppliedPlaceholdersChanged();
 
 private:
@@ -183,6 +188,8 @@ private:
     mutable std::vector<QString> moduleStatus_;
     mutable std::vector<double> moduleSeconds_;
     std::vector<std::pair<QColor, QString>> moduleOverlays_;
+    QString legendTitle_;
+    std::vector<std::pair<QColor, QString>> legend_;
     mutable bool moduleDecorationsDirty_ = true;
     QSet<QString> supplied_;
 };

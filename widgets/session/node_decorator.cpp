@@ -28,7 +28,16 @@ void NodeDecorator::update() {
     const exec::OverlayKind kind = c_->overlay();
     const bool haveOverlay = kind != exec::OverlayKind::None && c_->overlayValues().size() == n;
     std::optional<OverlayScale> scale;
-    if (haveOverlay) scale = OverlayScale::fitted(kind, c_->overlayValues());
+    if (haveOverlay) {
+        std::vector<exporter::NodeDataThreshold> thresholds;
+        if (kind == exec::OverlayKind::Imported && c_->debugger())
+            if (auto data = c_->debugger()->importedNodeData()) thresholds = data->thresholds;
+        scale = OverlayScale::fitted(kind, c_->overlayValues(), std::move(thresholds));
+    }
+    if (scale)
+        session_->setOverlayLegend(scale->title(), scale->legend());
+    else
+        session_->setOverlayLegend({}, {});
     decoratePlaceholders();
     session_->setModuleOverlays(scale ? moduleOverlays(*scale) : std::vector<std::pair<QColor, QString>>{});
     decorateNodes(scale ? &*scale : nullptr);
@@ -87,22 +96,25 @@ void NodeDecorator::decoratePlaceholders() {
     session_->setWeightDecorations(std::move(marks));
 }
 
-// A closed module shows its ops' overlay aggregated: time summed, max |x| and
-// difference maxed, NaN/Inf if any op has one. Summed times get their own
-// scale (over the modules); the maxima share the ops' scale.
+// A closed module shows its ops' overlay aggregated: time summed, the rest
+// the worst of its ops (the largest error or max |x|, the lowest cosine or
+// SQNR, NaN/Inf if any op has one). Summed times get their own scale (over
+// the modules); the worst values share the ops' scale.
 std::vector<std::pair<QColor, QString>> NodeDecorator::moduleOverlays(const OverlayScale& nodeScale) const {
     const auto* tree = session_->moduleTree();
     const auto& values = c_->overlayValues();
     if (!tree || values.size() != tree->nodeModules().size()) return {};
     std::vector<double> agg(tree->size(), std::numeric_limits<double>::quiet_NaN());
     const bool sum = nodeScale.kind() == exec::OverlayKind::Time;
+    const bool lowIsWorse =
+        nodeScale.kind() == exec::OverlayKind::ErrorCosine || nodeScale.kind() == exec::OverlayKind::ErrorSqnr;
     for (size_t n = 0; n < values.size(); ++n) {
         const double v = values[n];
         if (std::isnan(v)) continue;
         for (auto m = tree->moduleOfNode(static_cast<int64_t>(n)); m != modules::kNoModule;
              m = tree->module(m).parent) {
             double& a = agg[static_cast<size_t>(m)];
-            a = std::isnan(a) ? v : sum ? a + v : std::max(a, v);
+            a = std::isnan(a) ? v : sum ? a + v : lowIsWorse ? std::min(a, v) : std::max(a, v);
         }
     }
     OverlayScale scale = nodeScale;

@@ -1,0 +1,31 @@
+#pragma once
+// ReferenceChoice: what the debugger's run is checked against (issue 12).
+// Either the tensor files loaded as the reference (reference intermediates,
+// expected outputs), or a second run of the same graph: with other weights
+// ("did the conversion change this op?") or with every floating value cast
+// to another dtype ("what does bfloat16 do to my model, node by node?").
+// Torch-free: the Differences dock offers these choices.
+#include <string>
+
+namespace irscope::exec {
+
+struct ReferenceChoice {
+    enum class Kind { Files, Weights, Dtype };
+    Kind kind = Kind::Files;
+    std::string weightsPath;  // Kind::Weights
+    std::string dtype;        // Kind::Dtype: "float64", "float32", "float16", "bfloat16"
+
+    bool isRun() const { return kind != Kind::Files; }
+    friend bool operator==(const ReferenceChoice&, const ReferenceChoice&) = default;
+};
+
+// "the reference files", "a second run with weights 'w2.pt'", "a second run in bfloat16".
+inline std::string describeReference(const ReferenceChoice& c) {
+    switch (c.kind) {
+    case ReferenceChoice::Kind::Weights: return "a second run with weights '" + c.weightsPath + "'";
+    case ReferenceChoice::Kind::Dtype: return "a second run in " + c.dtype;
+    default: return "the reference files";
+    }
+}
+
+}  // namespace irscope::exec

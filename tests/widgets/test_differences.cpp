@@ -1,0 +1,260 @@
+// Numerical debugging in the real window (offscreen; issue 12): llama_block
+// run with one weight perturbed against a second run with the good weights.
+// The Differences dock fills as the run goes, sorts by a metric, hides what
+// passes, marks what crosses a threshold and names the culprit in local
+// mode; a click goes to the node; the graph is coloured by SQNR with a
+// legend and the collapsed module shows its worst op; node data goes out
+// and comes back in as an overlay; watchpoints set from the window stop the
+// run and are listed with the breakpoints. Expected values: numerics.json
+// from PyTorch (tests/data/make_numerics_fixture.py).
+#include <QAction>
+#include <QApplication>
+#include <QComboBox>
+#include <QDockWidget>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QLabel>
+#include <QMenu>
+#include <QMenuBar>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include "widgets/debugger/breakpoints_panel.h"
+#include "widgets/debugger/debugger_ui.h"
+#include "widgets/debugger/differences_model.h"
+#include "widgets/debugger/differences_panel.h"
+#include "widgets/graph_view/graph_view.h"
+#include "widgets/graph_view/overlay_legend.h"
+#include "widgets/main_window/main_window.h"
+#include "widgets/session/debug_controller.h"
+#include "widgets/session/graph_session.h"
+#include "widgets/session/loaded_document.h"
+
+using namespace irscope;
+using namespace irscope::widgets;
+
+namespace {
+
+QString fx(const QString& name) { return QStringLiteral(IRSCOPE_TEST_DATA "/ir/") + name; }
+
+QJsonObject numerics() {
+    QFile f(fx(QStringLiteral("numerics.json")));
+    f.open(QIODevice::ReadOnly);
+    return QJsonDocument::fromJson(f.readAll()).object();
+}
+
+}  // namespace
+
+class TestDifferences : public QObject {
+    Q_OBJECT
+
+    MainWindow* window_ = nullptr;
+    DebuggerUi ui_;
+    QString culprit_;
+
+    GraphSession* session() const { return window_->session(); }
+    DebugController* ctl() const { return ui_.controller; }
+    QTableView* table() const { return ui_.differences->table(); }
+
+    // llama_block with the perturbed weights, measured against a run with the good ones.
+    void open() {
+        delete window_;
+        window_ = new MainWindow;
+        ui_ = installDebugger(*window_);
+        window_->resize(1400, 900);
+        window_->show();
+        QSignalSpy loaded(session(), &GraphSession::graphLoaded);
+        window_->openFile(fx(QStringLiteral("llama_block.json")));
+        QVERIFY(loaded.wait(30000));
+        ctl()->loadWeights(fx(QStringLiteral("llama_block.weights_perturbed.pt")));
+        ctl()->loadInputs(fx(QStringLiteral("llama_block.inputs.pt")));
+        exec::ReferenceChoice c;
+        c.kind = exec::ReferenceChoice::Kind::Weights;
+        c.weightsPath = fx(QStringLiteral("llama_block.weights.pt")).toStdString();
+        ctl()->setReferenceChoice(c);
+        QVERIFY(ctl()->waitIdle());
+    }
+    void runToEnd() {
+        ui_.continueAction->trigger();
+        QVERIFY(ctl()->waitIdle());
+    }
+    int64_t nodeIndex(const QString& name) const {
+        const auto& nodes = session()->document()->graph.nodes;
+        for (size_t i = 0; i < nodes.size(); ++i)
+            if (QString::fromStdString(nodes[i].name) == name) return static_cast<int64_t>(i);
+        return -1;
+    }
+    QStringList failingShown() const {
+        QStringList out;
+        for (int r = 0; r < table()->model()->rowCount(); ++r)
+            out << table()->model()->index(r, DifferencesModel::Node).data().toString();
+        out.removeDuplicates();
+        return out;
+    }
+
+private slots:
+    void initTestCase() {
+        QStandardPaths::setTestModeEnabled(true);
+        culprit_ =
+            numerics()[QStringLiteral("perturbed")].toObject()[QStringLiteral("readers")].toArray()[0].toString();
+    }
+    void cleanupTestCase() { delete window_; }
+
+    // Cumulative: the dock lists every output, the culprit first among the
+    // failing; local: only the culprit fails and the summary names it.
+    void dockNamesTheCulprit() {
+        open();
+        QVERIFY(ui_.differences && ui_.differencesDock);
+        QVERIFY(ui_.differences->summary().contains(QLatin1String("Nothing measured yet")));
+        runToEnd();
+        const int all = table()->model()->rowCount();
+        QVERIFY(all > 20);
+        ui_.differences->setFailingOnly(true);
+        const QStringList cumulative = failingShown();
+        QVERIFY(cumulative.size() > 1);
+        QCOMPARE(cumulative.front(), culprit_);  // sorted by node: execution order
+        QVERIFY(ui_.differences->summary().contains(QLatin1String("First failing")));
+        QVERIFY(ui_.differences->summary().contains(culprit_));
+
+        auto* mode = ui_.differences->findChild<QComboBox*>(QStringLiteral("errorMode"));
+        QVERIFY(mode);
+        mode->setCurrentIndex(mode->findData(static_cast<int>(exec::ErrorMode::Local)));
+        emit mode->activated(mode->currentIndex());
+        QVERIFY(ctl()->waitIdle());
+        QCOMPARE(ctl()->errorMode(), exec::ErrorMode::Local);
+        QCOMPARE(table()->model()->rowCount(), 0);  // the run started over
+        runToEnd();
+        QCOMPARE(failingShown(), QStringList{culprit_});
+        QVERIFY2(ui_.differences->summary().contains(QLatin1String("wrong by itself")),
+                 qPrintable(ui_.differences->summary()));
+        ui_.differences->setFailingOnly(false);
+        QCOMPARE(table()->model()->rowCount(), all);
+
+        // Sorting by SQNR puts the culprit (the lowest) first.
+        table()->sortByColumn(DifferencesModel::Sqnr, Qt::AscendingOrder);
+        const QModelIndex top = table()->model()->index(0, DifferencesModel::Node);
+        QCOMPARE(top.data().toString(), culprit_);
+        const double want = numerics()[QStringLiteral("perturbed")]
+                                .toObject()[QStringLiteral("first_local")]
+                                .toObject()[QStringLiteral("sqnr_db")]
+                                .toDouble();
+        const double got =
+            table()->model()->index(0, DifferencesModel::Sqnr).data(DifferencesModel::kSortRole).toDouble();
+        QVERIFY2(std::fabs(got - want) < 1e-3, qPrintable(QString::number(got)));
+
+        // A click goes to the node and shows its tensor.
+        QTest::mouseClick(table()->viewport(), Qt::LeftButton, {}, table()->visualRect(top).center());
+        QCOMPARE(session()->selection().index, nodeIndex(culprit_));
+        QCOMPARE(ctl()->focusTensor(), culprit_);
+
+        // A threshold flags rows that pass the tolerance: SQNR below 200 dB is
+        // more than the culprit (exact rows have +inf and stay out).
+        ui_.differences->setFailingOnly(true);
+        QVERIFY(ui_.differences->setThreshold(QStringLiteral("sqnr_db"), QStringLiteral("200")));
+        const int flagged = table()->model()->rowCount();
+        QVERIFY(flagged >= 1);
+        QVERIFY(!ui_.differences->setThreshold(QStringLiteral("sqnr_db"), QStringLiteral("lots")));
+        QVERIFY(ui_.differences->setThreshold(QStringLiteral("sqnr_db"), QString()));
+        QCOMPARE(failingShown(), QStringList{culprit_});
+    }
+
+    // The graph coloured by SQNR: a legend says what the colours mean; export then import as node data.
+    void overlayByMetricWithLegendAndNodeData() {
+        open();
+        ctl()->setErrorMode(exec::ErrorMode::Local);
+        QVERIFY(ctl()->waitIdle());
+        runToEnd();
+        ctl()->setOverlay(exec::OverlayKind::ErrorSqnr);
+        QVERIFY(ctl()->waitIdle());
+        auto* legend = window_->graphView()->findChild<OverlayLegend*>();
+        QVERIFY(legend);
+        QVERIFY(legend->isVisible());
+        QVERIFY2(legend->title().contains(QLatin1String("SQNR")), qPrintable(legend->title()));
+        QVERIFY(legend->entries().size() >= 2);
+        const int64_t i = nodeIndex(culprit_);
+        const auto* deco = session()->nodeDecoration(i);
+        QVERIFY(deco && deco->overlay.isValid());
+        QVERIFY2(deco->badge.endsWith(QLatin1String("dB")), qPrintable(deco->badge));
+        // An exact node is green and has no badge.
+        const auto* exact = session()->nodeDecoration(0);
+        QVERIFY(exact && exact->badge.isEmpty());
+        QCOMPARE(exact->overlay, QColor("#c9f2c9"));
+
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("sqnr.json"));
+        QCOMPARE(ctl()->exportNodeData(path, exec::NodeMetric::SqnrDb), QString());
+        ctl()->setOverlay(exec::OverlayKind::None);
+        QVERIFY(ctl()->waitIdle());
+        QVERIFY(!legend->isVisible());
+        ctl()->importNodeData(path);
+        QVERIFY(ctl()->waitIdle());
+        QCOMPARE(ctl()->overlay(), exec::OverlayKind::Imported);
+        QCOMPARE(ui_.overlay->currentData().toInt(), static_cast<int>(exec::OverlayKind::Imported));
+        QVERIFY(legend->isVisible());
+        QVERIFY2(legend->title().contains(QLatin1String("thresholds")), qPrintable(legend->title()));
+        const double want = numerics()[QStringLiteral("perturbed")]
+                                .toObject()[QStringLiteral("first_local")]
+                                .toObject()[QStringLiteral("sqnr_db")]
+                                .toDouble();
+        QVERIFY(std::fabs(ctl()->overlayValues()[i] - want) < 1e-3);
+        // A file that is not node data: an error naming it, the overlay unchanged.
+        const QString bad = dir.filePath(QStringLiteral("bad.json"));
+        QFile f(bad);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("{\"results\": {\"mul\": {\"value\": \"high\"}}}");
+        f.close();
+        QSignalSpy errors(ctl(), &DebugController::errorOccurred);
+        ctl()->importNodeData(bad);
+        QVERIFY(ctl()->waitIdle());
+        QCOMPARE(errors.size(), 1);
+        QVERIFY2(errors[0][0].toString().contains(QLatin1String("bad.json")), qPrintable(errors[0][0].toString()));
+        QCOMPARE(ctl()->overlay(), exec::OverlayKind::Imported);
+    }
+
+    // Watchpoints: on every node from the Debug menu, on one node; listed with breakpoints; the run stops.
+    void watchpointsStopAndAreListed() {
+        open();
+        auto* breakpoints = ui_.breakpoints;
+        QVERIFY(breakpoints);
+        QVERIFY(breakpoints->entries().isEmpty());
+        auto* watchDiff = window_->findChild<QAction*>(QStringLiteral("watchDiff"));
+        QVERIFY(watchDiff);
+        watchDiff->trigger();
+        QVERIFY(ctl()->globalWatch().diff);
+        QCOMPARE(breakpoints->entries().size(), 1);
+        QVERIFY(breakpoints->entries()[0].contains(QLatin1String("every node: diff")));
+        runToEnd();
+        QVERIFY(ctl()->lastRunFailed() == false);
+        QCOMPARE(ctl()->cursor(), nodeIndex(culprit_) + 1);  // stopped right after the culprit
+        QVERIFY2(ctl()->lastStatus().contains(QLatin1String("watchpoint")), qPrintable(ctl()->lastStatus()));
+        QCOMPARE(session()->selection().index, nodeIndex(culprit_));  // the node that fired, not the next one
+        QCOMPARE(ctl()->focusTensor(), culprit_);
+        watchDiff->trigger();  // off
+        QVERIFY(!ctl()->globalWatch().any());
+
+        // One node, with a breakpoint beside it.
+        const int64_t later = nodeIndex(culprit_) + 3;
+        exec::WatchCondition big;
+        big.absMax = 1e-30;  // any non-zero output
+        ctl()->setWatch(later, big);
+        ctl()->toggleBreakpoint(later - 1);
+        QCOMPARE(breakpoints->entries().size(), 2);
+        runToEnd();
+        QCOMPARE(ctl()->cursor(), later - 1);  // the breakpoint stops before its node
+        runToEnd();
+        QCOMPARE(ctl()->cursor(), later + 1);  // the watch after its node
+        breakpoints->removeAll();
+        QVERIFY(breakpoints->entries().isEmpty());
+        QVERIFY(ctl()->watches().empty());
+        runToEnd();
+        QVERIFY(ctl()->cursor() == ctl()->nodeCount());
+    }
+};
+
+QTEST_MAIN(TestDifferences)
+#include "test_differences.moc"

@@ -1,0 +1,316 @@
+#include "widgets/debugger/differences_panel.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMenu>
+#include <QMessageBox>
+#include <QTableView>
+#include <QToolButton>
+#include <QVBoxLayout>
+#include <QWidgetAction>
+
+#include "widgets/common/qt_text.h"
+#include "widgets/debugger/differences_model.h"
+#include "widgets/debugger/tensor_viewer_area.h"
+#include "widgets/main_window/panel_registry.h"
+#include "widgets/session/debug_controller.h"
+#include "widgets/session/graph_session.h"
+
+namespace irscope::widgets {
+
+namespace {
+
+enum ReferenceItem { kFiles, kOtherWeights, kFloat64, kFloat16, kBFloat16 };
+
+const char* dtypeOf(int item) {
+    switch (item) {
+    case kFloat64: return "float64";
+    case kFloat16: return "float16";
+    case kBFloat16: return "bfloat16";
+    default: return "";
+    }
+}
+
+int itemOf(const exec::ReferenceChoice& c) {
+    if (c.kind == exec::ReferenceChoice::Kind::Weights) return kOtherWeights;
+    if (c.kind == exec::ReferenceChoice::Kind::Dtype)
+        return c.dtype == "float64" ? kFloat64 : c.dtype == "float16" ? kFloat16 : kBFloat16;
+    return kFiles;
+}
+
+const std::vector<exec::NodeMetric>& errorMetrics() {
+    static const std::vector<exec::NodeMetric> all = {exec::NodeMetric::MaxAbs,  exec::NodeMetric::MaxRel,
+                                                      exec::NodeMetric::MeanAbs, exec::NodeMetric::Mse,
+                                                      exec::NodeMetric::Cosine,  exec::NodeMetric::SqnrDb};
+    return all;
+}
+
+QString metricTitle(exec::NodeMetric m) {
+    switch (m) {
+    case exec::NodeMetric::MaxAbs: return QObject::tr("Max abs above");
+    case exec::NodeMetric::MaxRel: return QObject::tr("Max rel above");
+    case exec::NodeMetric::MeanAbs: return QObject::tr("Mean abs above");
+    case exec::NodeMetric::Mse: return QObject::tr("MSE above");
+    case exec::NodeMetric::Cosine: return QObject::tr("Cosine below");
+    case exec::NodeMetric::SqnrDb: return QObject::tr("SQNR (dB) below");
+    case exec::NodeMetric::TimeMs: return QObject::tr("Time (ms)");
+    }
+    return {};
+}
+
+}  // namespace
+
+DifferencesPanel::DifferencesPanel(DebugController* c, QWidget* parent)
+    : QWidget(parent),
+      c_(c),
+      model_(new DifferencesModel(this)),
+      filter_(new DifferencesFilter(this)),
+      table_(new QTableView(this)),
+      reference_(new QComboBox(this)),
+      mode_(new QComboBox(this)),
+      failingOnly_(new QCheckBox(tr("Failing only"), this)),
+      thresholds_(new QToolButton(this)),
+      export_(new QToolButton(this)),
+      summary_(new QLabel(this)) {
+    setObjectName(QStringLiteral("differencesPanel"));
+    reference_->setObjectName(QStringLiteral("referenceChoice"));
+    mode_->setObjectName(QStringLiteral("errorMode"));
+    failingOnly_->setObjectName(QStringLiteral("failingOnly"));
+    table_->setObjectName(QStringLiteral("differencesTable"));
+    summary_->setObjectName(QStringLiteral("differencesSummary"));
+
+    reference_->addItem(tr("Reference files"), kFiles);
+    reference_->addItem(tr("Second run: other weights…"), kOtherWeights);
+    reference_->addItem(tr("Second run: float64"), kFloat64);
+    reference_->addItem(tr("Second run: float16"), kFloat16);
+    reference_->addItem(tr("Second run: bfloat16"), kBFloat16);
+    reference_->setToolTip(
+        tr("What the run is measured against: the reference intermediates and expected outputs "
+           "loaded (Debug ▸ Load, or drop a file), or the same graph run a second time with other "
+           "weights or with every floating value in another dtype"));
+    mode_->addItem(tr("Cumulative error"), static_cast<int>(exec::ErrorMode::Cumulative));
+    mode_->addItem(tr("Local error"), static_cast<int>(exec::ErrorMode::Local));
+    mode_->setToolTip(
+        tr("Cumulative: each node runs on the run's own inputs, so one wrong op makes everything after "
+           "it differ.\nLocal: each node runs on the reference's inputs, so only an op that is wrong by "
+           "itself fails: the first failing node is the culprit. Changing it resets the run."));
+    failingOnly_->setToolTip(tr("Show only outputs that fail the tolerance or cross a threshold"));
+    thresholds_->setText(tr("Thresholds"));
+    thresholds_->setPopupMode(QToolButton::InstantPopup);
+    auto* tmenu = new QMenu(thresholds_);
+    auto* editor = new QWidgetAction(tmenu);
+    editor->setDefaultWidget(makeThresholdEditor());
+    tmenu->addAction(editor);
+    thresholds_->setMenu(tmenu);
+    thresholds_->setToolTip(
+        tr("Limits per metric, beyond the tolerance: a cell across one is marked and its row "
+           "counts as failing"));
+    export_->setText(tr("Export node data"));
+    export_->setPopupMode(QToolButton::InstantPopup);
+    export_->setToolTip(tr("Save one metric per node as Model Explorer node data (JSON)"));
+    auto* emenu = new QMenu(export_);
+    for (exec::NodeMetric m : exec::allNodeMetrics())
+        emenu->addAction(QString::fromLatin1(exec::nodeMetricName(m)), this,
+                         [this, m] { exportDialog(static_cast<int>(m)); });
+    export_->setMenu(emenu);
+
+    filter_->setSourceModel(model_);
+    filter_->setSortRole(DifferencesModel::kSortRole);
+    table_->setModel(filter_);
+    table_->setSortingEnabled(true);
+    table_->sortByColumn(DifferencesModel::Node, Qt::AscendingOrder);
+    table_->setSelectionBehavior(QAbstractItemView::SelectRows);
+    table_->setSelectionMode(QAbstractItemView::SingleSelection);
+    table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    table_->verticalHeader()->hide();
+    table_->verticalHeader()->setDefaultSectionSize(table_->fontMetrics().height() + 6);
+    table_->horizontalHeader()->setStretchLastSection(true);
+    table_->setWordWrap(false);
+    table_->setAlternatingRowColors(true);
+    summary_->setWordWrap(true);
+    summary_->setTextFormat(Qt::RichText);
+
+    auto* bar = new QHBoxLayout;
+    bar->setContentsMargins(0, 0, 0, 0);
+    bar->addWidget(reference_);
+    bar->addWidget(mode_);
+    bar->addWidget(failingOnly_);
+    bar->addWidget(thresholds_);
+    bar->addWidget(export_);
+    bar->addStretch(1);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addLayout(bar);
+    layout->addWidget(summary_);
+    layout->addWidget(table_, 1);
+
+    connect(reference_, &QComboBox::activated, this, &DifferencesPanel::chooseReference);
+    connect(mode_, &QComboBox::activated, this,
+            [this] { c_->setErrorMode(static_cast<exec::ErrorMode>(mode_->currentData().toInt())); });
+    connect(failingOnly_, &QCheckBox::toggled, this, [this](bool on) { filter_->setFailingOnly(on); });
+    connect(table_, &QTableView::clicked, this, [this](const QModelIndex& index) {
+        const qint64 node = index.data(DifferencesModel::kNodeRole).toLongLong();
+        const QString tensor = index.data(DifferencesModel::kTensorRole).toString();
+        c_->session()->select(ItemRef::node(node), true);
+        c_->showTensor(tensor);
+    });
+    connect(c_, &DebugController::errorRowsChanged, this, &DifferencesPanel::rowsChanged);
+    connect(c_, &DebugController::debuggerReset, this, &DifferencesPanel::rowsChanged);
+    connect(c_, &DebugController::checksChanged, this, &DifferencesPanel::checksChanged);
+    connect(c_, &DebugController::valuesChanged, this, &DifferencesPanel::rowsChanged);
+    rowsChanged();
+    checksChanged();
+}
+
+QWidget* DifferencesPanel::makeThresholdEditor() {
+    auto* box = new QWidget(this);
+    auto* form = new QFormLayout(box);
+    for (exec::NodeMetric m : errorMetrics()) {
+        auto* edit = new QLineEdit(box);
+        edit->setObjectName(QStringLiteral("threshold_%1").arg(QLatin1String(exec::nodeMetricName(m))));
+        edit->setPlaceholderText(tr("off"));
+        edit->setClearButtonEnabled(true);
+        connect(edit, &QLineEdit::editingFinished, this, [this, edit, m] {
+            if (!setThreshold(QLatin1String(exec::nodeMetricName(m)), edit->text()))
+                edit->setStyleSheet(QStringLiteral("color:#d0302a"));
+            else
+                edit->setStyleSheet({});
+        });
+        form->addRow(metricTitle(m), edit);
+    }
+    return box;
+}
+
+bool DifferencesPanel::setThreshold(const QString& metric, const QString& text) {
+    const auto m = exec::nodeMetricNamed(metric.toStdString());
+    if (!m || *m == exec::NodeMetric::TimeMs) return false;
+    std::optional<double> limit;
+    if (!text.trimmed().isEmpty()) {
+        bool ok = false;
+        const double v = text.trimmed().toDouble(&ok);
+        if (!ok) return false;
+        limit = v;
+    }
+    exec::MetricThresholds t = model_->thresholds();
+    t.set(*m, limit);
+    model_->setThresholds(t);
+    filter_->invalidate();
+    rowsChanged();  // the summary counts flagged rows
+    return true;
+}
+
+void DifferencesPanel::setFailingOnly(bool on) { failingOnly_->setChecked(on); }
+
+QString DifferencesPanel::summary() const { return summary_->text(); }
+
+void DifferencesPanel::rowsChanged() {
+    const auto& rows = c_->errorRows();
+    const int n = static_cast<int>(rows.size());
+    if (generation_ == c_->errorRowsGeneration()) {
+        model_->rowsAppended();
+    } else {
+        model_->setRows(&rows);
+        generation_ = c_->errorRowsGeneration();
+    }
+
+    const exec::MetricThresholds& t = model_->thresholds();
+    int flagged = 0;
+    const exec::OutputError* first = nullptr;
+    for (const auto& r : rows)
+        if (t.flags(r)) {
+            ++flagged;
+            if (!first) first = &r;
+        }
+    const bool local = c_->errorMode() == exec::ErrorMode::Local;
+    const QString against = q(exec::describeReference(c_->referenceChoice()));
+    QString text;
+    if (!c_->hasDocument()) {
+        text = tr("Open a model to compare its run with a reference.");
+    } else if (!c_->checking()) {
+        text =
+            tr("No reference: load reference intermediates or expected outputs (Debug ▸ Load, or drop the "
+               "file on the window), or choose a second run above.");
+    } else if (rows.empty()) {
+        text = tr("Nothing measured yet against %1: run (F5) and every node's outputs are measured as it runs.")
+                   .arg(against.toHtmlEscaped());
+    } else if (!first) {
+        text = tr("<b>All %1 outputs measured match</b> %2 (%3 error).")
+                   .arg(n)
+                   .arg(against.toHtmlEscaped(), local ? tr("local") : tr("cumulative"));
+    } else {
+        const QString who =
+            QStringLiteral("<b>%1</b> (%2)").arg(q(first->nodeName).toHtmlEscaped(), q(first->opType).toHtmlEscaped());
+        text = tr("<span style='color:#b71c1c'>%1 of %2 outputs fail</span> against %3. ")
+                   .arg(flagged)
+                   .arg(n)
+                   .arg(against.toHtmlEscaped());
+        text += local ? tr("Local error: the first failing node, %1, is wrong by itself.").arg(who)
+                      : tr("First failing: %1. Switch to <i>Local error</i> to tell the op that is wrong by itself "
+                           "from those that only inherit its error.")
+                            .arg(who);
+    }
+    summary_->setText(text);
+}
+
+void DifferencesPanel::checksChanged() {
+    const QSignalBlocker b1(reference_), b2(mode_);
+    reference_->setCurrentIndex(reference_->findData(itemOf(c_->referenceChoice())));
+    const auto choice = c_->referenceChoice();
+    if (choice.kind == exec::ReferenceChoice::Kind::Weights)
+        reference_->setItemText(reference_->findData(kOtherWeights),
+                                tr("Second run: %1").arg(QFileInfo(q(choice.weightsPath)).fileName()));
+    mode_->setCurrentIndex(mode_->findData(static_cast<int>(c_->errorMode())));
+    rowsChanged();
+}
+
+void DifferencesPanel::chooseReference(int index) {
+    const int item = reference_->itemData(index).toInt();
+    exec::ReferenceChoice choice;
+    if (item == kOtherWeights) {
+        const QString path =
+            QFileDialog::getOpenFileName(this, tr("Weights for the reference run"), {},
+                                         tr("Tensor files (*.pt *.pth *.bin *.safetensors *.npz);;All files (*)"));
+        if (path.isEmpty()) {
+            checksChanged();  // back to what it was
+            return;
+        }
+        choice.kind = exec::ReferenceChoice::Kind::Weights;
+        choice.weightsPath = path.toStdString();
+    } else if (item != kFiles) {
+        choice.kind = exec::ReferenceChoice::Kind::Dtype;
+        choice.dtype = dtypeOf(item);
+    }
+    c_->setReferenceChoice(choice);
+}
+
+void DifferencesPanel::exportDialog(int metricIndex) {
+    const auto metric = static_cast<exec::NodeMetric>(metricIndex);
+    const QString name = QLatin1String(exec::nodeMetricName(metric));
+    const QString path =
+        QFileDialog::getSaveFileName(this, tr("Export %1 per node as Model Explorer node data").arg(name),
+                                     QStringLiteral("%1.node_data.json").arg(name), tr("Node data (*.json)"));
+    if (path.isEmpty()) return;
+    const QString error = c_->exportNodeData(path, metric);
+    if (!error.isEmpty()) QMessageBox::warning(this, tr("Export node data"), error);
+}
+
+namespace {
+
+const bool registered = registerPanel({
+    .id = kDifferencesPanel,
+    .title = QT_TRANSLATE_NOOP("irscope::widgets::Panels", "Differences"),
+    .order = 25,
+    .make = [](const PanelContext& c) -> QWidget* { return new DifferencesPanel(c.controller); },
+    .where = {Qt::BottomDockWidgetArea, {}, kTensorPanel},
+});
+
+}  // namespace
+
+}  // namespace irscope::widgets

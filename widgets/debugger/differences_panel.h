@@ -1,0 +1,62 @@
+#pragma once
+// DifferencesPanel: "which op is wrong?" (issue 12). A sortable table of
+// every node output measured against the reference as the run goes (max
+// abs, max rel, mean abs, MSE, cosine, SQNR, mismatches, NaN/Inf, verdict),
+// with the choices that shape it above: what the reference is (the files
+// loaded as the reference, or a second run with other weights or in
+// float64 / float16 / bfloat16), cumulative or local error, "failing only",
+// a threshold per metric, and the export of any metric as Model Explorer
+// node data. A summary line names the culprit. A click selects the node and
+// shows its tensor (run, reference and difference in the tensor viewer).
+#include <QWidget>
+
+#include "widgets/main_window/panel_id.h"
+
+class QCheckBox;
+class QComboBox;
+class QLabel;
+class QTableView;
+class QToolButton;
+
+namespace irscope::widgets {
+
+class DebugController;
+class DifferencesFilter;
+class DifferencesModel;
+
+inline constexpr PanelId kDifferencesPanel{"differencesDock"};
+
+class DifferencesPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit DifferencesPanel(DebugController* controller, QWidget* parent = nullptr);
+
+    // For tests and scripts.
+    QTableView* table() const { return table_; }
+    DifferencesModel* model() const { return model_; }
+    QString summary() const;
+    void setFailingOnly(bool on);
+    // "max_abs" ... "sqnr_db"; an empty text removes the limit. False when not a number.
+    bool setThreshold(const QString& metric, const QString& text);
+
+private:
+    void rowsChanged();
+    void checksChanged();
+    void chooseReference(int index);
+    void exportDialog(int metric);
+    QWidget* makeThresholdEditor();
+
+    DebugController* c_;
+    DifferencesModel* model_;
+    DifferencesFilter* filter_;
+    QTableView* table_;
+    QComboBox* reference_;
+    QComboBox* mode_;
+    QCheckBox* failingOnly_;
+    QToolButton* thresholds_;
+    QToolButton* export_;
+    QLabel* summary_;
+    uint64_t generation_ = ~uint64_t(0);  // of the controller's rows the model shows
+};
+
+}  // namespace irscope::widgets

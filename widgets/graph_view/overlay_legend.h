@@ -1,0 +1,31 @@
+#pragma once
+// OverlayLegend: the key to the debugger's overlay, in the graph view's
+// bottom-left corner (the minimap has the right): what is coloured, and a
+// swatch per band with the value it stands for. Hidden without an overlay.
+// Translucent, like the minimap, so nodes under it stay visible.
+#include <utility>
+#include <vector>
+
+#include <QColor>
+#include <QWidget>
+
+namespace irscope::widgets {
+
+class OverlayLegend : public QWidget {
+    Q_OBJECT
+public:
+    explicit OverlayLegend(QWidget* parent = nullptr);
+    void setLegend(const QString& title, std::vector<std::pair<QColor, QString>> entries);
+    QString title() const { return title_; }
+    const std::vector<std::pair<QColor, QString>>& entries() const { return entries_; }
+    QSize sizeHint() const override;
+
+protected:
+    void paintEvent(QPaintEvent*) override;
+
+private:
+    QString title_;
+    std::vector<std::pair<QColor, QString>> entries_;
+};
+
+}  // namespace irscope::widgets

@@ -1,0 +1,113 @@
+// DebugController's numerical checks (issue 12): the reference the run is
+// measured against, local or cumulative error, watchpoints, node data in and
+// out. The rows measured arrive with every snapshot (debug_controller.cpp).
+#include "widgets/session/debug_controller.h"
+
+#include "widgets/common/qt_text.h"
+
+namespace irscope::widgets {
+
+std::map<int64_t, exec::WatchCondition> DebugController::watches() const {
+    return dbg_ ? dbg_->watches() : std::map<int64_t, exec::WatchCondition>{};
+}
+
+exec::WatchCondition DebugController::globalWatch() const { return dbg_ ? dbg_->globalWatch() : globalWatch_; }
+
+void DebugController::restoreChecks(exec::Debugger& d, std::vector<std::string>& errors) {
+    if (globalWatch_.any()) d.setGlobalWatch(globalWatch_);
+    try {
+        if (errorMode_ != exec::ErrorMode::Cumulative) d.setErrorMode(errorMode_);
+        if (referenceChoice_.isRun()) d.setReference(referenceChoice_);
+    } catch (const std::exception& e) {
+        errors.push_back(std::string("reference: ") + e.what());
+        QMetaObject::invokeMethod(this, [this] {
+            referenceChoice_ = {};
+            emit checksChanged();
+        });
+    }
+}
+
+void DebugController::setReferenceChoice(const exec::ReferenceChoice& choice) {
+    if (!dbg_) return;
+    if (running_) dbg_->cancel();
+    post({}, [this, choice](exec::Debugger& d) -> Continuation {
+        QString error;
+        try {
+            d.setReference(choice);
+        } catch (const std::exception& e) {
+            error = q(e.what());
+        }
+        auto s = std::make_shared<Snapshot>(snapshot(d, false));
+        return [this, s, error, choice] {
+            if (error.isEmpty()) {
+                referenceChoice_ = choice;
+                lastFailed_ = false;
+            }
+            apply(std::move(*s));
+            emit checksChanged();
+            if (!error.isEmpty()) emit errorOccurred(error);
+        };
+    });
+}
+
+void DebugController::setErrorMode(exec::ErrorMode mode) {
+    if (!dbg_ || mode == errorMode_) return;
+    if (running_) dbg_->cancel();
+    errorMode_ = mode;
+    post({}, [this, mode](exec::Debugger& d) -> Continuation {
+        d.setErrorMode(mode);
+        auto s = std::make_shared<Snapshot>(snapshot(d, false));
+        return [this, s] {
+            lastFailed_ = false;
+            apply(std::move(*s));
+            emit checksChanged();
+            lastStatus_ = errorMode_ == exec::ErrorMode::Local
+                              ? tr("local error: each node will run on the reference's inputs")
+                              : tr("cumulative error: each node runs on the run's own inputs");
+            emit stopped(lastStatus_, false);
+        };
+    });
+}
+
+void DebugController::setWatch(qint64 node, const exec::WatchCondition& condition) {
+    if (!dbg_ || node < 0 || node >= dbg_->nodeCount()) return;
+    dbg_->setWatch(node, condition);  // thread-safe, also during a run
+    emit watchesChanged();
+}
+
+void DebugController::setGlobalWatch(const exec::WatchCondition& condition) {
+    globalWatch_ = condition;
+    if (dbg_) dbg_->setGlobalWatch(condition);
+    emit watchesChanged();
+}
+
+void DebugController::importNodeData(const QString& path) {
+    post({}, [this, p = path.toStdString(), path](exec::Debugger& d) -> Continuation {
+        QString error;
+        try {
+            d.importNodeData(p);
+        } catch (const std::exception& e) {
+            error = q(e.what());
+        }
+        return [this, error, path] {
+            if (!error.isEmpty()) {
+                emit errorOccurred(error);
+                return;
+            }
+            importedPath_ = path;
+            setOverlay(exec::OverlayKind::Imported);
+        };
+    });
+}
+
+QString DebugController::exportNodeData(const QString& path, exec::NodeMetric metric) {
+    if (!dbg_) return tr("no model loaded");
+    try {
+        dbg_->exportNodeData(path.toStdString(), metric);
+    } catch (const std::exception& e) {
+        return q(e.what());
+    }
+    return {};
+}
+
+}  // namespace irscope::widgets
