@@ -84,7 +84,7 @@ void Debugger::load(ValueFile kind, const std::string& path) {
         d_->sources.setFile(kind, std::move(tensors), path);
     }
     if (kind == ValueFile::Expected || kind == ValueFile::ReferenceIntermediates) {
-        rebuildChecks();
+        if (!d_->checks.runsReference()) rebuildChecks();  // a second run does not read them
         return;
     }
     switch (kind) {
@@ -290,7 +290,10 @@ void Debugger::cancel() { d_->session.cancel(); }
 void Debugger::setBreakpoint(int64_t node, bool on) { d_->session.setBreakpoint(node, on); }
 bool Debugger::hasBreakpoint(int64_t node) const { return d_->session.hasBreakpoint(node); }
 std::vector<int64_t> Debugger::breakpoints() const { return d_->session.breakpoints(); }
-void Debugger::setRetention(RetentionPolicy policy) { d_->session.setRetention(policy); }
+void Debugger::setRetention(RetentionPolicy policy) {
+    d_->session.setRetention(policy);
+    rebuildChecks();  // a reference run and local mode keep what the run keeps
+}
 RetentionPolicy Debugger::retention() const { return d_->session.retention(); }
 void Debugger::setPinned(const std::string& tensor, bool pinned) { d_->session.setPinned(tensor, pinned); }
 
@@ -403,7 +406,9 @@ Comparison Debugger::compare(const std::string& name) const {
 }
 
 DivergenceInfo Debugger::firstDivergence() const {
-    if (d_->checks.runsReference()) return firstFailingRow(errorRows(), d_->checks.choice());
+    // The check's rows: they saw each node's own result (in local mode the
+    // run then holds the reference's), and a second run keeps no dump.
+    if (d_->checks.active()) return firstFailingRow(errorRows(), d_->checks.choice());
     io::TensorMap refs;
     Tolerance tol;
     {

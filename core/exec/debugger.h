@@ -214,6 +214,7 @@ private:
     std::string typeConstant(const std::string& name, const std::string& text, const std::string& dtype);
     std::vector<double> errorOverlay(OverlayKind kind) const;
     void rebuildChecks();
+    void clearOverlays();
 
     struct Impl;
     std::unique_ptr<Impl> d_;

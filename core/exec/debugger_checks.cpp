@@ -93,12 +93,19 @@ void Debugger::rebuildChecks() {
             references = d_->sources.references();
         }
     }
-    d_->checks.rebuild(d_->session, {weights, constants, inputs, std::move(references)}, tolerance);
+    if (d_->checks.rebuild(d_->session, {weights, constants, inputs, std::move(references)}, tolerance))
+        clearOverlays();  // the run went back to its start
+}
+
+void Debugger::clearOverlays() {
+    std::lock_guard lock(d_->m);
+    d_->overlays.reset(d_->graph.nodes.size());
 }
 
 void Debugger::setReference(const ReferenceChoice& choice) {
     d_->checks.setChoice(choice);
     d_->session.reset();
+    clearOverlays();
     rebuildChecks();
 }
 
@@ -107,10 +114,7 @@ ReferenceChoice Debugger::referenceChoice() const { return d_->checks.choice(); 
 void Debugger::setErrorMode(ErrorMode mode) {
     d_->checks.setMode(mode);
     d_->session.reset();
-    {
-        std::lock_guard lock(d_->m);
-        d_->overlays.reset(d_->graph.nodes.size());
-    }
+    clearOverlays();
     rebuildChecks();
 }
 

@@ -57,9 +57,12 @@ struct Debugger::Impl {
                 for (const auto& n : mv.nodes) missingNodes.insert(n);
     }
 
-    // Actual value: the session's (node outputs, inputs, registry), else any loaded file entry.
+    // Actual value: what the node computed (in local mode the run holds the
+    // reference's in its place), the session's (node outputs, inputs,
+    // registry), else any loaded file entry.
     at::Tensor actual(const std::string& name) const {
-        at::Tensor t;
+        at::Tensor t = checks.ownValue(name);
+        if (t.defined()) return t;
         if (session.value(name, t)) return t;
         std::lock_guard lock(m);
         return sources.fileValue(name);

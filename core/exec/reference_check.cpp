@@ -96,6 +96,7 @@ void ReferenceCheck::reset() {
     measured_ = -1;
     measuredFailed_ = false;
     refs_.clear();
+    own_.clear();
     firstActual_.reset();
     firstReference_.reset();
 }
@@ -132,7 +133,14 @@ bool ReferenceCheck::measure(int64_t i, std::span<const at::Tensor> outputs) {
             ++report_.notInReference;
             continue;
         }
-        OutputError row = measureOutput(node, i, k, outputs[k], refs_[k], tolerance_, reference_->dtypeMayDiffer());
+        OutputError row;
+        try {
+            row = measureOutput(node, i, k, outputs[k], refs_[k], tolerance_, reference_->dtypeMayDiffer());
+        } catch (const std::exception& e) {  // as the worker does: say so in the row
+            row = measureOutput(node, i, k, at::Tensor(), at::Tensor(), tolerance_);
+            row.metrics.problem = std::string("cannot be measured: ") + e.what();
+            row.failing = true;
+        }
         measuredFailed_ = measuredFailed_ || row.failing;
         record(std::move(row), outputs[k], refs_[k]);
     }
@@ -182,6 +190,10 @@ bool ReferenceCheck::afterNode(int64_t i, std::span<at::Tensor> outputs) {
             const at::Tensor& ref = refs_[k];
             if (!ref.defined() || !outputs[k].defined() || !ref.sizes().equals(outputs[k].sizes())) continue;
             // The queued handle keeps the run's own result for the worker.
+            if (keepOwn_ && k < graph_.nodes[static_cast<size_t>(i)].outputs.size()) {
+                std::lock_guard lock(mutex_);
+                own_[graph_.nodes[static_cast<size_t>(i)].outputs[k].name] = outputs[k];
+            }
             outputs[k] = ref.scalar_type() == outputs[k].scalar_type() ? ref : ref.to(outputs[k].scalar_type());
         }
     }
@@ -193,6 +205,12 @@ ErrorReport ReferenceCheck::report() const {
     drain();
     std::lock_guard lock(mutex_);
     return report_;
+}
+
+at::Tensor ReferenceCheck::ownValue(const std::string& tensorName) const {
+    std::lock_guard lock(mutex_);
+    auto it = own_.find(tensorName);
+    return it == own_.end() ? at::Tensor() : it->second;
 }
 
 std::vector<OutputError> ReferenceCheck::rowsFrom(size_t from, uint64_t& epoch) const {

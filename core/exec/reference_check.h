@@ -22,6 +22,7 @@
 #include <memory>
 #include <mutex>
 #include <thread>
+#include <unordered_map>
 #include <vector>
 
 #include "core/exec/error_report.h"
@@ -48,6 +49,13 @@ public:
     bool measure(int64_t node, std::span<const at::Tensor> outputs);
 
     ErrorMode mode() const { return mode_; }
+    // Local mode replaces a node's results in the run with the reference's;
+    // with this set, the check keeps the node's own results, so that a viewer
+    // shows what the node computed, not what it was fed forward. (Costs what
+    // keeping every intermediate costs: for a debugger that keeps them all.)
+    void setKeepOwn(bool keep) { keepOwn_ = keep; }
+    // The node's own result for a tensor replaced in local mode (undefined otherwise).
+    at::Tensor ownValue(const std::string& tensorName) const;
     const Tolerance& tolerance() const { return tolerance_; }
     ReferenceSource& reference() { return *reference_; }
 
@@ -83,8 +91,10 @@ private:
     ErrorMode mode_;
     mutable std::mutex mutex_;
     ErrorReport report_;
-    uint64_t epoch_ = 0;     // resets so far
-    int64_t measured_ = -1;  // the last node measured
+    uint64_t epoch_ = 0;  // resets so far
+    bool keepOwn_ = false;
+    std::unordered_map<std::string, at::Tensor> own_;  // local mode: results replaced by the reference's
+    int64_t measured_ = -1;                            // the last node measured
     bool measuredFailed_ = false;
     std::vector<at::Tensor> refs_;  // that node's references, for local mode's feed
     at::Tensor firstActual_, firstReference_;

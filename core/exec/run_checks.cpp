@@ -54,9 +54,16 @@ ErrorMode RunChecks::mode() const {
     return mode_;
 }
 
-void RunChecks::rebuild(Session& session, const Values& values, const Tolerance& tolerance) {
+bool RunChecks::rebuild(Session& session, const Values& values, const Tolerance& tolerance) {
     const ReferenceChoice choice = this->choice();
     const ErrorMode mode = this->mode();
+    session.setInspectors({watch_});
+    watch_->setCheck(nullptr);
+    {
+        std::lock_guard lock(mutex_);
+        check_.reset();
+        run_.reset();
+    }
     std::shared_ptr<ReferenceSource> source;
     std::shared_ptr<ReferenceRun> run;
     if (choice.isRun()) {
@@ -70,7 +77,10 @@ void RunChecks::rebuild(Session& session, const Values& values, const Tolerance&
         source = std::make_shared<TensorMapReference>(values.references);
     }
     std::shared_ptr<ReferenceCheck> check;
-    if (source) check = std::make_shared<ReferenceCheck>(graph_, std::move(source), tolerance, mode);
+    if (source) {
+        check = std::make_shared<ReferenceCheck>(graph_, std::move(source), tolerance, mode);
+        check->setKeepOwn(session.retention() == RetentionPolicy::KeepAll);
+    }
     {
         std::lock_guard lock(mutex_);
         ++builds_;
@@ -79,11 +89,12 @@ void RunChecks::rebuild(Session& session, const Values& values, const Tolerance&
     }
     watch_->setCheck(check);
     session.setInspectors({watch_, check});  // the watchpoints first: they see the run's own values
-    if (!check) return;
+    if (!check) return false;
     if (mode == ErrorMode::Local) {
         // What ran so far ran on its own inputs, not the reference's.
-        if (session.cursor() > 0) session.reset();
-        return;
+        if (session.cursor() == 0) return false;
+        session.reset();
+        return true;
     }
     // Measure what the run kept, in execution order, as if the check had been there.
     std::vector<at::Tensor> outputs;
@@ -95,6 +106,7 @@ void RunChecks::rebuild(Session& session, const Values& values, const Tolerance&
         for (size_t k = 0; k < node.outputs.size(); ++k) any = session.value(node.outputs[k].name, outputs[k]) || any;
         if (any) check->measure(i, outputs);
     }
+    return false;
 }
 
 bool RunChecks::active() const {
@@ -119,6 +131,16 @@ std::vector<OutputError> RunChecks::rowsFrom(size_t from, uint64_t& epoch) const
         if (epoch == known || from == 0) return rows;
         from = 0;  // the measurement started over since the caller's rows: all are new
     }
+}
+
+at::Tensor RunChecks::ownValue(const std::string& tensorName) const {
+    std::shared_ptr<ReferenceCheck> check;
+    {
+        std::lock_guard lock(mutex_);
+        if (mode_ != ErrorMode::Local) return {};
+        check = check_;
+    }
+    return check ? check->ownValue(tensorName) : at::Tensor();
 }
 
 at::Tensor RunChecks::runValue(const std::string& tensorName) const {

@@ -57,9 +57,11 @@ public:
 
     // Builds the reference source and the check again and hands them, with
     // the watchpoints, to `session`; measures what the run kept, or resets it
-    // (local mode). No check when there is no reference. A reference run
-    // that lacks a value fails at the node that needs it, naming it.
-    void rebuild(Session& session, const Values& values, const Tolerance& tolerance);
+    // (local mode: returns true then). No check when there is no reference.
+    // A reference run that lacks a value fails at the node that needs it,
+    // naming it. The old check and run are let go first: at most one
+    // reference run's values are held at a time.
+    bool rebuild(Session& session, const Values& values, const Tolerance& tolerance);
 
     bool active() const;
     // Rows from `from` on. `epoch` is the caller's (of the rows it holds) on
@@ -69,6 +71,9 @@ public:
     std::vector<OutputError> rowsFrom(size_t from, uint64_t& epoch) const;
     // The reference run's value of a tensor (undefined without one).
     at::Tensor runValue(const std::string& tensorName) const;
+    // Local mode: what the node itself computed for a tensor the run then
+    // replaced with the reference's (undefined otherwise).
+    at::Tensor ownValue(const std::string& tensorName) const;
 
     Watchpoints& watchpoints() { return *watch_; }
     const Watchpoints& watchpoints() const { return *watch_; }

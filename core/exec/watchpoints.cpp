@@ -115,6 +115,7 @@ Watchpoints::Watchpoints(const ir::Graph& graph, std::shared_ptr<ReferenceCheck>
 void Watchpoints::setGlobal(const WatchCondition& c) {
     std::lock_guard lock(mutex_);
     global_ = c;
+    armed_ = global_.any() || !perNode_.empty();
 }
 WatchCondition Watchpoints::global() const {
     std::lock_guard lock(mutex_);
@@ -126,6 +127,7 @@ void Watchpoints::setNode(int64_t node, const WatchCondition& c) {
         perNode_[node] = c;
     else
         perNode_.erase(node);
+    armed_ = global_.any() || !perNode_.empty();
 }
 std::map<int64_t, WatchCondition> Watchpoints::nodes() const {
     std::lock_guard lock(mutex_);
@@ -152,6 +154,7 @@ std::string Watchpoints::whyStopped() const {
 }
 
 bool Watchpoints::afterNode(int64_t i, std::span<at::Tensor> outputs) {
+    if (!armed_) return false;  // no watch set: nothing to look at, no lock taken
     std::unique_lock lock(mutex_);
     WatchCondition c = global_;
     if (auto it = perNode_.find(i); it != perNode_.end()) c |= it->second;

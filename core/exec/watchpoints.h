@@ -8,6 +8,7 @@
 //
 // A NodeInspector: it reads each node's results before anything is freed.
 // Thread-safe: conditions may change from the UI thread while a run goes.
+#include <atomic>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -71,6 +72,7 @@ private:
     std::map<int64_t, WatchCondition> perNode_;
     std::shared_ptr<ReferenceCheck> check_;
     std::optional<WatchHit> hit_;
+    std::atomic<bool> armed_{false};  // any condition set (read without the lock by afterNode)
 };
 
 }  // namespace irscope::exec

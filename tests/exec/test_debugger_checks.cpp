@@ -99,6 +99,32 @@ private slots:
         QCOMPARE(f.dbg.overlay(OverlayKind::ErrorCosine)[f.node("linear")], 1.0);  // upstream: identical
     }
 
+    // Local mode with a dump: the run holds the reference's values in place of
+    // each node's own, yet the viewer and First divergence see what the node computed.
+    void localModeShowsWhatTheNodeComputed() {
+        const std::string culprit = numerics()["perturbed"]["readers"][0];
+        ir::Graph g = ir::loadGraphFile(fx("llama_block.json"));
+        Debugger dbg(g, RetentionPolicy::KeepAll);
+        dbg.loadWeights(fx("llama_block.weights_perturbed.pt"));
+        dbg.loadInputs(fx("llama_block.inputs.pt"));
+        dbg.loadReferenceIntermediates(fx("llama_block.intermediates.pt"));
+        dbg.setErrorMode(ErrorMode::Local);
+        QCOMPARE(dbg.runToEnd().reason, StopReason::Finished);
+        QCOMPARE(failingNodes(dbg.errorRows()), std::set<std::string>{culprit});
+        const DivergenceInfo d = dbg.firstDivergence();
+        QVERIFY(d.found);
+        QCOMPARE(d.nodeName, culprit);
+        const Comparison own = dbg.compare(culprit);
+        QVERIFY(!own.matched);
+        QVERIFY(near(own.maxAbsDiff, numerics()["perturbed"]["first_local"]["max_abs"], 1e-4));
+        // Its consumer ran on the reference's value and matches.
+        const auto consumer = std::find_if(g.nodes.begin(), g.nodes.end(), [&](const ir::OpNode& n) {
+            return std::any_of(n.inputs.begin(), n.inputs.end(), [&](const auto& in) { return in.name == culprit; });
+        });
+        QVERIFY(consumer != g.nodes.end());
+        QVERIFY(dbg.compare(consumer->outputs[0].name).matched);
+    }
+
     // A reader holding rows gets only new ones, and learns when they started over.
     void rowsAreHandedOutIncrementally() {
         Perturbed f;

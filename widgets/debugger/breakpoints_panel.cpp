@@ -1,5 +1,8 @@
 #include "widgets/debugger/breakpoints_panel.h"
 
+#include <algorithm>
+#include <vector>
+
 #include <QHBoxLayout>
 #include <QKeyEvent>
 #include <QListWidget>
@@ -47,6 +50,7 @@ BreakpointsPanel::BreakpointsPanel(DebugController* c, QWidget* parent)
     connect(c_, &DebugController::nodeStatesChanged, this, &BreakpointsPanel::rebuild);
     connect(c_, &DebugController::watchesChanged, this, &BreakpointsPanel::rebuild);
     connect(c_, &DebugController::debuggerReset, this, &BreakpointsPanel::rebuild);
+    connect(c_, &DebugController::checksChanged, this, &BreakpointsPanel::rebuild);
     rebuild();
 }
 
@@ -57,36 +61,61 @@ QStringList BreakpointsPanel::entries() const {
     return out;
 }
 
+// From the controller's snapshot only (never the session's lock: this runs
+// on every progress tick of a run), and only when the entries changed, so
+// that the current row survives.
 void BreakpointsPanel::rebuild() {
-    list_->clear();
-    const LoadedDocument* doc = c_->session()->document();
-    auto add = [this](const QString& text, EntryKind kind, qint64 node, const QString& tip) {
-        auto* item = new QListWidgetItem(text, list_);
-        item->setData(kKindRole, kind);
-        item->setData(kNodeRole, node);
-        item->setToolTip(tip);
+    struct Entry {
+        QString text;
+        EntryKind kind;
+        qint64 node;
+        QString tip;
     };
+    std::vector<Entry> entries;
+    const LoadedDocument* doc = c_->session()->document();
+    const QString noReference =
+        c_->checking() ? QString() : tr("  (no reference yet: the difference part cannot fire)");
     const exec::WatchCondition global = c_->globalWatch();
     if (global.any())
-        add(tr("◆ every node: %1").arg(q(exec::watchConditionText(global))), kGlobalWatch, -1,
-            tr("Stops after any node whose output meets the condition (Debug ▸ Watchpoints)"));
-    if (doc && c_->debugger()) {
+        entries.push_back(
+            {tr("◆ every node: %1").arg(q(exec::watchConditionText(global))) + (global.diff ? noReference : QString()),
+             kGlobalWatch, -1, tr("Stops after any node whose output meets the condition (Debug ▸ Watchpoints)")});
+    if (doc) {
         const auto& nodes = doc->graph.nodes;
-        for (int64_t n : c_->debugger()->breakpoints())
-            if (n >= 0 && n < static_cast<int64_t>(nodes.size()))
-                add(tr("● before %1    %2").arg(q(nodes[n].name), q(nodes[n].shortOpName())), kBreakpoint, n,
-                    tr("Breakpoint: the run stops before this node (F9 toggles)"));
+        const auto& infos = c_->nodeInfos();
+        for (size_t n = 0; n < infos.size() && n < nodes.size(); ++n)
+            if (infos[n].breakpoint)
+                entries.push_back({tr("● before %1    %2").arg(q(nodes[n].name), q(nodes[n].shortOpName())),
+                                   kBreakpoint, static_cast<qint64>(n),
+                                   tr("Breakpoint: the run stops before this node (F9 toggles)")});
         for (const auto& [n, cond] : c_->watches())
             if (n >= 0 && n < static_cast<int64_t>(nodes.size()))
-                add(tr("◆ after %1: %2").arg(q(nodes[n].name), q(exec::watchConditionText(cond))), kWatch, n,
-                    tr("Watchpoint: the run stops after this node when its output meets the condition"));
+                entries.push_back({tr("◆ after %1: %2").arg(q(nodes[n].name), q(exec::watchConditionText(cond))) +
+                                       (cond.diff ? noReference : QString()),
+                                   kWatch, n,
+                                   tr("Watchpoint: the run stops after this node when its output meets the "
+                                      "condition")});
     }
-    const bool empty = list_->count() == 0;
+    QStringList texts;
+    for (const auto& e : entries) texts << e.text;
+    if (texts == shown_ && list_->count() > 0) return;
+    shown_ = texts;
+    const int row = list_->currentRow();
+    list_->clear();
+    for (const auto& e : entries) {
+        auto* item = new QListWidgetItem(e.text, list_);
+        item->setData(kKindRole, e.kind);
+        item->setData(kNodeRole, e.node);
+        item->setToolTip(e.tip);
+    }
+    const bool empty = entries.empty();
     if (empty) {
         auto* hint = new QListWidgetItem(
             tr("(none: F9 sets a breakpoint; right-click a node to watch its output; Debug ▸ Watchpoints for all)"),
             list_);
         hint->setFlags(Qt::NoItemFlags);
+    } else if (row >= 0) {
+        list_->setCurrentRow(std::min(row, list_->count() - 1));
     }
     remove_->setEnabled(!empty);
     removeAll_->setEnabled(!empty);
@@ -106,8 +135,9 @@ void BreakpointsPanel::removeSelected() {
 void BreakpointsPanel::removeAll() {
     c_->setGlobalWatch({});
     for (const auto& entry : c_->watches()) c_->setWatch(entry.first, {});
-    if (c_->debugger())
-        for (int64_t n : c_->debugger()->breakpoints()) c_->toggleBreakpoint(n);
+    const auto& infos = c_->nodeInfos();
+    for (size_t n = 0; n < infos.size(); ++n)
+        if (infos[n].breakpoint) c_->toggleBreakpoint(static_cast<qint64>(n));
 }
 
 void BreakpointsPanel::keyPressEvent(QKeyEvent* e) {

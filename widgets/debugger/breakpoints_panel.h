@@ -36,6 +36,7 @@ private:
     QListWidget* list_;
     QPushButton* remove_;
     QPushButton* removeAll_;
+    QStringList shown_;  // the entries' texts, to rebuild only on a change
 };
 
 }  // namespace irscope::widgets

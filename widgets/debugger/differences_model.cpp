@@ -57,7 +57,10 @@ void DifferencesModel::setThresholds(const exec::MetricThresholds& thresholds) {
 }
 
 const exec::OutputError* DifferencesModel::rowAt(int row) const {
-    return rows_ && row >= 0 && row < shown_ ? &(*rows_)[static_cast<size_t>(row)] : nullptr;
+    // shown_ may be ahead of the rows for a moment: the controller refills them before it says so.
+    return rows_ && row >= 0 && row < shown_ && static_cast<size_t>(row) < rows_->size()
+               ? &(*rows_)[static_cast<size_t>(row)]
+               : nullptr;
 }
 
 bool DifferencesModel::flagged(int row) const {

@@ -263,9 +263,10 @@ void DifferencesPanel::checksChanged() {
     const QSignalBlocker b1(reference_), b2(mode_);
     reference_->setCurrentIndex(reference_->findData(itemOf(c_->referenceChoice())));
     const auto choice = c_->referenceChoice();
-    if (choice.kind == exec::ReferenceChoice::Kind::Weights)
-        reference_->setItemText(reference_->findData(kOtherWeights),
-                                tr("Second run: %1").arg(QFileInfo(q(choice.weightsPath)).fileName()));
+    reference_->setItemText(reference_->findData(kOtherWeights),
+                            choice.kind == exec::ReferenceChoice::Kind::Weights
+                                ? tr("Second run: %1").arg(QFileInfo(q(choice.weightsPath)).fileName())
+                                : tr("Second run: other weights…"));
     mode_->setCurrentIndex(mode_->findData(static_cast<int>(c_->errorMode())));
     rowsChanged();
 }

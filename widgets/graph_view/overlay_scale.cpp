@@ -164,7 +164,9 @@ std::vector<std::pair<QColor, QString>> OverlayScale::legend() const {
         const double v = kind_ == exec::OverlayKind::ErrorCosine ? 1 - b
                          : kind_ == exec::OverlayKind::ErrorSqnr ? -b
                                                                  : b;
-        QString label = kind_ == exec::OverlayKind::Time ? badge(v) : fmt(v);
+        QString label = kind_ == exec::OverlayKind::Time          ? badge(v)
+                        : kind_ == exec::OverlayKind::ErrorCosine ? QString::number(v, 'f', 6)
+                                                                  : fmt(v);
         if (hi_ == lo_) {
             out.emplace_back(mixStops(position(v)), label);
             break;

@@ -201,12 +201,13 @@ void DebugController::clearSnapshot() {
 // Applies `settings` (the previous document's) to the new debugger, then
 // takes the first snapshot; what no longer applies is reported.
 void DebugController::restoreSettings(exec::ValueSettings settings) {
-    post({}, [this, settings = std::move(settings)](exec::Debugger& d) -> Continuation {
+    ChecksSettings checks{referenceChoice_, errorMode_, globalWatch_};  // read here, on the UI thread
+    post({}, [this, settings = std::move(settings), checks](exec::Debugger& d) -> Continuation {
         const bool any = !settings.files.empty() || !settings.entered.empty() || !settings.inputSources.empty() ||
                          settings.seed != 0;
         std::vector<std::string> errors;
         if (any) errors = d.restore(settings);
-        restoreChecks(d, errors);
+        restoreChecks(d, checks, errors);
         auto s = std::make_shared<Snapshot>(snapshot(d, true));
         return [this, s, errors] {
             apply(std::move(*s));
@@ -305,10 +306,8 @@ void DebugController::setRetention(exec::RetentionPolicy policy) {
 }
 
 void DebugController::setTolerance(double rtol, double atol) {
-    post({}, [rtol, atol](exec::Debugger& d) -> Continuation {
-        d.setTolerance({rtol, atol});
-        return {};
-    });
+    // The verdicts are measured again (and a local run starts over): the rows come with the snapshot.
+    postChange([rtol, atol](exec::Debugger& d) { d.setTolerance({rtol, atol}); });
 }
 
 // ------------------------------------------------------------------ running

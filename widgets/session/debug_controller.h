@@ -188,7 +188,12 @@ private:
     // Run lane: the reference choice, error mode and global watch of the
     // previous document on the new debugger (per-node watches name nodes of
     // the old graph and are dropped).
-    void restoreChecks(exec::Debugger& d, std::vector<std::string>& errors);
+    struct ChecksSettings {
+        exec::ReferenceChoice reference;
+        exec::ErrorMode mode;
+        exec::WatchCondition globalWatch;
+    };
+    void restoreChecks(exec::Debugger& d, const ChecksSettings& checks, std::vector<std::string>& errors);
     // Queues `job` on the run lane; with a non-empty tag a newer job of the
     // same tag replaces a queued one. `job` returns a UI-thread continuation (may be empty).
     void post(const QString& tag, RunJob job);

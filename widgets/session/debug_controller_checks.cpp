@@ -3,7 +3,12 @@
 // out. The rows measured arrive with every snapshot (debug_controller.cpp).
 #include "widgets/session/debug_controller.h"
 
+#include <limits>
+#include <span>
+
+#include "core/ir/file_replace.h"
 #include "widgets/common/qt_text.h"
+#include "widgets/session/loaded_document.h"
 
 namespace irscope::widgets {
 
@@ -13,11 +18,11 @@ std::map<int64_t, exec::WatchCondition> DebugController::watches() const {
 
 exec::WatchCondition DebugController::globalWatch() const { return dbg_ ? dbg_->globalWatch() : globalWatch_; }
 
-void DebugController::restoreChecks(exec::Debugger& d, std::vector<std::string>& errors) {
-    if (globalWatch_.any()) d.setGlobalWatch(globalWatch_);
+void DebugController::restoreChecks(exec::Debugger& d, const ChecksSettings& checks, std::vector<std::string>& errors) {
+    if (checks.globalWatch.any()) d.setGlobalWatch(checks.globalWatch);
     try {
-        if (errorMode_ != exec::ErrorMode::Cumulative) d.setErrorMode(errorMode_);
-        if (referenceChoice_.isRun()) d.setReference(referenceChoice_);
+        if (checks.mode != exec::ErrorMode::Cumulative) d.setErrorMode(checks.mode);
+        if (checks.reference.isRun()) d.setReference(checks.reference);
     } catch (const std::exception& e) {
         errors.push_back(std::string("reference: ") + e.what());
         QMetaObject::invokeMethod(this, [this] {
@@ -28,7 +33,8 @@ void DebugController::restoreChecks(exec::Debugger& d, std::vector<std::string>&
 }
 
 void DebugController::setReferenceChoice(const exec::ReferenceChoice& choice) {
-    if (!dbg_) return;
+    // The same again resets nothing (a weights file is read again: it may have changed on disk).
+    if (!dbg_ || (choice == referenceChoice_ && choice.kind != exec::ReferenceChoice::Kind::Weights)) return;
     if (running_) dbg_->cancel();
     post({}, [this, choice](exec::Debugger& d) -> Continuation {
         QString error;
@@ -100,10 +106,26 @@ void DebugController::importNodeData(const QString& path) {
     });
 }
 
+// From the snapshot on the UI thread: asking the core would wait for the
+// check's queue (or the node being run) while the window freezes.
 QString DebugController::exportNodeData(const QString& path, exec::NodeMetric metric) {
-    if (!dbg_) return tr("no model loaded");
+    if (!dbg_ || !doc_) return tr("no model loaded");
+    const auto& graph = doc_->graph;
+    std::vector<double> values;
+    if (metric == exec::NodeMetric::TimeMs) {
+        values.assign(graph.nodes.size(), std::numeric_limits<double>::quiet_NaN());
+        for (size_t i = 0; i < nodeInfos_.size() && i < values.size(); ++i)
+            if (nodeInfos_[i].state == exec::NodeState::Done) values[i] = nodeInfos_[i].seconds * 1e3;
+    } else {
+        values = exec::nodeMetricValues(std::span<const exec::OutputError>(errorRows_), graph.nodes.size(), metric);
+    }
+    const auto data = exec::nodeMetricData(graph, values, metric, dbg_->tolerance(), exec::nodeDataGraphId(graph));
+    if (data.values.empty())
+        return metric == exec::NodeMetric::TimeMs
+                   ? tr("No node has run yet: nothing to export.")
+                   : tr("No node has been measured against a reference yet: nothing to export.");
     try {
-        dbg_->exportNodeData(path.toStdString(), metric);
+        ir::replaceFileContents(path.toStdString(), exporter::nodeDataJson(data));
     } catch (const std::exception& e) {
         return q(e.what());
     }
