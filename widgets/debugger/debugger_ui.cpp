@@ -16,6 +16,7 @@
 #include <QStatusBar>
 #include <QToolBar>
 
+#include "core/ir/node_selection.h"
 #include "widgets/debugger/breakpoints_panel.h"
 #include "widgets/debugger/constants_panel.h"
 #include "widgets/debugger/differences_panel.h"
@@ -31,6 +32,7 @@
 #include "widgets/main_window/panel_registry.h"
 #include "widgets/session/debug_controller.h"
 #include "widgets/session/graph_session.h"
+#include "widgets/session/loaded_document.h"
 #include "widgets/session/node_decorator.h"
 
 namespace irscope::widgets {
@@ -189,6 +191,47 @@ void installWatchMenu(MainWindow& w, DebuggerUi& ui, QMenu* menu) {
     });
 }
 
+// "Extract as runnable IR…" on a node (alone, with its neighbours, its
+// module) or a module box: the cut and the values of this run at it.
+void addExtractActions(MainWindow& w, DebugController* c, QMenu& menu, const ItemRef& ref) {
+    const LoadedDocument* doc = c->session()->document();
+    if (!doc || !c->hasDocument() || !(ref.isNode() || ref.isModule())) return;
+    const auto* tree = c->session()->moduleTree();
+    auto moduleNodes = [tree](int64_t m) {
+        std::vector<int64_t> out;
+        for (size_t i = 0; i < tree->nodeModules().size(); ++i)
+            if (tree->isAncestorOrSelf(m, tree->moduleOfNode(static_cast<int64_t>(i))))
+                out.push_back(static_cast<int64_t>(i));
+        return out;
+    };
+    auto offer = [c, &w](QMenu* into, const QString& text, std::vector<int64_t> nodes, const QString& name) {
+        QObject::connect(into->addAction(text), &QAction::triggered, c, [c, &w, nodes, name] {
+            const QString path =
+                QFileDialog::getSaveFileName(&w, QObject::tr("Extract as runnable IR"), name + QStringLiteral(".json"),
+                                             QObject::tr("torch_ir IR (*.json)"));
+            if (!path.isEmpty()) c->extract(nodes, path);
+        });
+    };
+    if (ref.isModule() && tree) {
+        const QString path = QString::fromStdString(tree->module(ref.index).path);
+        offer(&menu, QObject::tr("Extract %1 as runnable IR…").arg(path), moduleNodes(ref.index), path);
+        return;
+    }
+    auto* sub = menu.addMenu(QObject::tr("Extract as runnable IR"));
+    sub->setObjectName(QStringLiteral("extractMenu"));
+    const QString name = QString::fromStdString(doc->graph.nodes[static_cast<size_t>(ref.index)].name);
+    offer(sub, QObject::tr("This node…"), {ref.index}, name);
+    offer(sub, QObject::tr("With its neighbours (2 edges)…"),
+          ir::selectNodesAround(*doc->index, doc->graph.nodes[static_cast<size_t>(ref.index)].name, 2),
+          name + QStringLiteral("_around"));
+    if (tree && tree->moduleOfNode(ref.index) > modules::kRootModule) {
+        const auto m = tree->moduleOfNode(ref.index);
+        const QString path = QString::fromStdString(tree->module(m).path);
+        offer(sub, QObject::tr("Its module %1…").arg(path), moduleNodes(m), path);
+    }
+    menu.addSeparator();
+}
+
 // Right-click on a node: breakpoint, run to it, and what to watch on it.
 void installNodeMenu(MainWindow& w, DebuggerUi& ui) {
     DebugController* c = ui.controller;
@@ -246,6 +289,7 @@ void installNodeMenu(MainWindow& w, DebuggerUi& ui) {
                              [c, node] { c->setWatch(node, {}); });
         }
     });
+    view->addContextMenuHook([c, &w](QMenu& menu, const ItemRef& ref) { addExtractActions(w, c, menu, ref); });
 }
 
 // Memory (retention), loading and saving values, the value docks' toggles.

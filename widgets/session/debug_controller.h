@@ -158,6 +158,9 @@ public slots:
     void importNodeData(const QString& path);
     // Synchronous (small): "" or the error.
     QString exportNodeData(const QString& path, exec::NodeMetric metric);
+    // Cuts `nodes` out as a runnable IR with the values at the cut (running up
+    // to them first); the outcome goes out through stopped / errorOccurred.
+    void extract(std::vector<int64_t> nodes, const QString& path);
 
 signals:
     void debuggerReset();  // a new document: everything changed

@@ -132,4 +132,34 @@ QString DebugController::exportNodeData(const QString& path, exec::NodeMetric me
     return {};
 }
 
+void DebugController::extract(std::vector<int64_t> nodes, const QString& path) {
+    if (!dbg_ || running_) return;
+    post({}, [this, nodes = std::move(nodes), p = path.toStdString()](exec::Debugger& d) mutable -> Continuation {
+        QString error, message;
+        try {
+            const exec::Debugger::Extracted e = d.extract(std::move(nodes), p);
+            message = tr("extracted %1 nodes (%2 inputs, %3 outputs) to %4")
+                          .arg(e.nodes)
+                          .arg(e.inputs.size())
+                          .arg(e.outputs.size())
+                          .arg(q(e.irPath));
+            message += e.note.empty()
+                           ? tr(" with the values at the cut: %1, %2").arg(q(e.inputsPath), q(e.expectedPath))
+                           : QStringLiteral("; ") + q(e.note);
+        } catch (const std::exception& e) {
+            error = tr("Extract: %1").arg(q(e.what()));
+        }
+        auto s = std::make_shared<Snapshot>(snapshot(d, false));
+        return [this, s, error, message] {
+            apply(std::move(*s));
+            if (!error.isEmpty()) {
+                emit errorOccurred(error);
+                return;
+            }
+            lastStatus_ = message;
+            emit stopped(message, false);
+        };
+    });
+}
+
 }  // namespace irscope::widgets

@@ -1,0 +1,33 @@
+#pragma once
+// Subgraph: the nodes a repro keeps, cut out as a torch_ir IR of its own
+// (issue 13, `irscope extract`). A value that enters the selection from
+// outside (a node output, a graph input) becomes a graph input with the same
+// name, shape and dtype; a value the selection makes that is used outside it,
+// or that was a graph output, becomes a graph output. Only the weights,
+// name mappings and constants the kept nodes read remain. Node names, their
+// order and their attrs are unchanged, so the cut runs exactly as the same
+// nodes ran in the whole graph when fed the same boundary values.
+// Pure and torch-free.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/ir/graph.h"
+#include "core/ir/graph_index.h"
+
+namespace irscope::ir {
+
+struct Subgraph {
+    Graph graph;
+    // The whole graph's tensors at the cut, by name: what feeds the selection
+    // (graph inputs of the cut, in order) and what it hands on (its graph outputs).
+    std::vector<std::string> inputs, outputs;
+};
+
+// `nodes`: indices into index.graph().nodes (any order, duplicates fine).
+// Throws std::invalid_argument: an empty selection, a kept node reading a
+// value nothing in the IR supplies (naming the node and the value), or a
+// selection whose results nothing uses (no outputs).
+Subgraph extractSubgraph(const GraphIndex& index, std::vector<int64_t> nodes);
+
+}  // namespace irscope::ir

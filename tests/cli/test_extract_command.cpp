@@ -1,0 +1,130 @@
+// `irscope extract` end to end on fixtures made by PyTorch: every module of
+// tiny_llama (each layer, its attention, MLP and norms, each linear) cut out
+// with the values at the cut, then run on its own against the values the
+// whole run produced there, bit for bit; a cut from a dump; and the bad
+// inputs (an unknown node, a file that exists, no selection).
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include "cli/cli_runner.h"
+#include "test_support.h"
+
+using irscope::test::dataPath;
+using irscope::test::q;
+using irscope::test::runIrscope;
+
+namespace {
+
+QString fixture(const QString& name) { return q(dataPath("ir/" + name.toStdString())); }
+
+QStringList values(const QString& model) {
+    QStringList v = {"--weights", fixture(model + ".weights.pt"), "--inputs", fixture(model + ".inputs.pt")};
+    if (QFile::exists(fixture(model + ".constants.pt"))) v << "--constants" << fixture(model + ".constants.pt");
+    return v;
+}
+
+void collectPaths(const QJsonObject& module, QStringList& out) {
+    if (!module["path"].toString().isEmpty()) out << module["path"].toString();
+    for (const auto& c : module["children"].toArray()) collectPaths(c.toObject(), out);
+}
+
+}  // namespace
+
+class TestExtractCommand : public QObject {
+    Q_OBJECT
+
+private slots:
+    // Each module, cut out, runs alone and gives exactly what it gave in the whole graph.
+    void everyModuleRunsOnItsOwn() {
+        auto modules = runIrscope({"modules", fixture("tiny_llama.json"), "--json"});
+        QCOMPARE(modules.exitCode, 0);
+        QStringList paths;
+        collectPaths(QJsonDocument::fromJson(modules.out.toUtf8()).object(), paths);
+        QVERIFY2(paths.contains("layers.1.self_attn") && paths.contains("layers.0"), qPrintable(paths.join(' ')));
+        QTemporaryDir dir;
+        int ran = 0;
+        for (const QString& path : paths) {
+            if (path == "layers") continue;  // the list: the same as both layers, done below as layers.0 and .1
+            const QString sub = dir.filePath(path + ".json");
+            auto r = runIrscope(QStringList{"extract", fixture("tiny_llama.json"), "--module", path, "-o", sub} +
+                                values("tiny_llama"));
+            QVERIFY2(r.exitCode == 0, qPrintable(path + ": " + r.err));
+            QVERIFY2(r.out.contains("reproduce: irscope run"), qPrintable(r.out));
+            auto v = runIrscope({"validate", sub, "-q"});
+            QVERIFY2(v.exitCode == 0, qPrintable(path + ": " + v.out + v.err));
+            QStringList again = {"run",         sub,
+                                 "--inputs",    dir.filePath(path + ".inputs.pt"),
+                                 "--expected",  dir.filePath(path + ".expected.pt"),
+                                 "--weights",   fixture("tiny_llama.weights.pt"),
+                                 "--constants", fixture("tiny_llama.constants.pt"),
+                                 "--rtol",      "0",
+                                 "--atol",      "0"};
+            r = runIrscope(again);
+            QVERIFY2(r.exitCode == 0, qPrintable(path + ": " + r.out + r.err));
+            ++ran;
+        }
+        QVERIFY(ran >= 20);
+    }
+
+    // From a dump: the path from one node to another in llama_block, checked the same way.
+    void cutFromADump() {
+        QTemporaryDir dir;
+        const QString dump = dir.filePath("dump.pt");
+        auto r = runIrscope(QStringList{"run", fixture("llama_block.json"), "--dump", dump} + values("llama_block"));
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        const QString sub = dir.filePath("attn.json");
+        r = runIrscope({"extract", fixture("llama_block.json"), "--from", "linear", "--to", "linear_1", "--values",
+                        dump, "--inputs", fixture("llama_block.inputs.pt"), "-o", sub});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        const QJsonObject cut = [&] {
+            QFile f(sub);
+            f.open(QIODevice::ReadOnly);
+            return QJsonDocument::fromJson(f.readAll()).object();
+        }();
+        QCOMPARE(cut["nodes"].toArray().first().toObject()["name"].toString(), QString("linear"));
+        QCOMPARE(cut["nodes"].toArray().last().toObject()["name"].toString(), QString("linear_1"));
+        r = runIrscope({"run", sub, "--weights", fixture("llama_block.weights.pt"), "--inputs",
+                        dir.filePath("attn.inputs.pt"), "--expected", dir.filePath("attn.expected.pt"), "--rtol", "0",
+                        "--atol", "0"});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.out + r.err));
+    }
+
+    void refusesBadInput() {
+        QTemporaryDir dir;
+        const QString sub = dir.filePath("s.json");
+        auto r = runIrscope({"extract", fixture("llama_block.json"), "--nodes", "linear,nope", "-o", sub});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains("no node named 'nope'"), qPrintable(r.err));
+        QVERIFY(!QFile::exists(sub));
+        r = runIrscope({"extract", fixture("llama_block.json"), "-o", sub});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains("one way"), qPrintable(r.err));
+        r = runIrscope({"extract", fixture("llama_block.json"), "--module", "nowhere", "-o", sub});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains("no module 'nowhere'"), qPrintable(r.err));
+
+        // An existing file stays as it was unless --force.
+        QFile f(sub);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("mine");
+        f.close();
+        r = runIrscope({"extract", fixture("llama_block.json"), "--nodes", "linear", "-o", sub});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains("exists; pass --force"), qPrintable(r.err));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QCOMPARE(f.readAll(), QByteArray("mine"));
+        f.close();
+        r = runIrscope({"extract", fixture("llama_block.json"), "--nodes", "linear", "-o", sub, "--force", "-q"});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QVERIFY(f.readAll().contains("\"graph_inputs\""));
+    }
+};
+
+QTEST_MAIN(TestExtractCommand)
+#include "test_extract_command.moc"

@@ -1,0 +1,91 @@
+// "Extract as runnable IR…" in the real window (offscreen; issue 13): a
+// module of tiny_llama cut out with the values of the window's run at the
+// cut, which `irscope run` then reproduces bit for bit; a run that has not
+// reached the selection is run up to it first; an existing value file that
+// is not this extract's is never replaced.
+#include <QFile>
+#include <QProcess>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include "widgets/debugger/debugger_ui.h"
+#include "widgets/main_window/main_window.h"
+#include "widgets/session/debug_controller.h"
+#include "widgets/session/graph_session.h"
+#include "widgets/session/loaded_document.h"
+
+using namespace irscope;
+using namespace irscope::widgets;
+
+namespace {
+QString fx(const QString& name) { return QStringLiteral(IRSCOPE_TEST_DATA "/ir/") + name; }
+}  // namespace
+
+class TestExtract : public QObject {
+    Q_OBJECT
+    MainWindow* window_ = nullptr;
+    DebuggerUi ui_;
+
+private slots:
+    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+    void cleanupTestCase() { delete window_; }
+
+    void moduleWithItsValues() {
+        window_ = new MainWindow;
+        ui_ = installDebugger(*window_);
+        window_->show();
+        QSignalSpy loaded(window_->session(), &GraphSession::graphLoaded);
+        window_->openFile(fx(QStringLiteral("tiny_llama.json")));
+        QVERIFY(loaded.wait(30000));
+        DebugController* c = ui_.controller;
+        c->loadWeights(fx(QStringLiteral("tiny_llama.weights.pt")));
+        c->loadConstants(fx(QStringLiteral("tiny_llama.constants.pt")));
+        c->loadInputs(fx(QStringLiteral("tiny_llama.inputs.pt")));
+        QVERIFY(c->waitIdle());
+        const auto* tree = window_->session()->moduleTree();
+        QVERIFY(tree);
+        const auto m = tree->find("layers.1.mlp");
+        QVERIFY(m != modules::kNoModule);
+        std::vector<int64_t> nodes;
+        for (size_t i = 0; i < tree->nodeModules().size(); ++i)
+            if (tree->isAncestorOrSelf(m, tree->moduleOfNode(static_cast<int64_t>(i))))
+                nodes.push_back(static_cast<int64_t>(i));
+        QCOMPARE(nodes.size(), size_t(5));
+
+        QTemporaryDir dir;
+        const QString sub = dir.filePath(QStringLiteral("mlp.json"));
+        QSignalSpy stopped(c, &DebugController::stopped);
+        QCOMPARE(c->cursor(), int64_t(0));
+        c->extract(nodes, sub);
+        QVERIFY(c->waitIdle());
+        QCOMPARE(c->cursor(), nodes.back() + 1);  // ran up to the selection's last node
+        QVERIFY(!stopped.isEmpty());
+        QVERIFY2(stopped.last()[0].toString().contains(QLatin1String("with the values at the cut")),
+                 qPrintable(stopped.last()[0].toString()));
+        QProcess run;
+        run.start(QStringLiteral(IRSCOPE_BINARY),
+                  {"run", sub, "--weights", fx("tiny_llama.weights.pt"), "--inputs", dir.filePath("mlp.inputs.pt"),
+                   "--expected", dir.filePath("mlp.expected.pt"), "--rtol", "0", "--atol", "0"});
+        QVERIFY(run.waitForFinished(60000));
+        QVERIFY2(run.exitCode() == 0, run.readAllStandardOutput() + run.readAllStandardError());
+
+        // Another name whose value file is someone else's: the IR is written, the values are not.
+        const QString other = dir.filePath(QStringLiteral("other.json"));
+        QFile theirs(dir.filePath(QStringLiteral("other.inputs.pt")));
+        QVERIFY(theirs.open(QIODevice::WriteOnly));
+        theirs.write("not ours");
+        theirs.close();
+        c->extract(nodes, other);
+        QVERIFY(c->waitIdle());
+        QVERIFY(QFile::exists(other));
+        QVERIFY2(stopped.last()[0].toString().contains(QLatin1String("is not this extract's")),
+                 qPrintable(stopped.last()[0].toString()));
+        QVERIFY(theirs.open(QIODevice::ReadOnly));
+        QCOMPARE(theirs.readAll(), QByteArray("not ours"));
+    }
+};
+
+QTEST_MAIN(TestExtract)
+#include "test_extract.moc"
