@@ -1,0 +1,279 @@
+// irscope reduce: turn a failing run into a file of a few nodes that still
+// fails (issue 13). The search is core/exec/range_reducer.h (bisect, then
+// linear shrinking, over ranges in execution order); a candidate is the cut
+// of core/ir/subgraph.h, tested either in-process against reference
+// intermediates, run locally (fed the reference's values at the cut, so a
+// range fails only when it holds an op wrong by itself), or by the user's
+// command on files written for it (fed the whole run's values at the cut).
+// Torch headers first: Qt's `slots` macro (pulled in elsewhere) breaks ATen's.
+#include <ATen/ATen.h>
+
+#include <sys/wait.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <iostream>
+#include <memory>
+
+#include "cli/arg_parser.h"
+#include "cli/cli_io.h"
+#include "core/exec/cut_values.h"
+#include "core/exec/random_inputs.h"
+#include "core/exec/range_reducer.h"
+#include "core/exec/session.h"
+#include "core/exec/verify.h"
+#include "core/io/tensor_file.h"
+#include "core/ir/json_io.h"
+#include "core/ir/subgraph.h"
+
+namespace irscope::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct ReduceError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+io::TensorMap readValues(const std::string& option, const std::string& path) {
+    try {
+        return io::readTensorFile(path);
+    } catch (const std::exception& e) {
+        throw ReduceError(option + ": " + e.what());
+    }
+}
+
+std::vector<int64_t> rangeNodes(int64_t lo, int64_t hi) {
+    std::vector<int64_t> v;
+    for (int64_t i = lo; i < hi; ++i) v.push_back(i);
+    return v;
+}
+
+std::string shellQuote(const std::string& s) {
+    std::string out = "'";
+    for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return out + "'";
+}
+
+struct Values {
+    io::TensorMap weights, constants, inputs;
+};
+
+// The values a candidate is fed and checked against, by tensor name.
+class ValueSource {
+public:
+    virtual ~ValueSource() = default;
+    virtual at::Tensor value(const std::string& name) const = 0;
+    void cut(const ir::Subgraph& cut, io::TensorMap& inputs, io::TensorMap& expected) const {
+        auto take = [&](const std::string& name, io::TensorMap& into) {
+            at::Tensor t = value(name);
+            if (!t.defined()) throw ReduceError("no value for '" + name + "' at the cut");
+            into.insert(name, t.contiguous());
+        };
+        for (const auto& n : cut.inputs) take(n, inputs);
+        for (const auto& n : cut.outputs) take(n, expected);
+    }
+};
+
+// Reference intermediates, with the graph inputs from --inputs.
+class ReferenceValues : public ValueSource {
+public:
+    ReferenceValues(io::TensorMap reference, const io::TensorMap& inputs)
+        : reference_(std::move(reference)), inputs_(inputs) {}
+    at::Tensor value(const std::string& name) const override {
+        if (const at::Tensor* t = reference_.find(name)) return *t;
+        if (const at::Tensor* t = inputs_.find(name)) return *t;
+        return {};
+    }
+
+private:
+    io::TensorMap reference_;
+    const io::TensorMap& inputs_;
+};
+
+// The whole graph run once, every value kept.
+class RunValues : public ValueSource {
+public:
+    // A run that fails part way keeps the values up to there: the command may be testing that failure.
+    RunValues(const ir::Graph& g, const Values& v) : session_(g, exec::RetentionPolicy::KeepAll) {
+        session_.setWeights(v.weights);
+        session_.setConstants(v.constants);
+        session_.setInputs(v.inputs);
+        session_.runToEnd();
+    }
+    at::Tensor value(const std::string& name) const override {
+        at::Tensor t;
+        session_.value(name, t);
+        return t;
+    }
+
+private:
+    exec::Session session_;
+};
+
+// Runs the cut in-process and compares its outputs with the expected values.
+bool cutFailsAgainst(const ir::Subgraph& cut, const Values& v, const io::TensorMap& in, const io::TensorMap& expected,
+                     const exec::Tolerance& tol) {
+    exec::Session s(cut.graph, exec::RetentionPolicy::FreeAfterLastUse);
+    s.setWeights(v.weights);
+    s.setConstants(v.constants);
+    s.setInputs(in);
+    const exec::RunResult r = s.runToEnd();
+    if (r.reason == exec::StopReason::Failed) return true;  // an op that errors fails too
+    for (const auto& e : expected.entries()) {
+        at::Tensor got;
+        if (!s.value(e.name, got) || !exec::compareTensors(e.name, got, e.tensor, tol).matched) return true;
+    }
+    return false;
+}
+
+int runReduce(const std::vector<std::string>& args) {
+    const auto p = parseArgs(args, {{"--force", "--quiet"},
+                                    {"--output", "--weights", "--constants", "--inputs", "--random-inputs",
+                                     "--reference-intermediates", "--check", "--mode", "--budget", "--rtol", "--atol"},
+                                    {{"-o", "--output"}, {"-q", "--quiet"}}});
+    requirePositional(p, 1, 1, "IR (a torch_ir JSON file)");
+    const auto out = p.value("--output");
+    if (!out) throw UsageError("-o MIN.json is required");
+    if (!p.has("--weights")) throw UsageError("--weights FILE is required");
+    if (p.has("--reference-intermediates") == p.has("--check"))
+        throw UsageError(
+            "say what fails, one way: --reference-intermediates R or --check 'CMD {ir} {inputs} {expected}'");
+    if (p.has("--inputs") == p.has("--random-inputs")) throw UsageError("give --inputs FILE or --random-inputs SEED");
+    exec::ReduceOptions options;
+    if (auto m = p.value("--mode")) {
+        if (*m == "bisect")
+            options.mode = exec::ReduceMode::Bisect;
+        else if (*m == "linear")
+            options.mode = exec::ReduceMode::Linear;
+        else if (*m != "both")
+            throw UsageError("--mode: '" + *m + "' is not bisect, linear or both");
+    }
+    if (auto b = p.doubleValue("--budget")) options.budget = std::chrono::duration<double>(*b);
+    exec::Tolerance tol;
+    if (auto v = p.doubleValue("--rtol")) tol.rtol = *v;
+    if (auto v = p.doubleValue("--atol")) tol.atol = *v;
+    const bool quiet = p.has("--quiet");
+
+    const auto graph = loadGraphOrReport("reduce", p.positional[0]);
+    if (!graph) return kExitUsage;
+    try {
+        const std::string stem = out->size() > 5 && out->ends_with(".json") ? out->substr(0, out->size() - 5) : *out;
+        for (const std::string& f : {*out, stem + ".inputs.pt", stem + ".expected.pt"})
+            if (!p.has("--force") && fs::exists(f)) throw ReduceError(f + " exists; pass --force to replace it");
+        Values v;
+        v.weights = readValues("--weights", *p.value("--weights"));
+        if (auto c = p.value("--constants")) v.constants = readValues("--constants", *c);
+        v.inputs = p.has("--inputs") ? readValues("--inputs", *p.value("--inputs"))
+                                     : exec::makeRandomInputs(*graph, *p.intValue("--random-inputs"));
+        const ir::GraphIndex index(*graph);
+        std::unique_ptr<ValueSource> values;
+        std::function<bool(const ir::Subgraph&)> fails;
+        const auto tmp = fs::temp_directory_path() / ("irscope-reduce-" + std::to_string(::getpid()));
+        if (auto r = p.value("--reference-intermediates")) {
+            values = std::make_unique<ReferenceValues>(readValues("--reference-intermediates", *r), v.inputs);
+            fails = [&](const ir::Subgraph& cut) {
+                io::TensorMap in, expected;
+                values->cut(cut, in, expected);
+                return cutFailsAgainst(cut, v, in, expected, tol);
+            };
+        } else {
+            if (!quiet) std::cerr << "running the whole graph once for the values at every cut ...\n";
+            values = std::make_unique<RunValues>(*graph, v);
+            fs::create_directories(tmp);
+            const std::string cmd = *p.value("--check");
+            fails = [&, cmd](const ir::Subgraph& cut) {
+                io::TensorMap in, expected;
+                values->cut(cut, in, expected);
+                const std::string ir = (tmp / "candidate.json").string(), ins = (tmp / "candidate.inputs.pt").string(),
+                                  exp = (tmp / "candidate.expected.pt").string();
+                ir::saveGraphFile(cut.graph, ir);
+                io::writeTensorFile(in, ins);
+                io::writeTensorFile(expected, exp);
+                std::string line = cmd;
+                for (const auto& [key, path] :
+                     {std::pair<std::string, std::string>{"{ir}", ir}, {"{inputs}", ins}, {"{expected}", exp}})
+                    for (size_t at = line.find(key); at != std::string::npos;) {
+                        line.replace(at, key.size(), shellQuote(path));
+                        at = line.find(key, at + shellQuote(path).size());
+                    }
+                const int status = std::system((line + (quiet ? " >/dev/null 2>&1" : " >/dev/null")).c_str());
+                return status != 0;
+            };
+        }
+        auto cutOf = [&](int64_t lo, int64_t hi) { return ir::extractSubgraph(index, rangeNodes(lo, hi)); };
+        auto rangeFails = [&](int64_t lo, int64_t hi) {
+            ir::Subgraph cut;
+            try {
+                cut = cutOf(lo, hi);
+            } catch (const std::invalid_argument&) {
+                return false;  // results used by nothing: nothing to see fail
+            }
+            return fails(cut);
+        };
+        const int64_t n = static_cast<int64_t>(graph->nodes.size());
+        const auto t0 = std::chrono::steady_clock::now();
+        if (!rangeFails(0, n)) {
+            std::cerr << "irscope reduce: the whole graph does not fail "
+                      << (p.has("--check") ? "the check" : "against the reference, run locally")
+                      << ": nothing to reduce\n";
+            fs::remove_all(tmp);
+            return kExitFailure;
+        }
+        options.onStep = [&](const exec::ReduceStep& s) {
+            if (!quiet)
+                std::cerr << "  " << s.why << ": nodes " << s.lo << ".." << s.hi - 1 << " (" << s.hi - s.lo << ") "
+                          << (s.fails ? "fails" : "passes") << "\n";
+            return true;
+        };
+        const exec::ReduceResult r = exec::reduceRange(n, rangeFails, options);
+        const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        const ir::Subgraph cut = cutOf(r.lo, r.hi);
+        io::TensorMap in, expected;
+        values->cut(cut, in, expected);
+        ir::saveGraphFile(cut.graph, *out);
+        io::writeTensorFile(in, stem + ".inputs.pt");
+        io::writeTensorFile(expected, stem + ".expected.pt");
+        fs::remove_all(tmp);
+        std::cout << "reduced " << n << " nodes to " << cut.graph.nodes.size() << " ("
+                  << graph->nodes[static_cast<size_t>(r.lo)].name
+                  << (r.hi - r.lo > 1 ? " .. " + graph->nodes[static_cast<size_t>(r.hi - 1)].name : std::string())
+                  << ") in " << r.steps.size() + 1 << " tests, " << static_cast<int>(secs * 10) / 10.0 << " s"
+                  << (r.outOfTime ? " (the budget ran out: it still fails, but may not be the smallest)" : "") << "\n"
+                  << "  -> " << *out << ", " << stem << ".inputs.pt, " << stem << ".expected.pt\n"
+                  << "reproduce: irscope run " << *out << " --weights " << *p.value("--weights") << " --inputs " << stem
+                  << ".inputs.pt --expected " << stem << ".expected.pt"
+                  << (p.value("--constants") ? " --constants " + *p.value("--constants") : std::string()) << "\n";
+        return kExitOk;
+    } catch (const std::exception& e) {
+        std::cerr << "irscope reduce: " << e.what() << "\n";
+        return kExitUsage;
+    }
+}
+
+const CommandRegistration registration{
+    Command{"reduce", "cut a failing graph down to a few nodes that still fail",
+            "Usage: irscope reduce IR --weights W (--inputs I | --random-inputs S) [--constants C]\n"
+            "                      (--reference-intermediates R | --check 'CMD {ir} {inputs} {expected}')\n"
+            "                      [--mode bisect|linear|both] [--budget SECONDS] [--rtol R] [--atol A]\n"
+            "                      -o MIN.json [--force] [-q]\n\n"
+            "Finds a short run of consecutive nodes that still fails, and writes it as a\n"
+            "runnable IR (MIN.json) with the values entering it (MIN.inputs.pt) and the\n"
+            "values it should produce (MIN.expected.pt). A candidate fails when:\n"
+            "  --reference-intermediates R  run locally (fed R's values at the cut), an output\n"
+            "                               differs from R under the tolerance, or an op errors:\n"
+            "                               the search ends at the op that is wrong by itself\n"
+            "  --check CMD                  CMD exits non-zero; {ir}, {inputs}, {expected} are\n"
+            "                               replaced by the candidate's files (fed the whole\n"
+            "                               run's values at the cut)\n"
+            "Bisection first (keep the half that fails alone), then linear shrinking from\n"
+            "both ends. Each test is printed on stderr. --budget stops the search after that\n"
+            "many seconds with the smallest failing range found so far.\n\n"
+            "Exit status: 0 written; 1 the whole graph does not fail; 2 bad arguments,\n"
+            "unreadable input, an existing output without --force.\n",
+            runReduce}};
+
+}  // namespace
+}  // namespace irscope::cli
