@@ -97,8 +97,17 @@ void valuesFromRun(const ParsedArgs& p, const ir::Graph& g, const ir::Subgraph& 
         session.setInputs(readValues("--inputs", *in));
     else
         throw UsageError("the run that computes the values needs --inputs FILE or --random-inputs SEED");
-    if (const auto missing = session.preflight(); !missing.empty()) {
-        std::string what = "the run lacks " + std::to_string(missing.size()) + " value(s):";
+    // Only what the run up to the selection needs: a value missing for a later node does not matter here.
+    std::vector<exec::MissingValue> missing;
+    for (const auto& m : session.preflight())
+        if (std::any_of(m.nodes.begin(), m.nodes.end(), [&](const std::string& n) {
+                const auto i =
+                    std::find_if(g.nodes.begin(), g.nodes.end(), [&](const auto& node) { return node.name == n; });
+                return i - g.nodes.begin() <= lastNode;
+            }))
+            missing.push_back(m);
+    if (!missing.empty()) {
+        std::string what = "the run up to the selection lacks " + std::to_string(missing.size()) + " value(s):";
         for (const auto& m : missing) what += "\n  " + exec::formatMissingValue(m);
         throw ExtractError(what);
     }

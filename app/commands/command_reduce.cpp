@@ -10,6 +10,8 @@
 
 #include <sys/wait.h>
 
+#include <csignal>
+
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -19,6 +21,7 @@
 
 #include "cli/arg_parser.h"
 #include "cli/cli_io.h"
+#include "core/exec/attr_convert.h"
 #include "core/exec/cut_values.h"
 #include "core/exec/random_inputs.h"
 #include "core/exec/range_reducer.h"
@@ -35,6 +38,30 @@ namespace fs = std::filesystem;
 
 struct ReduceError : std::runtime_error {
     using std::runtime_error::runtime_error;
+};
+
+// A candidate that cannot be tested: a value entering it does not exist (the
+// whole run failed before it). It counts as passing: nothing there fails.
+struct NotTestable : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+// A private scratch folder (mkdtemp), removed however the command ends.
+class ScratchDir {
+public:
+    ScratchDir() {
+        std::string pattern = (fs::temp_directory_path() / "irscope-reduce.XXXXXX").string();
+        if (!::mkdtemp(pattern.data())) throw ReduceError("cannot make a scratch folder in " + pattern);
+        path_ = pattern;
+    }
+    ~ScratchDir() {
+        std::error_code ignored;
+        fs::remove_all(path_, ignored);
+    }
+    const fs::path& path() const { return path_; }
+
+private:
+    fs::path path_;
 };
 
 io::TensorMap readValues(const std::string& option, const std::string& path) {
@@ -66,14 +93,20 @@ class ValueSource {
 public:
     virtual ~ValueSource() = default;
     virtual at::Tensor value(const std::string& name) const = 0;
+    // The cut's inputs (cast to the IR's dtype: a float32 reference for a
+    // float16 IR) and the expected outputs the source has (a run that failed
+    // part way has none past the failure; those are not compared).
     void cut(const ir::Subgraph& cut, io::TensorMap& inputs, io::TensorMap& expected) const {
-        auto take = [&](const std::string& name, io::TensorMap& into) {
-            at::Tensor t = value(name);
-            if (!t.defined()) throw ReduceError("no value for '" + name + "' at the cut");
-            into.insert(name, t.contiguous());
-        };
-        for (const auto& n : cut.inputs) take(n, inputs);
-        for (const auto& n : cut.outputs) take(n, expected);
+        at::NoGradGuard guard;
+        for (const auto& meta : cut.graph.graphInputs) {
+            at::Tensor t = value(meta.name);
+            if (!t.defined()) throw NotTestable("no value for '" + meta.name + "' entering the cut");
+            const auto dtype = exec::scalarTypeOfIrDtype(meta.dtype);
+            if (dtype && *dtype != t.scalar_type() && at::isFloatingType(t.scalar_type())) t = t.to(*dtype);
+            inputs.insert(meta.name, t.contiguous());
+        }
+        for (const auto& n : cut.outputs)
+            if (at::Tensor t = value(n); t.defined()) expected.insert(n, t.contiguous());
     }
 };
 
@@ -129,6 +162,29 @@ bool cutFailsAgainst(const ir::Subgraph& cut, const Values& v, const io::TensorM
     return false;
 }
 
+// Runs the user's check on a candidate's files: true when it fails (exits
+// non-zero). A command that cannot run (126, 127), or an interrupt, stops
+// the search instead of reading as "fails".
+bool checkFails(const std::string& cmd, const std::vector<std::pair<std::string, std::string>>& files, bool quiet) {
+    std::string line = cmd;
+    for (const auto& [key, path] : files)
+        for (size_t at = line.find(key); at != std::string::npos;) {
+            // Inside the user's own quotes the path goes in as it is (a scratch path: no quotes, no spaces).
+            const bool quoted = at > 0 && (line[at - 1] == '"' || line[at - 1] == '\'');
+            const std::string text = quoted ? path : shellQuote(path);
+            line.replace(at, key.size(), text);
+            at = line.find(key, at + text.size());
+        }
+    const int status = std::system(("( " + line + " )" + (quiet ? " >/dev/null 2>&1" : " >/dev/null")).c_str());
+    if (status == -1) throw ReduceError("cannot start the check command: " + cmd);
+    if (WIFSIGNALED(status) && (WTERMSIG(status) == SIGINT || WTERMSIG(status) == SIGQUIT))
+        throw ReduceError("interrupted");
+    if (WIFEXITED(status) && (WEXITSTATUS(status) == 126 || WEXITSTATUS(status) == 127))
+        throw ReduceError("the check command could not run (exit " + std::to_string(WEXITSTATUS(status)) +
+                          "): " + line);
+    return status != 0;
+}
+
 int runReduce(const std::vector<std::string>& args) {
     const auto p = parseArgs(args, {{"--force", "--quiet"},
                                     {"--output", "--weights", "--constants", "--inputs", "--random-inputs",
@@ -171,7 +227,7 @@ int runReduce(const std::vector<std::string>& args) {
         const ir::GraphIndex index(*graph);
         std::unique_ptr<ValueSource> values;
         std::function<bool(const ir::Subgraph&)> fails;
-        const auto tmp = fs::temp_directory_path() / ("irscope-reduce-" + std::to_string(::getpid()));
+        std::unique_ptr<ScratchDir> scratch;
         if (auto r = p.value("--reference-intermediates")) {
             values = std::make_unique<ReferenceValues>(readValues("--reference-intermediates", *r), v.inputs);
             fails = [&](const ir::Subgraph& cut) {
@@ -182,9 +238,10 @@ int runReduce(const std::vector<std::string>& args) {
         } else {
             if (!quiet) std::cerr << "running the whole graph once for the values at every cut ...\n";
             values = std::make_unique<RunValues>(*graph, v);
-            fs::create_directories(tmp);
+            scratch = std::make_unique<ScratchDir>();
+            const fs::path tmp = scratch->path();
             const std::string cmd = *p.value("--check");
-            fails = [&, cmd](const ir::Subgraph& cut) {
+            fails = [&, cmd, tmp](const ir::Subgraph& cut) {
                 io::TensorMap in, expected;
                 values->cut(cut, in, expected);
                 const std::string ir = (tmp / "candidate.json").string(), ins = (tmp / "candidate.inputs.pt").string(),
@@ -192,26 +249,18 @@ int runReduce(const std::vector<std::string>& args) {
                 ir::saveGraphFile(cut.graph, ir);
                 io::writeTensorFile(in, ins);
                 io::writeTensorFile(expected, exp);
-                std::string line = cmd;
-                for (const auto& [key, path] :
-                     {std::pair<std::string, std::string>{"{ir}", ir}, {"{inputs}", ins}, {"{expected}", exp}})
-                    for (size_t at = line.find(key); at != std::string::npos;) {
-                        line.replace(at, key.size(), shellQuote(path));
-                        at = line.find(key, at + shellQuote(path).size());
-                    }
-                const int status = std::system((line + (quiet ? " >/dev/null 2>&1" : " >/dev/null")).c_str());
-                return status != 0;
+                return checkFails(cmd, {{"{ir}", ir}, {"{inputs}", ins}, {"{expected}", exp}}, quiet);
             };
         }
         auto cutOf = [&](int64_t lo, int64_t hi) { return ir::extractSubgraph(index, rangeNodes(lo, hi)); };
         auto rangeFails = [&](int64_t lo, int64_t hi) {
-            ir::Subgraph cut;
             try {
-                cut = cutOf(lo, hi);
-            } catch (const std::invalid_argument&) {
+                return fails(cutOf(lo, hi));
+            } catch (const ir::NothingToCompare&) {
                 return false;  // results used by nothing: nothing to see fail
+            } catch (const NotTestable&) {
+                return false;  // past the point where the whole run failed
             }
-            return fails(cut);
         };
         const int64_t n = static_cast<int64_t>(graph->nodes.size());
         const auto t0 = std::chrono::steady_clock::now();
@@ -219,7 +268,6 @@ int runReduce(const std::vector<std::string>& args) {
             std::cerr << "irscope reduce: the whole graph does not fail "
                       << (p.has("--check") ? "the check" : "against the reference, run locally")
                       << ": nothing to reduce\n";
-            fs::remove_all(tmp);
             return kExitFailure;
         }
         options.onStep = [&](const exec::ReduceStep& s) {
@@ -236,7 +284,6 @@ int runReduce(const std::vector<std::string>& args) {
         ir::saveGraphFile(cut.graph, *out);
         io::writeTensorFile(in, stem + ".inputs.pt");
         io::writeTensorFile(expected, stem + ".expected.pt");
-        fs::remove_all(tmp);
         std::cout << "reduced " << n << " nodes to " << cut.graph.nodes.size() << " ("
                   << graph->nodes[static_cast<size_t>(r.lo)].name
                   << (r.hi - r.lo > 1 ? " .. " + graph->nodes[static_cast<size_t>(r.hi - 1)].name : std::string())

@@ -38,12 +38,20 @@ Debugger::Extracted Debugger::extract(std::vector<int64_t> nodes, const std::str
 
     io::TensorMap inputs, expected;
     try {
+        if (d_->checks.mode() == ErrorMode::Local)
+            throw std::runtime_error(
+                "in local error mode the run holds the reference's values in place of the nodes' own; switch to "
+                "cumulative error to extract with the values");
         int64_t last = -1;
         for (const auto& node : cut.graph.nodes) last = std::max(last, *d_->index().nodeIndex(node.name));
         if (d_->session.cursor() <= last) {
             pinCut(d_->session, cut);
             const RunStatus r = runTo(last);
             if (r.failed) throw std::runtime_error(r.message);
+            if (d_->session.cursor() <= last)
+                throw std::runtime_error(r.message +
+                                         ", before the selection's last node: continue the run, then "
+                                         "extract again");
         }
         cutValues(d_->session, cut, inputs, expected);
         if (!replacing && (fs::exists(inPath) || fs::exists(expPath)))

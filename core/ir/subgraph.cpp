@@ -34,6 +34,9 @@ Subgraph extractSubgraph(const GraphIndex& index, std::vector<int64_t> nodes) {
     s.pytorchVersion = g.pytorchVersion;
     std::unordered_set<std::string> inputSeen, weightSeen, placeholderSeen, constantSeen;
     auto keepWeight = [&](const ValueSource& src) {
+        // A constant read by its original name (not a weight, not a mapping key).
+        if (const ConstantValue* c = index.constant(src.placeholder); c && constantSeen.insert(src.placeholder).second)
+            s.constants.emplace_back(src.placeholder, *c);
         if (src.index >= 0) {
             const TensorMeta& w = g.weights[static_cast<size_t>(src.index)];
             if (weightSeen.insert(w.name).second) s.weights.push_back(w);
@@ -57,14 +60,22 @@ Subgraph extractSubgraph(const GraphIndex& index, std::vector<int64_t> nodes) {
             std::string name;
             switch (src.kind) {
             case ValueSource::Kind::Weight: keepWeight(src); continue;
-            case ValueSource::Kind::NodeOutput:
+            case ValueSource::Kind::NodeOutput: {
                 if (kept[static_cast<size_t>(src.index)]) continue;
-                name = g.nodes[static_cast<size_t>(src.index)].outputs[static_cast<size_t>(src.outputIndex)].name;
+                const OpNode& producer = g.nodes[static_cast<size_t>(src.index)];
+                if (src.outputIndex < 0 || src.outputIndex >= static_cast<int64_t>(producer.outputs.size()))
+                    throw std::invalid_argument(
+                        "node '" + node.name + "' reads output " + std::to_string(src.outputIndex) + " of '" +
+                        producer.name + "', which lists " + std::to_string(producer.outputs.size()) +
+                        ": the cut cannot name that value; keep '" + producer.name + "' in the selection");
+                name = producer.outputs[static_cast<size_t>(src.outputIndex)].name;
                 break;
+            }
             case ValueSource::Kind::GraphInput: name = g.graphInputs[static_cast<size_t>(src.index)].name; break;
             case ValueSource::Kind::Missing:
-                throw std::invalid_argument("node '" + node.name + "' reads '" + in.name +
-                                            "', which nothing in the IR supplies: it cannot be extracted");
+                if (!in.producerNode) continue;  // looked up by name at run time: the same in the cut
+                throw std::invalid_argument("node '" + node.name + "' reads '" + in.name + "' from '" +
+                                            *in.producerNode + "', which is not in the IR: it cannot be extracted");
             }
             if (inputSeen.insert(name).second) {
                 s.graphInputs.push_back(boundaryMeta(in, name));
@@ -95,7 +106,7 @@ Subgraph extractSubgraph(const GraphIndex& index, std::vector<int64_t> nodes) {
         }
     }
     if (s.graphOutputs.empty())
-        throw std::invalid_argument(
+        throw NothingToCompare(
             "the selection's results are used by nothing (no node outside it, no graph "
             "output): there is nothing to compare; add the nodes that use them");
     return out;

@@ -9,6 +9,7 @@
 // nodes ran in the whole graph when fed the same boundary values.
 // Pure and torch-free.
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -24,10 +25,16 @@ struct Subgraph {
     std::vector<std::string> inputs, outputs;
 };
 
+// The selection's results are used by nothing: there is no output to check.
+struct NothingToCompare : std::invalid_argument {
+    using std::invalid_argument::invalid_argument;
+};
+
 // `nodes`: indices into index.graph().nodes (any order, duplicates fine).
 // Throws std::invalid_argument: an empty selection, a kept node reading a
-// value nothing in the IR supplies (naming the node and the value), or a
-// selection whose results nothing uses (no outputs).
+// value its producer does not list (naming both); NothingToCompare.
+// An input the IR resolves only by name at run time (no producer field,
+// nothing in the file by that name: a state_dict key) stays such a lookup.
 Subgraph extractSubgraph(const GraphIndex& index, std::vector<int64_t> nodes);
 
 }  // namespace irscope::ir

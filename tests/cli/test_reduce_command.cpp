@@ -106,6 +106,13 @@ private slots:
         r = runIrscope(
             {"reduce", fixture("llama_block.json"), "--weights", fixture("llama_block.weights.pt"), "-o", min});
         QCOMPARE(r.exitCode, 2);
+        // A check command that cannot run is an error, not a "failure" to reduce towards.
+        r = runIrscope({"reduce", fixture("llama_block.json"), "--weights", fixture("llama_block.weights.pt"),
+                        "--inputs", fixture("llama_block.inputs.pt"), "--check", "no_such_command_here {ir}", "-o",
+                        dir.filePath("typo.json")});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains("could not run (exit 127)"), qPrintable(r.err));
+        QVERIFY(!QFile::exists(dir.filePath("typo.json")));
     }
 };
 

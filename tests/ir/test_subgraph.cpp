@@ -118,13 +118,44 @@ private slots:
             QVERIFY2(d.severity != Severity::Error, d.message.c_str());
     }
 
+    // An input the IR resolves only at run time by name (no producer field,
+    // a state_dict key the file does not list) stays such a lookup in the cut;
+    // a producer that lists fewer outputs than a consumer reads is refused by name.
+    void lookupsByNameAndUnlistedOutputs() {
+        std::string text = kBranchy;
+        const std::string bInput =
+            R"({"name": "a", "shape": [2, 3], "dtype": "float32", "producer_node": "a", "producer_output_idx": 0}], "outputs": [{"name": "b")";
+        QVERIFY(text.find(bInput) != std::string::npos);
+        text.replace(
+            text.find(bInput), bInput.size(),
+            R"({"name": "a", "shape": [2, 3], "dtype": "float32", "producer_node": "a", "producer_output_idx": 0}, {"name": "extra.bias", "shape": [3], "dtype": "float32"}], "outputs": [{"name": "b")");
+        const Graph g = parseGraph(text, "lookup.json");
+        GraphIndex idx(g);
+        const Subgraph s = extractSubgraph(idx, selectNodesByName(idx, {"b"}));
+        QCOMPARE(names(s.inputs), (QStringList{"a"}));
+        QCOMPARE(s.graph.nodes[0].inputs[1].name, std::string("extra.bias"));
+        QVERIFY(!s.graph.nodes[0].inputs[1].producerNode);
+
+        std::string bad = kBranchy;
+        const std::string dInput = R"("producer_node": "b", "producer_output_idx": 0)";
+        bad.replace(bad.find(dInput), dInput.size(), R"("producer_node": "b", "producer_output_idx": 3)");
+        const Graph g2 = parseGraph(bad, "unlisted.json");
+        GraphIndex idx2(g2);
+        try {
+            extractSubgraph(idx2, selectNodesByName(idx2, {"d"}));
+            QFAIL("an unlisted output cannot be named at the cut");
+        } catch (const std::invalid_argument& e) {
+            QVERIFY2(std::string(e.what()).find("reads output 3 of 'b'") != std::string::npos, e.what());
+        }
+    }
+
     void refusesWhatCannotBeCut() {
         GraphIndex idx(g_);
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, extractSubgraph(idx, {}));
         try {
             extractSubgraph(idx, selectNodesByName(idx, {"f"}));  // f's result is used by nothing
             QFAIL("a dead end has nothing to compare");
-        } catch (const std::invalid_argument& e) {
+        } catch (const NothingToCompare& e) {
             QVERIFY2(std::string(e.what()).find("used by nothing") != std::string::npos, e.what());
         }
     }

@@ -212,7 +212,8 @@ void addExtractActions(MainWindow& w, DebugController* c, QMenu& menu, const Ite
             if (!path.isEmpty()) c->extract(nodes, path);
         });
     };
-    if (ref.isModule() && tree) {
+    if (ref.isModule()) {
+        if (!tree) return;
         const QString path = QString::fromStdString(tree->module(ref.index).path);
         offer(&menu, QObject::tr("Extract %1 as runnable IR…").arg(path), moduleNodes(ref.index), path);
         return;
