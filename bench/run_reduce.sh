@@ -34,9 +34,11 @@ PYEOF
 cat "$DIR"/*.* > /dev/null   # warm the page cache
 
 . "$HERE/bench_lib.sh"
-reduce() { "$BIN" reduce "$DIR/llm.json" --random-inputs 1 -o "$DIR/min.json" --force -q "$@"; }
-read -r s m < <(measure reduce --weights "$DIR/bad.safetensors" --reference-intermediates "$DIR/ref.safetensors")
-echo "reference:  $s s  $((m / 1000)) MB   $(reduce --weights "$DIR/bad.safetensors" --reference-intermediates "$DIR/ref.safetensors" | head -1)"
+reduce=("$BIN" reduce "$DIR/llm.json" --random-inputs 1 -o "$DIR/min.json" --force -q)
+against=(--weights "$DIR/bad.safetensors" --reference-intermediates "$DIR/ref.safetensors")
+read -r s m < <(measure "${reduce[@]}" "${against[@]}")
+echo "reference:  $s s  $((m / 1000)) MB   $("${reduce[@]}" "${against[@]}" | head -1)"
 culprit=$(grep -o '"name": "linear_[0-9]*"' "$DIR/min.json" | head -1 | cut -d'"' -f4)
-read -r s m < <(measure reduce --weights "$DIR/llm.safetensors" --check "! grep -q '\"$culprit\"' {ir}")
-echo "check cmd:  $s s  $((m / 1000)) MB   $(reduce --weights "$DIR/llm.safetensors" --check "! grep -q '\"$culprit\"' {ir}" | head -1)"
+check=(--weights "$DIR/llm.safetensors" --check "! grep -q '\"$culprit\"' {ir}")
+read -r s m < <(measure "${reduce[@]}" "${check[@]}")
+echo "check cmd:  $s s  $((m / 1000)) MB   $("${reduce[@]}" "${check[@]}" | head -1)"
