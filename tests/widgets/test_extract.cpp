@@ -2,8 +2,10 @@
 // module of tiny_llama cut out with the values of the window's run at the
 // cut, which `irscope run` then reproduces bit for bit; a run that has not
 // reached the selection is run up to it first; an existing value file that
-// is not this extract's is never replaced.
+// is not this extract's is never replaced; nodes marked with Shift+click and
+// Shift+drag on the graph, apart from the selection.
 #include <QFile>
+#include <QMouseEvent>
 #include <QProcess>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -11,6 +13,7 @@
 #include <QTest>
 
 #include "widgets/debugger/debugger_ui.h"
+#include "widgets/graph_view/graph_view.h"
 #include "widgets/main_window/main_window.h"
 #include "widgets/session/debug_controller.h"
 #include "widgets/session/graph_session.h"
@@ -84,6 +87,35 @@ private slots:
                  qPrintable(stopped.last()[0].toString()));
         QVERIFY(theirs.open(QIODevice::ReadOnly));
         QCOMPARE(theirs.readAll(), QByteArray("not ours"));
+    }
+
+    // Shift+click marks (and unmarks) a node without selecting it; Shift+drag adds a rectangle's nodes.
+    void marksWithTheMouse() {
+        GraphView* view = window_->graphView();
+        GraphSession* session = window_->session();
+        session->setMarked({});
+        session->clearSelection();
+        const int64_t node = 5;
+        view->centerOn(ItemRef::node(node));
+        QCoreApplication::processEvents();
+        const QPoint at = view->viewportPosOf(ItemRef::node(node)).toPoint();
+        QTest::mouseClick(view->viewport(), Qt::LeftButton, Qt::ShiftModifier, at);
+        QCOMPARE(session->markedNodes(), std::vector<int64_t>{node});
+        QVERIFY(session->selection().isNone());
+        QTest::mouseClick(view->viewport(), Qt::LeftButton, Qt::ShiftModifier, at);
+        QVERIFY(session->markedNodes().empty());
+        // A rectangle over the whole viewport: every node drawn there.
+        const QRect vp = view->viewport()->rect();
+        QTest::mousePress(view->viewport(), Qt::LeftButton, Qt::ShiftModifier, vp.topLeft() + QPoint(2, 2));
+        QMouseEvent move(QEvent::MouseMove, QPointF(vp.bottomRight() - QPoint(2, 2)),
+                         view->viewport()->mapToGlobal(QPointF(vp.bottomRight() - QPoint(2, 2))), Qt::NoButton,
+                         Qt::LeftButton, Qt::ShiftModifier);
+        QCoreApplication::sendEvent(view->viewport(), &move);
+        QTest::mouseRelease(view->viewport(), Qt::LeftButton, Qt::ShiftModifier, vp.bottomRight() - QPoint(2, 2));
+        const auto marked = session->markedNodes();
+        QVERIFY2(marked.size() > 1, qPrintable(QString::number(marked.size())));
+        QVERIFY(std::find(marked.begin(), marked.end(), node) != marked.end());
+        QVERIFY(std::is_sorted(marked.begin(), marked.end()));
     }
 };
 

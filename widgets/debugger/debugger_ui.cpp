@@ -192,10 +192,11 @@ void installWatchMenu(MainWindow& w, DebuggerUi& ui, QMenu* menu) {
 }
 
 // "Extract as runnable IR…" on a node (alone, with its neighbours, its
-// module) or a module box: the cut and the values of this run at it.
+// module), a module box, or the nodes marked with Shift+click / Shift+drag:
+// the cut and the values of this run at it.
 void addExtractActions(MainWindow& w, DebugController* c, QMenu& menu, const ItemRef& ref) {
     const LoadedDocument* doc = c->session()->document();
-    if (!doc || !c->hasDocument() || !(ref.isNode() || ref.isModule())) return;
+    if (!doc || !c->hasDocument()) return;
     const auto* tree = c->session()->moduleTree();
     auto moduleNodes = [tree](int64_t m) {
         std::vector<int64_t> out;
@@ -212,6 +213,16 @@ void addExtractActions(MainWindow& w, DebugController* c, QMenu& menu, const Ite
             if (!path.isEmpty()) c->extract(nodes, path);
         });
     };
+    // The marked nodes (Shift+click, Shift+drag), wherever the menu opens.
+    if (const auto& marked = c->session()->markedNodes(); !marked.empty()) {
+        offer(&menu,
+              QObject::tr("Extract the %n marked node(s) as runnable IR…", nullptr, static_cast<int>(marked.size())),
+              marked, QStringLiteral("marked"));
+        QObject::connect(menu.addAction(QObject::tr("Clear the marks")), &QAction::triggered, c->session(),
+                         [c] { c->session()->setMarked({}); });
+        menu.addSeparator();
+    }
+    if (!(ref.isNode() || ref.isModule())) return;
     if (ref.isModule()) {
         if (!tree) return;
         const QString path = QString::fromStdString(tree->module(ref.index).path);

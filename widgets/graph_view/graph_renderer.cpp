@@ -413,6 +413,12 @@ void drawMarks(QPainter& p, const Frame& f, const std::vector<int32_t>& items, b
         if (d && d->state == RunMark::Done) ring(QColor("#2a9d3a"), 1.5, 0);
         if ((fl & kFlagCurrent) || (d && d->state == RunMark::Current)) ring(theme.current, 2.5, 4);
         if (fl & kFlagSelected) ring(theme.selection, 3.2, 2);
+        if (fl & kFlagMarked) {  // dashed: apart from selection, neighbourhood and run state
+            QPen pen(QColor("#7b1fa2"), full ? 2.5 : 0, Qt::DashLine);
+            if (!full) pen.setWidthF(2.5 / std::max(f.zoom, 0.01) * 0.6);
+            p.setPen(pen);
+            drawShape(p, it, grow(it.rect, 5), full);
+        }
         if (d && d->breakpoint) {
             p.setPen(Qt::NoPen);
             p.setBrush(QColor("#d0302a"));

@@ -11,6 +11,7 @@
 #include <QMenu>
 #include <QMouseEvent>
 #include <QPainter>
+#include <QRubberBand>
 #include <QScrollBar>
 #include <QToolTip>
 #include <QWheelEvent>
@@ -309,6 +310,14 @@ void GraphView::wheelEvent(QWheelEvent* e) {
 
 void GraphView::mousePressEvent(QMouseEvent* e) {
     pressPos_ = lastDragPos_ = e->position().toPoint();
+    if (e->button() == Qt::LeftButton && (e->modifiers() & Qt::ShiftModifier)) {
+        banding_ = true;  // Shift+click marks a node, Shift+drag the nodes in a rectangle
+        if (!band_) band_ = new QRubberBand(QRubberBand::Rectangle, viewport());
+        band_->setGeometry(QRect(pressPos_, QSize()));
+        band_->show();
+        e->accept();
+        return;
+    }
     pressed_ = true;
     dragging_ = e->button() == Qt::MiddleButton;
     if (dragging_) viewport()->setCursor(Qt::ClosedHandCursor);
@@ -316,6 +325,10 @@ void GraphView::mousePressEvent(QMouseEvent* e) {
 }
 
 void GraphView::mouseMoveEvent(QMouseEvent* e) {
+    if (banding_) {
+        band_->setGeometry(QRect(pressPos_, e->position().toPoint()).normalized());
+        return;
+    }
     if (!pressed_) return;
     const QPoint pos = e->position().toPoint();
     if (!dragging_ && (pos - pressPos_).manhattanLength() >= QApplication::startDragDistance()) {
@@ -330,7 +343,35 @@ void GraphView::mouseMoveEvent(QMouseEvent* e) {
     }
 }
 
+void GraphView::markByBand(const QPoint& end) {
+    banding_ = false;
+    band_->hide();
+    const auto* lay = session_->layout();
+    if (!lay) return;
+    if ((end - pressPos_).manhattanLength() < QApplication::startDragDistance()) {
+        const QPointF s = mapToScene(QPointF(end));
+        const int32_t item = lay->grid.itemAt({s.x(), s.y()}, 2 / zoom_);
+        const ItemRef ref = item >= 0 ? lay->refOf(item) : ItemRef{};
+        if (ref.isNode()) session_->toggleMarked(ref.index);
+        return;
+    }
+    const QPointF a = mapToScene(QPointF(pressPos_)), b = mapToScene(QPointF(end));
+    const layout::Rect r{std::min(a.x(), b.x()), std::min(a.y(), b.y()), std::abs(a.x() - b.x()),
+                         std::abs(a.y() - b.y())};
+    std::vector<int64_t> nodes = session_->markedNodes();
+    for (int32_t item : lay->grid.itemsIn(r)) {
+        const ItemRef ref = lay->refOf(item);
+        if (ref.isNode()) nodes.push_back(ref.index);
+    }
+    session_->setMarked(std::move(nodes));
+}
+
 void GraphView::mouseReleaseEvent(QMouseEvent* e) {
+    if (banding_) {
+        markByBand(e->position().toPoint());
+        e->accept();
+        return;
+    }
     if (pressed_ && !dragging_ && e->button() == Qt::LeftButton) {
         const auto* lay = session_->layout();
         if (lay) {

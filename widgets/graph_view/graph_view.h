@@ -16,6 +16,7 @@
 
 class QImage;
 class QMenu;
+class QRubberBand;
 
 namespace irscope::widgets {
 
@@ -88,6 +89,7 @@ private:
     QPointF origin() const;  // scene point drawn at the viewport's top-left
     void placeMinimap();     // and the legend
     void addModuleActions(QMenu& menu, const ItemRef& ref);
+    void markByBand(const QPoint& end);
     // Opens or closes a module keeping its box where it is on screen.
     void setModuleExpandedAnchored(int64_t module, bool expanded);
 
@@ -103,6 +105,8 @@ private:
     QPoint lastDragPos_;
     bool dragging_ = false;
     bool pressed_ = false;
+    QRubberBand* band_ = nullptr;  // Shift+drag: marks the nodes in a rectangle
+    bool banding_ = false;
 };
 
 }  // namespace irscope::widgets

@@ -152,6 +152,7 @@ void DebugController::extract(std::vector<int64_t> nodes, const QString& path) {
         auto s = std::make_shared<Snapshot>(snapshot(d, false));
         return [this, s, error, message] {
             apply(std::move(*s));
+            emit progress(cursor_, nodeCount(), 0);  // it may have run up to the selection
             if (!error.isEmpty()) {
                 emit errorOccurred(error);
                 return;

@@ -150,6 +150,7 @@ void GraphSession::setDocument(std::shared_ptr<LoadedDocument> doc, std::shared_
     selection_ = {};
     currentNode_ = -1;
     highlight_.clear();
+    marked_.clear();
     decorations_.clear();
     weightDecorations_.clear();
     supplied_.clear();
@@ -379,6 +380,28 @@ bool GraphSession::walk(bool up) {
 bool GraphSession::walkToProducer() { return walk(true); }
 bool GraphSession::walkToConsumer() { return walk(false); }
 
+void GraphSession::setMarked(std::vector<int64_t> nodes) {
+    std::sort(nodes.begin(), nodes.end());
+    nodes.erase(std::unique(nodes.begin(), nodes.end()), nodes.end());
+    const int64_t n = doc_ ? static_cast<int64_t>(doc_->graph.nodes.size()) : 0;
+    nodes.erase(std::remove_if(nodes.begin(), nodes.end(), [n](int64_t i) { return i < 0 || i >= n; }), nodes.end());
+    if (nodes == marked_) return;
+    marked_ = std::move(nodes);
+    recomputeFlags();
+    emit markedChanged();
+    emit highlightChanged();  // the view repaints
+}
+
+void GraphSession::toggleMarked(int64_t node) {
+    std::vector<int64_t> next = marked_;
+    auto it = std::lower_bound(next.begin(), next.end(), node);
+    if (it != next.end() && *it == node)
+        next.erase(it);
+    else
+        next.insert(it, node);
+    setMarked(std::move(next));
+}
+
 void GraphSession::setHighlight(std::vector<ItemRef> refs) {
     highlight_ = std::move(refs);
     moduleDecorationsDirty_ = true;
@@ -455,6 +478,8 @@ void GraphSession::recomputeFlags() {
 
     for (const auto& ref : highlight_)
         for (int32_t item : layout_->itemsOf(ref)) mark(item, kFlagHighlighted);
+    for (int64_t node : marked_)
+        for (int32_t item : layout_->itemsOf(ItemRef::node(node))) mark(item, kFlagMarked);
 
     if (!selection_.isNone()) {
         const auto selected = withGhosts(layout_->itemsOf(selection_));

@@ -33,6 +33,7 @@ enum ItemFlag : uint8_t {
     kFlagConsumer = 4,     // reads the selection
     kFlagHighlighted = 8,  // search hit / picked op type
     kFlagCurrent = 16,     // the current node (the debugger's cursor)
+    kFlagMarked = 32,      // marked for "Extract the marked nodes" (Shift+click, Shift+drag)
 };
 // Bits of GraphSession::edgeFlags().
 enum EdgeFlag : uint8_t { kEdgeIntoSelection = 1, kEdgeOutOfSelection = 2 };
@@ -95,6 +96,12 @@ public:
     bool walkToProducer();
     bool walkToConsumer();
 
+    // ---- marked nodes: a set apart from the selection (Shift+click toggles
+    // one, Shift+drag adds a rectangle's), for "Extract the marked nodes".
+    void setMarked(std::vector<int64_t> nodes);
+    void toggleMarked(int64_t node);
+    const std::vector<int64_t>& markedNodes() const { return marked_; }
+
     // ---- highlight (search hits, an op type)
     void setHighlight(std::vector<ItemRef> refs);
     const std::vector<ItemRef>& highlight() const { return highlight_; }
@@ -154,6 +161,7 @@ signals:
     void focusRequested(const irscope::widgets::ItemRef& ref);
     void currentNodeChanged(qint64 node);
     void highlightChanged();
+    void markedChanged();
     void decorationsChanged();
     void overlayLegendChanged();
     void suppliedPlaceholdersChanged();
@@ -181,6 +189,7 @@ private:
     ItemRef selection_;
     int64_t currentNode_ = -1;
     std::vector<ItemRef> highlight_;
+    std::vector<int64_t> marked_;  // ascending
     std::vector<uint8_t> itemFlags_, edgeFlags_;
     std::vector<NodeDecoration> decorations_;
     QHash<QString, NodeDecoration> weightDecorations_;
