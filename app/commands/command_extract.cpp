@@ -28,13 +28,6 @@ struct ExtractError : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
-std::string stemOf(const std::string& path) {
-    const std::string suffix = ".json";
-    if (path.size() > suffix.size() && path.compare(path.size() - suffix.size(), suffix.size(), suffix) == 0)
-        return path.substr(0, path.size() - suffix.size());
-    return path;
-}
-
 io::TensorMap readValues(const std::string& option, const std::string& path) {
     try {
         return io::readTensorFile(path);
@@ -146,8 +139,9 @@ int runExtract(const std::vector<std::string>& args) {
         const ir::GraphIndex index(*graph);
         const std::vector<int64_t> nodes = selection(p, *graph, index);
         const ir::Subgraph cut = ir::extractSubgraph(index, nodes);
-        const std::string inPath = p.value("--inputs-out").value_or(stemOf(*out) + ".inputs.pt");
-        const std::string expPath = p.value("--expected-out").value_or(stemOf(*out) + ".expected.pt");
+        const ir::CutFiles beside = ir::cutFilesBeside(*out);
+        const std::string inPath = p.value("--inputs-out").value_or(beside.inputs);
+        const std::string expPath = p.value("--expected-out").value_or(beside.expected);
         const bool force = p.has("--force");
         refuseToOverwrite(*out, force);
         if (values) {

@@ -216,8 +216,8 @@ int runReduce(const std::vector<std::string>& args) {
     const auto graph = loadGraphOrReport("reduce", p.positional[0]);
     if (!graph) return kExitUsage;
     try {
-        const std::string stem = out->size() > 5 && out->ends_with(".json") ? out->substr(0, out->size() - 5) : *out;
-        for (const std::string& f : {*out, stem + ".inputs.pt", stem + ".expected.pt"})
+        const ir::CutFiles beside = ir::cutFilesBeside(*out);
+        for (const std::string& f : {*out, beside.inputs, beside.expected})
             if (!p.has("--force") && fs::exists(f)) throw ReduceError(f + " exists; pass --force to replace it");
         Values v;
         v.weights = readValues("--weights", *p.value("--weights"));
@@ -282,16 +282,16 @@ int runReduce(const std::vector<std::string>& args) {
         io::TensorMap in, expected;
         values->cut(cut, in, expected);
         ir::saveGraphFile(cut.graph, *out);
-        io::writeTensorFile(in, stem + ".inputs.pt");
-        io::writeTensorFile(expected, stem + ".expected.pt");
+        io::writeTensorFile(in, beside.inputs);
+        io::writeTensorFile(expected, beside.expected);
         std::cout << "reduced " << n << " nodes to " << cut.graph.nodes.size() << " ("
                   << graph->nodes[static_cast<size_t>(r.lo)].name
                   << (r.hi - r.lo > 1 ? " .. " + graph->nodes[static_cast<size_t>(r.hi - 1)].name : std::string())
                   << ") in " << r.steps.size() + 1 << " tests, " << static_cast<int>(secs * 10) / 10.0 << " s"
                   << (r.outOfTime ? " (the budget ran out: it still fails, but may not be the smallest)" : "") << "\n"
-                  << "  -> " << *out << ", " << stem << ".inputs.pt, " << stem << ".expected.pt\n"
-                  << "reproduce: irscope run " << *out << " --weights " << *p.value("--weights") << " --inputs " << stem
-                  << ".inputs.pt --expected " << stem << ".expected.pt"
+                  << "  -> " << *out << ", " << beside.inputs << ", " << beside.expected << "\n"
+                  << "reproduce: irscope run " << *out << " --weights " << *p.value("--weights") << " --inputs "
+                  << beside.inputs << " --expected " << beside.expected
                   << (p.value("--constants") ? " --constants " + *p.value("--constants") : std::string()) << "\n";
         return kExitOk;
     } catch (const std::exception& e) {

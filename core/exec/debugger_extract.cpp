@@ -14,17 +14,6 @@
 
 namespace irscope::exec {
 
-namespace {
-
-std::string stemOf(const std::string& path) {
-    const std::string suffix = ".json";
-    if (path.size() > suffix.size() && path.compare(path.size() - suffix.size(), suffix.size(), suffix) == 0)
-        return path.substr(0, path.size() - suffix.size());
-    return path;
-}
-
-}  // namespace
-
 Debugger::Extracted Debugger::extract(std::vector<int64_t> nodes, const std::string& irPath) {
     namespace fs = std::filesystem;
     const ir::Subgraph cut = ir::extractSubgraph(d_->index(), std::move(nodes));
@@ -34,7 +23,7 @@ Debugger::Extracted Debugger::extract(std::vector<int64_t> nodes, const std::str
     out.outputs = cut.outputs;
     out.irPath = irPath;
     const bool replacing = fs::exists(irPath);
-    const std::string inPath = stemOf(irPath) + ".inputs.pt", expPath = stemOf(irPath) + ".expected.pt";
+    const auto [inPath, expPath] = ir::cutFilesBeside(irPath);
 
     io::TensorMap inputs, expected;
     try {

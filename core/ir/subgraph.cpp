@@ -18,6 +18,12 @@ TensorMeta boundaryMeta(const TensorMeta& like, const std::string& name) {
 
 }  // namespace
 
+CutFiles cutFilesBeside(const std::string& irPath) {
+    const std::string stem =
+        irPath.size() > 5 && irPath.ends_with(".json") ? irPath.substr(0, irPath.size() - 5) : irPath;
+    return {stem + ".inputs.pt", stem + ".expected.pt"};
+}
+
 Subgraph extractSubgraph(const GraphIndex& index, std::vector<int64_t> nodes) {
     const Graph& g = index.graph();
     std::sort(nodes.begin(), nodes.end());

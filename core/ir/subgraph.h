@@ -37,4 +37,11 @@ struct NothingToCompare : std::invalid_argument {
 // nothing in the file by that name: a state_dict key) stays such a lookup.
 Subgraph extractSubgraph(const GraphIndex& index, std::vector<int64_t> nodes);
 
+// Where a cut's values go beside its IR: "sub.json" -> "sub.inputs.pt",
+// "sub.expected.pt" (extract, reduce and the window name them alike).
+struct CutFiles {
+    std::string inputs, expected;
+};
+CutFiles cutFilesBeside(const std::string& irPath);
+
 }  // namespace irscope::ir
