@@ -24,7 +24,7 @@ function(scan folders regex why)
   set(problems "${problems}" PARENT_SCOPE)
 endfunction()
 
-set(torch_free core/ir core/layout core/modules core/export core/io/catalog widgets app/launcher app/cli app/gui)
+set(torch_free core/ir core/layout core/modules core/diff core/export core/io/catalog widgets app/launcher app/cli app/gui)
 scan("${torch_free}" "^[ \t]*#[ \t]*include[ \t]*[<\"](ATen|c10|torch|caffe2)/" "torch header in a torch-free part")
 scan("core" "^[ \t]*#[ \t]*include[ \t]*<Q[A-Za-z]*>" "Qt in core")
 # The torch-free headers of core/exec and core/io that the GUI may use.

@@ -1,0 +1,177 @@
+#include "core/export/diff_report.h"
+
+#include <nlohmann/json.hpp>
+
+namespace irscope::exporter {
+namespace {
+
+using diff::GraphDiff;
+using diff::TensorDiff;
+
+constexpr size_t kRenamesShown = 6;  // the JSON has them all
+
+const ir::OpNode& nodeOf(const ir::GraphIndex& index, int64_t n) { return index.graph().nodes[static_cast<size_t>(n)]; }
+
+std::string joined(const std::vector<std::string>& parts, const char* sep) {
+    std::string out;
+    for (size_t i = 0; i < parts.size(); ++i) out += (i ? sep : "") + parts[i];
+    return out;
+}
+
+std::string plural(int64_t n, const char* word) { return std::to_string(n) + " " + word; }
+
+void appendTensorSection(std::string& out, const char* title, const TensorDiff& d, const std::vector<ir::TensorMeta>& a,
+                         const std::vector<ir::TensorMeta>& b) {
+    if (d.empty()) return;
+    out += std::string("\n") + title + "\n";
+    for (int64_t i : d.removed) {
+        const auto& t = a[static_cast<size_t>(i)];
+        out += "  - " + t.name + "  " + ir::shapeToList(t.shape) + " " + t.dtype + "\n";
+    }
+    for (int64_t i : d.added) {
+        const auto& t = b[static_cast<size_t>(i)];
+        out += "  + " + t.name + "  " + ir::shapeToList(t.shape) + " " + t.dtype + "\n";
+    }
+    for (const auto& c : d.changed) {
+        const auto& na = a[static_cast<size_t>(c.a)].name;
+        const auto& nb = b[static_cast<size_t>(c.b)].name;
+        out += "  ~ " + (na == nb ? na : na + " / " + nb) + ": " + c.detail + "\n";
+    }
+}
+
+std::string tensorSummary(const char* what, const TensorDiff& d) {
+    if (d.empty()) return std::string(what) + " unchanged";
+    std::vector<std::string> parts;
+    if (!d.changed.empty()) parts.push_back(plural(static_cast<int64_t>(d.changed.size()), "changed"));
+    if (!d.added.empty()) parts.push_back(plural(static_cast<int64_t>(d.added.size()), "added"));
+    if (!d.removed.empty()) parts.push_back(plural(static_cast<int64_t>(d.removed.size()), "removed"));
+    return std::string(what) + ": " + joined(parts, ", ");
+}
+
+}  // namespace
+
+std::string countsLine(int64_t changed, int64_t added, int64_t removed, int64_t renamed) {
+    std::vector<std::string> parts;
+    if (changed) parts.push_back(plural(changed, "changed"));
+    if (added) parts.push_back(plural(added, "added"));
+    if (removed) parts.push_back(plural(removed, "removed"));
+    if (renamed) parts.push_back(plural(renamed, "renamed"));
+    return parts.empty() ? "no change" : joined(parts, ", ");
+}
+
+std::string formatDiffText(const GraphDiff& d, const std::vector<diff::ModuleChanges>& modules, const DiffSides& s,
+                           bool summaryOnly) {
+    const auto& ga = s.a.graph();
+    const auto& gb = s.b.graph();
+    std::string out;
+    out +=
+        "A: " + s.labelA + " (" + ga.modelName + ", " + plural(static_cast<int64_t>(ga.nodes.size()), "nodes") + ")\n";
+    out +=
+        "B: " + s.labelB + " (" + gb.modelName + ", " + plural(static_cast<int64_t>(gb.nodes.size()), "nodes") + ")\n";
+    if (d.identical()) {
+        out += "identical: same nodes, weights, inputs and outputs\n";
+        return out;
+    }
+    const std::string nodes =
+        countsLine(static_cast<int64_t>(d.changedNodes.size()), static_cast<int64_t>(d.addedNodes.size()),
+                   static_cast<int64_t>(d.removedNodes.size()), static_cast<int64_t>(d.renamedNodes.size()));
+    out += "nodes: " + nodes + "; " + tensorSummary("weights", d.weights) + "; " +
+           tensorSummary("inputs", d.graphInputs) + "; " + tensorSummary("outputs", d.graphOutputs) + "\n";
+    if (summaryOnly && !modules.empty()) out += "\n";
+    for (const auto& m : modules) {
+        if (m.changed + m.added + m.removed == 0) continue;
+        out += std::string(summaryOnly ? "" : "\n") + (m.path.empty() ? std::string("(model)") : m.path) + ": " +
+               countsLine(m.changed, m.added, m.removed, 0) + "\n";
+        if (summaryOnly) continue;
+        for (int64_t i : m.changedNodes) {
+            const auto& c = d.changedNodes[static_cast<size_t>(i)];
+            const auto& na = nodeOf(s.a, c.a).name;
+            const auto& nb = nodeOf(s.b, c.b).name;
+            out += "  ~ " + (na == nb ? nb : na + " -> " + nb) + "  (" + joined(c.what, ", ") + ")\n";
+            for (const auto& line : c.details) out += "      " + line + "\n";
+        }
+        for (int64_t b : m.addedNodes) out += "  + " + nodeOf(s.b, b).name + "  " + nodeOf(s.b, b).opType + "\n";
+        for (int64_t a : m.removedNodes) out += "  - " + nodeOf(s.a, a).name + "  " + nodeOf(s.a, a).opType + "\n";
+    }
+    // Renames are listed once, not per module: one inserted node renumbers
+    // thousands of later ones, and a module listing only renames says nothing.
+    if (!d.renamedNodes.empty()) {
+        std::vector<std::string> pairs;
+        for (size_t k = 0; k < std::min(kRenamesShown, d.renamedNodes.size()); ++k) {
+            const auto& [a, b] = d.renamedNodes[k];
+            pairs.push_back(nodeOf(s.a, a).name + " -> " + nodeOf(s.b, b).name);
+        }
+        if (d.renamedNodes.size() > kRenamesShown)
+            pairs.push_back("... " + std::to_string(d.renamedNodes.size() - kRenamesShown) +
+                            " more (--json lists all)");
+        out += "\nrenamed only (same op, same inputs): " + joined(pairs, ", ") + "\n";
+    }
+    appendTensorSection(out, "weights:", d.weights, ga.weights, gb.weights);
+    appendTensorSection(out, "graph inputs:", d.graphInputs, ga.graphInputs, gb.graphInputs);
+    appendTensorSection(out, "graph outputs:", d.graphOutputs, ga.graphOutputs, gb.graphOutputs);
+    return out;
+}
+
+namespace {
+nlohmann::ordered_json tensorJson(const TensorDiff& d, const std::vector<ir::TensorMeta>& a,
+                                  const std::vector<ir::TensorMeta>& b, bool byPosition) {
+    nlohmann::ordered_json j;
+    j["added"] = nlohmann::ordered_json::array();
+    j["removed"] = nlohmann::ordered_json::array();
+    j["changed"] = nlohmann::ordered_json::array();
+    for (int64_t i : d.added) j["added"].push_back(b[static_cast<size_t>(i)].name);
+    for (int64_t i : d.removed) j["removed"].push_back(a[static_cast<size_t>(i)].name);
+    for (const auto& c : d.changed) {
+        nlohmann::ordered_json e;
+        const auto& na = a[static_cast<size_t>(c.a)].name;
+        const auto& nb = b[static_cast<size_t>(c.b)].name;
+        if (byPosition || na != nb) {
+            e["a"] = na;
+            e["b"] = nb;
+        } else {
+            e["name"] = nb;
+        }
+        if (byPosition) e["index"] = c.b;
+        e["what"] = c.what;
+        e["detail"] = c.detail;
+        j["changed"].push_back(std::move(e));
+    }
+    return j;
+}
+}  // namespace
+
+std::string formatDiffJson(const GraphDiff& d, const std::vector<diff::ModuleChanges>& modules, const DiffSides& s) {
+    const auto& ga = s.a.graph();
+    const auto& gb = s.b.graph();
+    nlohmann::ordered_json j;
+    j["identical"] = d.identical();
+    j["a"] = {{"file", s.labelA}, {"model_name", ga.modelName}, {"num_nodes", ga.nodes.size()}};
+    j["b"] = {{"file", s.labelB}, {"model_name", gb.modelName}, {"num_nodes", gb.nodes.size()}};
+    auto& nodes = j["nodes"];
+    nodes["added"] = nlohmann::ordered_json::array();
+    nodes["removed"] = nlohmann::ordered_json::array();
+    nodes["changed"] = nlohmann::ordered_json::array();
+    nodes["renamed"] = nlohmann::ordered_json::array();
+    for (int64_t b : d.addedNodes) nodes["added"].push_back(nodeOf(s.b, b).name);
+    for (int64_t a : d.removedNodes) nodes["removed"].push_back(nodeOf(s.a, a).name);
+    for (const auto& c : d.changedNodes)
+        nodes["changed"].push_back({{"a", nodeOf(s.a, c.a).name},
+                                    {"b", nodeOf(s.b, c.b).name},
+                                    {"what", c.what},
+                                    {"detail", joined(c.details, "; ")}});
+    for (const auto& [a, b] : d.renamedNodes)
+        nodes["renamed"].push_back({{"a", nodeOf(s.a, a).name}, {"b", nodeOf(s.b, b).name}});
+    j["weights"] = tensorJson(d.weights, ga.weights, gb.weights, false);
+    j["graph_inputs"] = tensorJson(d.graphInputs, ga.graphInputs, gb.graphInputs, false);
+    j["graph_outputs"] = tensorJson(d.graphOutputs, ga.graphOutputs, gb.graphOutputs, true);
+    auto& mods = j["modules"] = nlohmann::ordered_json::array();
+    for (const auto& m : modules)
+        mods.push_back({{"path", m.path},
+                        {"changed", m.changed},
+                        {"added", m.added},
+                        {"removed", m.removed},
+                        {"renamed", m.renamed}});
+    return j.dump(2) + "\n";
+}
+
+}  // namespace irscope::exporter
