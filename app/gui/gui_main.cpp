@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <utility>
 
 #include <unistd.h>
 
@@ -11,6 +12,8 @@
 #include <QFileInfo>
 #include <QTimer>
 
+#include "widgets/compare/compare_session.h"
+#include "widgets/compare/compare_ui.h"
 #include "widgets/debugger/debugger_script.h"
 #include "widgets/debugger/debugger_ui.h"
 #include "widgets/graph_view/graph_view.h"
@@ -88,8 +91,12 @@ int runGui(int argc, char** argv) {
     const QCommandLineOption screenshot(
         QStringLiteral("screenshot"),
         QStringLiteral("Write a PNG of the window once the graph is laid out, then exit."), QStringLiteral("PNG"));
+    const QCommandLineOption compareWith(
+        QStringLiteral("compare"), QStringLiteral("Compare the IR with B.json: both side by side, changes listed."),
+        QStringLiteral("B.json"));
     parser.addOption(select);
     parser.addOption(screenshot);
+    parser.addOption(compareWith);
     widgets::addDebuggerOptions(parser);  // --weights --constants --inputs --expected --run --run-to ...
     // `irscope --help-gui` (named by the CLI's top-level help).
     QStringList args = app.arguments();
@@ -98,6 +105,9 @@ int runGui(int argc, char** argv) {
 
     widgets::MainWindow window;
     widgets::DebuggerUi debugUi = widgets::installDebugger(window);
+    widgets::CompareUi compareUi = widgets::installCompare(window, debugUi.controller);
+    const QString comparePath = parser.value(compareWith);
+    bool compareStarted = false;
     auto* session = window.session();
     if (qEnvironmentVariableIsSet("IRSCOPE_TIMING")) new FirstFrameReporter(window.graphView()->viewport(), session);
     const QString selectNode = parser.value(select);
@@ -111,22 +121,41 @@ int runGui(int argc, char** argv) {
             QApplication::exit(ok ? 0 : 2);
         });
     };
-    QObject::connect(session, &widgets::GraphSession::graphLoaded, &window, [&, session] {
+    // Still capture the window (it shows the error), but report failure.
+    auto failedShot = [&window, shotPath] {
+        if (shotPath.isEmpty()) return;
+        QTimer::singleShot(150, &window, [&window, shotPath] {
+            window.grab().toImage().save(shotPath, "PNG");
+            QApplication::exit(2);
+        });
+    };
+    auto afterLoad = [&, session] {
         if (!selectNode.isEmpty() && !session->selectNodeByName(selectNode, true))
             std::fprintf(stderr, "irscope: --select: no node, input or weight named '%s'\n", qPrintable(selectNode));
         widgets::runDebuggerScript(parser, debugUi, selectNode, [&] {
             if (!shotPath.isEmpty()) takeShot();
         });
+    };
+    QObject::connect(session, &widgets::GraphSession::graphLoaded, &window, [&] {
+        // With --compare, the script (and the screenshot) waits for the diff.
+        if (!comparePath.isEmpty() && !compareStarted) {
+            compareStarted = true;
+            compareUi.session->open(comparePath);
+            return;
+        }
+        afterLoad();
+    });
+    QObject::connect(compareUi.session, &widgets::CompareSession::diffReady, &window, [&] {
+        static bool first = true;
+        if (std::exchange(first, false)) afterLoad();
+    });
+    QObject::connect(compareUi.session, &widgets::CompareSession::failed, &window, [&](const QString& message) {
+        std::fprintf(stderr, "irscope: --compare: %s\n", qPrintable(message));
+        failedShot();
     });
     QObject::connect(session, &widgets::GraphSession::loadFailed, &window, [&](const QString&, const QString& message) {
         std::fprintf(stderr, "irscope: %s\n", qPrintable(message));
-        if (!shotPath.isEmpty()) {
-            // Still capture the window (it shows the error), but report failure.
-            QTimer::singleShot(150, &window, [&window, shotPath] {
-                window.grab().toImage().save(shotPath, "PNG");
-                QApplication::exit(2);
-            });
-        }
+        failedShot();
     });
 
     window.show();

@@ -66,6 +66,14 @@ void cap(std::vector<std::string>& lines) {
     lines.push_back("... and " + std::to_string(more) + " more");
 }
 
+// One kind of difference ("attrs", "inputs", "outputs") with its lines, if any.
+void addSection(NodeChange& change, const char* what, std::vector<std::string> lines) {
+    if (lines.empty()) return;
+    change.what.emplace_back(what);
+    cap(lines);
+    change.details.insert(change.details.end(), lines.begin(), lines.end());
+}
+
 std::vector<std::string> attrChanges(const ir::AttrMap& a, const ir::AttrMap& b) {
     std::vector<std::string> out;
     for (const auto& [key, va] : a.items()) {
@@ -88,11 +96,7 @@ NodeChange compareNodes(const GraphDiff& d, const GraphIndex& ia, int64_t na, co
         change.what.emplace_back("op_type");
         change.details.push_back("op " + arrow(a.opType, b.opType));
     }
-    if (auto attrs = attrChanges(a.attrs, b.attrs); !attrs.empty()) {
-        change.what.emplace_back("attrs");
-        cap(attrs);
-        change.details.insert(change.details.end(), attrs.begin(), attrs.end());
-    }
+    addSection(change, "attrs", attrChanges(a.attrs, b.attrs));
     std::vector<std::string> inputs;
     if (a.inputs.size() != b.inputs.size())
         inputs.push_back("inputs: " + arrow(std::to_string(a.inputs.size()), std::to_string(b.inputs.size())));
@@ -107,21 +111,13 @@ NodeChange compareNodes(const GraphDiff& d, const GraphIndex& ia, int64_t na, co
         }
         compareMeta(a.inputs[i], b.inputs[i], label, inputs);
     }
-    if (!inputs.empty()) {
-        change.what.emplace_back("inputs");
-        cap(inputs);
-        change.details.insert(change.details.end(), inputs.begin(), inputs.end());
-    }
+    addSection(change, "inputs", std::move(inputs));
     std::vector<std::string> outputs;
     if (a.outputs.size() != b.outputs.size())
         outputs.push_back("outputs: " + arrow(std::to_string(a.outputs.size()), std::to_string(b.outputs.size())));
     for (size_t i = 0; i < std::min(a.outputs.size(), b.outputs.size()); ++i)
         compareMeta(a.outputs[i], b.outputs[i], "output " + std::to_string(i), outputs);
-    if (!outputs.empty()) {
-        change.what.emplace_back("outputs");
-        cap(outputs);
-        change.details.insert(change.details.end(), outputs.begin(), outputs.end());
-    }
+    addSection(change, "outputs", std::move(outputs));
     return change;
 }
 

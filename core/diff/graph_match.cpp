@@ -221,6 +221,14 @@ private:
         return found;
     }
 
+    // Pairs two free nodes found by position (same slot of matched consumers,
+    // same graph output) if their ops agree (sameOp) or differ (an op swap).
+    bool tryPair(int64_t a, int64_t b, bool sameOp) {
+        if (!freeA(a) || !freeB(b) || (nodeA(a).opType == nodeB(b).opType) != sameOp) return false;
+        match(a, b, sameOp ? MatchReason::Backward : MatchReason::OpSwap);
+        return true;
+    }
+
     // Pairs the free producers of two matched consumers, slot by slot.
     // sameOp false pairs producers running different ops (OpSwap).
     int64_t pairProducers(int64_t a, int64_t b, bool sameOp) {
@@ -230,10 +238,7 @@ private:
             const auto& sa = a_.source(a, static_cast<int64_t>(i));
             const auto& sb = b_.source(b, static_cast<int64_t>(i));
             if (sa.kind != ValueSource::Kind::NodeOutput || sb.kind != ValueSource::Kind::NodeOutput) continue;
-            if (sa.outputIndex != sb.outputIndex || !freeA(sa.index) || !freeB(sb.index)) continue;
-            if ((nodeA(sa.index).opType == nodeB(sb.index).opType) != sameOp) continue;
-            match(sa.index, sb.index, sameOp ? MatchReason::Backward : MatchReason::OpSwap);
-            ++found;
+            if (sa.outputIndex == sb.outputIndex && tryPair(sa.index, sb.index, sameOp)) ++found;
         }
         return found;
     }
@@ -246,10 +251,7 @@ private:
         for (size_t k = 0; k < std::min(outsA.size(), outsB.size()); ++k) {
             const auto pa = a_.producerOfTensor(outsA[k].name);
             const auto pb = b_.producerOfTensor(outsB[k].name);
-            if (!pa || !pb || pa->second != pb->second || !freeA(pa->first) || !freeB(pb->first)) continue;
-            if ((nodeA(pa->first).opType == nodeB(pb->first).opType) != sameOp) continue;
-            match(pa->first, pb->first, sameOp ? MatchReason::Backward : MatchReason::OpSwap);
-            ++found;
+            if (pa && pb && pa->second == pb->second && tryPair(pa->first, pb->first, sameOp)) ++found;
         }
         return found;
     }

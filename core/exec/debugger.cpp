@@ -98,6 +98,21 @@ void Debugger::load(ValueFile kind, const std::string& path) {
     }
 }
 
+void Debugger::loadRenamedReference(const std::string& path,
+                                    const std::vector<std::pair<std::string, std::string>>& renames) {
+    const io::TensorMap file = readOrThrow(path);
+    io::TensorMap renamed;
+    for (const auto& [theirs, ours] : renames)
+        if (const io::NamedTensor* e = file.entry(theirs)) renamed.insert(ours, e->tensor, e->source);
+    if (renamed.empty())
+        throw std::runtime_error(path + ": none of its tensors is a value of a node both graphs share");
+    {
+        std::lock_guard lock(d_->m);
+        d_->sources.setFile(ValueFile::ReferenceIntermediates, std::move(renamed), path);
+    }
+    if (!d_->checks.runsReference()) rebuildChecks();
+}
+
 std::string Debugger::path(ValueFile kind) const {
     std::lock_guard lock(d_->m);
     return d_->sources.path(kind);

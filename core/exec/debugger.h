@@ -28,6 +28,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/exec/error_report.h"
@@ -80,6 +81,11 @@ public:
     void loadInputs(const std::string& p) { load(ValueFile::Inputs, p); }
     void loadExpected(const std::string& p) { load(ValueFile::Expected, p); }
     void loadReferenceIntermediates(const std::string& p) { load(ValueFile::ReferenceIntermediates, p); }
+    // Values from a run of another graph (an `irscope run --dump` of the other
+    // side of a comparison) as the reference intermediates, renamed to this
+    // graph's tensor names: pairs (name in the file, name here), from
+    // diff::tensorNamesBToA. Tensors without a pair are left out. Throws like load().
+    void loadRenamedReference(const std::string& path, const std::vector<std::pair<std::string, std::string>>& renames);
     std::string weightsPath() const { return path(ValueFile::Weights); }
     std::string constantsPath() const { return path(ValueFile::Constants); }
     std::string inputsPath() const { return path(ValueFile::Inputs); }

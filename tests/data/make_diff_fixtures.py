@@ -14,6 +14,8 @@ Written into tests/data/ir/diff/:
   diffnet_insert.json   `h * 0.5` inserted after fc1: every later mul is renumbered (mul -> mul_1, ...)
   diffnet_weight.json   the parameter `scale` is [1, 16] instead of [16] (same values)
   diffnet.weights.pt, diffnet.inputs.pt, diffnet_attr.weights.pt: values for both sides of the attr pair
+  diffnet.intermediates.pt   every node output of DiffNet as PyTorch computed it (B's values for A = diffnet_attr)
+  diffnet_attr.vs_diffnet.json  max abs difference of leaky_relu, linear and linear_2 between the two (PyTorch)
   tiny_llama_seq4.json  make_ir_fixtures' TinyLlama extracted with a 4-token input instead of 6
                         (compare with ../tiny_llama.json: shapes, shape attrs and the lifted
                         position_ids constant change; no node is added or removed)
@@ -59,25 +61,36 @@ class DiffNet(nn.Module):
 
 
 def write_ir(outdir, fname, model, inputs, input_names, model_name):
-    ir, _, _, _ = fx.export(model, inputs, input_names, model_name, fx.Lowering())
+    ir, inter, _, _ = fx.export(model, inputs, input_names, model_name, fx.Lowering())
     with open(os.path.join(outdir, fname + ".json"), "w") as f:
         json.dump(ir, f, indent=2)
-    return ir
+    return inter
 
 
 def main():
     outdir = sys.argv[1] if len(sys.argv) > 1 else os.path.join(HERE, "ir", "diff")
     os.makedirs(outdir, exist_ok=True)
     x = torch.randn(2, 8, generator=torch.Generator().manual_seed(4))
+    values = {}
     variants = [("diffnet", {}), ("diffnet_attr", {"slope": 0.2}), ("diffnet_op", {"squash": "sigmoid"}),
                 ("diffnet_insert", {"insert": True}), ("diffnet_weight", {"scale_shape": (1, 16)})]
     for fname, kwargs in variants:
         torch.manual_seed(5)  # the same weights in every variant
         model = DiffNet(**kwargs)
-        write_ir(outdir, fname, model, (x,), ["x"], "DiffNet")
+        inter = write_ir(outdir, fname, model, (x,), ["x"], "DiffNet")
         if fname in ("diffnet", "diffnet_attr"):
             torch.save(model.state_dict(), os.path.join(outdir, fname + ".weights.pt"))
+            values[fname] = inter
     torch.save(OrderedDict(x=x), os.path.join(outdir, "diffnet.inputs.pt"))
+    torch.save(values["diffnet"], os.path.join(outdir, "diffnet.intermediates.pt"))
+    # What the slope change does to leaky_relu's own output (the same input on
+    # both sides), and to the first output: the figures a value comparison of
+    # the pair must find.
+    a, b = values["diffnet_attr"], values["diffnet"]
+    with open(os.path.join(outdir, "diffnet_attr.vs_diffnet.json"), "w") as f:
+        json.dump({"leaky_relu_max_abs": float((a["leaky_relu"] - b["leaky_relu"]).abs().max()),
+                   "linear_max_abs": float((a["linear"] - b["linear"]).abs().max()),
+                   "linear_2_max_abs": float((a["linear_2"] - b["linear_2"]).abs().max())}, f, indent=2)
     torch.manual_seed(2)  # as make_ir_fixtures seeds tiny_llama
     model = fx.TinyDecoder(seq=4)
     ids = torch.randint(0, 32, (1, 4), generator=torch.Generator().manual_seed(6))

@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/diff/change_rows.h"
 #include "core/diff/graph_diff.h"
 #include "core/diff/module_changes.h"
 #include "core/ir/graph_index.h"
@@ -225,6 +226,39 @@ private slots:
                                        [](const auto& m) { return m.path == "layers.0.input_layernorm"; });
         QVERIFY(norm != byModule.end());
         QCOMPARE(norm->changed, int64_t{6});  // pow, mean, add, rsqrt, mul, mul_1: RMSNorm's six ops
+    }
+
+    // The Changes dock's rows (and F8's order): execution order, a removed
+    // node where its neighbours are; module counts include what is below.
+    void changeRowsFollowExecutionOrder() {
+        using Kind = diff::ChangeRow::Kind;
+        auto p = pairOf("diff/diffnet.json", "diff/diffnet_insert.json");
+        const auto rows = diff::changeRows(p->d, *p->ia, *p->ib, nullptr, nullptr);
+        QStringList got;
+        for (const auto& r : rows)
+            got << QString::number(static_cast<int>(r.kind)) + ":" + QString::fromStdString(r.nameB);
+        const auto k = [](Kind kind, const char* name) { return QString::number(static_cast<int>(kind)) + ":" + name; };
+        QCOMPARE(got, (QStringList{k(Kind::NodeAdded, "mul"), k(Kind::NodeChanged, "leaky_relu"),
+                                   k(Kind::NodeRenamed, "mul_1"), k(Kind::NodeRenamed, "mul_2"),
+                                   k(Kind::NodeRenamed, "mul_3")}));
+        auto back = pairOf("diff/diffnet_insert.json", "diff/diffnet.json");
+        const auto backRows = diff::changeRows(back->d, *back->ia, *back->ib, nullptr, nullptr);
+        QCOMPARE(backRows[0].kind, Kind::NodeRemoved);
+        QCOMPARE(backRows[0].nameA, std::string("mul"));
+        QCOMPARE(backRows[1].nameB, std::string("leaky_relu"));
+
+        auto w = pairOf("diff/diffnet.json", "diff/diffnet_weight.json");
+        const auto wRows = diff::changeRows(w->d, *w->ia, *w->ib, nullptr, nullptr);
+        QCOMPARE(wRows.size(), size_t{2});
+        QCOMPARE(wRows[1].kind, Kind::Weight);
+        QCOMPARE(wRows[1].nameB, std::string("scale"));
+        QCOMPARE(wRows[1].detail, std::string("shape [16] -> [1, 16]"));
+
+        auto seq = pairOf("tiny_llama.json", "diff/tiny_llama_seq4.json");
+        const auto tb = modules::inferModuleTree(seq->b, *seq->ib);
+        const auto inside = diff::changesInsideModules(diff::nodeStatesB(seq->d), tb);
+        QCOMPARE(inside[modules::kRootModule], 108);
+        QCOMPARE(inside[static_cast<size_t>(tb.find("layers.0.input_layernorm"))], 6);
     }
 };
 

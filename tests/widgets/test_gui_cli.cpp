@@ -1,6 +1,6 @@
 // The binary's GUI entry and `irscope render`, through QProcess:
-// --screenshot writes a PNG of the window, --select, a failing file's exit
-// code, render to SVG (parsed) and PNG.
+// --screenshot writes a PNG of the window, --select, --compare, a failing
+// file's exit code, render to SVG (parsed) and PNG.
 #include <QImage>
 #include <QProcess>
 #include <QTemporaryDir>
@@ -64,6 +64,25 @@ private slots:
         QByteArray err;
         QCOMPARE(run({bad, QStringLiteral("--screenshot"), dir_.filePath(QStringLiteral("bad.png"))}, &err), 2);
         QVERIFY(err.contains("bad.json"));
+    }
+
+    // --compare opens B beside A (the screenshot waits for the diff); an
+    // unreadable B is said naming the file, and the exit status says it failed.
+    void compareOpensBothSides() {
+        const QString out = dir_.filePath(QStringLiteral("cmp.png"));
+        QByteArray err;
+        QCOMPARE(run({kData + QStringLiteral("/ir/diff/diffnet.json"), QStringLiteral("--compare"),
+                      kData + QStringLiteral("/ir/diff/diffnet_op.json"), QStringLiteral("--screenshot"), out},
+                     &err),
+                 0);
+        QVERIFY2(!err.contains("--compare"), err.constData());
+        QVERIFY(!QImage(out).isNull());
+        const QString missing = dir_.filePath(QStringLiteral("nope.json"));
+        QCOMPARE(run({kData + QStringLiteral("/ir/diff/diffnet.json"), QStringLiteral("--compare"), missing,
+                      QStringLiteral("--screenshot"), dir_.filePath(QStringLiteral("cmp2.png"))},
+                     &err),
+                 2);
+        QVERIFY2(err.contains("nope.json"), err.constData());
     }
 
     void renderSvgCarriesNamesAndDashes() {

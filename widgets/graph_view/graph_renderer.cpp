@@ -44,6 +44,22 @@ struct Frame {
         if (!rq.decoration || it.kind != ItemKind::Op) return nullptr;
         return rq.decoration(it.irIndex);
     }
+    // The comparison's mark of an op (None for other items or without a comparison).
+    DiffMark diffMark(const PlacedItem& it) const {
+        if (!rq.diff) return DiffMark::None;
+        switch (it.kind) {
+        case ItemKind::Op: return rq.diff->node(it.irIndex);
+        case ItemKind::GraphInput: return rq.diff->graphInput(it.irIndex);
+        case ItemKind::Parameter:
+        case ItemKind::Buffer:
+        case ItemKind::Constant:
+        case ItemKind::OtherWeight: return rq.diff->weight(it.irIndex);
+        default: return DiffMark::None;
+        }
+    }
+    int32_t moduleChanges(const PlacedItem& it) const {
+        return rq.diff && it.kind == ItemKind::Module ? rq.diff->changesIn(it.irIndex) : 0;
+    }
     std::vector<int32_t> items() const {
         if (everything) {
             std::vector<int32_t> all(r.items.size());
@@ -171,6 +187,16 @@ void renderOverview(QPainter& p, const Frame& f) {
         if (!d || !d->missingValue) continue;
         const int cx = static_cast<int>(px(it.rect.right())), cy = static_cast<int>(py(it.rect.y));
         ras.fill(cx - r1, cy - r1, cx + r1, cy + r1, missingColor);
+    }
+    for (int32_t i : items) {  // a comparison's changes, as blocks that stay visible far out
+        const PlacedItem& it = f.r.items[i];
+        const DiffMark m = f.diffMark(it);
+        const QColor c = DiffMarks::isChange(m)    ? DiffMarks::color(m)
+                         : f.moduleChanges(it) > 0 ? DiffMarks::color(DiffMark::Changed)
+                                                   : QColor();
+        if (!c.isValid()) continue;
+        const int cx = static_cast<int>(px(it.rect.center().x)), cy = static_cast<int>(py(it.rect.center().y));
+        ras.fill(cx - r2, cy - r2, cx + r2, cy + r2, c.rgba());
     }
     for (int pass = 0; pass < 2 && rq.itemFlags; ++pass) {
         for (int32_t i : items) {
@@ -392,6 +418,20 @@ void drawItems(QPainter& p, const Frame& f, const std::vector<int32_t>& items, b
     }
 }
 
+// A filled disc with a short white sign (the missing-value "!", a diff's "+").
+void cornerDisc(QPainter& p, const QPointF& c, double radius, const QColor& color, const QString& sign, int px) {
+    p.setPen(Qt::NoPen);
+    p.setBrush(color);
+    p.drawEllipse(c, radius, radius);
+    if (sign.isEmpty()) return;
+    QFont fnt = p.font();
+    fnt.setBold(true);
+    fnt.setPixelSize(px);
+    p.setFont(fnt);
+    p.setPen(Qt::white);
+    p.drawText(QRectF(c.x() - radius, c.y() - radius - 0.5, 2 * radius, 2 * radius), Qt::AlignCenter, sign);
+}
+
 // Selection, neighbours, current node and decorations on top of the boxes.
 void drawMarks(QPainter& p, const Frame& f, const std::vector<int32_t>& items, bool full) {
     const auto& theme = f.rq.theme;
@@ -427,19 +467,62 @@ void drawMarks(QPainter& p, const Frame& f, const std::vector<int32_t>& items, b
         if (d && d->missingValue) {  // a value is missing: red ring and a "!" badge at the top-right
             if (it.kind != ItemKind::Op && it.kind != ItemKind::Module && it.kind != ItemKind::Frame)
                 ring(QColor("#e02020"), 2.5, 3);  // the placeholder itself
-            const QPointF c(it.rect.right(), it.rect.y);
-            p.setPen(Qt::NoPen);
-            p.setBrush(QColor("#e02020"));
-            p.drawEllipse(c, 7, 7);
-            if (full) {
-                QFont fnt = p.font();
-                fnt.setBold(true);
-                fnt.setPixelSize(11);
-                p.setFont(fnt);
-                p.setPen(Qt::white);
-                p.drawText(QRectF(c.x() - 7, c.y() - 7, 14, 14), Qt::AlignCenter, QStringLiteral("!"));
-            }
+            cornerDisc(p, QPointF(it.rect.right(), it.rect.y), 7, QColor("#e02020"),
+                       full ? QStringLiteral("!") : QString(), 11);
         }
+    }
+}
+
+// A comparison's marks: a thick ring in the change's colour with its sign in
+// a corner disc (+ added, − removed, Δ changed) on ops, graph inputs and
+// weights, and on a collapsed module
+// holding changes a dashed amber ring and "N changes" above it.
+void drawDiffMarks(QPainter& p, const Frame& f, const std::vector<int32_t>& items, bool full) {
+    for (int32_t i : items) {
+        const PlacedItem& it = f.r.items[i];
+        const DiffMark m = f.diffMark(it);
+        const int32_t inside = f.moduleChanges(it);
+        if (!DiffMarks::isChange(m) && inside == 0) continue;
+        const QColor c = DiffMarks::isChange(m) ? DiffMarks::color(m) : DiffMarks::color(DiffMark::Changed);
+        QPen pen(c, full ? 4 : 0, inside > 0 ? Qt::DashLine : Qt::SolidLine);
+        if (!full) pen.setWidthF(4 / std::max(f.zoom, 0.01) * 0.6);
+        p.setPen(pen);
+        p.setBrush(Qt::NoBrush);
+        drawShape(p, it, grow(it.rect, 3.5), full);
+        const QPointF corner(it.rect.x, it.rect.y);
+        if (inside > 0) {
+            if (!full) continue;
+            QFont fnt = p.font();
+            fnt.setBold(true);
+            fnt.setPixelSize(11);
+            p.setFont(fnt);
+            p.setPen(c.darker(120));
+            p.drawText(
+                QRectF(it.rect.x, it.rect.y - 18, it.rect.width, 14), Qt::AlignLeft | Qt::AlignVCenter,
+                inside == 1 ? QStringLiteral("contains 1 change") : QStringLiteral("contains %1 changes").arg(inside));
+            continue;
+        }
+        const QString sign = m == DiffMark::Added     ? QStringLiteral("+")
+                             : m == DiffMark::Removed ? QString(QChar(0x2212))
+                                                      : QString(QChar(0x0394));  // Δ
+        cornerDisc(p, corner, 8, c, full ? sign : QString(), 13);
+    }
+}
+
+// "Dim unchanged": a veil of the background over every op and collapsed
+// module the comparison found unchanged, text included, so the changes stand out.
+void dimUnchanged(QPainter& p, const Frame& f, const std::vector<int32_t>& items) {
+    QColor veil = f.rq.theme.background;
+    veil.setAlpha(175);
+    p.setPen(Qt::NoPen);
+    p.setBrush(veil);
+    for (int32_t i : items) {
+        const PlacedItem& it = f.r.items[i];
+        const bool unchangedOp = it.kind == ItemKind::Op && !DiffMarks::isChange(f.diffMark(it));
+        const bool quietModule = it.kind == ItemKind::Module && f.moduleChanges(it) == 0;
+        if (!unchangedOp && !quietModule) continue;
+        const Rect r = grow(it.rect, 1);
+        p.drawRect(QRectF(r.x, r.y, r.width, r.height));
     }
 }
 
@@ -508,7 +591,9 @@ void renderDetailed(QPainter& p, const Frame& f, bool full) {
     if (full && f.zoom >= kEdgeLabelsFromZoom) drawEdgeLabels(p, f, edges);
     drawItems(p, f, items, full);
     drawMarks(p, f, items, full);
+    if (rq.diff) drawDiffMarks(p, f, items, full);
     if (full) drawLabels(p, f, items);
+    if (rq.diff && rq.diff->dimUnchanged) dimUnchanged(p, f, items);
     p.restore();
 }
 

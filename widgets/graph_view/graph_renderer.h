@@ -15,6 +15,7 @@
 #include <QRectF>
 
 #include "widgets/graph_view/graph_theme.h"
+#include "widgets/session/diff_marks.h"
 #include "widgets/session/loaded_document.h"
 #include "widgets/session/node_decoration.h"
 
@@ -37,6 +38,8 @@ struct RenderRequest {
     std::function<const NodeDecoration*(const std::string& placeholder)> weightDecoration;
     // Decorations of collapsed module boxes and frames (aggregated over the ops inside); may be empty.
     std::function<const NodeDecoration*(int64_t module)> moduleDecoration;
+    // A comparison's marks (added / removed / changed, modules holding changes); may be null.
+    const DiffMarks* diff = nullptr;
     DetailLevel detail = DetailLevel::Auto;
     bool fillBackground = true;
 };

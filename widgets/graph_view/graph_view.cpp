@@ -54,6 +54,7 @@ GraphView::GraphView(GraphSession* session, QWidget* parent)
     connect(session_, &GraphSession::highlightChanged, this, repaint);
     connect(session_, &GraphSession::currentNodeChanged, this, [this] { viewport()->update(); });
     connect(session_, &GraphSession::decorationsChanged, this, repaint);
+    connect(session_, &GraphSession::diffMarksChanged, this, repaint);
     connect(session_, &GraphSession::focusRequested, this, [this](const ItemRef& ref) { centerOn(ref, true); });
 }
 
@@ -230,6 +231,7 @@ RenderRequest GraphView::frameRequest(const QSizeF& size, qreal devicePixelRatio
     rq.theme = theme_;
     rq.itemFlags = &session_->itemFlags();
     rq.edgeFlags = &session_->edgeFlags();
+    if (!session_->diffMarks().empty()) rq.diff = &session_->diffMarks();
     if (session_->hasDecorations()) {
         rq.decoration = [s = session_](int64_t n) { return s->nodeDecoration(n); };
         rq.weightDecoration = [s = session_](const std::string& ph) {

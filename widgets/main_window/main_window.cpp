@@ -19,6 +19,7 @@
 #include <QPushButton>
 #include <QSaveFile>
 #include <QSettings>
+#include <QSplitter>
 #include <QStatusBar>
 #include <QStyle>
 #include <QTimer>
@@ -88,7 +89,11 @@ QWidget* MainWindow::buildCentralArea() {
     centralLayout->addWidget(messageBar_);
     breadcrumbs_ = new BreadcrumbBar(session_, central);
     centralLayout->addWidget(breadcrumbs_);
-    centralLayout->addWidget(view_, 1);
+    viewSplitter_ = new QSplitter(Qt::Horizontal, central);
+    viewSplitter_->setObjectName(QStringLiteral("viewSplitter"));
+    viewSplitter_->setChildrenCollapsible(false);
+    viewSplitter_->addWidget(view_);
+    centralLayout->addWidget(viewSplitter_, 1);
     return central;
 }
 
@@ -272,7 +277,7 @@ void MainWindow::buildActions() {
     buildViewMenu();
     buildGoMenu();
 
-    auto* help = menuBar()->addMenu(tr("&Help"));
+    auto* help = helpMenu_ = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&About irscope"), this, [this] {
         showMessage(tr("irscope %1: inspect, run and debug torch_ir graphs.").arg(QApplication::applicationVersion()),
                     false, false);

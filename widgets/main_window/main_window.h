@@ -21,6 +21,7 @@ class QLabel;
 class QMenu;
 class QProgressBar;
 class QPushButton;
+class QSplitter;
 class QToolButton;
 
 namespace irscope::widgets {
@@ -57,6 +58,10 @@ public:
     ModulesPanel* modulesPanel() const { return modules_; }
     CallStackPanel* callStackPanel() const { return callStack_; }
     BreadcrumbBar* breadcrumbBar() const { return breadcrumbs_; }
+    // Holds the graph view; a comparison adds the other graph's view beside it.
+    QSplitter* viewSplitter() const { return viewSplitter_; }
+    // The menu bar's Help menu, for parts that add their menus before it.
+    QMenu* helpMenu() const { return helpMenu_; }
     // The bar above the view that reports load errors and on-disk changes.
     QString messageText() const;
     bool messageVisible() const;
@@ -113,6 +118,8 @@ private:
     ModulesPanel* modules_;
     CallStackPanel* callStack_;
     BreadcrumbBar* breadcrumbs_;
+    QSplitter* viewSplitter_;
+    QMenu* helpMenu_ = nullptr;
     QHash<QString, QDockWidget*> docks_;  // by PanelId key
 
     QWidget* messageBar_;

@@ -219,10 +219,22 @@ void DebugController::restoreSettings(exec::ValueSettings settings) {
 // ------------------------------------------------------------------ values
 
 void DebugController::load(exec::ValueFile file, const QString& path) {
-    post({}, [this, file, p = path.toStdString()](exec::Debugger& d) -> Continuation {
+    loadWith([file, p = path.toStdString()](exec::Debugger& d) { d.load(file, p); });
+}
+
+void DebugController::loadRenamedReference(const QString& path,
+                                           std::vector<std::pair<std::string, std::string>> renames) {
+    loadWith([p = path.toStdString(), renames = std::move(renames)](exec::Debugger& d) {
+        d.loadRenamedReference(p, renames);
+    });
+}
+
+// A file read on the run lane; its error (naming the file) goes to errorOccurred.
+void DebugController::loadWith(std::function<void(exec::Debugger&)> read) {
+    post({}, [this, read = std::move(read)](exec::Debugger& d) -> Continuation {
         QString error;
         try {
-            d.load(file, p);
+            read(d);
         } catch (const std::exception& e) {
             error = QString::fromStdString(e.what());
         }

@@ -116,6 +116,9 @@ public slots:
     void loadInputs(const QString& path) { load(exec::ValueFile::Inputs, path); }
     void loadExpected(const QString& path) { load(exec::ValueFile::Expected, path); }
     void loadReferenceIntermediates(const QString& path) { load(exec::ValueFile::ReferenceIntermediates, path); }
+    // Another graph's run (a dump) as the reference, renamed to this graph's
+    // tensor names: (name in the file, name here) pairs from a comparison.
+    void loadRenamedReference(const QString& path, std::vector<std::pair<std::string, std::string>> renames);
     // Typed constant; constantEntered reports the outcome.
     void enterConstant(const QString& name, const QString& text, const QString& dtype);
     void clearConstant(const QString& name);
@@ -203,6 +206,7 @@ private:
     // Runs `change` on the run lane, then refreshes the snapshot with its rows.
     void postChange(std::function<void(exec::Debugger&)> change, const QString& tag = {});
     void postRun(std::function<exec::RunStatus(exec::Debugger&)> run);
+    void loadWith(std::function<void(exec::Debugger&)> read);
     void postDivergence(bool thenGoThere);
     // On the run lane: snapshots of everything the panels show.
     struct Snapshot {

@@ -154,6 +154,7 @@ void GraphSession::setDocument(std::shared_ptr<LoadedDocument> doc, std::shared_
     decorations_.clear();
     weightDecorations_.clear();
     supplied_.clear();
+    diffMarks_ = {};
     recomputeFlags();
     emit graphLoaded();
     emit selectionChanged(selection_);
@@ -598,6 +599,18 @@ void GraphSession::setWeightDecorations(QHash<QString, NodeDecoration> byPlaceho
     if (byPlaceholder.isEmpty() && weightDecorations_.isEmpty()) return;
     weightDecorations_ = std::move(byPlaceholder);
     emit decorationsChanged();
+}
+
+void GraphSession::setDiffMarks(DiffMarks marks) {
+    marks.dimUnchanged = diffMarks_.dimUnchanged;
+    diffMarks_ = std::move(marks);
+    emit diffMarksChanged();
+}
+
+void GraphSession::setDimUnchanged(bool dim) {
+    if (diffMarks_.dimUnchanged == dim) return;
+    diffMarks_.dimUnchanged = dim;
+    emit diffMarksChanged();
 }
 
 void GraphSession::setSuppliedPlaceholders(QSet<QString> names) {

@@ -19,6 +19,7 @@
 #include <QSet>
 #include <QString>
 
+#include "widgets/session/diff_marks.h"
 #include "widgets/session/item_ref.h"
 #include "widgets/session/loaded_document.h"
 #include "widgets/session/node_decoration.h"
@@ -145,6 +146,12 @@ public:
     void setSuppliedPlaceholders(QSet<QString> names);
     const QSet<QString>& suppliedPlaceholders() const { return supplied_; }
 
+    // ---- comparison with another graph (widgets/compare): cleared when a new graph loads
+    void setDiffMarks(DiffMarks marks);
+    void clearDiffMarks() { setDiffMarks({}); }
+    void setDimUnchanged(bool dim);
+    const DiffMarks& diffMarks() const { return diffMarks_; }
+
     QString displayName(const ItemRef& ref) const;
 
 signals:
@@ -165,6 +172,7 @@ signals:
     void decorationsChanged();
     void overlayLegendChanged();
     void suppliedPlaceholdersChanged();
+    void diffMarksChanged();
 
 private:
     TaskQueue::Continuation loadInBackground(const TaskQueue::Context& ctx, const QString& path, bool weights,
@@ -201,6 +209,7 @@ private:
     std::vector<std::pair<QColor, QString>> legend_;
     mutable bool moduleDecorationsDirty_ = true;
     QSet<QString> supplied_;
+    DiffMarks diffMarks_;
 };
 
 }  // namespace irscope::widgets

@@ -1,0 +1,34 @@
+#pragma once
+// Installs the comparison of two IRs (issue 14) into a MainWindow through its
+// public API: File ▸ Compare With… and the Compare menu (close, next /
+// previous change F8 / Shift+F8, side by side or stacked, dim unchanged, sync
+// viewports, B's values as the reference), side B's pane in the view
+// splitter, and the Changes dock.
+#include "widgets/main_window/panel_id.h"
+
+class QAction;
+class QDockWidget;
+
+namespace irscope::widgets {
+
+class ChangesPanel;
+class ComparePane;
+class CompareSession;
+class DebugController;
+class MainWindow;
+
+inline constexpr PanelId kChangesPanel{"changesDock"};
+
+struct CompareUi {
+    CompareSession* session = nullptr;
+    ComparePane* pane = nullptr;
+    ChangesPanel* changes = nullptr;
+    QDockWidget* changesDock = nullptr;
+    QAction *compareAction = nullptr, *closeAction = nullptr, *nextAction = nullptr, *previousAction = nullptr,
+            *stackedAction = nullptr, *dimAction = nullptr, *syncAction = nullptr, *valuesAction = nullptr;
+};
+
+// `controller` (may be null) receives B's values as the reference of A's run.
+CompareUi installCompare(MainWindow& window, DebugController* controller);
+
+}  // namespace irscope::widgets
