@@ -278,7 +278,10 @@ void GraphView::setMinimapVisible(bool visible) {
 
 void GraphView::placeMinimap() {
     const QRect vp = viewport()->geometry();
-    const QSize size = minimap_->preferredSizeFor(QSize(180, 240));
+    // At most a fifth of the width and a third of the height: in a narrow view
+    // (one side of a comparison) a full-size minimap would hide the graph.
+    const QSize bound(std::clamp(vp.width() / 5, 60, 180), std::clamp(vp.height() / 3, 60, 240));
+    const QSize size = minimap_->preferredSizeFor(bound);
     minimap_->setGeometry(vp.right() - size.width() - 12, vp.bottom() - size.height() - 12, size.width(),
                           size.height());
     minimap_->raise();
