@@ -3,6 +3,7 @@
 # Quick when everything is present: apt is only touched for missing packages.
 #   --test   also the packages the test suite needs (Xvfb, Python torch for fixtures)
 #   --check  --test's, plus clang and the sanitizer runtimes `setup.sh check` needs
+#   --deb    what building the Debian package needs (`setup.sh deb`)
 set -euo pipefail
 
 packages=(
@@ -15,6 +16,13 @@ packages=(
 if [[ "${1:-}" == "--test" || "${1:-}" == "--check" ]]; then
   # python3-torch writes and reads back fixtures in round-trip tests (Debian's 1.13).
   packages+=(xvfb xauth python3 python3-numpy python3-torch)
+  # The package test (packaging/test-deb.sh): CPack's dpkg-shlibdeps, the
+  # desktop-file and AppStream validators, shared-mime-info with xdg-mime's
+  # backend, groff for the man page.
+  packages+=(dpkg-dev file desktop-file-utils appstream shared-mime-info xdg-utils libfile-mimeinfo-perl groff-base)
+fi
+if [[ "${1:-}" == "--deb" ]]; then
+  packages+=(dpkg-dev file)  # CPack's dpkg-shlibdeps computes Depends
 fi
 if [[ "${1:-}" == "--check" ]]; then
   packages+=(

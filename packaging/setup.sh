@@ -4,6 +4,7 @@
 #   bash packaging/setup.sh test     build, then run every test suite (CI runs it first)
 #   bash packaging/setup.sh check    the suites under sanitizers, then the fuzzers
 #                                    (CI runs it second; packaging/check.sh)
+#   bash packaging/setup.sh deb      build, then the Debian package build/irscope_<version>_amd64.deb
 # Each installs the Debian packages it needs first (packaging/install-deps.sh).
 # With CI=true in the environment the test build treats warnings as errors.
 set -euo pipefail
@@ -14,7 +15,8 @@ case "$mode" in
   launch) bash packaging/install-deps.sh ;;
   test) bash packaging/install-deps.sh --test ;;
   check) bash packaging/install-deps.sh --check; exec bash packaging/check.sh ;;
-  *) echo "usage: bash packaging/setup.sh launch|test|check" >&2; exit 2 ;;
+  deb) bash packaging/install-deps.sh --deb ;;
+  *) echo "usage: bash packaging/setup.sh launch|test|check|deb" >&2; exit 2 ;;
 esac
 
 werror=OFF
@@ -29,5 +31,10 @@ if [[ "$mode" == launch ]]; then
   ex=resources/examples
   exec build/bin/irscope "$ex/llama_block.meta.json" --weights "$ex/llama_block.weights.pt" \
     --inputs "$ex/llama_block.inputs.pt" --expected "$ex/llama_block.expected.pt"
+fi
+if [[ "$mode" == deb ]]; then
+  (cd build && cpack -G DEB)
+  ls build/irscope_*_amd64.deb
+  exit 0
 fi
 ctest --test-dir build --output-on-failure -j"$(nproc)"

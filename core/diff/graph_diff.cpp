@@ -1,5 +1,7 @@
 #include "core/diff/graph_diff.h"
 
+#include "core/diff/attr_compare.h"
+
 #include <algorithm>
 
 namespace irscope::diff {
@@ -23,7 +25,11 @@ std::string describeSource(const GraphIndex& index, int64_t node, size_t slot) {
     case ValueSource::Kind::GraphInput: return "input " + g.graphInputs[static_cast<size_t>(s.index)].name;
     case ValueSource::Kind::NodeOutput: {
         std::string name = g.nodes[static_cast<size_t>(s.index)].name;
-        if (s.outputIndex != 0) name += "[" + std::to_string(s.outputIndex) + "]";
+        if (s.outputIndex != 0) {
+            name += '[';
+            name += std::to_string(s.outputIndex);
+            name += ']';
+        }
         return name;
     }
     case ValueSource::Kind::Weight:
@@ -79,12 +85,12 @@ std::vector<std::string> attrChanges(const ir::AttrMap& a, const ir::AttrMap& b)
     for (const auto& [key, va] : a.items()) {
         auto it = b.find(key);
         if (it == b.end())
-            out.push_back(key + ": " + va.dump() + " -> (absent)");
-        else if (*it != va)
-            out.push_back(key + ": " + arrow(va.dump(), it->dump()));
+            out.push_back(key + ": " + attrText(va) + " -> (absent)");
+        else if (!sameAttrValue(va, *it))
+            out.push_back(key + ": " + arrow(attrText(va), attrText(*it)));
     }
     for (const auto& [key, vb] : b.items())
-        if (!a.contains(key)) out.push_back(key + ": (absent) -> " + vb.dump());
+        if (!a.contains(key)) out.push_back(key + ": (absent) -> " + attrText(vb));
     return out;
 }
 
@@ -181,6 +187,9 @@ void diffGraphInputs(GraphDiff& d, const ir::Graph& ga, const ir::Graph& gb) {
         if (ga.graphInputs[static_cast<size_t>(ai)].name != gb.graphInputs[i].name)
             appendDetail(change, "name",
                          "renamed " + arrow(ga.graphInputs[static_cast<size_t>(ai)].name, gb.graphInputs[i].name));
+        // Graph inputs are positional in the forward() signature: a swap changes the call.
+        if (ai != static_cast<int64_t>(i) && ga.graphInputs.size() == gb.graphInputs.size())
+            appendDetail(change, "position", "position " + arrow(std::to_string(ai), std::to_string(i)));
         if (!change.what.empty()) d.graphInputs.changed.push_back(std::move(change));
     }
 }
@@ -189,17 +198,49 @@ void diffGraphInputs(GraphDiff& d, const ir::Graph& ga, const ir::Graph& gb) {
 void diffGraphOutputs(GraphDiff& d, const GraphIndex& ia, const GraphIndex& ib) {
     const auto& outsA = ia.graph().graphOutputs;
     const auto& outsB = ib.graph().graphOutputs;
-    const size_t common = std::min(outsA.size(), outsB.size());
-    for (size_t k = common; k < outsA.size(); ++k) d.graphOutputs.removed.push_back(static_cast<int64_t>(k));
-    for (size_t k = common; k < outsB.size(); ++k) d.graphOutputs.added.push_back(static_cast<int64_t>(k));
-    for (size_t k = 0; k < common; ++k) {
-        auto change = compareTensors(static_cast<int64_t>(k), outsA[k], static_cast<int64_t>(k), outsB[k]);
-        const auto pa = ia.producerOfTensor(outsA[k].name);
+    // An output pairs first with the A output its (matched) producer made, so
+    // an output added in front does not shift every other; the rest by position.
+    std::vector<int64_t> partner(outsB.size(), -1);
+    std::vector<char> taken(outsA.size(), 0);
+    for (size_t k = 0; k < outsB.size(); ++k) {
+        const auto pb = ib.producerOfTensor(outsB[k].name);
+        if (!pb || d.match.bToA[static_cast<size_t>(pb->first)] < 0) continue;
+        for (size_t j = 0; j < outsA.size(); ++j) {
+            const auto pa = ia.producerOfTensor(outsA[j].name);
+            if (taken[j] || !pa || pa->first != d.match.bToA[static_cast<size_t>(pb->first)] ||
+                pa->second != pb->second)
+                continue;
+            partner[k] = static_cast<int64_t>(j);
+            taken[j] = 1;
+            break;
+        }
+    }
+    size_t nextA = 0;
+    for (size_t k = 0; k < outsB.size(); ++k) {
+        if (partner[k] >= 0) continue;
+        while (nextA < outsA.size() && taken[nextA]) ++nextA;
+        if (nextA == outsA.size()) break;
+        partner[k] = static_cast<int64_t>(nextA);
+        taken[nextA] = 1;
+    }
+    for (size_t j = 0; j < outsA.size(); ++j)
+        if (!taken[j]) d.graphOutputs.removed.push_back(static_cast<int64_t>(j));
+    for (size_t k = 0; k < outsB.size(); ++k) {
+        const int64_t j = partner[k];
+        if (j < 0) {
+            d.graphOutputs.added.push_back(static_cast<int64_t>(k));
+            continue;
+        }
+        const auto& ta = outsA[static_cast<size_t>(j)];
+        auto change = compareTensors(j, ta, static_cast<int64_t>(k), outsB[k]);
+        const auto pa = ia.producerOfTensor(ta.name);
         const auto pb = ib.producerOfTensor(outsB[k].name);
         const bool same = pa && pb
                               ? d.match.bToA[static_cast<size_t>(pb->first)] == pa->first && pa->second == pb->second
-                              : outsA[k].name == outsB[k].name;
-        if (!same) appendDetail(change, "producer", "produced by " + arrow(outsA[k].name, outsB[k].name));
+                              : ta.name == outsB[k].name;
+        if (!same) appendDetail(change, "producer", "produced by " + arrow(ta.name, outsB[k].name));
+        if (j != static_cast<int64_t>(k))
+            appendDetail(change, "position", "position " + arrow(std::to_string(j), std::to_string(k)));
         if (!change.what.empty()) d.graphOutputs.changed.push_back(std::move(change));
     }
 }

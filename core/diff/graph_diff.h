@@ -7,7 +7,8 @@
 // dtype, or where the value comes from, through the match) or its outputs
 // differ; a pair that differs only by name is "renamed", which FX does to
 // every later node of an op when one is inserted. Weights pair by original
-// state_dict name, graph inputs by name, graph outputs by position.
+// state_dict name, graph inputs by name (a moved one says so), graph outputs
+// by their matched producer, then by position.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -28,7 +29,7 @@ struct NodeChange {
 struct TensorChange {
     int64_t a = -1;  // index in A's graphInputs / graphOutputs / weights
     int64_t b = -1;
-    std::vector<std::string> what;  // "shape", "dtype", "value", "producer"
+    std::vector<std::string> what;  // "shape", "dtype", "value", "name", "producer", "position"
     std::string detail;
 };
 

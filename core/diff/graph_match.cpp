@@ -1,5 +1,7 @@
 #include "core/diff/graph_match.h"
 
+#include "core/diff/attr_compare.h"
+
 #include <algorithm>
 #include <climits>
 #include <string_view>
@@ -51,8 +53,7 @@ public:
     // [first, last) of the entries with this hash.
     std::pair<size_t, size_t> range(uint64_t hash) const {
         auto lo = std::lower_bound(entries_.begin(), entries_.end(), std::pair<uint64_t, int64_t>(hash, INT64_MIN));
-        auto hi = lo;
-        while (hi != entries_.end() && hi->first == hash) ++hi;
+        auto hi = std::upper_bound(lo, entries_.end(), std::pair<uint64_t, int64_t>(hash, INT64_MAX));
         return {static_cast<size_t>(lo - entries_.begin()), static_cast<size_t>(hi - entries_.begin())};
     }
     int64_t node(size_t i) const { return entries_[i].second; }
@@ -62,6 +63,10 @@ private:
     std::vector<std::pair<uint64_t, int64_t>> entries_;
     std::vector<size_t> next_;
 };
+
+// Rounds of passes before giving up on what is left (reported added / removed).
+// Real edits settle in a handful; a deep chain with every op swapped needs one per layer.
+constexpr int kMaxRounds = 256;
 
 class Matcher {
 public:
@@ -84,12 +89,18 @@ public:
             return std::move(m_);
         }
         indexA();
-        // Each pass only adds pairs; stop when none adds any. Structure first,
-        // then the weaker evidence, each time letting structure follow up.
-        for (int round = 0; round < 64; ++round) {
-            int64_t found = forwardPass() + backwardPass();
+        // Each pass only adds pairs; stop when none adds any. The strongest
+        // evidence first (same op, same attrs, same matched inputs; producers
+        // of matched consumers), then weaker evidence one kind at a time, each
+        // time letting the strong passes follow up. Nodes that read nothing
+        // (an arange, a full) carry no context of their own: they wait for
+        // their consumers, and only what is left pairs by attrs and order.
+        for (int round = 0; round < kMaxRounds; ++round) {
+            int64_t found = forwardPass(Evidence::Exact) + backwardPass();
+            if (found == 0) found = forwardPass(Evidence::Structural);
             if (found == 0 && mode_ == MatchMode::Auto) found = namePass(/*requireSameOp=*/true);
             if (found == 0) found = opSwapPass();
+            if (found == 0) found = forwardPass(Evidence::ContextFree);
             if (found == 0) break;
         }
         return std::move(m_);
@@ -156,6 +167,8 @@ private:
         return true;
     }
 
+    // Equal attrs hash equal: dump() spells NaN and ±Inf alike (null), which
+    // only puts such nodes in one bucket; sameAttrValue tells them apart.
     uint64_t attrsHash(const ir::OpNode& node) const { return node.attrs.empty() ? 0 : hashText(node.attrs.dump()); }
 
     void indexA() {
@@ -202,18 +215,24 @@ private:
         return -1;
     }
 
-    int64_t forwardPass() {
+    // Exact: same op, attrs and matched inputs. Structural: same op and
+    // inputs, attrs may differ (an attr edit). ContextFree: also nodes that
+    // read nothing, by attrs (then op alone) and order.
+    enum class Evidence { Exact, Structural, ContextFree };
+
+    int64_t forwardPass(Evidence evidence) {
         int64_t found = 0;
         std::vector<SourceKey> keys;
         const auto count = static_cast<int64_t>(b_.graph().nodes.size());
         for (int64_t b = 0; b < count; ++b) {
             if (!freeB(b) || !keysB(b, keys)) continue;
+            if (keys.empty() && evidence != Evidence::ContextFree) continue;
             const auto& node = nodeB(b);
             const uint64_t structural = mix(hashKeys(keys), hashText(node.opType));
             auto sameSources = [&](int64_t a) { return nodeA(a).opType == node.opType && keysA(a) == keys; };
             int64_t a = pick(full_, mix(structural, attrsHash(node)), b,
-                             [&](int64_t c) { return nodeA(c).attrs == node.attrs && sameSources(c); });
-            if (a < 0) a = pick(structural_, structural, b, sameSources);
+                             [&](int64_t c) { return sameAttrValue(nodeA(c).attrs, node.attrs) && sameSources(c); });
+            if (a < 0 && evidence != Evidence::Exact) a = pick(structural_, structural, b, sameSources);
             if (a < 0) continue;
             match(a, b, MatchReason::Structure);
             ++found;
@@ -266,6 +285,24 @@ private:
         return found;
     }
 
+    // Some input slot reads the same matched value, or some consumer is matched to a consumer.
+    bool sharesNeighbour(int64_t a, int64_t b) const {
+        const auto keys = keysA(a);
+        const auto& node = nodeB(b);
+        for (size_t i = 0; i < std::min(keys.size(), node.inputs.size()); ++i) {
+            const auto& src = b_.source(b, static_cast<int64_t>(i));
+            if (src.kind != ValueSource::Kind::NodeOutput) continue;
+            const int64_t partner = m_.bToA[static_cast<size_t>(src.index)];
+            if (partner >= 0 && keys[i] == SourceKey{SourceKey::Node, partner, src.outputIndex}) return true;
+        }
+        const auto consumersA = a_.consumerNodes(a);
+        for (int64_t consumer : b_.consumerNodes(b)) {
+            const int64_t partner = m_.bToA[static_cast<size_t>(consumer)];
+            if (partner >= 0 && std::binary_search(consumersA.begin(), consumersA.end(), partner)) return true;
+        }
+        return false;
+    }
+
     int64_t namePass(bool requireSameOp) {
         int64_t found = 0;
         const auto count = static_cast<int64_t>(b_.graph().nodes.size());
@@ -273,6 +310,9 @@ private:
             if (!freeB(b)) continue;
             const auto a = a_.nodeIndex(nodeB(b).name);
             if (!a || !freeA(*a) || (requireSameOp && nodeA(*a).opType != nodeB(b).opType)) continue;
+            // FX's counters shift after an insertion: the same name alone may
+            // be an unrelated node. Ask for one matched neighbour in common.
+            if (requireSameOp && !sharesNeighbour(*a, b)) continue;
             match(*a, b, MatchReason::Name);
             ++found;
         }

@@ -70,12 +70,12 @@ private slots:
         const auto r = runIrscope({"diff", fixture("tiny_llama.json"), fixture("diff/tiny_llama_seq4.json")});
         QCOMPARE(r.exitCode, 1);
         QVERIFY2(r.out.contains("\nlayers.0.input_layernorm: 6 changed\n"), qPrintable(r.out.left(2000)));
-        QVERIFY(r.out.contains("size: [1,6,-1,4] -> [1,4,-1,4]"));
+        QVERIFY(r.out.contains("size: [1, 6, -1, 4] -> [1, 4, -1, 4]"));
         QVERIFY(r.out.contains("position_ids: shape [1, 6] -> [1, 4]"));
         const auto summary =
             runIrscope({"diff", fixture("tiny_llama.json"), fixture("diff/tiny_llama_seq4.json"), "--summary"});
         QVERIFY(summary.out.contains("layers.0.input_layernorm: 6 changed\n"));
-        QVERIFY(!summary.out.contains("size: [1,6,-1,4]"));
+        QVERIFY(!summary.out.contains("size: [1, 6, -1, 4]"));
     }
 
     void unreadableFileExitsTwoNamingIt() {

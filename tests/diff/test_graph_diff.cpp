@@ -8,6 +8,7 @@
 
 #include <fstream>
 #include <set>
+#include <sstream>
 
 #include <nlohmann/json.hpp>
 
@@ -63,6 +64,36 @@ struct Pair {
 };
 
 ir::Graph fixture(const std::string& name) { return ir::loadGraphFile(test::dataPath("ir/" + name)); }
+
+// A hand-made IR: x [2] float32 through `nodes`, each "name op attrs-json input,input"
+// (an input is a node or graph input name; none for a node that reads nothing).
+ir::Graph handMade(const std::vector<std::string>& nodes) {
+    std::string json = R"({"model_name": "Hand", "pytorch_version": "2.5.1",
+      "graph_inputs": [{"name": "x", "shape": [2], "dtype": "float32", "producer_node": "x", "producer_output_idx": 0}],
+      "graph_outputs": [], "weights": [], "weight_name_mapping": {}, "nodes": [)";
+    std::string last;
+    for (size_t i = 0; i < nodes.size(); ++i) {
+        std::istringstream fields(nodes[i]);
+        std::string name, op, attrs, inputs;
+        fields >> name >> op >> attrs >> inputs;
+        std::string ins;
+        std::istringstream each(inputs);
+        for (std::string in; std::getline(each, in, ',');)
+            if (!in.empty() && in != "-")
+                ins += (ins.empty() ? "" : ", ") + std::string(R"({"name": ")") + in +
+                       R"(", "shape": [2], "dtype": "float32", "producer_node": ")" + in +
+                       R"(", "producer_output_idx": 0})";
+        json += (i ? ", " : "") + std::string(R"({"name": ")") + name + R"(", "op_type": ")" + op +
+                R"(", "inputs": [)" + ins + R"(], "outputs": [{"name": ")" + name +
+                R"(", "shape": [2], "dtype": "float32"}], "attrs": )" + attrs + "}";
+        last = name;
+    }
+    json += R"(]})";
+    auto g = ir::parseGraph(json, "hand.json");
+    g.graphOutputs.push_back(g.nodes.back().outputs[0]);
+    g.graphOutputs.back().producerNode = last;
+    return g;
+}
 
 std::unique_ptr<Pair> pairOf(const std::string& a, const std::string& b, MatchMode mode = MatchMode::Auto) {
     return std::make_unique<Pair>(fixture(a), fixture(b), mode);
@@ -226,6 +257,72 @@ private slots:
                                        [](const auto& m) { return m.path == "layers.0.input_layernorm"; });
         QVERIFY(norm != byModule.end());
         QCOMPARE(norm->changed, int64_t{6});  // pow, mean, add, rsqrt, mul, mul_1: RMSNorm's six ops
+    }
+
+    // A node that reads nothing (a `full`) has no context of its own: one
+    // inserted before three others of the same attrs takes the name `full`
+    // and renumbers them, and must not take the place of A's `full`.
+    void insertedContextFreeNodeDoesNotShiftItsLookAlikes() {
+        const std::string fill = R"({"size":[2],"fill_value":1.0})";
+        ir::Graph a = handMade({"full aten.full.default " + fill + " -", "add aten.add.Tensor {} x,full",
+                                "full_1 aten.full.default " + fill + " -", "add_1 aten.add.Tensor {} add,full_1",
+                                "full_2 aten.full.default " + fill + " -", "add_2 aten.add.Tensor {} add_1,full_2"});
+        ir::Graph b = handMade({"full aten.full.default " + fill + " -", "mul aten.mul.Tensor {} x,full",
+                                "full_1 aten.full.default " + fill + " -", "add aten.add.Tensor {} mul,full_1",
+                                "full_2 aten.full.default " + fill + " -", "add_1 aten.add.Tensor {} add,full_2",
+                                "full_3 aten.full.default " + fill + " -", "add_2 aten.add.Tensor {} add_1,full_3"});
+        Pair p(std::move(a), std::move(b), MatchMode::Auto);
+        QCOMPARE(p.added(), (QStringList{"full", "mul"}));
+        QVERIFY(p.removed().isEmpty());
+        QCOMPARE(p.changed(), QStringList{"add>add:inputs"});
+        QCOMPARE(p.renamed(), (QStringList{"full>full_1", "full_1>full_2", "full_2>full_3"}));
+    }
+
+    // NaN equals NaN, and -inf reads as -Infinity, not null.
+    void nanAndInfinityAttrsCompareAsValues() {
+        ir::Graph a = handMade({"full aten.full.default {\"size\":[2],\"fill_value\":NaN} -",
+                                "fill aten.masked_fill.Scalar {\"value\":-Infinity} x,full"});
+        ir::Graph same = handMade({"full aten.full.default {\"size\":[2],\"fill_value\":NaN} -",
+                                   "fill aten.masked_fill.Scalar {\"value\":-Infinity} x,full"});
+        Pair p(std::move(a), std::move(same), MatchMode::Auto);
+        QVERIFY(p.d.identical());
+        ir::Graph a2 = handMade({"full aten.full.default {\"size\":[2],\"fill_value\":NaN} -",
+                                 "fill aten.masked_fill.Scalar {\"value\":-Infinity} x,full"});
+        ir::Graph b2 = handMade({"full aten.full.default {\"size\":[2],\"fill_value\":NaN} -",
+                                 "fill aten.masked_fill.Scalar {\"value\":-1000000000.0} x,full"});
+        Pair q(std::move(a2), std::move(b2), MatchMode::Auto);
+        QCOMPARE(q.changed(), QStringList{"fill>fill:attrs"});
+        QCOMPARE(q.d.changedNodes[0].details, std::vector<std::string>{"value: -Infinity -> -1000000000.0"});
+    }
+
+    // An output added in front pairs nothing else off; swapped inputs are a change.
+    void outputsPairByProducerAndInputsByPlace() {
+        auto json = nlohmann::ordered_json::parse(test::readFile(test::dataPath("ir/diff/diffnet.json")));
+        auto outputs = json["graph_outputs"];
+        json["graph_outputs"] = nlohmann::ordered_json::array({json["nodes"][0]["outputs"][0]});  // linear, first
+        for (auto& o : outputs) json["graph_outputs"].push_back(o);
+        Pair p(fixture("diff/diffnet.json"), ir::parseGraph(json.dump(), "more_outputs.json"), MatchMode::Auto);
+        QCOMPARE(p.d.graphOutputs.added, std::vector<int64_t>{0});
+        QVERIFY(p.d.graphOutputs.removed.empty());
+        QCOMPARE(p.d.graphOutputs.changed.size(), size_t{2});  // both moved one place down
+        for (const auto& c : p.d.graphOutputs.changed) QCOMPARE(c.what, std::vector<std::string>{"position"});
+        QVERIFY(p.d.changedNodes.empty());
+
+        const std::string two = R"({"model_name": "T", "pytorch_version": "2.5.1",
+          "graph_inputs": [{"name": "x", "shape": [2], "dtype": "float32"}, {"name": "y", "shape": [2], "dtype": "float32"}],
+          "graph_outputs": [{"name": "sub", "shape": [2], "dtype": "float32", "producer_node": "sub", "producer_output_idx": 0}],
+          "weights": [], "weight_name_mapping": {},
+          "nodes": [{"name": "sub", "op_type": "aten.sub.Tensor", "inputs": [
+            {"name": "x", "shape": [2], "dtype": "float32", "producer_node": "x", "producer_output_idx": 0},
+            {"name": "y", "shape": [2], "dtype": "float32", "producer_node": "y", "producer_output_idx": 0}],
+            "outputs": [{"name": "sub", "shape": [2], "dtype": "float32"}], "attrs": {}}]})";
+        auto swapped = nlohmann::ordered_json::parse(two);
+        std::swap(swapped["graph_inputs"][0], swapped["graph_inputs"][1]);
+        Pair q(ir::parseGraph(two, "a.json"), ir::parseGraph(swapped.dump(), "b.json"), MatchMode::Auto);
+        QVERIFY(!q.d.identical());
+        QCOMPARE(q.d.graphInputs.changed.size(), size_t{2});
+        QCOMPARE(q.d.graphInputs.changed[0].what, std::vector<std::string>{"position"});
+        QVERIFY(q.d.changedNodes.empty());  // sub still reads x then y
     }
 
     // The Changes dock's rows (and F8's order): execution order, a removed

@@ -138,6 +138,22 @@ private slots:
         QCOMPARE(selectedName(a()), QString("leaky_relu"));
     }
 
+    // Reloading A while comparing: the dock lets go of the old rows at once
+    // and shows the new diff's; weights follow by original name.
+    void reloadRedoesTheDiffAndWeightsFollow() {
+        QSignalSpy stale(ui_.session, &CompareSession::diffStale);
+        QSignalSpy ready(ui_.session, &CompareSession::diffReady);
+        window_->reload();
+        QVERIFY(ready.wait(30000));
+        QVERIFY(!stale.isEmpty());
+        QCOMPARE(ui_.changes->visibleRows(), 2);
+        const auto w = a()->document()->index->weightIndex("scale");
+        QVERIFY(w);
+        a()->select(ItemRef::weight(QStringLiteral("p_scale"), *w));
+        QCOMPARE(b()->selection().kind, RefKind::Weight);
+        QCOMPARE(b()->selection().name, QString("p_scale"));
+    }
+
     void viewportsStayInStep() {
         GraphView* va = window_->graphView();
         GraphView* vb = ui_.pane->viewB();

@@ -43,9 +43,9 @@ QString nameText(const diff::ChangeRow& r) {
 }
 }  // namespace
 
-void ChangesModel::setRows(const std::vector<diff::ChangeRow>* rows) {
+void ChangesModel::setRows(std::shared_ptr<const std::vector<diff::ChangeRow>> rows) {
     beginResetModel();
-    rows_ = rows;
+    rows_ = std::move(rows);
     endResetModel();
 }
 

@@ -2,6 +2,7 @@
 // The Changes dock's table: one row per difference of a comparison
 // (diff::ChangeRow, computed in core), coloured by kind of change. Display
 // only: the rows and their order come from CompareSession.
+#include <memory>
 #include <vector>
 
 #include <QAbstractTableModel>
@@ -18,7 +19,7 @@ public:
     static constexpr int kKindRole = Qt::UserRole + 2;  // diff::ChangeRow::Change as int
 
     using QAbstractTableModel::QAbstractTableModel;
-    void setRows(const std::vector<diff::ChangeRow>* rows);
+    void setRows(std::shared_ptr<const std::vector<diff::ChangeRow>> rows);
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
@@ -26,7 +27,7 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation, int role) const override;
 
 private:
-    const std::vector<diff::ChangeRow>* rows_ = nullptr;
+    std::shared_ptr<const std::vector<diff::ChangeRow>> rows_;  // kept alive while shown
 };
 
 }  // namespace irscope::widgets

@@ -91,10 +91,12 @@ ChangesPanel::ChangesPanel(CompareSession* compare, QWidget* parent)
         compare_->goToRow(index.data(ChangesModel::kRowRole).toInt());
     });
     connect(compare_, &CompareSession::diffReady, this, &ChangesPanel::refresh);
-    connect(compare_, &CompareSession::opened, this, [this] {
+    auto comparing = [this] {
         model_->setRows(nullptr);
         summary_->setText(tr("Comparing…"));
-    });
+    };
+    connect(compare_, &CompareSession::opened, this, comparing);
+    connect(compare_, &CompareSession::diffStale, this, comparing);
     connect(compare_, &CompareSession::closed, this, [this] {
         model_->setRows(nullptr);
         summary_->setText(tr("No comparison. File ▸ Compare With… opens a second IR beside this one."));
@@ -107,7 +109,7 @@ ChangesPanel::ChangesPanel(CompareSession* compare, QWidget* parent)
 int ChangesPanel::visibleRows() const { return proxy_->rowCount(); }
 
 void ChangesPanel::refresh() {
-    model_->setRows(&compare_->rows());
+    model_->setRows(compare_->rowsPtr());
     const QString legend =
         QStringLiteral(
             "<span style='color:%1'>■ added</span> &nbsp;<span style='color:%2'>■ removed</span> &nbsp;"

@@ -2,6 +2,8 @@
 
 #include <unordered_map>
 
+#include <QFileInfo>
+
 #include "core/diff/tensor_name_map.h"
 #include "core/export/diff_report.h"
 #include "widgets/session/graph_session.h"
@@ -61,8 +63,14 @@ CompareSession::CompareSession(GraphSession* sideA, QObject* parent)
         if (open_) recompute();  // A reloaded or replaced: the old diff is stale
     });
     connect(b_, &GraphSession::graphLoaded, this, &CompareSession::recompute);
-    connect(b_, &GraphSession::loadFailed, this,
-            [this](const QString&, const QString& message) { emit failed(message); });
+    connect(b_, &GraphSession::loadFailed, this, [this](const QString&, const QString& message) {
+        // The previous B (if any) stays loaded, but it is not the file asked for.
+        result_.reset();
+        a_->clearDiffMarks();
+        b_->clearDiffMarks();
+        emit diffStale();
+        emit failed(message);
+    });
     connect(a_, &GraphSession::selectionChanged, this, [this](const ItemRef& ref) { syncFrom(a_, ref); });
     connect(b_, &GraphSession::selectionChanged, this, [this](const ItemRef& ref) { syncFrom(b_, ref); });
 }
@@ -73,6 +81,7 @@ QString CompareSession::pathB() const { return b_->filePath(); }
 
 void CompareSession::open(const QString& path) {
     open_ = true;
+    requestedB_ = path;
     result_.reset();
     lane_->dropAll();
     a_->clearDiffMarks();
@@ -96,8 +105,10 @@ void CompareSession::close() {
 void CompareSession::recompute() {
     auto docA = a_->documentPtr();
     auto docB = b_->documentPtr();
-    if (!open_ || !docA || !docB) return;
+    // Not the old B while the new one loads (the same file by another spelling is fine).
+    if (!open_ || !docA || !docB || QFileInfo(b_->filePath()) != QFileInfo(requestedB_)) return;
     result_.reset();
+    emit diffStale();
     lane_->post(kDiffTag, this, [this, docA, docB](const TaskQueue::Context&) -> TaskQueue::Continuation {
         auto r = std::make_shared<Result>();
         r->docA = docA;
@@ -156,6 +167,11 @@ const std::vector<diff::ChangeRow>& CompareSession::rows() const {
     return result_ ? result_->rows : none;
 }
 
+std::shared_ptr<const std::vector<diff::ChangeRow>> CompareSession::rowsPtr() const {
+    if (!result_) return nullptr;
+    return {result_, &result_->rows};  // shares ownership of the whole result
+}
+
 QString CompareSession::summary() const { return result_ ? result_->summary : QString(); }
 
 int64_t CompareSession::partnerInB(int64_t nodeA) const {
@@ -199,10 +215,15 @@ ItemRef CompareSession::partnerRef(GraphSession* to, const ItemRef& ref) const {
         return ItemRef::graphInput(map[static_cast<size_t>(ref.index)]);
     }
     case RefKind::Weight: {
-        const auto& idx = *(toB ? result_->docB : result_->docA)->index;
-        const auto w = idx.weightIndex(ref.name.toStdString());
-        if (!w) return {};
-        return ItemRef::weight(ref.name, *w);
+        // Through the match by original name: two exporters may name placeholders differently.
+        const auto& map = toB ? m.weightAToB : m.weightBToA;
+        if (ref.index < 0 || static_cast<size_t>(ref.index) >= map.size()) return {};
+        const int64_t w = map[static_cast<size_t>(ref.index)];
+        if (w < 0) return {};
+        const auto& doc = *(toB ? result_->docB : result_->docA);
+        const auto& placeholders = doc.index->placeholdersOf(doc.graph.weights[static_cast<size_t>(w)].name);
+        if (placeholders.empty()) return {};
+        return ItemRef::weight(QString::fromStdString(placeholders.front()), w);
     }
     case RefKind::Module: {
         const auto* tree = (toB ? result_->docB : result_->docA)->modules.get();

@@ -41,6 +41,8 @@ public:
     bool hasDiff() const { return result_ != nullptr; }
     const diff::GraphDiff* diff() const;
     const std::vector<diff::ChangeRow>& rows() const;
+    // The same rows, kept alive for a holder that outlives this diff (the Changes dock's model).
+    std::shared_ptr<const std::vector<diff::ChangeRow>> rowsPtr() const;
     QString summary() const;  // "1 changed, 1 added, 3 renamed; weights unchanged" / "identical"
     // The partner of a node on the other side, -1 when it has none (added / removed).
     int64_t partnerInB(int64_t nodeA) const;
@@ -61,6 +63,7 @@ public:
 
 signals:
     void opened(const QString& path);
+    void diffStale();  // a side changed: the diff is being made again
     void diffReady();
     void failed(const QString& message);
     void closed();
@@ -78,6 +81,7 @@ private:
     GraphSession* b_;
     TaskQueue* lane_;
     bool open_ = false;
+    QString requestedB_;  // the file B is to show (a previous B may still be loaded)
     bool syncing_ = false;
     bool dim_ = false;
     int currentRow_ = -1;
