@@ -10,6 +10,7 @@
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QFileInfo>
+#include <QIcon>
 #include <QTimer>
 
 #include "widgets/compare/compare_session.h"
@@ -18,6 +19,7 @@
 #include "widgets/debugger/debugger_ui.h"
 #include "widgets/graph_view/graph_view.h"
 #include "widgets/main_window/main_window.h"
+#include "widgets/main_window/single_instance.h"
 #include "widgets/session/graph_session.h"
 
 namespace irscope::app {
@@ -71,11 +73,29 @@ private:
     bool armed_ = false;
 };
 
+// `irscope FILE [B]` with nothing else (what a file manager runs): the files,
+// as absolute paths, for a window already open; empty otherwise.
+QStringList filesToHandOff(int argc, char** argv) {
+    if (argc < 2 || argc > 3) return {};
+    QStringList files;
+    for (int i = 1; i < argc; ++i) {
+        const QString arg = QString::fromLocal8Bit(argv[i]);
+        if (arg.startsWith(QLatin1Char('-'))) return {};
+        files << QFileInfo(arg).absoluteFilePath();
+    }
+    return files;
+}
+
 }  // namespace
 
 int runGui(int argc, char** argv) {
+    if (const QStringList files = filesToHandOff(argc, argv);
+        !files.isEmpty() && widgets::SingleInstance::handOff(files))
+        return 0;  // the open window took them
     QApplication::setAttribute(Qt::AA_DontCreateNativeWidgetSiblings);
     QApplication app(argc, argv);
+    QApplication::setWindowIcon(QIcon(QStringLiteral(":/irscope.svg")));
+    QGuiApplication::setDesktopFileName(QStringLiteral("irscope"));
     QApplication::setApplicationName(QStringLiteral("irscope"));
     QApplication::setOrganizationName(QStringLiteral("irscope"));
     QApplication::setApplicationVersion(QStringLiteral(IRSCOPE_VERSION));
@@ -84,8 +104,14 @@ int runGui(int argc, char** argv) {
     parser.setApplicationDescription(QStringLiteral("irscope: inspect, run and debug torch_ir graphs"));
     parser.addHelpOption();
     parser.addVersionOption();
-    parser.addPositionalArgument(QStringLiteral("ir"), QStringLiteral("torch_ir JSON file to open"),
-                                 QStringLiteral("[IR.json]"));
+    parser.addPositionalArgument(QStringLiteral("ir"),
+                                 QStringLiteral("torch_ir JSON file to open; a second one is compared with it"),
+                                 QStringLiteral("[IR.json [B.json]]"));
+    const QCommandLineOption newWindow(
+        QStringLiteral("new-window"),
+        QStringLiteral(
+            "Open a window of its own, even when one is open (by default `irscope FILE` hands FILE to it)."));
+    parser.addOption(newWindow);
     const QCommandLineOption select(QStringLiteral("select"), QStringLiteral("Select NODE once the graph is open."),
                                     QStringLiteral("NODE"));
     const QCommandLineOption screenshot(
@@ -106,7 +132,10 @@ int runGui(int argc, char** argv) {
     widgets::MainWindow window;
     widgets::DebuggerUi debugUi = widgets::installDebugger(window);
     widgets::CompareUi compareUi = widgets::installCompare(window, debugUi.controller);
-    const QString comparePath = parser.value(compareWith);
+    const QStringList positional = parser.positionalArguments();
+    QString comparePath = parser.isSet(compareWith) ? parser.value(compareWith)
+                          : positional.size() > 1   ? positional[1]
+                                                    : QString();
     bool compareStarted = false;
     auto* session = window.session();
     if (qEnvironmentVariableIsSet("IRSCOPE_TIMING")) new FirstFrameReporter(window.graphView()->viewport(), session);
@@ -158,8 +187,20 @@ int runGui(int argc, char** argv) {
         failedShot();
     });
 
+    // Later `irscope FILE` runs (a double-click in the file manager) come here.
+    widgets::SingleInstance single;
+    if (!parser.isSet(newWindow) && shotPath.isEmpty() && single.listen()) {
+        QObject::connect(&single, &widgets::SingleInstance::filesReceived, &window, [&](const QStringList& files) {
+            window.showNormal();
+            window.raise();
+            window.activateWindow();
+            compareUi.session->close();
+            comparePath = files.size() > 1 ? files[1] : QString();  // compared once the first is open
+            compareStarted = false;
+            window.openFile(files.front());
+        });
+    }
     window.show();
-    const QStringList positional = parser.positionalArguments();
     if (!positional.isEmpty())
         window.openFile(positional.front());
     else if (!shotPath.isEmpty())

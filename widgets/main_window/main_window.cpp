@@ -31,6 +31,7 @@
 #include "widgets/graph_view/breadcrumb_bar.h"
 #include "widgets/graph_view/graph_view.h"
 #include "widgets/graph_view/image_export.h"
+#include "widgets/main_window/recent_files.h"
 #include "widgets/panels/call_stack_panel.h"
 #include "widgets/panels/diagnostics_panel.h"
 #include "widgets/panels/modules_panel.h"
@@ -260,7 +261,11 @@ void MainWindow::buildActions() {
     auto* open = file->addAction(style()->standardIcon(QStyle::SP_DialogOpenButton), tr("&Open…"), this,
                                  &MainWindow::openDialog);
     open->setShortcut(QKeySequence::Open);
-    recentMenu_ = file->addMenu(tr("Open &Recent"));
+    recent_ = new RecentFiles(file->addMenu(tr("Open &Recent")), this);
+    connect(recent_, &RecentFiles::openRequested, this, &MainWindow::openFile);
+    connect(recent_, &RecentFiles::vanished, this, [this](const QString& path) {
+        showMessage(tr("%1 is no longer there; it was taken off the recent files.").arg(path), true, false);
+    });
     auto* reloadAction = file->addAction(tr("&Reload"), this, &MainWindow::reload);
     reloadAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
     file->addSeparator();
@@ -293,7 +298,7 @@ void MainWindow::buildViewMenu() {
     auto* fit = viewMenu->addAction(tr("&Fit to Window"), view_, &GraphView::fitToWindow);
     fit->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_0));
     auto* actual = viewMenu->addAction(tr("&Actual Size"), view_, &GraphView::actualSize);
-    actual->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_1));
+    actual->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_0));  // Ctrl+1..9: recent files
     viewMenu->addSeparator();
     minimapAction_ = viewMenu->addAction(tr("&Minimap"));
     minimapAction_->setCheckable(true);
@@ -348,7 +353,7 @@ void MainWindow::buildGoMenu() {
 // ------------------------------------------------------------------ files
 
 void MainWindow::openDialog() {
-    const QString dir = recent_.isEmpty() ? QString() : QFileInfo(recent_.front()).absolutePath();
+    const QString dir = recent_->files().isEmpty() ? QString() : QFileInfo(recent_->files().front()).absolutePath();
     const QString path =
         QFileDialog::getOpenFileName(this, tr("Open torch_ir graph"), dir, tr("torch_ir JSON (*.json);;All files (*)"));
     if (!path.isEmpty()) openFile(path);
@@ -367,7 +372,7 @@ void MainWindow::onGraphLoaded() {
     const QString path = session_->filePath();
     if (!watcher_->files().isEmpty()) watcher_->removePaths(watcher_->files());
     if (!path.isEmpty() && QFileInfo::exists(path)) watcher_->addPath(path);
-    if (!path.isEmpty()) addRecent(path);
+    if (!path.isEmpty()) recent_->add(path);
     messageBar_->hide();
     updateInfo();
     updateTitle();
@@ -408,32 +413,6 @@ void MainWindow::showMessage(const QString& text, bool error, bool offerReload) 
 
 QString MainWindow::messageText() const { return messageLabel_->text(); }
 bool MainWindow::messageVisible() const { return !messageBar_->isHidden(); }
-
-void MainWindow::addRecent(const QString& path) {
-    recent_.removeAll(path);
-    recent_.prepend(path);
-    while (recent_.size() > kMaxRecent) recent_.removeLast();
-    QSettings().setValue(QStringLiteral("recentFiles"), recent_);
-    rebuildRecentMenu();
-}
-
-void MainWindow::rebuildRecentMenu() {
-    recentMenu_->clear();
-    for (const QString& path : std::as_const(recent_)) {
-        auto* a = recentMenu_->addAction(QFileInfo(path).fileName(), this, [this, path] { openFile(path); });
-        a->setToolTip(path);
-        a->setStatusTip(path);
-    }
-    recentMenu_->setEnabled(!recent_.isEmpty());
-    if (!recent_.isEmpty()) {
-        recentMenu_->addSeparator();
-        recentMenu_->addAction(tr("Clear List"), this, [this] {
-            recent_.clear();
-            QSettings().setValue(QStringLiteral("recentFiles"), recent_);
-            rebuildRecentMenu();
-        });
-    }
-}
 
 void MainWindow::exportDialog(const QString& filter, const QString& suffix) {
     if (!session_->hasDocument()) return;
@@ -478,8 +457,7 @@ bool MainWindow::exportTo(const QString& path) {
 
 void MainWindow::restoreSettings() {
     QSettings s;
-    recent_ = s.value(QStringLiteral("recentFiles")).toStringList();
-    rebuildRecentMenu();
+    recent_->load();
     if (!restoreGeometry(s.value(QStringLiteral("mainWindow/geometry")).toByteArray())) resize(1400, 900);
     restoreState(s.value(QStringLiteral("mainWindow/state")).toByteArray());
     minimapAction_->setChecked(s.value(QStringLiteral("view/minimap"), true).toBool());
@@ -495,7 +473,7 @@ void MainWindow::saveSettings() {
     s.setValue(QStringLiteral("view/minimap"), minimapAction_->isChecked());
     s.setValue(QStringLiteral("view/showWeights"), session_->showWeights());
     s.setValue(QStringLiteral("view/groupByModule"), session_->groupByModule());
-    s.setValue(QStringLiteral("recentFiles"), recent_);
+    recent_->save();
 }
 
 void MainWindow::closeEvent(QCloseEvent* e) {

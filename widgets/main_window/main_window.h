@@ -34,6 +34,7 @@ class GraphSession;
 class GraphView;
 class OpStatsPanel;
 class PropertiesPanel;
+class RecentFiles;
 class SearchPanel;
 
 // Where a panel's dock goes.
@@ -66,7 +67,7 @@ public:
     QString messageText() const;
     bool messageVisible() const;
 
-    static constexpr int kMaxRecent = 10;
+    RecentFiles* recentFiles() const { return recent_; }
 
     // ---- panels
     // Puts `panel` in a new dock titled `title`, placed as `where` says; the
@@ -102,8 +103,6 @@ private:
     void place(QDockWidget* dock, const PanelPlacement& where);
     void restoreSettings();
     void saveSettings();
-    void addRecent(const QString& path);
-    void rebuildRecentMenu();
     void onGraphLoaded();
     void exportDialog(const QString& filter, const QString& suffix);
     void updateTitle();
@@ -129,12 +128,11 @@ private:
     QToolButton* cancelButton_;
     QLabel* zoomLabel_;
     QLabel* infoLabel_;
-    QMenu* recentMenu_;
     QAction* minimapAction_;
     QAction* weightsAction_;
     QAction* groupAction_;
     QFileSystemWatcher* watcher_;
-    QStringList recent_;
+    RecentFiles* recent_ = nullptr;
     QString loadingPath_;
 };
 

@@ -1,0 +1,161 @@
+// Desktop integration in the window (issue 15): File ▸ Open Recent keeps the
+// nine files opened last with Ctrl+1..9 and drops the ones that vanished;
+// `irscope FILE` hands FILE to the window already open (as a file manager's
+// double-click does) and exits, unless --new-window; a socket left by a
+// crashed window is taken over.
+#include <QAction>
+#include <QDir>
+#include <QFile>
+#include <QMenu>
+#include <QProcess>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include "widgets/main_window/main_window.h"
+#include "widgets/main_window/recent_files.h"
+#include "widgets/main_window/single_instance.h"
+#include "widgets/session/graph_session.h"
+
+using namespace irscope::widgets;
+
+namespace {
+const QString kData = QStringLiteral(IRSCOPE_TEST_DATA);
+
+QString touch(const QTemporaryDir& dir, const QString& name) {
+    QFile f(dir.filePath(name));
+    f.open(QIODevice::WriteOnly);
+    f.write("{}");
+    return f.fileName();
+}
+}  // namespace
+
+class TestDesktopIntegration : public QObject {
+    Q_OBJECT
+    QTemporaryDir dir_;
+
+private slots:
+    void initTestCase() {
+        QStandardPaths::setTestModeEnabled(true);
+        QSettings().remove(QStringLiteral("recentFiles"));
+        // A socket of this test's own, apart from any irscope window open on this machine.
+        qputenv("XDG_RUNTIME_DIR", dir_.path().toUtf8());
+        qputenv("DISPLAY", QByteArray(":irscope-test-") + QByteArray::number(QCoreApplication::applicationPid()));
+    }
+
+    void recentFilesKeepNineNewestFirst() {
+        QMenu menu;
+        RecentFiles recent(&menu);
+        QStringList paths;
+        for (int i = 0; i < 11; ++i) paths << touch(dir_, QStringLiteral("m%1.json").arg(i));
+        for (const QString& p : paths) recent.add(p);
+        QCOMPARE(recent.files().size(), 9);
+        QCOMPARE(recent.files().front(), paths.last());
+        QVERIFY(!recent.files().contains(paths[0]) && !recent.files().contains(paths[1]));
+        const auto actions = menu.actions();
+        QCOMPARE(actions[0]->text(), QStringLiteral("&1  m10.json"));
+        QCOMPARE(actions[0]->shortcut(), QKeySequence(Qt::CTRL | Qt::Key_1));
+        QCOMPARE(actions[8]->shortcut(), QKeySequence(Qt::CTRL | Qt::Key_9));
+        // Reopening one moves it to the top.
+        recent.add(paths[5]);
+        QCOMPARE(recent.files().front(), paths[5]);
+        QCOMPARE(recent.files().size(), 9);
+    }
+
+    void vanishedFilesAreDropped() {
+        QMenu menu;
+        RecentFiles recent(&menu);
+        recent.clear();
+        const QString a = touch(dir_, QStringLiteral("a.json")), b = touch(dir_, QStringLiteral("b.json")),
+                      c = touch(dir_, QStringLiteral("c.json"));
+        recent.add(a);
+        recent.add(b);
+        recent.add(c);
+        QFile::remove(b);
+        emit menu.aboutToShow();  // opening the menu looks again
+        QCOMPARE(recent.files(), (QStringList{c, a}));
+        QFile::remove(c);
+        QSignalSpy vanished(&recent, &RecentFiles::vanished);
+        QSignalSpy open(&recent, &RecentFiles::openRequested);
+        menu.actions()[0]->trigger();  // c, gone since the menu was built
+        QCOMPARE(vanished.size(), 1);
+        QCOMPARE(open.size(), 0);
+        QCOMPARE(recent.files(), QStringList{a});
+        // Loading the saved list drops what is gone too.
+        QSettings().setValue(QStringLiteral("recentFiles"), QStringList{b, a});
+        recent.load();
+        QCOMPARE(recent.files(), QStringList{a});
+    }
+
+    // Ctrl+2 in the window opens the file opened before the current one.
+    void ctrlNumberOpensARecentFile() {
+        QSettings().remove(QStringLiteral("recentFiles"));
+        MainWindow w;
+        w.show();
+        QSignalSpy loaded(w.session(), &GraphSession::graphLoaded);
+        w.openFile(kData + QStringLiteral("/ir/simple_mlp.json"));
+        QVERIFY(loaded.wait(20000));
+        w.openFile(kData + QStringLiteral("/ir/diff/diffnet.json"));
+        QVERIFY(loaded.wait(20000));
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        w.activateWindow();
+        QTest::keyClick(&w, Qt::Key_2, Qt::ControlModifier);
+        QVERIFY(loaded.wait(20000));
+        QVERIFY2(w.session()->filePath().endsWith(QLatin1String("simple_mlp.json")),
+                 qPrintable(w.session()->filePath()));
+    }
+
+    void secondLaunchHandsItsFileToTheOpenWindow() {
+        SingleInstance window;
+        QVERIFY(window.listen());
+        QSignalSpy received(&window, &SingleInstance::filesReceived);
+        QProcess p;
+        p.setProcessEnvironment(QProcessEnvironment::systemEnvironment());  // our XDG_RUNTIME_DIR and DISPLAY
+        p.setWorkingDirectory(kData + QStringLiteral("/ir"));
+        p.start(QStringLiteral(IRSCOPE_BINARY), {QStringLiteral("simple_mlp.json")});  // relative: sent absolute
+        QVERIFY(received.wait(20000));
+        QVERIFY(p.waitForFinished(20000));
+        QCOMPARE(p.exitCode(), 0);
+        QCOMPARE(received.first().first().toStringList(),
+                 QStringList{QDir(kData + QStringLiteral("/ir")).absoluteFilePath(QStringLiteral("simple_mlp.json"))});
+    }
+
+    void newWindowDoesNotHandOff() {
+        SingleInstance window;
+        QVERIFY(window.listen());
+        QSignalSpy received(&window, &SingleInstance::filesReceived);
+        QProcess p;
+        auto env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+        p.setProcessEnvironment(env);
+        p.start(QStringLiteral(IRSCOPE_BINARY),
+                {kData + QStringLiteral("/ir/simple_mlp.json"), QStringLiteral("--new-window")});
+        QVERIFY(p.waitForStarted());
+        QVERIFY(!received.wait(3000));
+        QCOMPARE(p.state(), QProcess::Running);  // its own window
+        p.kill();
+        p.waitForFinished();
+    }
+
+    // A socket file left by a window that crashed answers nobody: taken over.
+    void staleSocketIsTakenOver() {
+        {
+            QFile stale(SingleInstance::socketPath());
+            QVERIFY(stale.open(QIODevice::WriteOnly));
+        }
+        SingleInstance window;
+        QVERIFY(window.listen());
+        QSignalSpy received(&window, &SingleInstance::filesReceived);
+        QProcess p;
+        p.setProcessEnvironment(QProcessEnvironment::systemEnvironment());
+        p.start(QStringLiteral(IRSCOPE_BINARY), {kData + QStringLiteral("/ir/simple_mlp.json")});
+        QVERIFY(received.wait(20000));
+        QVERIFY(p.waitForFinished(20000));
+        QCOMPARE(p.exitCode(), 0);
+    }
+};
+
+QTEST_MAIN(TestDesktopIntegration)
+#include "test_desktop_integration.moc"

@@ -1,0 +1,41 @@
+#pragma once
+// SingleInstance: opening a file from the file manager (`irscope FILE`, with
+// no other option) hands it to the irscope window already open for this user
+// and display, as desktop viewers do, instead of starting a second one; the
+// running window opens it and comes to the front. `--new-window` opts out.
+// A QLocalServer at $XDG_RUNTIME_DIR/irscope-<display>.socket (the temp
+// folder, per user, without XDG_RUNTIME_DIR); a socket left by a crash is
+// taken over.
+//
+// Protocol: the newcomer writes the absolute paths, one per line, then an
+// empty line; the window answers "ok\n" once it has them.
+#include <QObject>
+#include <QStringList>
+
+class QLocalServer;
+
+namespace irscope::widgets {
+
+class SingleInstance : public QObject {
+    Q_OBJECT
+public:
+    explicit SingleInstance(QObject* parent = nullptr);
+    ~SingleInstance() override;
+
+    // The socket's path for this user and display.
+    static QString socketPath();
+    // Hands `files` (absolute paths) to a running window; true when it took
+    // them (then this process should exit).
+    static bool handOff(const QStringList& files, int timeoutMs = 2000);
+
+    // Starts answering newcomers; false when the socket cannot be made.
+    bool listen();
+
+signals:
+    void filesReceived(const QStringList& files);
+
+private:
+    QLocalServer* server_;
+};
+
+}  // namespace irscope::widgets
