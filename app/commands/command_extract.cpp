@@ -106,6 +106,8 @@ void valuesFromRun(const ParsedArgs& p, const ir::Graph& g, const ir::Subgraph& 
     }
     exec::pinCut(session, cut);
     const exec::RunResult r = session.runTo(lastNode);
+    if (r.reason == exec::StopReason::MissingValue && r.missing)
+        throw ExtractError("the run up to the selection lacks a value: " + exec::formatMissingValue(*r.missing));
     if (r.reason == exec::StopReason::Failed && r.error)
         throw ExtractError("the run failed before the selection's end: node '" + r.error->nodeName +
                            "': " + r.error->message);

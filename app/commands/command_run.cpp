@@ -165,6 +165,10 @@ public:
         recordRun();
         if (!dumpIntermediates()) return kExitUsage;
         if (result.reason == exec::StopReason::Failed) return reportFailure(*result.error);
+        if (result.reason == exec::StopReason::MissingValue && result.missing) {  // pre-flight lets none through
+            const std::string& node = result.missing->nodes.empty() ? std::string() : result.missing->nodes.front();
+            return reportFailure({-1, node, "", exec::torchIrMissingMessage(result.missing->name, node)});
+        }
         report_["ran"] = true;
         if (!asJson_) std::cout << "ran " << ran_ << "/" << session_->nodeCount() << " nodes in " << ms(wall_) << "\n";
         if (check_) checked_ = check_->takeReport();

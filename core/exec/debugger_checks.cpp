@@ -53,8 +53,9 @@ DivergenceInfo firstFailingRow(const std::vector<OutputError>& rows, const Refer
             break;
         }
     if (!first) {
-        info.message = rows.empty() ? "nothing measured yet against " + describeReference(choice)
-                                    : std::to_string(rows.size()) + " node outputs match " + describeReference(choice);
+        info.message = rows.empty() ? "nothing compared yet against " + describeReference(choice) + ": run the graph"
+                                    : "no node diverges: " + std::to_string(rows.size()) + " node outputs match " +
+                                          describeReference(choice);
         return info;
     }
     info.found = true;

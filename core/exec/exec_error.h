@@ -4,6 +4,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "core/exec/exec_types.h"
+
 namespace irscope::exec {
 
 class ExecError : public std::runtime_error {
@@ -24,6 +26,19 @@ private:
         return "node '" + node + "' (" + op + "): " + reason;
     }
     std::string node_, opType_, reason_;
+};
+
+// An input of the node has no value at all (a constant the meta extraction
+// dropped, a weight the state_dict lacks): not a failure of the node, which
+// never ran. Session turns it into StopReason::MissingValue.
+class MissingInputError : public ExecError {
+public:
+    MissingInputError(std::string node, std::string opType, MissingValue value)
+        : ExecError(node, opType, torchIrMissingMessage(value.name, node)), value_(std::move(value)) {}
+    const MissingValue& value() const { return value_; }
+
+private:
+    MissingValue value_;
 };
 
 }  // namespace irscope::exec

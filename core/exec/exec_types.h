@@ -31,6 +31,9 @@ struct NodeError {
     std::string nodeName, opType;
     std::string message;  // the reason: libtorch's message, or torch_ir's "Weight/input ... not found ..."
 };
+// torch_ir's words for a missing value (docs/ir-format.md): "Weight/input 'c_mask'
+// not found in registry for node 'mul'." The CLI keeps them; the window says it its way.
+std::string torchIrMissingMessage(const std::string& name, const std::string& node);
 
 enum class StopReason {
     Finished,       // every node ran
@@ -40,6 +43,7 @@ enum class StopReason {
     Failed,         // a node failed; error() says which
     Cancelled,      // cancel() was called
     Watchpoint,     // an inspector (a watchpoint) asked to stop after the node that ran last
+    MissingValue,   // stopped before the node at the cursor: an input of it has no value (RunResult::missing)
 };
 const char* stopReasonName(StopReason reason);
 
@@ -48,6 +52,8 @@ struct RunResult {
     int64_t lastNode = -1;  // last node that ran (or failed)
     std::optional<NodeError> error;
     std::string watch;  // StopReason::Watchpoint: which watchpoint fired and why
+    // StopReason::MissingValue: the value to supply (nodes: the node stopped before).
+    std::optional<MissingValue> missing;
 };
 
 }  // namespace irscope::exec

@@ -24,11 +24,11 @@ std::string shapeText(c10::IntArrayRef s) { return ir::shapeToList(s.vec()); }
 
 std::string dtypeText(c10::ScalarType t) { return io::scalarTypeName(t); }
 
-std::string missingMessage(const std::string& name, const std::string& node) {
+}  // namespace
+
+std::string torchIrMissingMessage(const std::string& name, const std::string& node) {
     return "Weight/input '" + name + "' not found in registry for node '" + node + "'.";
 }
-
-}  // namespace
 
 const char* nodeStateName(NodeState s) {
     switch (s) {
@@ -48,6 +48,7 @@ const char* stopReasonName(StopReason r) {
     case StopReason::Watchpoint: return "watchpoint";
     case StopReason::Failed: return "failed";
     case StopReason::Cancelled: return "cancelled";
+    case StopReason::MissingValue: return "missing value";
     }
     return "?";
 }
@@ -138,25 +139,29 @@ void Executor::rebuildRegistry() {
     }
 }
 
+MissingValue Executor::describeMissing(const std::string& name) const {
+    MissingValue m;
+    m.name = name;
+    if (const std::string* orig = index_.originalName(name)) m.originalName = *orig;
+    switch (index_.kindOf(name)) {
+    case ir::TensorKind::GraphInput: m.kind = "input"; break;
+    case ir::TensorKind::Parameter: m.kind = "parameter"; break;
+    case ir::TensorKind::Buffer: m.kind = "buffer"; break;
+    case ir::TensorKind::Constant: m.kind = "constant"; break;
+    case ir::TensorKind::OtherWeight: m.kind = "weight"; break;
+    default: m.kind = "value"; break;
+    }
+    return m;
+}
+
 std::vector<MissingValue> Executor::preflight() const {
     std::vector<MissingValue> out;
     std::unordered_map<std::string, size_t> at;
     auto add = [&](const std::string& name, const std::string& node) {
         auto it = at.find(name);
         if (it == at.end()) {
-            MissingValue m;
-            m.name = name;
-            if (const std::string* orig = index_.originalName(name)) m.originalName = *orig;
-            switch (index_.kindOf(name)) {
-            case ir::TensorKind::GraphInput: m.kind = "input"; break;
-            case ir::TensorKind::Parameter: m.kind = "parameter"; break;
-            case ir::TensorKind::Buffer: m.kind = "buffer"; break;
-            case ir::TensorKind::Constant: m.kind = "constant"; break;
-            case ir::TensorKind::OtherWeight: m.kind = "weight"; break;
-            default: m.kind = "value"; break;
-            }
             it = at.emplace(name, out.size()).first;
-            out.push_back(std::move(m));
+            out.push_back(describeMissing(name));
         }
         auto& nodes = out[it->second].nodes;
         if (!node.empty() && (nodes.empty() || nodes.back() != node)) nodes.push_back(node);
@@ -205,7 +210,11 @@ IRSCOPE_COLD void Executor::throwUnavailable(int64_t node, uint32_t input) const
     const ir::OpNode& n = graph_.nodes[static_cast<size_t>(node)];
     const int32_t slot = plan_.inputSlots[plan_.steps[static_cast<size_t>(node)].inputBegin + input];
     const std::string& name = n.inputs[input].name;
-    if (!plan_.isNodeOutput(slot)) throw ExecError(n.name, n.opType, missingMessage(name, n.name));
+    if (!plan_.isNodeOutput(slot)) {
+        MissingValue m = describeMissing(name);
+        m.nodes.push_back(n.name);
+        throw MissingInputError(n.name, n.opType, std::move(m));
+    }
     const int32_t p = plan_.producer[static_cast<size_t>(slot)];
     const int64_t k = slot - static_cast<int64_t>(plan_.steps[static_cast<size_t>(p)].outputBegin);
     const std::string& producer = graph_.nodes[static_cast<size_t>(p)].name;

@@ -59,6 +59,8 @@ public:
 
     // Every placeholder or graph input without a value, with the nodes that need it.
     std::vector<MissingValue> preflight() const;
+    // What kind of value `name` is (input, parameter, buffer, constant), for a missing-value report.
+    MissingValue describeMissing(const std::string& name) const;
 
     // Drops every computed value.
     void reset();

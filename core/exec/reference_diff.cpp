@@ -34,7 +34,10 @@ DivergenceInfo firstDivergence(const Session& session, const io::TensorMap& refe
     const IntermediateReport report = compareIntermediates(session, references, tolerance);
     info.compared = report.compared;
     if (!report.first) {
-        info.message = std::to_string(report.compared) + " computed tensors match the reference";
+        info.message =
+            report.compared == 0
+                ? "nothing compared yet: no computed tensor has a reference value (run the graph)"
+                : "no node diverges: " + std::to_string(report.compared) + " computed tensors match the reference";
         return info;
     }
     info.found = true;

@@ -1,5 +1,9 @@
 #include "core/exec/run_status.h"
 
+#include <algorithm>
+#include <cstdio>
+#include <unordered_set>
+
 namespace irscope::exec {
 
 RunStatus describeStop(const ir::Graph& graph, const RunResult& r, int64_t cursor) {
@@ -21,12 +25,56 @@ RunStatus describeStop(const ir::Graph& graph, const RunResult& r, int64_t curso
         s.message = "watchpoint: stopped after '" + nameOf(r.lastNode) + "'" + (r.watch.empty() ? "" : ": " + r.watch);
         break;
     case StopReason::Cancelled: s.message = "stopped before '" + nameOf(cursor) + "'"; break;
+    case StopReason::MissingValue: {
+        s.missing = r.missing;
+        std::string what = "a value";
+        if (r.missing) {
+            what = r.missing->kind + " '" +
+                   (r.missing->originalName.empty() ? r.missing->name : r.missing->originalName) + "'";
+            if (!r.missing->originalName.empty() && r.missing->originalName != r.missing->name)
+                what += " (" + r.missing->name + ")";
+        }
+        s.message = "stopped before '" + nameOf(cursor) + "': it needs " + what +
+                    ", which has no value; supply it, then continue";
+        break;
+    }
     case StopReason::Failed:
         s.failed = true;
         s.message = r.error ? "node '" + r.error->nodeName + "' (" + r.error->opType + ") failed: " + r.error->message
                             : "failed";
         break;
     }
+    return s;
+}
+
+namespace {
+std::string shortNumber(double v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.3g", v);
+    return buf;
+}
+}  // namespace
+
+std::string describeVerdict(const ir::Graph& graph, const std::vector<OutputError>& rows) {
+    std::unordered_set<std::string> outputs;
+    for (const auto& o : graph.graphOutputs) outputs.insert(o.name);
+    const OutputError* firstBadOutput = nullptr;
+    const OutputError* firstBad = nullptr;
+    double worst = 0;
+    int measured = 0;
+    for (const auto& r : rows) {
+        if (r.failing && !firstBad) firstBad = &r;
+        if (!outputs.count(r.output)) continue;
+        ++measured;
+        worst = std::max(worst, r.metrics.maxAbs);
+        if (r.failing && !firstBadOutput) firstBadOutput = &r;
+    }
+    if (measured == 0) return {};
+    if (!firstBadOutput && !firstBad) return "outputs match (max abs diff " + shortNumber(worst) + ")";
+    std::string s = firstBadOutput ? "output '" + firstBadOutput->output + "' differs (max abs diff " +
+                                         shortNumber(firstBadOutput->metrics.maxAbs) + ")"
+                                   : "outputs match (max abs diff " + shortNumber(worst) + ")";
+    if (firstBad) s += "; first divergence at node '" + firstBad->nodeName + "'";
     return s;
 }
 

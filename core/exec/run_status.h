@@ -3,8 +3,11 @@
 // 12/12 nodes ran", "breakpoint: stopped before 'mul'", "node 'x' (aten.y)
 // failed: ...". Torch-free.
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <vector>
 
+#include "core/exec/error_report.h"
 #include "core/exec/exec_types.h"
 #include "core/ir/graph.h"
 
@@ -15,9 +18,16 @@ struct RunStatus {
     int64_t lastNode = -1;
     std::string message;
     bool failed = false;
+    std::optional<MissingValue> missing;  // StopReason::MissingValue: what to supply
 };
 
 // `cursor`: the next node to run after the stop.
 RunStatus describeStop(const ir::Graph& graph, const RunResult& result, int64_t cursor);
+
+// The verdict on a finished run from the rows measured against the reference
+// (error_report.h): "outputs match (max abs diff 2.4e-07)", or "output 'x'
+// differs (max abs diff 0.5); first divergence at node 'mul_4'". Empty when
+// no graph output was measured (no expected outputs, no reference).
+std::string describeVerdict(const ir::Graph& graph, const std::vector<OutputError>& rows);
 
 }  // namespace irscope::exec

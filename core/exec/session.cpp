@@ -115,6 +115,12 @@ struct Session::Impl {
             bool watched = false;
             try {
                 watched = exec.runNode(i, diagnostics[i]);
+            } catch (const MissingInputError& e) {
+                // Not the node's failure: it never ran. Stop before it, as at a
+                // breakpoint, saying which value to supply; the run goes on once it is.
+                r.reason = StopReason::MissingValue;
+                r.missing = e.value();
+                return r;
             } catch (const ExecError& e) {
                 seconds[i] = std::chrono::duration<double>(Clock::now() - t0).count();
                 recordFailure(i, e, r);

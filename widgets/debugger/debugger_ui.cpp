@@ -414,6 +414,21 @@ void connectRunState(MainWindow& w, const DebuggerUi& ui) {
         ui.status->setToolTip(msg);
         if (failed) w.statusBar()->showMessage(msg, 15000);
     });
+    // Stopped before a node for a value it lacks: the dock that supplies it comes up.
+    QObject::connect(c, &DebugController::stoppedForMissingValue, &w, [ui, c](const QString& name, const QString&) {
+        exec::Remedy remedy = exec::Remedy::LoadStateDict;
+        for (const auto& row : c->missing())
+            if (row.value.name == name.toStdString()) remedy = row.remedy;
+        QDockWidget* dock = remedy == exec::Remedy::ChooseInputSource ? ui.inputsDock
+                            : remedy == exec::Remedy::LoadStateDict   ? ui.weightsDock
+                                                                      : ui.constantsDock;  // constants, buffers a
+                                                                                         // state_dict cannot have
+        if (!dock) return;
+        dock->show();
+        dock->raise();
+    });
+    QObject::connect(c, &DebugController::divergenceAnswered, &w,
+                     [&w](const QString& message, bool) { w.statusBar()->showMessage(message, 15000); });
     QObject::connect(c, &DebugController::errorOccurred, &w,
                      [&w](const QString& msg) { w.showMessage(msg, true, false); });
     QObject::connect(c, &DebugController::valuesChanged, &w, [ui] { showValuesStatus(ui); });

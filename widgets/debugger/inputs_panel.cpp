@@ -78,6 +78,13 @@ InputsPanel::InputsPanel(DebugController* c, QWidget* parent) : QWidget(parent),
         divergence_->setStyleSheet(d.found ? QStringLiteral("color:#d0302a") : QString());
         divergence_->setText(q(d.message));
     });
+    // The last run's verdict against the expected outputs, where they were loaded.
+    connect(c_, &DebugController::stopped, this, [this] {
+        if (c_->verdict().isEmpty()) return;
+        const bool bad = !c_->verdict().startsWith(QLatin1String("outputs match"));
+        divergence_->setStyleSheet(bad ? QStringLiteral("color:#d0302a") : QStringLiteral("color:#2a8a3a"));
+        divergence_->setText(tr("Last run: %1").arg(c_->verdict()));
+    });
     connect(c_, &DebugController::valuesChanged, this, &InputsPanel::rebuild);
     connect(c_, &DebugController::debuggerReset, this, &InputsPanel::rebuild);
     rebuild();

@@ -46,13 +46,13 @@ void MissingValuesPanel::rebuild() {
     QString title;
     if (alarming > 0)
         title =
-            tr("<b style='color:#d0302a'>Pre-flight: %n value(s) missing</b> — the run cannot start until they are "
-               "supplied",
+            tr("<b style='color:#d0302a'>Pre-flight: %n value(s) missing</b> — a run stops before the first node "
+               "that needs one, until they are supplied",
                nullptr, alarming);
     if (awaiting > 0)
         title += (title.isEmpty() ? QString() : QStringLiteral("<br>")) +
-                 tr("No state_dict loaded: %n parameter(s)/buffer(s) will come from one (Weights dock › Load weights, "
-                    "or --weights FILE)",
+                 tr("No state_dict loaded: %n parameter(s)/buffer(s) will come from one (Weights dock › Load "
+                    "weights…)",
                     nullptr, awaiting);
     title_->setText(title);
     for (size_t i = 0; i < m.size(); ++i) {

@@ -23,7 +23,7 @@ QString remedyText(const exec::MissingRow& r) {
                    "or load a constants file")
             .arg(what);
     case exec::Remedy::LoadStateDict:
-        return QStringLiteral("load a state_dict that has '%1' (Weights dock or --weights FILE)").arg(what);
+        return QStringLiteral("load a state_dict that has '%1' (Weights dock › Load weights…)").arg(what);
     }
     return {};
 }

@@ -12,6 +12,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QScrollBar>
 #include <QSpinBox>
 #include <QTabBar>
@@ -60,7 +61,12 @@ TensorViewer::TensorViewer(DebugController* c, bool follows, QWidget* parent)
 QHBoxLayout* TensorViewer::buildHeader() {
     title_ = new QLabel(this);
     title_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    title_->setWordWrap(true);
+    // One line whatever the name's length: a title that wraps when a tensor
+    // arrives would make the dock grow and the graph above it shrink.
+    title_->setWordWrap(false);
+    title_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
+    title_->setMinimumWidth(1);
+    title_->setFixedHeight(QFontMetrics(title_->font()).height() + 4);  // the same, empty or not
     side_ = new QComboBox(this);
     side_->addItem(tr("Value"), QVariant::fromValue(static_cast<int>(exec::ValueSide::Actual)));
     side_->addItem(tr("Reference"), QVariant::fromValue(static_cast<int>(exec::ValueSide::Reference)));
@@ -100,6 +106,10 @@ QHBoxLayout* TensorViewer::buildSliceRow() {
     leadBox_ = new QWidget(this);
     leadLayout_ = new QHBoxLayout(leadBox_);
     leadLayout_->setContentsMargins(0, 0, 0, 0);
+    // As tall with spin boxes in it as without: the row must not grow when a
+    // 4-d tensor arrives (the dock would take the pixels from the graph).
+    const int spinHeight = QSpinBox().sizeHint().height();
+    leadBox_->setFixedHeight(std::max(spinHeight, format_->sizeHint().height()));
     auto* row = new QHBoxLayout;
     row->addWidget(leadBox_);
     row->addStretch(1);
@@ -119,7 +129,13 @@ void TensorViewer::buildTabs() {
     summary_->setAlignment(Qt::AlignTop | Qt::AlignLeft);
     summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     summary_->setMargin(6);
-    add(summary_, tr("Summary"), TensorTab::Summary);
+    // In a scroll area: the summary table's size must not set the dock's
+    // minimum (the first tensor shown made the bottom docks grow ~36 px).
+    auto* summaryScroll = new QScrollArea(this);
+    summaryScroll->setFrameShape(QFrame::NoFrame);
+    summaryScroll->setWidgetResizable(true);
+    summaryScroll->setWidget(summary_);
+    add(summaryScroll, tr("Summary"), TensorTab::Summary);
     model_ = new SliceModel(&sliceSource_, this);
     values_ = new QTableView(this);
     values_->setObjectName(QStringLiteral("tensorValues"));
@@ -387,15 +403,20 @@ void TensorViewer::requestCompare() {
         if (comparable) *h = d.heatmap(t, lead, 512, exec::ValueSide::Difference);
         return [this, r, h, comparable] {
             // Only a missing reference gets the hint to load one; any other problem is said as it is.
+            const bool anyReference = !c_->path(exec::ValueFile::Expected).isEmpty() ||
+                                      !c_->path(exec::ValueFile::ReferenceIntermediates).isEmpty() || c_->checking();
             if (!comparable && r->problem.rfind("no reference", 0) == 0)
-                diffHeat_->clear(
-                    tr("Load expected outputs or reference intermediates (Inputs & references), or "
-                       "choose a second run as the reference (Differences), to compare."));
+                diffHeat_->clear(anyReference ? tr("The reference loaded has no value for this tensor.")
+                                              : tr("Load expected outputs or reference intermediates (Inputs & "
+                                                   "references), or choose a second run as the reference "
+                                                   "(Differences), to compare."));
             else if (!comparable)
                 diffHeat_->clear(q(r->problem));
             else if (*h)
                 diffHeat_->setData(**h, true);
-            compare_->setText(compareHtml(*r, q(c_->divergence().message)));
+            // The run-wide line only when it names a divergence: "matches" above
+            // "0 computed tensors match" read as a contradiction.
+            compare_->setText(compareHtml(*r, c_->divergence().found ? q(c_->divergence().message) : QString()));
         };
     });
 }

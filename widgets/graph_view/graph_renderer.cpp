@@ -410,8 +410,14 @@ void drawItems(QPainter& p, const Frame& f, const std::vector<int32_t>& items, b
         const NodeDecoration* d = f.decoration(it);
         QPen pen(c.stroke, it.kind == ItemKind::Module && full ? 2.4 : borderW);
         if (it.kind == ItemKind::Ghost && full) pen.setDashPattern({3 / 1.2, 3 / 1.2});
+        // Run state is the fill: solid once the node ran, faded (and its
+        // border dashed) while it is still to run. Rings are for the selection,
+        // the cursor and failures; the selection's neighbours show on edges.
         QColor fill = d && d->overlay.isValid() ? d->overlay : c.fill;
-        if (d && d->state == RunMark::Pending) fill.setAlpha(150);
+        if (d && d->state == RunMark::Pending) {
+            fill.setAlpha(70);
+            if (full) pen.setStyle(Qt::DashLine);
+        }
         p.setPen(pen);
         p.setBrush(fill);
         drawShape(p, it, it.rect, full);
@@ -447,10 +453,7 @@ void drawMarks(QPainter& p, const Frame& f, const std::vector<int32_t>& items, b
             p.setPen(pen);
             drawShape(p, it, grow(it.rect, out), full);
         };
-        if (fl & kFlagProducer) ring(theme.producer, 2.5, 1.5);
-        if (fl & kFlagConsumer) ring(theme.consumer, 2.5, 1.5);
         if (d && d->state == RunMark::Failed) ring(QColor("#d0302a"), 3, 1.5);
-        if (d && d->state == RunMark::Done) ring(QColor("#2a9d3a"), 1.5, 0);
         if ((fl & kFlagCurrent) || (d && d->state == RunMark::Current)) ring(theme.current, 2.5, 4);
         if (fl & kFlagSelected) ring(theme.selection, 3.2, 2);
         if (fl & kFlagMarked) {  // dashed: apart from selection, neighbourhood and run state

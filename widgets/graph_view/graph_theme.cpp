@@ -43,7 +43,9 @@ GraphTheme GraphTheme::light() {
     t.textDim = QColor("#555555");
     t.selection = QColor("#ff7a00");
     t.producer = QColor("#1f77d0");
-    t.consumer = QColor("#2a9d3a");
+    // Not green: green is nowhere a neighbourhood colour, so a node that reads
+    // the selection is never taken for one that ran.
+    t.consumer = QColor("#c2185b");
     t.highlight = QColor("#ffd000");
     // The next node to run (RenderDoc's current event): violet, so that it is
     // never mistaken for a failed node (red) or a done one (green).
@@ -63,7 +65,7 @@ GraphTheme GraphTheme::darkTheme() {
     t.edgeOverview = QColor("#5d626b");
     t.selection = QColor("#ff9a33");
     t.producer = QColor("#5aa9ff");
-    t.consumer = QColor("#5fd06f");
+    t.consumer = QColor("#f06292");
     t.highlight = QColor("#ffd84a");
     t.current = QColor("#b48cff");
     t.buildTable();

@@ -43,6 +43,10 @@ GraphView::GraphView(GraphSession* session, QWidget* parent)
         legend_->setLegend(session_->overlayLegendTitle(), session_->overlayLegend());
         placeMinimap();
     });
+    runLegend_ = new OverlayLegend(this);
+    runLegend_->setObjectName(QStringLiteral("runLegend"));
+    connect(session_, &GraphSession::decorationsChanged, this, &GraphView::updateRunLegend);
+    connect(session_, &GraphSession::graphLoaded, this, &GraphView::updateRunLegend);
 
     connect(session_, &GraphSession::graphLoaded, this, &GraphView::onGraphLoaded);
     connect(session_, &GraphSession::layoutChanged, this, &GraphView::onLayoutChanged);
@@ -71,11 +75,16 @@ double GraphView::fitZoom() const {
 
 double GraphView::minZoom() const { return std::min(fitZoom() * 0.5, 0.05); }
 
-QPointF GraphView::origin() const {
+QPointF GraphView::origin() const { return originFor(viewport()->size()); }
+
+QPointF GraphView::centreFor(const QSize& vp) const {
+    return originFor(vp) + QPointF(vp.width(), vp.height()) / (2 * zoom_);
+}
+
+QPointF GraphView::originFor(const QSize& vp) const {
     const auto* lay = session_->layout();
     if (!lay) return {0, 0};
     const auto& b = lay->result.bounds;
-    const QSize vp = viewport()->size();
     const double w = b.width * zoom_, h = b.height * zoom_;
     const double x =
         w <= vp.width() ? b.x - (vp.width() - w) / 2 / zoom_ : b.x + horizontalScrollBar()->value() / zoom_;
@@ -258,9 +267,16 @@ void GraphView::paintEvent(QPaintEvent*) {
     }
 }
 
+// The point at the centre stays at the centre: a dock growing under the view
+// must not push the selected node out of sight.
 void GraphView::resizeEvent(QResizeEvent* e) {
+    // The scroll bars still hold the old position: the old viewport's centre in the scene.
+    const bool keep = session_->layout() && !lastViewport_.isEmpty();
+    const QPointF centre = keep ? centreFor(lastViewport_) : QPointF();
     QAbstractScrollArea::resizeEvent(e);
     updateScrollBars();
+    if (keep) centerOnScene(centre);
+    lastViewport_ = viewport()->size();
     placeMinimap();
 }
 
@@ -289,6 +305,38 @@ void GraphView::placeMinimap() {
     const QSize legend = legend_->sizeHint();
     legend_->setGeometry(vp.left() + 12, vp.bottom() - legend.height() - 12, legend.width(), legend.height());
     legend_->raise();
+    const QSize run = runLegend_->sizeHint();
+    const int above = legend_->isVisible() ? legend.height() + 8 : 0;  // stacked over the overlay's key
+    runLegend_->setGeometry(vp.left() + 12, vp.bottom() - above - run.height() - 12, run.width(), run.height());
+    runLegend_->raise();
+}
+
+// The key to run state and the selection's neighbourhood, shown while a
+// debugger marks run state (every channel means one thing: fill = run state,
+// rings = selection / next to run / failed, edge colour = neighbourhood).
+void GraphView::updateRunLegend() {
+    bool running = false;
+    if (const auto* doc = session_->document())
+        for (size_t n = 0; n < doc->graph.nodes.size() && !running; ++n)
+            if (const NodeDecoration* d = session_->nodeDecoration(static_cast<int64_t>(n)))
+                running = d->state != RunMark::None;
+    if (!running) {
+        runLegend_->setLegend({}, {});
+    } else {
+        layout::PlacedItem linear;  // a family colour that shows on any background
+        linear.family = layout::OpFamily::ConvLinear;
+        const QColor solid = theme_.colors(linear).fill;
+        QColor faded = solid;
+        faded.setAlpha(70);
+        runLegend_->setLegend(tr("Run and selection"), {{solid, tr("ran (solid)")},
+                                                        {faded, tr("not run yet (faded, dashed)")},
+                                                        {theme_.current, tr("next to run (ring)")},
+                                                        {QColor("#d0302a"), tr("failed (ring)")},
+                                                        {theme_.selection, tr("selected (ring)")},
+                                                        {theme_.producer, tr("edge into the selection")},
+                                                        {theme_.consumer, tr("edge out of the selection")}});
+    }
+    placeMinimap();
 }
 
 void GraphView::changeEvent(QEvent* e) {

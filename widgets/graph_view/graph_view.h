@@ -87,7 +87,10 @@ private:
     void updateScrollBars();
     void zoomAround(double zoom, const QPointF& viewportAnchor);
     QPointF origin() const;  // scene point drawn at the viewport's top-left
-    void placeMinimap();     // and the legend
+    QPointF originFor(const QSize& viewportSize) const;
+    QPointF centreFor(const QSize& viewportSize) const;  // scene point at the centre of such a viewport
+    void placeMinimap();                                 // and the legends
+    void updateRunLegend();
     void addModuleActions(QMenu& menu, const ItemRef& ref);
     void markByBand(const QPoint& end);
     // Opens or closes a module keeping its box where it is on screen.
@@ -97,6 +100,7 @@ private:
     std::vector<ContextMenuHook> menuHooks_;
     Minimap* minimap_;
     OverlayLegend* legend_;
+    OverlayLegend* runLegend_;   // while debugging: what fills, rings and edge colours mean
     int64_t anchorModule_ = -1;  // keep this module's top-left at anchorPos_ across the next layout change
     QPointF anchorPos_;
     GraphTheme theme_;
@@ -107,6 +111,7 @@ private:
     bool pressed_ = false;
     QRubberBand* band_ = nullptr;  // Shift+drag: marks the nodes in a rectangle
     bool banding_ = false;
+    QSize lastViewport_;  // the viewport's size before a resize
 };
 
 }  // namespace irscope::widgets

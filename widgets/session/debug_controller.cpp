@@ -340,9 +340,17 @@ void DebugController::postRun(std::function<exec::RunStatus(exec::Debugger&)> ru
             lastFailed_ = st.failed;
             lastStatus_ = QString::fromStdString(st.message);
             apply(std::move(*s));
+            // A finished run measured against expected outputs or a reference says how it went.
+            verdict_.clear();
+            if (st.reason == exec::StopReason::Finished && dbg_)
+                verdict_ = QString::fromStdString(exec::describeVerdict(dbg_->graph(), errorRows_));
+            if (!verdict_.isEmpty()) lastStatus_ += QStringLiteral(" — ") + verdict_;
             emit progress(cursor_, nodeCount(), elapsed_.elapsed() / 1000.0);
             emit runStateChanged(false);
             emit stopped(lastStatus_, st.failed);
+            if (st.reason == exec::StopReason::MissingValue && st.missing)
+                emit stoppedForMissingValue(QString::fromStdString(st.missing->name),
+                                            QString::fromStdString(st.missing->kind));
             // A watchpoint fired on the node that just ran: show it, not the next one.
             if (st.reason == exec::StopReason::Watchpoint && st.lastNode >= 0) {
                 session_->select(ItemRef::node(st.lastNode), true);
@@ -467,6 +475,8 @@ void DebugController::postDivergence(bool thenGoThere) {
         return [this, info, thenGoThere] {
             divergence_ = std::move(*info);
             emit divergenceChanged();
+            // Asked for (Ctrl+D): answered even when nothing diverges.
+            if (thenGoThere) emit divergenceAnswered(q(divergence_.message), divergence_.found);
             if (thenGoThere && divergence_.found) {
                 session_->select(ItemRef::node(divergence_.node, q(divergence_.nodeName)), true);
                 showTensor(q(divergence_.tensor));

@@ -94,6 +94,9 @@ public:
     bool isRunning() const { return running_; }
     bool isBusy() const;
     int64_t cursor() const { return cursor_; }
+    // The last finished run's verdict against the expected outputs or the
+    // reference ("outputs match (max abs diff …)"); empty when none was measured.
+    const QString& verdict() const { return verdict_; }
     int64_t nodeCount() const;
     size_t bytesHeld() const { return bytesHeld_; }
     QString lastStatus() const { return lastStatus_; }
@@ -175,6 +178,11 @@ signals:
     void runStateChanged(bool running);
     void progress(qint64 done, qint64 total, double elapsedSeconds);
     void stopped(const QString& message, bool failed);
+    // First divergence asked for by the user: its answer, also "no node diverges".
+    void divergenceAnswered(const QString& message, bool found);
+    // The run stopped before a node because an input of it has no value:
+    // `placeholder` as the node reads it, `kind` "constant", "parameter", "input", ...
+    void stoppedForMissingValue(const QString& placeholder, const QString& kind);
     void bytesHeldChanged(qint64 bytes);
     void overlayChanged();
     void divergenceChanged();
@@ -253,6 +261,7 @@ private:
     bool running_ = false;
     bool lastFailed_ = false;
     int64_t cursor_ = 0;
+    QString verdict_;
     size_t bytesHeld_ = 0;
     QString lastStatus_;
     QString focusTensor_;
