@@ -1,6 +1,6 @@
 #include "core/export/diff_report.h"
 
-#include <nlohmann/json.hpp>
+#include "core/ir/python_json_writer.h"
 
 namespace irscope::exporter {
 namespace {
@@ -113,65 +113,133 @@ std::string formatDiffText(const GraphDiff& d, const std::vector<diff::ModuleCha
 }
 
 namespace {
-nlohmann::ordered_json tensorJson(const TensorDiff& d, const std::vector<ir::TensorMeta>& a,
-                                  const std::vector<ir::TensorMeta>& b, bool byPosition) {
-    nlohmann::ordered_json j;
-    j["added"] = nlohmann::ordered_json::array();
-    j["removed"] = nlohmann::ordered_json::array();
-    j["changed"] = nlohmann::ordered_json::array();
-    for (int64_t i : d.added) j["added"].push_back(b[static_cast<size_t>(i)].name);
-    for (int64_t i : d.removed) j["removed"].push_back(a[static_cast<size_t>(i)].name);
+
+// Written as it goes (a DOM of 100,000 changed nodes was most of --json's time).
+void stringArray(ir::PythonJsonWriter& w, const char* key, const std::vector<std::string>& values) {
+    w.key(key);
+    w.beginArray();
+    for (const auto& v : values) w.value(v);
+    w.endArray();
+}
+
+void tensorJson(ir::PythonJsonWriter& w, const char* key, const TensorDiff& d, const std::vector<ir::TensorMeta>& a,
+                const std::vector<ir::TensorMeta>& b, bool byPosition) {
+    w.key(key);
+    w.beginObject();
+    w.key("added");
+    w.beginArray();
+    for (int64_t i : d.added) w.value(b[static_cast<size_t>(i)].name);
+    w.endArray();
+    w.key("removed");
+    w.beginArray();
+    for (int64_t i : d.removed) w.value(a[static_cast<size_t>(i)].name);
+    w.endArray();
+    w.key("changed");
+    w.beginArray();
     for (const auto& c : d.changed) {
-        nlohmann::ordered_json e;
         const auto& na = a[static_cast<size_t>(c.a)].name;
         const auto& nb = b[static_cast<size_t>(c.b)].name;
+        w.beginObject();
         if (byPosition || na != nb) {
-            e["a"] = na;
-            e["b"] = nb;
+            w.key("a");
+            w.value(na);
+            w.key("b");
+            w.value(nb);
         } else {
-            e["name"] = nb;
+            w.key("name");
+            w.value(nb);
         }
-        if (byPosition) e["index"] = c.b;
-        e["what"] = c.what;
-        e["detail"] = c.detail;
-        j["changed"].push_back(std::move(e));
+        if (byPosition) {
+            w.key("index");
+            w.value(c.b);
+        }
+        stringArray(w, "what", c.what);
+        w.key("detail");
+        w.value(c.detail);
+        w.endObject();
     }
-    return j;
+    w.endArray();
+    w.endObject();
+}
+
+void side(ir::PythonJsonWriter& w, const char* key, const std::string& label, const ir::Graph& g) {
+    w.key(key);
+    w.beginObject();
+    w.key("file");
+    w.value(label);
+    w.key("model_name");
+    w.value(g.modelName);
+    w.key("num_nodes");
+    w.value(static_cast<int64_t>(g.nodes.size()));
+    w.endObject();
 }
 }  // namespace
 
 std::string formatDiffJson(const GraphDiff& d, const std::vector<diff::ModuleChanges>& modules, const DiffSides& s) {
     const auto& ga = s.a.graph();
     const auto& gb = s.b.graph();
-    nlohmann::ordered_json j;
-    j["identical"] = d.identical();
-    j["a"] = {{"file", s.labelA}, {"model_name", ga.modelName}, {"num_nodes", ga.nodes.size()}};
-    j["b"] = {{"file", s.labelB}, {"model_name", gb.modelName}, {"num_nodes", gb.nodes.size()}};
-    auto& nodes = j["nodes"];
-    nodes["added"] = nlohmann::ordered_json::array();
-    nodes["removed"] = nlohmann::ordered_json::array();
-    nodes["changed"] = nlohmann::ordered_json::array();
-    nodes["renamed"] = nlohmann::ordered_json::array();
-    for (int64_t b : d.addedNodes) nodes["added"].push_back(nodeOf(s.b, b).name);
-    for (int64_t a : d.removedNodes) nodes["removed"].push_back(nodeOf(s.a, a).name);
-    for (const auto& c : d.changedNodes)
-        nodes["changed"].push_back({{"a", nodeOf(s.a, c.a).name},
-                                    {"b", nodeOf(s.b, c.b).name},
-                                    {"what", c.what},
-                                    {"detail", joined(c.details, "; ")}});
-    for (const auto& [a, b] : d.renamedNodes)
-        nodes["renamed"].push_back({{"a", nodeOf(s.a, a).name}, {"b", nodeOf(s.b, b).name}});
-    j["weights"] = tensorJson(d.weights, ga.weights, gb.weights, false);
-    j["graph_inputs"] = tensorJson(d.graphInputs, ga.graphInputs, gb.graphInputs, false);
-    j["graph_outputs"] = tensorJson(d.graphOutputs, ga.graphOutputs, gb.graphOutputs, true);
-    auto& mods = j["modules"] = nlohmann::ordered_json::array();
-    for (const auto& m : modules)
-        mods.push_back({{"path", m.path},
-                        {"changed", m.changed},
-                        {"added", m.added},
-                        {"removed", m.removed},
-                        {"renamed", m.renamed}});
-    return j.dump(2) + "\n";
+    std::string out;
+    ir::PythonJsonWriter w(out);
+    w.beginObject();
+    w.key("identical");
+    w.value(d.identical());
+    side(w, "a", s.labelA, ga);
+    side(w, "b", s.labelB, gb);
+    w.key("nodes");
+    w.beginObject();
+    w.key("added");
+    w.beginArray();
+    for (int64_t b : d.addedNodes) w.value(nodeOf(s.b, b).name);
+    w.endArray();
+    w.key("removed");
+    w.beginArray();
+    for (int64_t a : d.removedNodes) w.value(nodeOf(s.a, a).name);
+    w.endArray();
+    w.key("changed");
+    w.beginArray();
+    for (const auto& c : d.changedNodes) {
+        w.beginObject();
+        w.key("a");
+        w.value(nodeOf(s.a, c.a).name);
+        w.key("b");
+        w.value(nodeOf(s.b, c.b).name);
+        stringArray(w, "what", c.what);
+        w.key("detail");
+        w.value(joined(c.details, "; "));
+        w.endObject();
+    }
+    w.endArray();
+    w.key("renamed");
+    w.beginArray();
+    for (const auto& [a, b] : d.renamedNodes) {
+        w.beginObject();
+        w.key("a");
+        w.value(nodeOf(s.a, a).name);
+        w.key("b");
+        w.value(nodeOf(s.b, b).name);
+        w.endObject();
+    }
+    w.endArray();
+    w.endObject();
+    tensorJson(w, "weights", d.weights, ga.weights, gb.weights, false);
+    tensorJson(w, "graph_inputs", d.graphInputs, ga.graphInputs, gb.graphInputs, false);
+    tensorJson(w, "graph_outputs", d.graphOutputs, ga.graphOutputs, gb.graphOutputs, true);
+    w.key("modules");
+    w.beginArray();
+    for (const auto& m : modules) {
+        w.beginObject();
+        w.key("path");
+        w.value(m.path);
+        for (const auto& [k, v] : {std::pair{"changed", m.changed}, std::pair{"added", m.added},
+                                   std::pair{"removed", m.removed}, std::pair{"renamed", m.renamed}}) {
+            w.key(k);
+            w.value(v);
+        }
+        w.endObject();
+    }
+    w.endArray();
+    w.endObject();
+    return out + "\n";
 }
 
 }  // namespace irscope::exporter
