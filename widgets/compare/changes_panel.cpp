@@ -71,6 +71,8 @@ ChangesPanel::ChangesPanel(CompareSession* compare, QWidget* parent)
     table_->verticalHeader()->hide();
     table_->verticalHeader()->setDefaultSectionSize(20);
     table_->horizontalHeader()->setStretchLastSection(true);
+    // Column widths from the first rows only: a shape change lists all 100,000 nodes.
+    table_->horizontalHeader()->setResizeContentsPrecision(200);
     table_->setWordWrap(false);
 
     auto* top = new QHBoxLayout;

@@ -311,15 +311,16 @@ void GraphView::placeMinimap() {
     runLegend_->raise();
 }
 
-// The key to run state and the selection's neighbourhood, shown while a
-// debugger marks run state (every channel means one thing: fill = run state,
-// rings = selection / next to run / failed, edge colour = neighbourhood).
+// The key to run state and the selection's neighbourhood (each channel means
+// one thing: fill = run state, rings = selection / next to run / failed, edge
+// colour = neighbourhood), shown once a run has begun: before it every node is
+// pending, and the key would only cover nodes.
 void GraphView::updateRunLegend() {
     bool running = false;
     if (const auto* doc = session_->document())
         for (size_t n = 0; n < doc->graph.nodes.size() && !running; ++n)
             if (const NodeDecoration* d = session_->nodeDecoration(static_cast<int64_t>(n)))
-                running = d->state != RunMark::None;
+                running = d->state == RunMark::Done || d->state == RunMark::Failed;  // a run has begun
     if (!running) {
         runLegend_->setLegend({}, {});
     } else {
