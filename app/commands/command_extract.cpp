@@ -10,6 +10,7 @@
 
 #include "cli/arg_parser.h"
 #include "cli/cli_io.h"
+#include "commands/cast_weights_option.h"
 #include "core/exec/cut_values.h"
 #include "core/exec/random_inputs.h"
 #include "core/exec/session.h"
@@ -82,7 +83,8 @@ void valuesFromDump(const ParsedArgs& p, const ir::Subgraph& cut, io::TensorMap&
 void valuesFromRun(const ParsedArgs& p, const ir::Graph& g, const ir::Subgraph& cut, int64_t lastNode,
                    io::TensorMap& inputs, io::TensorMap& expected) {
     exec::Session session(g, exec::RetentionPolicy::FreeAfterLastUse);
-    session.setWeights(readValues("--weights", *p.value("--weights")));
+    session.setWeights(castWeightsIfAsked(g, readValues("--weights", *p.value("--weights")), p.has(kCastWeightsFlag),
+                                          "extract", p.has("--quiet")));
     if (auto c = p.value("--constants")) session.setConstants(readValues("--constants", *c));
     if (auto seed = p.intValue("--random-inputs"))
         session.setInputs(exec::makeRandomInputs(g, *seed));
@@ -102,6 +104,7 @@ void valuesFromRun(const ParsedArgs& p, const ir::Graph& g, const ir::Subgraph& 
     if (!missing.empty()) {
         std::string what = "the run up to the selection lacks " + std::to_string(missing.size()) + " value(s):";
         for (const auto& m : missing) what += "\n  " + exec::formatMissingValue(m);
+        if (const std::string hint = castWeightsHint(missing); !hint.empty()) what += "\n(" + hint + ")";
         throw ExtractError(what);
     }
     exec::pinCut(session, cut);
@@ -120,7 +123,7 @@ void refuseToOverwrite(const std::string& path, bool force) {
 
 int runExtract(const std::vector<std::string>& args) {
     const auto p =
-        parseArgs(args, {{"--force", "--quiet"},
+        parseArgs(args, {{"--force", "--quiet", kCastWeightsFlag},
                          {"--output", "--nodes", "--from", "--to", "--around", "--radius", "--module", "--values",
                           "--weights", "--constants", "--inputs", "--random-inputs", "--inputs-out", "--expected-out"},
                          {{"-o", "--output"}, {"-q", "--quiet"}}});
@@ -176,6 +179,7 @@ int runExtract(const std::vector<std::string>& args) {
                           << "reproduce: irscope run " << *out << " --weights "
                           << p.value("--weights").value_or("WEIGHTS") << " --inputs " << inPath << " --expected "
                           << expPath;
+                if (p.has(kCastWeightsFlag)) std::cout << " --cast-weights";
                 if (auto c = p.value("--constants")) std::cout << " --constants " << *c;
                 std::cout << "\n";
             }
@@ -196,7 +200,8 @@ const CommandRegistration registration{
     Command{"extract", "cut nodes out of an IR as a runnable IR, with the values at the cut",
             "Usage: irscope extract IR (--nodes A,B,... | --from X --to Y | --around NODE [--radius K]\n"
             "                          | --module PATH) -o SUB.json\n"
-            "                          [--values DUMP | --weights W (--inputs I | --random-inputs S) [--constants C]]\n"
+            "                          [--values DUMP | --weights W [--cast-weights] (--inputs I | --random-inputs S)\n"
+            "                           [--constants C]]\n"
             "                          [--inputs-out IN.pt] [--expected-out OUT.pt] [--force] [-q]\n\n"
             "Writes SUB.json, a torch_ir IR of the selected nodes: values entering the\n"
             "selection become graph inputs (same names, shapes, dtypes), values it makes\n"
@@ -210,7 +215,8 @@ const CommandRegistration registration{
             "  --module PATH       the ops of a module and its children (`irscope modules IR`)\n\n"
             "Values (optional): with --values DUMP (an `irscope run --dump`, or any tensor\n"
             "file keyed by tensor names) or computed by running the whole graph up to the\n"
-            "selection (--weights, --inputs/--random-inputs, --constants, as `irscope run`),\n"
+            "selection (--weights, --cast-weights, --inputs/--random-inputs, --constants, as\n"
+            "`irscope run`),\n"
             "the values entering the selection go to IN.pt and the values it must produce\n"
             "to OUT.pt (default: SUB.inputs.pt, SUB.expected.pt), so that\n"
             "  irscope run SUB.json --weights W --inputs IN.pt --expected OUT.pt\n"

@@ -21,6 +21,7 @@
 
 #include "cli/arg_parser.h"
 #include "cli/cli_io.h"
+#include "commands/cast_weights_option.h"
 #include "core/exec/attr_convert.h"
 #include "core/exec/cut_values.h"
 #include "core/exec/random_inputs.h"
@@ -163,6 +164,21 @@ bool cutFailsAgainst(const ir::Subgraph& cut, const Values& v, const io::TensorM
     return false;
 }
 
+// A graph lacking a value fails everywhere for that reason alone: the search
+// would end at whatever node reads it first. Say so instead.
+void refuseMissingValues(const ir::Graph& g, const Values& v) {
+    exec::Session probe(g, exec::RetentionPolicy::FreeAfterLastUse);
+    probe.setWeights(v.weights);
+    probe.setConstants(v.constants);
+    probe.setInputs(v.inputs);
+    const auto missing = probe.preflight();
+    if (missing.empty()) return;
+    std::string what = "the graph lacks " + std::to_string(missing.size()) + " value(s), so every candidate fails:";
+    for (const auto& m : missing) what += "\n  " + exec::formatMissingValue(m);
+    if (const std::string hint = castWeightsHint(missing); !hint.empty()) what += "\n(" + hint + ")";
+    throw ReduceError(what);
+}
+
 // Runs the user's check on a candidate's files: true when it fails (exits
 // non-zero). A command that cannot run (126, 127), or an interrupt, stops
 // the search instead of reading as "fails".
@@ -187,7 +203,7 @@ bool checkFails(const std::string& cmd, const std::vector<std::pair<std::string,
 }
 
 int runReduce(const std::vector<std::string>& args) {
-    const auto p = parseArgs(args, {{"--force", "--quiet"},
+    const auto p = parseArgs(args, {{"--force", "--quiet", kCastWeightsFlag},
                                     {"--output", "--weights", "--constants", "--inputs", "--random-inputs",
                                      "--reference-intermediates", "--check", "--mode", "--budget", "--rtol", "--atol"},
                                     {{"-o", "--output"}, {"-q", "--quiet"}}});
@@ -225,6 +241,8 @@ int runReduce(const std::vector<std::string>& args) {
         if (auto c = p.value("--constants")) v.constants = readValues("--constants", *c);
         v.inputs = p.has("--inputs") ? readValues("--inputs", *p.value("--inputs"))
                                      : exec::makeRandomInputs(*graph, *p.intValue("--random-inputs"));
+        v.weights = castWeightsIfAsked(*graph, std::move(v.weights), p.has(kCastWeightsFlag), "reduce", quiet);
+        refuseMissingValues(*graph, v);
         const ir::GraphIndex index(*graph);
         std::unique_ptr<ValueSource> values;
         std::function<bool(const ir::Subgraph&)> fails;
@@ -293,6 +311,7 @@ int runReduce(const std::vector<std::string>& args) {
                   << "  -> " << *out << ", " << beside.inputs << ", " << beside.expected << "\n"
                   << "reproduce: irscope run " << *out << " --weights " << *p.value("--weights") << " --inputs "
                   << beside.inputs << " --expected " << beside.expected
+                  << (p.has(kCastWeightsFlag) ? " --cast-weights" : "")
                   << (p.value("--constants") ? " --constants " + *p.value("--constants") : std::string()) << "\n";
         return kExitOk;
     } catch (const std::exception& e) {
@@ -303,7 +322,8 @@ int runReduce(const std::vector<std::string>& args) {
 
 const CommandRegistration registration{
     Command{"reduce", "cut a failing graph down to a few nodes that still fail",
-            "Usage: irscope reduce IR --weights W (--inputs I | --random-inputs S) [--constants C]\n"
+            "Usage: irscope reduce IR --weights W [--cast-weights] (--inputs I | --random-inputs S)\n"
+            "                      [--constants C]\n"
             "                      (--reference-intermediates R | --check 'CMD {ir} {inputs} {expected}')\n"
             "                      [--mode bisect|linear|both] [--budget SECONDS] [--rtol R] [--atol A]\n"
             "                      -o MIN.json [--force] [-q]\n\n"
@@ -319,6 +339,9 @@ const CommandRegistration registration{
             "Bisection first (keep the half that fails alone), then linear shrinking from\n"
             "both ends. Each test is printed on stderr. --budget stops the search after that\n"
             "many seconds with the smallest failing range found so far.\n\n"
+            "A value the graph lacks, or a weight in another dtype than the IR's (cast it\n"
+            "with --cast-weights), is reported before the search: every candidate would\n"
+            "fail for that reason alone.\n\n"
             "Exit status: 0 written; 1 the whole graph does not fail; 2 bad arguments,\n"
             "unreadable input, an existing output without --force.\n",
             runReduce}};

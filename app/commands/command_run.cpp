@@ -15,6 +15,7 @@
 
 #include "cli/arg_parser.h"
 #include "cli/cli_io.h"
+#include "commands/cast_weights_option.h"
 #include "core/exec/attr_convert.h"
 #include "core/exec/error_report.h"
 #include "core/exec/error_report_file.h"
@@ -93,7 +94,7 @@ class RunCommand {
 public:
     explicit RunCommand(const std::vector<std::string>& args)
         : parsed_(parseArgs(
-              args, {{"--json", "--local"},
+              args, {{"--json", "--local", kCastWeightsFlag},
                      {"--weights", "--constants", "--inputs", "--random-inputs", "--expected",
                       "--reference-intermediates", "--reference-weights", "--reference-dtype", "--report", "--break-on",
                       "--node-data", "--metric", "--dump", "--until", "--rtol", "--atol", "--threads"},
@@ -202,6 +203,10 @@ private:
         referenceWeights_ = readOrReport("--reference-weights", parsed_.value("--reference-weights"));
         if (!weights_ || !constants_ || !inputs_ || !expected_ || !reference_ || !referenceWeights_) return false;
         if (auto seed = parsed_.intValue("--random-inputs")) *inputs_ = exec::makeRandomInputs(*graph_, *seed);
+        const bool cast = parsed_.has(kCastWeightsFlag);
+        *weights_ = castWeightsIfAsked(*graph_, std::move(*weights_), cast, "run", asJson_);
+        if (cast && parsed_.has("--reference-weights"))
+            *referenceWeights_ = castWeightsIfAsked(*graph_, std::move(*referenceWeights_), cast, "run", true);
         return true;
     }
 
@@ -255,14 +260,29 @@ private:
         if (asJson_) {
             report_["ran"] = false;
             json list = json::array();
-            for (const auto& m : missing)
-                list.push_back(
-                    json{{"name", m.name}, {"original_name", m.originalName}, {"kind", m.kind}, {"nodes", m.nodes}});
+            for (const auto& m : missing) {
+                json entry{{"name", m.name}, {"original_name", m.originalName}, {"kind", m.kind}, {"nodes", m.nodes}};
+                if (m.wrongDtype()) {
+                    entry["dtype"] = m.haveDtype;
+                    entry["ir_dtype"] = m.irDtype;
+                }
+                list.push_back(std::move(entry));
+            }
             report_["missing"] = list;
             std::cout << report_.dump(2) << "\n";
         }
-        std::cerr << "irscope run: " << missing.size() << " value" << (missing.size() == 1 ? "" : "s")
-                  << " missing (give them with --weights, --constants or --inputs):\n";
+        const auto wrongDtype =
+            std::count_if(missing.begin(), missing.end(), [](const auto& m) { return m.wrongDtype(); });
+        const auto absent = static_cast<long>(missing.size()) - wrongDtype;
+        std::cerr << "irscope run: ";
+        if (absent > 0)
+            std::cerr << absent << " value" << (absent == 1 ? "" : "s")
+                      << " missing (give them with --weights, --constants or --inputs)";
+        if (absent > 0 && wrongDtype > 0) std::cerr << ", ";
+        if (wrongDtype > 0)
+            std::cerr << wrongDtype << " value" << (wrongDtype == 1 ? "" : "s") << " not in the IR's dtype ("
+                      << castWeightsHint(missing) << ")";
+        std::cerr << ":\n";
         for (const auto& m : missing) std::cerr << "  " << exec::formatMissingValue(m) << "\n";
         return false;
     }
@@ -465,8 +485,8 @@ int runRun(const std::vector<std::string>& args) { return RunCommand(args).run()
 
 const CommandRegistration registration{
     Command{"run", "execute an IR with libtorch node by node and verify it against references",
-            "Usage: irscope run IR --weights FILE [--constants FILE] [--inputs FILE | --random-inputs SEED]\n"
-            "                  [--expected FILE]\n"
+            "Usage: irscope run IR --weights FILE [--cast-weights] [--constants FILE]\n"
+            "                  [--inputs FILE | --random-inputs SEED] [--expected FILE]\n"
             "                  [--reference-intermediates FILE | --reference-weights FILE | --reference-dtype DTYPE]\n"
             "                  [--local] [--report FILE] [--node-data FILE [--metric M]] [--break-on COND]\n"
             "                  [--dump FILE] [--until NODE] [--rtol R] [--atol A] [--threads N] [--json]\n\n"
@@ -477,6 +497,9 @@ const CommandRegistration registration{
             "directory of shards; only the headers are read up front).\n\n"
             "Options:\n"
             "  --weights FILE        the model's state_dict\n"
+            "  --cast-weights        cast each weight whose dtype is not the IR's to the IR's\n"
+            "                        (a bfloat16 checkpoint for a float32 IR); without it such a\n"
+            "                        weight is reported before the run, as a missing one is\n"
             "  --constants FILE      lifted constants / non-persistent buffers by original name\n"
             "  --inputs FILE         graph inputs by name\n"
             "  --random-inputs SEED  random graph inputs instead (normal floats, ints in [0, 10))\n"

@@ -5,6 +5,7 @@
 // live in the irscope_commands module and the window in irscope_gui; both are
 // loaded only when used (see app/CMakeLists.txt for why).
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <iostream>
 #include <sstream>
@@ -99,6 +100,8 @@ int main(int argc, char** argv) {
             return kExitOk;
         }
         if (first == "--help-gui") {  // the window's own parser prints its options
+            // Help is text: it must work over ssh and in CI, with no display to open.
+            if (!std::getenv("QT_QPA_PLATFORM")) setenv("QT_QPA_PLATFORM", "offscreen", 1);
             static char help[] = "--help";
             argv[1] = help;
             return runGui(argc, argv);

@@ -27,9 +27,13 @@ namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
-io::TensorMap readOrThrow(const std::string& path) {
+constexpr double kReadShare = 0.7;  // of a value file's load: the rest binds what was read
+
+io::TensorMap readOrThrow(const std::string& path, const io::ReadOptions& options = {}) {
     try {
-        return io::readTensorFile(path);
+        return io::readTensorFile(path, options);
+    } catch (const io::ReadCancelled&) {
+        throw;
     } catch (const std::exception& e) {
         std::string w = e.what();
         if (w.find(path) == std::string::npos) w = path + ": " + w;
@@ -77,25 +81,39 @@ void Debugger::valuesChanged() {
     rebuildChecks();  // a reference run starts from the new values
 }
 
-void Debugger::load(ValueFile kind, const std::string& path) {
-    io::TensorMap tensors = readOrThrow(path);
+void Debugger::load(ValueFile kind, const std::string& path, const LoadProgress& progress) {
+    // Reading is 0-70% and may be cancelled; binding what was read (70-95%)
+    // may not: the values would be half changed.
+    io::ReadOptions options;
+    if (progress)
+        options.progress = [&progress](size_t done, size_t total) {
+            return progress(total ? kReadShare * static_cast<double>(done) / static_cast<double>(total) : kReadShare);
+        };
+    auto reached = [&progress](double fraction) {
+        if (progress) progress(fraction);  // no longer a chance to cancel
+    };
+    io::TensorMap tensors = readOrThrow(path, options);
     {
         std::lock_guard lock(d_->m);
         d_->sources.setFile(kind, std::move(tensors), path);
     }
+    reached(0.75);
     if (kind == ValueFile::Expected || kind == ValueFile::ReferenceIntermediates) {
         if (!d_->checks.runsReference()) rebuildChecks();  // a second run does not read them
+        reached(0.95);
         return;
     }
     switch (kind) {
     case ValueFile::Weights:
-        d_->session.setWeights(d_->sources.file(ValueFile::Weights));
+        d_->session.setWeights(d_->sources.weightsForRun());
+        reached(0.85);
         valuesChanged();
         break;
     case ValueFile::Constants: applyConstants(); break;
     case ValueFile::Inputs: applyInputs(); break;
     default: break;
     }
+    reached(0.95);
 }
 
 void Debugger::loadRenamedReference(const std::string& path,
@@ -111,6 +129,25 @@ void Debugger::loadRenamedReference(const std::string& path,
         d_->sources.setFile(ValueFile::ReferenceIntermediates, std::move(renamed), path);
     }
     if (!d_->checks.runsReference()) rebuildChecks();
+}
+
+size_t Debugger::setCastWeights(bool on) {
+    size_t cast = 0;
+    io::TensorMap weights;
+    {
+        std::lock_guard lock(d_->m);
+        if (d_->sources.castWeights() == on) return d_->sources.castCount();
+        cast = d_->sources.setCastWeights(on);
+        weights = d_->sources.weightsForRun();
+    }
+    d_->session.setWeights(weights);
+    valuesChanged();
+    return cast;
+}
+
+bool Debugger::castWeights() const {
+    std::lock_guard lock(d_->m);
+    return d_->sources.castWeights();
 }
 
 std::string Debugger::path(ValueFile kind) const {
@@ -239,6 +276,10 @@ ValueSettings Debugger::settings() const {
 
 std::vector<std::string> Debugger::restore(const ValueSettings& s) {
     std::vector<std::string> errors;
+    {
+        std::lock_guard lock(d_->m);
+        d_->sources.setCastWeights(s.castWeights);  // before the state_dict loads, so it loads cast
+    }
     for (const auto& [kind, file] : s.files) {
         try {
             load(kind, file);

@@ -24,6 +24,7 @@
 // crash.) Difference slices (block, heatmap, geometry) cut both tensors before
 // subtracting; summary / histogram / compare of a Difference read it whole.
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -44,6 +45,7 @@
 #include "core/exec/verify.h"
 #include "core/exec/watchpoints.h"
 #include "core/export/node_data.h"
+#include "core/io/catalog/read_options.h"
 #include "core/ir/graph.h"
 
 namespace irscope::exec {
@@ -74,9 +76,19 @@ public:
 
     // ---- values in (each resets the run)
     // Throws std::runtime_error with "FILE: reason" on failure.
-    void load(ValueFile kind, const std::string& path);
+    // `progress` (optional) hears the share done: 0 to 0.7 while the file is
+    // read, when returning false stops the load with io::ReadCancelled and
+    // nothing changed; then up to 0.95 while what was read is bound, which
+    // cannot be cancelled (its return value is ignored).
+    using LoadProgress = std::function<bool(double fraction)>;
+    void load(ValueFile kind, const std::string& path, const LoadProgress& progress = {});
     std::string path(ValueFile kind) const;  // "" when none loaded
     void loadWeights(const std::string& p) { load(ValueFile::Weights, p); }
+    // Casts the state_dict to the IR's dtypes, now and on later loads (off:
+    // the file's own dtypes again); the rows' source says "(cast from …)".
+    // Returns how many entries were cast.
+    size_t setCastWeights(bool on);
+    bool castWeights() const;
     void loadConstants(const std::string& p) { load(ValueFile::Constants, p); }
     void loadInputs(const std::string& p) { load(ValueFile::Inputs, p); }
     void loadExpected(const std::string& p) { load(ValueFile::Expected, p); }

@@ -87,7 +87,7 @@ void Debugger::rebuildChecks() {
         std::lock_guard lock(d_->m);
         tolerance = d_->tolerance;
         if (d_->checks.runsReference()) {
-            weights = d_->sources.file(ValueFile::Weights);
+            weights = d_->sources.weightsForRun();
             constants = d_->sources.userConstants();
             inputs = d_->effectiveInputs;
         } else {

@@ -34,7 +34,7 @@ private:
 class MissingInputError : public ExecError {
 public:
     MissingInputError(std::string node, std::string opType, MissingValue value)
-        : ExecError(node, opType, torchIrMissingMessage(value.name, node)), value_(std::move(value)) {}
+        : ExecError(node, opType, missingValueMessage(value, node)), value_(std::move(value)) {}
     const MissingValue& value() const { return value_; }
 
 private:

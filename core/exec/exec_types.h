@@ -22,9 +22,18 @@ struct MissingValue {
     std::string originalName;        // "mask" for a placeholder, "" for a graph input
     std::string kind;                // "input", "parameter", "buffer", "constant", "weight"
     std::vector<std::string> nodes;  // nodes that need it, in order
+    // Set when a value is there but in another dtype than the IR's (a
+    // bfloat16 checkpoint for a float32 IR): the ops would fail or compute
+    // in the wrong precision, so it counts as not supplied.
+    std::string haveDtype, irDtype;  // "bfloat16", "float32"
+    bool wrongDtype() const { return !haveDtype.empty(); }
 };
-// "c_mask (constant 'mask'), needed by: mul"
+// "c_mask (constant 'mask'), needed by: mul";
+// "p_w (parameter 'w'): bfloat16, the IR says float32, needed by: linear"
 std::string formatMissingValue(const MissingValue& missing);
+// Why a node cannot run for want of `missing`, in torch_ir's words for a
+// value that is not there and in ours for one of the wrong dtype.
+std::string missingValueMessage(const MissingValue& missing, const std::string& node);
 
 struct NodeError {
     int64_t node = -1;

@@ -53,10 +53,30 @@ const char* stopReasonName(StopReason r) {
     return "?";
 }
 
+std::string missingValueMessage(const MissingValue& m, const std::string& node) {
+    if (!m.wrongDtype()) return torchIrMissingMessage(m.name, node);
+    std::string s = "'";
+    s += m.name;
+    s += "' is ";
+    s += m.haveDtype;
+    s += " but the IR says ";
+    s += m.irDtype;
+    s += " (node '";
+    s += node;
+    s += "'); cast the weights to the IR's dtypes";
+    return s;
+}
+
 std::string formatMissingValue(const MissingValue& m) {
     std::string s = m.name + " (" + m.kind;
     if (!m.originalName.empty() && m.originalName != m.name) s += " '" + m.originalName + "'";
     s += ")";
+    if (m.wrongDtype()) {
+        s += ": ";
+        s += m.haveDtype;
+        s += ", the IR says ";
+        s += m.irDtype;
+    }
     if (!m.nodes.empty()) {
         s += ", needed by: ";
         for (size_t i = 0; i < m.nodes.size(); ++i) s += (i ? ", " : "") + m.nodes[i];
@@ -91,6 +111,11 @@ Executor::Executor(const ir::Graph& graph)
     bound_.resize(graph_.nodes.size());
     fast_.resize(graph_.nodes.size());
     values_.resize(static_cast<size_t>(plan_.slotCount));
+    registryDtype_.reserve(plan_.registryNames.size());
+    for (const auto& name : plan_.registryNames) {
+        const auto wi = index_.weightIndex(name);
+        registryDtype_.push_back(wi ? planDtypeOf(graph_.weights[static_cast<size_t>(*wi)].dtype) : int8_t{-1});
+    }
     resultCount_.assign(graph_.nodes.size(), -1);
     protected_.assign(static_cast<size_t>(plan_.slotCount), 0);
     uint32_t mostInputs = 0;
@@ -110,6 +135,10 @@ void Executor::setConstants(const io::TensorMap& m) {
 }
 void Executor::setInputs(const io::TensorMap& m) {
     inputs_ = m;
+    rebuildRegistry();
+}
+void Executor::setDtypeCheck(bool on) {
+    checkDtypes_ = on;
     rebuildRegistry();
 }
 
@@ -135,7 +164,13 @@ void Executor::rebuildRegistry() {
     // The slots of the registry names the nodes read.
     for (size_t k = 0; k < plan_.registryNames.size(); ++k) {
         auto it = registry_.find(plan_.registryNames[k]);
-        values_[static_cast<size_t>(plan_.registryBase) + k] = it == registry_.end() ? at::Tensor() : it->second;
+        at::Tensor value = it == registry_.end() ? at::Tensor() : it->second;
+        // A value in another dtype than the IR's stays out of its slot: the
+        // node reading it stops as for a missing one (no check in the run loop).
+        if (checkDtypes_ && value.defined() && registryDtype_[k] >= 0 &&
+            static_cast<int8_t>(value.scalar_type()) != registryDtype_[k])
+            value = at::Tensor();
+        values_[static_cast<size_t>(plan_.registryBase) + k] = std::move(value);
     }
 }
 
@@ -150,6 +185,14 @@ MissingValue Executor::describeMissing(const std::string& name) const {
     case ir::TensorKind::Constant: m.kind = "constant"; break;
     case ir::TensorKind::OtherWeight: m.kind = "weight"; break;
     default: m.kind = "value"; break;
+    }
+    if (auto it = registry_.find(name); it != registry_.end() && it->second.defined()) {
+        const auto wi = index_.weightIndex(name);
+        const auto irType = wi ? scalarTypeOfIrDtype(graph_.weights[static_cast<size_t>(*wi)].dtype) : std::nullopt;
+        if (irType && *irType != it->second.scalar_type()) {
+            m.haveDtype = dtypeText(it->second.scalar_type());
+            m.irDtype = dtypeText(*irType);
+        }
     }
     return m;
 }
@@ -498,7 +541,8 @@ void Executor::setSelected(const std::vector<std::string>& names) {
 }
 
 at::Tensor Executor::valueOf(const std::string& name) const {
-    if (const int32_t slot = plan_.slotOfTensor(index_, name); slot >= 0) return values_[static_cast<size_t>(slot)];
+    if (const int32_t slot = plan_.slotOfTensor(index_, name); slot >= 0 && !plan_.isRegistry(slot))
+        return values_[static_cast<size_t>(slot)];
     if (index_.producerOfTensor(name)) return {};  // a node output past the slots: never a value
     auto it = registry_.find(name);
     return it == registry_.end() ? at::Tensor() : it->second;

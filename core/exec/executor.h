@@ -56,6 +56,10 @@ public:
     void setWeights(const io::TensorMap& stateDict);
     void setConstants(const io::TensorMap& constants);  // by original name; override the IR's
     void setInputs(const io::TensorMap& inputs);
+    // On (the default), a weight or constant whose dtype is not the IR's
+    // counts as missing (MissingValue::wrongDtype). A reference run that
+    // casts everything to float64 on purpose turns it off.
+    void setDtypeCheck(bool on);
 
     // Every placeholder or graph input without a value, with the nodes that need it.
     std::vector<MissingValue> preflight() const;
@@ -127,6 +131,8 @@ private:
     // Every value by slot (execution_plan.h): graph inputs, the registry
     // entries the nodes read, node outputs.
     std::vector<at::Tensor> values_;
+    std::vector<int8_t> registryDtype_;  // per registry slot: the IR's c10::ScalarType, -1 when unknown
+    bool checkDtypes_ = true;
     std::vector<int32_t> resultCount_;  // per node: tensors its op returned; -1 until it runs
     std::vector<uint8_t> protected_;    // per slot: graph output / pinned / selected
 

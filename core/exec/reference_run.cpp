@@ -45,6 +45,7 @@ public:
 ReferenceRun::ReferenceRun(const ir::Graph& graph, const io::TensorMap& weights, const io::TensorMap& constants,
                            const io::TensorMap& inputs, std::optional<at::ScalarType> dtype, RetentionPolicy policy)
     : exec_(graph), dtype_(dtype), capture_(std::make_unique<Capture>()) {
+    if (dtype) exec_.setDtypeCheck(false);  // every value is cast to `dtype` on purpose
     exec_.setWeights(dtype ? castFloating(weights, *dtype) : weights);
     exec_.setConstants(dtype ? castFloating(constants, *dtype) : constants);
     exec_.setInputs(dtype ? castFloating(inputs, *dtype) : inputs);

@@ -34,8 +34,13 @@ RunStatus describeStop(const ir::Graph& graph, const RunResult& r, int64_t curso
             if (!r.missing->originalName.empty() && r.missing->originalName != r.missing->name)
                 what += " (" + r.missing->name + ")";
         }
-        s.message = "stopped before '" + nameOf(cursor) + "': it needs " + what +
-                    ", which has no value; supply it, then continue";
+        if (r.missing && r.missing->wrongDtype())  // there, but not in the dtype the op is declared for
+            s.message = "stopped before '" + nameOf(cursor) + "': it needs " + what + ", which is " +
+                        r.missing->haveDtype + " but the IR says " + r.missing->irDtype +
+                        "; cast the weights to the IR's dtypes, then continue";
+        else
+            s.message = "stopped before '" + nameOf(cursor) + "': it needs " + what +
+                        ", which has no value; supply it, then continue";
         break;
     }
     case StopReason::Failed:

@@ -66,6 +66,7 @@ enum class Remedy {
     EnterConstant,             // a lifted constant: type its value or load a constants file
     EnterNonPersistentBuffer,  // a buffer the loaded state_dict cannot have: type it or a constants file
     LoadStateDict,             // a parameter or buffer: a state_dict that has it
+    CastToIrDtype,             // a state_dict value in another dtype than the IR's: cast the weights
 };
 
 // A value the pre-flight check found missing, with what fixes it.
@@ -76,6 +77,9 @@ struct MissingRow {
     // waiting for --weights (the graph does not mark these red). Only values a
     // state_dict can never supply (lifted constants) are flagged before one is loaded.
     bool awaitsStateDict = false;
+    // For a value typed by hand: how it is typed, from the IR's shape and
+    // dtype ("e.g. [1, 0, 1, 0, 1, 0] int64"); "" for the other remedies.
+    std::string example;
 };
 
 // The tensor files a debugger reads its values from.
@@ -98,6 +102,7 @@ struct ValueSettings {
     std::vector<EnteredConstant> entered;
     std::vector<std::pair<std::string, InputSource>> inputSources;  // by graph input name
     int64_t seed = 0;
+    bool castWeights = false;  // the state_dict cast to the IR's dtypes
 };
 
 }  // namespace irscope::exec

@@ -4,6 +4,7 @@
 
 #include "core/exec/random_inputs.h"
 #include "core/exec/value_precedence.h"
+#include "core/io/weight_cast.h"
 
 namespace irscope::exec {
 
@@ -14,11 +15,29 @@ ValueSources::ValueSources(const ir::Graph& graph) : graph_(graph) {
 void ValueSources::setFile(ValueFile kind, io::TensorMap tensors, const std::string& path) {
     files_[kind] = std::move(tensors);
     paths_[kind] = path;
+    if (kind == ValueFile::Weights) recast();
     std::erase(loadOrder_, kind);
     loadOrder_.push_back(kind);
     if (kind == ValueFile::Constants) mergeUserConstants();
     if (kind == ValueFile::Inputs) setAllInputSources(InputSource::File);
 }
+
+size_t ValueSources::setCastWeights(bool on) {
+    castWeights_ = on;
+    return recast();
+}
+
+size_t ValueSources::recast() {
+    castCount_ = 0;
+    cast_ = {};
+    if (!castWeights_) return 0;
+    io::CastWeights c = io::castToIrDtypes(graph_, file(ValueFile::Weights));
+    cast_ = std::move(c.tensors);
+    castCount_ = c.cast;
+    return castCount_;
+}
+
+const io::TensorMap& ValueSources::weightsForRun() const { return castWeights_ ? cast_ : file(ValueFile::Weights); }
 
 const io::TensorMap& ValueSources::file(ValueFile kind) const {
     static const io::TensorMap empty;
@@ -92,7 +111,7 @@ io::TensorMap ValueSources::effectiveInputs() const {
 
 at::Tensor ValueSources::fileValue(const std::string& name) const {
     if (auto it = typedValues_.find(name); it != typedValues_.end()) return it->second;
-    for (const io::TensorMap* map : {&userConstants_, &file(ValueFile::Weights), &file(ValueFile::Inputs)})
+    for (const io::TensorMap* map : {&userConstants_, &weightsForRun(), &file(ValueFile::Inputs)})
         if (const at::Tensor* t = map->find(name)) return *t;
     return {};
 }
@@ -117,6 +136,7 @@ ValueSettings ValueSources::settings() const {
     for (size_t i = 0; i < graph_.graphInputs.size(); ++i)
         s.inputSources.emplace_back(graph_.graphInputs[i].name, inputSources_[i]);
     s.seed = seed_;
+    s.castWeights = castWeights_;
     return s;
 }
 

@@ -25,8 +25,18 @@ public:
     explicit ValueSources(const ir::Graph& graph);
 
     void setFile(ValueFile kind, io::TensorMap tensors, const std::string& path);
+    const ir::Graph& graph() const { return graph_; }
     const io::TensorMap& file(ValueFile kind) const;
     const std::string& path(ValueFile kind) const;  // "" when none loaded
+
+    // Cast the state_dict to the IR's dtypes (io/weight_cast.h), now and for
+    // every state_dict loaded later; the file's own tensors are kept, so
+    // turning it off gives them back. Returns how many entries were cast.
+    size_t setCastWeights(bool on);
+    bool castWeights() const { return castWeights_; }
+    size_t castCount() const { return castCount_; }
+    // The state_dict as the run reads it: cast when castWeights(), else the file's.
+    const io::TensorMap& weightsForRun() const;
 
     // Typed constants by original name, in the order first typed.
     void enter(const EnteredConstant& typed, const at::Tensor& value);
@@ -56,6 +66,7 @@ public:
 
 private:
     void mergeUserConstants();
+    size_t recast();
 
     const ir::Graph& graph_;
     std::map<ValueFile, io::TensorMap> files_;
@@ -66,6 +77,9 @@ private:
     io::TensorMap userConstants_;
     std::vector<InputSource> inputSources_;
     int64_t seed_ = 0;
+    bool castWeights_ = false;
+    io::TensorMap cast_;  // weightsForRun() while castWeights_
+    size_t castCount_ = 0;
 };
 
 }  // namespace irscope::exec

@@ -1,11 +1,13 @@
 #include "core/exec/value_tables.h"
 
 #include <algorithm>
+#include <string_view>
 #include <unordered_map>
 #include <unordered_set>
 
 #include "core/exec/attr_convert.h"
 #include "core/exec/value_precedence.h"
+#include "core/exec/value_text.h"
 #include "core/exec/verify.h"
 #include "core/io/tensor_dtype.h"
 #include "core/io/weight_binding.h"
@@ -54,7 +56,7 @@ struct RowContext {
     std::unordered_map<std::string, std::string> unusableConstant;
 
     RowContext(const ir::Graph& g, const ir::GraphIndex& i, const ValueSources& s)
-        : graph(g), index(i), sources(s), binding(io::bindWeights(g, s.file(ValueFile::Weights))) {
+        : graph(g), index(i), sources(s), binding(io::bindWeights(g, s.weightsForRun())) {
         for (const auto& p : binding.problems)
             if (p.kind != io::WeightProblem::Kind::Unexpected && !problemOf.count(p.key)) problemOf[p.key] = &p;
         for (const auto& b : binding.bound) boundOf[b.key] = &b;
@@ -177,7 +179,7 @@ std::vector<WeightRow> weightRows(const ir::Graph& graph, const ir::GraphIndex& 
     std::unordered_set<std::string> seen;
     std::vector<WeightRow> rows;
     for (const auto& orig : originalNames(graph, seen)) rows.push_back(weightRow(c, orig));
-    const io::TensorMap& weights = sources.file(ValueFile::Weights);
+    const io::TensorMap& weights = sources.weightsForRun();
     for (const auto& p : c.binding.problems)
         if (p.kind == io::WeightProblem::Kind::Unexpected)
             rows.push_back(unusedRow(p.key, weights.find(p.key), p.source, p.message, false));
@@ -217,18 +219,23 @@ std::vector<InputRow> inputRows(const ir::Graph& g, const ValueSources& sources,
 }
 
 bool awaitsStateDict(const MissingValue& mv, const ValueSources& sources) {
-    return sources.path(ValueFile::Weights).empty() &&
+    return !mv.wrongDtype() && sources.path(ValueFile::Weights).empty() &&
            (mv.kind == "parameter" || mv.kind == "buffer" || mv.kind == "weight");
 }
 
 std::vector<MissingRow> missingRows(const std::vector<MissingValue>& missing, const ValueSources& sources) {
     std::vector<MissingRow> out;
     const bool haveStateDict = !sources.path(ValueFile::Weights).empty();
+    std::unordered_map<std::string_view, const ir::TensorMeta*> metaByName;  // made when a row needs it
     for (const auto& mv : missing) {
         MissingRow r;
         r.value = mv;
         const std::string& what = mv.originalName.empty() ? mv.name : mv.originalName;
-        if (mv.kind == "input")
+        if (mv.wrongDtype() && !sources.weightsForRun().contains(what) && !sources.weightsForRun().contains(mv.name))
+            r.remedy = Remedy::EnterConstant;  // a typed value or a constants file: give it in the IR's dtype
+        else if (mv.wrongDtype())
+            r.remedy = Remedy::CastToIrDtype;
+        else if (mv.kind == "input")
             r.remedy = Remedy::ChooseInputSource;
         else if (mv.kind == "constant")
             r.remedy = Remedy::EnterConstant;
@@ -237,6 +244,16 @@ std::vector<MissingRow> missingRows(const std::vector<MissingValue>& missing, co
         else
             r.remedy = Remedy::LoadStateDict;
         r.awaitsStateDict = awaitsStateDict(mv, sources);
+        if (r.remedy == Remedy::EnterConstant || r.remedy == Remedy::EnterNonPersistentBuffer) {
+            if (metaByName.empty())
+                for (const auto& w : sources.graph().weights) metaByName.emplace(w.name, &w);
+            auto it = metaByName.find(what);
+            if (it == metaByName.end()) it = metaByName.find(mv.name);
+            if (it != metaByName.end()) {
+                const std::string text = exampleValueText(it->second->shape, it->second->dtype);
+                if (!text.empty()) r.example = (text.starts_with("a ") ? "" : "e.g. ") + text + " " + it->second->dtype;
+            }
+        }
         out.push_back(std::move(r));
     }
     return out;

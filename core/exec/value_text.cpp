@@ -184,3 +184,42 @@ std::string formatBytes(size_t bytes) {
 }
 
 }  // namespace irscope::exec
+
+namespace irscope::exec {
+
+namespace {
+
+// One element: alternating so the example shows a valid spelling of each kind.
+std::string exampleElement(const std::string& dtype, size_t i) {
+    if (dtype == "bool") return i % 2 ? "false" : "true";
+    if (dtype.find("int") != std::string::npos) return i % 2 ? "0" : "1";
+    return i % 2 ? "0.0" : "0.5";
+}
+
+std::string nested(const std::vector<int64_t>& shape, size_t dim, const std::string& dtype, size_t& counter) {
+    if (dim == shape.size()) return exampleElement(dtype, counter++);
+    std::string s = "[";
+    for (int64_t i = 0; i < shape[dim]; ++i) s += (i ? ", " : "") + nested(shape, dim + 1, dtype, counter);
+    return s + "]";
+}
+
+}  // namespace
+
+std::string exampleValueText(const std::vector<int64_t>& shape, const std::string& dtype) {
+    int64_t count = 1;
+    for (int64_t d : shape) {
+        if (d < 0) return {};
+        count *= d;
+        if (count > 1'000'000) break;
+    }
+    size_t counter = 0;
+    if (count <= 12) return nested(shape, 0, dtype, counter);
+    std::string outline = "[";
+    for (size_t i = 0; i < shape.size(); ++i) outline += (i ? ", " : "") + std::to_string(shape[i]);
+    outline += "]";
+    std::string first = exampleElement(dtype, 0);
+    for (size_t i = 0; i < shape.size(); ++i) first = "[" + first + ", …]";
+    return "a " + outline + " nested list, e.g. " + first;
+}
+
+}  // namespace irscope::exec

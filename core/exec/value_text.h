@@ -24,6 +24,12 @@ ParsedValues parseNestedList(const std::string& text);
 // Dtypes a user may type a constant in, torch_ir spelling.
 const std::vector<std::string>& enterableDtypes();
 
+// An example of the text a value of `shape` is typed as, for a hint: the
+// nested list itself while it is short ("[[0, 1, 0], [1, 0, 1]]" for [2, 3];
+// "true"/"false" for bool, "0.5" for floats), else its outline
+// ("a [64, 64] nested list, e.g. [[0.5, …], …]"). Unknown dims (-1): "".
+std::string exampleValueText(const std::vector<int64_t>& shape, const std::string& dtype);
+
 // "1.5 KiB"
 std::string formatBytes(size_t bytes);
 

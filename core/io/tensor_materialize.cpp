@@ -35,7 +35,10 @@ void swapBytes(c10::Storage& storage, int elementSize, bool complex) {
 TensorMap materialize(const TensorCatalog& catalog, const ReadOptions& options) {
     TensorMap map;
     std::unordered_map<StorageKey, c10::Storage, StorageKeyHash> storages;
+    const size_t total = catalog.records.size();
+    size_t done = 0;
     for (const TensorRecord& r : catalog.records) {
+        if (options.progress && done++ % 512 == 0 && !options.progress(done - 1, total)) throw ReadCancelled();
         const std::shared_ptr<MappedFile>& file = catalog.files[r.file];
         if (!r.supported()) {
             map.addSkipped({r.name, r.dtype, r.shape, r.unsupported, file->path()});
@@ -60,6 +63,7 @@ TensorMap materialize(const TensorCatalog& catalog, const ReadOptions& options) 
             throw TensorFileError(file->path(), "tensor '" + r.name + "': " + e.what_without_backtrace());
         }
     }
+    if (options.progress && !options.progress(total, total)) throw ReadCancelled();
     return map;
 }
 

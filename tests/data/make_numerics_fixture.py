@@ -6,6 +6,10 @@ llama_block (its NAME.intermediates.pt holds every node output PyTorch
 computed with the true weights):
   llama_block.weights_perturbed.pt  the weights with up.weight[0, 0] += 0.5
   llama_block.weights_nan.pt        the weights with o.weight[1, 2] = NaN
+  llama_block.weights_fp16.pt       the weights in float16 (the IR says float32):
+                                    a half-precision checkpoint, cast on load
+  llama_block.expected_fp16cast.pt  the block's output with those weights cast
+                                    back to float32, as PyTorch computes it
 tiny_llama:
   tiny_llama.expected_bf16.pt       the model's output when PyTorch runs it with
                                     every floating parameter, buffer and input
@@ -79,6 +83,18 @@ def main():
     out["nan"] = {"weight": "o.weight", "placeholder": "p_o_weight", "stops_at": readers(ir, "p_o_weight")[0]}
 
     import make_ir_fixtures as fixtures  # the model classes
+    half = {k: v.half() for k, v in weights.items()}
+    torch.save(half, os.path.join(IR, "llama_block.weights_fp16.pt"))
+    block = fixtures.LlamaBlock()
+    block.load_state_dict({k: v.float() for k, v in half.items()})
+    block.eval()
+    x = torch.load(os.path.join(IR, "llama_block.inputs.pt"))
+    expected = torch.load(os.path.join(IR, "llama_block.expected.pt"))
+    (block_out, _), = expected.items()
+    with torch.no_grad():
+        y = block(*x.values())
+    torch.save({block_out: y}, os.path.join(IR, "llama_block.expected_fp16cast.pt"))
+
     torch.manual_seed(2)
     model = fixtures.TinyDecoder()
     model.load_state_dict(torch.load(os.path.join(IR, "tiny_llama.weights.pt")))

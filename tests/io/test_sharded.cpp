@@ -85,7 +85,9 @@ private slots:
 
     void selectIsAPrefix() {
         writeRepo(".safetensors", "model.safetensors.index.json");
-        TensorMap fc1 = readTensorFile(repo_, {.select = "fc1"});
+        ReadOptions options;
+        options.select = "fc1";
+        TensorMap fc1 = readTensorFile(repo_, options);
         QCOMPARE(fc1.size(), size_t(2));
         QVERIFY(fc1.find("weight") && fc1.find("bias"));
     }

@@ -5,20 +5,27 @@
 #include <QAction>
 #include <QDockWidget>
 #include <QLabel>
+#include <QMenu>
+#include <QMenuBar>
+#include <QProgressBar>
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTest>
+#include <QToolButton>
 
 #include "widgets/debugger/debugger_ui.h"
 #include "widgets/debugger/inputs_panel.h"
 #include "widgets/debugger/missing_values_panel.h"
 #include "widgets/debugger/tensor_viewer.h"
 #include "widgets/debugger/tensor_viewer_area.h"
+#include "widgets/debugger/weights_panel.h"
 #include "widgets/graph_view/graph_view.h"
 #include "widgets/graph_view/overlay_legend.h"
 #include "widgets/main_window/main_window.h"
+#include "widgets/main_window/shortcuts_dialog.h"
 #include "widgets/session/debug_controller.h"
 #include "widgets/session/graph_session.h"
 #include "widgets/session/loaded_document.h"
@@ -81,6 +88,9 @@ private slots:
         c->loadWeights(fx(QStringLiteral("masked_linear.weights.pt")));
         c->loadInputs(fx(QStringLiteral("masked_linear.inputs.pt")));
         QVERIFY(c->waitIdle());
+        // Opened with a constant missing, the Constants dock is the one in front.
+        QVERIFY(!ui.constantsDock->visibleRegion().isEmpty());
+        QVERIFY(ui.weightsDock->visibleRegion().isEmpty());
         ui.weightsDock->raise();  // the constants are not in front
         QString said;
         for (auto* label : ui.missing->findChildren<QLabel*>()) said += label->text();
@@ -202,6 +212,161 @@ private slots:
         QStringList said;
         for (const auto& e : legend->entries()) said << e.second;
         QVERIFY2(said.join('|').contains(QLatin1String("not run yet")), qPrintable(said.join('|')));
+    }
+
+    // Point 1: float16 weights for a float32 IR. Before, the Weights dock
+    // counted "8 dtype mismatch" while Diagnostics was empty, the status said
+    // "ready" and F5 failed 12 nodes in ("rsqrt_cpu" not implemented for
+    // 'Half'). Now it is a pre-flight finding with its fix, said everywhere.
+    void halfWeightsAreFoundBeforeTheRunAndCastOnRequest() {
+        LlamaWindow lw(QStringLiteral("llama_block.weights_fp16.pt"));
+        DebugController* c = lw.ui.controller;
+        c->loadExpected(fx(QStringLiteral("llama_block.expected_fp16cast.pt")));
+        QVERIFY(c->waitIdle());
+        QString said;
+        for (auto* label : lw.ui.missing->findChildren<QLabel*>()) said += label->text();
+        QVERIFY2(said.contains(QLatin1String("8 weight(s) not in the IR's dtype")), qPrintable(said));
+        QVERIFY(lw.ui.missing->castButton()->isVisible());
+        QVERIFY2(lw.ui.status->text().contains(QLatin1String("not in the IR's dtype")),
+                 qPrintable(lw.ui.status->text()));
+        const int64_t norm = nodeIndex(lw.w.session(), QStringLiteral("mul_1"));  // RMSNorm's weight multiply
+        QVERIFY(norm >= 0);
+        QVERIFY(lw.w.session()->nodeDecoration(norm) && lw.w.session()->nodeDecoration(norm)->missingValue);
+
+        // F5 stops before the first node that reads one, saying why; nothing failed.
+        lw.run();
+        const QString stop = lw.ui.status->toolTip();
+        QVERIFY2(stop.contains(QLatin1String("stopped before")) && stop.contains(QLatin1String("float16")),
+                 qPrintable(stop));
+        QVERIFY2(!stop.contains(QLatin1String("Half")) && !stop.contains(QLatin1String("registry")), qPrintable(stop));
+        QVERIFY(!c->lastRunFailed());
+        QVERIFY(!lw.ui.weightsDock->visibleRegion().isEmpty());  // where the fix is
+
+        // The fix, clicked in Diagnostics: cast, said in the sources, and the run
+        // gives PyTorch's output with those weights.
+        QTest::mouseClick(lw.ui.missing->castButton(), Qt::LeftButton);
+        QVERIFY(c->waitIdle());
+        QVERIFY(c->missing().empty());
+        QVERIFY(lw.ui.weights->castButton()->isChecked());
+        QVERIFY2(lw.ui.weights->summary().contains(QLatin1String("8 cast to the IR's dtypes")),
+                 qPrintable(lw.ui.weights->summary()));
+        bool provenance = false;
+        for (const auto& r : c->weightRows())
+            provenance |= r.originalName == "up.weight" && r.source.find("(cast from float16)") != std::string::npos;
+        QVERIFY(provenance);
+        lw.ui.resetAction->trigger();
+        QVERIFY(c->waitIdle());
+        lw.run();
+        const QString verdict = lw.ui.status->toolTip();
+        QVERIFY2(verdict.startsWith(QLatin1String("finished")) && verdict.contains(QLatin1String("outputs match")),
+                 qPrintable(verdict));
+    }
+
+    // Point 3: while a state_dict is read, the window says "Loading…" with a
+    // Cancel, never a verdict on values not read yet ("69792 missing" in red
+    // for 20 s); Cancel leaves the values as they were.
+    void loadingWeightsShowsProgressThenTheVerdict() {
+        MainWindow w;
+        DebuggerUi ui = installDebugger(w);
+        w.resize(1400, 900);
+        w.show();
+        QSignalSpy loaded(w.session(), &GraphSession::graphLoaded);
+        w.openFile(fx(QStringLiteral("llama_block.json")));
+        QVERIFY(loaded.wait(20000));
+        DebugController* c = ui.controller;
+        QVERIFY(c->waitIdle());
+        QStringList summaries, statuses, diagnostics;
+        bool cancelShown = false;
+        QObject::connect(c, &DebugController::valuesLoadChanged, &w, [&] {
+            if (!c->isLoadingValues()) return;
+            summaries << ui.weights->summary();
+            statuses << ui.status->text() + QLatin1Char('|') + ui.progress->text();
+            QString d;
+            for (auto* label : ui.missing->findChildren<QLabel*>()) d += label->text();
+            diagnostics << d;
+            cancelShown |= ui.cancelLoad->isVisible();
+        });
+        c->loadWeights(fx(QStringLiteral("llama_block.weights.pt")));
+        QVERIFY(c->waitIdle());
+        QVERIFY(!summaries.isEmpty());
+        for (const auto& s : summaries)
+            QVERIFY2(s.startsWith(QLatin1String("Loading llama_block.weights.pt")), qPrintable(s));
+        for (const auto& s : statuses)
+            QVERIFY2(s.contains(QLatin1String("Loading")) && !s.contains(QLatin1String("missing")), qPrintable(s));
+        for (const auto& d : diagnostics) QVERIFY2(!d.contains(QLatin1String("missing")), qPrintable(d));
+        QVERIFY(cancelShown);
+        // Done: the verdict, the bar back to nodes, no Cancel.
+        QVERIFY2(ui.weights->summary().contains(QLatin1String("8 loaded")), qPrintable(ui.weights->summary()));
+        QVERIFY(!ui.cancelLoad->isVisible());
+        QVERIFY2(ui.progress->text().contains(QLatin1String("nodes")), qPrintable(ui.progress->text()));
+
+        // Cancel: a reference read first holds the lane, the state_dict queued behind it is dropped.
+        MainWindow w2;
+        DebuggerUi ui2 = installDebugger(w2);
+        w2.show();
+        QSignalSpy loaded2(w2.session(), &GraphSession::graphLoaded);
+        w2.openFile(fx(QStringLiteral("llama_block.json")));
+        QVERIFY(loaded2.wait(20000));
+        QVERIFY(ui2.controller->waitIdle());
+        ui2.controller->loadReferenceIntermediates(fx(QStringLiteral("llama_block.intermediates.pt")));
+        ui2.controller->loadWeights(fx(QStringLiteral("llama_block.weights.pt")));
+        QVERIFY(ui2.cancelLoad->isVisible());
+        QTest::mouseClick(ui2.cancelLoad, Qt::LeftButton);
+        QVERIFY(ui2.controller->waitIdle());
+        QCOMPARE(ui2.controller->path(irscope::exec::ValueFile::Weights), QString());
+        QVERIFY(!ui2.cancelLoad->isVisible());
+        QVERIFY2(!ui2.weights->summary().startsWith(QLatin1String("Loading")), qPrintable(ui2.weights->summary()));
+        QVERIFY2(!ui2.status->text().startsWith(QLatin1String("Loading")), qPrintable(ui2.status->text()));
+    }
+
+    // Minor points: a state_dict of another model says so; a later good load
+    // takes the error down; the window names the model; an empty window
+    // offers nothing that needs a graph; the Debug menu comes before Help,
+    // which lists the shortcuts; every dock is under View › Panels.
+    void smallTruths() {
+        MainWindow w;
+        DebuggerUi ui = installDebugger(w);
+        w.show();
+        QVERIFY(!ui.progress->isVisible());  // no "0/1 nodes" without a graph
+        QAction* reload = nullptr;
+        for (QAction* a : w.menuBar()->actions().first()->menu()->actions())
+            if (a->text() == QLatin1String("&Reload")) reload = a;
+        QVERIFY(reload && !reload->isEnabled());
+        QStringList menus;
+        for (QAction* a : w.menuBar()->actions()) menus << a->text();
+        QVERIFY2(menus.indexOf(QLatin1String("&Debug")) < menus.indexOf(QLatin1String("&Help")),
+                 qPrintable(menus.join(',')));
+        const auto rows = shortcutRows(w.menuBar());
+        bool f5 = false, f9 = false;
+        for (const auto& r : rows) {
+            f5 |= r.keys == QLatin1String("F5") && r.where == QLatin1String("Debug");
+            f9 |= r.keys == QLatin1String("F9");
+        }
+        QVERIFY(f5 && f9);
+
+        QSignalSpy loaded(w.session(), &GraphSession::graphLoaded);
+        w.openFile(fx(QStringLiteral("simple_mlp.json")));
+        QVERIFY(loaded.wait(20000));
+        QVERIFY(reload->isEnabled());
+        QCOMPARE(w.windowTitle(), QStringLiteral("SimpleMLP — simple_mlp.json — irscope"));
+        QVERIFY(ui.progress->isVisible());
+        ui.controller->loadWeights(fx(QStringLiteral("cnn_bn.weights.pt")));
+        QVERIFY(ui.controller->waitIdle());
+        QVERIFY(w.messageVisible());
+        QVERIFY2(w.messageText().contains(QLatin1String("0 of 4 parameters and buffers found")) &&
+                     w.messageText().contains(QLatin1String("different model")),
+                 qPrintable(w.messageText()));
+        ui.controller->loadWeights(fx(QStringLiteral("simple_mlp.weights.pt")));
+        QVERIFY(ui.controller->waitIdle());
+        QVERIFY(!w.messageVisible());
+
+        auto* panels = w.findChild<QMenu*>(QStringLiteral("panelsMenu"));
+        QVERIFY(panels);
+        emit panels->aboutToShow();
+        QStringList titles;
+        for (QAction* a : panels->actions()) titles << a->text();
+        for (const char* t : {"Weights", "Constants", "Inputs and references", "Diagnostics", "Properties"})
+            QVERIFY2(titles.contains(QLatin1String(t)), qPrintable(titles.join(',')));
     }
 };
 

@@ -72,9 +72,24 @@ void HeatmapWidget::clear(const QString& message) {
     update();
 }
 
+QFont HeatmapWidget::scaleFont() const {
+    QFont f = font();
+    f.setPointSizeF(f.pointSizeF() * 0.85);
+    return f;
+}
+
+// The colour bar's strip, gap and widest label ("-1.23457e-05" is ~70 px):
+// the labels were cut at a fixed 57 px.
+double HeatmapWidget::scaleWidth() const {
+    const QFontMetricsF fm(scaleFont());
+    double labels = 0;
+    for (double v : {hi_, (hi_ + lo_) / 2, lo_}) labels = std::max(labels, fm.horizontalAdvance(num(v)));
+    return 14 + 3 + labels + 6;
+}
+
 QRectF HeatmapWidget::imageRect() const {
     if (image_.isNull()) return {};
-    const QRectF area(8, 8, width() - 90, height() - 16);
+    const QRectF area(8, 8, std::max(10.0, width() - 16 - scaleWidth()), height() - 16);
     const double sx = area.width() / image_.width(), sy = area.height() / image_.height();
     const double s = std::min(sx, sy);
     return QRectF(area.x(), area.y(), image_.width() * s, image_.height() * s);
@@ -99,7 +114,7 @@ void HeatmapWidget::paintEvent(QPaintEvent*) {
 // The scale right of the image, with its top, middle and bottom values, and
 // (when subsampled) which elements the image shows under it.
 void HeatmapWidget::paintColourScale(QPainter& p, const QRectF& image) {
-    const QRectF bar(width() - 74, 8, 14, std::max(40.0, height() - 16.0));
+    const QRectF bar(width() - scaleWidth(), 8, 14, std::max(40.0, height() - 16.0));
     for (int y = 0; y < static_cast<int>(bar.height()); ++y) {
         const double t = 1.0 - y / bar.height();
         p.setPen(QColor(colorAt(t, diverging_)));
@@ -107,9 +122,7 @@ void HeatmapWidget::paintColourScale(QPainter& p, const QRectF& image) {
     }
     p.setPen(palette().color(QPalette::WindowText));
     p.drawRect(bar);
-    QFont f = font();
-    f.setPointSizeF(f.pointSizeF() * 0.85);
-    p.setFont(f);
+    p.setFont(scaleFont());
     p.drawText(QPointF(bar.right() + 3, bar.top() + 10), num(hi_));
     p.drawText(QPointF(bar.right() + 3, bar.center().y() + 4), num((hi_ + lo_) / 2));
     p.drawText(QPointF(bar.right() + 3, bar.bottom()), num(lo_));

@@ -26,6 +26,8 @@ protected:
 
 private:
     QRectF imageRect() const;
+    QFont scaleFont() const;
+    double scaleWidth() const;
     void paintColourScale(QPainter& p, const QRectF& image);
 
     exec::Heatmap h_;

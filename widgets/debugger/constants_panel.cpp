@@ -3,12 +3,15 @@
 #include <QComboBox>
 #include <QFileDialog>
 #include <QHBoxLayout>
+#include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
 #include <QTableView>
 #include <QVBoxLayout>
 
+#include "core/exec/value_text.h"
+#include "widgets/common/dialog_folders.h"
 #include "widgets/common/qt_text.h"
 #include "widgets/debugger/value_table.h"
 #include "widgets/debugger/weight_filter.h"
@@ -25,6 +28,8 @@ ConstantsPanel::ConstantsPanel(DebugController* c, QWidget* parent) : QWidget(pa
     proxy_ = new WeightFilter(model_, true, this);
     table_ = makeValueTable(this, proxy_);
     table_->setObjectName(QStringLiteral("constantsTable"));
+    // Status right after the names: at the dock's default width it was off-screen, past the shapes.
+    table_->horizontalHeader()->moveSection(WeightsModel::Status, WeightsModel::Kind);
     QLayout* edit = buildEditRow();  // first: the focus chain follows creation order
     auto* load = new QPushButton(tr("Load constants…"), this);
     auto* save = new QPushButton(tr("Save entered…"), this);
@@ -90,6 +95,9 @@ void ConstantsPanel::connectEditing() {
         const auto& r = model_->row(proxy_->mapToSource(i).row());
         name_->setCurrentText(q(r.originalName));
         if (!r.irDtype.empty()) dtype_->setCurrentText(q(r.irDtype));
+        showHint(r);
+        message_->clear();  // the last Set's outcome was about another row
+        message_->setStyleSheet({});
         showWeightRow(c_, r);
     });
 }
@@ -98,6 +106,16 @@ void ConstantsPanel::enterTyped() {
     if (name_->currentText().isEmpty() || value_->text().trimmed().isEmpty()) return;
     message_->setText(tr("Setting %1…").arg(name_->currentText()));
     c_->enterConstant(name_->currentText(), value_->text(), dtype_->currentText());
+}
+
+// The value box's hint follows the row: its shape and dtype, as typed.
+void ConstantsPanel::showHint(const exec::WeightRow& r) {
+    const std::string example = exec::exampleValueText(r.irShape, r.irDtype);
+    if (example.empty()) {
+        value_->setPlaceholderText(tr("value as a nested list"));
+        return;
+    }
+    value_->setPlaceholderText(example.starts_with("a ") ? q(example) : tr("value, e.g. %1").arg(q(example)));
 }
 
 // The name box lists the constants; it keeps what was typed, else offers the first missing one.
@@ -121,17 +139,24 @@ void ConstantsPanel::rebuild() {
         name_->setCurrentText(firstMissing);
         if (!firstDtype.isEmpty()) dtype_->setCurrentText(firstDtype);
     }
+    for (const auto& r : c_->weightRows())
+        if (q(r.originalName) == name_->currentText()) showHint(r);
 }
 
 void ConstantsPanel::loadDialog() {
-    const QString f = QFileDialog::getOpenFileName(this, tr("Load constants"), QString(), tensorFileFilter());
+    const QString f = QFileDialog::getOpenFileName(
+        this, tr("Load constants"), dialogStart(DialogKind::Constants, c_->documentPath()), tensorFileFilter());
+    rememberDialogFolder(DialogKind::Constants, f);
     if (!f.isEmpty()) c_->load(exec::ValueFile::Constants, f);
 }
 
 void ConstantsPanel::saveDialog() {
-    const QString f = QFileDialog::getSaveFileName(this, tr("Save constants"), QStringLiteral("constants.pt"),
-                                                   QStringLiteral("PyTorch (*.pt);;safetensors (*.safetensors)"));
+    const QString f = QFileDialog::getSaveFileName(
+        this, tr("Save constants"),
+        dialogStart(DialogKind::Constants, c_->documentPath(), QStringLiteral("constants.pt")),
+        QStringLiteral("PyTorch (*.pt);;safetensors (*.safetensors)"));
     if (f.isEmpty()) return;
+    rememberDialogFolder(DialogKind::Constants, f);
     const QString err = c_->saveConstants(f);
     message_->setStyleSheet(err.isEmpty() ? QString() : QStringLiteral("color:#d0302a"));
     message_->setText(err.isEmpty() ? tr("Saved %1").arg(f) : err);

@@ -5,6 +5,7 @@
 // constants file and saving what was entered.
 #include <QWidget>
 
+#include "core/exec/value_rows.h"
 #include "widgets/main_window/panel_id.h"
 
 class QComboBox;
@@ -40,6 +41,7 @@ private:
     void connectEditing();
     void enterTyped();
     void rebuild();
+    void showHint(const exec::WeightRow& row);
 
     DebugController* c_;
     WeightsModel* model_;

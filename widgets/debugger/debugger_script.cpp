@@ -102,6 +102,7 @@ void runDebuggerScript(const QCommandLineParser& p, DebuggerUi& ui, const QStrin
                                             {QStringLiteral("compare"), TensorTab::Compare}};
     if (tabs.count(tab)) ui.tensors->follower()->showTab(tabs.at(tab));
     const QString dock = opt("show-dock").toLower();
+    if (!dock.isEmpty()) ui.weightsDock->window()->setProperty(kDockChosenProperty, true);
     if (dock == QLatin1String("constants"))
         ui.constantsDock->raise();
     else if (dock == QLatin1String("inputs"))

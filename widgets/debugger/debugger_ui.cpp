@@ -9,16 +9,16 @@
 #include <QDockWidget>
 #include <QFileDialog>
 #include <QInputDialog>
-#include <QLabel>
+#include <QMenu>
 #include <QMenuBar>
-#include <QProgressBar>
 #include <QScrollBar>
-#include <QStatusBar>
 #include <QToolBar>
 
 #include "core/ir/node_selection.h"
+#include "widgets/common/dialog_folders.h"
 #include "widgets/debugger/breakpoints_panel.h"
 #include "widgets/debugger/constants_panel.h"
+#include "widgets/debugger/debugger_status_bar.h"
 #include "widgets/debugger/differences_panel.h"
 #include "widgets/debugger/exec_info_panel.h"
 #include "widgets/debugger/inputs_panel.h"
@@ -207,9 +207,11 @@ void addExtractActions(MainWindow& w, DebugController* c, QMenu& menu, const Ite
     };
     auto offer = [c, &w](QMenu* into, const QString& text, std::vector<int64_t> nodes, const QString& name) {
         QObject::connect(into->addAction(text), &QAction::triggered, c, [c, &w, nodes, name] {
-            const QString path =
-                QFileDialog::getSaveFileName(&w, QObject::tr("Extract as runnable IR"), name + QStringLiteral(".json"),
-                                             QObject::tr("torch_ir IR (*.json)"));
+            const QString path = QFileDialog::getSaveFileName(
+                &w, QObject::tr("Extract as runnable IR"),
+                dialogStart(DialogKind::Export, c->documentPath(), name + QStringLiteral(".json")),
+                QObject::tr("torch_ir IR (*.json)"));
+            rememberDialogFolder(DialogKind::Export, path);
             if (!path.isEmpty()) c->extract(nodes, path);
         });
     };
@@ -332,18 +334,18 @@ void installValueMenus(MainWindow& w, DebuggerUi& ui, QMenu* menu) {
     auto* importData = loadMenu->addAction(QObject::tr("Node data as an overlay (Model Explorer JSON)…"));
     importData->setObjectName(QStringLiteral("importNodeData"));
     QObject::connect(importData, &QAction::triggered, &w, [c, &w] {
-        const QString path = QFileDialog::getOpenFileName(&w, QObject::tr("Import node data"), {},
+        const QString path = QFileDialog::getOpenFileName(&w, QObject::tr("Import node data"),
+                                                          dialogStart(DialogKind::NodeData, c->documentPath()),
                                                           QObject::tr("Node data (*.json);;All files (*)"));
+        rememberDialogFolder(DialogKind::NodeData, path);
         if (!path.isEmpty()) c->importNodeData(path);
     });
-    auto* viewMenu = menu->addMenu(QObject::tr("Panels"));
-    for (const PanelRegistration& r : registeredPanels())
-        if (QDockWidget* dock = r.sectionOf ? nullptr : w.panelDock(r.id))
-            viewMenu->addAction(dock->toggleViewAction());
 }
 
 void installMenus(MainWindow& w, DebuggerUi& ui) {
-    auto* menu = w.menuBar()->addMenu(QObject::tr("&Debug"));
+    // Before Help, which stays last (compare_ui.cpp puts Compare there too).
+    auto* menu = new QMenu(QObject::tr("&Debug"), &w);
+    w.menuBar()->insertMenu(w.helpMenu()->menuAction(), menu);
     auto* bar = w.addToolBar(QObject::tr("Debug"));
     bar->setObjectName(QStringLiteral("debugToolBar"));
     installRunActions(w, ui, menu, bar);
@@ -351,100 +353,6 @@ void installMenus(MainWindow& w, DebuggerUi& ui) {
     bar->addWidget(ui.overlay);
     menu->addSeparator();
     installValueMenus(w, ui, menu);
-}
-
-// Status, progress and bytes held in the status bar.
-void installStatusBar(MainWindow& w, DebuggerUi& ui) {
-    ui.status = new QLabel(&w);
-    ui.status->setObjectName(QStringLiteral("debugStatus"));
-    ui.progress = new QProgressBar(&w);
-    ui.progress->setObjectName(QStringLiteral("runProgress"));
-    ui.progress->setMinimumWidth(210);
-    ui.progress->setFormat(QObject::tr("%v/%m nodes"));
-    ui.progress->setValue(0);
-    ui.bytes = new QLabel(&w);
-    ui.bytes->setObjectName(QStringLiteral("bytesHeld"));
-    ui.bytes->setToolTip(QObject::tr("Memory held by computed values (see Debug ▸ Memory)"));
-    w.statusBar()->addPermanentWidget(ui.status);
-    w.statusBar()->addPermanentWidget(ui.progress);
-    w.statusBar()->addPermanentWidget(ui.bytes);
-}
-
-// "3 value(s) missing", "no state_dict loaded", or back to "ready" once they are supplied.
-void showValuesStatus(const DebuggerUi& ui) {
-    const DebugController* c = ui.controller;
-    const auto& m = c->missing();
-    ui.progress->setMaximum(static_cast<int>(std::max<int64_t>(c->nodeCount(), 1)));
-    ui.progress->setValue(static_cast<int>(c->cursor()));
-    const auto alarming = std::count_if(m.begin(), m.end(), [](const auto& r) { return !r.awaitsStateDict; });
-    if (alarming > 0) {
-        ui.status->setText(QObject::tr("<span style='color:#d0302a'>%n value(s) missing — see Diagnostics</span>",
-                                       nullptr, static_cast<int>(alarming)));
-    } else if (!m.empty()) {
-        ui.status->setText(QObject::tr("no state_dict loaded"));
-    } else if (ui.status->text().contains(QLatin1String("missing")) ||
-               ui.status->text().contains(QLatin1String("state_dict"))) {
-        ui.status->setText(QObject::tr("ready"));
-    }
-}
-
-// The controller's state in the actions, the status bar and the message bar.
-void connectRunState(MainWindow& w, const DebuggerUi& ui) {
-    DebugController* c = ui.controller;
-    auto actionsEnabled = [ui, c](bool running) {
-        for (auto* a :
-             {ui.continueAction, ui.stepAction, ui.stepIntoAction, ui.stepOutAction, ui.runToAction, ui.resetAction})
-            a->setEnabled(!running && c->hasDocument());
-        ui.stopAction->setEnabled(running);
-    };
-    QObject::connect(c, &DebugController::runStateChanged, &w, actionsEnabled);
-    QObject::connect(c, &DebugController::progress, &w, [ui](qint64 done, qint64 total, double secs) {
-        ui.progress->setMaximum(static_cast<int>(std::max<qint64>(total, 1)));
-        ui.progress->setValue(static_cast<int>(done));
-        ui.progress->setFormat(QObject::tr("%v/%m nodes · %1 s").arg(secs, 0, 'f', 2));
-    });
-    QObject::connect(c, &DebugController::bytesHeldChanged, &w, [ui](qint64 b) {
-        ui.bytes->setText(
-            QObject::tr("held: %1").arg(QString::fromStdString(exec::formatBytes(static_cast<size_t>(b)))));
-    });
-    QObject::connect(c, &DebugController::stopped, &w, [ui, &w](const QString& msg, bool failed) {
-        ui.status->setText(
-            failed ? QStringLiteral("<span style='color:#d0302a'>%1</span>").arg(msg.toHtmlEscaped().left(160))
-                   : msg.left(160));
-        ui.status->setToolTip(msg);
-        if (failed) w.statusBar()->showMessage(msg, 15000);
-    });
-    // Stopped before a node for a value it lacks: the dock that supplies it comes up.
-    QObject::connect(c, &DebugController::stoppedForMissingValue, &w, [ui, c](const QString& name, const QString&) {
-        exec::Remedy remedy = exec::Remedy::LoadStateDict;
-        for (const auto& row : c->missing())
-            if (row.value.name == name.toStdString()) remedy = row.remedy;
-        QDockWidget* dock = remedy == exec::Remedy::ChooseInputSource ? ui.inputsDock
-                            : remedy == exec::Remedy::LoadStateDict   ? ui.weightsDock
-                                                                      : ui.constantsDock;  // constants, buffers a
-                                                                                         // state_dict cannot have
-        if (!dock) return;
-        dock->show();
-        dock->raise();
-    });
-    QObject::connect(c, &DebugController::divergenceAnswered, &w,
-                     [&w](const QString& message, bool) { w.statusBar()->showMessage(message, 15000); });
-    QObject::connect(c, &DebugController::errorOccurred, &w,
-                     [&w](const QString& msg) { w.showMessage(msg, true, false); });
-    QObject::connect(c, &DebugController::valuesChanged, &w, [ui] { showValuesStatus(ui); });
-    QObject::connect(c, &DebugController::debuggerReset, &w, [ui, c] {
-        ui.progress->setMaximum(static_cast<int>(std::max<int64_t>(c->nodeCount(), 1)));
-        ui.progress->setValue(0);
-        ui.status->clear();
-    });
-    actionsEnabled(false);
-    QObject::connect(w.session(), &GraphSession::graphLoaded, &w, [actionsEnabled] { actionsEnabled(false); });
-    // Selecting a failed node shows its error in the status bar.
-    QObject::connect(w.session(), &GraphSession::selectionChanged, &w, [c, &w](const ItemRef& ref) {
-        if (!ref.isNode() || ref.index >= (int64_t)c->nodeInfos().size()) return;
-        const auto& i = c->nodeInfos()[ref.index];
-        if (!i.error.empty()) w.statusBar()->showMessage(QString::fromStdString(i.error), 15000);
-    });
 }
 
 // The view follows the current node unless the user moved it since.

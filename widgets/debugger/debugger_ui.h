@@ -13,6 +13,7 @@ class QComboBox;
 class QDockWidget;
 class QLabel;
 class QProgressBar;
+class QToolButton;
 
 namespace irscope::widgets {
 
@@ -46,9 +47,14 @@ struct DebuggerUi {
             *divergenceAction = nullptr;
     QComboBox* overlay = nullptr;
     QProgressBar* progress = nullptr;
+    QToolButton* cancelLoad = nullptr;  // shown while a value file loads
     QLabel* status = nullptr;
     QLabel* bytes = nullptr;
 };
+
+// Set on the window when a dock was asked for by name (--show-dock): the
+// debugger then raises none of its own accord.
+inline constexpr const char* kDockChosenProperty = "irscopeDockChosen";
 
 // The controller is parented to the window.
 DebuggerUi installDebugger(MainWindow& window);

@@ -16,6 +16,7 @@
 #include <QVBoxLayout>
 #include <QWidgetAction>
 
+#include "widgets/common/dialog_folders.h"
 #include "widgets/common/qt_text.h"
 #include "widgets/debugger/differences_model.h"
 #include "widgets/debugger/tensor_viewer_area.h"
@@ -275,9 +276,10 @@ void DifferencesPanel::chooseReference(int index) {
     const int item = reference_->itemData(index).toInt();
     exec::ReferenceChoice choice;
     if (item == kOtherWeights) {
-        const QString path =
-            QFileDialog::getOpenFileName(this, tr("Weights for the reference run"), {},
-                                         tr("Tensor files (*.pt *.pth *.bin *.safetensors *.npz);;All files (*)"));
+        const QString path = QFileDialog::getOpenFileName(
+            this, tr("Weights for the reference run"), dialogStart(DialogKind::Weights, c_->documentPath()),
+            tr("Tensor files (*.pt *.pth *.bin *.safetensors *.npz);;All files (*)"));
+        rememberDialogFolder(DialogKind::Weights, path);
         if (path.isEmpty()) {
             checksChanged();  // back to what it was
             return;
@@ -294,10 +296,12 @@ void DifferencesPanel::chooseReference(int index) {
 void DifferencesPanel::exportDialog(int metricIndex) {
     const auto metric = static_cast<exec::NodeMetric>(metricIndex);
     const QString name = QLatin1String(exec::nodeMetricName(metric));
-    const QString path =
-        QFileDialog::getSaveFileName(this, tr("Export %1 per node as Model Explorer node data").arg(name),
-                                     QStringLiteral("%1.node_data.json").arg(name), tr("Node data (*.json)"));
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Export %1 per node as Model Explorer node data").arg(name),
+        dialogStart(DialogKind::NodeData, c_->documentPath(), QStringLiteral("%1.node_data.json").arg(name)),
+        tr("Node data (*.json)"));
     if (path.isEmpty()) return;
+    rememberDialogFolder(DialogKind::NodeData, path);
     const QString error = c_->exportNodeData(path, metric);
     if (!error.isEmpty()) QMessageBox::warning(this, tr("Export node data"), error);
 }

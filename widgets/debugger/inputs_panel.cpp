@@ -1,5 +1,8 @@
 #include "widgets/debugger/inputs_panel.h"
 
+#include <algorithm>
+#include <optional>
+
 #include <QComboBox>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -10,6 +13,7 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
+#include "widgets/common/dialog_folders.h"
 #include "widgets/common/qt_text.h"
 #include "widgets/debugger/inputs_model.h"
 #include "widgets/debugger/value_table.h"
@@ -113,7 +117,10 @@ void InputsPanel::connectSources() {
 void InputsPanel::connectFiles(QPushButton* load, QPushButton* expected, QPushButton* intermediates) {
     auto offer = [this](QPushButton* button, const QString& title, exec::ValueFile file) {
         connect(button, &QPushButton::clicked, this, [this, title, file] {
-            const QString f = QFileDialog::getOpenFileName(this, title, QString(), tensorFileFilter());
+            const DialogKind kind = file == exec::ValueFile::Inputs ? DialogKind::Inputs : DialogKind::Reference;
+            const QString f =
+                QFileDialog::getOpenFileName(this, title, dialogStart(kind, c_->documentPath()), tensorFileFilter());
+            rememberDialogFolder(kind, f);
             if (!f.isEmpty()) c_->load(file, f);
         });
     };
@@ -142,13 +149,27 @@ void InputsPanel::rebuild() {
                             name(c_->path(exec::ValueFile::ReferenceIntermediates))));
     const QSignalBlocker b(seed_);
     seed_->setValue(static_cast<int>(c_->seed()));
+    // The box shows the source of the selected input, or the one every input
+    // shares (it said "random" while each row said "file"); left as it is
+    // when the inputs differ.
+    const auto& rows = c_->inputRows();
+    std::optional<exec::InputSource> shown;
+    if (const auto idx = table_->currentIndex(); idx.isValid() && idx.row() < static_cast<int>(rows.size()))
+        shown = model_->row(idx.row()).source;
+    else if (!rows.empty() &&
+             std::all_of(rows.begin(), rows.end(), [&rows](const auto& r) { return r.source == rows.front().source; }))
+        shown = rows.front().source;
+    if (shown) {
+        const QSignalBlocker sb(source_);
+        source_->setCurrentIndex(source_->findData(static_cast<int>(*shown)));
+    }
 }
 
 namespace {
 
 const bool registered = registerPanel({
     .id = kInputsPanel,
-    .title = QT_TRANSLATE_NOOP("irscope::widgets::Panels", "Inputs && references"),
+    .title = QT_TRANSLATE_NOOP("irscope::widgets::Panels", "Inputs and references"),
     .order = 40,
     .make = [](const PanelContext& c) -> QWidget* { return new InputsPanel(c.controller); },
     .where = {Qt::BottomDockWidgetArea, {}, kWeightsPanel},

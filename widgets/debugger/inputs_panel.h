@@ -1,5 +1,5 @@
 #pragma once
-// InputsPanel: the "Inputs & references" dock: where each graph input's value
+// InputsPanel: the "Inputs and references" dock: where each graph input's value
 // comes from (random with a seed, zeros, ones, a file), loading the inputs,
 // the expected outputs and the reference intermediates, and going to the
 // first node whose output differs from its reference.

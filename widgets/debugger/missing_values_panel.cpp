@@ -1,7 +1,9 @@
 #include "widgets/debugger/missing_values_panel.h"
 
+#include <QFileInfo>
 #include <QLabel>
 #include <QListWidget>
+#include <QPushButton>
 #include <QVBoxLayout>
 
 #include "widgets/common/qt_text.h"
@@ -19,9 +21,14 @@ MissingValuesPanel::MissingValuesPanel(DebugController* c, QWidget* parent) : QW
     list_ = new QListWidget(this);
     list_->setObjectName(QStringLiteral("missingValuesList"));
     list_->setWordWrap(true);
+    cast_ = new QPushButton(tr("Cast weights to the IR's dtypes"), this);
+    cast_->setObjectName(QStringLiteral("castWeightsFix"));
+    cast_->setToolTip(tr("Convert each state_dict tensor whose dtype is not the IR's; the file is not changed"));
+    connect(cast_, &QPushButton::clicked, this, [this] { c_->setCastWeights(true); });
     auto* lay = new QVBoxLayout(this);
     lay->setContentsMargins(0, 0, 0, 0);
     lay->addWidget(title_);
+    lay->addWidget(cast_, 0, Qt::AlignLeft);
     lay->addWidget(list_);
     connect(list_, &QListWidget::itemClicked, this, [this](QListWidgetItem* it) {
         const int r = it->data(Qt::UserRole).toInt();  // index into missing()
@@ -31,24 +38,44 @@ MissingValuesPanel::MissingValuesPanel(DebugController* c, QWidget* parent) : QW
     });
     connect(c_, &DebugController::valuesChanged, this, &MissingValuesPanel::rebuild);
     connect(c_, &DebugController::debuggerReset, this, &MissingValuesPanel::rebuild);
+    connect(c_, &DebugController::valuesLoadChanged, this, &MissingValuesPanel::rebuild);
     rebuild();
 }
 
 void MissingValuesPanel::rebuild() {
     list_->clear();
+    // No verdict while a file that supplies values is still being read.
+    if (c_->isLoadingValues() &&
+        (c_->valuesLoad().file == exec::ValueFile::Weights || c_->valuesLoad().file == exec::ValueFile::Constants ||
+         c_->valuesLoad().file == exec::ValueFile::Inputs)) {
+        setVisible(true);
+        title_->setText(tr("Loading %1… the pre-flight check follows once it is read")
+                            .arg(QFileInfo(c_->valuesLoad().path).fileName().toHtmlEscaped()));
+        list_->hide();
+        cast_->hide();
+        return;
+    }
     const auto& m = c_->missing();
     setVisible(!m.empty());
     // Values only a state_dict can supply are no alarm while none is loaded: one
     // neutral line for them, red rows for what a state_dict can never supply.
-    int awaiting = 0;
-    for (const auto& r : m) awaiting += r.awaitsStateDict ? 1 : 0;
+    int awaiting = 0, castable = 0;
+    for (const auto& r : m) {
+        awaiting += r.awaitsStateDict ? 1 : 0;
+        castable += r.remedy == exec::Remedy::CastToIrDtype ? 1 : 0;
+    }
     const int alarming = static_cast<int>(m.size()) - awaiting;
     QString title;
-    if (alarming > 0)
+    if (alarming > castable)
         title =
             tr("<b style='color:#d0302a'>Pre-flight: %n value(s) missing</b> — a run stops before the first node "
                "that needs one, until they are supplied",
-               nullptr, alarming);
+               nullptr, alarming - castable);
+    if (castable > 0)
+        title += (title.isEmpty() ? QString() : QStringLiteral("<br>")) +
+                 tr("<b style='color:#d0302a'>Pre-flight: %n weight(s) not in the IR's dtype</b> — the ops would "
+                    "fail or compute in another precision; a run stops before the first node that reads one",
+                    nullptr, castable);
     if (awaiting > 0)
         title += (title.isEmpty() ? QString() : QStringLiteral("<br>")) +
                  tr("No state_dict loaded: %n parameter(s)/buffer(s) will come from one (Weights dock › Load "
@@ -64,6 +91,7 @@ void MissingValuesPanel::rebuild() {
         it->setToolTip(remedyText(r));
     }
     list_->setVisible(list_->count() > 0);
+    cast_->setVisible(castable > 0);
 }
 
 namespace {

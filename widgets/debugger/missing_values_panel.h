@@ -2,13 +2,15 @@
 // MissingValuesPanel: the pre-flight list in the Diagnostics dock: values a
 // run would lack, each with what supplies it; clicking one selects the first
 // node that reads it. Parameters waiting for a state_dict that was not loaded
-// yet are one neutral line, not an alarm.
+// yet are one neutral line, not an alarm. Weights in another dtype than the
+// IR's count as missing, with a button that casts them.
 #include <QWidget>
 
 #include "widgets/main_window/panel_id.h"
 
 class QLabel;
 class QListWidget;
+class QPushButton;
 
 namespace irscope::widgets {
 
@@ -21,12 +23,14 @@ class MissingValuesPanel : public QWidget {
 public:
     explicit MissingValuesPanel(DebugController* controller, QWidget* parent = nullptr);
     QListWidget* list() const { return list_; }
+    QPushButton* castButton() const { return cast_; }
 
 private:
     void rebuild();
     DebugController* c_;
     QListWidget* list_;
     QLabel* title_;
+    QPushButton* cast_;
 };
 
 }  // namespace irscope::widgets

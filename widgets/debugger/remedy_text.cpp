@@ -13,15 +13,21 @@ QString remedyText(const exec::MissingRow& r) {
                    "choose a source for input '%1' in the Inputs dock (random, zeros, ones) or load an inputs file")
             .arg(q(mv.name));
     case exec::Remedy::EnterConstant:
-        return QStringLiteral(
-                   "enter the value of constant '%1' in the Constants dock (e.g. [1, 0, 1, 0] float32) or "
-                   "load a constants file")
-            .arg(what);
+        if (r.example.empty())
+            return QStringLiteral("enter the value of constant '%1' in the Constants dock or load a constants file")
+                .arg(what);
+        return QStringLiteral("enter the value of constant '%1' in the Constants dock (%2) or load a constants file")
+            .arg(what, q(r.example));
     case exec::Remedy::EnterNonPersistentBuffer:
         return QStringLiteral(
                    "'%1' is a non-persistent buffer (not in the state_dict): enter it in the Constants dock "
                    "or load a constants file")
             .arg(what);
+    case exec::Remedy::CastToIrDtype:
+        return QStringLiteral(
+                   "'%1' is %2 in the state_dict, %3 in the IR: cast the weights to the IR's dtypes "
+                   "(Weights dock › Cast to the IR's dtypes)")
+            .arg(what, q(mv.haveDtype), q(mv.irDtype));
     case exec::Remedy::LoadStateDict:
         return QStringLiteral("load a state_dict that has '%1' (Weights dock › Load weights…)").arg(what);
     }

@@ -22,6 +22,7 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
+#include "widgets/common/dialog_folders.h"
 #include "widgets/common/heatmap_widget.h"
 #include "widgets/common/histogram_chart.h"
 #include "widgets/common/qt_text.h"
@@ -227,9 +228,10 @@ void TensorViewer::exportDialog() {
     if (tensor_.isEmpty()) return;
     QString base = tensor_;
     base.replace(QLatin1Char('/'), QLatin1Char('_'));
-    const QString f =
-        QFileDialog::getSaveFileName(this, tr("Export tensor"), base + QStringLiteral(".npy"),
-                                     QStringLiteral("NumPy (*.npy);;PyTorch (*.pt);;safetensors (*.safetensors)"));
+    const QString f = QFileDialog::getSaveFileName(
+        this, tr("Export tensor"), dialogStart(DialogKind::Tensor, c_->documentPath(), base + QStringLiteral(".npy")),
+        QStringLiteral("NumPy (*.npy);;PyTorch (*.pt);;safetensors (*.safetensors)"));
+    rememberDialogFolder(DialogKind::Tensor, f);
     if (!f.isEmpty()) c_->exportTensorReportingErrors(tensor_, f, side());
 }
 

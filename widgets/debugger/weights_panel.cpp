@@ -1,5 +1,7 @@
 #include "widgets/debugger/weights_panel.h"
 
+#include <algorithm>
+
 #include <QComboBox>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -9,6 +11,7 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
+#include "widgets/common/dialog_folders.h"
 #include "widgets/debugger/value_table.h"
 #include "widgets/debugger/weight_filter.h"
 #include "widgets/debugger/weights_model.h"
@@ -27,10 +30,19 @@ WeightsPanel::WeightsPanel(DebugController* c, QWidget* parent) : QWidget(parent
     filter_->setObjectName(QStringLiteral("weightsFilter"));
     addWeightFilterModes(filter_);
     auto* load = new QPushButton(tr("Load weights…"), this);
+    // Checkable: the cast is a setting of the session (later loads are cast
+    // too), and unchecking gives the file's own dtypes back.
+    cast_ = new QPushButton(tr("Cast to the IR's dtypes"), this);
+    cast_->setObjectName(QStringLiteral("castWeightsButton"));
+    cast_->setCheckable(true);
+    cast_->setToolTip(
+        tr("Convert each state_dict tensor whose dtype is not the one the IR declares (a bfloat16 "
+           "checkpoint for a float32 IR); the file is not changed"));
     summary_ = new QLabel(this);
     summary_->setWordWrap(true);
     auto* top = new QHBoxLayout;
     top->addWidget(load);
+    top->addWidget(cast_);
     top->addWidget(new QLabel(tr("Show:"), this));
     top->addWidget(filter_);
     top->addStretch(1);
@@ -41,12 +53,14 @@ WeightsPanel::WeightsPanel(DebugController* c, QWidget* parent) : QWidget(parent
     lay->addWidget(table_, 1);
 
     connect(load, &QPushButton::clicked, this, &WeightsPanel::loadDialog);
+    connect(cast_, &QPushButton::clicked, this, [this](bool on) { c_->setCastWeights(on); });
     connect(filter_, &QComboBox::currentIndexChanged, this,
             [this] { proxy_->setMode(static_cast<WeightFilterMode>(filter_->currentData().toInt())); });
     connect(table_, &QTableView::clicked, this,
             [this](const QModelIndex& i) { showWeightRow(c_, model_->row(proxy_->mapToSource(i).row())); });
     connect(c_, &DebugController::valuesChanged, this, &WeightsPanel::refresh);
     connect(c_, &DebugController::debuggerReset, this, &WeightsPanel::refresh);
+    connect(c_, &DebugController::valuesLoadChanged, this, [this] { summary_->setText(summaryText()); });
     refresh();
 }
 
@@ -54,10 +68,20 @@ void WeightsPanel::refresh() {
     model_->refresh();
     table_->resizeColumnsToContents();
     summary_->setText(summaryText());
+    const bool on = c_->castWeights();
+    const bool mismatched = std::any_of(c_->weightRows().begin(), c_->weightRows().end(),
+                                        [](const auto& r) { return r.status == exec::WeightStatus::DTypeMismatch; });
+    cast_->setChecked(on);
+    cast_->setEnabled(on || mismatched);
 }
+
+QString WeightsPanel::summary() const { return summary_->text(); }
 
 // "weights.pt — 3 loaded, 1 from constants, 1 missing, ...".
 QString WeightsPanel::summaryText() const {
+    // No verdict on a state_dict still being read: it would count every weight missing.
+    if (c_->isLoadingValues() && c_->valuesLoad().file == exec::ValueFile::Weights)
+        return tr("Loading %1… %2%").arg(QFileInfo(c_->valuesLoad().path).fileName()).arg(c_->valuesLoad().percent);
     int counts[8] = {};
     for (const auto& r : c_->weightRows()) counts[static_cast<int>(r.status)]++;
     const QString weights = c_->path(exec::ValueFile::Weights);
@@ -70,8 +94,11 @@ QString WeightsPanel::summaryText() const {
     const QString format = tr("%1 — %2 loaded, %3 from constants, ") + missingFormat +
                            tr(", %5 shape / %6 dtype mismatch, %7 unused in file");
     auto n = [](int v) { return QString::number(v); };
+    int cast = 0;
+    for (const auto& r : c_->weightRows()) cast += r.source.find("(cast from ") != std::string::npos ? 1 : 0;
+    const QString castNote = cast > 0 ? tr(" (%n cast to the IR's dtypes)", nullptr, cast) : QString();
     // One multi-argument arg(): a file name containing "%2" is not substituted into.
-    return format.arg(file, n(counts[(int)S::Loaded]),
+    return format.arg(file + castNote, n(counts[(int)S::Loaded]),
                       n(counts[(int)S::FromIr] + counts[(int)S::FromConstants] + counts[(int)S::Entered]),
                       n(counts[(int)S::Missing]), n(counts[(int)S::ShapeMismatch]), n(counts[(int)S::DTypeMismatch]),
                       n(counts[(int)S::UnusedInFile]));
@@ -80,12 +107,16 @@ QString WeightsPanel::summaryText() const {
 int WeightsPanel::visibleRows() const { return proxy_->rowCount(); }
 
 void WeightsPanel::loadDialog() {
-    const QString f = QFileDialog::getOpenFileName(this, tr("Load state_dict"), QString(), tensorFileFilter());
+    const QString f = QFileDialog::getOpenFileName(
+        this, tr("Load state_dict"), dialogStart(DialogKind::Weights, c_->documentPath()), tensorFileFilter());
+    rememberDialogFolder(DialogKind::Weights, f);
     if (!f.isEmpty()) c_->load(exec::ValueFile::Weights, f);
 }
 
 void WeightsPanel::loadFolderDialog() {
-    const QString d = QFileDialog::getExistingDirectory(this, tr("Load a sharded checkpoint (the repository folder)"));
+    const QString d = QFileDialog::getExistingDirectory(this, tr("Load a sharded checkpoint (the repository folder)"),
+                                                        dialogStart(DialogKind::Weights, c_->documentPath()));
+    rememberDialogFolder(DialogKind::Weights, d);
     if (!d.isEmpty()) c_->load(exec::ValueFile::Weights, d);
 }
 

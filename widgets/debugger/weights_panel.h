@@ -1,13 +1,15 @@
 #pragma once
 // WeightsPanel: the Weights dock: every IR weight and its binding status (a
 // table filtered by status group), a one-line summary of the counts, and
-// loading a state_dict. Clicking a row selects the weight and shows its tensor.
+// loading a state_dict, casting it to the IR's dtypes. Clicking a row selects
+// the weight and shows its tensor.
 #include <QWidget>
 
 #include "widgets/main_window/panel_id.h"
 
 class QComboBox;
 class QLabel;
+class QPushButton;
 class QTableView;
 
 namespace irscope::widgets {
@@ -25,6 +27,8 @@ public:
     explicit WeightsPanel(DebugController* controller, QWidget* parent = nullptr);
     QTableView* table() const { return table_; }
     QComboBox* filter() const { return filter_; }
+    QPushButton* castButton() const { return cast_; }
+    QString summary() const;
     int visibleRows() const;
     void loadDialog();
     // A sharded Hugging Face checkpoint: its folder (shards and index).
@@ -40,6 +44,7 @@ private:
     QTableView* table_;
     QComboBox* filter_;
     QLabel* summary_;
+    QPushButton* cast_;
 };
 
 }  // namespace irscope::widgets

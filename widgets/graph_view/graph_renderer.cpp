@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <unordered_map>
 
 #include <QFont>
 #include <QImage>
@@ -383,9 +384,15 @@ void drawFlaggedEdges(QPainter& p, const Frame& f, const std::vector<int32_t>& f
 void drawEdgeLabels(QPainter& p, const Frame& f, const std::vector<int32_t>& edges) {
     p.setFont(labelFont(2));
     p.setPen(f.rq.theme.edgeLabel);
+    // One output feeding several nodes is one tensor with one shape: its
+    // edges leave the box together, and a label on each overprinted the others.
+    std::unordered_map<int32_t, const std::string*> drawn;  // source -> the label drawn first
+    drawn.reserve(edges.size());
     for (int32_t e : edges) {
         const auto& edge = f.r.edges[e];
         if (edge.label.empty()) continue;
+        const auto [it, first] = drawn.emplace(edge.source, &edge.label);
+        if (!first && *it->second == edge.label) continue;
         p.drawText(QPointF(edge.labelPos.x, edge.labelPos.y + 10 * 0.35), QString::fromStdString(edge.label));
     }
 }

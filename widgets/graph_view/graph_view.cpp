@@ -24,8 +24,10 @@
 namespace irscope::widgets {
 
 namespace {
-constexpr double kOpenZoom = 0.8;  // a freshly opened graph too big to fit is shown at this zoom
-}
+// A freshly opened graph is never shown smaller than this: the op names are
+// readable from kTextFromZoom (0.45) on, comfortably from here.
+constexpr double kReadableZoom = 0.6;
+}  // namespace
 
 GraphView::GraphView(GraphSession* session, QWidget* parent)
     : QAbstractScrollArea(parent), session_(session), theme_(GraphTheme::fromPalette(palette())) {
@@ -184,19 +186,23 @@ void GraphView::centerOn(const ItemRef& ref, bool zoomToRead) {
 }
 
 void GraphView::onGraphLoaded() {
+    // The whole graph when it fits at a readable zoom; else its width (a
+    // tall graph is read top-down from the inputs), never below readable.
     const double fit = fitZoom();
-    if (fit >= kOpenZoom) {
+    const auto* lay = session_->layout();
+    if (fit >= kReadableZoom || !lay) {
         zoom_ = std::min(fit, 1.0);
         updateScrollBars();
     } else {
-        zoom_ = kOpenZoom;
-        updateScrollBars();
-        // Start at the top (graph inputs), centred on the first input if any.
-        const auto* lay = session_->layout();
-        double x = lay ? lay->result.bounds.center().x : 0;
-        if (lay && !lay->inputItem.empty() && lay->inputItem.front() >= 0)
-            x = lay->result.items[lay->inputItem.front()].rect.center().x;
         const auto& b = lay->result.bounds;
+        const double widthFit = b.width > 0 ? viewport()->width() / b.width : 1.0;
+        zoom_ = std::clamp(widthFit, kReadableZoom, 1.0);
+        updateScrollBars();
+        // From the top (graph inputs); centred on the whole width when it
+        // fits, else on the first input.
+        double x = b.center().x;
+        if (widthFit < kReadableZoom && !lay->inputItem.empty() && lay->inputItem.front() >= 0)
+            x = lay->result.items[lay->inputItem.front()].rect.center().x;
         horizontalScrollBar()->setValue(static_cast<int>((x - b.x) * zoom_ - viewport()->width() / 2.0));
         verticalScrollBar()->setValue(0);
     }

@@ -14,7 +14,14 @@ namespace irscope::widgets {
 Minimap::Minimap(GraphView* view) : QWidget(view), view_(view) {
     setObjectName(QStringLiteral("minimap"));
     setCursor(Qt::PointingHandCursor);
-    setAttribute(Qt::WA_OpaquePaintEvent);
+    // See-through: at small window sizes it covers a good part of the view,
+    // and an opaque box hid the nodes under it. Solid while the pointer is on it.
+    setAttribute(Qt::WA_Hover);
+}
+
+bool Minimap::event(QEvent* e) {
+    if (e->type() == QEvent::HoverEnter || e->type() == QEvent::HoverLeave) update();
+    return QWidget::event(e);
 }
 
 void Minimap::invalidate() {
@@ -76,7 +83,9 @@ void Minimap::paintEvent(QPaintEvent*) {
         renderGraph(cp, rq);
         dirty_ = false;
     }
+    p.setOpacity(underMouse() ? 1.0 : 0.62);
     p.drawImage(QPointF(0, 0), cache_);
+    p.setOpacity(1.0);
     QRectF vis = sceneToMap(view_->visibleSceneRect()).intersected(QRectF(rect()).adjusted(0, 0, -1, -1));
     if (vis.width() < 3) vis.adjust(-1.5, 0, 1.5, 0);
     if (vis.height() < 3) vis.adjust(0, -1.5, 0, 1.5);

@@ -1,10 +1,12 @@
 #include "widgets/main_window/main_window.h"
 
+#include <algorithm>
 #include <fstream>
 
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
+#include <QDir>
 #include <QDockWidget>
 #include <QDragEnterEvent>
 #include <QDropEvent>
@@ -28,10 +30,12 @@
 
 #include "core/export/mermaid.h"
 #include "core/export/svg_export.h"
+#include "widgets/common/dialog_folders.h"
 #include "widgets/graph_view/breadcrumb_bar.h"
 #include "widgets/graph_view/graph_view.h"
 #include "widgets/graph_view/image_export.h"
 #include "widgets/main_window/recent_files.h"
+#include "widgets/main_window/shortcuts_dialog.h"
 #include "widgets/panels/call_stack_panel.h"
 #include "widgets/panels/diagnostics_panel.h"
 #include "widgets/panels/modules_panel.h"
@@ -54,6 +58,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     buildActions();
     restoreSettings();
     updateTitle();
+    updateInfo();
 }
 
 MainWindow::~MainWindow() = default;
@@ -268,13 +273,15 @@ void MainWindow::buildActions() {
     });
     auto* reloadAction = file->addAction(tr("&Reload"), this, &MainWindow::reload);
     reloadAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
+    documentActions_ << reloadAction;
     file->addSeparator();
-    file->addAction(tr("Export as &SVG…"), this,
-                    [this] { exportDialog(tr("SVG image (*.svg)"), QStringLiteral("svg")); });
-    file->addAction(tr("Export as &PNG…"), this,
-                    [this] { exportDialog(tr("PNG image (*.png)"), QStringLiteral("png")); });
-    file->addAction(tr("Export as &Mermaid…"), this,
-                    [this] { exportDialog(tr("Mermaid flowchart (*.mmd *.md)"), QStringLiteral("mmd")); });
+    documentActions_ << file->addAction(tr("Export as &SVG…"), this, [this] {
+        exportDialog(tr("SVG image (*.svg)"), QStringLiteral("svg"));
+    }) << file->addAction(tr("Export as &PNG…"), this, [this] {
+        exportDialog(tr("PNG image (*.png)"), QStringLiteral("png"));
+    }) << file->addAction(tr("Export as &Mermaid…"), this, [this] {
+        exportDialog(tr("Mermaid flowchart (*.mmd *.md)"), QStringLiteral("mmd"));
+    });
     file->addSeparator();
     auto* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
@@ -283,6 +290,9 @@ void MainWindow::buildActions() {
     buildGoMenu();
 
     auto* help = helpMenu_ = menuBar()->addMenu(tr("&Help"));
+    auto* keys = help->addAction(tr("&Keyboard Shortcuts"), this, [this] { showShortcuts(*this); });
+    keys->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Slash));
+    help->addSeparator();
     help->addAction(tr("&About irscope"), this, [this] {
         showMessage(tr("irscope %1: inspect, run and debug torch_ir graphs.").arg(QApplication::applicationVersion()),
                     false, false);
@@ -299,6 +309,7 @@ void MainWindow::buildViewMenu() {
     fit->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_0));
     auto* actual = viewMenu->addAction(tr("&Actual Size"), view_, &GraphView::actualSize);
     actual->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_0));  // Ctrl+1..9: recent files
+    documentActions_ << zin << zout << fit << actual;
     viewMenu->addSeparator();
     minimapAction_ = viewMenu->addAction(tr("&Minimap"));
     minimapAction_->setCheckable(true);
@@ -325,10 +336,37 @@ void MainWindow::buildViewMenu() {
     auto* all = depthMenu->addAction(tr("All"), this, [this] { session_->expandAllModules(); });
     all->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Plus));
     connect(groupAction_, &QAction::toggled, depthMenu, &QMenu::setEnabled);
+    documentActions_ << depthMenu->actions();
     viewMenu->addSeparator();
-    for (PanelId id :
-         {kSearchPanel, kPropertiesPanel, kOpStatsPanel, kModulesPanel, kCallStackPanel, kDiagnosticsPanel})
-        viewMenu->addAction(panelDock(id)->toggleViewAction());
+    // Every dock in one place, the debugger's and the comparison's too: the
+    // list is made when the menu opens, from the docks the window has then.
+    auto* panels = viewMenu->addMenu(tr("&Panels"));
+    panels->setObjectName(QStringLiteral("panelsMenu"));
+    connect(panels, &QMenu::aboutToShow, this, [this, panels] { fillPanelsMenu(panels); });
+}
+
+void MainWindow::fillPanelsMenu(QMenu* menu) {
+    menu->clear();
+    QList<QDockWidget*> docks = findChildren<QDockWidget*>(QString(), Qt::FindDirectChildrenOnly);
+    std::sort(docks.begin(), docks.end(), [](QDockWidget* a, QDockWidget* b) {
+        return QString::localeAwareCompare(a->windowTitle(), b->windowTitle()) < 0;
+    });
+    for (QDockWidget* dock : docks) {
+        // Its title may carry counts ("Diagnostics (2 errors, …)"): the name before them.
+        QString title = dock->windowTitle().section(QLatin1String(" ("), 0, 0);
+        title.replace(QLatin1Char('&'), QLatin1String("&&"));
+        QAction* a = menu->addAction(title);
+        a->setCheckable(true);
+        a->setChecked(dock->isVisible());
+        connect(a, &QAction::triggered, dock, [dock](bool on) {
+            if (!on) {
+                dock->hide();
+                return;
+            }
+            dock->show();
+            dock->raise();  // in a tab group, shown is not enough: bring its tab to the front
+        });
+    }
 }
 
 void MainWindow::buildGoMenu() {
@@ -348,14 +386,19 @@ void MainWindow::buildGoMenu() {
     up->setShortcut(QKeySequence(Qt::ALT | Qt::Key_Up));
     auto* down = go->addAction(tr("Go to &Consumer"), session_, &GraphSession::walkToConsumer);
     down->setShortcut(QKeySequence(Qt::ALT | Qt::Key_Down));
+    documentActions_ << find << next << prev << up << down;
 }
 
 // ------------------------------------------------------------------ files
 
 void MainWindow::openDialog() {
-    const QString dir = recent_->files().isEmpty() ? QString() : QFileInfo(recent_->files().front()).absolutePath();
+    const QString beside = session_->hasDocument()      ? session_->filePath()
+                           : recent_->files().isEmpty() ? QString()
+                                                        : recent_->files().front();
     const QString path =
-        QFileDialog::getOpenFileName(this, tr("Open torch_ir graph"), dir, tr("torch_ir JSON (*.json);;All files (*)"));
+        QFileDialog::getOpenFileName(this, tr("Open torch_ir graph"), dialogStart(DialogKind::Ir, beside),
+                                     tr("torch_ir JSON (*.json);;All files (*)"));
+    rememberDialogFolder(DialogKind::Ir, path);
     if (!path.isEmpty()) openFile(path);
 }
 
@@ -381,6 +424,8 @@ void MainWindow::onGraphLoaded() {
 void MainWindow::updateInfo() {
     const auto* doc = session_->document();
     const auto* lay = session_->layout();
+    // Without a graph there is nothing to zoom, export, find or reload.
+    for (QAction* a : documentActions_) a->setEnabled(doc != nullptr);
     if (!doc) {
         infoLabel_->clear();
         return;
@@ -394,13 +439,21 @@ void MainWindow::updateInfo() {
 
 void MainWindow::updateTitle() {
     const QString path = session_->filePath();
-    setWindowTitle(path.isEmpty() ? QStringLiteral("irscope")
-                                  : QStringLiteral("%1 — irscope").arg(QFileInfo(path).fileName()));
+    const QString model =
+        session_->document() ? QString::fromStdString(session_->document()->graph.modelName) : QString();
+    // "TinyLlama — model.json — irscope": the model first, as users name it.
+    if (path.isEmpty())
+        setWindowTitle(QStringLiteral("irscope"));
+    else if (model.isEmpty())
+        setWindowTitle(QStringLiteral("%1 — irscope").arg(QFileInfo(path).fileName()));
+    else
+        setWindowTitle(QStringLiteral("%1 — %2 — irscope").arg(model, QFileInfo(path).fileName()));
     setWindowFilePath(path);
 }
 
 void MainWindow::showMessage(const QString& text, bool error, bool offerReload) {
     messageLabel_->setText(text);
+    messageIsError_ = error;
     messageReload_->setVisible(offerReload);
     QPalette pal = messageBar_->palette();
     const bool dark = palette().color(QPalette::Window).lightness() < 110;
@@ -411,6 +464,10 @@ void MainWindow::showMessage(const QString& text, bool error, bool offerReload) 
     messageBar_->show();
 }
 
+void MainWindow::clearError() {
+    if (messageIsError_) messageBar_->hide();
+}
+
 QString MainWindow::messageText() const { return messageLabel_->text(); }
 bool MainWindow::messageVisible() const { return !messageBar_->isHidden(); }
 
@@ -419,7 +476,12 @@ void MainWindow::exportDialog(const QString& filter, const QString& suffix) {
     const QFileInfo src(session_->filePath());
     const QString suggested =
         src.absolutePath() + QLatin1Char('/') + src.completeBaseName() + QLatin1Char('.') + suffix;
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export"), suggested, filter);
+    const QString remembered = dialogStart(DialogKind::Export, session_->filePath());
+    const QString start = remembered.isEmpty()
+                              ? suggested
+                              : QDir(remembered).filePath(src.completeBaseName() + QLatin1Char('.') + suffix);
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export"), start, filter);
+    rememberDialogFolder(DialogKind::Export, path);
     if (!path.isEmpty()) exportTo(path);
 }
 

@@ -86,6 +86,9 @@ public slots:
     void reload();
     bool exportTo(const QString& path);  // .svg, .png or .mmd by extension
     void showMessage(const QString& text, bool error, bool offerReload);
+    // Takes the bar down if it reports an error: a later load succeeded (a
+    // note that the file changed on disk stays).
+    void clearError();
 
 protected:
     void closeEvent(QCloseEvent*) override;
@@ -98,6 +101,7 @@ private:
     void connectSession();
     void buildActions();
     void buildViewMenu();
+    void fillPanelsMenu(QMenu* menu);
     void buildGoMenu();
     void buildDocks();
     void place(QDockWidget* dock, const PanelPlacement& where);
@@ -122,6 +126,8 @@ private:
     QHash<QString, QDockWidget*> docks_;  // by PanelId key
 
     QWidget* messageBar_;
+    QList<QAction*> documentActions_;  // enabled only while a graph is open
+    bool messageIsError_ = false;
     QLabel* messageLabel_;
     QPushButton* messageReload_;
     QProgressBar* progress_;

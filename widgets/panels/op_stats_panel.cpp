@@ -100,6 +100,9 @@ void OpStatsPanel::rebuild() {
         chart->addSeries(series);
         auto* axisY = new QBarCategoryAxis;
         axisY->append(categories);
+        // QtCharts cuts a label to "…" once the dock is narrow, and in a
+        // 400 px dock that was every op name: whole names, the bars shorter.
+        axisY->setTruncateLabels(false);
         chart->addAxis(axisY, Qt::AlignLeft);
         series->attachAxis(axisY);
         auto* axisX = new QValueAxis;

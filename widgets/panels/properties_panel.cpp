@@ -338,8 +338,11 @@ void PropertiesPanel::showWeight(const ItemRef& ref) {
         row(v, tr("Stored"),
             constant->usable() ? tr("%1 bytes of %2").arg(constant->bytes.size()).arg(qs(constant->dtype))
                                : tr("unusable: %1").arg(qs(constant->problem)));
+    } else if (session_->suppliedPlaceholders().contains(ref.name)) {
+        row(v, tr("Source"), tr("supplied for the run (Constants dock); its tensor is in the Tensor dock"));
     } else {
-        row(v, tr("Summary"), tr("(values not loaded)"));
+        // The debugger's docks say whether a loaded file has it; this panel reads the IR only.
+        row(v, tr("Stored"), tr("no value in the IR (a state_dict or the Constants dock supplies it)"));
     }
     auto* c = section(tr("Used by"));
     if (wi) {

@@ -44,6 +44,8 @@ int64_t DebugController::producerOf(const QString& tensor) const {
     return p ? p->first : -1;
 }
 
+QString DebugController::documentPath() const { return session_->filePath(); }
+
 int64_t DebugController::nodeCount() const { return dbg_ ? dbg_->nodeCount() : 0; }
 
 bool DebugController::isBusy() const { return runLane_->isBusy(); }
@@ -183,6 +185,9 @@ void DebugController::onGraphLoaded() {
 
 void DebugController::clearSnapshot() {
     running_ = false;
+    const bool wasLoading = !queuedLoads_.empty();
+    queuedLoads_.clear();  // the lanes were emptied: nothing of the old document loads on
+    if (wasLoading) emit valuesLoadChanged();
     weightRows_.clear();
     inputRows_.clear();
     missing_.clear();
@@ -218,10 +223,6 @@ void DebugController::restoreSettings(exec::ValueSettings settings) {
 
 // ------------------------------------------------------------------ values
 
-void DebugController::load(exec::ValueFile file, const QString& path) {
-    loadWith([file, p = path.toStdString()](exec::Debugger& d) { d.load(file, p); });
-}
-
 void DebugController::loadRenamedReference(const QString& path,
                                            std::vector<std::pair<std::string, std::string>> renames) {
     loadWith([p = path.toStdString(), renames = std::move(renames)](exec::Debugger& d) {
@@ -243,6 +244,17 @@ void DebugController::loadWith(std::function<void(exec::Debugger&)> read) {
             if (error.isEmpty()) lastFailed_ = false;
             apply(std::move(*s));
             if (!error.isEmpty()) emit errorOccurred(error);
+        };
+    });
+}
+
+void DebugController::setCastWeights(bool on) {
+    post({}, [this, on](exec::Debugger& d) -> Continuation {
+        const auto cast = static_cast<qint64>(d.setCastWeights(on));
+        auto s = std::make_shared<Snapshot>(snapshot(d, true));
+        return [this, s, on, cast] {
+            apply(std::move(*s));
+            emit castWeightsChanged(on, cast);
         };
     });
 }

@@ -68,6 +68,8 @@ public:
     // The node whose output `tensor` is (-1: an input, a weight, unknown).
     int64_t producerOf(const QString& tensor) const;
     bool hasDocument() const { return dbg_ != nullptr; }
+    // The IR's path ("" without one): file dialogs start beside it.
+    QString documentPath() const;
 
     // ---- snapshots (UI thread)
     const std::vector<exec::WeightRow>& weightRows() const { return weightRows_; }
@@ -91,6 +93,8 @@ public:
     QString path(exec::ValueFile file) const;
     QStringList enteredConstants() const;
     int64_t seed() const;
+    // Whether the state_dict is cast to the IR's dtypes (read from the core).
+    bool castWeights() const { return dbg_ && dbg_->castWeights(); }
     bool isRunning() const { return running_; }
     bool isBusy() const;
     int64_t cursor() const { return cursor_; }
@@ -111,9 +115,23 @@ public:
     // Blocks the UI thread until both lanes are empty and no run goes on (tests, scripted GUI).
     bool waitIdle(int timeoutMs = 60000);
 
+    // A value file being read (debug_controller_loads.cpp): the panels show
+    // "Loading weights… N%" instead of a verdict on values not there yet.
+    struct ValuesLoad {
+        exec::ValueFile file = exec::ValueFile::Weights;
+        QString path;
+        int percent = 0;
+    };
+    bool isLoadingValues() const { return !queuedLoads_.empty(); }
+    // The load being read now (the first of those queued); only while isLoadingValues().
+    const ValuesLoad& valuesLoad() const { return queuedLoads_.front().load; }
+
 public slots:
-    // A tensor file of values; a failure goes out through errorOccurred.
+    // A tensor file of values, read on the run lane with progress
+    // (valuesLoadChanged); a failure goes out through errorOccurred.
     void load(exec::ValueFile file, const QString& path);
+    // Stops every value file still loading or queued; the values stay as they were.
+    void cancelValuesLoad();
     void loadWeights(const QString& path) { load(exec::ValueFile::Weights, path); }
     void loadConstants(const QString& path) { load(exec::ValueFile::Constants, path); }
     void loadInputs(const QString& path) { load(exec::ValueFile::Inputs, path); }
@@ -124,6 +142,8 @@ public slots:
     void loadRenamedReference(const QString& path, std::vector<std::pair<std::string, std::string>> renames);
     // Typed constant; constantEntered reports the outcome.
     void enterConstant(const QString& name, const QString& text, const QString& dtype);
+    // "Cast weights to the IR's dtypes" (on), or the file's own dtypes again (off).
+    void setCastWeights(bool on);
     void clearConstant(const QString& name);
     // Synchronous (small): returns "" or the error.
     QString saveConstants(const QString& path);
@@ -188,8 +208,12 @@ signals:
     void divergenceChanged();
     void focusTensorChanged(const QString& tensor);
     void constantEntered(bool ok, const QString& message);
-    void errorRowsChanged();  // errorRows() grew or started over
-    void checksChanged();     // the reference choice or the error mode
+    void castWeightsChanged(bool on, qint64 castCount);
+    // A value file started or stopped loading, or its progress moved (valuesLoad()).
+    void valuesLoadChanged();
+    void valuesLoaded(exec::ValueFile file);  // read and applied without error
+    void errorRowsChanged();                  // errorRows() grew or started over
+    void checksChanged();                     // the reference choice or the error mode
     void watchesChanged();
     void errorOccurred(const QString& message);
     void busyChanged(bool busy);
@@ -215,6 +239,13 @@ private:
     void postChange(std::function<void(exec::Debugger&)> change, const QString& tag = {});
     void postRun(std::function<exec::RunStatus(exec::Debugger&)> run);
     void loadWith(std::function<void(exec::Debugger&)> read);
+    struct QueuedLoad {
+        QString tag;  // its own, so that Cancel drops it and nothing else
+        ValuesLoad load;
+    };
+    std::vector<QueuedLoad> queuedLoads_;  // UI thread, in the run lane's order
+    uint64_t loadSerial_ = 0;
+    void finishValuesLoad(const QString& tag);
     void postDivergence(bool thenGoThere);
     // On the run lane: snapshots of everything the panels show.
     struct Snapshot {

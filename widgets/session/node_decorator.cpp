@@ -87,10 +87,16 @@ void NodeDecorator::decoratePlaceholders() {
         d.missingValue = true;
         marks.insert(q(m.value.name), d);
     }
+    // A value of the wrong shape or dtype is there but does not settle
+    // anything: the node reading it fails. Only a fitting one counts.
+    QSet<QString> unfit;
+    for (const auto& r : c_->weightRows())
+        if (r.status == exec::WeightStatus::ShapeMismatch || r.status == exec::WeightStatus::DTypeMismatch)
+            for (const auto& p : r.placeholders) unfit.insert(q(p));
     for (const auto& [placeholder, original] : doc->graph.weightNameMapping) {
         // Validation complains only about lifted constants the IR has no value for.
         if (doc->index->kindOf(placeholder) != ir::TensorKind::Constant || doc->index->constant(original)) continue;
-        if (!stillMissing.contains(q(placeholder))) supplied.insert(q(placeholder));
+        if (!stillMissing.contains(q(placeholder)) && !unfit.contains(q(placeholder))) supplied.insert(q(placeholder));
     }
     session_->setSuppliedPlaceholders(std::move(supplied));
     session_->setWeightDecorations(std::move(marks));

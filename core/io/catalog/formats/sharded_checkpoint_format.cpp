@@ -77,7 +77,8 @@ public:
         : where_(std::move(where)), verify_(options.verifyChecksums) {}
     // `name`: the shard as the index names it (its file name without an index).
     void add(const fs::path& shard, const std::string& name) {
-        TensorCatalog one = describeTensorFile(shard.string(), {.select = {}, .verifyChecksums = verify_});
+        TensorCatalog one =
+            describeTensorFile(shard.string(), {.select = {}, .verifyChecksums = verify_, .progress = {}});
         for (const TensorRecord& r : one.records) {
             auto [it, fresh] = owner_.emplace(r.name, name);
             if (!fresh)

@@ -1,0 +1,222 @@
+// The debugger's status bar and what drives it (split from debugger_ui.cpp):
+// the status text, the run's progress bar (nodes run of all; a value file's
+// load with Cancel while one is read), bytes held, and the reactions to the
+// controller's state: actions enabled, stops, the dock that supplies a
+// missing value brought up, errors in the message bar.
+#include "widgets/debugger/debugger_status_bar.h"
+
+#include <algorithm>
+#include <memory>
+
+#include <QAction>
+#include <QDockWidget>
+#include <QFileInfo>
+#include <QLabel>
+#include <QListWidget>
+#include <QProgressBar>
+#include <QStatusBar>
+#include <QToolButton>
+
+#include "widgets/debugger/debugger_ui.h"
+#include "widgets/debugger/missing_values_panel.h"
+#include "widgets/main_window/main_window.h"
+#include "widgets/session/debug_controller.h"
+#include "widgets/session/graph_session.h"
+
+namespace irscope::widgets {
+
+namespace {
+
+// The dock where the user supplies what `remedy` says.
+QDockWidget* dockForRemedy(const DebuggerUi& ui, exec::Remedy remedy) {
+    switch (remedy) {
+    case exec::Remedy::ChooseInputSource: return ui.inputsDock;
+    case exec::Remedy::LoadStateDict:
+    case exec::Remedy::CastToIrDtype: return ui.weightsDock;
+    case exec::Remedy::EnterConstant:
+    case exec::Remedy::EnterNonPersistentBuffer: return ui.constantsDock;  // a state_dict cannot have these
+    }
+    return nullptr;
+}
+
+void raiseDock(QDockWidget* dock) {
+    if (!dock) return;
+    dock->show();
+    dock->raise();  // in front of its tab group
+}
+
+// "state_dict", "constants", ...: what a value file is to the user.
+QString valueFileWord(exec::ValueFile file) {
+    switch (file) {
+    case exec::ValueFile::Weights: return QObject::tr("weights");
+    case exec::ValueFile::Constants: return QObject::tr("constants");
+    case exec::ValueFile::Inputs: return QObject::tr("inputs");
+    case exec::ValueFile::Expected: return QObject::tr("expected outputs");
+    case exec::ValueFile::ReferenceIntermediates: return QObject::tr("reference intermediates");
+    }
+    return QObject::tr("values");
+}
+
+// The run's progress bar as it is when no file loads: nodes run of all.
+void showRunProgress(const DebuggerUi& ui) {
+    const DebugController* c = ui.controller;
+    ui.progress->setMaximum(static_cast<int>(std::max<int64_t>(c->nodeCount(), 1)));
+    ui.progress->setValue(static_cast<int>(std::min(c->cursor(), c->nodeCount())));
+    ui.progress->setFormat(QObject::tr("%v/%m nodes"));
+    ui.progress->setVisible(c->hasDocument());
+}
+
+// "3 value(s) missing", "no state_dict loaded", or back to "ready" once they
+// are supplied; while a value file loads, "Loading weights… 42%" and nothing
+// about values not read yet.
+void showValuesStatus(const DebuggerUi& ui) {
+    const DebugController* c = ui.controller;
+    const auto& m = c->missing();
+    if (c->isLoadingValues()) {
+        const auto& load = c->valuesLoad();
+        ui.progress->setMaximum(100);
+        ui.progress->setValue(load.percent);
+        ui.progress->setFormat(QObject::tr("Loading %1 %p%").arg(valueFileWord(load.file)));
+        ui.cancelLoad->show();
+        ui.status->setText(QObject::tr("Loading %1…").arg(QFileInfo(load.path).fileName()));
+        ui.status->setToolTip(load.path);
+        return;
+    }
+    ui.cancelLoad->hide();
+    if (c->isRunning()) return;  // the run owns the bar and the status until it stops
+    showRunProgress(ui);
+    const auto alarming = std::count_if(m.begin(), m.end(), [](const auto& r) { return !r.awaitsStateDict; });
+    const auto wrongDtype = std::count_if(m.begin(), m.end(), [](const auto& r) { return r.value.wrongDtype(); });
+    if (alarming > 0) {
+        QString text;
+        if (alarming > wrongDtype)
+            text = QObject::tr("%n value(s) missing", nullptr, static_cast<int>(alarming - wrongDtype));
+        if (wrongDtype > 0)
+            text += (text.isEmpty() ? QString() : QStringLiteral(", ")) +
+                    QObject::tr("%n value(s) not in the IR's dtype", nullptr, static_cast<int>(wrongDtype));
+        ui.status->setText(
+            QStringLiteral("<span style='color:#d0302a'>%1 — %2</span>").arg(text, QObject::tr("see Diagnostics")));
+    } else if (!m.empty()) {
+        ui.status->setText(QObject::tr("no state_dict loaded"));
+    } else if (ui.status->text().contains(QLatin1String("missing")) ||
+               ui.status->text().contains(QLatin1String("dtype")) ||
+               ui.status->text().contains(QLatin1String("state_dict")) ||
+               ui.status->text().startsWith(QLatin1String("Loading"))) {
+        ui.status->setText(QObject::tr("ready"));
+        ui.status->setToolTip({});
+    }
+}
+
+}  // namespace
+
+// Status, progress and bytes held in the status bar.
+void installStatusBar(MainWindow& w, DebuggerUi& ui) {
+    ui.status = new QLabel(&w);
+    ui.status->setObjectName(QStringLiteral("debugStatus"));
+    // A long message is cut at this width (its whole text is the tooltip), so
+    // it never pushes the progress bar and the zoom off the status bar.
+    ui.status->setMaximumWidth(460);
+    ui.status->setMinimumWidth(1);  // nor sets the window's minimum width (a QLabel's is its text's)
+    ui.progress = new QProgressBar(&w);
+    ui.progress->setObjectName(QStringLiteral("runProgress"));
+    ui.progress->setMinimumWidth(150);
+    ui.progress->setFormat(QObject::tr("%v/%m nodes"));
+    ui.progress->setValue(0);
+    ui.progress->hide();  // until a graph is open: an empty window has no "0/1 nodes"
+    ui.cancelLoad = new QToolButton(&w);
+    ui.cancelLoad->setObjectName(QStringLiteral("cancelValuesLoad"));
+    ui.cancelLoad->setText(QObject::tr("Cancel"));
+    ui.cancelLoad->setToolTip(QObject::tr("Stop loading; the values stay as they were"));
+    ui.cancelLoad->hide();
+    QObject::connect(ui.cancelLoad, &QToolButton::clicked, ui.controller, &DebugController::cancelValuesLoad);
+    ui.bytes = new QLabel(&w);
+    ui.bytes->setObjectName(QStringLiteral("bytesHeld"));
+    ui.bytes->setToolTip(QObject::tr("Memory held by computed values (see Debug ▸ Memory)"));
+    w.statusBar()->addPermanentWidget(ui.status);
+    w.statusBar()->addPermanentWidget(ui.progress);
+    w.statusBar()->addPermanentWidget(ui.cancelLoad);
+    w.statusBar()->addPermanentWidget(ui.bytes);
+}
+
+// The controller's state in the actions, the status bar and the message bar.
+void connectRunState(MainWindow& w, const DebuggerUi& ui) {
+    DebugController* c = ui.controller;
+    auto actionsEnabled = [ui, c](bool running) {
+        for (auto* a :
+             {ui.continueAction, ui.stepAction, ui.stepIntoAction, ui.stepOutAction, ui.runToAction, ui.resetAction})
+            a->setEnabled(!running && c->hasDocument());
+        ui.stopAction->setEnabled(running);
+    };
+    QObject::connect(c, &DebugController::runStateChanged, &w, actionsEnabled);
+    QObject::connect(c, &DebugController::progress, &w, [ui](qint64 done, qint64 total, double secs) {
+        ui.progress->setMaximum(static_cast<int>(std::max<qint64>(total, 1)));
+        ui.progress->setValue(static_cast<int>(done));
+        ui.progress->setFormat(QObject::tr("%v/%m nodes · %1 s").arg(secs, 0, 'f', 2));
+    });
+    QObject::connect(c, &DebugController::bytesHeldChanged, &w, [ui](qint64 b) {
+        ui.bytes->setText(
+            QObject::tr("held: %1").arg(QString::fromStdString(exec::formatBytes(static_cast<size_t>(b)))));
+    });
+    QObject::connect(c, &DebugController::stopped, &w, [ui, &w](const QString& msg, bool failed) {
+        ui.status->setText(
+            failed ? QStringLiteral("<span style='color:#d0302a'>%1</span>").arg(msg.toHtmlEscaped().left(160))
+                   : msg.left(160));
+        ui.status->setToolTip(msg);
+        if (failed) w.statusBar()->showMessage(msg, 15000);
+    });
+    // Stopped before a node for a value it lacks: the dock that supplies it comes up.
+    QObject::connect(c, &DebugController::stoppedForMissingValue, &w, [ui, c](const QString& name, const QString&) {
+        exec::Remedy remedy = exec::Remedy::LoadStateDict;
+        for (const auto& row : c->missing())
+            if (row.value.name == name.toStdString()) remedy = row.remedy;
+        raiseDock(dockForRemedy(ui, remedy));
+    });
+    // A missing value clicked in Diagnostics: its node is selected (the
+    // panel does that) and the dock that supplies it comes up.
+    QObject::connect(ui.missing->list(), &QListWidget::itemClicked, &w, [ui, c](QListWidgetItem* it) {
+        const int r = it->data(Qt::UserRole).toInt();
+        if (r >= 0 && r < static_cast<int>(c->missing().size())) raiseDock(dockForRemedy(ui, c->missing()[r].remedy));
+    });
+    // On opening, values the run lacks bring up the dock that supplies the
+    // first of them (the Constants dock for a meta extraction's dropped
+    // constants), once per document and unless --show-dock chose one.
+    auto raisedOnOpen = std::make_shared<bool>(false);
+    QObject::connect(c, &DebugController::debuggerReset, &w, [raisedOnOpen] { *raisedOnOpen = false; });
+    auto raiseForMissing = [ui, c, raisedOnOpen, &w] {
+        if (*raisedOnOpen || c->isLoadingValues() || w.property(kDockChosenProperty).toBool()) return;
+        for (const auto& row : c->missing())
+            if (!row.awaitsStateDict) {
+                raiseDock(dockForRemedy(ui, row.remedy));
+                *raisedOnOpen = true;
+                return;
+            }
+    };
+    QObject::connect(c, &DebugController::valuesChanged, &w, raiseForMissing);
+    QObject::connect(c, &DebugController::valuesLoadChanged, &w, raiseForMissing);  // the last load done
+    QObject::connect(c, &DebugController::divergenceAnswered, &w,
+                     [&w](const QString& message, bool) { w.statusBar()->showMessage(message, 15000); });
+    QObject::connect(c, &DebugController::errorOccurred, &w,
+                     [&w](const QString& msg) { w.showMessage(msg, true, false); });
+    QObject::connect(c, &DebugController::valuesChanged, &w, [ui] { showValuesStatus(ui); });
+    QObject::connect(c, &DebugController::valuesLoadChanged, &w, [ui] { showValuesStatus(ui); });
+    // A file that loads supersedes the error of one that did not.
+    QObject::connect(c, &DebugController::valuesLoaded, &w, [&w] { w.clearError(); });
+    QObject::connect(c, &DebugController::debuggerReset, &w, [ui] {
+        showRunProgress(ui);
+        ui.status->clear();
+    });
+    // Reset (Shift+F5) puts the cursor back: the bar says so, not the last run's time.
+    QObject::connect(c, &DebugController::nodeStatesChanged, &w, [ui, c] {
+        if (!c->isRunning() && !c->isLoadingValues() && c->cursor() == 0) showRunProgress(ui);
+    });
+    actionsEnabled(false);
+    QObject::connect(w.session(), &GraphSession::graphLoaded, &w, [actionsEnabled] { actionsEnabled(false); });
+    // Selecting a failed node shows its error in the status bar.
+    QObject::connect(w.session(), &GraphSession::selectionChanged, &w, [c, &w](const ItemRef& ref) {
+        if (!ref.isNode() || ref.index >= (int64_t)c->nodeInfos().size()) return;
+        const auto& i = c->nodeInfos()[ref.index];
+        if (!i.error.empty()) w.statusBar()->showMessage(QString::fromStdString(i.error), 15000);
+    });
+}
+
+}  // namespace irscope::widgets
