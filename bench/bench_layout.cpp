@@ -17,7 +17,10 @@
 //
 // Usage: bench_layout [--sizes 1000,5000,20000,100000] [--dot] [--dot-timeout 120]
 //                     [--dot-max 5000] [--keep DIR]
-//        bench_layout --ir FILE.json [--svg OUT.svg] [--no-weights] [--dot]
+//        bench_layout --ir FILE.json|FILE.layout [--svg OUT.svg] [--no-weights] [--dot]
+//                     [--save-layout OUT.layout] [--keep DIR]
+// --ir also reads the engine's input as text (core/layout/layout_graph_text.h);
+// --save-layout writes it so (the fixtures of bench/make_layout_fixtures.sh).
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -28,15 +31,17 @@
 #include <iostream>
 #include <map>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "core/export/svg_export.h"
 #include "core/ir/graph_index.h"
 #include "core/ir/json_io.h"
-#include "core/layout/crossing_count.h"
+#include "core/layout/drawing_metrics.h"
 #include "core/layout/graph_to_layout.h"
 #include "core/layout/layout.h"
+#include "core/layout/layout_graph_text.h"
 
 using namespace irscope;
 using namespace irscope::layout;
@@ -164,13 +169,7 @@ LayoutGraph cnn(int targetItems) {
     return std::move(G.g);
 }
 
-// ---- Measuring a drawing, ours or dot's, the same way. ----
-
-struct Drawing {
-    std::vector<Rect> boxes;                // per input node
-    std::vector<std::vector<Point>> edges;  // per input edge (empty: not drawn)
-    std::vector<std::pair<int32_t, int32_t>> ends;
-};
+// ---- Measuring a drawing, ours or dot's, the same way (core/layout/drawing_metrics.h). ----
 
 struct Metrics {
     double ms = 0;
@@ -181,97 +180,19 @@ struct Metrics {
     std::string note;
 };
 
-double xAt(const std::vector<Point>& pl, double y) {
-    for (size_t i = 1; i < pl.size(); ++i) {
-        const Point a = pl[i - 1], b = pl[i];
-        if ((a.y <= y && y <= b.y) || (b.y <= y && y <= a.y)) {
-            if (b.y == a.y) return (a.x + b.x) / 2;
-            return a.x + (b.x - a.x) * (y - a.y) / (b.y - a.y);
-        }
-    }
-    return std::abs(pl.front().y - y) < std::abs(pl.back().y - y) ? pl.front().x : pl.back().x;
-}
-
 Metrics measure(const LayoutGraph& g, const Drawing& d) {
+    const DrawingMetrics dm = measureDrawing(g, d);
     Metrics m;
-    std::vector<double> ys;
-    double lo = 1e300, hi = -1e300;
-    for (const Rect& r : d.boxes) {
-        ys.push_back(std::round(r.center().y * 10) / 10);
-        lo = std::min(lo, r.left());
-        hi = std::max(hi, r.right());
-    }
-    std::sort(ys.begin(), ys.end());
-    ys.erase(std::unique(ys.begin(), ys.end(), [](double a, double b) { return std::abs(a - b) < 1; }), ys.end());
-    m.width = hi - lo;
-    m.layers = static_cast<int>(ys.size());
-    auto rankOf = [&](double y) {
-        return static_cast<int>(std::lower_bound(ys.begin(), ys.end(), std::round(y * 10) / 10 - 0.5) - ys.begin());
-    };
-    // Per rank gap r -> r+1: (x at r, x at r+1) of every edge passing it.
-    std::vector<std::vector<std::pair<double, double>>> gaps(ys.size());
-    int opEdges = 0, straight = 0;
-    for (size_t e = 0; e < d.edges.size(); ++e) {
-        const auto& pl = d.edges[e];
-        const auto [s, t] = d.ends[e];
-        const bool opop =
-            g.nodes[g.edges[e].source].kind == ItemKind::Op && g.nodes[g.edges[e].target].kind == ItemKind::Op;
-        opEdges += opop;
-        if (pl.size() < 2) continue;
-        for (size_t i = 1; i < pl.size(); ++i) m.edgeLength += std::hypot(pl[i].x - pl[i - 1].x, pl[i].y - pl[i - 1].y);
-        const Point a = d.boxes[s].center(), b = d.boxes[t].center();
-        if (opop && std::abs(a.x - b.x) < 0.5) ++straight;
-        // Sample from box centre to box centre at every rank in between.
-        int r0 = rankOf(a.y), r1 = rankOf(b.y);
-        bool flip = r0 > r1;
-        if (flip) std::swap(r0, r1);
-        std::vector<Point> path = pl;
-        path.insert(path.begin(), flip ? b : a);
-        path.push_back(flip ? a : b);
-        if (pl.front().y > pl.back().y && !flip) std::reverse(path.begin() + 1, path.end() - 1);
-        double prev = (flip ? b : a).x;
-        for (int r = r0 + 1; r <= r1; ++r) {
-            const double x = r == r1 ? (flip ? a : b).x : xAt(pl, ys[r]);
-            gaps[r - 1].emplace_back(prev, x);
-            prev = x;
-        }
-    }
-    for (auto& gap : gaps) {
-        if (gap.size() < 2) continue;
-        // Rank-compress both ends, then count strict inversions with the Fenwick counter.
-        std::vector<double> tops, bottoms;
-        for (auto& [p, q] : gap) {
-            tops.push_back(p);
-            bottoms.push_back(q);
-        }
-        auto compress = [](std::vector<double>& v) {
-            std::sort(v.begin(), v.end());
-            v.erase(std::unique(v.begin(), v.end(), [](double a, double b) { return std::abs(a - b) < 0.01; }),
-                    v.end());
-        };
-        compress(tops);
-        compress(bottoms);
-        auto idx = [](const std::vector<double>& v, double x) {
-            return static_cast<int32_t>(std::lower_bound(v.begin(), v.end(), x - 0.005) - v.begin());
-        };
-        std::vector<std::pair<int32_t, int32_t>> segs;
-        for (auto& [p, q] : gap) segs.emplace_back(idx(tops, p), idx(bottoms, q));
-        m.crossings += detail::countBilayerCrossings(segs, static_cast<int32_t>(bottoms.size()));
-    }
-    m.straight = opEdges ? 100.0 * straight / opEdges : 0;
+    m.crossings = dm.crossings;
+    m.width = dm.width;
+    m.edgeLength = dm.edgeLength;
+    m.straight = dm.straightPercent;
+    m.layers = dm.ranks;
     m.ok = true;
     return m;
 }
 
-Drawing fromLayout(const LayoutGraph& g, const LayoutResult& r) {
-    Drawing d;
-    for (const auto& it : r.items) d.boxes.push_back(it.rect);
-    for (const auto& e : r.edges) {
-        d.edges.push_back(e.points);
-        d.ends.emplace_back(e.source, e.target);
-    }
-    return d;
-}
+Drawing fromLayout(const LayoutGraph&, const LayoutResult& r) { return drawingOf(r); }
 
 // The graph as our layout sees it: far high-fan-out edges start at a ghost.
 LayoutGraph ghosted(const LayoutGraph& g, const LayoutResult& r) {
@@ -387,14 +308,27 @@ void printRow(const std::string& graph, const LayoutGraph& g, const std::string&
 }
 
 int renderIr(const std::string& path, const std::string& svg, bool weights, bool dot, int dotTimeout,
-             const std::string& dir) {
+             const std::string& dir, const std::string& saveLayout) {
     const auto t0 = Clock::now();
-    const auto graph = ir::loadGraphFile(path);
+    // A .layout file (core/layout/layout_graph_text.h) is the engine's input as is.
+    const bool layoutText = std::filesystem::path(path).extension() == ".layout";
+    ir::Graph graph;
+    LayoutGraph input;
+    if (layoutText) {
+        std::ifstream f(path);
+        if (!f) throw std::runtime_error("cannot read " + path);
+        input = layoutGraphFromText(f);
+    } else {
+        graph = ir::loadGraphFile(path);
+    }
     const auto t1 = Clock::now();
-    const ir::GraphIndex index(graph);
-    GraphLayoutOptions go;
-    go.includeWeights = weights;
-    const auto input = buildLayoutGraph(graph, index, go);
+    if (!layoutText) {
+        const ir::GraphIndex index(graph);
+        GraphLayoutOptions go;
+        go.includeWeights = weights;
+        input = buildLayoutGraph(graph, index, go);
+    }
+    if (!saveLayout.empty()) std::ofstream(saveLayout) << layoutGraphToText(input);
     const auto t2 = Clock::now();
     const auto r = computeLayout(input);
     const auto t3 = Clock::now();
@@ -402,9 +336,9 @@ int renderIr(const std::string& path, const std::string& svg, bool weights, bool
     std::printf(
         "%s: %zu nodes -> %zu items (%lld ghosts, %lld dummies, %d layers, %lld crossings); load %.1f ms, "
         "build %.1f ms, layout %.1f ms\n",
-        path.c_str(), graph.nodes.size(), r.items.size(), static_cast<long long>(r.stats.ghosts),
-        static_cast<long long>(r.stats.dummies), r.stats.layers, static_cast<long long>(r.stats.crossings), ms(t0, t1),
-        ms(t1, t2), ms(t2, t3));
+        path.c_str(), layoutText ? input.nodes.size() : graph.nodes.size(), r.items.size(),
+        static_cast<long long>(r.stats.ghosts), static_cast<long long>(r.stats.dummies), r.stats.layers,
+        static_cast<long long>(r.stats.crossings), ms(t0, t1), ms(t1, t2), ms(t2, t3));
     const auto m = measure(input, fromLayout(input, r));
     std::printf("width %.0f, edge length %.0f, straight op->op %.1f%%\n", m.width, m.edgeLength, m.straight);
     if (!svg.empty()) std::ofstream(svg) << exporter::layoutToSvg(r);
@@ -415,6 +349,10 @@ int renderIr(const std::string& path, const std::string& svg, bool weights, bool
         Metrics ours = m;
         ours.ms = ms(t2, t3);
         printRow(name, input, "ours", ours);
+        {  // dir/NAME-g.names: the item name of each dot node n<i>, to compare edges one by one
+            std::ofstream names(dir + "/" + name + "-g.names");
+            for (const auto& it : r.items) names << it.name << "\n";
+        }
         printRow(name, ghosted(input, r), "dot-g",
                  runDot(ghosted(input, r), LayoutOptions{}, dir, name + "-g", dotTimeout));
     }
@@ -427,7 +365,7 @@ int main(int argc, char** argv) {
     std::vector<int> sizes{1000, 5000, 20000, 100000};
     bool dot = false;
     int dotTimeout = 120, dotMax = 5000;
-    std::string keep, ir, svg;
+    std::string keep, ir, svg, saveLayout;
     bool weights = true;
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
@@ -448,6 +386,8 @@ int main(int argc, char** argv) {
             ir = next();
         else if (a == "--svg")
             svg = next();
+        else if (a == "--save-layout")
+            saveLayout = next();
         else if (a == "--no-weights")
             weights = false;
         else {
@@ -456,7 +396,7 @@ int main(int argc, char** argv) {
         }
     }
     const std::string dir = keep.empty() ? std::filesystem::temp_directory_path().string() + "/bench_layout" : keep;
-    if (!ir.empty()) return renderIr(ir, svg, weights, dot, dotTimeout, dir);
+    if (!ir.empty()) return renderIr(ir, svg, weights, dot, dotTimeout, dir, saveLayout);
 
     std::filesystem::create_directories(dir);
     const LayoutOptions o;

@@ -1,10 +1,10 @@
 #!/bin/sh
 # Layout engine vs Graphviz dot on transformer- and CNN-style graphs.
 # Usage: bench/run_layout_vs_dot.sh [BUILD_DIR] [extra bench_layout args]
-# Builds only the three core libraries the bench needs and compiles
-# bench_layout directly against them (the CMake bench target links the whole
-# GUI app, too heavy for a shared machine); BENCH_VIA_CMAKE=1 uses that
-# target instead.
+# Builds only the torch-free core library the bench needs (irscope_light:
+# ir, layout, modules, export, ...) and compiles bench_layout directly
+# against it (the CMake bench target links the whole GUI app, too heavy for
+# a shared machine); BENCH_VIA_CMAKE=1 uses that target instead.
 set -e
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$root/build-layout}
@@ -14,10 +14,10 @@ if [ "${BENCH_VIA_CMAKE:-0}" = 1 ]; then
   cmake --build "$build" -j2 --target bench_layout
   bin=$build/bin/bench_layout
 else
-  cmake --build "$build" -j2 --target irscope_export irscope_layout irscope_ir
+  cmake --build "$build" -j2 --target irscope_light
   bin=$build/bench_layout_direct
-  g++ -std=c++20 -O2 -I"$root" "$root/bench/bench_layout.cpp" \
-    "$build/lib/libirscope_export.a" "$build/lib/libirscope_layout.a" "$build/lib/libirscope_ir.a" -o "$bin"
+  g++ -std=c++20 -O2 -I"$root" -DIRSCOPE_VERSION='"bench"' "$root/bench/bench_layout.cpp" \
+    "$build/lib/libirscope_light.so" -Wl,-rpath,"$build/lib" -o "$bin"
 fi
 # Ours on every size; dot (killed after 120 s) up to 5,000 items.
 "$bin" --sizes 1000,5000,20000,100000 --dot --dot-timeout 120 --dot-max 5000 "$@"

@@ -6,9 +6,15 @@
 #include <limits>
 #include <unordered_set>
 
+#include "core/layout/satellite_placement.h"
+
 namespace irscope::layout::detail {
 
 namespace {
+
+// Rounds of satellite placement: a weight-like op (a `stack`) and the row of
+// weights above it move towards each other, a little each round.
+constexpr int kSatelliteRounds = 4;
 
 int64_t segmentKey(const LayeredGraph& g, int32_t a, int32_t b) {
     if (g.layer[a] > g.layer[b]) std::swap(a, b);
@@ -45,9 +51,30 @@ std::unordered_set<int64_t> markTypeOneConflicts(const LayeredGraph& g) {
     return marked;
 }
 
-double separation(const LayeredGraph& g, int32_t a, int32_t b, const LayoutOptions& o) {
+double separation(const LayeredGraph& g, const std::vector<double>& room, int32_t a, int32_t b,
+                  const LayoutOptions& o) {
     const double gap = (g.isDummy(a) || g.isDummy(b)) ? o.dummyGap : o.nodeGap;
-    return (g.width[a] + g.width[b]) / 2 + gap;
+    return (room[a] + room[b]) / 2 + gap;
+}
+
+// The width each vertex claims in its layer: its box's, except that an op
+// laid out as a weight and fed only by weights (a `stack` of 16 expert
+// weights) claims the width of the row of weights above it, so the layer
+// leaves room for the row to be centred over it instead of overlapping
+// the next such row.
+std::vector<double> roomWidths(const LayeredGraph& g, const LayoutOptions& o) {
+    std::vector<double> room(g.width);
+    for (int32_t v = 0; v < g.vertexCount(); ++v) {
+        if (g.type[v] != VertexType::Weight || g.up[v].empty()) continue;
+        double row = -o.nodeGap;
+        bool weightsOnly = true;
+        for (int32_t u : g.up[v]) {
+            weightsOnly = weightsOnly && g.type[u] == VertexType::Weight && g.down[u].size() == 1;
+            row += g.width[u] + o.nodeGap;
+        }
+        if (weightsOnly) room[v] = std::max(room[v], row);
+    }
+    return room;
 }
 
 // Median links, shared by the four alignments. up[v]/down[v]: v's median
@@ -68,27 +95,49 @@ double separation(const LayeredGraph& g, int32_t a, int32_t b, const LayoutOptio
 // whose two inputs both have it as median), the one with the longer chain
 // beyond it wins: the stream that came through the fork, not a side branch
 // that started just above the join. The main stream stays one block.
+//
+// aligns[v]: v takes part in the alignment. Items and dummies do; weights
+// and ghosts only where their consumer is an item with no other input that
+// does (an op reading only a ghost, or only weights): left out, its inputs
+// would pack to one side of it; aligned with its median input, they are
+// centred on it, as dot draws them.
 struct Links {
     std::vector<std::array<int32_t, 2>> up, down;
     std::vector<int32_t> chainUp, chainDown;
+    std::vector<char> aligns;
 };
+
+std::vector<char> aligningVertices(const LayeredGraph& g) {
+    const int32_t vc = g.vertexCount();
+    std::vector<char> aligns(vc, 0);
+    for (int32_t v = 0; v < vc; ++v) aligns[v] = g.alignsFreely(v);
+    for (int32_t v = 0; v < vc; ++v) {
+        if (aligns[v] || g.down[v].size() != 1) continue;
+        const int32_t c = g.down[v][0];
+        bool freeInput = false;
+        for (int32_t u : g.up[c]) freeInput = freeInput || g.alignsFreely(u);
+        aligns[v] = !freeInput && g.alignsFreely(c);
+    }
+    return aligns;
+}
 
 Links medianLinks(const LayeredGraph& g) {
     const int32_t vc = g.vertexCount();
     Links k;
+    k.aligns = aligningVertices(g);
     k.up.assign(vc, {-1, -1});
     k.down.assign(vc, {-1, -1});
     std::vector<int32_t> nbs;
     auto medians = [&](const std::vector<int32_t>& adj, std::array<int32_t, 2>& m) {
         nbs.clear();
         for (int32_t u : adj)
-            if (g.alignsFreely(u)) nbs.push_back(u);
+            if (k.aligns[u]) nbs.push_back(u);
         if (nbs.empty()) return;
         std::sort(nbs.begin(), nbs.end(), [&](int32_t a, int32_t b) { return g.pos[a] < g.pos[b]; });
         m = {nbs[(nbs.size() - 1) / 2], nbs[nbs.size() / 2]};
     };
     for (int32_t v = 0; v < vc; ++v) {
-        if (!g.alignsFreely(v)) continue;
+        if (!k.aligns[v]) continue;
         medians(g.up[v], k.up[v]);
         medians(g.down[v], k.down[v]);
     }
@@ -146,6 +195,7 @@ public:
           nearMed_(downward ? links.down : links.up),
           chainFar_(downward ? links.chainUp : links.chainDown),
           chainNear_(downward ? links.chainDown : links.chainUp),
+          aligns_(links.aligns),
           root_(g.vertexCount()) {
         for (int32_t v = 0; v < g.vertexCount(); ++v) root_[v] = v;
     }
@@ -194,7 +244,7 @@ private:
         int32_t r = -1;
         for (size_t k = 0; k < width; ++k) {
             const int32_t v = view_.at(l, k);
-            if (!g_.alignsFreely(v) || farMed_[v][0] < 0) continue;
+            if (!aligns_[v] || farMed_[v][0] < 0) continue;
             int32_t c[2];
             int nc = 0;
             for (int32_t u : ordered(farMed_[v])) {
@@ -226,7 +276,7 @@ private:
                 r = p_[chosen_[k]];
                 continue;
             }
-            if (!g_.alignsFreely(v) || farMed_[v][0] < 0) continue;
+            if (!aligns_[v] || farMed_[v][0] < 0) continue;
             for (int32_t u : ordered(farMed_[v])) {
                 // The window excludes every u taken already, in either round.
                 if (u >= 0 && r < p_[u] && p_[u] < bound_[k] && !marked_.count(segmentKey(g_, u, v))) {
@@ -257,6 +307,7 @@ private:
     const std::vector<std::array<int32_t, 2>>& nearMed_;  // u's medians on v's side
     const std::vector<int32_t>& chainFar_;
     const std::vector<int32_t>& chainNear_;
+    const std::vector<char>& aligns_;
     std::vector<int32_t> root_;  // per vertex: the first vertex of its block
     std::vector<int32_t> chosen_, bound_;
 };
@@ -270,8 +321,8 @@ struct BlockGraph {
     std::vector<int32_t> topo;
 };
 
-BlockGraph blockGraph(const LayeredGraph& g, const MirroredView& view, const std::vector<int32_t>& root,
-                      const LayoutOptions& o) {
+BlockGraph blockGraph(const LayeredGraph& g, const std::vector<double>& room, const MirroredView& view,
+                      const std::vector<int32_t>& root, const LayoutOptions& o) {
     const int32_t vc = g.vertexCount();
     const auto h = static_cast<int32_t>(g.layers.size());
     BlockGraph b;
@@ -286,7 +337,7 @@ BlockGraph blockGraph(const LayeredGraph& g, const MirroredView& view, const std
     for (int32_t l = 0; l < h; ++l)
         for (size_t k = 1; k < g.layers[l].size(); ++k) {
             const int32_t a = view.at(l, k - 1), c = view.at(l, k);
-            b.succ[fill[root[a]]++] = {root[c], separation(g, a, c, o)};
+            b.succ[fill[root[a]]++] = {root[c], separation(g, room, a, c, o)};
             ++indeg[root[c]];
         }
     b.topo.reserve(vc);
@@ -320,15 +371,15 @@ std::vector<double> compactBlocks(const BlockGraph& b, int32_t vc) {
 
 // One of the four alignments plus its compaction. downward: align with upper
 // neighbours, layers top to bottom; leftward: medians and packing from the left.
-std::vector<double> alignAndCompact(const LayeredGraph& g, const std::unordered_set<int64_t>& marked,
-                                    const Links& links, bool downward, bool leftward, const LayoutOptions& o,
-                                    Progress* progress) {
+std::vector<double> alignAndCompact(const LayeredGraph& g, const std::vector<double>& room,
+                                    const std::unordered_set<int64_t>& marked, const Links& links, bool downward,
+                                    bool leftward, const LayoutOptions& o, Progress* progress) {
     const int32_t vc = g.vertexCount();
     const MirroredView view(g, leftward);
     Alignment alignment(g, marked, links, view, downward);
     alignment.run(progress);
     const std::vector<int32_t>& root = alignment.roots();
-    const std::vector<double> xs = compactBlocks(blockGraph(g, view, root, o), vc);
+    const std::vector<double> xs = compactBlocks(blockGraph(g, room, view, root, o), vc);
     std::vector<double> x(vc);
     for (int32_t v = 0; v < vc; ++v) x[v] = leftward ? xs[root[v]] : -xs[root[v]];
     return x;
@@ -341,11 +392,12 @@ std::vector<double> assignCoordinates(const LayeredGraph& g, const LayoutOptions
     if (vc == 0) return {};
     const auto marked = markTypeOneConflicts(g);
     const Links links = medianLinks(g);
+    const std::vector<double> room = roomWidths(g, options);
     std::array<std::vector<double>, 4> xs;
     std::array<double, 4> lo{}, hi{};
     int smallest = 0;
     for (int k = 0; k < 4; ++k) {
-        xs[k] = alignAndCompact(g, marked, links, /*downward=*/k < 2, /*leftward=*/k % 2 == 0, options, progress);
+        xs[k] = alignAndCompact(g, room, marked, links, /*downward=*/k < 2, /*leftward=*/k % 2 == 0, options, progress);
         lo[k] = std::numeric_limits<double>::infinity();
         hi[k] = -lo[k];
         for (int32_t v = 0; v < vc; ++v) {
@@ -369,7 +421,8 @@ std::vector<double> assignCoordinates(const LayeredGraph& g, const LayoutOptions
     // Restore separations the averaging may have broken.
     for (const auto& layer : g.layers)
         for (size_t i = 1; i < layer.size(); ++i)
-            x[layer[i]] = std::max(x[layer[i]], x[layer[i - 1]] + separation(g, layer[i - 1], layer[i], options));
+            x[layer[i]] = std::max(x[layer[i]], x[layer[i - 1]] + separation(g, room, layer[i - 1], layer[i], options));
+    for (int round = 0; round < kSatelliteRounds; ++round) placeSatellites(g, room, options, x);
     double left = std::numeric_limits<double>::infinity();
     for (int32_t v = 0; v < vc; ++v) left = std::min(left, x[v] - g.width[v] / 2);
     for (double& v : x) v -= left;

@@ -5,9 +5,11 @@
 // median candidates per vertex. Linear time.
 //
 // Departures, and why:
-//  - weights and ghosts never join an alignment block: a linear's weight
-//    would otherwise compete with its activation input for the median and
-//    bend the main chain;
+//  - weights and ghosts join no alignment block (a linear's weight would
+//    otherwise compete with its activation input for the median and bend
+//    the main chain), except above an op fed by nothing else;
+//  - an op laid out as a weight (a `stack` of expert weights) claims the
+//    width of its row of weights in its layer, so rows do not overlap;
 //  - alignment takes mutual median links first (each end a median of the
 //    other; between two, the one with the longer chain of such links beyond
 //    it), then plain first-come medians where they cross nothing: a fork
@@ -19,7 +21,9 @@
 //    pull-right pass (as dagre does) instead of the original sink/shift
 //    classes, which the 2020 erratum showed can overlap;
 //  - a final left-to-right pass per layer restores the minimum separation
-//    that balancing can violate with unequal widths, so boxes never overlap.
+//    that balancing can violate with unequal widths, so boxes never overlap;
+//  - then weights and ghosts slide towards their consumers within the room
+//    left (satellite_placement.h).
 #include <vector>
 
 #include "core/layout/layered_graph.h"

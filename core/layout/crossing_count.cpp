@@ -43,6 +43,9 @@ int64_t countBilayerCrossings(std::vector<std::pair<int32_t, int32_t>>& segments
 }
 
 int64_t countLayerCrossings(const LayeredGraph& g, int32_t upper) {
+    // Edges sharing an end never cross: a gap with a single vertex on
+    // either side (most of a long chain) has none.
+    if (g.layers[upper].size() < 2 || g.layers[upper + 1].size() < 2) return 0;
     std::vector<std::pair<int32_t, int32_t>> segs;
     for (int32_t u : g.layers[upper])
         for (int32_t v : g.down[u]) segs.emplace_back(g.pos[u], g.pos[v]);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "core/layout/adjacent_exchange.h"
 #include "core/layout/crossing_count.h"
 
 namespace irscope::layout::detail {
@@ -9,20 +10,31 @@ namespace irscope::layout::detail {
 namespace {
 
 constexpr int kTransposeVisits = 8;  // per layer: bounds the exchange pass on adversarial inputs
-constexpr int kTransposePasses = 8;  // per visit of a layer
 
 void initialOrder(LayeredGraph& g) {
     // Depth-first from the sources in input order (the IR's execution order):
     // a chain of ops lands in one column and branches next to each other.
+    // A vertex reached brings its unvisited sources above along (weights,
+    // ghosts, inputs read once): they start next to it, not at the end of
+    // their layer, where the sweeps could not pull them back from (a source
+    // keeps its place in a downward sweep) and its consumer would follow.
     const int32_t vc = g.vertexCount();
     std::vector<char> seen(vc, 0);
     for (auto& l : g.layers) l.clear();
     std::vector<std::pair<int32_t, size_t>> stack;
+    auto place = [&](int32_t w) {
+        for (int32_t u : g.up[w])
+            if (!seen[u] && g.up[u].empty()) {
+                seen[u] = 1;
+                g.layers[g.layer[u]].push_back(u);
+            }
+        seen[w] = 1;
+        g.layers[g.layer[w]].push_back(w);
+        stack.emplace_back(w, 0);
+    };
     auto visitFrom = [&](int32_t root) {
         if (seen[root]) return;
-        seen[root] = 1;
-        g.layers[g.layer[root]].push_back(root);
-        stack.emplace_back(root, 0);
+        place(root);
         while (!stack.empty()) {
             auto& [v, next] = stack.back();
             if (next == g.down[v].size()) {
@@ -31,9 +43,7 @@ void initialOrder(LayeredGraph& g) {
             }
             const int32_t w = g.down[v][next++];
             if (seen[w]) continue;
-            seen[w] = 1;
-            g.layers[g.layer[w]].push_back(w);
-            stack.emplace_back(w, 0);
+            place(w);
         }
     };
     for (int32_t v = 0; v < vc; ++v)
@@ -42,108 +52,37 @@ void initialOrder(LayeredGraph& g) {
     g.updatePositions();
 }
 
-// Pairs (a, b), a from A and b from B (both sorted), with a > b: the
-// crossings between the edges of u and v to one neighbour layer when u is
-// left of v and their ends are A and B.
-int64_t pairCrossings(const std::vector<int32_t>& a, const std::vector<int32_t>& b) {
-    int64_t c = 0;
-    size_t j = 0;
-    for (int32_t x : a) {
-        while (j < b.size() && b[j] < x) ++j;
-        c += static_cast<int64_t>(j);
-    }
-    return c;
-}
+// How long the sweeps may go on. Graphs beyond a few thousand vertices
+// (the 100k-node LLM) keep the caller's rounds and stop after two rounds
+// without improvement. Smaller ones are "thorough": up to kMaxRounds rounds
+// with more patience, the order after each downward sweep measured too
+// (halfRounds), and four candidate orders instead of two (see
+// reduceCrossings). The work is about kSweepWork vertex visits per round
+// and candidate at most, so a thorough graph still lays out in a few ms.
+struct SweepBudget {
+    int rounds = 0;
+    int patience = 2;
+    bool halfRounds = false;
+};
 
-}  // namespace
+constexpr int64_t kSweepWork = 400000;
+constexpr int64_t kThoroughVisits = 48;  // rounds x candidates the budget must afford for a thorough run
+// Choosing between candidate orders by drawn length: one crossing counts as
+// this many px of horizontal edge span (about a long edge's), so a shorter
+// drawing wins only by saving much more than the crossing costs to read.
+constexpr double kCrossingWorth = 1000;
+constexpr double kPackGap = 20;  // the default node gap, for widthKeys
+constexpr int kMaxRounds = 12;
 
-namespace {
-
-// The exchange pass given the crossings per layer gap (kept up to date).
-int64_t transposeWithGaps(LayeredGraph& g, const std::vector<int32_t>& group, int maxVisitsPerLayer, bool allowTies,
-                          std::vector<int64_t>& gap, Progress* progress = nullptr, int64_t total = 0) {
-    const auto layerCount = static_cast<int32_t>(g.layers.size());
-    if (layerCount < 2) return 0;
-    // A layer with crossings on either side is worth a look.
-    std::vector<int32_t> work, visits(layerCount, 0);
-    std::vector<char> queued(layerCount, 0);
-    auto dirty = [&](int32_t l) { return (l > 0 && gap[l - 1] > 0) || (l + 1 < layerCount && gap[l] > 0); };
-    for (int32_t l = layerCount - 1; l >= 0; --l)
-        if (dirty(l)) {
-            work.push_back(l);
-            queued[l] = 1;
-        }
-    std::vector<std::vector<int32_t>> upEnds, downEnds;  // per position in the layer being improved
-    int64_t gained = 0;
-    while (!work.empty()) {
-        const int32_t l = work.back();  // lowest-numbered first: the stack was filled bottom-up
-        work.pop_back();
-        queued[l] = 0;
-        if (!dirty(l) || ++visits[l] > maxVisitsPerLayer) continue;
-        auto& layer = g.layers[l];
-        const size_t k = layer.size();
-        if (progress != nullptr) progress->advance(static_cast<int64_t>(k), total);
-        upEnds.resize(std::max(upEnds.size(), k));
-        downEnds.resize(std::max(downEnds.size(), k));
-        for (size_t i = 0; i < k; ++i) {
-            auto& up = upEnds[i];
-            auto& down = downEnds[i];
-            up.clear();
-            down.clear();
-            for (int32_t w : g.up[layer[i]]) up.push_back(g.pos[w]);
-            for (int32_t w : g.down[layer[i]]) down.push_back(g.pos[w]);
-            std::sort(up.begin(), up.end());
-            std::sort(down.begin(), down.end());
-        }
-        // Greedy adjacent exchange until a pass changes nothing. Only strict
-        // gains are taken, so it terminates; vertices swap only within their
-        // group (an anchor and its satellites) or as two plain vertices.
-        // With allowTies, the first pass of a layer's first visit also swaps
-        // pairs that cross as much either way (as dot's transpose does on
-        // alternate rounds), so the sweeps can leave a plateau; one pass only,
-        // so such swaps cannot ping-pong.
-        // At most kTransposePasses passes a visit keeps a wide layer linear.
-        int64_t layerGain = 0;
-        bool moved = false, tiePass = allowTies && visits[l] == 1;
-        int passes = 0;
-        for (bool changed = true; changed && passes < kTransposePasses; tiePass = false, ++passes) {
-            changed = false;
-            for (size_t i = 0; i + 1 < k; ++i) {
-                const int32_t u = layer[i], v = layer[i + 1];
-                if (group[u] != group[v]) continue;
-                const int64_t now =
-                    pairCrossings(upEnds[i], upEnds[i + 1]) + pairCrossings(downEnds[i], downEnds[i + 1]);
-                const int64_t swapped =
-                    pairCrossings(upEnds[i + 1], upEnds[i]) + pairCrossings(downEnds[i + 1], downEnds[i]);
-                if (swapped > now || (swapped == now && !(tiePass && now > 0))) continue;
-                moved = true;
-                std::swap(layer[i], layer[i + 1]);
-                std::swap(upEnds[i], upEnds[i + 1]);
-                std::swap(downEnds[i], downEnds[i + 1]);
-                g.pos[layer[i]] = static_cast<int32_t>(i);
-                g.pos[layer[i + 1]] = static_cast<int32_t>(i + 1);
-                layerGain += now - swapped;
-                changed = true;
-            }
-        }
-        if (!moved) continue;
-        gained += layerGain;
-        // The neighbour layers see new positions here: recount and requeue them.
-        if (l > 0) gap[l - 1] = countLayerCrossings(g, l - 1);
-        if (l + 1 < layerCount) gap[l] = countLayerCrossings(g, l);
-        for (int32_t m : {l + 1, l - 1})
-            if (m >= 0 && m < layerCount && !queued[m] && dirty(m)) {
-                work.push_back(m);
-                queued[m] = 1;
-            }
-    }
-    return gained;
-}
-
-std::vector<int64_t> layerGaps(const LayeredGraph& g) {
-    std::vector<int64_t> gap(g.layers.empty() ? 0 : g.layers.size() - 1);
-    for (size_t l = 0; l < gap.size(); ++l) gap[l] = countLayerCrossings(g, static_cast<int32_t>(l));
-    return gap;
+SweepBudget sweepBudget(int sweeps, int32_t vertexCount) {
+    SweepBudget b;
+    const int64_t affordable = kSweepWork / std::max<int64_t>(vertexCount, 1);
+    b.rounds = sweeps;
+    if (affordable < kThoroughVisits) return b;
+    b.rounds = std::max(sweeps, kMaxRounds);
+    b.patience = 4;
+    b.halfRounds = true;
+    return b;
 }
 
 // Satellites (weights and ghosts with one consumer) and the anchors they
@@ -160,6 +99,7 @@ Satellites findSatellites(const LayeredGraph& g) {
     s.ofAnchor.resize(vc);
     for (int32_t v = 0; v < vc; ++v) {
         if (g.alignsFreely(v) || g.down[v].size() != 1) continue;
+        if (!g.up[v].empty()) continue;  // a weight-like op (long_edges.cpp): ordered freely with its row
         const int32_t c = g.down[v][0];
         for (int32_t u : g.up[c])
             if (g.alignsFreely(u)) {
@@ -202,35 +142,49 @@ public:
 
     // Down/up rounds from the current order, each followed by the exchange
     // pass (ties allowed on odd rounds), keeping the best in bestLayers;
-    // stops after two rounds without improvement. lanesFirst: on a
-    // barycenter tie a long edge's lane goes first (left). Returns the
-    // crossings of the best order.
-    int64_t run(bool lanesFirst, std::vector<std::vector<int32_t>>& bestLayers) {
+    // stops after `patience` rounds without improvement (SweepBudget: small
+    // graphs get more rounds and patience, and the order after each
+    // downward sweep is a candidate too). lanesFirst: on a barycenter tie a
+    // long edge's lane goes first (left). widthKeys: barycenters of packed
+    // x instead of positions (see at()). Returns the crossings of the best
+    // order.
+    int64_t run(bool lanesFirst, bool widthKeys, std::vector<std::vector<int32_t>>& bestLayers) {
         lanesFirst_ = lanesFirst;
+        widthKeys_ = widthKeys;
+        if (widthKeys_) packedX_.assign(g_.vertexCount(), 0.0);
         const auto layerCount = static_cast<int32_t>(g_.layers.size());
+        const SweepBudget budget = sweepBudget(sweeps_, g_.vertexCount());
         int64_t best = -1;
         int stale = 0;
-        for (int round = 0; round < sweeps_; ++round) {
+        // The exchange pass on the current order, then keep it if it is the best.
+        auto consider = [&](bool ties) {
+            std::vector<int64_t> gap = layerGaps(g_);
+            int64_t c = 0;
+            for (int64_t x : gap) c += x;
+            if (c > 0) c -= transposeWithGaps(g_, group_, kTransposeVisits, ties, gap, progress_, total_);
+            if (best < 0 || c < best) {
+                best = c;
+                bestLayers = g_.layers;
+                stale = 0;
+                return;
+            }
+            ++stale;
+        };
+        for (int round = 0; round < budget.rounds; ++round) {
             for (int32_t l = 1; l < layerCount; ++l) {
                 sortLayer(l, true);
                 if (progress_ != nullptr) progress_->advance(static_cast<int64_t>(g_.layers[l].size()), total_);
+            }
+            if (budget.halfRounds && round > 0) {  // after the first up sweep: every layer sorted once
+                consider(round % 2 == 1);
+                if (best == 0) break;
             }
             for (int32_t l = layerCount - 2; l >= 0; --l) {
                 sortLayer(l, false);
                 if (progress_ != nullptr) progress_->advance(static_cast<int64_t>(g_.layers[l].size()), total_);
             }
-            std::vector<int64_t> gap = layerGaps(g_);
-            int64_t c = 0;
-            for (int64_t x : gap) c += x;
-            if (c > 0) c -= transposeWithGaps(g_, group_, kTransposeVisits, round % 2 == 1, gap, progress_, total_);
-            if (best < 0 || c < best) {
-                best = c;
-                bestLayers = g_.layers;
-                stale = 0;
-            } else if (++stale >= 2) {
-                break;
-            }
-            if (best == 0) break;
+            consider(round % 2 == 1);
+            if (best == 0 || stale >= budget.patience) break;
         }
         return best;
     }
@@ -245,20 +199,37 @@ private:
         double s = 0, all = 0;
         int32_t k = 0;
         for (int32_t u : nb) {
-            all += g_.pos[u];
+            all += at(u);
             if (satellites_.anchorOf[u] >= 0) continue;
-            s += g_.pos[u];
+            s += at(u);
             ++k;
         }
-        if (nb.empty()) return g_.pos[v];
+        if (nb.empty()) return at(v);
         if (k > 0) return s / k;
         return all / static_cast<double>(nb.size());
+    }
+
+    // A vertex's place in its layer: its position, or with widthKeys the
+    // x its layer would give it packed left (a row of wide weights counts
+    // as wide, so what hangs beyond it is seen as far away).
+    double at(int32_t v) const { return widthKeys_ ? packedX_[v] : g_.pos[v]; }
+
+    void packLayer(int32_t l) {
+        double x = 0;
+        for (int32_t v : g_.layers[l]) {
+            packedX_[v] = x + g_.width[v] / 2;
+            x += g_.width[v] + kPackGap;
+        }
     }
 
     // Sorts layer l by barycenter (satellites excluded), then puts each
     // anchor's satellites beside it.
     void sortLayer(int32_t l, bool downward) {
         auto& layer = g_.layers[l];
+        if (widthKeys_) {
+            packLayer(l);
+            packLayer(downward ? l - 1 : l + 1);
+        }
         buffer_.clear();
         for (int32_t v : layer) {
             if (satellites_.anchorOf[v] >= 0) continue;
@@ -301,19 +272,36 @@ private:
     // to its left. A satellite's edge crosses the anchor's edges to vertices
     // beyond its own endpoint on the far side: left of the anchor, those
     // ending left of it; right of the anchor, those ending right of it. Up
-    // edges (a weight fed by something) count the same way. Ties stay right,
-    // where the consumer's input-slot order puts weights after the activation.
+    // edges (a weight fed by something) count the same way. Among the splits
+    // with the fewest such crossings, the one nearest the middle: a weight
+    // on each side of its op (as dot draws it) keeps the satellites' edges
+    // about half as long as a row on one side; with an odd count the extra
+    // one goes right, after the activation as in the op's input order.
     size_t leftSatellites(int32_t anchor, const std::vector<int32_t>& sat) {
         sortedPositions(g_.down[anchor], anchorDown_);
         sortedPositions(g_.up[anchor], anchorUp_);
-        size_t split = 0;
+        // cost(s) = sum of left costs below s + right costs from s on.
+        int64_t cost = 0;
+        sideDelta_.clear();
         for (size_t i = 0; i < sat.size(); ++i) {
             int64_t left = 0, right = 0;
             positions(g_.down[sat[i]], ends_);
             addSideCosts(anchorDown_, ends_, left, right);
             positions(g_.up[sat[i]], ends_);
             addSideCosts(anchorUp_, ends_, left, right);
-            if (left < right) split = i + 1;
+            cost += right;
+            sideDelta_.push_back(left - right);
+        }
+        const size_t middle = sat.size() / 2;
+        auto offCentre = [middle](size_t s) { return s > middle ? s - middle : middle - s; };
+        size_t split = 0;
+        int64_t best = cost;
+        for (size_t s = 1; s <= sat.size(); ++s) {
+            cost += sideDelta_[s - 1];
+            if (cost < best || (cost == best && offCentre(s) < offCentre(split))) {
+                best = cost;
+                split = s;
+            }
         }
         return split;
     }
@@ -345,41 +333,62 @@ private:
     Progress* const progress_;
     const int64_t total_;
     bool lanesFirst_ = true;
+    bool widthKeys_ = false;
+    std::vector<double> packedX_;                        // per vertex, with widthKeys: see at()
     std::vector<double> key_;                            // per vertex: its barycenter in the current sort
     std::vector<int32_t> buffer_;                        // the layer's non-satellites, being sorted
     std::vector<int32_t> anchorDown_, anchorUp_, ends_;  // positions, for leftSatellites
+    std::vector<int64_t> sideDelta_;                     // per satellite: left cost - right cost
 };
 
 }  // namespace
 
-int64_t transposePass(LayeredGraph& g, const std::vector<int32_t>& group, int maxVisitsPerLayer, bool allowTies) {
-    std::vector<int64_t> gap = layerGaps(g);
-    return transposeWithGaps(g, group, maxVisitsPerLayer, allowTies, gap);
-}
-
-int64_t reduceCrossings(LayeredGraph& g, int sweeps, Progress* progress) {
+int64_t reduceCrossings(LayeredGraph& g, int sweeps, Progress* progress, const OrderLength& orderLength) {
     const int32_t vc = g.vertexCount();
+    const SweepBudget budget = sweepBudget(sweeps, vc);
+    const bool thorough = budget.halfRounds;
     // Work units: vertices sorted or visited by the exchange pass; a round
-    // sorts every layer twice and the exchange visits about as many again.
-    const int64_t total = 2 * static_cast<int64_t>(std::max(sweeps, 1)) * 3 * vc;
+    // sorts every layer twice and the exchange visits about as many again,
+    // for each candidate (two, or four when thorough).
+    const int64_t total = (thorough ? 2 : 1) * 2 * static_cast<int64_t>(std::max(budget.rounds, 1)) * 3 * vc;
     initialOrder(g);
     Satellites satellites = findSatellites(g);
     const std::vector<int32_t> group = exchangeGroups(satellites, vc);
     if (sweeps <= 0) return countAllCrossings(g);
 
-    // Two tie rules, each from the same start; the fewer crossings win, and
-    // on equal counts lanes-first (shorter edges beside weighted ops).
+    // Candidates, each from the same start: two tie rules (lanes first or
+    // not) and, on graphs small enough for a thorough budget, both again
+    // with width keys. The fewest crossings win, on equal counts the first
+    // (lanes-first: shorter edges beside weighted ops); when thorough and
+    // orderLength is given, the least crossings-plus-length cost. (Four more
+    // from the mirrored start won a crossing or two on the MoE fixtures for
+    // twice the time; not worth it.)
+    struct Candidate {
+        bool lanesFirst, widthKeys;
+    };
+    std::vector<Candidate> candidates{{true, false}, {false, false}};
+    if (thorough) candidates.insert(candidates.end(), {{true, true}, {false, true}});
     BarycenterSweeps sweeper(g, satellites, group, sweeps, progress, total);
     const std::vector<std::vector<int32_t>> start = g.layers;
-    std::vector<std::vector<int32_t>> bestLayers, otherLayers;
-    int64_t best = sweeper.run(/*lanesFirst=*/true, bestLayers);
-    if (best > 0) {
+    std::vector<std::vector<int32_t>> bestLayers, layers;
+    const bool measure = thorough && orderLength;
+    int64_t best = -1;
+    double bestCost = 0;
+    for (const Candidate& c : candidates) {
+        if (best == 0 && !measure) break;
         g.layers = start;
         g.updatePositions();
-        const int64_t other = sweeper.run(/*lanesFirst=*/false, otherLayers);
-        if (other < best) {
-            best = other;
-            bestLayers = std::move(otherLayers);
+        const int64_t k = sweeper.run(c.lanesFirst, c.widthKeys, layers);
+        double cost = 0;
+        if (measure) {
+            g.layers = layers;
+            g.updatePositions();
+            cost = static_cast<double>(k) * kCrossingWorth + orderLength(g);
+        }
+        if (best < 0 || (measure ? cost < bestCost : k < best)) {
+            best = k;
+            bestCost = cost;
+            bestLayers = std::move(layers);
         }
     }
     g.layers = std::move(bestLayers);

@@ -1,39 +1,46 @@
 #pragma once
-// Crossing reduction: a DFS initial order, then a few down/up barycenter
-// sweeps, each followed by a bounded adjacent-exchange pass (ties allowed on
-// alternate rounds, as dot does, to leave plateaus); run with two tie rules
-// for barycenters, the order with the fewest crossings wins.
+// Crossing reduction: a DFS initial order, then down/up barycenter sweeps,
+// each followed by a bounded adjacent-exchange pass (adjacent_exchange.h;
+// ties allowed on alternate rounds, as dot does, to leave plateaus). Several
+// candidate orders (tie rules, keys, start) compete; the fewest crossings
+// win, or on small graphs the least crossings-plus-drawn-length cost.
 //
 // Weights and ghosts are "satellites": each follows an anchor (the first
 // ordinary input of its consumer, in the same layer) and is placed next to
 // it, so a linear's weight and bias sit beside the activation they combine
-// with instead of being sorted among unrelated nodes. Each satellite takes the
-// side of its anchor where its edge crosses fewer of the anchor's edges (the
-// right on a tie, after the activation as in the op's input order); a
-// linear's weight whose consumer lies left of the anchor's other consumers
-// goes left.
+// with instead of being sorted among unrelated nodes. The satellites split
+// around their anchor where their edges cross fewest of the anchor's edges;
+// among equally good splits the most even (a weight on each side, as dot
+// draws it, halves their edges' length; the extra one right, after the
+// activation as in the op's input order). A weight-like op (a `stack` of
+// expert weights, long_edges.cpp) is no satellite: with its row of weights
+// it is ordered like any vertex, and finds its own place, usually at the
+// side of the drawing, rather than between an activation and its weights.
+//
+// Budget (issue 17): graphs of up to a few thousand vertices get more
+// rounds, measure the order after every half-round, and try four
+// candidate orders; larger ones (the 100k-node LLM) keep the caller's
+// rounds and two candidates.
 #include <cstdint>
+#include <functional>
 #include <vector>
 
+#include "core/layout/adjacent_exchange.h"  // transposePass, used with the groups below
 #include "core/layout/layered_graph.h"
 #include "core/layout/progress.h"
 
 namespace irscope::layout::detail {
 
-// Reorders g.layers (and g.pos); returns the crossing count of the result.
-// Reports through `progress` (may throw LayoutCancelled).
-int64_t reduceCrossings(LayeredGraph& g, int sweeps, Progress* progress = nullptr);
+// The drawn length of an order (the caller's coordinates, summed over its
+// edges), to choose between candidate orders.
+using OrderLength = std::function<double(const LayeredGraph&)>;
 
-// Greedy adjacent exchange ("transpose") on the layers that have crossings:
-// swaps neighbours u, v in a layer when that strictly lowers the crossings of
-// their edges to both adjacent layers (counted by merging their sorted
-// neighbour positions), revisiting a layer's neighbours when it changed, at
-// most maxVisitsPerLayer times per layer. Only vertices of the same group
-// swap (group[v]; -1 for plain vertices, which all form one group). Updates
-// g.layers and g.pos; returns the number of crossings removed. allowTies:
-// also swap crossed pairs that cross as much either way, once per layer (to
-// leave a plateau; the count never goes up).
-int64_t transposePass(LayeredGraph& g, const std::vector<int32_t>& group, int maxVisitsPerLayer,
-                      bool allowTies = false);
+// Reorders g.layers (and g.pos); returns the crossing count of the result.
+// Reports through `progress` (may throw LayoutCancelled). Graphs small
+// enough for the thorough budget try four candidate orders and, given
+// orderLength, keep the one with the least crossings-plus-length cost (a
+// crossing weighing as much as 1000 px of horizontal span); otherwise the
+// one with the fewest crossings.
+int64_t reduceCrossings(LayeredGraph& g, int sweeps, Progress* progress = nullptr, const OrderLength& orderLength = {});
 
 }  // namespace irscope::layout::detail

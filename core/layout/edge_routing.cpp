@@ -15,6 +15,33 @@ Point clipToBox(const Rect& box, Point toward) {
     return {c.x + dx * t, c.y + dy * t};
 }
 
+namespace {
+
+constexpr double kPortInset = 8;  // an end stays this far inside its box's corners
+
+// Where an edge leaves a box's bottom (enters a box's top) for a neighbour
+// below (above) it: straight under (over) the box when the neighbour is
+// within its width, else at the corner nearest it. Like dot's ports: an
+// edge from a wide weight to an op off to one side starts at the weight's
+// near corner, not at its middle (clipping the centre line started it
+// about half the box's width further away).
+double portX(const Rect& box, double towardX) {
+    const double inset = std::min(kPortInset, box.width / 2);
+    return std::clamp(towardX, box.left() + inset, box.right() - inset);
+}
+
+}  // namespace
+
+Point bottomPort(const Rect& box, Point toward) {
+    if (toward.y <= box.bottom()) return clipToBox(box, toward);  // not below: the centre line
+    return {portX(box, toward.x), box.bottom()};
+}
+
+Point topPort(const Rect& box, Point toward) {
+    if (toward.y >= box.top()) return clipToBox(box, toward);
+    return {portX(box, toward.x), box.top()};
+}
+
 std::vector<Point> routeChain(const LayeredGraph& g, const std::vector<int32_t>& chain, const std::vector<Rect>& rects,
                               const std::vector<double>& layerTop, const std::vector<double>& layerBottom) {
     std::vector<Point> pts;
@@ -28,9 +55,9 @@ std::vector<Point> routeChain(const LayeredGraph& g, const std::vector<int32_t>&
     }
     const Rect& s = rects[chain.front()];
     const Rect& t = rects[chain.back()];
-    pts.push_back(clipToBox(s, middle.empty() ? t.center() : middle.front()));
+    pts.push_back(bottomPort(s, middle.empty() ? t.center() : middle.front()));
     pts.insert(pts.end(), middle.begin(), middle.end());
-    pts.push_back(clipToBox(t, middle.empty() ? s.center() : middle.back()));
+    pts.push_back(topPort(t, middle.empty() ? s.center() : middle.back()));
     return pts;
 }
 

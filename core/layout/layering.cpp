@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <deque>
 
+#include "core/layout/layer_sinking.h"
+
 namespace irscope::layout::detail {
 
 namespace {
@@ -146,6 +148,7 @@ Layering assignLayers(const LayoutGraph& graph) {
 
     longestPathLayers(topo.order, adj, weight, out.layer);
     pullConstantSubgraphsDown(graph, topo.order, adj, weight, out.layer);
+    sinkTowardConsumers(topo.order, adj.preds, adj.succs, weight, out.layer);
     placeWeights(adj, weight, out.layer);
     out.layerCount = 1 + *std::max_element(out.layer.begin(), out.layer.end());
     return out;

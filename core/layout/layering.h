@@ -5,6 +5,10 @@
 //  - ops that depend on no graph input (arange, full, a constant RoPE table
 //    indexed and unsqueezed, ...) are pulled down next to their first
 //    consumer instead of floating at the top;
+//  - then every node with at least as many edges below as above sinks to
+//    just above its highest consumer (layer_sinking.h): graph inputs read
+//    once deep in the graph, side branches; a bounded step towards the
+//    shortest total edge span that dot's network simplex finds;
 //  - each weight item sits in the layer just above its (first) consumer, so
 //    a weight never stretches across the graph.
 // Cycles (malformed input) are broken deterministically: edges that go

@@ -1,6 +1,7 @@
 #include "core/layout/layout.h"
 
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 
 #include "core/layout/coordinate_assignment.h"
@@ -21,6 +22,15 @@ void checkEdgeEndpoints(const LayoutGraph& graph) {
     for (const auto& e : graph.edges)
         if (e.source < 0 || e.source >= n || e.target < 0 || e.target >= n)
             throw std::out_of_range("layout: edge endpoint out of range");
+}
+
+// Sum of the horizontal distances an order's edges cover, segment by
+// segment: with layers fixed, what separates a short drawing from a long one.
+double horizontalSpan(const LayeredGraph& g, const std::vector<double>& x) {
+    double s = 0;
+    for (int32_t v = 0; v < g.vertexCount(); ++v)
+        for (int32_t w : g.down[v]) s += std::abs(x[v] - x[w]);
+    return s;
 }
 
 // Vertical placement: each layer as tall as its tallest box (fills
@@ -151,7 +161,9 @@ LayoutResult computeLayout(const LayoutGraph& graph, const LayoutOptions& option
     progress.phase("long edges", 0.12, 0.2);
     LayeredGraph g = buildLayeredGraph(graph, layering, options);
     progress.phase("crossings", 0.2, 0.78);
-    out.stats.crossings = reduceCrossings(g, options.crossingSweeps, &progress);
+    out.stats.crossings = reduceCrossings(g, options.crossingSweeps, &progress, [&](const LayeredGraph& order) {
+        return horizontalSpan(order, assignCoordinates(order, options));
+    });
     progress.phase("coordinates", 0.78, 0.87);
     const std::vector<double> x = assignCoordinates(g, options, &progress);
     progress.phase("routing", 0.87, 1.0);

@@ -1,12 +1,16 @@
 #pragma once
 // The layout engine's entry point: LayoutGraph in, LayoutResult out.
 // Pure, deterministic (same input -> bit-identical output) and near-linear:
-//   layering (longest path, weights just above their consumer)
+//   layering (longest path, side branches sunk towards their consumers,
+//      weights just above their consumer)
 //   -> long edges (ghost proxies for far high-fan-out sources, dummies for the rest)
-//   -> crossing reduction (barycenter sweeps, weights on the cheaper side of
-//      their anchor, adjacent exchange; Fenwick-tree crossing count)
-//   -> coordinates (Brandes-Koepf, weights and ghosts left out of the alignment)
-//   -> edge routing (polylines clipped to the boxes).
+//   -> crossing reduction (barycenter sweeps, weights split around their
+//      anchor, adjacent exchange of vertices and groups; Fenwick-tree
+//      crossing count; small graphs: several candidate orders, the least
+//      crossings-plus-length one kept)
+//   -> coordinates (Brandes-Koepf, weights and ghosts left out of the
+//      alignment, then slid towards their consumers)
+//   -> edge routing (polylines from the source's bottom to the target's top).
 #include <exception>
 #include <functional>
 

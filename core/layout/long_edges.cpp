@@ -81,15 +81,45 @@ void addVertex(LayeredGraph& g, VertexType type, int32_t layer, double width, do
     g.height.push_back(height);
 }
 
+// Items laid out as weights (VertexType::Weight): weight items, and ops
+// that combine several weights and nothing else, with one use just below
+// them (a `stack` of expert weights). Such an op is part of its consumer's
+// weights: it hangs beside the consumer's activation input with its row of
+// weights above it, and takes no part in the vertical alignment, as dot
+// draws it (one long edge from a wide row of weights instead of the
+// activation's edges bending around the row). An op on a single weight (a
+// transpose, a view) stays an op: a chain of them keeps its column.
+std::vector<char> weightLikeItems(const LayoutGraph& graph, const Layering& layering) {
+    const auto n = static_cast<int32_t>(graph.nodes.size());
+    std::vector<char> weightLike(n, 0);
+    std::vector<int32_t> inputs(n, 0), weightInputs(n, 0), uses(n, 0), use(n, -1);
+    for (int32_t v = 0; v < n; ++v) weightLike[v] = isSatellite(graph.nodes[v]);
+    for (const auto& e : graph.edges) {
+        if (e.source == e.target) continue;
+        ++inputs[e.target];
+        weightInputs[e.target] += weightLike[e.source];
+        ++uses[e.source];
+        use[e.source] = e.target;
+    }
+    for (int32_t v = 0; v < n; ++v) {
+        if (weightLike[v] || graph.nodes[v].kind != ItemKind::Op || inputs[v] < 2) continue;
+        if (weightInputs[v] != inputs[v] || uses[v] != 1) continue;
+        if (layering.layer[use[v]] != layering.layer[v] + 1) continue;
+        weightLike[v] = 1;  // weightInputs counts weight items only: no chains
+    }
+    return weightLike;
+}
+
 // The vertices for the input's nodes, then one ghost per ghosted edge.
 void addItemsAndGhosts(LayeredGraph& g, const LayoutGraph& graph, const Layering& layering, const OrientedEdges& o,
                        const std::vector<char>& ghosted, const LayoutOptions& options) {
     const auto n = static_cast<int32_t>(graph.nodes.size());
     const auto m = static_cast<int32_t>(graph.edges.size());
     const auto& layer = layering.layer;
+    const std::vector<char> weightLike = weightLikeItems(graph, layering);
     for (int32_t v = 0; v < n; ++v)
-        addVertex(g, isSatellite(graph.nodes[v]) ? VertexType::Weight : VertexType::Item, layer[v],
-                  graph.nodes[v].width, graph.nodes[v].height);
+        addVertex(g, weightLike[v] ? VertexType::Weight : VertexType::Item, layer[v], graph.nodes[v].width,
+                  graph.nodes[v].height);
     for (int32_t e = 0; e < m; ++e) {
         if (!ghosted[e]) continue;
         addVertex(g, VertexType::Ghost, layer[o.bottom[e]] - 1,

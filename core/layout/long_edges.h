@@ -8,6 +8,8 @@
 // start at a small "ghost" proxy of the source placed just above the
 // consumer; the view links a ghost to its source. Short and moderately long
 // edges (residuals, skips) keep dummies, bounded by a global budget.
+// Also decides which items are laid out as weights: weight items, and ops
+// that only combine weights for one use just below (a `stack` of experts).
 #include "core/layout/layered_graph.h"
 #include "core/layout/layering.h"
 #include "core/layout/layout.h"

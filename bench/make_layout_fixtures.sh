@@ -1,0 +1,57 @@
+#!/bin/sh
+# Layout-quality fixtures (issue 17) and the bounds Graphviz dot sets for them.
+#
+# Writes tests/data/layout/NAME.layout for MoE- and Llama-shaped graphs
+# (bench/make_big_ir.py) and for the IR test fixtures, each the layout
+# engine's input as text (core/layout/layout_graph_text.h), then runs dot
+# once per fixture on the same input our layout sees (far high-fan-out
+# edges replaced by ghosts, as bench_layout --dot does: "dot-g") and writes
+# its crossings and total edge length to tests/data/layout/dot_bounds.txt.
+# tests/layout/test_dot_bounds.cpp holds our layout to: crossings <= dot's,
+# edge length <= 1.25x dot's.
+#
+# Usage: bench/make_layout_fixtures.sh [BENCH_LAYOUT_BINARY]
+# The binary defaults to build-layout/bench_layout_direct, as built by
+# bench/run_layout_vs_dot.sh. Needs python3 and graphviz (dot).
+# The ghosts depend on the engine that writes the bounds: rerun after a
+# change to ghosting (long_edges) or layering.
+set -e
+root=$(cd "$(dirname "$0")/.." && pwd)
+bin=${1:-$root/build-layout/bench_layout_direct}
+out=$root/tests/data/layout
+command -v dot >/dev/null || { echo "graphviz 'dot' is not installed" >&2; exit 2; }
+[ -x "$bin" ] || { echo "no bench_layout binary at $bin" >&2; exit 2; }
+mkdir -p "$out"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+gen() {  # gen NAME make_big_ir.py-ARGS...
+  name=$1
+  shift
+  python3 "$root/bench/make_big_ir.py" "$@" -o "$tmp/$name.json" >/dev/null
+  "$bin" --ir "$tmp/$name.json" --save-layout "$out/$name.layout" >/dev/null
+}
+# MoE decode steps (sigmoid router, grouped top-k, scatter_, stacked experts,
+# einsum, RoPE from cached cos/sin, KV cache in and out).
+gen moe_decode_1layer --shape moe --layers 1 --dense-layers 0 --experts 16
+gen moe_decode_2layer --shape moe --layers 2 --dense-layers 1 --experts 16
+gen moe_decode_2layer_sparse --shape moe --layers 2 --dense-layers 0 --experts 8
+# Llama blocks (fused qkv + split, SDPA, RoPE, lifted constant).
+gen llama_2layer --shape llama --layers 2
+gen llama_16layer --shape llama --layers 16
+# The traced IR fixtures.
+for f in tiny_moe tiny_llama llama_block resnet_tiny cnn_bn simple_mlp; do
+  "$bin" --ir "$root/tests/data/ir/$f.json" --save-layout "$out/$f.layout" >/dev/null
+done
+
+bounds=$out/dot_bounds.txt
+{
+  echo "# Graphviz dot on each fixture's ghosted input (bench_layout --dot, row dot-g),"
+  echo "# written by bench/make_layout_fixtures.sh with $(dot -V 2>&1)."
+  echo "# fixture  dot_crossings  dot_edge_length"
+} >"$bounds"
+for f in "$out"/*.layout; do
+  name=$(basename "$f" .layout)
+  "$bin" --ir "$f" --dot --keep "$tmp/dot" | awk -v n="$name" '$4 == "dot-g" { print n, $7, $9 }' >>"$bounds"
+done
+cat "$bounds"

@@ -1,0 +1,191 @@
+#include "core/layout/adjacent_exchange.h"
+
+#include <algorithm>
+
+#include "core/layout/crossing_count.h"
+
+namespace irscope::layout::detail {
+
+namespace {
+
+constexpr int kTransposePasses = 8;  // per visit of a layer
+
+// Pairs (a, b), a from A and b from B (both sorted), with a > b: the
+// crossings between the edges of u and v to one neighbour layer when u is
+// left of v and their ends are A and B.
+int64_t pairCrossings(const std::vector<int32_t>& a, const std::vector<int32_t>& b) {
+    int64_t c = 0;
+    size_t j = 0;
+    for (int32_t x : a) {
+        while (j < b.size() && b[j] < x) ++j;
+        c += static_cast<int64_t>(j);
+    }
+    return c;
+}
+
+// Scratch for exchangeUnits.
+struct ExchangeUnits {
+    std::vector<size_t> start;                    // per unit: its first position; one past the end last
+    std::vector<int32_t> upA, downA, upB, downB;  // merged sorted ends of two neighbouring units
+    std::vector<int32_t> vertices;                // rotation buffer
+    std::vector<std::vector<int32_t>> ends;       // rotation buffer
+};
+
+void mergedEnds(const std::vector<std::vector<int32_t>>& ends, size_t from, size_t to, std::vector<int32_t>& out) {
+    out.clear();
+    for (size_t i = from; i < to; ++i) out.insert(out.end(), ends[i].begin(), ends[i].end());
+    std::sort(out.begin(), out.end());
+}
+
+// Moves [from, mid) behind [mid, to) in the layer and its per-position ends.
+void rotateUnits(LayeredGraph& g, std::vector<int32_t>& layer, std::vector<std::vector<int32_t>>& upEnds,
+                 std::vector<std::vector<int32_t>>& downEnds, size_t from, size_t mid, size_t to) {
+    const auto f = static_cast<std::ptrdiff_t>(from), m = static_cast<std::ptrdiff_t>(mid),
+               t = static_cast<std::ptrdiff_t>(to);
+    std::rotate(layer.begin() + f, layer.begin() + m, layer.begin() + t);
+    std::rotate(upEnds.begin() + f, upEnds.begin() + m, upEnds.begin() + t);
+    std::rotate(downEnds.begin() + f, downEnds.begin() + m, downEnds.begin() + t);
+    for (size_t i = from; i < to; ++i) g.pos[layer[i]] = static_cast<int32_t>(i);
+}
+
+// Adjacent exchange of units, where a unit is a plain vertex or the run of
+// an anchor and its satellites (kept together, so a group is never split):
+// two neighbouring units trade places when that strictly lowers the
+// crossings between their edges (their sorted ends merged). Two plain
+// vertices are left to the vertex exchange. Without this an anchor could
+// not pass a plain vertex at all, and a weighted op stayed on the wrong
+// side of an island of weights (a `stack` of 16 expert weights) that the
+// sweeps had put there. Returns the crossings removed.
+int64_t exchangeUnits(LayeredGraph& g, const std::vector<int32_t>& group, std::vector<int32_t>& layer,
+                      std::vector<std::vector<int32_t>>& upEnds, std::vector<std::vector<int32_t>>& downEnds,
+                      ExchangeUnits& u) {
+    const size_t k = layer.size();
+    u.start.clear();
+    for (size_t i = 0; i < k;) {
+        u.start.push_back(i);
+        const int32_t gr = group[layer[i]];
+        ++i;
+        if (gr >= 0)
+            while (i < k && group[layer[i]] == gr) ++i;
+    }
+    u.start.push_back(k);
+    if (u.start.size() <= 2) return 0;
+    int64_t gained = 0;
+    for (size_t j = 0; j + 2 < u.start.size(); ++j) {
+        const size_t a = u.start[j], b = u.start[j + 1], c = u.start[j + 2];
+        if (b - a == 1 && c - b == 1 && group[layer[a]] < 0 && group[layer[b]] < 0) continue;
+        mergedEnds(upEnds, a, b, u.upA);
+        mergedEnds(upEnds, b, c, u.upB);
+        mergedEnds(downEnds, a, b, u.downA);
+        mergedEnds(downEnds, b, c, u.downB);
+        const int64_t now = pairCrossings(u.upA, u.upB) + pairCrossings(u.downA, u.downB);
+        const int64_t swapped = pairCrossings(u.upB, u.upA) + pairCrossings(u.downB, u.downA);
+        if (swapped >= now) continue;
+        rotateUnits(g, layer, upEnds, downEnds, a, b, c);
+        u.start[j + 1] = a + (c - b);  // the unit that moved left now ends here
+        gained += now - swapped;
+    }
+    return gained;
+}
+
+}  // namespace
+
+int64_t transposeWithGaps(LayeredGraph& g, const std::vector<int32_t>& group, int maxVisitsPerLayer, bool allowTies,
+                          std::vector<int64_t>& gap, Progress* progress, int64_t total) {
+    const auto layerCount = static_cast<int32_t>(g.layers.size());
+    if (layerCount < 2) return 0;
+    // A layer with crossings on either side is worth a look.
+    std::vector<int32_t> work, visits(layerCount, 0);
+    std::vector<char> queued(layerCount, 0);
+    auto dirty = [&](int32_t l) { return (l > 0 && gap[l - 1] > 0) || (l + 1 < layerCount && gap[l] > 0); };
+    for (int32_t l = layerCount - 1; l >= 0; --l)
+        if (dirty(l)) {
+            work.push_back(l);
+            queued[l] = 1;
+        }
+    std::vector<std::vector<int32_t>> upEnds, downEnds;  // per position in the layer being improved
+    ExchangeUnits units;
+    int64_t gained = 0;
+    while (!work.empty()) {
+        const int32_t l = work.back();  // lowest-numbered first: the stack was filled bottom-up
+        work.pop_back();
+        queued[l] = 0;
+        if (!dirty(l) || ++visits[l] > maxVisitsPerLayer) continue;
+        auto& layer = g.layers[l];
+        const size_t k = layer.size();
+        if (progress != nullptr) progress->advance(static_cast<int64_t>(k), total);
+        upEnds.resize(std::max(upEnds.size(), k));
+        downEnds.resize(std::max(downEnds.size(), k));
+        for (size_t i = 0; i < k; ++i) {
+            auto& up = upEnds[i];
+            auto& down = downEnds[i];
+            up.clear();
+            down.clear();
+            for (int32_t w : g.up[layer[i]]) up.push_back(g.pos[w]);
+            for (int32_t w : g.down[layer[i]]) down.push_back(g.pos[w]);
+            std::sort(up.begin(), up.end());
+            std::sort(down.begin(), down.end());
+        }
+        // Greedy adjacent exchange until a pass changes nothing. Only strict
+        // gains are taken, so it terminates; vertices swap only within their
+        // group (an anchor and its satellites) or as two plain vertices.
+        // With allowTies, the first pass of a layer's first visit also swaps
+        // pairs that cross as much either way (as dot's transpose does on
+        // alternate rounds), so the sweeps can leave a plateau; one pass only,
+        // so such swaps cannot ping-pong.
+        // At most kTransposePasses passes a visit keeps a wide layer linear.
+        int64_t layerGain = 0;
+        bool moved = false, tiePass = allowTies && visits[l] == 1;
+        int passes = 0;
+        for (bool changed = true; changed && passes < kTransposePasses; tiePass = false, ++passes) {
+            changed = false;
+            for (size_t i = 0; i + 1 < k; ++i) {
+                const int32_t u = layer[i], v = layer[i + 1];
+                if (group[u] != group[v]) continue;
+                const int64_t now =
+                    pairCrossings(upEnds[i], upEnds[i + 1]) + pairCrossings(downEnds[i], downEnds[i + 1]);
+                const int64_t swapped =
+                    pairCrossings(upEnds[i + 1], upEnds[i]) + pairCrossings(downEnds[i + 1], downEnds[i]);
+                if (swapped > now || (swapped == now && !(tiePass && now > 0))) continue;
+                moved = true;
+                std::swap(layer[i], layer[i + 1]);
+                std::swap(upEnds[i], upEnds[i + 1]);
+                std::swap(downEnds[i], downEnds[i + 1]);
+                g.pos[layer[i]] = static_cast<int32_t>(i);
+                g.pos[layer[i + 1]] = static_cast<int32_t>(i + 1);
+                layerGain += now - swapped;
+                changed = true;
+            }
+            // Then whole groups past their neighbours (see exchangeUnits).
+            const int64_t unitGain = exchangeUnits(g, group, layer, upEnds, downEnds, units);
+            if (unitGain > 0) {
+                moved = changed = true;
+                layerGain += unitGain;
+            }
+        }
+        if (!moved) continue;
+        gained += layerGain;
+        // The neighbour layers see new positions here: recount and requeue them.
+        if (l > 0) gap[l - 1] = countLayerCrossings(g, l - 1);
+        if (l + 1 < layerCount) gap[l] = countLayerCrossings(g, l);
+        for (int32_t m : {l + 1, l - 1})
+            if (m >= 0 && m < layerCount && !queued[m] && dirty(m)) {
+                work.push_back(m);
+                queued[m] = 1;
+            }
+    }
+    return gained;
+}
+
+std::vector<int64_t> layerGaps(const LayeredGraph& g) {
+    std::vector<int64_t> gap(g.layers.empty() ? 0 : g.layers.size() - 1);
+    for (size_t l = 0; l < gap.size(); ++l) gap[l] = countLayerCrossings(g, static_cast<int32_t>(l));
+    return gap;
+}
+
+int64_t transposePass(LayeredGraph& g, const std::vector<int32_t>& group, int maxVisitsPerLayer, bool allowTies) {
+    std::vector<int64_t> gap = layerGaps(g);
+    return transposeWithGaps(g, group, maxVisitsPerLayer, allowTies, gap);
+}
+
+}  // namespace irscope::layout::detail

@@ -1,0 +1,41 @@
+#pragma once
+// Adjacent exchange ("transpose"), the local search after each barycenter
+// sweep (crossing_reduction.h): neighbours in a layer trade places while
+// that strictly lowers the crossings of their edges to both adjacent
+// layers. Two kinds of neighbours: two plain vertices, or two "units",
+// where a unit is a plain vertex or an anchor with its satellites (a
+// linear's activation with its weight and bias), kept together. Without
+// the unit exchange an anchor could never pass a plain vertex, and the
+// sweeps' local minima stayed (an op with a weight on the wrong side of an
+// island of sixteen expert weights: 33 crossings on a MoE layer).
+#include <cstdint>
+#include <vector>
+
+#include "core/layout/layered_graph.h"
+#include "core/layout/progress.h"
+
+namespace irscope::layout::detail {
+
+// Crossings between layer l and l + 1, for every l.
+std::vector<int64_t> layerGaps(const LayeredGraph& g);
+
+// Greedy adjacent exchange ("transpose") on the layers that have crossings:
+// swaps neighbours u, v in a layer when that strictly lowers the crossings of
+// their edges to both adjacent layers (counted by merging their sorted
+// neighbour positions), revisiting a layer's neighbours when it changed, at
+// most maxVisitsPerLayer times per layer. Only vertices of the same group
+// swap (group[v]; -1 for plain vertices, which all form one group); a group
+// other than -1 (an anchor and its satellites, contiguous) also trades
+// places with a neighbouring vertex or group as a whole. Updates g.layers
+// and g.pos; returns the number of crossings removed. allowTies:
+// also swap crossed pairs that cross as much either way, once per layer (to
+// leave a plateau; the count never goes up).
+int64_t transposePass(LayeredGraph& g, const std::vector<int32_t>& group, int maxVisitsPerLayer,
+                      bool allowTies = false);
+
+// transposePass given the crossings per layer gap, which it keeps up to
+// date; reports through `progress` (work units out of `total`).
+int64_t transposeWithGaps(LayeredGraph& g, const std::vector<int32_t>& group, int maxVisitsPerLayer, bool allowTies,
+                          std::vector<int64_t>& gap, Progress* progress = nullptr, int64_t total = 0);
+
+}  // namespace irscope::layout::detail

@@ -1,0 +1,81 @@
+#include "core/layout/satellite_placement.h"
+
+#include <algorithm>
+#include <limits>
+
+namespace irscope::layout::detail {
+
+namespace {
+
+double gapBetween(const LayeredGraph& g, const std::vector<double>& room, int32_t a, int32_t b,
+                  const LayoutOptions& o) {
+    const double gap = (g.isDummy(a) || g.isDummy(b)) ? o.dummyGap : o.nodeGap;
+    return (room[a] + room[b]) / 2 + gap;
+}
+
+// Mean x of v's neighbours above and below; its own x when it has none.
+double target(const LayeredGraph& g, int32_t v, const std::vector<double>& x) {
+    double s = 0;
+    size_t k = 0;
+    for (int32_t u : g.up[v]) s += x[u], ++k;
+    for (int32_t u : g.down[v]) s += x[u], ++k;
+    return k == 0 ? x[v] : s / static_cast<double>(k);
+}
+
+// Isotonic least squares (pool adjacent violators): the nondecreasing z
+// nearest y, then clamped to [lo, hi] (optimal under those bounds too).
+void isotonic(const std::vector<double>& y, double lo, double hi, std::vector<double>& z) {
+    struct Pool {
+        double sum;
+        size_t count;
+        double mean() const { return sum / static_cast<double>(count); }
+    };
+    std::vector<Pool> pools;
+    pools.reserve(y.size());
+    for (double v : y) {
+        pools.push_back({v, 1});
+        while (pools.size() > 1 && pools[pools.size() - 2].mean() >= pools.back().mean()) {
+            pools[pools.size() - 2].sum += pools.back().sum;
+            pools[pools.size() - 2].count += pools.back().count;
+            pools.pop_back();
+        }
+    }
+    z.clear();
+    for (const Pool& p : pools) z.insert(z.end(), p.count, std::clamp(p.mean(), lo, hi));
+}
+
+}  // namespace
+
+void placeSatellites(const LayeredGraph& g, const std::vector<double>& room, const LayoutOptions& options,
+                     std::vector<double>& x) {
+    constexpr double kInf = std::numeric_limits<double>::infinity();
+    std::vector<double> offset, y, z;
+    for (const auto& layer : g.layers) {
+        const size_t k = layer.size();
+        for (size_t i = 0; i < k;) {
+            if (g.alignsFreely(layer[i])) {
+                ++i;
+                continue;
+            }
+            size_t j = i;  // the run is [i, j)
+            while (j < k && !g.alignsFreely(layer[j])) ++j;
+            // y = target minus the run's separations so far: the gaps hold iff y is nondecreasing.
+            offset.assign(1, 0.0);
+            for (size_t m = i + 1; m < j; ++m)
+                offset.push_back(offset.back() + gapBetween(g, room, layer[m - 1], layer[m], options));
+            y.clear();
+            for (size_t m = i; m < j; ++m) y.push_back(target(g, layer[m], x) - offset[m - i]);
+            const double lo = i > 0 ? x[layer[i - 1]] + gapBetween(g, room, layer[i - 1], layer[i], options) : -kInf;
+            const double hi =
+                j < k ? x[layer[j]] - gapBetween(g, room, layer[j - 1], layer[j], options) - offset.back() : kInf;
+            // The current x satisfies the bounds; keep it if rounding made them cross.
+            if (lo <= hi) {
+                isotonic(y, lo, hi, z);
+                for (size_t m = i; m < j; ++m) x[layer[m]] = z[m - i] + offset[m - i];
+            }
+            i = j;
+        }
+    }
+}
+
+}  // namespace irscope::layout::detail

@@ -1,0 +1,101 @@
+// Layout quality against Graphviz dot (issue 17): on every fixture in
+// tests/data/layout (MoE decode steps, Llama blocks, the traced IR
+// fixtures), our drawing has no more crossings than dot's and total edge
+// length within 1.25x of dot's, both measured from the geometry the same
+// way (core/layout/drawing_metrics.h). dot's numbers were computed once by
+// bench/make_layout_fixtures.sh and are stored in dot_bounds.txt.
+#include <QTest>
+
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+
+#include "core/layout/drawing_metrics.h"
+#include "core/layout/layout.h"
+#include "core/layout/layout_graph_text.h"
+#include "layout/layout_checks.h"
+
+using namespace irscope::layout;
+using namespace layout_checks;
+
+namespace {
+
+constexpr double kLengthFactor = 1.25;
+
+const std::string kDir = std::string(IRSCOPE_TEST_DATA) + "/layout/";
+
+LayoutGraph loadFixture(const std::string& name) {
+    std::ifstream f(kDir + name + ".layout");
+    if (!f) throw std::runtime_error("missing fixture " + name);
+    return layoutGraphFromText(f);
+}
+
+}  // namespace
+
+class TestDotBounds : public QObject {
+    Q_OBJECT
+
+private slots:
+    void noWorseThanDot_data() {
+        QTest::addColumn<QString>("fixture");
+        QTest::addColumn<qlonglong>("dotCrossings");
+        QTest::addColumn<double>("dotLength");
+        std::ifstream f(kDir + "dot_bounds.txt");
+        QVERIFY2(f.good(), "tests/data/layout/dot_bounds.txt missing (bench/make_layout_fixtures.sh)");
+        int rows = 0;
+        for (std::string line; std::getline(f, line);) {
+            if (line.empty() || line[0] == '#') continue;
+            std::istringstream ls(line);
+            std::string name;
+            long long crossings = 0;
+            double length = 0;
+            QVERIFY2(static_cast<bool>(ls >> name >> crossings >> length), line.c_str());
+            QTest::newRow(name.c_str()) << QString::fromStdString(name) << qlonglong(crossings) << length;
+            ++rows;
+        }
+        QVERIFY(rows >= 5);
+    }
+
+    void noWorseThanDot() {
+        QFETCH(QString, fixture);
+        QFETCH(qlonglong, dotCrossings);
+        QFETCH(double, dotLength);
+        const LayoutGraph g = loadFixture(fixture.toStdString());
+        const LayoutResult r = computeLayout(g);
+        QString why;
+        QVERIFY2(noOverlaps(r, &why), qPrintable(why));
+        const DrawingMetrics m = measureDrawing(g, drawingOf(r));
+        const QString numbers = QString("crossings %1 (dot %2), edge length %3 (dot %4, x%5)")
+                                    .arg(m.crossings)
+                                    .arg(dotCrossings)
+                                    .arg(m.edgeLength, 0, 'f', 0)
+                                    .arg(dotLength, 0, 'f', 0)
+                                    .arg(m.edgeLength / dotLength, 0, 'f', 2);
+        qInfo("%s: %s", qPrintable(fixture), qPrintable(numbers));
+        QVERIFY2(m.crossings <= dotCrossings, qPrintable(numbers));
+        QVERIFY2(m.edgeLength <= kLengthFactor * dotLength, qPrintable(numbers));
+        // The engine's own count is the drawing's.
+        QCOMPARE(qlonglong(r.stats.crossings), qlonglong(m.crossings));
+    }
+
+    void fixtureTextRoundTrips() {
+        const LayoutGraph g = loadFixture("moe_decode_1layer");
+        std::istringstream text(layoutGraphToText(g));
+        const LayoutGraph back = layoutGraphFromText(text);
+        QCOMPARE(back.nodes.size(), g.nodes.size());
+        QCOMPARE(back.edges.size(), g.edges.size());
+        QVERIFY(sameLayout(computeLayout(g), computeLayout(back)));
+    }
+
+    void malformedTextIsRejected() {
+        for (const char* bad : {"node op 10\n", "node nonsense 1 1 0 x\n", "node op 1 1 0 a\nedge 0 5 solid\n",
+                                "node op 1 1 0 a\nedge 0 0 wavy\n", "vertex 1\n"}) {
+            std::istringstream in(bad);
+            QVERIFY_THROWS_EXCEPTION(std::runtime_error, layoutGraphFromText(in));
+        }
+    }
+};
+
+QTEST_APPLESS_MAIN(TestDotBounds)
+#include "test_dot_bounds.moc"
