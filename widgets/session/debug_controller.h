@@ -20,6 +20,7 @@
 // A new document drops everything either lane had for the old one; the
 // sources of values the user chose (files, typed constants, input sources,
 // seed) are the core's ValueSettings, restored on the new debugger.
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -240,7 +241,8 @@ private:
     void postRun(std::function<exec::RunStatus(exec::Debugger&)> run);
     void loadWith(std::function<void(exec::Debugger&)> read);
     struct QueuedLoad {
-        QString tag;  // its own, so that Cancel drops it and nothing else
+        QString tag;                                   // its own: no later load replaces it
+        std::shared_ptr<std::atomic<bool>> cancelled;  // read by the run lane's job
         ValuesLoad load;
     };
     std::vector<QueuedLoad> queuedLoads_;  // UI thread, in the run lane's order

@@ -2,10 +2,12 @@
 // reference read on the run lane behind a progress bar with Cancel, like the
 // IR itself. With ~70,000 weights the read takes seconds; until it ends the
 // panels say "Loading weights… N%" (isLoadingValues) rather than count every
-// weight as missing. Cancel drops the load: the values stay as they were.
+// weight as missing. Cancel stops the read: the values stay as they were.
 #include "widgets/session/debug_controller.h"
 
 #include <algorithm>
+#include <atomic>
+#include <memory>
 
 #include <QFileInfo>
 
@@ -17,15 +19,18 @@ namespace irscope::widgets {
 
 void DebugController::load(exec::ValueFile file, const QString& path) {
     if (!dbg_) return;
-    // A tag of its own: Cancel drops this load alone, and no later load replaces it.
     const QString tag = QStringLiteral("values-load-%1").arg(++loadSerial_);
-    queuedLoads_.push_back({tag, {file, path, 0}});
+    auto cancelled = std::make_shared<std::atomic<bool>>(false);
+    queuedLoads_.push_back({tag, cancelled, {file, path, 0}});
     emit valuesLoadChanged();
     exec::Debugger* d = dbg_.get();
-    runLane_->post(tag, this, [this, d, file, tag, p = path.toStdString()](const TaskQueue::Context& ctx) {
+    // Its own tag, so that no later load replaces it; Cancel sets `cancelled`
+    // rather than dropping the job, so that its answer (nothing changed, or
+    // the values it had already bound) still reaches the UI.
+    runLane_->post(tag, this, [this, d, file, tag, cancelled, p = path.toStdString()](const TaskQueue::Context& ctx) {
         int shown = 0;
-        auto progress = [this, &ctx, &shown, tag](double fraction) {
-            if (ctx.isDropped()) return false;
+        auto progress = [this, &ctx, &shown, &cancelled, tag](double fraction) {
+            if (*cancelled || ctx.isDropped()) return false;
             const int percent = static_cast<int>(fraction * 100);
             if (percent > shown) {
                 shown = percent;
@@ -39,9 +44,10 @@ void DebugController::load(exec::ValueFile file, const QString& path) {
         };
         QString error;
         try {
+            if (*cancelled) throw io::ReadCancelled();  // cancelled while it waited its turn
             d->load(file, p, progress);
         } catch (const io::ReadCancelled&) {
-            return Continuation{};  // dropped: cancelValuesLoad() has updated the UI
+            return Continuation([this, tag] { finishValuesLoad(tag); });  // nothing changed
         } catch (const std::exception& e) {
             error = QString::fromStdString(e.what());
         }
@@ -70,12 +76,11 @@ void DebugController::finishValuesLoad(const QString& tag) {
 
 void DebugController::cancelValuesLoad() {
     if (queuedLoads_.empty()) return;
-    for (const auto& q : queuedLoads_) runLane_->dropTag(q.tag);
+    // Each stops at its next progress report (within 512 tensors), or before
+    // it starts; one already binding what it read finishes and says so.
+    for (const auto& q : queuedLoads_) *q.cancelled = true;
     queuedLoads_.clear();
     emit valuesLoadChanged();
-    // A load past its read (applying the values cannot stop) has changed
-    // them, and its dropped continuation told nobody: refresh after it.
-    postChange([](exec::Debugger&) {});
 }
 
 }  // namespace irscope::widgets
