@@ -13,6 +13,7 @@
 #include <QStandardPaths>
 #include <QStatusBar>
 #include <QTabWidget>
+#include <QTemporaryDir>
 #include <QTest>
 #include <QToolButton>
 
@@ -40,6 +41,27 @@ int64_t nodeIndex(GraphSession* s, const QString& name) {
     for (size_t i = 0; i < nodes.size(); ++i)
         if (QString::fromStdString(nodes[i].name) == name) return static_cast<int64_t>(i);
     return -1;
+}
+
+// A safetensors file of `count` float32 scalars named t0, t1, ... (the
+// format is a JSON header and raw bytes: no torch needed to write it).
+void writeManyTensors(const QString& path, int count) {
+    QByteArray header = "{";
+    for (int i = 0; i < count; ++i)
+        header += QStringLiteral("%1\"t%2\":{\"dtype\":\"F32\",\"shape\":[1],\"data_offsets\":[%3,%4]}")
+                      .arg(i ? QStringLiteral(",") : QString())
+                      .arg(i)
+                      .arg(i * 4)
+                      .arg(i * 4 + 4)
+                      .toLatin1();
+    header += "}";
+    while (header.size() % 8) header += ' ';
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    const quint64 n = static_cast<quint64>(header.size());
+    f.write(reinterpret_cast<const char*>(&n), 8);  // little-endian u64 on the machines irscope runs on
+    f.write(header);
+    f.write(QByteArray(count * 4, '\0'));
 }
 
 // The real window on llama_block (real-device IR: constants inside) with its
@@ -308,7 +330,12 @@ private slots:
         w2.openFile(fx(QStringLiteral("llama_block.json")));
         QVERIFY(loaded2.wait(20000));
         QVERIFY(ui2.controller->waitIdle());
-        ui2.controller->loadReferenceIntermediates(fx(QStringLiteral("llama_block.intermediates.pt")));
+        // 40,000 one-element tensors: reading them holds the lane for tens of
+        // ms, while the click below comes microseconds after the weights queue.
+        QTemporaryDir dir;
+        const QString slow = dir.filePath(QStringLiteral("slow.safetensors"));
+        writeManyTensors(slow, 40000);
+        ui2.controller->loadReferenceIntermediates(slow);
         ui2.controller->loadWeights(fx(QStringLiteral("llama_block.weights.pt")));
         QVERIFY(ui2.cancelLoad->isVisible());
         QTest::mouseClick(ui2.cancelLoad, Qt::LeftButton);
@@ -359,6 +386,11 @@ private slots:
         ui.controller->loadWeights(fx(QStringLiteral("simple_mlp.weights.pt")));
         QVERIFY(ui.controller->waitIdle());
         QVERIFY(!w.messageVisible());
+
+        // It could not shrink below 879x636 (the status text set its minimum).
+        const QSize least = w.minimumSizeHint();
+        QVERIFY2(least.width() <= 800 && least.height() <= 600,
+                 qPrintable(QStringLiteral("%1x%2").arg(least.width()).arg(least.height())));
 
         auto* panels = w.findChild<QMenu*>(QStringLiteral("panelsMenu"));
         QVERIFY(panels);

@@ -46,6 +46,11 @@
 
 namespace irscope::widgets {
 
+namespace {
+constexpr int kPanelMinWidth = 180;
+constexpr int kPanelMinHeight = 110;
+}  // namespace
+
 MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     setObjectName(QStringLiteral("mainWindow"));
     setAcceptDrops(true);
@@ -106,6 +111,7 @@ QWidget* MainWindow::buildCentralArea() {
 // File info, zoom, load progress with Cancel.
 void MainWindow::buildStatusBar() {
     infoLabel_ = new QLabel(this);
+    infoLabel_->setMinimumWidth(1);  // the model's line is cut, it does not widen the window
     zoomLabel_ = new QLabel(this);
     progress_ = new QProgressBar(this);
     progress_->setMaximumWidth(220);
@@ -181,6 +187,11 @@ void MainWindow::connectSession() {
 QDockWidget* MainWindow::addPanel(PanelId id, const QString& title, QWidget* panel, const PanelPlacement& where) {
     auto* dock = new QDockWidget(title, this);
     dock->setObjectName(QLatin1String(id.key));
+    // A panel's row of buttons made it as wide as all of them (Differences:
+    // 659 px), and three such docks side by side kept the window from
+    // shrinking below 1196 px. Past this size a panel clips its row instead.
+    panel->setMinimumSize(std::min(panel->minimumSizeHint().width(), kPanelMinWidth),
+                          std::min(panel->minimumSizeHint().height(), kPanelMinHeight));
     dock->setWidget(panel);
     docks_.insert(QLatin1String(id.key), dock);
     addDockWidget(where.area, dock);
