@@ -64,18 +64,23 @@ void writeManyTensors(const QString& path, int count) {
     f.write(QByteArray(count * 4, '\0'));
 }
 
+// Opens `ir` in `w` with the debugger installed (shown at 1400x900); false when it did not load.
+bool openWithDebugger(MainWindow& w, DebuggerUi& ui, const QString& ir) {
+    ui = installDebugger(w);
+    w.resize(1400, 900);
+    w.show();
+    QSignalSpy loaded(w.session(), &GraphSession::graphLoaded);
+    w.openFile(fx(ir));
+    return loaded.wait(20000) && ui.controller->waitIdle();
+}
+
 // The real window on llama_block (real-device IR: constants inside) with its
 // state_dict, inputs and PyTorch's expected outputs loaded.
 struct LlamaWindow {
     MainWindow w;
     DebuggerUi ui;
     explicit LlamaWindow(const QString& weights = QStringLiteral("llama_block.weights.pt")) {
-        ui = installDebugger(w);
-        w.resize(1400, 900);
-        w.show();
-        QSignalSpy loaded(w.session(), &GraphSession::graphLoaded);
-        w.openFile(fx(QStringLiteral("llama_block.json")));
-        loaded.wait(20000);
+        openWithDebugger(w, ui, QStringLiteral("llama_block.json"));  // the tests check the outcome
         ui.controller->loadWeights(fx(weights));
         ui.controller->loadInputs(fx(QStringLiteral("llama_block.inputs.pt")));
         ui.controller->loadExpected(fx(QStringLiteral("llama_block.expected.pt")));
@@ -100,12 +105,8 @@ private slots:
     // the value, and brings up the dock that supplies it.
     void missingValueStopsBeforeItsNodeAsSaid() {
         MainWindow w;
-        DebuggerUi ui = installDebugger(w);
-        w.resize(1400, 900);
-        w.show();
-        QSignalSpy loaded(w.session(), &GraphSession::graphLoaded);
-        w.openFile(fx(QStringLiteral("masked_linear.meta.json")));
-        QVERIFY(loaded.wait(20000));
+        DebuggerUi ui;
+        QVERIFY(openWithDebugger(w, ui, QStringLiteral("masked_linear.meta.json")));
         DebugController* c = ui.controller;
         c->loadWeights(fx(QStringLiteral("masked_linear.weights.pt")));
         c->loadInputs(fx(QStringLiteral("masked_linear.inputs.pt")));
@@ -289,14 +290,9 @@ private slots:
     // for 20 s); Cancel leaves the values as they were.
     void loadingWeightsShowsProgressThenTheVerdict() {
         MainWindow w;
-        DebuggerUi ui = installDebugger(w);
-        w.resize(1400, 900);
-        w.show();
-        QSignalSpy loaded(w.session(), &GraphSession::graphLoaded);
-        w.openFile(fx(QStringLiteral("llama_block.json")));
-        QVERIFY(loaded.wait(20000));
+        DebuggerUi ui;
+        QVERIFY(openWithDebugger(w, ui, QStringLiteral("llama_block.json")));
         DebugController* c = ui.controller;
-        QVERIFY(c->waitIdle());
         QStringList summaries, statuses, diagnostics;
         bool cancelShown = false;
         QObject::connect(c, &DebugController::valuesLoadChanged, &w, [&] {
@@ -324,12 +320,8 @@ private slots:
 
         // Cancel: a reference read first holds the lane, the state_dict queued behind it is dropped.
         MainWindow w2;
-        DebuggerUi ui2 = installDebugger(w2);
-        w2.show();
-        QSignalSpy loaded2(w2.session(), &GraphSession::graphLoaded);
-        w2.openFile(fx(QStringLiteral("llama_block.json")));
-        QVERIFY(loaded2.wait(20000));
-        QVERIFY(ui2.controller->waitIdle());
+        DebuggerUi ui2;
+        QVERIFY(openWithDebugger(w2, ui2, QStringLiteral("llama_block.json")));
         // 40,000 one-element tensors: reading them holds the lane for tens of
         // ms, while the click below comes microseconds after the weights queue.
         QTemporaryDir dir;
