@@ -83,7 +83,8 @@ private slots:
         const size_t cast = dbg.setCastWeights(true);
         QCOMPARE(cast, g.weightNameMapping.size() - 3);
         QVERIFY(dbg.missing().empty());
-        const WeightRow* up = rowOf(dbg.weightRows(), "up.weight");
+        const std::vector<WeightRow> rows = dbg.weightRows();  // by value: keep it while `up` points into it
+        const WeightRow* up = rowOf(rows, "up.weight");
         QCOMPARE(up->status, WeightStatus::Loaded);
         QCOMPARE(up->loadedDtype, std::string("float32"));
         QVERIFY2(up->source.find("llama_block.weights_fp16.pt (cast from float16)") != std::string::npos,
