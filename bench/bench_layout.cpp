@@ -10,7 +10,10 @@
 //              made dot's total look ~10% shorter than ours; the arrowhead
 //              does not change dot's placement);
 //   straight   share of op->op edges whose ends are vertically aligned (< 0.5 px);
-//   time       wall clock (ours: best of 3; dot: one run, killed after --dot-timeout).
+//   time       wall clock, best of several runs (ours: 3, or with --ir as many as
+//              fit in 200 ms, at most 200; dot: 3 runs of its process, killed after
+//              --dot-timeout; "dot start" is dot on a one-node graph, the part of
+//              dot's time that is process start and no layout at all).
 // For dot two inputs are drawn: "dot" the graph itself (long edges and all), and
 // "dot-g" the graph as our layout sees it after replacing far high-fan-out edges
 // by ghost proxies, so crossings compare on identical inputs.
@@ -243,13 +246,22 @@ Metrics runDot(const LayoutGraph& g, const LayoutOptions& o, const std::string& 
     Metrics m;
     const std::string in = dir + "/" + tag + ".dot", out = dir + "/" + tag + ".plain";
     std::ofstream(in) << toDot(g, o);
-    const auto t0 = Clock::now();
+    // dot's time is its process alone (reading our output back and measuring
+    // it is not dot's work), best of three when a run takes under a second
+    // (a single run of a 30 ms process varied by 40% here).
     const std::string cmd = "timeout " + std::to_string(timeout) + " dot -Tplain " + in + " > " + out + " 2>/dev/null";
-    const int rc = std::system(cmd.c_str());
-    m.ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
-    if (rc != 0) {
-        m.note = "timeout " + std::to_string(timeout) + " s";
-        return m;
+    double best = 1e300;
+    for (int rep = 0; rep < 3; ++rep) {
+        const auto t0 = Clock::now();
+        const int rc = std::system(cmd.c_str());
+        const double ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+        if (rc != 0) {
+            m.ms = ms;
+            m.note = "timeout " + std::to_string(timeout) + " s";
+            return m;
+        }
+        best = std::min(best, ms);
+        if (ms > 1000) break;
     }
     std::ifstream f(out);
     std::string line;
@@ -291,8 +303,26 @@ Metrics runDot(const LayoutGraph& g, const LayoutOptions& o, const std::string& 
         }
     }
     m = measure(g, d);
-    m.ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+    m.ms = best;
     return m;
+}
+
+// dot's time with no layout to do: one node drawn as toDot draws them (a
+// labelled default node costs a font lookup the real runs never make), best
+// of three. What every dot-g time includes besides the layout (process
+// start, loading its plugins).
+double dotStartMs(const std::string& dir) {
+    const std::string in = dir + "/start.dot";
+    std::ofstream(in)
+        << "digraph G {\n  node [shape=box, fixedsize=true, label=\"\"];\n  n0 [width=1, height=0.5];\n}\n";
+    const std::string cmd = "dot -Tplain " + in + " > /dev/null 2>&1";
+    double best = 1e300;
+    for (int rep = 0; rep < 3; ++rep) {
+        const auto t0 = Clock::now();
+        if (std::system(cmd.c_str()) != 0) return 0;
+        best = std::min(best, std::chrono::duration<double, std::milli>(Clock::now() - t0).count());
+    }
+    return best;
 }
 
 void printRow(const std::string& graph, const LayoutGraph& g, const std::string& engine, const Metrics& m) {
@@ -329,16 +359,27 @@ int renderIr(const std::string& path, const std::string& svg, bool weights, bool
         input = buildLayoutGraph(graph, index, go);
     }
     if (!saveLayout.empty()) std::ofstream(saveLayout) << layoutGraphToText(input);
-    const auto t2 = Clock::now();
-    const auto r = computeLayout(input);
-    const auto t3 = Clock::now();
     auto ms = [](auto a, auto b) { return std::chrono::duration<double, std::milli>(b - a).count(); };
+    const auto t2 = Clock::now();
+    auto r = computeLayout(input);
+    auto t3 = Clock::now();
+    // A fixture lays out in milliseconds: the first run pays for cold caches
+    // and first-touch page faults, so take the best of the runs that fit in
+    // 200 ms (the layout time reported is that best run).
+    double bestMs = ms(t2, t3), spent = bestMs;
+    for (int rep = 1; rep < 200 && spent < 200; ++rep) {
+        const auto a = Clock::now();
+        r = computeLayout(input);
+        const double t = ms(a, Clock::now());
+        bestMs = std::min(bestMs, t);
+        spent += t;
+    }
     std::printf(
         "%s: %zu nodes -> %zu items (%lld ghosts, %lld dummies, %d layers, %lld crossings); load %.1f ms, "
         "build %.1f ms, layout %.1f ms\n",
         path.c_str(), layoutText ? input.nodes.size() : graph.nodes.size(), r.items.size(),
         static_cast<long long>(r.stats.ghosts), static_cast<long long>(r.stats.dummies), r.stats.layers,
-        static_cast<long long>(r.stats.crossings), ms(t0, t1), ms(t1, t2), ms(t2, t3));
+        static_cast<long long>(r.stats.crossings), ms(t0, t1), ms(t1, t2), bestMs);
     const auto m = measure(input, fromLayout(input, r));
     std::printf("width %.0f, edge length %.0f, straight op->op %.1f%%\n", m.width, m.edgeLength, m.straight);
     if (!svg.empty()) std::ofstream(svg) << exporter::layoutToSvg(r);
@@ -347,14 +388,17 @@ int renderIr(const std::string& path, const std::string& svg, bool weights, bool
         std::filesystem::create_directories(dir);
         const std::string name = std::filesystem::path(path).stem().string();
         Metrics ours = m;
-        ours.ms = ms(t2, t3);
+        ours.ms = bestMs;
         printRow(name, input, "ours", ours);
         {  // dir/NAME-g.names: the item name of each dot node n<i>, to compare edges one by one
             std::ofstream names(dir + "/" + name + "-g.names");
             for (const auto& it : r.items) names << it.name << "\n";
         }
-        printRow(name, ghosted(input, r), "dot-g",
-                 runDot(ghosted(input, r), LayoutOptions{}, dir, name + "-g", dotTimeout));
+        const Metrics viaDot = runDot(ghosted(input, r), LayoutOptions{}, dir, name + "-g", dotTimeout);
+        printRow(name, ghosted(input, r), "dot-g", viaDot);
+        const double start = dotStartMs(dir);
+        std::printf("speed-up over dot-g: %.1fx (%.1fx over dot's time less its start, %.1f ms)\n", viaDot.ms / ours.ms,
+                    (viaDot.ms - start) / ours.ms, start);
     }
     return 0;
 }

@@ -1,5 +1,8 @@
 #!/bin/sh
-# Layout engine vs Graphviz dot on transformer- and CNN-style graphs.
+# Layout engine vs Graphviz dot on transformer- and CNN-style graphs, then on
+# every layout fixture (tests/data/layout/: MoE decode steps, Llama blocks,
+# CNNs), each with its speed-up over dot's whole process and over dot's time
+# less its start.
 # Usage: bench/run_layout_vs_dot.sh [BUILD_DIR] [extra bench_layout args]
 # Builds only the torch-free core library the bench needs (irscope_light:
 # ir, layout, modules, export, ...) and compiles bench_layout directly
@@ -21,3 +24,6 @@ else
 fi
 # Ours on every size; dot (killed after 120 s) up to 5,000 items.
 "$bin" --sizes 1000,5000,20000,100000 --dot --dot-timeout 120 --dot-max 5000 "$@"
+for fixture in "$root"/tests/data/layout/*.layout; do
+  "$bin" --ir "$fixture" --dot | tail -3
+done

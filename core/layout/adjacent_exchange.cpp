@@ -10,26 +10,32 @@ namespace {
 
 constexpr int kTransposePasses = 8;  // per visit of a layer
 
-// Pairs (a, b), a from A and b from B (both sorted), with a > b: the
-// crossings between the edges of u and v to one neighbour layer when u is
-// left of v and their ends are A and B.
-int64_t pairCrossings(const std::vector<int32_t>& a, const std::vector<int32_t>& b) {
-    int64_t c = 0;
-    size_t j = 0;
+// The crossings between the edges of two neighbours u and v to one
+// neighbour layer, u's ends A and v's ends B (both sorted): `now` with u
+// left of v (pairs a > b), `swapped` with v left of u (pairs b > a). One
+// merge counts both (the exchange pass asks for both of every pair).
+struct PairCrossings {
+    int64_t now = 0, swapped = 0;
+    PairCrossings& operator+=(const PairCrossings& o) {
+        now += o.now;
+        swapped += o.swapped;
+        return *this;
+    }
+};
+
+PairCrossings pairCrossings(const std::vector<int32_t>& a, const std::vector<int32_t>& b) {
+    PairCrossings c;
+    size_t below = 0, notAbove = 0;  // ends in B < x, and <= x
+    const auto nb = static_cast<int64_t>(b.size());
     for (int32_t x : a) {
-        while (j < b.size() && b[j] < x) ++j;
-        c += static_cast<int64_t>(j);
+        while (below < b.size() && b[below] < x) ++below;
+        if (notAbove < below) notAbove = below;
+        while (notAbove < b.size() && b[notAbove] <= x) ++notAbove;
+        c.now += static_cast<int64_t>(below);
+        c.swapped += nb - static_cast<int64_t>(notAbove);
     }
     return c;
 }
-
-// Scratch for exchangeUnits.
-struct ExchangeUnits {
-    std::vector<size_t> start;                    // per unit: its first position; one past the end last
-    std::vector<int32_t> upA, downA, upB, downB;  // merged sorted ends of two neighbouring units
-    std::vector<int32_t> vertices;                // rotation buffer
-    std::vector<std::vector<int32_t>> ends;       // rotation buffer
-};
 
 void mergedEnds(const std::vector<std::vector<int32_t>>& ends, size_t from, size_t to, std::vector<int32_t>& out) {
     out.clear();
@@ -58,7 +64,7 @@ void rotateUnits(LayeredGraph& g, std::vector<int32_t>& layer, std::vector<std::
 // sweeps had put there. Returns the crossings removed.
 int64_t exchangeUnits(LayeredGraph& g, const std::vector<int32_t>& group, std::vector<int32_t>& layer,
                       std::vector<std::vector<int32_t>>& upEnds, std::vector<std::vector<int32_t>>& downEnds,
-                      ExchangeUnits& u) {
+                      TransposeScratch::Units& u) {
     const size_t k = layer.size();
     u.start.clear();
     for (size_t i = 0; i < k;) {
@@ -78,8 +84,9 @@ int64_t exchangeUnits(LayeredGraph& g, const std::vector<int32_t>& group, std::v
         mergedEnds(upEnds, b, c, u.upB);
         mergedEnds(downEnds, a, b, u.downA);
         mergedEnds(downEnds, b, c, u.downB);
-        const int64_t now = pairCrossings(u.upA, u.upB) + pairCrossings(u.downA, u.downB);
-        const int64_t swapped = pairCrossings(u.upB, u.upA) + pairCrossings(u.downB, u.downA);
+        PairCrossings cross = pairCrossings(u.upA, u.upB);
+        cross += pairCrossings(u.downA, u.downB);
+        const int64_t now = cross.now, swapped = cross.swapped;
         if (swapped >= now) continue;
         rotateUnits(g, layer, upEnds, downEnds, a, b, c);
         u.start[j + 1] = a + (c - b);  // the unit that moved left now ends here
@@ -91,20 +98,20 @@ int64_t exchangeUnits(LayeredGraph& g, const std::vector<int32_t>& group, std::v
 }  // namespace
 
 int64_t transposeWithGaps(LayeredGraph& g, const std::vector<int32_t>& group, int maxVisitsPerLayer, bool allowTies,
-                          std::vector<int64_t>& gap, Progress* progress, int64_t total) {
+                          std::vector<int64_t>& gap, TransposeScratch& scratch, Progress* progress, int64_t total) {
     const auto layerCount = static_cast<int32_t>(g.layers.size());
     if (layerCount < 2) return 0;
+    auto& [work, visits, queued, upEnds, downEnds, units, tree] = scratch;
+    work.clear();
+    visits.assign(layerCount, 0);
+    queued.assign(layerCount, 0);
     // A layer with crossings on either side is worth a look.
-    std::vector<int32_t> work, visits(layerCount, 0);
-    std::vector<char> queued(layerCount, 0);
     auto dirty = [&](int32_t l) { return (l > 0 && gap[l - 1] > 0) || (l + 1 < layerCount && gap[l] > 0); };
     for (int32_t l = layerCount - 1; l >= 0; --l)
         if (dirty(l)) {
             work.push_back(l);
             queued[l] = 1;
         }
-    std::vector<std::vector<int32_t>> upEnds, downEnds;  // per position in the layer being improved
-    ExchangeUnits units;
     int64_t gained = 0;
     while (!work.empty()) {
         const int32_t l = work.back();  // lowest-numbered first: the stack was filled bottom-up
@@ -142,10 +149,9 @@ int64_t transposeWithGaps(LayeredGraph& g, const std::vector<int32_t>& group, in
             for (size_t i = 0; i + 1 < k; ++i) {
                 const int32_t u = layer[i], v = layer[i + 1];
                 if (group[u] != group[v]) continue;
-                const int64_t now =
-                    pairCrossings(upEnds[i], upEnds[i + 1]) + pairCrossings(downEnds[i], downEnds[i + 1]);
-                const int64_t swapped =
-                    pairCrossings(upEnds[i + 1], upEnds[i]) + pairCrossings(downEnds[i + 1], downEnds[i]);
+                PairCrossings c = pairCrossings(upEnds[i], upEnds[i + 1]);
+                c += pairCrossings(downEnds[i], downEnds[i + 1]);
+                const int64_t now = c.now, swapped = c.swapped;
                 if (swapped > now || (swapped == now && !(tiePass && now > 0))) continue;
                 moved = true;
                 std::swap(layer[i], layer[i + 1]);
@@ -166,8 +172,8 @@ int64_t transposeWithGaps(LayeredGraph& g, const std::vector<int32_t>& group, in
         if (!moved) continue;
         gained += layerGain;
         // The neighbour layers see new positions here: recount and requeue them.
-        if (l > 0) gap[l - 1] = countLayerCrossings(g, l - 1);
-        if (l + 1 < layerCount) gap[l] = countLayerCrossings(g, l);
+        if (l > 0) gap[l - 1] = countLayerCrossings(g, l - 1, tree);
+        if (l + 1 < layerCount) gap[l] = countLayerCrossings(g, l, tree);
         for (int32_t m : {l + 1, l - 1})
             if (m >= 0 && m < layerCount && !queued[m] && dirty(m)) {
                 work.push_back(m);
@@ -179,13 +185,15 @@ int64_t transposeWithGaps(LayeredGraph& g, const std::vector<int32_t>& group, in
 
 std::vector<int64_t> layerGaps(const LayeredGraph& g) {
     std::vector<int64_t> gap(g.layers.empty() ? 0 : g.layers.size() - 1);
-    for (size_t l = 0; l < gap.size(); ++l) gap[l] = countLayerCrossings(g, static_cast<int32_t>(l));
+    std::vector<int32_t> tree;
+    for (size_t l = 0; l < gap.size(); ++l) gap[l] = countLayerCrossings(g, static_cast<int32_t>(l), tree);
     return gap;
 }
 
 int64_t transposePass(LayeredGraph& g, const std::vector<int32_t>& group, int maxVisitsPerLayer, bool allowTies) {
     std::vector<int64_t> gap = layerGaps(g);
-    return transposeWithGaps(g, group, maxVisitsPerLayer, allowTies, gap);
+    TransposeScratch scratch;
+    return transposeWithGaps(g, group, maxVisitsPerLayer, allowTies, gap, scratch);
 }
 
 }  // namespace irscope::layout::detail

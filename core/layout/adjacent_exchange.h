@@ -33,9 +33,25 @@ std::vector<int64_t> layerGaps(const LayeredGraph& g);
 int64_t transposePass(LayeredGraph& g, const std::vector<int32_t>& group, int maxVisitsPerLayer,
                       bool allowTies = false);
 
+// transposeWithGaps' working memory, kept by a caller that calls it often
+// (the sweeps call it after every round; allocating the per-position end
+// lists each time cost more than the exchanges on the MoE fixtures).
+struct TransposeScratch {
+    struct Units {                                    // for the exchange of whole groups
+        std::vector<size_t> start;                    // per unit: its first position; one past the end last
+        std::vector<int32_t> upA, downA, upB, downB;  // merged sorted ends of two neighbouring units
+    };
+    std::vector<int32_t> work, visits;                   // layers to visit; visits per layer
+    std::vector<char> queued;                            // per layer: in `work`
+    std::vector<std::vector<int32_t>> upEnds, downEnds;  // per position in the layer being improved
+    Units units;
+    std::vector<int32_t> tree;  // for countLayerCrossings
+};
+
 // transposePass given the crossings per layer gap, which it keeps up to
 // date; reports through `progress` (work units out of `total`).
 int64_t transposeWithGaps(LayeredGraph& g, const std::vector<int32_t>& group, int maxVisitsPerLayer, bool allowTies,
-                          std::vector<int64_t>& gap, Progress* progress = nullptr, int64_t total = 0);
+                          std::vector<int64_t>& gap, TransposeScratch& scratch, Progress* progress = nullptr,
+                          int64_t total = 0);
 
 }  // namespace irscope::layout::detail

@@ -4,7 +4,6 @@
 #include <array>
 #include <cstdint>
 #include <limits>
-#include <unordered_set>
 
 #include "core/layout/satellite_placement.h"
 
@@ -21,10 +20,25 @@ int64_t segmentKey(const LayeredGraph& g, int32_t a, int32_t b) {
     return (static_cast<int64_t>(a) << 32) | static_cast<uint32_t>(b);
 }
 
+// Segments (upper, lower end) by segmentKey, sorted: few per layout, looked
+// up for every median candidate (a hash set's lookups were 3% of a MoE layout).
+class MarkedSegments {
+public:
+    void insert(int64_t key) { keys_.push_back(key); }
+    void seal() {
+        std::sort(keys_.begin(), keys_.end());
+        keys_.erase(std::unique(keys_.begin(), keys_.end()), keys_.end());
+    }
+    bool contains(int64_t key) const { return std::binary_search(keys_.begin(), keys_.end(), key); }
+
+private:
+    std::vector<int64_t> keys_;
+};
+
 // Type 1 conflicts: a non-inner segment crossing an inner one (dummy to
 // dummy). Marked segments never align, so long edges stay straight lanes.
-std::unordered_set<int64_t> markTypeOneConflicts(const LayeredGraph& g) {
-    std::unordered_set<int64_t> marked;
+MarkedSegments markTypeOneConflicts(const LayeredGraph& g) {
+    MarkedSegments marked;
     const auto h = static_cast<int32_t>(g.layers.size());
     for (int32_t i = 0; i + 1 < h; ++i) {
         const auto& upper = g.layers[i];
@@ -48,6 +62,7 @@ std::unordered_set<int64_t> markTypeOneConflicts(const LayeredGraph& g) {
             k0 = k1;
         }
     }
+    marked.seal();
     return marked;
 }
 
@@ -184,8 +199,8 @@ struct MirroredView {
 // the top vertex of v's block (in the sweep's direction).
 class Alignment {
 public:
-    Alignment(const LayeredGraph& g, const std::unordered_set<int64_t>& marked, const Links& links,
-              const MirroredView& view, bool downward)
+    Alignment(const LayeredGraph& g, const MarkedSegments& marked, const Links& links, const MirroredView& view,
+              bool downward)
         : g_(g),
           marked_(marked),
           view_(view),
@@ -218,7 +233,7 @@ public:
 
 private:
     bool mutual(int32_t u, int32_t v) const {
-        return (nearMed_[u][0] == v || nearMed_[u][1] == v) && !marked_.count(segmentKey(g_, u, v));
+        return (nearMed_[u][0] == v || nearMed_[u][1] == v) && !marked_.contains(segmentKey(g_, u, v));
     }
 
     // Medians in scan order (the mirrored view's left one first).
@@ -233,7 +248,7 @@ private:
     int32_t preferredPartner(int32_t u) const {
         int32_t best = -1;
         for (int32_t w : ordered(nearMed_[u]))
-            if (w >= 0 && (farMed_[w][0] == u || farMed_[w][1] == u) && !marked_.count(segmentKey(g_, u, w)) &&
+            if (w >= 0 && (farMed_[w][0] == u || farMed_[w][1] == u) && !marked_.contains(segmentKey(g_, u, w)) &&
                 (best < 0 || chainNear_[w] > chainNear_[best]))
                 best = w;
         return best;
@@ -279,7 +294,7 @@ private:
             if (!aligns_[v] || farMed_[v][0] < 0) continue;
             for (int32_t u : ordered(farMed_[v])) {
                 // The window excludes every u taken already, in either round.
-                if (u >= 0 && r < p_[u] && p_[u] < bound_[k] && !marked_.count(segmentKey(g_, u, v))) {
+                if (u >= 0 && r < p_[u] && p_[u] < bound_[k] && !marked_.contains(segmentKey(g_, u, v))) {
                     chosen_[k] = u;
                     r = p_[u];
                     break;
@@ -299,7 +314,7 @@ private:
     }
 
     const LayeredGraph& g_;
-    const std::unordered_set<int64_t>& marked_;
+    const MarkedSegments& marked_;
     const MirroredView& view_;
     const std::vector<int32_t>& p_;
     const bool downward_;
@@ -372,8 +387,8 @@ std::vector<double> compactBlocks(const BlockGraph& b, int32_t vc) {
 // One of the four alignments plus its compaction. downward: align with upper
 // neighbours, layers top to bottom; leftward: medians and packing from the left.
 std::vector<double> alignAndCompact(const LayeredGraph& g, const std::vector<double>& room,
-                                    const std::unordered_set<int64_t>& marked, const Links& links, bool downward,
-                                    bool leftward, const LayoutOptions& o, Progress* progress) {
+                                    const MarkedSegments& marked, const Links& links, bool downward, bool leftward,
+                                    const LayoutOptions& o, Progress* progress) {
     const int32_t vc = g.vertexCount();
     const MirroredView view(g, leftward);
     Alignment alignment(g, marked, links, view, downward);

@@ -17,6 +17,9 @@ int64_t countBilayerCrossings(std::vector<std::pair<int32_t, int32_t>>& segments
 
 // Crossings between layer `upper` and upper + 1 under the current order.
 int64_t countLayerCrossings(const LayeredGraph& g, int32_t upper);
+// The same with the caller's scratch (a Fenwick tree, resized as needed):
+// for callers that count many gaps.
+int64_t countLayerCrossings(const LayeredGraph& g, int32_t upper, std::vector<int32_t>& tree);
 int64_t countAllCrossings(const LayeredGraph& g);
 
 }  // namespace irscope::layout::detail

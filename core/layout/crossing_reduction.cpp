@@ -161,7 +161,8 @@ public:
             std::vector<int64_t> gap = layerGaps(g_);
             int64_t c = 0;
             for (int64_t x : gap) c += x;
-            if (c > 0) c -= transposeWithGaps(g_, group_, kTransposeVisits, ties, gap, progress_, total_);
+            if (c > 0)
+                c -= transposeWithGaps(g_, group_, kTransposeVisits, ties, gap, transposeScratch_, progress_, total_);
             if (best < 0 || c < best) {
                 best = c;
                 bestLayers = g_.layers;
@@ -339,6 +340,7 @@ private:
     std::vector<int32_t> buffer_;                        // the layer's non-satellites, being sorted
     std::vector<int32_t> anchorDown_, anchorUp_, ends_;  // positions, for leftSatellites
     std::vector<int64_t> sideDelta_;                     // per satellite: left cost - right cost
+    TransposeScratch transposeScratch_;                  // for the exchange pass after each sweep
 };
 
 }  // namespace

@@ -413,12 +413,14 @@ private slots:
     }
 
     void progressIsReportedAndCancels() {
-        // 60 decoder layers: ~6k items, ~8k vertices with the lanes. The
-        // callback sees every phase in order, fractions from 0 to 1 that never
-        // go back, several reports inside the crossing and coordinate loops
-        // (one per 4096 vertices sorted or aligned), and does not change the
-        // result.
-        const LayoutGraph g = llamaBlocks(60);
+        // 150 decoder layers: ~11k vertices with the lanes, past the size
+        // whose crossing budget is thorough and measures candidate orders
+        // (whose coordinates the drawing reuses, leaving that phase no work).
+        // The callback sees every phase in order, fractions from 0 to 1 that
+        // never go back, several reports inside the crossing and coordinate
+        // loops (one per 4096 vertices sorted or aligned), and does not change
+        // the result.
+        const LayoutGraph g = llamaBlocks(150);
         std::vector<std::pair<double, std::string>> calls;
         LayoutOptions o;
         o.progress = [&](double f, const char* phase) {
