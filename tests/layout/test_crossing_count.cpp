@@ -14,6 +14,19 @@ using irscope::layout::detail::LayeredGraph;
 using irscope::layout::detail::VertexType;
 using Segs = std::vector<std::pair<int32_t, int32_t>>;
 
+// Every pair of segments, checked: two cross when their ends are in
+// opposite orders on the two layers.
+int64_t bruteForceCrossings(const Segs& segs) {
+    int64_t crossings = 0;
+    for (size_t i = 0; i < segs.size(); ++i)
+        for (size_t j = i + 1; j < segs.size(); ++j) {
+            const auto [a, b] = segs[i];
+            const auto [c, d] = segs[j];
+            if ((a < c && b > d) || (a > c && b < d)) ++crossings;
+        }
+    return crossings;
+}
+
 class TestCrossingCount : public QObject {
     Q_OBJECT
 private slots:
@@ -47,13 +60,7 @@ private slots:
             const int up = 1 + rng() % 12, low = 1 + rng() % 12, m = rng() % 40;
             Segs segs;
             for (int i = 0; i < m; ++i) segs.emplace_back(rng() % up, rng() % low);
-            int64_t brute = 0;
-            for (size_t i = 0; i < segs.size(); ++i)
-                for (size_t j = i + 1; j < segs.size(); ++j) {
-                    const auto [a, b] = segs[i];
-                    const auto [c, d] = segs[j];
-                    if ((a < c && b > d) || (a > c && b < d)) ++brute;
-                }
+            const int64_t brute = bruteForceCrossings(segs);
             QCOMPARE(countBilayerCrossings(segs, low), brute);
         }
     }
@@ -91,13 +98,7 @@ private slots:
                 Segs segs;
                 for (int32_t u : g.layers[l])
                     for (int32_t v : g.down[u]) segs.emplace_back(g.pos[u], g.pos[v]);
-                int64_t brute = 0;
-                for (size_t i = 0; i < segs.size(); ++i)
-                    for (size_t j = i + 1; j < segs.size(); ++j) {
-                        const auto [a, b] = segs[i];
-                        const auto [c, d] = segs[j];
-                        if ((a < c && b > d) || (a > c && b < d)) ++brute;
-                    }
+                const int64_t brute = bruteForceCrossings(segs);
                 QCOMPARE(countLayerCrossings(g, l, tree), brute);
                 QCOMPARE(countLayerCrossings(g, l), brute);
             }
