@@ -13,6 +13,16 @@ namespace irscope::exec {
 
 namespace {
 
+// A message from its parts, appended one by one. (gcc 12 sees the inlined
+// copies of a `std::string("...") + c + "..."` chain as out of bounds, a
+// false positive that the precompiled ATen.h brings out under -O1 and up.)
+template <typename... Parts>
+std::string joined(const Parts&... parts) {
+    std::string s;
+    (s += ... += parts);
+    return s;
+}
+
 // Recursive descent over the text. The shape is fixed by the first path down
 // to a number (or an empty list); every later list must agree with it.
 class NestedListParser {
@@ -22,7 +32,7 @@ public:
     ParsedValues parse() {
         value(0);
         skipSpace();
-        if (pos_ != text_.size()) fail(std::string("unexpected '") + text_[pos_] + "' after the value");
+        if (pos_ != text_.size()) fail(joined("unexpected '", text_[pos_], "' after the value"));
         for (auto& d : shape_)
             if (d < 0) d = 0;
         out_.shape = shape_;
@@ -88,8 +98,8 @@ private:
                 ++pos_;
                 return n;
             }
-            fail(pos_ < text_.size() ? std::string("expected ',' or '") + close + "', found '" + text_[pos_] + "'"
-                                     : std::string("missing '") + close + "'");
+            fail(pos_ < text_.size() ? joined("expected ',' or '", close, "', found '", text_[pos_], "'")
+                                     : joined("missing '", close, "'"));
         }
     }
 
