@@ -13,6 +13,7 @@
 # Qt are Debian's uninstrumented builds.
 set -uo pipefail
 cd "$(dirname "$0")/.."
+source packaging/stages.sh
 root=$PWD
 supp=$root/packaging/sanitizers
 jobs=$(nproc)
@@ -20,9 +21,10 @@ fuzz_seconds=${IRSCOPE_FUZZ_SECONDS:-45}
 
 failed=()
 timings=()
-part_start() { part=$1; t0=$SECONDS; echo "=== check: $part"; }
+part_start() { part=$1; t0=$SECONDS; stage_begin "$part"; }
 part_end() {  # $1: the part's exit status
   local s=$((SECONDS - t0))
+  stage_end "$1"
   timings+=("$(printf '%-22s %3dm%02ds %s' "$part" $((s / 60)) $((s % 60)) "$([[ $1 == 0 ]] && echo ok || echo FAILED)")")
   [[ $1 == 0 ]] || failed+=("$part")
 }

@@ -8,6 +8,7 @@ set -euo pipefail
 
 packages=(
   build-essential cmake ninja-build pkg-config
+  ccache                      # every build directory shares compiles (cmake/compiler_cache.cmake)
   qt6-base-dev qt6-charts-dev qt6-svg-dev libqt6opengl6-dev libgl-dev
   libtorch-dev nlohmann-json3-dev
   libopenblas0-pthread        # libtorch's BLAS calls ~15x faster than reference BLAS

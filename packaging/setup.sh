@@ -7,22 +7,35 @@
 #   bash packaging/setup.sh deb      build, then the Debian package build/irscope_<version>_amd64.deb
 # Each installs the Debian packages it needs first (packaging/install-deps.sh).
 # With CI=true in the environment the test build treats warnings as errors.
+# Every build compiles through ccache (cmake/compiler_cache.cmake): a second
+# build of the same sources, in this clone or another, takes minutes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source packaging/stages.sh
+
+# Runs "$@" as the stage $1 of the stage table (packaging/stages.sh).
+stage() {
+  local name=$1 status=0
+  shift
+  stage_begin "$name"
+  "$@" || status=$?
+  stage_end $status
+  return $status
+}
 
 mode=${1:-}
 case "$mode" in
-  launch) bash packaging/install-deps.sh ;;
-  test) bash packaging/install-deps.sh --test ;;
-  check) bash packaging/install-deps.sh --check; exec bash packaging/check.sh ;;
-  deb) bash packaging/install-deps.sh --deb ;;
+  launch) stage "install deps" bash packaging/install-deps.sh ;;
+  test) stage "install deps" bash packaging/install-deps.sh --test ;;
+  check) stage "install deps (check)" bash packaging/install-deps.sh --check; exec bash packaging/check.sh ;;
+  deb) stage "install deps" bash packaging/install-deps.sh --deb ;;
   *) echo "usage: bash packaging/setup.sh launch|test|check|deb" >&2; exit 2 ;;
 esac
 
 werror=OFF
 if [[ "$mode" == test && "${CI:-}" == true ]]; then werror=ON; fi
-cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DIRSCOPE_WERROR=$werror
-cmake --build build -j"$(nproc)"
+stage "release configure" cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DIRSCOPE_WERROR=$werror
+stage "release build" cmake --build build -j"$(nproc)"
 
 if [[ "$mode" == launch ]]; then
   # The classic case: an IR extracted on the meta device, with its state_dict.
@@ -37,4 +50,4 @@ if [[ "$mode" == deb ]]; then
   ls build/irscope_*_amd64.deb
   exit 0
 fi
-ctest --test-dir build --output-on-failure -j"$(nproc)"
+stage "release ctest" ctest --test-dir build --output-on-failure -j"$(nproc)"
