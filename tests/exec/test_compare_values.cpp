@@ -1,4 +1,4 @@
-// Values across a comparison (issue 14): a dump of graph B's run, renamed
+// Values across a comparison: a dump of graph B's run, renamed
 // through the match, stands as the reference of graph A's run, node for node.
 // A = diffnet_attr (leaky_relu's slope 0.2), B = diffnet (0.1), same weights
 // and input; B's values are PyTorch's own (diffnet.intermediates.pt), and the
@@ -65,8 +65,10 @@ private slots:
         QVERIFY(dbg.checking());
         QCOMPARE(dbg.runToEnd().reason, StopReason::Finished);
         auto rows = dbg.errorRows();
-        // Cumulative: the first linear matches exactly, leaky_relu and what follows differ.
-        QCOMPARE(row(rows, "linear")->metrics.maxAbs, want["linear_max_abs"].get<double>());
+        // Cumulative: the first linear matches (PyTorch wrote 0 on the machine that made the
+        // fixture; this CPU's BLAS may round a matmul an ulp apart, 6e-8 here), leaky_relu and
+        // what follows differ by far more.
+        QVERIFY(std::fabs(row(rows, "linear")->metrics.maxAbs - want["linear_max_abs"].get<double>()) < 1e-6);
         QVERIFY(!row(rows, "linear")->failing);
         QVERIFY(row(rows, "leaky_relu")->failing);
         QVERIFY(std::fabs(row(rows, "leaky_relu")->metrics.maxAbs - want["leaky_relu_max_abs"].get<double>()) < 1e-6);

@@ -1,4 +1,4 @@
-// Comparing two IRs in the real window (offscreen; issue 14): B opens beside
+// Comparing two IRs in the real window (offscreen): B opens beside
 // A, both are coloured by the diff, selections follow each other through the
 // match (FX's renumbering included), F8 / Shift+F8 step through the changes
 // with the Changes dock following, the viewports stay in step, a collapsed
@@ -230,7 +230,8 @@ private slots:
             if (r.nodeName == "linear") linear = r.metrics.maxAbs;
         }
         QVERIFY(std::fabs(leaky - want["leaky_relu_max_abs"].toDouble()) < 1e-6);
-        QCOMPARE(linear, 0.0);
+        // 0 where the fixture was made; an ulp of another CPU's BLAS rounding here.
+        QVERIFY2(linear >= 0 && linear < 1e-6, qPrintable(QString::number(linear)));
     }
 
     // A reshaped weight is marked on its placeholder; the reader of it too.
