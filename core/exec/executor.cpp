@@ -7,6 +7,7 @@
 
 #include <ATen/ATen.h>
 #include <c10/util/Exception.h>
+#include <torch/version.h>
 
 #include "core/exec/attr_convert.h"
 #include "core/exec/exec_error.h"
@@ -172,6 +173,19 @@ void Executor::rebuildRegistry() {
             value = at::Tensor();
         values_[static_cast<size_t>(plan_.registryBase) + k] = std::move(value);
     }
+    if (aliasesKnown_) freshenWrittenRoots();
+}
+
+// The slots an in-place op may write through to (alias_classes.h) get a copy
+// of the user's tensor; the tensor itself is kept to copy again per run.
+void Executor::freshenWrittenRoots() {
+    rootOriginals_.clear();
+    rootOriginals_.reserve(aliases_.writtenRoots.size());
+    for (int32_t slot : aliases_.writtenRoots) {
+        at::Tensor& v = values_[static_cast<size_t>(slot)];
+        rootOriginals_.push_back(v);
+        if (v.defined()) v = v.clone();
+    }
 }
 
 MissingValue Executor::describeMissing(const std::string& name) const {
@@ -239,6 +253,12 @@ void Executor::reset() {
         fresh.swap(values_);
     }  // the old values go here, then their array
     std::fill(resultCount_.begin(), resultCount_.end(), -1);
+    // The last run may have written into the copies of the user's tensors.
+    for (size_t j = 0; j < rootOriginals_.size(); ++j) {
+        const at::Tensor& original = rootOriginals_[j];
+        values_[static_cast<size_t>(aliases_.writtenRoots[j])] = original.defined() ? original.clone() : at::Tensor();
+    }
+    shown_.clear();
 }
 
 const at::Tensor& Executor::resolve(int64_t node, uint32_t input) const {
@@ -270,11 +290,14 @@ IRSCOPE_COLD void Executor::throwUnavailable(int64_t node, uint32_t input) const
                         (k < returned ? " (freed by the retention policy)" : ": the op returned fewer outputs"));
 }
 
-c10::ArrayRef<at::Tensor> Executor::outputsOf(int64_t node) const {
+c10::SmallVector<at::Tensor, 4> Executor::outputsOf(int64_t node) const {
     const auto& step = plan_.steps[static_cast<size_t>(node)];
     const int32_t returned = resultCount_[static_cast<size_t>(node)];
-    if (returned <= 0) return {};
-    return {values_.data() + step.outputBegin, std::min<size_t>(step.outputCount, static_cast<size_t>(returned))};
+    c10::SmallVector<at::Tensor, 4> out;
+    if (returned <= 0) return out;
+    const size_t n = std::min<size_t>(step.outputCount, static_cast<size_t>(returned));
+    for (size_t k = 0; k < n; ++k) out.push_back(shown(step.outputBegin + k));
+    return out;
 }
 
 // The run loop's hot path: a node bound to a typed call reads its step, its
@@ -331,7 +354,9 @@ bool Executor::runNode(int64_t i, std::vector<std::string>& diags) {
     }
     bool stop = false;
     if (!inspectors_.empty()) [[unlikely]] {
-        const std::span<at::Tensor> outs(values_.data() + step.outputBegin, compared);
+        std::span<at::Tensor> outs(values_.data() + step.outputBegin, compared);
+        const bool guarded = aliasesKnown_ && guardInspected(step, compared);
+        if (guarded) outs = {inspected_.data(), compared};
         try {
             for (NodeInspector* inspector : inspectors_)
                 if (inspector) stop = inspector->afterNode(i, outs) || stop;
@@ -342,9 +367,44 @@ bool Executor::runNode(int64_t i, std::vector<std::string>& diags) {
         } catch (const std::exception& e) {
             failNode(i, std::string("checking its results: ") + e.what());
         }
+        // An inspector that replaced a value (local mode feeds the
+        // reference forward) replaced it for the run.
+        if (guarded)
+            for (uint32_t k = 0; k < compared; ++k)
+                if (!inspected_[k].is_same(inspectedGiven_[k])) values_[step.outputBegin + k] = inspected_[k];
     }
     releaseAfter(i);
     return stop;
+}
+
+// What inspectors may keep and read later (a reference check measures on a
+// worker thread) must not change under them: a value a later in-place op
+// writes into goes to them as a copy, and memory nobody has written yet
+// (alias_classes.h) goes as no value, since there is nothing to measure.
+// Returns false, touching nothing, for the usual node that needs neither.
+bool Executor::guardInspected(const ExecutionPlan::Step& step, uint32_t count) {
+    bool needed = false;
+    for (uint32_t k = 0; k < count; ++k) {
+        const size_t slot = step.outputBegin + k;
+        needed = needed || aliases_.written[slot] || aliases_.uninitialized[slot];
+    }
+    if (!needed) return false;
+    inspected_.assign(count, at::Tensor());
+    inspectedGiven_.assign(count, at::Tensor());
+    for (uint32_t k = 0; k < count; ++k) {
+        const size_t slot = step.outputBegin + k;
+        const at::Tensor& v = values_[slot];
+        if (aliases_.uninitialized[slot] || !v.defined()) continue;
+        inspected_[k] = aliases_.written[slot] ? v.clone() : v;
+        inspectedGiven_[k] = inspected_[k];
+    }
+    return true;
+}
+
+bool Executor::producedUninitialized(int64_t node, size_t output) const {
+    if (!aliasesKnown_) return false;
+    const auto& step = plan_.steps[static_cast<size_t>(node)];
+    return output < step.outputCount && aliases_.uninitialized[step.outputBegin + output];
 }
 
 [[gnu::noinline]] void Executor::runGeneral(int64_t i, std::vector<std::string>& diags) {
@@ -362,7 +422,7 @@ bool Executor::runNode(int64_t i, std::vector<std::string>& diags) {
         if (!t.defined()) throwUnavailable(i, k);
         in[k] = &t;
     }
-    if (!op->writtenInputs.empty()) copyWrittenInputs(i, *op);
+    if (!op->writtenInputs.empty()) snapshotBeforeWrite(i, *op);
     try {
         if (op->unboxed) {
             at::Tensor r = op->unboxed(in, op->slots.data(), op->ints.data());
@@ -376,19 +436,18 @@ bool Executor::runNode(int64_t i, std::vector<std::string>& diags) {
         failNode(i, e.what_without_backtrace());
     } catch (const ExecError&) {
         stack_.clear();
-        copyScratch_.clear();
         throw;
     } catch (const std::exception& e) {
         failNode(i, e.what());
     }
-    copyScratch_.clear();
     if (!op->ignoredAttrs.empty()) reportIgnoredAttrs(i, *op, diags);
+    if (!op->ambiguity.empty()) diags.push_back(op->ambiguity);
 }
 
 // A node takes the hot path when its op is called unboxed and needs nothing
 // else: no input to copy, no attr to report.
 static FastCall fastCallOf(const BoundOp& op) {
-    if (!op.unboxed || !op.writtenInputs.empty() || !op.ignoredAttrs.empty()) return {};
+    if (!op.unboxed || !op.writtenInputs.empty() || !op.ignoredAttrs.empty() || !op.ambiguity.empty()) return {};
     return {op.unboxed.fn, op.unboxed.typedHandle, op.slots.data(), op.ints.data()};
 }
 
@@ -415,9 +474,21 @@ void Executor::bindAll() {
         fast_[i].slots = fastSlots_.data() + fastSlots_.size();
         fastSlots_.insert(fastSlots_.end(), bound_[i]->slots.begin(), bound_[i]->slots.end());
     }
+    // Every schema is known now: which values share storage, and which of
+    // the user's tensors a write would reach.
+    if (!aliasesKnown_) {
+        aliases_ = computeAliasClasses(plan_, bound_);
+        aliasesKnown_ = true;
+        freshenWrittenRoots();
+    }
 }
 
 IRSCOPE_COLD BoundOp* Executor::bind(int64_t i) {
+    // The first node to run binds them all: a write must know its aliases.
+    if (!aliasesKnown_) {
+        bindAll();
+        if (BoundOp* op = bound_[static_cast<size_t>(i)].get()) return op;
+    }
     auto& bound = bound_[static_cast<size_t>(i)];
     bound = std::make_unique<BoundOp>(bindNode(graph_.nodes[static_cast<size_t>(i)]));
     fast_[static_cast<size_t>(i)] = fastCallOf(*bound);
@@ -436,25 +507,26 @@ IRSCOPE_COLD void Executor::runGetitem(int64_t i) {
     for (uint32_t k = 0; k < step.outputCount; ++k) values_[step.outputBegin + k] = k == 0 ? t : at::Tensor();
 }
 
-// In-place ops write into their input: work on a copy unless nobody will
-// ever see the original again (see executor.h).
-IRSCOPE_COLD void Executor::copyWrittenInputs(int64_t i, const BoundOp& op) {
+// An in-place op is about to write into a set of aliased values: each one
+// already produced is kept as it was, once per run, for what the user sees of
+// its node (outputsOf, valueOf). The run itself goes on with the written tensors.
+IRSCOPE_COLD void Executor::snapshotBeforeWrite(int64_t i, const BoundOp& op) {
     const auto& step = plan_.steps[static_cast<size_t>(i)];
-    copyScratch_.clear();
-    copyScratch_.reserve(op.writtenInputs.size());  // the pointers below stay valid
     for (int32_t k : op.writtenInputs) {
         const int32_t slot = plan_.inputSlots[step.inputBegin + static_cast<uint32_t>(k)];
-        const at::Tensor& t = *inputScratch_[static_cast<size_t>(k)];
-        bool copy = true;
-        // The same value passed twice (add_(x, x)) is read while written: copy.
-        const auto first = plan_.inputSlots.begin() + step.inputBegin;
-        const bool passedOnce = std::count(first, first + step.inputCount, slot) == 1;
-        if (passedOnce && plan_.isNodeOutput(slot) && policy_ != RetentionPolicy::KeepAll &&
-            !protected_[static_cast<size_t>(slot)] && plan_.lastUse[static_cast<size_t>(slot)] == i)
-            // 1 handle (the slot) and 1 storage user: no live views or aliases.
-            copy = !(t.use_count() == 1 && t.storage().use_count() == 1);
-        if (copy) inputScratch_[static_cast<size_t>(k)] = &copyScratch_.emplace_back(t.clone());
+        const auto it = aliases_.members.find(aliases_.rep[static_cast<size_t>(slot)]);
+        if (it == aliases_.members.end()) continue;
+        for (int32_t member : it->second) {
+            const auto m = static_cast<size_t>(member);
+            if (!values_[m].defined() || (!shown_.empty() && shown_[m].defined())) continue;
+            if (shown_.empty()) shown_.resize(values_.size());
+            shown_[m] = values_[m].clone();
+        }
     }
+}
+
+const at::Tensor& Executor::shown(size_t slot) const {
+    return !shown_.empty() && shown_[slot].defined() ? shown_[slot] : values_[slot];
 }
 
 // The boxed path: a stack of IValues, results normalized to tensors.
@@ -473,9 +545,21 @@ void Executor::callBoxed(int64_t i, const BoundOp& op) {
 
 IRSCOPE_COLD void Executor::failNode(int64_t i, const std::string& why) {
     stack_.clear();
-    copyScratch_.clear();
     resultScratch_.clear();
     const ir::OpNode& node = graph_.nodes[static_cast<size_t>(i)];
+    // libtorch's words name a kernel ("addmm_impl_cpu_") and a dtype; say
+    // what they mean for a half-precision model and what to do.
+    for (const char* dtype : {"Half", "BFloat16"}) {
+        if (why.find(std::string("not implemented for '") + dtype + "'") == std::string::npos) continue;
+        const std::string irDtype = std::string(dtype) == "Half" ? "float16" : "bfloat16";
+        throw ExecError(node.name, node.opType,
+                        why + " (this libtorch, " + std::to_string(TORCH_VERSION_MAJOR) + "." +
+                            std::to_string(TORCH_VERSION_MINOR) + ", has no CPU kernel for " + node.opType + " in " +
+                            irDtype +
+                            "; build irscope against the libtorch of the PyTorch that exported the model, "
+                            "which has it (README: Building against your own PyTorch), or cast the model's weights and "
+                            "inputs to float32)");
+    }
     throw ExecError(node.name, node.opType, why);
 }
 
@@ -511,7 +595,9 @@ void Executor::releaseAfter(int64_t i) {
     const auto& step = plan_.steps[static_cast<size_t>(i)];
     for (uint32_t k = 0; k < step.releaseCount; ++k) {
         const auto slot = static_cast<size_t>(plan_.releaseSlots[step.releaseBegin + k]);
-        if (!protected_[slot]) values_[slot].reset();
+        if (protected_[slot]) continue;
+        values_[slot].reset();
+        if (!shown_.empty()) shown_[slot].reset();
     }
 }
 
@@ -541,8 +627,14 @@ void Executor::setSelected(const std::vector<std::string>& names) {
 }
 
 at::Tensor Executor::valueOf(const std::string& name) const {
-    if (const int32_t slot = plan_.slotOfTensor(index_, name); slot >= 0 && !plan_.isRegistry(slot))
-        return values_[static_cast<size_t>(slot)];
+    if (const int32_t slot = plan_.slotOfTensor(index_, name); slot >= 0 && !plan_.isRegistry(slot)) {
+        // A graph output is what the graph returns, after any later write.
+        const auto s = static_cast<size_t>(slot);
+        if (!shown_.empty() && shown_[s].defined())
+            for (const auto& o : graph_.graphOutputs)
+                if (o.name == name) return values_[s];
+        return shown(s);
+    }
     if (index_.producerOfTensor(name)) return {};  // a node output past the slots: never a value
     auto it = registry_.find(name);
     return it == registry_.end() ? at::Tensor() : it->second;
@@ -550,7 +642,8 @@ at::Tensor Executor::valueOf(const std::string& name) const {
 
 bool Executor::graphOutputs(io::TensorMap& out, std::string* missing) const {
     for (const auto& o : graph_.graphOutputs) {
-        at::Tensor t = valueOf(o.name);
+        const int32_t slot = plan_.slotOfTensor(index_, o.name);
+        at::Tensor t = slot >= 0 && !plan_.isRegistry(slot) ? values_[static_cast<size_t>(slot)] : valueOf(o.name);
         if (!t.defined()) {
             if (missing) *missing = o.name;
             return false;

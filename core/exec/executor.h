@@ -4,9 +4,10 @@
 // It owns the registry (state_dict entries under their keys and their
 // placeholders, effective constants under their original names and every
 // placeholder mapped to them, graph inputs by name) and the values the nodes
-// produce. It also applies the retention policy, because only the owner of
-// the values can tell whether an in-place op may write into its input or must
-// work on a copy so that what the user sees for other nodes stays as produced.
+// produce. In-place ops write into the tensors themselves, through views
+// into their bases, as eager PyTorch does; what the user sees of a node is
+// its value as produced, and the user's own tensors are never written
+// (alias_classes.h says how both are kept).
 // Session (session.h) adds the cursor, states, timings and breakpoints.
 //
 // Its loop reads the flat ExecutionPlan, not the graph: the OpNode is
@@ -19,7 +20,9 @@
 #include <vector>
 
 #include <ATen/core/Tensor.h>
+#include <c10/util/SmallVector.h>
 
+#include "core/exec/alias_classes.h"
 #include "core/exec/exec_types.h"
 #include "core/exec/execution_plan.h"
 #include "core/exec/node_inspector.h"
@@ -86,13 +89,20 @@ public:
     void setInspectors(std::vector<NodeInspector*> inspectors) { inspectors_ = std::move(inspectors); }
 
     // Values.
-    // The node's results as the IR lists its outputs (a freed one is
-    // undefined); empty when it has not run since the last reset.
-    c10::ArrayRef<at::Tensor> outputsOf(int64_t node) const;
-    // A node output, graph input or registry entry by tensor name; undefined when none.
+    // The node's results as the IR lists its outputs, each as the node
+    // produced it (a later in-place write does not show); a freed one is
+    // undefined; empty when it has not run since the last reset.
+    c10::SmallVector<at::Tensor, 4> outputsOf(int64_t node) const;
+    // A node output as produced, graph input or registry entry by tensor
+    // name; undefined when none.
     at::Tensor valueOf(const std::string& tensorName) const;
     bool hasValue(const std::string& tensorName) const { return valueOf(tensorName).defined(); }
-    // Graph outputs by name, in order; `missing` gets the first one without a value.
+    // True when output `output` of `node` was memory nobody had written yet
+    // when the node ran (empty, new_empty and views of them before a write;
+    // alias_classes.h): there is nothing to compare it with.
+    bool producedUninitialized(int64_t node, size_t output) const;
+    // Graph outputs by name, in order, as the graph returns them (after every
+    // write, as eager PyTorch's would be); `missing` gets the first one without a value.
     bool graphOutputs(io::TensorMap& out, std::string* missing = nullptr) const;
 
     // Retention.
@@ -109,7 +119,10 @@ private:
     void runGeneral(int64_t node, std::vector<std::string>& diagnostics);
     BoundOp* bind(int64_t node);
     void runGetitem(int64_t node);
-    void copyWrittenInputs(int64_t node, const BoundOp& op);
+    void snapshotBeforeWrite(int64_t node, const BoundOp& op);
+    bool guardInspected(const ExecutionPlan::Step& step, uint32_t count);
+    void freshenWrittenRoots();
+    const at::Tensor& shown(size_t slot) const;
     void callBoxed(int64_t node, const BoundOp& op);
     [[noreturn]] void failNode(int64_t node, const std::string& why);
     void reportIgnoredAttrs(int64_t node, const BoundOp& op, std::vector<std::string>& diagnostics) const;
@@ -136,13 +149,22 @@ private:
     std::vector<int32_t> resultCount_;  // per node: tensors its op returned; -1 until it runs
     std::vector<uint8_t> protected_;    // per slot: graph output / pinned / selected
 
+    // Aliasing (alias_classes.h), known once every node is bound (bindAll).
+    bool aliasesKnown_ = false;
+    AliasClasses aliases_;
+    std::vector<at::Tensor> rootOriginals_;  // per aliases_.writtenRoots: the user's tensor, copied per run
+    // Per slot, once an in-place write changed it: its value as produced
+    // (empty until the first snapshot of a run).
+    std::vector<at::Tensor> shown_;
+
     RetentionPolicy policy_ = RetentionPolicy::KeepAll;
     std::set<std::string> pinned_, selected_;
 
     // Scratch reused across nodes (no allocation per node in steady state);
     // inputScratch_ is sized once for the node with the most inputs.
     std::vector<const at::Tensor*> inputScratch_;
-    std::vector<at::Tensor> copyScratch_, resultScratch_;
+    std::vector<at::Tensor> resultScratch_;
+    std::vector<at::Tensor> inspected_, inspectedGiven_;  // guardInspected: what inspectors get, and what they got
     torch::jit::Stack stack_;
     std::vector<NodeInspector*> inspectors_;
 };

@@ -82,6 +82,75 @@ private slots:
         QCOMPARE(x[0].item<float>(), -1.f);
     }
 
+    // The pattern of pytorch-ir's MoE example: a buffer made inside the graph
+    // is filled through a slice (a view) by copy_, and a later node reads the
+    // buffer. Eager PyTorch writes through the view into the buffer:
+    // out = 2 * [0, x0, x1, 0]. The buffer's own node still shows the zeros
+    // it produced.
+    void writeThroughViewReachesBase_data() {
+        QTest::addColumn<int>("policy");
+        QTest::newRow("keep") << 0;
+        QTest::newRow("free") << 1;
+    }
+    void writeThroughViewReachesBase() {
+        QFETCH(int, policy);
+        auto g = graphOf(
+            json::array({meta("x", {2})}), json::array({meta("mul", {4})}),
+            json::array({node("zeros", "aten.zeros.default", json::array(), json::array({meta("zeros", {4})}),
+                              json{{"size", json::array({4})}}),
+                         node("slice_1", "aten.slice.Tensor", json::array({meta("zeros", {4}, "float32", "zeros")}),
+                              json::array({meta("slice_1", {2})}), json{{"dim", 0}, {"start", 1}, {"end", 3}}),
+                         node("copy_", "aten.copy_.default",
+                              json::array({meta("slice_1", {2}, "float32", "slice_1"), meta("x", {2}, "float32", "x")}),
+                              json::array({meta("copy_", {2})})),
+                         node("mul", "aten.mul.Tensor", json::array({meta("zeros", {4}, "float32", "zeros")}),
+                              json::array({meta("mul", {4})}), json{{"other", 2}})}));
+        Session s(g, policy ? RetentionPolicy::FreeAfterLastUse : RetentionPolicy::KeepAll);
+        s.setInputs(mapOf({{"x", at::tensor({3.f, 5.f})}}));
+        for (int run = 0; run < 2; ++run) {  // a second run starts from the same state
+            s.reset();
+            QCOMPARE(s.runToEnd().reason, StopReason::Finished);
+            at::Tensor mul;
+            QVERIFY(s.value("mul", mul));
+            QVERIFY2(at::equal(mul, at::tensor({0.f, 6.f, 10.f, 0.f})),
+                     "the write through the slice must reach the buffer");
+            if (!policy) {
+                at::Tensor zeros;
+                QVERIFY(s.value("zeros", zeros));
+                QVERIFY(at::equal(zeros, at::zeros({4})));  // as produced, before the write
+            }
+        }
+    }
+
+    // A buffer written in place (a KV cache updated by index_copy_ through a
+    // view, as decoder exports do): the run sees the write, the user's loaded
+    // tensor does not change, and a second run starts from the loaded values.
+    void writeIntoBufferLeavesLoadedTensor() {
+        auto g = graphOf(
+            json::array({meta("x", {2})}), json::array({meta("add", {2, 2})}),
+            json::array({node("select", "aten.select.int", json::array({meta("b_cache", {2, 2})}),
+                              json::array({meta("select", {2})}), json{{"dim", 0}, {"index", 1}}),
+                         node("add_", "aten.add_.Tensor",
+                              json::array({meta("select", {2}, "float32", "select"), meta("x", {2}, "float32", "x")}),
+                              json::array({meta("add_", {2})})),
+                         node("add", "aten.add.Tensor", json::array({meta("b_cache", {2, 2})}),
+                              json::array({meta("add", {2, 2})}), json{{"other", 0}})}),
+            json::array({meta("cache", {2, 2})}), json{{"b_cache", "cache"}});
+        at::Tensor cache = at::ones({2, 2});
+        Session s(g);
+        s.setWeights(mapOf({{"cache", cache}}));
+        s.setInputs(mapOf({{"x", at::tensor({1.f, 2.f})}}));
+        for (int run = 0; run < 2; ++run) {
+            s.reset();
+            QCOMPARE(s.runToEnd().reason, StopReason::Finished);
+            at::Tensor out;
+            QVERIFY(s.value("add", out));
+            QVERIFY2(at::equal(out, at::tensor({1.f, 1.f, 2.f, 3.f}).view({2, 2})),
+                     qPrintable(QString("run %1").arg(run)));
+        }
+        QVERIFY(at::equal(cache, at::ones({2, 2})));  // the loaded buffer is untouched
+    }
+
     void steppingAndBreakpoints() {
         ir::Graph g = chain(10);
         Session s(g);
