@@ -131,8 +131,12 @@ c10::IValue convertType(const c10::TypePtr& type, c10::optional<int32_t> n, cons
     case c10::TypeKind::DeviceObjType: {
         // irscope runs everything on the CPU: "meta" means "run on the CPU"
         // (torch_ir usually extracts on meta), and cuda/mps graphs run here too.
+        // Users' own save code writes str() ("meta", "cuda:0") or repr()
+        // ("device(type='meta')", "torch.device('cuda', 0)"): the device type
+        // is the first word inside the quotes.
         if (!v.is_string()) fail("device", v);
         auto s = v.get<std::string>();
+        if (const auto quote = s.find('\''); quote != std::string::npos) s = s.substr(quote + 1);
         static const char* known[] = {"cpu", "meta", "cuda", "mps", "xpu", "hip"};
         for (const char* k : known)
             if (s.rfind(k, 0) == 0) return c10::Device(c10::kCPU);
@@ -160,7 +164,7 @@ std::optional<c10::ScalarType> parseScalarType(std::string_view name) {
     if (name == "qint8") return S::QInt8;
     if (name == "quint8") return S::QUInt8;
     if (name == "qint32") return S::QInt32;
-    // An integer dtype: c10 numbering (see libtorch-1.13-gaps.md, "Enum numbering").
+    // An integer dtype: c10 numbering (docs/libtorch-versions.md §5).
     if (!name.empty() && name.size() < 4 &&
         std::all_of(name.begin(), name.end(), [](char c) { return c >= '0' && c <= '9'; })) {
         int v = std::stoi(std::string(name));

@@ -1,12 +1,16 @@
 #include "core/exec/op_binding.h"
 #include <algorithm>
+#include <bit>
+#include <climits>
 
 #include <ATen/ScalarOps.h>
 #include <ATen/core/jit_type.h>
+#include <torch/version.h>
 
 #include "core/exec/attr_convert.h"
 #include "core/exec/compat_ops.h"
 #include "core/exec/exec_error.h"
+#include "core/ir/higher_order_ops.h"
 
 namespace irscope::exec {
 
@@ -69,12 +73,23 @@ std::string qualifiedName(const c10::OperatorName& name) {
 // The op's schema: irscope's equivalent where 2.x changed the schema of a
 // name 1.13 also has (see compat_ops.h), else libtorch's own.
 void resolveSchema(const ir::OpNode& node, BoundOp& op) {
+    if (auto why = ir::higherOrderOpExplanation(node.opType)) throw ExecError(node.name, node.opType, *why);
     auto opName = operatorNameOf(node.opType);
-    if (!opName) throw ExecError(node.name, node.opType, "op_type is not of the form namespace.op.overload");
-    if (const CompatOp* compat = findCompatOp(*opName)) {
+    if (!opName)
+        throw ExecError(node.name, node.opType,
+                        "op_type '" + node.opType +
+                            "' is not an ATen op (of the form namespace.op.overload, e.g. aten.add.Tensor), so "
+                            "irscope cannot look up a kernel for it");
+    // The running libtorch's own op wins, except on 1.13 where an
+    // equivalent shadows a name whose schema 2.x changed: an equivalent is
+    // used only where this libtorch lacks the op as PyTorch 2.x exports it.
+    auto handle = c10::Dispatcher::singleton().findSchema(*opName);
+    const CompatOp* compat = findCompatOp(*opName);
+    if (compat && handle && !(compat->shadowsDispatcherOp && TORCH_VERSION_MAJOR < 2)) compat = nullptr;
+    if (compat) {
         op.schema = compat->schema;
         op.compat = compat->fn;
-    } else if (auto handle = c10::Dispatcher::singleton().findSchema(*opName)) {
+    } else if (handle) {
         op.handle = *handle;
         op.schema = &handle->schema();
     } else if (const char* why = unsupportedReason(*opName)) {
@@ -103,6 +118,7 @@ public:
         listSizes_ = intListAttr(node, "_tensor_list_sizes");
         readNoneMasks();
         computeNeedAfter();
+        planOptionals();
     }
 
     void bindAll() {
@@ -161,6 +177,107 @@ private:
         }
     }
 
+    bool explicitNone(const c10::Argument& a) const { return hasAttr(a.name()) && attrs_[a.name()].is_null(); }
+
+    // pytorch-ir drops a None passed for a Tensor? argument without a trace:
+    // clamp(x, None, t) and clamp(x, t) give the same node, and so do
+    // batch_norm with and without affine weights. When fewer inputs are left
+    // for the Tensor? arguments than there are of them, which ones received
+    // a tensor is decided here, for every reading the input count allows:
+    //   - an attr of the argument's name holding null says None was passed;
+    //   - a weight's placeholder ending in the argument's name
+    //     (b_bn_running_mean -> running_mean) says where it goes;
+    //   - otherwise the IR does not say: the node runs as pytorch-ir's own
+    //     executor reads it (the first tensors to the first arguments) and
+    //     reports the readings and how to settle it each time it runs.
+    void planOptionals() {
+        optionalPlan_.assign(args_.size(), -1);
+        std::vector<size_t> open;
+        for (size_t i = 0; i < args_.size(); ++i) {
+            if (classes_[i] != ArgClass::OptionalTensor) continue;
+            if (explicitNone(args_[i]))
+                optionalPlan_[i] = 0;
+            else
+                open.push_back(i);
+        }
+        const int32_t available = nInputs_ - needAfter_[0];
+        if (available <= 0 || static_cast<size_t>(available) >= open.size() || open.size() > 12) {
+            // None, or all of them: no choice (the greedy rule then equals the only reading).
+            for (size_t i : open) optionalPlan_[i] = available <= 0 ? 0 : 1;
+            if (open.size() > 12) std::fill(optionalPlan_.begin(), optionalPlan_.end(), int8_t{-1});
+            return;
+        }
+        // Every subset of `available` open arguments, scored by names.
+        struct Reading {
+            std::vector<size_t> taken;
+            std::vector<int32_t> inputOf;  // per taken argument, the node input it gets
+            int score = 0;
+        };
+        std::vector<Reading> readings;
+        const size_t n = open.size();
+        for (uint32_t bits = 0; bits < (1u << n); ++bits) {
+            if (std::popcount(bits) != available) continue;
+            Reading r;
+            for (size_t j = 0; j < n; ++j)
+                if (bits & (1u << j)) r.taken.push_back(open[j]);
+            int32_t cursor = 0;
+            size_t list = 0;
+            for (size_t i = 0; i < args_.size(); ++i) {
+                if (classes_[i] == ArgClass::Tensor && !hasAttr(args_[i].name())) ++cursor;
+                if (classes_[i] == ArgClass::TensorList || classes_[i] == ArgClass::OptionalTensorList)
+                    cursor += list < listSizes_.size() ? static_cast<int32_t>(listSizes_[list++]) : 0;
+                if (std::find(r.taken.begin(), r.taken.end(), i) != r.taken.end()) r.inputOf.push_back(cursor++);
+            }
+            for (size_t t = 0; t < r.taken.size(); ++t) {
+                const int32_t in = r.inputOf[t];
+                if (in < 0 || in >= nInputs_) continue;
+                const std::string& name = node_.inputs[static_cast<size_t>(in)].name;
+                for (size_t j : open)
+                    if (namesArgument(name, args_[j].name())) r.score += j == r.taken[t] ? 1 : -1;
+            }
+            readings.push_back(std::move(r));
+        }
+        int best = INT32_MIN, atBest = 0;
+        for (const auto& r : readings) {
+            if (r.score > best) {
+                best = r.score;
+                atBest = 0;
+            }
+            atBest += r.score == best ? 1 : 0;
+        }
+        if (atBest == 1) {
+            for (const auto& r : readings) {
+                if (r.score != best) continue;
+                for (size_t i : open)
+                    optionalPlan_[i] = std::find(r.taken.begin(), r.taken.end(), i) != r.taken.end() ? 1 : 0;
+            }
+            return;
+        }
+        std::string text;
+        for (const auto& r : readings) {
+            if (r.score != best) continue;
+            text += text.empty() ? "" : " or ";
+            for (size_t t = 0; t < r.taken.size(); ++t)
+                text += (t ? ", " : "") + args_[r.taken[t]].name() + "=" +
+                        node_.inputs[static_cast<size_t>(r.inputOf[t])].name;
+        }
+        std::string settle;
+        for (size_t i : open) settle += (settle.empty() ? "\"" : "\" or \"") + args_[i].name() + "\": null";
+        // The greedy reading is pytorch-ir's own executor's; it runs, and
+        // the node says, every time it runs, that it is a reading.
+        op_.ambiguity = "ambiguous inputs: pytorch-ir drops a None passed for a Tensor? argument, and " +
+                        std::to_string(available) + " of this node's " + std::to_string(open.size()) +
+                        " optional tensor arguments can be read as " + text + "; run as the first (pytorch-ir's " +
+                        "reading). If that is wrong, add which one was None to the node's attrs (" + settle + ")";
+    }
+
+    // b_bn_running_mean names running_mean; p_fc_bias names bias.
+    static bool namesArgument(const std::string& input, const std::string& arg) {
+        return input == arg ||
+               (input.size() > arg.size() && input.compare(input.size() - arg.size(), arg.size(), arg) == 0 &&
+                input[input.size() - arg.size() - 1] == '_');
+    }
+
     // needAfter_[i]: inputs that arguments i.. will certainly take.
     void computeNeedAfter() {
         needAfter_.assign(args_.size() + 1, 0);
@@ -194,7 +311,8 @@ private:
     }
 
     void bindOptionalTensor(const c10::Argument& a, int32_t left, int32_t after, ArgSlot& slot) {
-        if (left > after) {
+        const int8_t plan = optionalPlan_[static_cast<size_t>(&a - args_.data())];
+        if (plan == 1 || (plan < 0 && left > after)) {
             slot.kind = ArgSlot::Kind::Tensor;
             slot.first = next_++;
         } else if (hasAttr(a.name())) {
@@ -255,6 +373,7 @@ private:
     std::vector<int64_t> listSizes_;
     std::vector<std::vector<bool>> noneMasks_;
     std::vector<int32_t> needAfter_;
+    std::vector<int8_t> optionalPlan_;  // per argument: 1 takes an input, 0 is None, -1 the rule in bindAll
     int32_t next_ = 0;
     size_t listIdx_ = 0, maskIdx_ = 0;
 };
@@ -268,7 +387,7 @@ BoundOp bindNode(const ir::OpNode& node) {
     ArgumentBinder binder(node, op);
     binder.bindAll();
     binder.collectIgnoredAttrs();
-    if (op.handle) op.unboxed = unboxedCallFor(*op.handle, op.slots, op.ints);
+    if (op.handle && op.ambiguity.empty()) op.unboxed = unboxedCallFor(*op.handle, op.slots, op.ints);
     return op;
 }
 

@@ -3,12 +3,16 @@
 // call plan for its 1.13 schema, once, so that running the node is only
 // "push the tensors, push the prepared constants, callBoxed".
 //
-// The rules are torch_ir's (ir-format.md §5.3), made explicit for callBoxed,
+// The rules are torch_ir's (docs/ir-format.md §5.3), made explicit for callBoxed,
 // which needs every argument on the stack:
 //   Tensor      next input, or the attr of that name as a wrapped scalar
-//   Tensor?     next input when the inputs left exceed what later required
-//               tensor arguments need (so bias=None does not swallow a later
-//               tensor), else the attr, else None
+//   Tensor?     an attr of its name holding null: None; else next input when
+//               the inputs left exceed what later required tensor arguments
+//               need (so bias=None does not swallow a later tensor), else the
+//               attr, else None. When fewer inputs than Tensor? arguments are
+//               left, weight placeholders' names choose (b_bn_running_mean ->
+//               running_mean); if nothing does, the node reports both readings
+//               (BoundOp::ambiguity)
 //   Tensor[]    _tensor_list_sizes[k] inputs; Tensor?[] also restores the
 //               Nones from _tensor_list_none_masks
 //   other       attrs by name, converted to the schema type; else the
@@ -57,6 +61,9 @@ struct BoundOp {
     // Attrs that name no argument of the schema: a 2.x argument 1.13 lacks, or
     // a typo in a hand-edited IR. They are not passed; the node reports them.
     std::vector<std::string> ignoredAttrs;
+    // Set when dropped None tensors leave several readings of the inputs
+    // (op_binding.cpp, planOptionals): the readings, reported each run.
+    std::string ambiguity;
 };
 
 // "aten.add.Tensor" -> {"aten::add", "Tensor"}; ".default" -> "". nullopt if malformed.

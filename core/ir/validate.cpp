@@ -4,6 +4,7 @@
 #include <unordered_set>
 
 #include "core/ir/dtype.h"
+#include "core/ir/higher_order_ops.h"
 #include "core/ir/known_ops.h"
 
 namespace irscope::ir {
@@ -112,7 +113,9 @@ private:
                 add(Severity::Error, "duplicate-node", node.name, "", path + ".name",
                     "node name '" + node.name + "' is used by nodes[" + std::to_string(it->second) + "] and " + path +
                         "; node names must be unique");
-            if (!isKnownOpType(node.opType))
+            if (auto why = higherOrderOpExplanation(node.opType))
+                add(Severity::Warning, "higher-order-op", node.name, "", path + ".op_type", *why);
+            else if (!isKnownOpType(node.opType))
                 add(Severity::Warning, "unknown-op", node.name, "", path + ".op_type",
                     "op_type '" + node.opType + "' is not an ATen op irscope knows; it can be drawn but not run");
             if (node.isGetitem()) checkGetitem(node, path);

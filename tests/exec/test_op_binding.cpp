@@ -90,7 +90,7 @@ private slots:
                               json{{"size", {2, 2}},
                                    {"fill_value", 1.5},
                                    {"dtype", "torch.float32"},
-                                   {"device", "cpu"},
+                                   {"device", "device(type='meta')"},  // repr(), as users' save code writes it
                                    {"pin_memory", false}})}));
         Session s(g);
         s.setInputs(mapOf({{"x", at::tensor({1.25f, -2.75f})}}));
@@ -154,6 +154,60 @@ private slots:
                               json::array({meta("bn_0", {2, 2}), meta("bn_1", {0}), meta("bn_2", {0})}),
                               json{{"momentum", 0.1}, {"eps", 0.0}})}));
         at::Tensor y = runAndGet(g, mapOf({{"x", x}, {"rm", rm}, {"rv", rv}}), "bn_0");
+        // (x - rm) / sqrt(rv): [[0, 0], [1, 0.5]]
+        QVERIFY(close(y, at::tensor({0.f, 0.f, 1.f, 0.5f}).reshape({2, 2})));
+    }
+
+    // clamp(x, max=t) is written as clamp.Tensor with inputs [x, t]: min or
+    // max? The node runs as pytorch-ir reads it (min=t) and says, with both
+    // readings, that it is a reading; an attr saying which one was None settles it.
+    void droppedNoneThatCouldBeEitherIsReported() {
+        auto clampGraph = [](json attrs) {
+            return graphOf(
+                json::array({meta("x", {3}), meta("t", {3})}), json::array({meta("clamp", {3})}),
+                json::array({node("clamp", "aten.clamp.Tensor",
+                                  json::array({meta("x", {3}, "float32", "x"), meta("t", {3}, "float32", "t")}),
+                                  json::array({meta("clamp", {3})}), std::move(attrs))}));
+        };
+        const at::Tensor x = at::tensor({-1.f, 5.f, 2.f}), t = at::tensor({0.f, 1.f, 3.f});
+        {
+            std::vector<std::string> diags;
+            at::Tensor y = runAndGet(clampGraph(json::object()), mapOf({{"x", x}, {"t", t}}), "clamp", &diags);
+            QVERIFY(close(y, at::tensor({0.f, 5.f, 3.f})));  // max(x, t): t read as min
+            QCOMPARE(diags.size(), size_t(1));
+            QVERIFY2(diags[0].find("min=t or max=t") != std::string::npos, diags[0].c_str());
+            QVERIFY2(diags[0].find("\"min\": null") != std::string::npos, diags[0].c_str());
+        }
+        // Settled: min was None, so t is max -> min(x, t) = [-1, 1, 2].
+        at::Tensor y = runAndGet(clampGraph(json{{"min", nullptr}}), mapOf({{"x", x}, {"t", t}}), "clamp");
+        QVERIFY(close(y, at::tensor({-1.f, 1.f, 2.f})));
+        // Settled the other way: max(x, t) = [0, 5, 3].
+        y = runAndGet(clampGraph(json{{"max", nullptr}}), mapOf({{"x", x}, {"t", t}}), "clamp");
+        QVERIFY(close(y, at::tensor({0.f, 5.f, 3.f})));
+    }
+
+    // batch_norm(input, weight?, bias?, running_mean?, running_var?) of a
+    // BatchNorm without affine weights: inputs [x, rm, rv]. The placeholders'
+    // names say where they go (b_bn_running_mean -> running_mean).
+    void droppedNoneSettledByPlaceholderNames() {
+        at::Tensor x = at::tensor({1.f, 2.f, 3.f, 4.f}).reshape({2, 2});
+        at::Tensor rm = at::tensor({1.f, 2.f}), rv = at::tensor({4.f, 16.f});
+        auto g = graphOf(
+            json::array({meta("x", {2, 2})}), json::array({meta("bn", {2, 2})}),
+            json::array({node("bn", "aten.batch_norm.default",
+                              json::array({meta("x", {2, 2}, "float32", "x"), meta("b_bn_running_mean", {2}),
+                                           meta("b_bn_running_var", {2})}),
+                              json::array({meta("bn", {2, 2})}),
+                              json{{"training", false}, {"momentum", 0.1}, {"eps", 0.0}, {"cudnn_enabled", false}})}),
+            json::array({meta("bn.running_mean", {2}), meta("bn.running_var", {2})}),
+            json{{"b_bn_running_mean", "bn.running_mean"}, {"b_bn_running_var", "bn.running_var"}});
+        Session s(g);
+        s.setWeights(mapOf({{"bn.running_mean", rm}, {"bn.running_var", rv}}));
+        s.setInputs(mapOf({{"x", x}}));
+        RunResult r = s.runToEnd();
+        QVERIFY2(r.reason == StopReason::Finished, r.error ? r.error->message.c_str() : "");
+        at::Tensor y;
+        QVERIFY(s.value("bn", y));
         // (x - rm) / sqrt(rv): [[0, 0], [1, 0.5]]
         QVERIFY(close(y, at::tensor({0.f, 0.f, 1.f, 0.5f}).reshape({2, 2})));
     }
