@@ -1,0 +1,180 @@
+// Real exports: every case of tests/data/real/ (written by pytorch-ir's own
+// extract_ir on PyTorch 2.13, tests/data/real/make_real_exports.py) opened,
+// validated and run by irscope as a user would, against what PyTorch
+// computed: the module's outputs (NAME.expected.pt) and every node's output
+// recorded while PyTorch ran the exported program (NAME.intermediates.pt).
+// Expected values come from PyTorch, never from irscope.
+//
+// A case irscope cannot run is listed in kCannotRun with the words its
+// message must contain: the run must stop at that node and say why.
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QtTest>
+
+#include "cli/cli_runner.h"
+#include "test_support.h"
+
+using irscope::test::CliResult;
+using irscope::test::dataPath;
+using irscope::test::q;
+using irscope::test::runIrscope;
+
+namespace {
+
+QString real(const QString& file) { return q(dataPath("real/" + file.toStdString())); }
+
+// Python's json writes inf as the bare tokens Infinity / -Infinity / NaN
+// (masked_fill(-inf) gives "value": -Infinity), which QJsonDocument refuses;
+// this test reads only names and dtypes, so they become 0.
+QJsonObject readJson(const QString& path) {
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly)) return {};
+    QByteArray text = f.readAll();
+    text.replace("-Infinity", "0").replace("Infinity", "0").replace("NaN", "0");
+    return QJsonDocument::fromJson(text).object();
+}
+
+QJsonArray manifest() {
+    QFile f(real("manifest.json"));
+    if (!f.open(QIODevice::ReadOnly)) return {};
+    const auto doc = QJsonDocument::fromJson(f.readAll());
+    return doc.isArray() ? doc.array() : doc.object()["cases"].toArray();
+}
+
+bool hasFile(const QJsonObject& c, const QString& suffix) {
+    const QString want = c["name"].toString() + suffix;
+    for (const auto& f : c["files"].toArray())
+        if (f.toString() == want || f.toString().endsWith("/" + want)) return true;
+    return QFile::exists(real(want));
+}
+
+// Cases whose graph holds something the IR cannot run, and what irscope must say.
+struct CannotRun {
+    const char* name;
+    const char* says;
+};
+constexpr CannotRun kCannotRun[] = {
+    {"no_grad_in_forward", "higher-order op"},
+    {"autocast_in_forward", "higher-order op"},
+    {"clamp_tensor_max", "ambiguous inputs"},
+#if IRSCOPE_LIBTORCH_MAJOR < 2
+    // libtorch 1.13 has no CPU float16 matmul; the message says so and what to do.
+    {"half_model", "has no CPU kernel for aten.linear.default in float16"},
+#endif
+};
+
+const CannotRun* cannotRun(const QString& name) {
+    for (const auto& c : kCannotRun)
+        if (name == c.name) return &c;
+    return nullptr;
+}
+
+// float32 within rtol 1e-4, atol 1e-5; half types within what their own
+// rounding allows (PyTorch's and libtorch 1.13's kernels may accumulate in
+// another order).
+QStringList tolerancesFor(const QJsonObject& ir) {
+    bool half = false;
+    for (const auto& o : ir["graph_outputs"].toArray()) {
+        const QString d = o.toObject()["dtype"].toString();
+        half = half || d == "float16" || d == "bfloat16";
+    }
+    for (const auto& w : ir["weights"].toArray()) {
+        const QString d = w.toObject()["dtype"].toString();
+        half = half || d == "float16" || d == "bfloat16";
+    }
+    return half ? QStringList{"--rtol", "2e-2", "--atol", "2e-2"} : QStringList{"--rtol", "1e-4", "--atol", "1e-5"};
+}
+
+QStringList runArgs(const QString& name, const QString& irFile) {
+    QStringList args{"run", real(irFile), "--weights", real(name + ".weights.pt")};
+    if (QFile::exists(real(name + ".inputs.pt"))) args << "--inputs" << real(name + ".inputs.pt");
+    return args;
+}
+
+QString explain(const CliResult& r) { return "exit " + QString::number(r.exitCode) + "\n" + r.out + "\n" + r.err; }
+
+}  // namespace
+
+class TestRealExports : public QObject {
+    Q_OBJECT
+
+private slots:
+    void corpusIsThere() {
+        const QJsonArray cases = manifest();
+        QVERIFY2(cases.size() >= 30, qPrintable(QString("%1 cases in manifest.json").arg(cases.size())));
+    }
+
+    void cases_data() {
+        QTest::addColumn<QString>("name");
+        for (const auto& v : manifest()) {
+            const QJsonObject c = v.toObject();
+            if (c["status"].toString() != "ok" && c["status"].toString() != "executor_failed") continue;
+            const QString name = c["name"].toString();
+            QTest::newRow(qPrintable(name)) << name;
+        }
+    }
+
+    // validate finds no error; the run matches the module's outputs and
+    // every intermediate PyTorch recorded, or stops where it must, saying why.
+    void cases() {
+        QFETCH(QString, name);
+        const QJsonObject ir = readJson(real(name + ".json"));
+        QVERIFY2(!ir.isEmpty(), qPrintable(name + ".json does not read"));
+
+        const CliResult v = runIrscope({"validate", real(name + ".json")});
+        QVERIFY2(v.exitCode == 0, qPrintable(explain(v)));
+
+        QStringList args = runArgs(name, name + ".json")
+                           << "--expected" << real(name + ".expected.pt") << tolerancesFor(ir);
+        if (const CannotRun* c = cannotRun(name)) {
+            const CliResult r = runIrscope(args);
+            QVERIFY2(r.exitCode != 0, qPrintable(explain(r)));
+            QVERIFY2((r.out + r.err).contains(c->says), qPrintable(explain(r)));
+            return;
+        }
+        // One run checks both: the outputs and every intermediate.
+        if (QFile::exists(real(name + ".intermediates.pt")))
+            args << "--reference-intermediates" << real(name + ".intermediates.pt");
+        const CliResult r = runIrscope(args);
+        QVERIFY2(r.exitCode == 0, qPrintable(explain(r)));
+        QVERIFY2(r.out.contains(": OK") && !r.out.contains("MISMATCH"), qPrintable(explain(r)));
+    }
+
+    // A meta-device extraction has no constants: irscope names them before
+    // running, and runs once they are given.
+    void metaExtractions_data() {
+        QTest::addColumn<QString>("name");
+        for (const auto& v : manifest()) {
+            const QJsonObject c = v.toObject();
+            const QString name = c["name"].toString();
+            if (c["status"].toString() == "ok" && hasFile(c, ".meta.json") && hasFile(c, ".constants.pt") &&
+                !cannotRun(name))
+                QTest::newRow(qPrintable(name)) << name;
+        }
+    }
+    void metaExtractions() {
+        QFETCH(QString, name);
+        const QJsonObject ir = readJson(real(name + ".meta.json"));
+        const CliResult missing = runIrscope(runArgs(name, name + ".meta.json"));
+        QVERIFY2(missing.exitCode != 0, qPrintable(explain(missing)));
+        // Each constant the IR maps to is named.
+        const QJsonObject mapping = ir["weight_name_mapping"].toObject();
+        bool named = false;
+        for (auto it = mapping.begin(); it != mapping.end(); ++it)
+            if (it.key().startsWith("c_") && (missing.out + missing.err).contains(it.key())) named = true;
+        bool hasConstantPlaceholder = false;
+        for (auto it = mapping.begin(); it != mapping.end(); ++it) hasConstantPlaceholder |= it.key().startsWith("c_");
+        if (hasConstantPlaceholder) QVERIFY2(named, qPrintable(explain(missing)));
+
+        QStringList args = runArgs(name, name + ".meta.json")
+                           << "--constants" << real(name + ".constants.pt") << "--expected"
+                           << real(name + ".expected.pt") << tolerancesFor(ir);
+        const CliResult r = runIrscope(args);
+        QVERIFY2(r.exitCode == 0, qPrintable(explain(r)));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestRealExports)
+#include "test_real_exports.moc"
