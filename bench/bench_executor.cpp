@@ -1,4 +1,4 @@
-// Executor benchmark (figures for the issue notes; never a test).
+// Executor benchmark (figures for a change's description; never a test).
 //   bench_executor chain N            N-node chain of tiny elementwise ops (add/mul/neg on a [4] tensor)
 //   bench_executor model IR W IN [R]  a real model: R timed runs after one warm-up, median
 // Prints "seconds_per_run=<s>" lines for bench/run_executor.sh.
@@ -34,7 +34,8 @@ static double median(std::vector<double> v) {
     return v[v.size() / 2];
 }
 
-// The bare loop the executor is measured against (issue 11): the same at::
+// The bare loop the executor is measured against (it should stay within 1.1x
+// of it: a node should cost libtorch's call and little else): the same at::
 // calls the chain makes (add.Tensor and mul.Tensor with the IR's scalar as a
 // wrapped-number tensor, as the executor passes it; neg), each result
 // dropped when the next is made, or every one kept in a vector.

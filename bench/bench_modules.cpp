@@ -1,4 +1,4 @@
-// bench_modules: the module hierarchy at scale (issue 9's figures).
+// bench_modules: the module hierarchy at scale (targets in bench/run_modules.sh).
 //
 //   bench_modules IR.json [IR.json ...]     (bench/run_modules.sh makes the 100k-node LLM and the 61x384 MoE)
 //

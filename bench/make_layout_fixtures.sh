@@ -1,5 +1,6 @@
 #!/bin/sh
-# Layout-quality fixtures (issue 17) and the bounds Graphviz dot sets for them.
+# Layout-quality fixtures and the bounds Graphviz dot sets for them: dot is the
+# drawing users compare with, so our layout must not be worse on these graphs.
 #
 # Writes tests/data/layout/NAME.layout for MoE- and Llama-shaped graphs
 # (bench/make_big_ir.py) and for the IR test fixtures, each the layout

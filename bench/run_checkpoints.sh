@@ -1,12 +1,12 @@
 #!/bin/bash
-# Checkpoints at scale (issue 11), side by side in one run, warm page cache:
+# Checkpoints at scale, side by side in one run, warm page cache:
 #   - 100,000 small tensors: `irscope tensors --no-stats` of the .safetensors and
 #     of the .pt (time, peak memory) against Python's torch.load of the .pt;
 #   - the 61x384 MoE (make_big_ir.py --shape moe, ~70,000 weights): `irscope run`
 #     with its weights as one .safetensors, as a sharded repository and as .pt,
 #     against torch.load of the .pt alone;
 #   - 1 GiB of float32: `irscope tensors` with statistics against torch.load.
-# The issue's targets: safetensors listing >= 20x torch.load, .pt listing >= 2x
+# Targets: safetensors listing >= 20x torch.load, .pt listing >= 2x
 # with peak memory <= 2x the file, run <= 1.5x torch.load, 1 GiB stats >= 5x.
 #   bench/run_checkpoints.sh [BUILD_DIR]   (default build)
 set -euo pipefail

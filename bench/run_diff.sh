@@ -1,5 +1,6 @@
 #!/bin/bash
-# Issue 14: two 100,000-node IRs diff "within 3x the time of loading both".
+# `irscope diff` at scale. Target: two 100,000-node IRs diff within 3x the time
+# of loading both.
 # A is make_big_ir.py's Llama (--nodes 100000 --hidden 32 --seq 4); B1 is A
 # with one node inserted in the middle (renumbering ~9,800 later names) and
 # one attr changed (make_diff_pair.py); B2 is the same model extracted with

@@ -2,7 +2,7 @@
 # Executor benchmark: irscope vs Python on the same machine, same run.
 #  1. a 30,000-node chain of tiny elementwise ops: irscope's Session vs a bare
 #     C++ loop of the same at:: calls (dropping each value, and keeping every
-#     one: the issue-11 limits are 1.1x and 1.25x), and vs a Python
+#     one: the targets are 1.1x and 1.25x), and vs a Python
 #     loop calling torch.ops.aten the way torch_ir's IRExecutor does (registry
 #     dict, schema walk per node), and vs a bare Python loop of the same calls;
 #  2. a real model (torchvision ResNet-18, exported to /tmp by the fixture

@@ -1,5 +1,6 @@
 #!/bin/sh
-# Graph view frame times at 5k / 20k / 100k nodes (issue 5: fit-to-window frame <= 16 ms).
+# Graph view frame times at 5k / 20k / 100k nodes (target: a fit-to-window frame
+# within 16 ms, one frame at 60 Hz).
 # Usage: bench/run_graph_view.sh [BUILD_DIR]   (default: build)
 set -e
 here=$(cd "$(dirname "$0")" && pwd)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 2's benchmark: `irscope info` on a ~100,000-node transformer IR (~75 MB),
+# `irscope info` on a ~100,000-node transformer IR (~75 MB),
 # as a whole process, against Python's `json.load` of the same file, same run.
 # Targets: at least 2x faster, and peak memory under 3x the file size.
 # Usage: bench/run_info_vs_python.sh [BUILD_DIR] [NODES]   (needs /usr/bin/time)

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Module hierarchy at scale (issue 9), in one run on one machine:
+# Module hierarchy at scale, in one run on one machine:
 #  - whole process: `irscope info`, `irscope modules` and opening the window to
 #    its first (collapsed) frame (--screenshot), best of 3, on the 100,000-node
 #    LLM and the 61-layer x 384-expert MoE decode step (~70,000 weights);

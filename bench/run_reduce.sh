@@ -1,6 +1,6 @@
 #!/bin/bash
-# Issue 13: `irscope reduce` turns a failing 100,000-node run into a file of a
-# few nodes "within minutes on this machine". One weight of layer 1500 is
+# `irscope reduce` at scale. Target: a failing 100,000-node run becomes a file
+# of a few nodes within minutes on this machine. One weight of layer 1500 is
 # perturbed (+0.5 on its first element) and the run is reduced against the
 # good run's --dump, locally; then the same node is found behind a user check
 # command. Whole command, best of 3, and the number of tests each took.

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Issue 12's limit: the per-node error report over a 100,000-node LLM costs
+# The per-node error report's cost. Target: over a 100,000-node LLM it costs
 # at most 1.5x the plain run. One `irscope run` each, whole command (loading
 # the IR, the weights and the reference included), best of 3:
 #   plain       irscope run IR --weights W --random-inputs 1

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Tensor-file benchmark (issue 3): makes 1 GiB of float32 tensors as .pt and
+# Tensor-file benchmark: makes 1 GiB of float32 tensors as .pt and
 # .safetensors in /tmp, times irscope and Python's torch.load on them in one
 # run (warm page cache for both), prints a table, deletes the files.
 #   bench/run_tensor_io.sh [BUILD_DIR]   (default build-io; needs target bench_tensor_io)

@@ -1,5 +1,5 @@
 #!/bin/sh
-# The Weights dock at MoE scale (issue 11): the 61x384 MoE (make_big_ir.py
+# The Weights dock at MoE scale: the 61x384 MoE (make_big_ir.py
 # --shape moe, 69,794 weights) and an 88-layer one (~100,000 weights) opened
 # in the window offscreen with their weights, then how long sorting and
 # filtering block the UI thread.

@@ -117,7 +117,8 @@ if (( built == 0 )); then
     part_start "$target"
     mkdir -p "build-fuzz/corpus/$name" "build-fuzz/artifacts/$name"
     # -timeout: an input that takes 20 s is a hang; crashes and hangs are kept
-    # in build-fuzz/artifacts/<name>/ (add them to tests/io/test_fuzz_regressions.cpp).
+    # in build-fuzz/artifacts/<name>/ (add them to fuzz/corpus/<name>/ and
+    # tests/io/test_malformed_files.cpp).
     log=build-fuzz/$target.log
     "build-fuzz/bin/$target" "build-fuzz/corpus/$name" "fuzz/corpus/$name" \
       -max_total_time="$fuzz_seconds" -timeout=20 -rss_limit_mb=2048 -print_final_stats=1 \

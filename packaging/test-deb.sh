@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The Debian package, checked as a user would meet it (issue 15; CTest runs it
-# as packaging.deb): built with CPack from a configured and built tree, its
+# The Debian package, checked as a user would meet it (CTest runs it as
+# packaging.deb): built with CPack from a configured and built tree, its
 # files and Depends inspected with dpkg-deb, unpacked into a scratch root and
 # run from there (modules found beside the binary, not through
 # LD_LIBRARY_PATH), its desktop file and AppStream metadata validated, its

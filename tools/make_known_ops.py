@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Writes core/ir/known_ops.inc: every op_type irscope knows, as torch_ir spells it
-("aten.add.Tensor", "aten.relu.default"). Sources: the libtorch 1.13 dispatcher's
-schema list (shared/data/aten-1.13-schemas.txt) plus the PyTorch 2.x ops that
-torch.export emits and irscope runs through equivalents (libtorch-1.13-gaps.md).
+("aten.add.Tensor", "aten.relu.default"). Sources: a list of the libtorch 1.13
+dispatcher's schemas, one `ns::name.overload(...) -> ...` per line (not in this
+repository: see docs/CONTRIBUTING.md), plus the PyTorch 2.x ops that
+torch.export emits and irscope runs through equivalents (docs/libtorch-versions.md).
 
 Usage: tools/make_known_ops.py SCHEMAS.txt > core/ir/known_ops.inc
 """

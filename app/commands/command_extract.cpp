@@ -1,5 +1,6 @@
 // irscope extract: cut a failing region out of a graph as a runnable IR, with
-// the values that enter it and the values it should produce (issue 13).
+// the values that enter it and the values it should produce, so that a bug
+// report or a compiler gets a repro that runs on its own.
 // Torch headers first: Qt's `slots` macro (pulled in elsewhere) breaks ATen's.
 #include <ATen/ATen.h>
 

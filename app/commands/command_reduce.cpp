@@ -1,6 +1,7 @@
 // irscope reduce: turn a failing run into a file of a few nodes that still
-// fails (issue 13). The search is core/exec/range_reducer.h (bisect, then
-// linear shrinking, over ranges in execution order); a candidate is the cut
+// fails: a repro small enough to read. The search is
+// core/exec/range_reducer.h (bisect, then linear shrinking, over ranges in
+// execution order); a candidate is the cut
 // of core/ir/subgraph.h, tested either in-process against reference
 // intermediates, run locally (fed the reference's values at the cut, so a
 // range fails only when it holds an op wrong by itself), or by the user's

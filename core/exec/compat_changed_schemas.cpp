@@ -1,5 +1,5 @@
 // Ops libtorch 1.13 has, but under an older schema than the one PyTorch 2.x
-// exports with (docs/libtorch-1.13-gaps.md, "Schemas that changed"). These
+// exports with (docs/libtorch-versions.md §3). These
 // entries carry the 2.x schema and shadow the dispatcher op, so a node is
 // bound by its 2.x argument names and defaults; then they call the 1.13 op.
 //   var/std/var_mean/std_mean.correction: 2.x defaults dim and correction

@@ -1,6 +1,6 @@
 // Equivalents of PyTorch 2.x ops that libtorch 1.13 lacks, and the lookup
 // table for them and for the families in compat_*.cpp. The formulas follow
-// docs/libtorch-1.13-gaps.md; each is unit-tested against an independent
+// docs/libtorch-versions.md §4; each is unit-tested against an independent
 // formula in tests/exec/test_compat_ops.cpp.
 #include "core/exec/compat_ops.h"
 

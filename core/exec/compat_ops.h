@@ -1,6 +1,6 @@
 #pragma once
 // Equivalents, on libtorch 1.13, of ops PyTorch 2.x exports that 1.13 lacks
-// (docs/libtorch-1.13-gaps.md). Each has the 2.x schema, parsed once, so it
+// (docs/libtorch-versions.md §4). Each has the 2.x schema, parsed once, so it
 // is bound exactly like a dispatcher op. A few shadow a 1.13 op whose schema
 // 2.x changed (var.correction, stft, pad_sequence): the binder takes the
 // equivalent first, so such nodes are read by their 2.x argument names.

@@ -1,5 +1,5 @@
 #pragma once
-// The values at a cut (issue 13): what enters a subgraph and what it must
+// The values at a cut: what enters a subgraph and what it must
 // produce, taken from a run of the whole graph, so that the cut run alone
 // on those inputs can be checked against those outputs. Shared by
 // `irscope extract` and the window's "Extract as runnable IR…". Torch-free

@@ -9,7 +9,7 @@
 //   tensor_probes.h     summary, slices, histogram, heatmap of one tensor
 //   reference_diff.h    comparison against expected outputs and intermediates
 //   node_overlays.h     per-node numbers for the graph's overlays
-//   run_checks.h        the reference check and the watchpoints (issue 12)
+//   run_checks.h        the reference check and the watchpoints
 // and it adds only the locking that lets a panel ask about tensors while a
 // run goes on. No torch headers here: widget files include this.
 //
@@ -185,7 +185,7 @@ public:
     // .npy (one tensor), .pt/.pth/.bin or .safetensors by extension. Throws std::runtime_error.
     void exportTensor(const std::string& tensor, const std::string& path, ValueSide side = ValueSide::Actual) const;
 
-    // ---- numerical checks (issue 12; debugger_checks.cpp, run_checks.h)
+    // ---- numerical checks (debugger_checks.cpp, run_checks.h)
     // What the run is measured against, node by node, as it runs: the
     // reference files (the default), or a second run with other weights or
     // in another dtype (its weights file is read now; the run starts over).
@@ -224,7 +224,7 @@ public:
     exporter::NodeData nodeData(NodeMetric metric) const;
     void exportNodeData(const std::string& path, NodeMetric metric) const;
 
-    // ---- cutting a repro (issue 13; debugger_extract.cpp)
+    // ---- cutting a repro (debugger_extract.cpp)
     struct Extracted {
         size_t nodes = 0;
         std::vector<std::string> inputs, outputs;      // tensor names at the cut

@@ -1,4 +1,4 @@
-// The Debugger's numerical checks (issue 12): where the reference comes
+// The Debugger's numerical checks: where the reference comes
 // from, local or cumulative error, the rows measured so far, watchpoints,
 // the overlays by error metric, and node data in and out. The rest of the
 // facade is in debugger.cpp; both share debugger_impl.h.

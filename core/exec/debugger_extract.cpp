@@ -1,4 +1,4 @@
-// The Debugger's "Extract as runnable IR…" (issue 13): the cut from
+// The Debugger's "Extract as runnable IR…": the cut from
 // core/ir/subgraph.h, the values at it from this session's run
 // (core/exec/cut_values.h), written beside each other.
 #include <ATen/ATen.h>

@@ -1,7 +1,7 @@
 #pragma once
 // ErrorReport: ErrorMetrics for every node output that the reference has, in
 // execution order, and the first that fails: what the Differences dock and
-// `irscope run --report` show (issue 12).
+// `irscope run --report` show.
 //
 // Mode "cumulative": each node ran on what irscope computed upstream, so an
 // op that is wrong makes everything after it differ too. Mode "local": each

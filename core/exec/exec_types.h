@@ -40,7 +40,7 @@ struct NodeError {
     std::string nodeName, opType;
     std::string message;  // the reason: libtorch's message, or torch_ir's "Weight/input ... not found ..."
 };
-// torch_ir's words for a missing value (docs/ir-format.md): "Weight/input 'c_mask'
+// torch_ir's words for a missing value (docs/ir-format.md §5.1): "Weight/input 'c_mask'
 // not found in registry for node 'mul'." The CLI keeps them; the window says it its way.
 std::string torchIrMissingMessage(const std::string& name, const std::string& node);
 

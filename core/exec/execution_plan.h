@@ -1,14 +1,15 @@
 #pragma once
 // ExecutionPlan: the graph flattened for the run loop.
 //
-// Running a node must cost libtorch's call and little else (issue 11: within
-// 1.1x of a bare loop of the same at:: calls). What made irscope slower was
-// not instructions but memory: per node it read the OpNode (names, attrs
-// JSON), five small heap vectors (sources, last uses, expected metas,
-// protection flags, outputs) and a std::string per input, all cold on a
-// 30,000-node graph. The plan keeps what the loop needs in a few flat
-// arrays read front to back: one 32-byte Step per node, the inputs as value
-// slots, the slots to free after each node, and the IR's output metas.
+// Running a node must cost libtorch's call and little else (the target:
+// within 1.1x of a bare loop of the same at:: calls, bench/run_executor.sh).
+// What made irscope slower was not instructions but memory: per node it
+// read the OpNode (names, attrs JSON), five small heap vectors (sources,
+// last uses, expected metas, protection flags, outputs) and a std::string
+// per input, all cold on a 30,000-node graph. The plan keeps what the loop
+// needs in a few flat arrays read front to back: one 32-byte Step per node,
+// the inputs as value slots, the slots to free after each node, and the
+// IR's output metas.
 //
 // Every value the run reads or writes has a slot in one array (the
 // executor's values): graph inputs first, then the registry names the nodes
@@ -79,7 +80,7 @@ struct ExecutionPlan {
 };
 
 // Resolves every node input the way torch_ir's executor does
-// (ir-format.md §5): producer_node/producer_output_idx when present and the
+// (docs/ir-format.md §5.2): producer_node/producer_output_idx when present and the
 // producer runs earlier, else a graph input of that node name; without a
 // producer (older files) the node output of that name, else a graph input,
 // else the registry. `dtypeOf` maps an IR dtype to c10::ScalarType or -1.

@@ -1,8 +1,8 @@
 #pragma once
 // NodeInspector: code that looks at a node's results the moment its op
 // returns, before the retention policy frees anything, on the running thread
-// and under the session's lock. What issue 12's checks need and a hook after
-// the node cannot give:
+// and under the session's lock. What the numerical checks (reference_check.h,
+// watchpoints.h) need and a hook after the node cannot give:
 //   - a report over a whole run without keeping every intermediate (the
 //     values are measured while they are still in cache, then dropped);
 //   - local error: the inspector may replace a node's results with the

@@ -1,5 +1,5 @@
 #pragma once
-// RangeReducer: the search behind `irscope reduce` (issue 13), over runs of
+// RangeReducer: the search behind `irscope reduce`, over runs of
 // consecutive nodes in execution order. It is given a test ("does the graph
 // cut to nodes [lo, hi) still fail?") and finds a short range that does:
 // bisection first (keep whichever half fails alone: O(log n) tests), then

@@ -1,5 +1,5 @@
 #pragma once
-// ReferenceChoice: what the debugger's run is checked against (issue 12).
+// ReferenceChoice: what the debugger's run is checked against.
 // Either the tensor files loaded as the reference (reference intermediates,
 // expected outputs), or a second run of the same graph: with other weights
 // ("did the conversion change this op?") or with every floating value cast

@@ -1,6 +1,6 @@
 #pragma once
 // ReferenceSource: where the value a node output should have comes from.
-// Issue 12 compares a run against either a tensor file keyed by node output
+// A run is compared against either a tensor file keyed by node output
 // names (an `irscope run --dump`, a PyTorch dump) or a second run of the
 // same graph (other weights, another dtype: reference_run.h). The check
 // (reference_check.h) asks for node i's outputs right after node i ran, in

@@ -1,6 +1,6 @@
 #pragma once
-// RunChecks: the checks that watch the debugger's run node by node (issue
-// 12): the reference check behind the Differences dock and the overlays by
+// RunChecks: the checks that watch the debugger's run node by node: the
+// reference check behind the Differences dock and the overlays by
 // error metric, and the watchpoints set from the Debug menu and the node
 // menu. It owns where the reference comes from (the files loaded as the
 // reference, or a second run with other weights or in another dtype) and

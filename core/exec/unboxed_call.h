@@ -5,8 +5,8 @@
 // On a graph of small ops the executor's cost is instruction-cache misses,
 // not instructions: the boxed path runs the per-op boxing wrappers and the
 // IValue stack on top of the kernel, and that code evicts libtorch's from
-// the cache on every node (issue 11 measured the executor against a bare
-// loop of at:: calls). Most ops of real graphs have one of a few C++
+// the cache on every node (measured against a bare loop of the same at::
+// calls: bench/run_executor.sh). Most ops of real graphs have one of a few C++
 // signatures (unary, binary, binary with alpha, linear, transpose, softmax,
 // ...): for those the node calls the typed handle directly. Everything else
 // (lists of tensors, SymInt arguments, in-place and out= ops, several

@@ -1,8 +1,8 @@
 #pragma once
 // The two forms `irscope diff` prints a GraphDiff in: a summary grouped by
-// module for people, and one JSON object for scripts (the shape issue 14 set:
-// identical, nodes{added, removed, changed, renamed}, weights, graph_inputs,
-// graph_outputs, plus modules).
+// module for people, and one JSON object for scripts, whose keys they rely
+// on: identical, nodes{added, removed, changed, renamed}, weights,
+// graph_inputs, graph_outputs, plus modules.
 #include <string>
 #include <vector>
 

@@ -1,8 +1,9 @@
 #pragma once
-// SVG text of a laid-out graph, in the drawing conventions of ir-format.md
-// section 6: ops as rounded boxes coloured by op family, graph inputs and
-// weights as parallelograms (p_/b_/c_ with distinct fills), outputs as
-// trapezoids, dashed weight edges, solid edges labelled with shapes.
+// SVG text of a laid-out graph, in the drawing conventions of
+// docs/ir-format.md §6: ops as rounded boxes coloured by op family, graph
+// inputs and weights as parallelograms (p_/b_/c_ with distinct fills),
+// outputs as trapezoids, dashed weight edges, solid edges labelled with
+// shapes.
 //
 // Every item is a <g> whose id is derived from its IR name (op_<node>,
 // input_<name>, w_<placeholder>[_k], output_<i>, ghost_<source>_<k>) and

@@ -1,5 +1,5 @@
 #pragma once
-// NodeSelection: which nodes of a graph a repro keeps (issue 13), chosen the
+// NodeSelection: which nodes of a graph a repro keeps, chosen the
 // ways people point at a failing region: by name, by the nodes on the paths
 // from one node to another, by the neighbourhood of a node, or (in
 // core/modules) by module. Each returns node indices in execution order and

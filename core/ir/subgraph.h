@@ -1,6 +1,6 @@
 #pragma once
 // Subgraph: the nodes a repro keeps, cut out as a torch_ir IR of its own
-// (issue 13, `irscope extract`). A value that enters the selection from
+// (`irscope extract`). A value that enters the selection from
 // outside (a node output, a graph input) becomes a graph input with the same
 // name, shape and dtype; a value the selection makes that is used outside it,
 // or that was a graph output, becomes a graph output. Only the weights,

@@ -17,10 +17,12 @@
 // it is ordered like any vertex, and finds its own place, usually at the
 // side of the drawing, rather than between an activation and its weights.
 //
-// Budget (issue 17): graphs of up to a few thousand vertices get more
-// rounds, measure the order after every half-round, and try four
-// candidate orders; larger ones (the 100k-node LLM) keep the caller's
-// rounds and two candidates.
+// Budget: graphs of up to a few thousand vertices, where effort is cheap
+// and the drawing is held to dot's crossings (tests/layout/
+// test_dot_bounds.cpp), get more rounds, measure the order after every
+// half-round, and try four candidate orders; larger ones (the 100k-node
+// LLM), where time matters more, keep the caller's rounds and two
+// candidates.
 #include <cstdint>
 #include <functional>
 #include <vector>

@@ -1,6 +1,6 @@
 #pragma once
 // Builds the layout input for a torch_ir graph, following torch_ir's own
-// drawing (ir-format.md section 6): one item per graph input, op and graph
+// drawing (docs/ir-format.md §6): one item per graph input, op and graph
 // output, and one weight item per *use* of a weight (a p_/b_/c_ placeholder
 // read by two nodes is drawn twice, each copy just above its consumer).
 //

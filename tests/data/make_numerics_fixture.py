@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Fixtures for issue 12's numerical debugging, made by PyTorch from the IR
+"""Fixtures for the numerical debugging checks, made by PyTorch from the IR
 fixtures that make_ir_fixtures.py wrote (run that first).
 
 llama_block (its NAME.intermediates.pt holds every node output PyTorch

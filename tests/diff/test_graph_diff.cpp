@@ -1,4 +1,4 @@
-// Graph matching and the structural diff (issue 14) on pairs traced by
+// Graph matching and the structural diff on pairs traced by
 // PyTorch (tests/data/make_diff_fixtures.py): each pair differs by one edit
 // made in the model's source, and the diff must report exactly that edit and
 // nothing else. The expected changes are the edits themselves, read off the

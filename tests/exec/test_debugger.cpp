@@ -145,7 +145,7 @@ private slots:
         QVERIFY(threw);
     }
 
-    // Override order (ir-format.md §5): IR constants < --constants file < typed.
+    // Override order (docs/ir-format.md §5.1): IR constants < --constants file < typed.
     void withoutStateDictOnlyConstantsAreAlarms() {
         // Just opened, no state_dict yet: the parameters wait for one (no red marks),
         // while the lifted constant a state_dict can never supply is flagged at once.

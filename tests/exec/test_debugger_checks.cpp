@@ -1,5 +1,5 @@
-// The Debugger's numerical checks, as the GUI drives them (issue 12;
-// irscope:threads - the reference check measures on a worker thread): a
+// The Debugger's numerical checks, as the GUI drives them
+// (irscope:threads - the reference check measures on a worker thread): a
 // second run as the reference, local versus cumulative error, rows handed
 // out incrementally, a reference loaded after the run, watchpoints set on
 // the facade, overlays by error metric, node data out and back in, and the

@@ -1,4 +1,4 @@
-// Error metrics and the per-node report (issue 12): every metric of every
+// Error metrics and the per-node report: every metric of every
 // fixture case against what PyTorch computed (tests/data/
 // make_error_metrics_fixture.py), the report's rows and first failing node on
 // a graph whose reference has one value planted wrong, and its JSON and CSV.

@@ -1,4 +1,4 @@
-// The reduce search (issue 13) against planted failures whose answers are
+// The reduce search against planted failures whose answers are
 // known: one bad node among 100,000 is found by bisection in at most
 // 2*log2(n) tests; a failure that needs two nodes is narrowed to the range
 // between them by linear shrinking; the budget and a cancel stop the search

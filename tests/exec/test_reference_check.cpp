@@ -1,4 +1,4 @@
-// Issue 12's checks as a run goes (irscope:threads - the check measures on a
+// The numerical checks as a run goes (irscope:threads - the check measures on a
 // worker thread): local versus cumulative error on llama_block with one
 // weight perturbed, a second run as the reference (same weights, bfloat16),
 // and watchpoints. Expected values come from PyTorch

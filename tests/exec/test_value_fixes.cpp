@@ -1,4 +1,4 @@
-// What the window and the CLI say about values before a run (issue 16):
+// What the window and the CLI say about values before a run:
 // a half-precision checkpoint for a float32 IR is a pre-flight finding with
 // a fix (cast to the IR's dtypes, said in each value's source); a value file
 // read with progress can be cancelled and changes nothing; a state_dict of

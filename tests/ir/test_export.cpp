@@ -1,5 +1,5 @@
 // Mermaid and info output against what pytorch-ir itself prints (its docs'
-// drawings and the `info` example in ir-format.md), plus hand-written variants.
+// drawings and the `info` example in docs/ir-format.md §6.2), plus hand-written variants.
 #include <QtTest>
 
 #include "core/export/info_summary.h"

@@ -1,4 +1,4 @@
-// Cutting a graph down to a repro (issue 13): node selection by name, by
+// Cutting a graph down to a repro: node selection by name, by
 // path and by neighbourhood, and the cut itself, on a small branchy graph
 // whose answers are worked out by hand:
 //

@@ -110,8 +110,8 @@ private slots:
 
     void tiedWeightsSplitAroundTheActivation() {
         // A single consumer: both sides cost 0, so the split is the most
-        // even one (issue 17: a weight on each side, as dot draws it, keeps
-        // the satellites' edges short), in the op's input order: weight
+        // even one (a weight on each side, as dot draws it, keeps the
+        // satellites' edges short), in the op's input order: weight
         // left, then the activation, then the bias.
         LayoutGraph g;
         const int32_t x = g.addNode(box("x", ItemKind::GraphInput));

@@ -1,4 +1,4 @@
-// Layout quality against Graphviz dot (issue 17): on every fixture in
+// Layout quality against Graphviz dot, the drawing users know: on every fixture in
 // tests/data/layout (MoE decode steps, Llama blocks, the traced IR
 // fixtures), our drawing has no more crossings than dot's and total edge
 // length within 1.25x of dot's, both measured from the geometry the same

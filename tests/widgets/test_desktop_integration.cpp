@@ -1,4 +1,4 @@
-// Desktop integration in the window (issue 15): File ▸ Open Recent keeps the
+// Desktop integration in the window: File ▸ Open Recent keeps the
 // nine files opened last with Ctrl+1..9 and drops the ones that vanished;
 // `irscope FILE` hands FILE to the window already open (as a file manager's
 // double-click does) and exits, unless --new-window; a socket left by a

@@ -1,4 +1,4 @@
-// Numerical debugging in the real window (offscreen; issue 12): llama_block
+// Numerical debugging in the real window (offscreen): llama_block
 // run with one weight perturbed against a second run with the good weights.
 // The Differences dock fills as the run goes, sorts by a metric, hides what
 // passes, marks what crosses a threshold and names the culprit in local

@@ -1,4 +1,4 @@
-// "Extract as runnable IR…" in the real window (offscreen; issue 13): a
+// "Extract as runnable IR…" in the real window (offscreen): a
 // module of tiny_llama cut out with the values of the window's run at the
 // cut, which `irscope run` then reproduces bit for bit; a run that has not
 // reached the selection is run up to it first; an existing value file that

@@ -1,4 +1,4 @@
-// The window tells the truth (issue 16), driven as a user would: what it says
+// The window tells the truth, driven as a user would: what it says
 // before a run is what the run then does. masked_linear extracted on the meta
 // device lacks its lifted constant c_mask (PyTorch 1.13 fixtures,
 // tests/data/make_ir_fixtures.py).

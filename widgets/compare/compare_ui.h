@@ -1,5 +1,5 @@
 #pragma once
-// Installs the comparison of two IRs (issue 14) into a MainWindow through its
+// Installs the comparison of two IRs into a MainWindow through its
 // public API: File ▸ Compare With… and the Compare menu (close, next /
 // previous change F8 / Shift+F8, side by side or stacked, dim unchanged, sync
 // viewports, B's values as the reference), side B's pane in the view

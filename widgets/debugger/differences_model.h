@@ -1,7 +1,7 @@
 #pragma once
 // DifferencesModel: the Differences dock's table, one row per node output
 // measured against the reference (the controller's errorRows), with every
-// metric of issue 12 as a column. Numbers sort as numbers (Qt::UserRole,
+// metric of core/exec/error_metrics.h as a column. Numbers sort as numbers (Qt::UserRole,
 // NaN as the worst value of its column); a cell across a user threshold and
 // a failing row are tinted. "Failing only" is the proxy's business
 // (DifferencesFilter), through flagged().

@@ -1,5 +1,5 @@
 #pragma once
-// DifferencesPanel: "which op is wrong?" (issue 12). A sortable table of
+// DifferencesPanel: "which op is wrong?". A sortable table of
 // every node output measured against the reference as the run goes (max
 // abs, max rel, mean abs, MSE, cosine, SQNR, mismatches, NaN/Inf, verdict),
 // with the choices that shape it above: what the reference is (the files

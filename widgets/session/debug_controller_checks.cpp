@@ -1,4 +1,4 @@
-// DebugController's numerical checks (issue 12): the reference the run is
+// DebugController's numerical checks: the reference the run is
 // measured against, local or cumulative error, watchpoints, node data in and
 // out. The rows measured arrive with every snapshot (debug_controller.cpp).
 #include "widgets/session/debug_controller.h"

@@ -1,5 +1,5 @@
 #pragma once
-// What the Compare view (issue 14) paints on one side's graph: each node's
+// What the Compare view paints on one side's graph: each node's
 // change (added green, removed red, changed amber), how many changes each
 // module holds (a collapsed box says "contains changes"), and whether
 // unchanged nodes are dimmed. A GraphSession holds one; the renderer reads it.

@@ -1,7 +1,7 @@
 #pragma once
 // The values a restricted unpickler can produce: plain data (numbers, strings,
 // containers) and the few torch objects a tensor file describes (storages and
-// tensors, as descriptions only: core/io/torch_save builds the at::Tensors).
+// tensors, as descriptions only: core/io/tensor_materialize builds the at::Tensors).
 //
 // Every string, container and torch object lives in one PickleArena and is
 // referred to by index. Pickle memo references (BINGET) and DUP then cost

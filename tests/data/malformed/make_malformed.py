@@ -6,7 +6,7 @@ with one thing broken, and expected.tsv says what irscope must report for it:
 
 `load` cases must fail to load (LoadError naming the JSON path / line:column);
 the others must load and produce a diagnostic of that severity and code.
-The expected texts are written by hand here, from the rules in ir-format.md.
+The expected texts are written by hand here, from the rules in docs/ir-format.md.
 """
 import copy
 import json

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Copies the JSON IRs and Mermaid drawings of pytorch-ir's documentation page
-on lifted tensor constants (shared/seeds/lifted-tensor-constants.md) into
+on lifted tensor constants (its Markdown source, not in this repository) into
 fixtures: <Model>.json and <Model>.mmd (the drawing pytorch-ir's docs show).
 
 Usage: extract_seed_examples.py PATH/TO/lifted-tensor-constants.md
