@@ -5,6 +5,9 @@
 #   bash packaging/setup.sh check    the suites under sanitizers, then the fuzzers
 #                                    (CI runs it second; packaging/check.sh)
 #   bash packaging/setup.sh deb      build, then the Debian package build/irscope_<version>_amd64.deb
+#   bash packaging/setup.sh torch2   build against the libtorch inside PyTorch's CPU wheel
+#                                    (IRSCOPE_TORCH_VERSION, default 2.13.0) in build-torch2/,
+#                                    then run every test suite there (CI runs it last)
 # Each installs the Debian packages it needs first (packaging/install-deps.sh).
 # With CI=true in the environment the test build treats warnings as errors.
 # Every build compiles through ccache (cmake/compiler_cache.cmake): a second
@@ -29,7 +32,8 @@ case "$mode" in
   test) stage "install deps" bash packaging/install-deps.sh --test ;;
   check) stage "install deps (check)" bash packaging/install-deps.sh --check; exec bash packaging/check.sh ;;
   deb) stage "install deps" bash packaging/install-deps.sh --deb ;;
-  *) echo "usage: bash packaging/setup.sh launch|test|check|deb" >&2; exit 2 ;;
+  torch2) stage "install deps (torch2)" bash packaging/install-deps.sh --test; exec bash packaging/build-torch2.sh ;;
+  *) echo "usage: bash packaging/setup.sh launch|test|check|deb|torch2" >&2; exit 2 ;;
 esac
 
 werror=OFF

@@ -8,6 +8,7 @@
 // command on files written for it (fed the whole run's values at the cut).
 // Torch headers first: Qt's `slots` macro (pulled in elsewhere) breaks ATen's.
 #include <ATen/ATen.h>
+#include <ATen/core/grad_mode.h>
 
 #include <sys/wait.h>
 

@@ -1,6 +1,7 @@
 #include "core/exec/error_metrics.h"
 
 #include <ATen/ATen.h>
+#include <ATen/core/grad_mode.h>
 
 #include <cmath>
 

@@ -82,10 +82,13 @@ void resolveSchema(const ir::OpNode& node, BoundOp& op) {
                             "irscope cannot look up a kernel for it");
     // The running libtorch's own op wins, except on 1.13 where an
     // equivalent shadows a name whose schema 2.x changed: an equivalent is
-    // used only where this libtorch lacks the op as PyTorch 2.x exports it.
+    // used only where this libtorch lacks the op as PyTorch 2.x exports it,
+    // or has it without a CPU kernel (2.x's mm.dtype is CUDA-only).
     auto handle = c10::Dispatcher::singleton().findSchema(*opName);
     const CompatOp* compat = findCompatOp(*opName);
-    if (compat && handle && !(compat->shadowsDispatcherOp && TORCH_VERSION_MAJOR < 2)) compat = nullptr;
+    if (compat && handle && !(compat->shadowsDispatcherOp && TORCH_VERSION_MAJOR < 2) &&
+        handle->hasComputedKernelForDispatchKey(c10::DispatchKey::CPU))
+        compat = nullptr;
     if (compat) {
         op.schema = compat->schema;
         op.compat = compat->fn;

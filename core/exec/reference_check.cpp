@@ -2,6 +2,7 @@
 #include "core/exec/uninitialized_ops.h"
 
 #include <ATen/ATen.h>
+#include <ATen/core/grad_mode.h>
 
 namespace irscope::exec {
 namespace {

@@ -1,6 +1,7 @@
 #include "core/exec/reference_run.h"
 
 #include <ATen/ATen.h>
+#include <ATen/core/grad_mode.h>
 
 #include "core/exec/exec_error.h"
 

@@ -2,6 +2,7 @@
 #include "core/io/tensor_dtype.h"
 
 #include <ATen/ATen.h>
+#include <ATen/core/grad_mode.h>
 
 #include <algorithm>
 #include <cmath>

@@ -5,6 +5,7 @@
 #include <limits>
 
 #include <ATen/ATen.h>
+#include <ATen/core/grad_mode.h>
 
 #include "core/exec/error_metrics.h"
 #include "core/exec/executor.h"

@@ -4,6 +4,7 @@
 #include <unordered_map>
 
 #include <ATen/ATen.h>
+#include <torch/version.h>
 
 #include "core/io/catalog/tensor_file_error.h"
 #include "core/io/mapped_storage.h"
@@ -24,7 +25,12 @@ struct StorageKeyHash {
 
 // Big-endian elements to native order, per component for complex numbers.
 void swapBytes(c10::Storage& storage, int elementSize, bool complex) {
+    // libtorch 2.x splits the const and the writing accessor (copy-on-write storages).
+#if TORCH_VERSION_MAJOR >= 2
+    auto* bytes = static_cast<uint8_t*>(storage.mutable_data());
+#else
     auto* bytes = static_cast<uint8_t*>(storage.data());
+#endif
     const int width = complex ? elementSize / 2 : elementSize;
     const auto nbytes = static_cast<int64_t>(storage.nbytes());
     for (int64_t k = 0; k + width <= nbytes; k += width) std::reverse(bytes + k, bytes + k + width);

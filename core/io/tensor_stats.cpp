@@ -1,6 +1,7 @@
 #include "core/io/tensor_stats.h"
 
 #include <ATen/ATen.h>
+#include <ATen/core/grad_mode.h>
 
 #include <algorithm>
 #include <cmath>

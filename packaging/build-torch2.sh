@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# `bash packaging/setup.sh torch2`: irscope built against the libtorch inside
+# PyTorch's own CPU wheel (the PyTorch users export their models with), in
+# build-torch2/, and every test suite run there. Debian's libtorch 1.13 stays
+# the default build and the one the package ships; this one proves the code
+# and the tests hold on a current libtorch too.
+#
+# The wheel goes into a virtual environment under the build tree
+# (build-torch2/venv), never the system Python. Only the +cpu build is
+# accepted: PyPI's plain torch wheel for Linux carries CUDA (gigabytes).
+#   IRSCOPE_TORCH_VERSION   the PyTorch release (default 2.13.0)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source packaging/stages.sh
+
+version=${IRSCOPE_TORCH_VERSION:-2.13.0}
+venv=build-torch2/venv
+stage_begin "torch2 venv ($version+cpu)"
+status=0
+(
+  set -e
+  [[ -x $venv/bin/python ]] || python3 -m venv "$venv"
+  if ! "$venv/bin/python" -c "import torch, sys; sys.exit(torch.__version__ != '$version+cpu')" 2>/dev/null; then
+    "$venv/bin/pip" install -q --disable-pip-version-check "torch==$version+cpu" || {
+      echo "irscope: no torch==$version+cpu wheel reachable (PyPI's plain torch wheel is the CUDA build;" \
+        "put the CPU wheel where pip finds it, e.g. pip's find-links)" >&2
+      exit 1
+    }
+  fi
+) || status=$?
+stage_end $status
+(( status == 0 )) || exit $status
+
+prefix=$("$venv/bin/python" -c "import torch.utils; print(torch.utils.cmake_prefix_path)")
+libdir=$("$venv/bin/python" -c "import os, torch; print(os.path.join(os.path.dirname(torch.__file__), 'lib'))")
+werror=OFF
+if [[ "${CI:-}" == true ]]; then werror=ON; fi
+# CMAKE_LIBRARY_PATH: TorchConfig finds its libraries with find_library, whose
+# system paths come before its hint, so Debian's libtorch.so would win.
+stage_begin "torch2 configure"
+status=0
+cmake -S . -B build-torch2 -G Ninja -DCMAKE_BUILD_TYPE=Release -DIRSCOPE_WERROR=$werror \
+  -DIRSCOPE_BUILD_BENCH=OFF -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_LIBRARY_PATH="$libdir" || status=$?
+stage_end $status
+(( status == 0 )) || exit $status
+
+stage_begin "torch2 build"
+status=0
+cmake --build build-torch2 -j"$(nproc)" || status=$?
+stage_end $status
+(( status == 0 )) || exit $status
+
+stage_begin "torch2 ctest"
+status=0
+ctest --test-dir build-torch2 --output-on-failure -j"$(nproc)" || status=$?
+stage_end $status
+exit $status
