@@ -46,8 +46,20 @@ InfoSummary summarize(const ir::Graph& graph) {
         }
         info.totalParameters = info.totalParameters > kMax - count ? kMax : info.totalParameters + count;
     }
-    for (const auto& input : graph.graphInputs) info.inputShapes.emplace_back(input.name, input.shape);
-    for (const auto& output : graph.graphOutputs) info.outputShapes.emplace_back(output.name, output.shape);
+    // pytorch-ir builds these as Python dicts keyed by name: a name listed
+    // twice (a graph output returned twice) keeps its first place and its
+    // last shape.
+    auto byName = [](const std::vector<ir::TensorMeta>& metas, std::vector<std::pair<std::string, ir::Shape>>& out) {
+        std::unordered_map<std::string, size_t> at;
+        for (const auto& m : metas) {
+            if (auto [it, fresh] = at.emplace(m.name, out.size()); !fresh)
+                out[it->second].second = m.shape;
+            else
+                out.emplace_back(m.name, m.shape);
+        }
+    };
+    byName(graph.graphInputs, info.inputShapes);
+    byName(graph.graphOutputs, info.outputShapes);
 
     std::unordered_map<std::string, size_t> position;
     for (const auto& node : graph.nodes) {

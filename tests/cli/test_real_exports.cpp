@@ -159,6 +159,36 @@ private slots:
         }
     }
 
+    // irscope's info and mermaid print what pytorch-ir's own CLI prints for
+    // the same file, byte for byte (texts recorded by make_cli_texts.py).
+    void pytorchIrTexts_data() {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("expected");
+        for (const auto& v : manifest()) {
+            const QString name = v.toObject()["name"].toString();
+            const QString ir = real(name + ".json");
+            const auto row = [&](const char* what, QStringList args, const QString& suffix) {
+                QTest::newRow(qPrintable(name + " " + what)) << name << args << suffix;
+            };
+            row("info", {"info", ir}, ".info.txt");
+            row("info --json", {"info", "--json", ir}, ".info_json.txt");
+            row("mermaid", {"mermaid", ir}, ".visualize.txt");
+            row("mermaid all", {"mermaid", "--max-nodes", "100000", "--no-weights", ir}, ".visualize_all.txt");
+        }
+    }
+    void pytorchIrTexts() {
+        QFETCH(QString, name);
+        QFETCH(QStringList, args);
+        QFETCH(QString, expected);
+        QFile f(real(name + expected));
+        QVERIFY2(f.open(QIODevice::ReadOnly), qPrintable(name + expected + " is missing: run make_cli_texts.py"));
+        const QByteArray want = f.readAll();
+        const CliResult r = runIrscope(args);
+        QCOMPARE(r.exitCode, 0);
+        QCOMPARE(r.out.toUtf8(), want);
+    }
+
     // A meta-device extraction has no constants: irscope names them before
     // running, and runs once they are given.
     void metaExtractions_data() {
