@@ -20,7 +20,7 @@ namespace irscope::io::test {
 // sees that expression's inlined memcpy as out of bounds, a false positive,
 // once <string> comes in through the precompiled ATen.h.)
 inline std::string fixture(const std::string& name) {
-    std::string path = IRSCOPE_TEST_DATA "/tensors/";
+    std::string path = std::string(IRSCOPE_TEST_DATA) + "/tensors/";
     path += name;
     return path;
 }

@@ -52,7 +52,7 @@ using namespace irscope;
 using namespace irscope::widgets;
 
 namespace {
-QString fx(const QString& name) { return QStringLiteral(IRSCOPE_TEST_DATA "/ir/") + name; }
+QString fx(const QString& name) { return (QString::fromUtf8(IRSCOPE_TEST_DATA) + QStringLiteral("/ir/")) + name; }
 
 // A torch_ir graph slow enough to watch while it runs: x [n, n], then
 // `pairs` times mm(prev, x) -> tanh. Random inputs (seed 0) need no files.
@@ -181,7 +181,7 @@ private slots:
         QTemporaryDir dir;
         const QString repo = dir.path() + QStringLiteral("/repo");
         QProcess convert;
-        convert.start(QStringLiteral(IRSCOPE_BINARY),
+        convert.start(QString::fromUtf8(IRSCOPE_BINARY),
                       {QStringLiteral("convert"), fx("resnet_tiny.weights.pt"), repo, QStringLiteral("--shard-size"),
                        QStringLiteral("1"), QStringLiteral("-q")});
         QVERIFY(convert.waitForFinished(60000));
@@ -430,7 +430,7 @@ private slots:
         QTemporaryDir dir;
         const QString dump = dir.filePath(QStringLiteral("dump.pt"));
         QProcess p;
-        p.start(QStringLiteral(IRSCOPE_BINARY),
+        p.start(QString::fromUtf8(IRSCOPE_BINARY),
                 {QStringLiteral("run"), fx("llama_block.meta.json"), QStringLiteral("--weights"),
                  fx("llama_block.weights.pt"), QStringLiteral("--constants"), fx("llama_block.constants.pt"),
                  QStringLiteral("--inputs"), fx("llama_block.inputs.pt"), QStringLiteral("--dump"), dump});

@@ -22,7 +22,7 @@
 using namespace irscope::widgets;
 
 namespace {
-const QString kData = QStringLiteral(IRSCOPE_TEST_DATA);
+const QString kData = QString::fromUtf8(IRSCOPE_TEST_DATA);
 
 QString touch(const QTemporaryDir& dir, const QString& name) {
     QFile f(dir.filePath(name));
@@ -114,7 +114,7 @@ private slots:
         QProcess p;
         p.setProcessEnvironment(QProcessEnvironment::systemEnvironment());  // our XDG_RUNTIME_DIR and DISPLAY
         p.setWorkingDirectory(kData + QStringLiteral("/ir"));
-        p.start(QStringLiteral(IRSCOPE_BINARY), {QStringLiteral("simple_mlp.json")});  // relative: sent absolute
+        p.start(QString::fromUtf8(IRSCOPE_BINARY), {QStringLiteral("simple_mlp.json")});  // relative: sent absolute
         QVERIFY(received.wait(20000));
         QVERIFY(p.waitForFinished(20000));
         QCOMPARE(p.exitCode(), 0);
@@ -130,7 +130,7 @@ private slots:
         auto env = QProcessEnvironment::systemEnvironment();
         env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
         p.setProcessEnvironment(env);
-        p.start(QStringLiteral(IRSCOPE_BINARY),
+        p.start(QString::fromUtf8(IRSCOPE_BINARY),
                 {kData + QStringLiteral("/ir/simple_mlp.json"), QStringLiteral("--new-window")});
         QVERIFY(p.waitForStarted());
         QVERIFY(!received.wait(3000));
@@ -150,7 +150,7 @@ private slots:
         QSignalSpy received(&window, &SingleInstance::filesReceived);
         QProcess p;
         p.setProcessEnvironment(QProcessEnvironment::systemEnvironment());
-        p.start(QStringLiteral(IRSCOPE_BINARY), {kData + QStringLiteral("/ir/simple_mlp.json")});
+        p.start(QString::fromUtf8(IRSCOPE_BINARY), {kData + QStringLiteral("/ir/simple_mlp.json")});
         QVERIFY(received.wait(20000));
         QVERIFY(p.waitForFinished(20000));
         QCOMPARE(p.exitCode(), 0);

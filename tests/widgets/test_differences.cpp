@@ -40,7 +40,7 @@ using namespace irscope::widgets;
 
 namespace {
 
-QString fx(const QString& name) { return QStringLiteral(IRSCOPE_TEST_DATA "/ir/") + name; }
+QString fx(const QString& name) { return (QString::fromUtf8(IRSCOPE_TEST_DATA) + QStringLiteral("/ir/")) + name; }
 
 QJsonObject numerics() {
     QFile f(fx(QStringLiteral("numerics.json")));

@@ -23,7 +23,7 @@ using namespace irscope;
 using namespace irscope::widgets;
 
 namespace {
-QString fx(const QString& name) { return QStringLiteral(IRSCOPE_TEST_DATA "/ir/") + name; }
+QString fx(const QString& name) { return (QString::fromUtf8(IRSCOPE_TEST_DATA) + QStringLiteral("/ir/")) + name; }
 }  // namespace
 
 class TestExtract : public QObject {
@@ -68,7 +68,7 @@ private slots:
         QVERIFY2(stopped.last()[0].toString().contains(QLatin1String("with the values at the cut")),
                  qPrintable(stopped.last()[0].toString()));
         QProcess run;
-        run.start(QStringLiteral(IRSCOPE_BINARY),
+        run.start(QString::fromUtf8(IRSCOPE_BINARY),
                   {"run", sub, "--weights", fx("tiny_llama.weights.pt"), "--inputs", dir.filePath("mlp.inputs.pt"),
                    "--expected", dir.filePath("mlp.expected.pt"), "--rtol", "0", "--atol", "0"});
         QVERIFY(run.waitForFinished(60000));

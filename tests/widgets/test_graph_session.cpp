@@ -8,7 +8,7 @@
 using namespace irscope::widgets;
 
 namespace {
-const QString kData = QStringLiteral(IRSCOPE_TEST_DATA);
+const QString kData = QString::fromUtf8(IRSCOPE_TEST_DATA);
 }
 
 class TestGraphSession : public QObject {

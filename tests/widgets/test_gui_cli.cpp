@@ -8,8 +8,8 @@
 #include <QXmlStreamReader>
 
 namespace {
-const QString kData = QStringLiteral(IRSCOPE_TEST_DATA);
-const QString kBinary = QStringLiteral(IRSCOPE_BINARY);
+const QString kData = QString::fromUtf8(IRSCOPE_TEST_DATA);
+const QString kBinary = QString::fromUtf8(IRSCOPE_BINARY);
 }  // namespace
 
 class TestGuiCli : public QObject {

@@ -20,7 +20,7 @@
 using namespace irscope::widgets;
 
 namespace {
-const QString kData = QStringLiteral(IRSCOPE_TEST_DATA);
+const QString kData = QString::fromUtf8(IRSCOPE_TEST_DATA);
 
 int64_t nodeIndex(GraphSession* s, const char* name) {
     auto i = s->document()->index->nodeIndex(name);

@@ -34,7 +34,7 @@
 using namespace irscope::widgets;
 
 namespace {
-QString fx(const QString& name) { return QStringLiteral(IRSCOPE_TEST_DATA "/ir/") + name; }
+QString fx(const QString& name) { return (QString::fromUtf8(IRSCOPE_TEST_DATA) + QStringLiteral("/ir/")) + name; }
 
 int64_t nodeIndex(GraphSession* s, const QString& name) {
     const auto& nodes = s->document()->graph.nodes;
