@@ -28,8 +28,9 @@ struct Comparison {
 
 bool generate(const QStringList& args, const QString& ir, const QString& truth) {
     QProcess p;
-    p.start(QStringLiteral("python3"), QStringList{(QString::fromUtf8(IRSCOPE_SOURCE_DIR) + QStringLiteral("/bench/make_big_ir.py"))} + args +
-                                           QStringList{"-o", ir, "--modules-out", truth});
+    p.start(QStringLiteral("python3"),
+            QStringList{(QString::fromUtf8(IRSCOPE_SOURCE_DIR) + QStringLiteral("/bench/make_big_ir.py"))} + args +
+                QStringList{"-o", ir, "--modules-out", truth});
     return p.waitForFinished(120000) && p.exitStatus() == QProcess::NormalExit && p.exitCode() == 0;
 }
 
