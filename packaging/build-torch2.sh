@@ -31,8 +31,9 @@ status=0
 stage_end $status
 (( status == 0 )) || exit $status
 
-prefix=$("$venv/bin/python" -c "import torch.utils; print(torch.utils.cmake_prefix_path)")
-libdir=$("$venv/bin/python" -c "import os, torch; print(os.path.join(os.path.dirname(torch.__file__), 'lib'))")
+# (2>/dev/null: torch warns that numpy is absent, which nothing here needs)
+prefix=$("$venv/bin/python" -c "import torch.utils; print(torch.utils.cmake_prefix_path)" 2>/dev/null)
+libdir=$("$venv/bin/python" -c "import os, torch; print(os.path.join(os.path.dirname(torch.__file__), 'lib'))" 2>/dev/null)
 werror=OFF
 if [[ "${CI:-}" == true ]]; then werror=ON; fi
 # CMAKE_LIBRARY_PATH: TorchConfig finds its libraries with find_library, whose
