@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <future>
 #include <iostream>
+#include <map>
 #include <memory>
 #include <optional>
 #include <sstream>
@@ -17,15 +18,15 @@
 #include "cli/cli_io.h"
 #include "commands/cast_weights_option.h"
 #include "core/exec/attr_convert.h"
-#include "core/exec/error_report.h"
-#include "core/exec/error_report_file.h"
 #include "core/exec/executor.h"
-#include "core/exec/node_metric.h"
+#include "core/exec/numerics/error_report.h"
+#include "core/exec/numerics/error_report_file.h"
+#include "core/exec/numerics/node_metric.h"
+#include "core/exec/numerics/verify.h"
 #include "core/exec/random_inputs.h"
 #include "core/exec/reference_check.h"
 #include "core/exec/reference_run.h"
 #include "core/exec/session.h"
-#include "core/exec/verify.h"
 #include "core/exec/watchpoints.h"
 #include "core/export/node_data.h"
 #include "core/io/tensor_file.h"
@@ -54,6 +55,9 @@ json comparisonJson(const exec::Comparison& c) {
     j["name"] = c.name;
     j["matched"] = c.matched;
     j["exact"] = c.exact;
+    j["rtol"] = c.tolerance.rtol;
+    j["atol"] = c.tolerance.atol;
+    j["tolerance"] = c.tolerance.text();
     if (!c.problem.empty()) j["problem"] = c.problem;
     j["numel"] = c.numel;
     j["mismatches"] = c.mismatches;
@@ -65,15 +69,16 @@ json comparisonJson(const exec::Comparison& c) {
     return j;
 }
 
-std::string comparisonText(const exec::Comparison& c, const exec::Tolerance& tol) {
+std::string comparisonText(const exec::Comparison& c) {
     std::string s = c.matched ? "OK" : "MISMATCH";
     if (!c.problem.empty()) s += " (" + c.problem + ")";
     if (c.numel > 0 && (c.problem.empty() || c.problem.rfind("dtype", 0) == 0)) {
         if (!c.matched && c.mismatches > 0)
             s += ": " + std::to_string(c.mismatches) + "/" + std::to_string(c.numel) + " elements outside " +
-                 (c.exact ? std::string("exact equality") : "rtol=" + num(tol.rtol) + " atol=" + num(tol.atol));
+                 (c.exact ? std::string("exact equality") : c.tolerance.text());
         s += "; max abs diff " + num(c.maxAbsDiff) + ", max rel diff " + num(c.maxRelDiff) + " at " +
              exec::indexText(c.worstIndex) + " (got " + num(c.worstActual) + ", expected " + num(c.worstExpected) + ")";
+        if (c.matched && !c.exact) s += "; within " + c.tolerance.text();
     }
     return s;
 }
@@ -172,7 +177,10 @@ public:
         }
         report_["ran"] = true;
         if (!asJson_) std::cout << "ran " << ran_ << "/" << session_->nodeCount() << " nodes in " << ms(wall_) << "\n";
-        if (check_) checked_ = check_->takeReport();
+        if (check_) {
+            checked_ = check_->takeReport();
+            referenceFailure_ = check_->referenceFailure();
+        }
         const bool stopped = reportWatchpoint(result);
         const bool outputsMatch = verifyOutputs();  // printed first
         const bool intermediatesMatch = verifyIntermediates();
@@ -339,7 +347,7 @@ private:
             for (const auto& c : exec::compareOutputs(*session_, *expected_, tol_)) {
                 ok = ok && c.matched;
                 outs.push_back(comparisonJson(c));
-                if (!asJson_) std::cout << "output " << c.name << ": " << comparisonText(c, tol_) << "\n";
+                if (!asJson_) std::cout << "output " << c.name << ": " << comparisonText(c) << "\n";
             }
         } else if (reachedEnd && !asJson_) {
             for (const auto& o : graph_->graphOutputs) {
@@ -394,6 +402,32 @@ private:
         const exec::ErrorReport& rep = checked_;
         json j = json{{"compared", rep.outputs.size()}, {"not_in_reference", rep.notInReference}, {"mode", rep.mode}};
         const char* what = mode_ == exec::ErrorMode::Local ? "intermediates (local)" : "intermediates";
+        // The reference's own failure switches it off; the run is not failed by it.
+        if (!referenceFailure_.empty()) {
+            j["reference_failed"] = referenceFailure_;
+            if (!asJson_)
+                std::cout << "reference switched off: " << referenceFailure_ << "; the " << rep.outputs.size()
+                          << " tensors before it were compared\n";
+        }
+        // Ops the reference computed in float32 (no kernel in the reduced
+        // dtype), grouped by the reason: an LLM has thousands of them.
+        std::map<std::string, std::vector<std::string>> byNote;
+        std::string lastNode;
+        for (const auto& row : rep.outputs)
+            if (!row.referenceNote.empty() && row.nodeName != lastNode) {
+                byNote[row.referenceNote].push_back(row.nodeName);
+                lastNode = row.nodeName;
+            }
+        if (!byNote.empty()) {
+            j["reference_notes"] = byNote;
+            if (!asJson_)
+                for (const auto& [note, nodes] : byNote) {
+                    std::cout << "reference: " << nodes.size() << " node" << (nodes.size() == 1 ? "" : "s") << " (";
+                    for (size_t k = 0; k < nodes.size() && k < 4; ++k) std::cout << (k ? ", " : "") << nodes[k];
+                    if (nodes.size() > 4) std::cout << ", ...";
+                    std::cout << "): " << note << "\n";
+                }
+        }
         if (rep.firstFailing) {
             const exec::OutputError& row = rep.outputs[*rep.firstFailing];
             at::Tensor actual, reference;
@@ -404,7 +438,7 @@ private:
                 json{{"node", row.nodeName}, {"op_type", row.opType}, {"comparison", comparisonJson(c)}};
             if (!asJson_)
                 std::cout << what << ": first divergence at node '" << row.nodeName << "' (" << row.opType
-                          << "), tensor '" << row.output << "': " << comparisonText(c, tol_) << "\n";
+                          << "), tensor '" << row.output << "': " << comparisonText(c) << "\n";
         } else if (!asJson_) {
             std::cout << what << ": " << rep.outputs.size() << " tensors match the reference\n";
         }
@@ -472,7 +506,8 @@ private:
     exec::WatchCondition watch_;
     std::optional<exec::NodeMetric> metric_;
     std::shared_ptr<exec::ReferenceCheck> check_;
-    exec::ErrorReport checked_;  // the check's report after the run
+    exec::ErrorReport checked_;     // the check's report after the run
+    std::string referenceFailure_;  // why the reference stopped, if it did
     std::shared_ptr<exec::Watchpoints> watchpoints_;
     int64_t target_ = -1;
     std::unique_ptr<exec::Session> session_;
@@ -524,7 +559,10 @@ const CommandRegistration registration{
             "                        comma-separated; prints the node and its inputs, exit 1\n\n"
             "  --dump FILE           write every intermediate (.pt or .safetensors)\n"
             "  --until NODE          stop after NODE\n"
-            "  --rtol R, --atol A    tolerances (default 1e-05 and 1e-08, as torch.allclose)\n"
+            "  --rtol R, --atol A    tolerances for every dtype (default: torch.testing.assert_close's\n"
+            "                        for the dtypes compared: float32 1.3e-06 and 1e-05, float16\n"
+            "                        1e-03 and 1e-05, bfloat16 1.6e-02 and 1e-05, float64 1e-07\n"
+            "                        and 1e-07; integers and bools exactly)\n"
             "  --threads N           intra-op threads\n"
             "  --json                one JSON report on standard output (\"stopped_at\" when\n"
             "                        a --break-on condition stopped the run)\n\n"

@@ -32,17 +32,17 @@
 #include <utility>
 #include <vector>
 
-#include "core/exec/error_report.h"
 #include "core/exec/exec_types.h"
-#include "core/exec/node_metric.h"
 #include "core/exec/node_overlays.h"
+#include "core/exec/numerics/error_report.h"
+#include "core/exec/numerics/node_metric.h"
+#include "core/exec/numerics/verify.h"
 #include "core/exec/probe_types.h"
 #include "core/exec/reference_choice.h"
 #include "core/exec/reference_diff.h"
 #include "core/exec/run_status.h"
 #include "core/exec/value_rows.h"
 #include "core/exec/value_text.h"
-#include "core/exec/verify.h"
 #include "core/exec/watchpoints.h"
 #include "core/export/node_data.h"
 #include "core/io/catalog/read_options.h"
@@ -204,6 +204,9 @@ public:
     // the rows returned start from 0 whatever `from` was. Any thread.
     std::vector<OutputError> errorRows(size_t from, uint64_t& epoch) const;
     std::vector<OutputError> errorRows() const;
+    // Why the reference stopped being compared (a second run that failed at
+    // a node); "" while it works. The run itself is not failed by it.
+    std::string referenceFailure() const;
 
     // Watchpoints: stop after a node whose output has NaN / Inf / max |x|
     // above a limit / fails the reference check. Any thread, also during a run.

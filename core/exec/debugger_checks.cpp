@@ -126,6 +126,8 @@ std::vector<OutputError> Debugger::errorRows(size_t from, uint64_t& epoch) const
     return d_->checks.rowsFrom(from, epoch);
 }
 
+std::string Debugger::referenceFailure() const { return d_->checks.referenceFailure(); }
+
 std::vector<OutputError> Debugger::errorRows() const {
     uint64_t epoch = 0;
     return d_->checks.rowsFrom(0, epoch);

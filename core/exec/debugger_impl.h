@@ -34,7 +34,7 @@ struct Debugger::Impl {
     mutable std::mutex m;  // everything below
     ValueSources sources;
     io::TensorMap effectiveInputs;
-    Tolerance tolerance{1e-5, 1e-8};
+    Tolerance tolerance;  // unset: the dtypes' defaults (tolerance.h)
     std::vector<MissingValue> missing;
     std::unordered_set<std::string> missingNodes;
     mutable NodeOverlays overlays;

@@ -253,6 +253,7 @@ void Executor::reset() {
         fresh.swap(values_);
     }  // the old values go here, then their array
     std::fill(resultCount_.begin(), resultCount_.end(), -1);
+    fallbacks_.clear();
     // The last run may have written into the copies of the user's tensors.
     for (size_t j = 0; j < rootOriginals_.size(); ++j) {
         const at::Tensor& original = rootOriginals_[j];
@@ -308,7 +309,9 @@ c10::SmallVector<at::Tensor, 4> Executor::outputsOf(int64_t node) const {
 bool Executor::runNode(int64_t i, std::vector<std::string>& diags) {
     const auto& step = plan_.steps[static_cast<size_t>(i)];
     if (!diags.empty()) diags.clear();
-    if (const FastCall& fast = fast_[static_cast<size_t>(i)]; fast.fn) [[likely]] {
+    if (autocast_) [[unlikely]] {
+        runAutocast(i, diags);
+    } else if (const FastCall& fast = fast_[static_cast<size_t>(i)]; fast.fn) [[likely]] {
         const at::Tensor** in = inputScratch_.data();
         for (uint32_t k = 0; k < step.inputCount; ++k) {
             const at::Tensor& t = values_[static_cast<size_t>(plan_.inputSlots[step.inputBegin + k])];

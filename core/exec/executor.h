@@ -13,7 +13,9 @@
 // Its loop reads the flat ExecutionPlan, not the graph: the OpNode is
 // touched only to bind a node on its first run and to word an error.
 #include <cstdint>
+#include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <unordered_map>
@@ -63,6 +65,22 @@ public:
     // counts as missing (MissingValue::wrongDtype). A reference run that
     // casts everything to float64 on purpose turns it off.
     void setDtypeCheck(bool on);
+
+    // Casts each node's floating inputs before it runs, for a reference run in
+    // another dtype (reference/autocast_run.cpp). `everyOp` (float64, float32):
+    // every floating input to `dtype`, so that tensors made inside the graph
+    // in another dtype follow. Otherwise (float16, bfloat16) as torch.autocast
+    // does on the CPU (reference/autocast_rules.h), and an op that fails in the
+    // reduced dtype (no kernel for it in this libtorch, a dtype clash) runs
+    // again with its floating inputs in float32. Written inputs of in-place ops
+    // are never cast. Off by default: the run is the user's graph as it is.
+    struct Autocast {
+        at::ScalarType dtype;
+        bool everyOp = false;
+    };
+    void setAutocast(std::optional<Autocast> autocast) { autocast_ = autocast; }
+    // The nodes that ran in float32 instead, with libtorch's reason; cleared by reset().
+    const std::map<int64_t, std::string>& autocastFallbacks() const { return fallbacks_; }
 
     // Every placeholder or graph input without a value, with the nodes that need it.
     std::vector<MissingValue> preflight() const;
@@ -117,6 +135,9 @@ private:
     const at::Tensor& resolve(int64_t node, uint32_t input) const;
     [[noreturn]] void throwUnavailable(int64_t node, uint32_t input) const;
     void runGeneral(int64_t node, std::vector<std::string>& diagnostics);
+    void runAutocast(int64_t node, std::vector<std::string>& diagnostics);
+    bool castInputs(int64_t node, const BoundOp& op, at::ScalarType target, bool lowerPrecision);
+    void restoreCastInputs();
     BoundOp* bind(int64_t node);
     void runGetitem(int64_t node);
     void snapshotBeforeWrite(int64_t node, const BoundOp& op);
@@ -167,6 +188,10 @@ private:
     std::vector<at::Tensor> inspected_, inspectedGiven_;  // guardInspected: what inspectors get, and what they got
     torch::jit::Stack stack_;
     std::vector<NodeInspector*> inspectors_;
+
+    std::optional<Autocast> autocast_;
+    std::vector<std::pair<int32_t, at::Tensor>> castSaved_;  // slot, its value before runAutocast's cast
+    std::map<int64_t, std::string> fallbacks_;
 };
 
 }  // namespace irscope::exec

@@ -1,4 +1,5 @@
 #include "core/exec/reference_check.h"
+#include "core/exec/exec_error.h"
 #include "core/exec/uninitialized_ops.h"
 
 #include <ATen/ATen.h>
@@ -59,6 +60,7 @@ void ReferenceCheck::work() {
                 row.metrics.problem = std::string("cannot be measured: ") + e.what();
                 row.failing = true;
             }
+            row.referenceNote = std::move(p.note);
             bytes += bytesOf(p.actual) + bytesOf(p.reference);
             std::lock_guard reportLock(mutex_);
             record(std::move(row), p.actual, p.reference);
@@ -98,6 +100,8 @@ void ReferenceCheck::reset() {
     measured_ = -1;
     measuredFailed_ = false;
     refs_.clear();
+    note_.clear();
+    failure_.clear();
     own_.clear();
     firstActual_.reset();
     firstReference_.reset();
@@ -117,9 +121,31 @@ void ReferenceCheck::record(OutputError row, const at::Tensor& actual, const at:
 void ReferenceCheck::lookUp(int64_t i, std::span<const at::Tensor> outputs) {
     const auto& node = graph_.nodes[static_cast<size_t>(i)];
     refs_.assign(node.outputs.size(), at::Tensor());
+    note_.clear();
     if (producesUninitialized(node.opType)) return;  // nothing to compare (uninitialized_ops.h)
-    for (size_t k = 0; k < node.outputs.size(); ++k)
-        if (k < outputs.size() && outputs[k].defined()) refs_[k] = reference_->referenceOf(i, k, node.outputs[k].name);
+    if (switchedOff()) return;
+    try {
+        for (size_t k = 0; k < node.outputs.size(); ++k)
+            if (k < outputs.size() && outputs[k].defined())
+                refs_[k] = reference_->referenceOf(i, k, node.outputs[k].name);
+        note_ = reference_->noteOf(i);
+    } catch (const ExecError& e) {
+        // A reference run that cannot go on is the reference's failure, not
+        // the run's: the check stops comparing and says why; the run goes on.
+        refs_.assign(node.outputs.size(), at::Tensor());
+        std::lock_guard lock(mutex_);
+        failure_ = e.reason();
+    }
+}
+
+bool ReferenceCheck::switchedOff() const {
+    std::lock_guard lock(mutex_);
+    return !failure_.empty();
+}
+
+std::string ReferenceCheck::referenceFailure() const {
+    std::lock_guard lock(mutex_);
+    return failure_;
 }
 
 bool ReferenceCheck::measure(int64_t i, std::span<const at::Tensor> outputs) {
@@ -144,6 +170,7 @@ bool ReferenceCheck::measure(int64_t i, std::span<const at::Tensor> outputs) {
             row.metrics.problem = std::string("cannot be measured: ") + e.what();
             row.failing = true;
         }
+        row.referenceNote = note_;
         measuredFailed_ = measuredFailed_ || row.failing;
         record(std::move(row), outputs[k], refs_[k]);
     }
@@ -162,7 +189,7 @@ void ReferenceCheck::enqueue(int64_t i, std::span<const at::Tensor> outputs) {
         queuedBytes_ += bytesOf(outputs[k]) + bytesOf(refs_[k]);
         ++queuedTensors_;
         ++enqueuedCount_;
-        filling_.push_back(Pending{i, k, outputs[k], refs_[k]});
+        filling_.push_back(Pending{i, k, outputs[k], refs_[k], note_});
     }
     if (filling_.size() >= kBatch) {
         full_.push_back(std::move(filling_));

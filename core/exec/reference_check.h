@@ -25,8 +25,8 @@
 #include <unordered_map>
 #include <vector>
 
-#include "core/exec/error_report.h"
 #include "core/exec/node_inspector.h"
+#include "core/exec/numerics/error_report.h"
 #include "core/exec/reference_source.h"
 
 namespace irscope::exec {
@@ -58,6 +58,11 @@ public:
     at::Tensor ownValue(const std::string& tensorName) const;
     const Tolerance& tolerance() const { return tolerance_; }
     ReferenceSource& reference() { return *reference_; }
+    // Why the reference stopped (a reference run that failed at a node, with
+    // the node and libtorch's reason); empty while it works. From then on
+    // nothing more is compared and the run being checked goes on: the
+    // reference's failure is never the run's.
+    std::string referenceFailure() const;
 
     // A copy of the report so far.
     ErrorReport report() const;
@@ -78,8 +83,10 @@ private:
         int64_t node;
         size_t output;
         at::Tensor actual, reference;
+        std::string note;  // ReferenceSource::noteOf
     };
     void lookUp(int64_t node, std::span<const at::Tensor> outputs);
+    bool switchedOff() const;
     void record(OutputError row, const at::Tensor& actual, const at::Tensor& reference);  // under mutex_
     void enqueue(int64_t node, std::span<const at::Tensor> outputs);
     void drain() const;  // waits until every queued output is measured
@@ -97,6 +104,8 @@ private:
     int64_t measured_ = -1;                            // the last node measured
     bool measuredFailed_ = false;
     std::vector<at::Tensor> refs_;  // that node's references, for local mode's feed
+    std::string note_;              // that node's ReferenceSource::noteOf
+    std::string failure_;           // referenceFailure(), under mutex_
     at::Tensor firstActual_, firstReference_;
 
     // The worker's queue: batches of outputs to measure, in execution order.

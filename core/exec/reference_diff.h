@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <string>
 
-#include "core/exec/verify.h"
+#include "core/exec/numerics/verify.h"
 
 namespace irscope::exec {
 

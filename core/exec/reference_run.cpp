@@ -4,6 +4,7 @@
 #include <ATen/core/grad_mode.h>
 
 #include "core/exec/exec_error.h"
+#include "core/io/tensor_dtype.h"
 
 namespace irscope::exec {
 
@@ -46,10 +47,15 @@ public:
 ReferenceRun::ReferenceRun(const ir::Graph& graph, const io::TensorMap& weights, const io::TensorMap& constants,
                            const io::TensorMap& inputs, std::optional<at::ScalarType> dtype, RetentionPolicy policy)
     : exec_(graph), dtype_(dtype), capture_(std::make_unique<Capture>()) {
-    if (dtype) exec_.setDtypeCheck(false);  // every value is cast to `dtype` on purpose
-    exec_.setWeights(dtype ? castFloating(weights, *dtype) : weights);
-    exec_.setConstants(dtype ? castFloating(constants, *dtype) : constants);
-    exec_.setInputs(dtype ? castFloating(inputs, *dtype) : inputs);
+    // float64 / float32: every floating value in that dtype, also those made
+    // inside the graph. float16 / bfloat16: as torch.autocast runs a model,
+    // weights and inputs as they are, each op's inputs cast by its rule.
+    const bool everything = dtype && !(*dtype == at::kHalf || *dtype == at::kBFloat16);
+    if (dtype) exec_.setAutocast(Executor::Autocast{*dtype, everything});
+    if (everything) exec_.setDtypeCheck(false);  // every value is cast to `dtype` on purpose
+    exec_.setWeights(everything ? castFloating(weights, *dtype) : weights);
+    exec_.setConstants(everything ? castFloating(constants, *dtype) : constants);
+    exec_.setInputs(everything ? castFloating(inputs, *dtype) : inputs);
     exec_.setRetention(policy);
     exec_.setInspectors({capture_.get()});
 }
@@ -59,6 +65,15 @@ ReferenceRun::~ReferenceRun() = default;
 at::Tensor ReferenceRun::valueOf(const std::string& tensorName) const {
     std::lock_guard lock(mutex_);
     return exec_.valueOf(tensorName);
+}
+
+std::string ReferenceRun::noteOf(int64_t node) const {
+    std::lock_guard lock(mutex_);
+    const auto& fallbacks = exec_.autocastFallbacks();
+    const auto it = fallbacks.find(node);
+    return it == fallbacks.end() ? std::string()
+                                 : "the reference computed this op in float32 (in " + io::scalarTypeName(*dtype_) +
+                                       ": " + it->second + ")";
 }
 
 void ReferenceRun::reset() {

@@ -1,9 +1,13 @@
 #pragma once
 // ReferenceRun: the same graph run a second time as the reference, with
 // other weights (`--reference-weights W2`: did the fine-tune or the
-// conversion change this op?) or with every floating weight, constant and
-// input cast to another dtype (`--reference-dtype bfloat16`: what does
-// bfloat16 do to my model, node by node).
+// conversion change this op?) or in another dtype (`--reference-dtype
+// bfloat16`: what does bfloat16 do to my model, node by node). float16 and
+// bfloat16 run as torch.autocast runs a model on the CPU (weights stay
+// float32, each op's inputs cast by autocast's rules; an op libtorch cannot
+// compute in the reduced dtype computes in float32 and noteOf says so);
+// float64 and float32 cast every floating value, also those made inside
+// the graph.
 //
 // It runs in lockstep with the checked run: asked for node i, it runs its
 // own nodes up to i and hands out their results, so under
@@ -35,6 +39,7 @@ public:
 
     at::Tensor referenceOf(int64_t node, size_t output, const std::string& tensorName) override;
     bool dtypeMayDiffer() const override { return dtype_.has_value(); }
+    std::string noteOf(int64_t node) const override;
     void reset() override;
 
     // A value of the reference run by tensor name (kept values only). Any

@@ -25,6 +25,9 @@ public:
     // The reference's dtype may differ from the run's by design (a float64
     // run): then a dtype difference is not a failure.
     virtual bool dtypeMayDiffer() const { return false; }
+    // What to know about node `node`'s reference beyond its value ("computed
+    // in float32: no bfloat16 kernel"); empty for most. After referenceOf.
+    virtual std::string noteOf(int64_t) const { return {}; }
     // The run being checked went back to its start.
     virtual void reset() {}
 };

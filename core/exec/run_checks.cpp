@@ -114,6 +114,15 @@ bool RunChecks::active() const {
     return check_ != nullptr;
 }
 
+std::string RunChecks::referenceFailure() const {
+    std::shared_ptr<ReferenceCheck> check;
+    {
+        std::lock_guard lock(mutex_);
+        check = check_;
+    }
+    return check ? check->referenceFailure() : std::string();
+}
+
 std::vector<OutputError> RunChecks::rowsFrom(size_t from, uint64_t& epoch) const {
     std::shared_ptr<ReferenceCheck> check;
     uint64_t builds = 0;

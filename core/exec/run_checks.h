@@ -22,7 +22,7 @@
 #include <optional>
 #include <vector>
 
-#include "core/exec/error_report.h"
+#include "core/exec/numerics/error_report.h"
 #include "core/exec/reference_choice.h"
 #include "core/exec/watchpoints.h"
 #include "core/io/tensor_map.h"
@@ -69,6 +69,8 @@ public:
     // measurement started over (a reset, a new check) and the rows returned
     // start from 0.
     std::vector<OutputError> rowsFrom(size_t from, uint64_t& epoch) const;
+    // ReferenceCheck::referenceFailure of the current check ("" when none).
+    std::string referenceFailure() const;
     // The reference run's value of a tensor (undefined without one).
     at::Tensor runValue(const std::string& tensorName) const;
     // Local mode: what the node itself computed for a tensor the run then

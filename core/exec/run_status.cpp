@@ -75,10 +75,20 @@ std::string describeVerdict(const ir::Graph& graph, const std::vector<OutputErro
         if (r.failing && !firstBadOutput) firstBadOutput = &r;
     }
     if (measured == 0) return {};
-    if (!firstBadOutput && !firstBad) return "outputs match (max abs diff " + shortNumber(worst) + ")";
+    // Which tolerance judged: the first failing output's, else the one the
+    // outputs shared ("per-dtype defaults" when they had several).
+    std::string tolerance;
+    for (const auto& r : rows) {
+        if (!outputs.count(r.output)) continue;
+        const std::string t = r.metrics.tolerance.text();
+        tolerance = tolerance.empty() || tolerance == t ? t : "per-dtype defaults";
+    }
+    if (firstBadOutput) tolerance = firstBadOutput->metrics.tolerance.text();
+    const std::string within = tolerance == "exact" ? "; compared exactly" : "; tolerance " + tolerance;
+    if (!firstBadOutput && !firstBad) return "outputs match (max abs diff " + shortNumber(worst) + within + ")";
     std::string s = firstBadOutput ? "output '" + firstBadOutput->output + "' differs (max abs diff " +
-                                         shortNumber(firstBadOutput->metrics.maxAbs) + ")"
-                                   : "outputs match (max abs diff " + shortNumber(worst) + ")";
+                                         shortNumber(firstBadOutput->metrics.maxAbs) + within + ")"
+                                   : "outputs match (max abs diff " + shortNumber(worst) + within + ")";
     if (firstBad) s += "; first divergence at node '" + firstBad->nodeName + "'";
     return s;
 }

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "core/exec/error_report.h"
 #include "core/exec/exec_types.h"
+#include "core/exec/numerics/error_report.h"
 #include "core/ir/graph.h"
 
 namespace irscope::exec {
@@ -25,9 +25,11 @@ struct RunStatus {
 RunStatus describeStop(const ir::Graph& graph, const RunResult& result, int64_t cursor);
 
 // The verdict on a finished run from the rows measured against the reference
-// (error_report.h): "outputs match (max abs diff 2.4e-07)", or "output 'x'
-// differs (max abs diff 0.5); first divergence at node 'mul_4'". Empty when
-// no graph output was measured (no expected outputs, no reference).
+// (error_report.h), naming the tolerance that judged: "outputs match (max
+// abs diff 2.4e-07; tolerance float32 default (rtol 1.3e-06, atol 1e-05))",
+// or "output 'x' differs (max abs diff 0.5; tolerance ...); first divergence
+// at node 'mul_4'". Empty when no graph output was measured (no expected
+// outputs, no reference).
 std::string describeVerdict(const ir::Graph& graph, const std::vector<OutputError>& rows);
 
 }  // namespace irscope::exec

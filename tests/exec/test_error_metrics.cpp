@@ -1,11 +1,13 @@
 // Error metrics and the per-node report: every metric of every
 // fixture case against what PyTorch computed (tests/data/
 // make_error_metrics_fixture.py), the report's rows and first failing node on
-// a graph whose reference has one value planted wrong, and its JSON and CSV.
+// a graph whose reference has one value planted wrong, and its JSON and CSV;
+// the default tolerance of each dtype against torch.testing.assert_close's own
+// verdicts (tests/data/tolerances/make_tolerance_pairs.py).
 #include "exec_test_util.h"
 
-#include "core/exec/error_report.h"
-#include "core/exec/error_report_file.h"
+#include "core/exec/numerics/error_report.h"
+#include "core/exec/numerics/error_report_file.h"
 #include "core/exec/session.h"
 #include "core/io/tensor_file.h"
 
@@ -62,6 +64,45 @@ class TestErrorMetrics : public QObject {
     Q_OBJECT
 
 private slots:
+    // Each pair's verdict and tolerance are assert_close's, recorded by PyTorch.
+    void defaultTolerancesAreAssertClose() {
+        const std::string dir = std::string(IRSCOPE_TEST_DATA) + "/tolerances/";
+        const json fixture = json::parse(readAll(dir + "tolerance_pairs.json"));
+        const io::TensorMap tensors = io::readTensorFile(dir + "tolerance_pairs.pt");
+        QVERIFY(fixture["cases"].size() >= 30);
+        int passing = 0, failing = 0;
+        for (const json& c : fixture["cases"]) {
+            const std::string name = c["name"].get<std::string>();
+            const at::Tensor* actual = tensors.find(name + ".actual");
+            const at::Tensor* expected = tensors.find(name + ".expected");
+            QVERIFY2(actual && expected, name.c_str());
+            const bool passes = c["passes"].get<bool>();
+            (passes ? passing : failing)++;
+            const ErrorMetrics m = errorMetrics(*actual, *expected);
+            QVERIFY2(m.comparable(), (name + ": " + m.problem).c_str());
+            QVERIFY2(m.ok == passes, (name + ": irscope says " + (m.ok ? "close" : "not close")).c_str());
+            QVERIFY2(m.tolerance.rtol == c["rtol"].get<double>() && m.tolerance.atol == c["atol"].get<double>(),
+                     (name + ": applied " + m.tolerance.text()).c_str());
+            QCOMPARE(m.tolerance.exact, c["rtol"].get<double>() == 0 && c["atol"].get<double>() == 0);
+            if (c["actual_dtype"] == c["expected_dtype"]) {  // run --expected calls a dtype change a mismatch
+                const Comparison cmp = compareTensors(name, *actual, *expected);
+                QVERIFY2(cmp.matched == passes, (name + ": compareTensors disagrees").c_str());
+            }
+        }
+        QVERIFY(passing > 0 && failing > 0);
+        // The text a verdict line shows.
+        const Tolerance unset;
+        QCOMPARE(QString::fromStdString(unset.applied(at::kFloat).text()),
+                 QString("float32 default (rtol 1.3e-06, atol 1e-05)"));
+        QCOMPARE(QString::fromStdString(unset.applied(at::kFloat, at::kBFloat16).text()),
+                 QString("bfloat16 default (rtol 0.016, atol 1e-05)"));
+        QCOMPARE(QString::fromStdString(unset.applied(at::kLong).text()), QString("exact"));
+        const Tolerance both{1e-4, 1e-5}, rtolOnly{1e-4, std::nullopt};
+        QCOMPARE(QString::fromStdString(both.applied(at::kHalf).text()), QString("rtol 0.0001, atol 1e-05 (set)"));
+        QCOMPARE(QString::fromStdString(rtolOnly.applied(at::kHalf).text()),
+                 QString("rtol 0.0001 (set), atol 1e-05 (float16 default)"));
+    }
+
     void metricsMatchPyTorch() {
         const std::string dir = std::string(IRSCOPE_TEST_DATA) + "/tensors/";
         const json fixture = json::parse(readAll(dir + "error_metrics.json"));
@@ -141,7 +182,9 @@ private slots:
         QCOMPARE(j["nodes"][0]["sqnr_db"].get<std::string>(), std::string("inf"));  // equal: +inf, spelled
         QCOMPARE(j["nodes"][1]["output"].get<std::string>(), std::string("mul"));
         QCOMPARE(j["nodes"][1]["ok"].get<bool>(), false);
-        QCOMPARE(j["tolerance"]["rtol"].get<double>(), 1e-5);
+        QVERIFY(j["tolerance"]["rtol"].is_null());              // unset: each row's dtypes chose
+        QCOMPARE(j["nodes"][1]["rtol"].get<double>(), 1.3e-6);  // float32's default
+        QCOMPARE(j["nodes"][1]["atol"].get<double>(), 1e-5);
 
         const std::string csvPath = dir.filePath("report.CSV").toStdString();
         writeErrorReport(rep, csvPath);

@@ -6,8 +6,8 @@
 #include "exec_test_util.h"
 
 #include "core/exec/executor.h"
+#include "core/exec/numerics/verify.h"
 #include "core/exec/session.h"
-#include "core/exec/verify.h"
 #include "core/io/tensor_file.h"
 
 #include <QtTest/QtTest>

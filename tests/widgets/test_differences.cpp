@@ -16,13 +16,16 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLabel>
+#include <QLineEdit>
 #include <QMenu>
 #include <QMenuBar>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QToolButton>
 
 #include "widgets/debugger/breakpoints_panel.h"
 #include "widgets/debugger/debugger_ui.h"
@@ -164,6 +167,62 @@ private slots:
     }
 
     // The graph coloured by SQNR: a legend says what the colours mean; export then import as node data.
+    // The verdict's tolerance: float32 rounding against a float64 second run
+    // passes by default (assert_close's float32 band, not allclose's atol
+    // 1e-8); the dock's rtol/atol fields override it for every dtype, the
+    // summary says which applied, and the fields outlive the window.
+    void toleranceFromTheDock() {
+        QSettings().remove(QStringLiteral("differences"));
+        open();
+        ctl()->loadWeights(fx(QStringLiteral("llama_block.weights.pt")));  // the good weights
+        exec::ReferenceChoice f64;
+        f64.kind = exec::ReferenceChoice::Kind::Dtype;
+        f64.dtype = "float64";
+        ctl()->setReferenceChoice(f64);
+        QVERIFY(ctl()->waitIdle());
+        runToEnd();
+        const int all = table()->model()->rowCount();
+        QVERIFY(all > 20);
+        ui_.differences->setFailingOnly(true);
+        QCOMPARE(table()->model()->rowCount(), 0);
+        QVERIFY2(ui_.differences->summary().contains(QLatin1String("float32 default (rtol 1.3e-06, atol 1e-05)")),
+                 qPrintable(ui_.differences->summary()));
+        QVERIFY2(ctl()->verdict().startsWith(QLatin1String("outputs match")),
+                 qPrintable(ctl()->verdict() + " / " + ctl()->lastStatus()));
+        QVERIFY2(ctl()->verdict().contains(QLatin1String("tolerance float32 default")), qPrintable(ctl()->verdict()));
+
+        // torch.allclose's old defaults, typed into the dock: the same rounding fails.
+        auto* rtol = ui_.differences->findChild<QLineEdit*>(QStringLiteral("rtolEdit"));
+        auto* atol = ui_.differences->findChild<QLineEdit*>(QStringLiteral("atolEdit"));
+        QVERIFY(rtol && atol);
+        rtol->setText(QStringLiteral("1e-5"));
+        atol->setText(QStringLiteral("1e-8"));
+        emit atol->editingFinished();
+        QVERIFY(ctl()->waitIdle());
+        QCOMPARE(ctl()->tolerance().rtol.value_or(-1), 1e-5);
+        QVERIFY(table()->model()->rowCount() > 0);  // measured again, no rerun needed
+        QVERIFY2(ui_.differences->summary().contains(QLatin1String("rtol 1e-05, atol 1e-08 (set)")),
+                 qPrintable(ui_.differences->summary()));
+        auto* button = ui_.differences->findChild<QToolButton*>(QStringLiteral("toleranceButton"));
+        QVERIFY(button);
+        QCOMPARE(button->text(), QStringLiteral("Tolerance: rtol 1e-05, atol 1e-08"));
+        // Not a number: refused, nothing changes.
+        QVERIFY(!ui_.differences->setTolerance(QStringLiteral("tight"), QString()));
+        QCOMPARE(ctl()->tolerance().atol.value_or(-1), 1e-8);
+
+        // A new window starts with the user's tolerance.
+        open();
+        QCOMPARE(ctl()->tolerance().rtol.value_or(-1), 1e-5);
+        QCOMPARE(ctl()->tolerance().atol.value_or(-1), 1e-8);
+        QCOMPARE(ui_.differences->findChild<QLineEdit*>(QStringLiteral("atolEdit"))->text(), QStringLiteral("1e-08"));
+        // Cleared: the dtypes' defaults again, and forgotten.
+        QVERIFY(ui_.differences->setTolerance(QString(), QString()));
+        QVERIFY(!ctl()->tolerance().userSet());
+        QVERIFY(!QSettings().contains(QStringLiteral("differences/atol")));
+        QCOMPARE(ui_.differences->findChild<QToolButton*>(QStringLiteral("toleranceButton"))->text(),
+                 QStringLiteral("Tolerance: dtype defaults"));
+    }
+
     void overlayByMetricWithLegendAndNodeData() {
         open();
         ctl()->setErrorMode(exec::ErrorMode::Local);

@@ -1,7 +1,7 @@
 #pragma once
 // DifferencesModel: the Differences dock's table, one row per node output
 // measured against the reference (the controller's errorRows), with every
-// metric of core/exec/error_metrics.h as a column. Numbers sort as numbers (Qt::UserRole,
+// metric of core/exec/numerics/error_metrics.h as a column. Numbers sort as numbers (Qt::UserRole,
 // NaN as the worst value of its column); a cell across a user threshold and
 // a failing row are tinted. "Failing only" is the proxy's business
 // (DifferencesFilter), through flagged().
@@ -10,8 +10,8 @@
 #include <QAbstractTableModel>
 #include <QSortFilterProxyModel>
 
-#include "core/exec/error_report.h"
-#include "core/exec/metric_thresholds.h"
+#include "core/exec/numerics/error_report.h"
+#include "core/exec/numerics/metric_thresholds.h"
 
 namespace irscope::widgets {
 

@@ -1,5 +1,9 @@
 #include "widgets/debugger/differences_panel.h"
 
+#include <algorithm>
+#include <cmath>
+#include <map>
+
 #include <QCheckBox>
 #include <QComboBox>
 #include <QFileDialog>
@@ -11,6 +15,7 @@
 #include <QLineEdit>
 #include <QMenu>
 #include <QMessageBox>
+#include <QSettings>
 #include <QTableView>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -78,6 +83,7 @@ DifferencesPanel::DifferencesPanel(DebugController* c, QWidget* parent)
       mode_(new QComboBox(this)),
       failingOnly_(new QCheckBox(tr("Failing only"), this)),
       thresholds_(new QToolButton(this)),
+      tolerance_(new QToolButton(this)),
       export_(new QToolButton(this)),
       summary_(new QLabel(this)) {
     setObjectName(QStringLiteral("differencesPanel"));
@@ -113,6 +119,17 @@ DifferencesPanel::DifferencesPanel(DebugController* c, QWidget* parent)
     thresholds_->setToolTip(
         tr("Limits per metric, beyond the tolerance: a cell across one is marked and its row "
            "counts as failing"));
+    tolerance_->setObjectName(QStringLiteral("toleranceButton"));
+    tolerance_->setPopupMode(QToolButton::InstantPopup);
+    auto* tolMenu = new QMenu(tolerance_);
+    auto* tolEditor = new QWidgetAction(tolMenu);
+    tolEditor->setDefaultWidget(makeToleranceEditor());
+    tolMenu->addAction(tolEditor);
+    tolerance_->setMenu(tolMenu);
+    tolerance_->setToolTip(
+        tr("How close a value must be to its reference to pass: |value - reference| <= atol + rtol × "
+           "|reference|. Unset, each comparison takes torch.testing.assert_close's default for its dtypes; "
+           "integers and bools compare exactly"));
     export_->setText(tr("Export node data"));
     export_->setPopupMode(QToolButton::InstantPopup);
     export_->setToolTip(tr("Save one metric per node as Model Explorer node data (JSON)"));
@@ -143,6 +160,7 @@ DifferencesPanel::DifferencesPanel(DebugController* c, QWidget* parent)
     bar->addWidget(reference_);
     bar->addWidget(mode_);
     bar->addWidget(failingOnly_);
+    bar->addWidget(tolerance_);
     bar->addWidget(thresholds_);
     bar->addWidget(export_);
     bar->addStretch(1);
@@ -166,8 +184,73 @@ DifferencesPanel::DifferencesPanel(DebugController* c, QWidget* parent)
     connect(c_, &DebugController::debuggerReset, this, &DifferencesPanel::rowsChanged);
     connect(c_, &DebugController::checksChanged, this, &DifferencesPanel::checksChanged);
     connect(c_, &DebugController::valuesChanged, this, &DifferencesPanel::rowsChanged);
+    // The user's tolerance outlives the window (Visual Studio keeps its options).
+    QSettings settings;
+    const QVariant rtol = settings.value(QStringLiteral("differences/rtol")),
+                   atol = settings.value(QStringLiteral("differences/atol"));
+    if (rtol.isValid() || atol.isValid())
+        setTolerance(rtol.isValid() ? rtol.toString() : QString(), atol.isValid() ? atol.toString() : QString());
     rowsChanged();
     checksChanged();
+}
+
+QWidget* DifferencesPanel::makeToleranceEditor() {
+    auto* box = new QWidget(this);
+    auto* form = new QFormLayout(box);
+    rtolEdit_ = new QLineEdit(box);
+    atolEdit_ = new QLineEdit(box);
+    rtolEdit_->setObjectName(QStringLiteral("rtolEdit"));
+    atolEdit_->setObjectName(QStringLiteral("atolEdit"));
+    for (QLineEdit* e : {rtolEdit_, atolEdit_}) {
+        e->setPlaceholderText(tr("dtype default"));
+        e->setClearButtonEnabled(true);
+        connect(e, &QLineEdit::editingFinished, this, [this] {
+            const bool ok = setTolerance(rtolEdit_->text(), atolEdit_->text());
+            for (QLineEdit* f : {rtolEdit_, atolEdit_})
+                f->setStyleSheet(ok ? QString() : QStringLiteral("color:#d0302a"));
+        });
+    }
+    form->addRow(tr("rtol"), rtolEdit_);
+    form->addRow(tr("atol"), atolEdit_);
+    auto* defaults = new QLabel(tr("Empty: torch.testing.assert_close's default<br>for the dtypes compared:<br>"
+                                   "float32 rtol 1.3e-06, atol 1e-05<br>float16 rtol 1e-03, atol 1e-05<br>"
+                                   "bfloat16 rtol 1.6e-02, atol 1e-05<br>float64 rtol 1e-07, atol 1e-07<br>"
+                                   "integers and bools: exact"),
+                                box);
+    defaults->setTextFormat(Qt::RichText);
+    defaults->setStyleSheet(QStringLiteral("color:palette(mid)"));
+    form->addRow(defaults);
+    return box;
+}
+
+namespace {
+// "" -> unset; a number -> it; anything else -> false.
+bool parseTolerance(const QString& text, std::optional<double>& out) {
+    out.reset();
+    const QString t = text.trimmed();
+    if (t.isEmpty()) return true;
+    bool ok = false;
+    const double v = t.toDouble(&ok);
+    if (!ok || !(v >= 0) || std::isinf(v)) return false;
+    out = v;
+    return true;
+}
+}  // namespace
+
+bool DifferencesPanel::setTolerance(const QString& rtolText, const QString& atolText) {
+    std::optional<double> rtol, atol;
+    if (!parseTolerance(rtolText, rtol) || !parseTolerance(atolText, atol)) return false;
+    QSettings settings;
+    const auto keep = [&settings](const QString& key, const std::optional<double>& v) {
+        if (v)
+            settings.setValue(key, *v);
+        else
+            settings.remove(key);
+    };
+    keep(QStringLiteral("differences/rtol"), rtol);
+    keep(QStringLiteral("differences/atol"), atol);
+    c_->setTolerance(rtol, atol);  // checksChanged shows it
+    return true;
 }
 
 QWidget* DifferencesPanel::makeThresholdEditor() {
@@ -207,6 +290,18 @@ bool DifferencesPanel::setThreshold(const QString& metric, const QString& text) 
     return true;
 }
 
+// The tolerance the rows were judged by: one text when they share it, else
+// the most used one and "per dtype" (a graph computing in several dtypes).
+QString DifferencesPanel::toleranceSummary(const std::vector<exec::OutputError>& rows) const {
+    std::map<std::string, int> uses;
+    for (const auto& r : rows)
+        if (r.metrics.comparable() && !r.metrics.tolerance.exact) ++uses[r.metrics.tolerance.text()];
+    if (uses.empty()) return tr("exact");
+    const auto most =
+        std::max_element(uses.begin(), uses.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
+    return uses.size() == 1 ? q(most->first) : tr("%1, other dtypes their own").arg(q(most->first));
+}
+
 void DifferencesPanel::setFailingOnly(bool on) { failingOnly_->setChecked(on); }
 
 QString DifferencesPanel::summary() const { return summary_->text(); }
@@ -242,16 +337,17 @@ void DifferencesPanel::rowsChanged() {
         text = tr("Nothing measured yet against %1: run (F5) and every node's outputs are measured as it runs.")
                    .arg(against.toHtmlEscaped());
     } else if (!first) {
-        text = tr("<b>All %1 outputs measured match</b> %2 (%3 error).")
+        text = tr("<b>All %1 outputs measured match</b> %2 (%3 error; tolerance %4).")
                    .arg(n)
-                   .arg(against.toHtmlEscaped(), local ? tr("local") : tr("cumulative"));
+                   .arg(against.toHtmlEscaped(), local ? tr("local") : tr("cumulative"),
+                        toleranceSummary(rows).toHtmlEscaped());
     } else {
         const QString who =
             QStringLiteral("<b>%1</b> (%2)").arg(q(first->nodeName).toHtmlEscaped(), q(first->opType).toHtmlEscaped());
-        text = tr("<span style='color:#b71c1c'>%1 of %2 outputs fail</span> against %3. ")
+        text = tr("<span style='color:#b71c1c'>%1 of %2 outputs fail</span> against %3 (tolerance %4). ")
                    .arg(flagged)
                    .arg(n)
-                   .arg(against.toHtmlEscaped());
+                   .arg(against.toHtmlEscaped(), q(first->metrics.tolerance.text()).toHtmlEscaped());
         text += local ? tr("Local error: the first failing node, %1, is wrong by itself.").arg(who)
                       : tr("First failing: %1. Switch to <i>Local error</i> to tell the op that is wrong by itself "
                            "from those that only inherit its error.")
@@ -269,6 +365,14 @@ void DifferencesPanel::checksChanged() {
                                 ? tr("Second run: %1").arg(QFileInfo(q(choice.weightsPath)).fileName())
                                 : tr("Second run: other weights…"));
     mode_->setCurrentIndex(mode_->findData(static_cast<int>(c_->errorMode())));
+    const exec::Tolerance tol = c_->tolerance();
+    const auto text = [](const std::optional<double>& v) { return v ? QString::number(*v, 'g', 6) : QString(); };
+    if (rtolEdit_ && !rtolEdit_->hasFocus()) rtolEdit_->setText(text(tol.rtol));
+    if (atolEdit_ && !atolEdit_->hasFocus()) atolEdit_->setText(text(tol.atol));
+    tolerance_->setText(!tol.userSet()         ? tr("Tolerance: dtype defaults")
+                        : tol.rtol && tol.atol ? tr("Tolerance: rtol %1, atol %2").arg(text(tol.rtol), text(tol.atol))
+                        : tol.rtol             ? tr("Tolerance: rtol %1").arg(text(tol.rtol))
+                                               : tr("Tolerance: atol %1").arg(text(tol.atol)));
     rowsChanged();
 }
 

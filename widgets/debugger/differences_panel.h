@@ -8,13 +8,18 @@
 // a threshold per metric, and the export of any metric as Model Explorer
 // node data. A summary line names the culprit. A click selects the node and
 // shows its tensor (run, reference and difference in the tensor viewer).
+#include <vector>
+
 #include <QWidget>
+
+#include "core/exec/numerics/error_report.h"
 
 #include "widgets/main_window/panel_id.h"
 
 class QCheckBox;
 class QComboBox;
 class QLabel;
+class QLineEdit;
 class QTableView;
 class QToolButton;
 
@@ -38,6 +43,9 @@ public:
     void setFailingOnly(bool on);
     // "max_abs" ... "sqnr_db"; an empty text removes the limit. False when not a number.
     bool setThreshold(const QString& metric, const QString& text);
+    // The user's rtol and atol (an empty text: the dtype's default); remembered
+    // in the settings. False when one is not a non-negative number.
+    bool setTolerance(const QString& rtol, const QString& atol);
 
 private:
     void rowsChanged();
@@ -45,6 +53,8 @@ private:
     void chooseReference(int index);
     void exportDialog(int metric);
     QWidget* makeThresholdEditor();
+    QWidget* makeToleranceEditor();
+    QString toleranceSummary(const std::vector<exec::OutputError>& rows) const;
 
     DebugController* c_;
     DifferencesModel* model_;
@@ -54,6 +64,9 @@ private:
     QComboBox* mode_;
     QCheckBox* failingOnly_;
     QToolButton* thresholds_;
+    QToolButton* tolerance_;
+    QLineEdit* rtolEdit_ = nullptr;
+    QLineEdit* atolEdit_ = nullptr;
     QToolButton* export_;
     QLabel* summary_;
     uint64_t generation_ = ~uint64_t(0);  // of the controller's rows the model shows

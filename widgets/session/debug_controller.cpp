@@ -206,7 +206,7 @@ void DebugController::clearSnapshot() {
 // Applies `settings` (the previous document's) to the new debugger, then
 // takes the first snapshot; what no longer applies is reported.
 void DebugController::restoreSettings(exec::ValueSettings settings) {
-    ChecksSettings checks{referenceChoice_, errorMode_, globalWatch_};  // read here, on the UI thread
+    ChecksSettings checks{referenceChoice_, errorMode_, globalWatch_, tolerance_};  // read here, on the UI thread
     post({}, [this, settings = std::move(settings), checks](exec::Debugger& d) -> Continuation {
         const bool any = !settings.files.empty() || !settings.entered.empty() || !settings.inputSources.empty() ||
                          settings.seed != 0;
@@ -329,9 +329,13 @@ void DebugController::setRetention(exec::RetentionPolicy policy) {
     });
 }
 
-void DebugController::setTolerance(double rtol, double atol) {
+void DebugController::setTolerance(std::optional<double> rtol, std::optional<double> atol) {
+    const exec::Tolerance t{rtol, atol};
+    if (t.rtol == tolerance_.rtol && t.atol == tolerance_.atol) return;
+    tolerance_ = t;
+    emit checksChanged();
     // The verdicts are measured again (and a local run starts over): the rows come with the snapshot.
-    postChange([rtol, atol](exec::Debugger& d) { d.setTolerance({rtol, atol}); });
+    if (dbg_) postChange([t](exec::Debugger& d) { d.setTolerance(t); });
 }
 
 // ------------------------------------------------------------------ running
@@ -346,7 +350,8 @@ void DebugController::postRun(std::function<exec::RunStatus(exec::Debugger&)> ru
     post({}, [this, run](exec::Debugger& d) -> Continuation {
         exec::RunStatus st = run(d);
         auto s = std::make_shared<Snapshot>(snapshot(d, false));
-        return [this, s, st] {
+        const std::string referenceFailure = d.referenceFailure();
+        return [this, s, st, referenceFailure] {
             running_ = false;
             tick_->stop();
             lastFailed_ = st.failed;
@@ -357,6 +362,9 @@ void DebugController::postRun(std::function<exec::RunStatus(exec::Debugger&)> ru
             if (st.reason == exec::StopReason::Finished && dbg_)
                 verdict_ = QString::fromStdString(exec::describeVerdict(dbg_->graph(), errorRows_));
             if (!verdict_.isEmpty()) lastStatus_ += QStringLiteral(" — ") + verdict_;
+            // The reference's own failure switched it off; the run is not failed by it.
+            if (!referenceFailure.empty())
+                lastStatus_ += QStringLiteral(" — reference switched off: ") + QString::fromStdString(referenceFailure);
             emit progress(cursor_, nodeCount(), elapsed_.elapsed() / 1000.0);
             emit runStateChanged(false);
             emit stopped(lastStatus_, st.failed);

@@ -155,7 +155,11 @@ public slots:
     void setAllInputSources(exec::InputSource source);
     void setSeed(qint64 seed);
     void setRetention(exec::RetentionPolicy policy);
-    void setTolerance(double rtol, double atol);
+    // The user's rtol/atol; an unset one takes each dtype's default
+    // (core/exec/numerics/tolerance.h). Kept across documents; the verdicts
+    // are measured again.
+    void setTolerance(std::optional<double> rtol, std::optional<double> atol);
+    exec::Tolerance tolerance() const { return tolerance_; }
 
     void step();  // one node
     // Stepping by module, like a debugger's call stack (the module path is the stack):
@@ -214,7 +218,7 @@ signals:
     void valuesLoadChanged();
     void valuesLoaded(exec::ValueFile file);  // read and applied without error
     void errorRowsChanged();                  // errorRows() grew or started over
-    void checksChanged();                     // the reference choice or the error mode
+    void checksChanged();                     // the reference choice, the error mode or the tolerance
     void watchesChanged();
     void errorOccurred(const QString& message);
     void busyChanged(bool busy);
@@ -231,6 +235,7 @@ private:
         exec::ReferenceChoice reference;
         exec::ErrorMode mode;
         exec::WatchCondition globalWatch;
+        exec::Tolerance tolerance;
     };
     void restoreChecks(exec::Debugger& d, const ChecksSettings& checks, std::vector<std::string>& errors);
     // Queues `job` on the run lane; with a non-empty tag a newer job of the
@@ -287,6 +292,7 @@ private:
     uint64_t errorRowsGeneration_ = 0;
     exec::ReferenceChoice referenceChoice_;
     exec::ErrorMode errorMode_ = exec::ErrorMode::Cumulative;
+    exec::Tolerance tolerance_;
     QString importedPath_;
     exec::WatchCondition globalWatch_;  // carried to the next document
     exec::RetentionPolicy retention_ = exec::RetentionPolicy::KeepAll;

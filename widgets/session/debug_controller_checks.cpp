@@ -20,6 +20,7 @@ exec::WatchCondition DebugController::globalWatch() const { return dbg_ ? dbg_->
 
 void DebugController::restoreChecks(exec::Debugger& d, const ChecksSettings& checks, std::vector<std::string>& errors) {
     if (checks.globalWatch.any()) d.setGlobalWatch(checks.globalWatch);
+    if (checks.tolerance.userSet()) d.setTolerance(checks.tolerance);
     try {
         if (checks.mode != exec::ErrorMode::Cumulative) d.setErrorMode(checks.mode);
         if (checks.reference.isRun()) d.setReference(checks.reference);

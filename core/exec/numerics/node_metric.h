@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "core/exec/error_report.h"
+#include "core/exec/numerics/error_report.h"
 #include "core/export/node_data.h"
 
 namespace irscope::exec {

@@ -8,8 +8,8 @@
 #include <array>
 #include <optional>
 
-#include "core/exec/error_report.h"
-#include "core/exec/node_metric.h"
+#include "core/exec/numerics/error_report.h"
+#include "core/exec/numerics/node_metric.h"
 
 namespace irscope::exec {
 

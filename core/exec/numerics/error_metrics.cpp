@@ -1,4 +1,4 @@
-#include "core/exec/error_metrics.h"
+#include "core/exec/numerics/error_metrics.h"
 
 #include <ATen/ATen.h>
 #include <ATen/core/grad_mode.h>
@@ -23,7 +23,7 @@ at::Tensor asDoubles(const at::Tensor& t) {
 // Called once per node output in a report over a 100,000-node run, so it
 // must not allocate or dispatch: the report's budget is half a plain run.
 template <typename T>
-void accumulate(const T* pa, const T* pr, int64_t n, const Tolerance& tol, ErrorMetrics& m) {
+void accumulate(const T* pa, const T* pr, int64_t n, const AppliedTolerance& tol, ErrorMetrics& m) {
     bool nanDiff = false;
     double maxAbs = -1, maxRel = 0, sumAbs = 0, sumSq = 0, dot = 0, aa = 0, rr = 0;
     int64_t mismatches = 0, worst = n > 0 ? 0 : -1, nanA = 0, infA = 0, nanR = 0, infR = 0;
@@ -83,7 +83,7 @@ void accumulate(const T* pa, const T* pr, int64_t n, const Tolerance& tol, Error
 }
 
 // The in-place pass when both sides are contiguous floats of one dtype.
-bool accumulateInPlace(const at::Tensor& a, const at::Tensor& r, const Tolerance& tol, ErrorMetrics& m) {
+bool accumulateInPlace(const at::Tensor& a, const at::Tensor& r, const AppliedTolerance& tol, ErrorMetrics& m) {
     if (a.scalar_type() != r.scalar_type() || !a.is_contiguous() || !r.is_contiguous() || !a.device().is_cpu() ||
         !r.device().is_cpu())
         return false;
@@ -125,10 +125,11 @@ ErrorMetrics errorMetrics(const at::Tensor& actualIn, const at::Tensor& referenc
     }
     m.exact = !isFloat(actual);
     m.numel = actual.numel();
-    if (!accumulateInPlace(actual, reference, tol, m)) {
+    m.tolerance = tol.applied(actualIn.scalar_type(), referenceIn.scalar_type());
+    if (!accumulateInPlace(actual, reference, m.tolerance, m)) {
         at::NoGradGuard guard;
         const at::Tensor a = asDoubles(actual), r = asDoubles(reference);
-        accumulate(a.data_ptr<double>(), r.data_ptr<double>(), a.numel(), tol, m);
+        accumulate(a.data_ptr<double>(), r.data_ptr<double>(), a.numel(), m.tolerance, m);
         if (at::isComplexType(actual.scalar_type()) && m.worstIndex >= 0) {
             // A (re, im) pair: the element is half the flat index; report magnitudes.
             m.worstIndex /= 2;

@@ -1,4 +1,4 @@
-#include "core/exec/error_report.h"
+#include "core/exec/numerics/error_report.h"
 
 #include <ATen/core/Tensor.h>
 

@@ -1,4 +1,6 @@
-#include "core/exec/node_metric.h"
+#include "core/exec/numerics/node_metric.h"
+
+#include <c10/core/ScalarType.h>
 
 #include <cmath>
 #include <limits>
@@ -93,11 +95,14 @@ exporter::NodeData nodeMetricData(const ir::Graph& graph, const std::vector<doub
         if (!std::isnan(perNode[i])) data.values.emplace_back(graph.nodes[i].name, perNode[i]);
     const double top = std::numeric_limits<double>::infinity();
     const std::string green = "#a5d6a7", amber = "#ffcc80", red = "#ef9a9a";
-    const double band = tol.atol + tol.rtol;  // an error this small passes allclose for |ref| <= 1
+    // The colour bands follow float32's tolerance (or the user's): the dtype
+    // nearly every node of a graph worth colouring computes in.
+    const AppliedTolerance t = tol.applied(c10::ScalarType::Float);
+    const double band = t.atol + t.rtol;  // an error this small passes allclose for |ref| <= 1
     switch (metric) {
     case NodeMetric::MaxAbs:
     case NodeMetric::MeanAbs: data.thresholds = {{band, green}, {100 * band, amber}, {top, red}}; break;
-    case NodeMetric::MaxRel: data.thresholds = {{tol.rtol, green}, {100 * tol.rtol, amber}, {top, red}}; break;
+    case NodeMetric::MaxRel: data.thresholds = {{t.rtol, green}, {100 * t.rtol, amber}, {top, red}}; break;
     case NodeMetric::Mse: data.thresholds = {{band * band, green}, {1e4 * band * band, amber}, {top, red}}; break;
     case NodeMetric::Cosine: data.thresholds = {{0.99, red}, {0.9999, amber}, {top, green}}; break;
     case NodeMetric::SqnrDb: data.thresholds = {{20, red}, {40, amber}, {top, green}}; break;

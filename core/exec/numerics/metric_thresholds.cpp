@@ -1,4 +1,4 @@
-#include "core/exec/metric_thresholds.h"
+#include "core/exec/numerics/metric_thresholds.h"
 
 #include <cmath>
 

@@ -1,4 +1,4 @@
-#include "core/exec/error_report_file.h"
+#include "core/exec/numerics/error_report_file.h"
 
 #include <algorithm>
 #include <charconv>
@@ -132,7 +132,10 @@ std::string errorReportJson(const ErrorReport& report) {
     out.reserve(128 + report.outputs.size() * 480);
     // The header is short: json indents it, shifted by one level.
     std::string tolerance;
-    for (char c : json{{"rtol", report.tolerance.rtol}, {"atol", report.tolerance.atol}}.dump(2)) {
+    // null: each row's dtypes chose it (assert_close's defaults); the rows
+    // say what applied.
+    auto setting = [](const std::optional<double>& v) { return v ? json(*v) : json(nullptr); };
+    for (char c : json{{"rtol", setting(report.tolerance.rtol)}, {"atol", setting(report.tolerance.atol)}}.dump(2)) {
         tolerance += c;
         if (c == '\n') tolerance += "  ";
     }
@@ -163,7 +166,10 @@ std::string errorReportJson(const ErrorReport& report) {
         w.integer("nan_reference", m.nanReference);
         w.integer("inf_reference", m.infReference);
         w.boolean("dtype_differs", row.dtypeDiffers);
+        w.real("rtol", m.tolerance.rtol);
+        w.real("atol", m.tolerance.atol);
         if (!m.problem.empty()) w.string("problem", m.problem);
+        if (!row.referenceNote.empty()) w.string("reference_note", row.referenceNote);
         w.close();
     }
     out += report.outputs.empty() ? "],\n" : "\n  ],\n";
@@ -178,7 +184,7 @@ std::string errorReportJson(const ErrorReport& report) {
 std::string errorReportCsv(const ErrorReport& report) {
     std::string out =
         "node,output,index,op_type,max_abs,max_rel,mean_abs,mse,cosine,sqnr_db,ok,exact,numel,mismatches,"
-        "nan_actual,inf_actual,nan_reference,inf_reference,dtype_differs,problem\n";
+        "nan_actual,inf_actual,nan_reference,inf_reference,dtype_differs,problem,rtol,atol\n";
     for (const auto& row : report.outputs) {
         const ErrorMetrics& m = row.metrics;
         out += csvField(row.nodeName) + "," + csvField(row.output) + "," + std::to_string(row.index) + "," +
@@ -188,7 +194,7 @@ std::string errorReportCsv(const ErrorReport& report) {
                "," + std::to_string(m.numel) + "," + std::to_string(m.mismatches) + "," + std::to_string(m.nanActual) +
                "," + std::to_string(m.infActual) + "," + std::to_string(m.nanReference) + "," +
                std::to_string(m.infReference) + "," + (row.dtypeDiffers ? "true" : "false") + "," +
-               csvField(m.problem) + "\n";
+               csvField(m.problem) + "," + numberText(m.tolerance.rtol) + "," + numberText(m.tolerance.atol) + "\n";
     }
     return out;
 }

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "core/exec/error_metrics.h"
+#include "core/exec/numerics/error_metrics.h"
 #include "core/ir/graph.h"
 
 namespace irscope::io {
@@ -36,6 +36,7 @@ struct OutputError {
     bool dtypeDiffers = false;  // the run's dtype is not the reference's
     bool failing = false;       // !metrics.ok, or a dtype difference the reference does not allow
     ErrorMetrics metrics;
+    std::string referenceNote;  // how the reference got this value, when unusual (ReferenceSource::noteOf)
 };
 
 struct ErrorReport {

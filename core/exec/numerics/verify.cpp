@@ -1,4 +1,4 @@
-#include "core/exec/verify.h"
+#include "core/exec/numerics/verify.h"
 #include "core/exec/uninitialized_ops.h"
 
 #include <cmath>
@@ -7,8 +7,8 @@
 #include <ATen/ATen.h>
 #include <ATen/core/grad_mode.h>
 
-#include "core/exec/error_metrics.h"
 #include "core/exec/executor.h"
+#include "core/exec/numerics/error_metrics.h"
 #include "core/exec/session.h"
 #include "core/io/tensor_dtype.h"
 #include "core/io/tensor_map.h"
@@ -59,6 +59,7 @@ Comparison compareTensors(const std::string& name, const at::Tensor& actual, con
     const bool exactKind = !at::isFloatingType(expected.scalar_type()) && !at::isComplexType(expected.scalar_type()) &&
                            !at::isFloatingType(actual.scalar_type()) && !at::isComplexType(actual.scalar_type());
     c.exact = exactKind;
+    c.tolerance = tol.applied(actual.scalar_type(), expected.scalar_type());
     if (actual.scalar_type() != expected.scalar_type())
         c.problem = "dtype " + dtypeNameOf(actual) + " differs from the reference's " + dtypeNameOf(expected);
     if (c.numel == 0) {
@@ -81,7 +82,7 @@ Comparison compareTensors(const std::string& name, const at::Tensor& actual, con
     } else {
         // Same infinities are equal (torch.allclose does the same); NaN never is.
         at::Tensor sameInf = at::logical_and(a.isinf(), a == e);
-        ok = at::logical_or(diff <= tol.atol + tol.rtol * eAbs, sameInf);
+        ok = at::logical_or(diff <= c.tolerance.atol + c.tolerance.rtol * eAbs, sameInf);
     }
     // A NaN or a differing infinity makes the difference infinite for reporting.
     at::Tensor bad = at::logical_or(diff.isnan(), at::logical_and(diff.isinf(), ok.logical_not()));

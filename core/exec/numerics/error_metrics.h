@@ -11,14 +11,15 @@
 //   max_rel  = max |d| / |ref|, where 0/0 counts 0 and x/0 (x > 0) inf
 //   cosine   = <actual, ref> / (|actual| |ref|); 1 when both are zero, 0 when one is
 //   sqnr_db  = 10 log10(|ref|^2 / |d|^2); +inf when d = 0
-//   ok       = torch.allclose(actual, ref, rtol, atol) (NaN never close); exact
+//   ok       = torch.allclose(actual, ref, rtol, atol) (NaN never close) with
+//              the tolerance tolerance.h applies to the two dtypes; exact
 //              equality for integers and bools
 // A NaN anywhere makes max_abs, mean_abs, mse, sqnr_db NaN, as in PyTorch.
 #include <cstdint>
 #include <limits>
 #include <string>
 
-#include "core/exec/verify.h"
+#include "core/exec/numerics/verify.h"
 
 namespace at {
 class Tensor;
@@ -41,6 +42,7 @@ struct ErrorMetrics {
     // when nothing was compared.
     int64_t worstIndex = -1;
     double worstActual = 0, worstReference = 0;
+    AppliedTolerance tolerance;  // what `ok` and `mismatches` were judged by
 
     bool comparable() const { return problem.empty(); }
 };

@@ -1,14 +1,16 @@
 #pragma once
 // Verification against references: outputs with allclose semantics (as
-// torch.allclose: |a - e| <= atol + rtol * |e|, NaN never equal), integer and
-// bool tensors exactly; and intermediates against a reference dump, reporting
-// the first node in execution order that diverges.
+// torch.allclose: |a - e| <= atol + rtol * |e|, NaN never equal) under the
+// tolerance of tolerance.h (assert_close's default for the dtypes unless the
+// user set one), integer and bool tensors exactly; and intermediates against
+// a reference dump, reporting the first node in execution order that diverges.
 #include <cstdint>
 #include <functional>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "core/exec/numerics/tolerance.h"
 #include "core/ir/graph.h"
 
 namespace at {
@@ -22,11 +24,6 @@ namespace irscope::exec {
 
 class Session;
 
-struct Tolerance {
-    double rtol = 1e-5;  // torch.allclose's defaults
-    double atol = 1e-8;
-};
-
 struct Comparison {
     std::string name;
     bool matched = false;
@@ -38,6 +35,7 @@ struct Comparison {
     double maxRelDiff = 0;            // max |actual - expected| / |expected| (inf where expected is 0)
     std::vector<int64_t> worstIndex;  // index of the largest |actual - expected|
     double worstActual = 0, worstExpected = 0;
+    AppliedTolerance tolerance;  // what `matched` was judged by
 };
 
 // "torch_ir spelling" of a dtype ("float32").
