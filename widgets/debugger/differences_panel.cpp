@@ -369,10 +369,11 @@ void DifferencesPanel::checksChanged() {
     const auto text = [](const std::optional<double>& v) { return v ? QString::number(*v, 'g', 6) : QString(); };
     if (rtolEdit_ && !rtolEdit_->hasFocus()) rtolEdit_->setText(text(tol.rtol));
     if (atolEdit_ && !atolEdit_->hasFocus()) atolEdit_->setText(text(tol.atol));
-    tolerance_->setText(!tol.userSet()         ? tr("Tolerance: dtype defaults")
-                        : tol.rtol && tol.atol ? tr("Tolerance: rtol %1, atol %2").arg(text(tol.rtol), text(tol.atol))
-                        : tol.rtol             ? tr("Tolerance: rtol %1").arg(text(tol.rtol))
-                                               : tr("Tolerance: atol %1").arg(text(tol.atol)));
+    // Short: the dock's bar is narrow; the summary line names what applied.
+    tolerance_->setText(!tol.userSet()         ? tr("Tolerance")
+                        : tol.rtol && tol.atol ? tr("rtol %1, atol %2").arg(text(tol.rtol), text(tol.atol))
+                        : tol.rtol             ? tr("rtol %1").arg(text(tol.rtol))
+                                               : tr("atol %1").arg(text(tol.atol)));
     rowsChanged();
 }
 

@@ -85,7 +85,8 @@ InputsPanel::InputsPanel(DebugController* c, QWidget* parent) : QWidget(parent),
     // The last run's verdict against the expected outputs, where they were loaded.
     connect(c_, &DebugController::stopped, this, [this] {
         if (c_->verdict().isEmpty()) return;
-        const bool bad = !c_->verdict().startsWith(QLatin1String("outputs match"));
+        const bool bad = !c_->verdict().startsWith(QLatin1String("outputs match")) &&
+                         !c_->verdict().startsWith(QLatin1String("local error: no node"));
         divergence_->setStyleSheet(bad ? QStringLiteral("color:#d0302a") : QStringLiteral("color:#2a8a3a"));
         divergence_->setText(tr("Last run: %1").arg(c_->verdict()));
     });

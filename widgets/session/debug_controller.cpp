@@ -1,5 +1,7 @@
 #include "widgets/session/debug_controller.h"
 
+#include "core/exec/numerics/local_verdict.h"
+
 #include <QTimer>
 
 #include "widgets/common/qt_text.h"
@@ -360,7 +362,9 @@ void DebugController::postRun(std::function<exec::RunStatus(exec::Debugger&)> ru
             // A finished run measured against expected outputs or a reference says how it went.
             verdict_.clear();
             if (st.reason == exec::StopReason::Finished && dbg_)
-                verdict_ = QString::fromStdString(exec::describeVerdict(dbg_->graph(), errorRows_));
+                verdict_ = QString::fromStdString((errorMode_ == exec::ErrorMode::Local
+                                                       ? exec::describeLocalVerdict(errorRows_)
+                                                       : exec::describeVerdict(dbg_->graph(), errorRows_)));
             if (!verdict_.isEmpty()) lastStatus_ += QStringLiteral(" — ") + verdict_;
             // The reference's own failure switched it off; the run is not failed by it.
             if (!referenceFailure.empty())
