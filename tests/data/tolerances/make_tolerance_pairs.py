@@ -88,20 +88,15 @@ def main():
     # Mixed dtypes (a reduced-precision reference against a float32 run): the
     # looser of the two defaults applies.
     e32 = torch.randn(16, dtype=torch.float32)
-    e16 = e32.to(torch.bfloat16)
-    rt, at = default_tolerances(e16)
-    band = at + rt * e16.float().abs()
-    for factor, label in ((0.3, "inside"), (3.0, "outside")):
-        a = e16.float().clone()
-        a[5] += factor * band[5]
-        add(f"float32_vs_bfloat16_{label}", a, e16)
-    h = e32.to(torch.float16)
-    rt, at = default_tolerances(h)
-    band = at + rt * h.float().abs()
-    for factor, label in ((0.3, "inside"), (3.0, "outside")):
-        a = h.float().clone()
-        a[7] += factor * band[7]
-        add(f"float32_vs_float16_{label}", a, h)
+    for reduced, at_index in ((torch.bfloat16, 5), (torch.float16, 7)):
+        e = e32.to(reduced)
+        rt, at = default_tolerances(e)
+        band = at + rt * e.float().abs()
+        short = str(reduced).replace("torch.", "")
+        for factor, label in ((0.3, "inside"), (3.0, "outside")):
+            a = e.float().clone()
+            a[at_index] += factor * band[at_index]
+            add(f"float32_vs_{short}_{label}", a, e)
 
     torch.save(tensors, os.path.join(HERE, "tolerance_pairs.pt"))
     with open(os.path.join(HERE, "tolerance_pairs.json"), "w") as f:
