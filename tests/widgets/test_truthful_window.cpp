@@ -4,7 +4,12 @@
 // tests/data/make_ir_fixtures.py).
 #include <QAction>
 #include <QDockWidget>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QLabel>
+#include <QListWidget>
 #include <QMenu>
 #include <QMenuBar>
 #include <QProgressBar>
@@ -103,6 +108,84 @@ private slots:
     // failed with "not found in registry". Now both say the same: the run
     // stops before the node that needs the value, like a breakpoint, names
     // the value, and brings up the dock that supplies it.
+    // File ▸ Open of another model after llama_block kept llama_block's
+    // weights and inputs: "0 loaded, 132 missing", its buffers "unused in
+    // file". Another model starts clean; the same model opened from another
+    // file (its meta-device twin) keeps the files and says so.
+    void anotherModelStartsCleanTheSameModelKeepsItsFiles() {
+        LlamaWindow lw;
+        DebugController* c = lw.ui.controller;
+        QVERIFY(!c->weightRows().empty());
+        QSignalSpy loaded(lw.w.session(), &GraphSession::graphLoaded);
+        lw.w.openFile(fx(QStringLiteral("tiny_moe.json")));
+        QVERIFY(loaded.wait(20000) && c->waitIdle());
+        for (const auto& r : c->weightRows()) {
+            QVERIFY2(r.source.find("llama_block") == std::string::npos, r.originalName.c_str());
+            QVERIFY2(!r.placeholder.empty(), ("unused entry " + r.originalName).c_str());
+        }
+        for (const auto& r : c->inputRows()) QVERIFY2(r.source != irscope::exec::InputSource::File, r.name.c_str());
+
+        c->loadWeights(fx(QStringLiteral("tiny_moe.weights.pt")));
+        QVERIFY(c->waitIdle());
+        auto fromFile = [c] {
+            int n = 0;
+            for (const auto& r : c->weightRows()) n += r.source.find("tiny_moe.weights.pt") != std::string::npos;
+            return n;
+        };
+        const int loadedWeights = fromFile();
+        QVERIFY(loadedWeights > 0);
+        lw.w.openFile(fx(QStringLiteral("tiny_moe.meta.json")));
+        QVERIFY(loaded.wait(20000) && c->waitIdle());
+        QCOMPARE(fromFile(), loadedWeights);
+        QVERIFY2(lw.w.statusBar()->currentMessage().contains(QLatin1String("Kept the files loaded for tiny_moe.json")),
+                 qPrintable(lw.w.statusBar()->currentMessage()));
+    }
+
+    // A node that reads a value no node, input or weight produces: the
+    // pre-flight banner said "load a state_dict that has 'ghost'". It names
+    // the broken IR instead, and the list says no file supplies it.
+    void aDanglingProducerIsNamedAsABrokenIr() {
+        QFile in(fx(QStringLiteral("simple_mlp.json")));
+        QVERIFY(in.open(QIODevice::ReadOnly));
+        QJsonObject ir = QJsonDocument::fromJson(in.readAll()).object();
+        QJsonArray nodes = ir[QStringLiteral("nodes")].toArray();
+        QJsonObject relu = nodes[1].toObject();  // relu reads linear: it now reads a 'ghost' nothing makes
+        QJsonArray inputs = relu[QStringLiteral("inputs")].toArray();
+        QJsonObject input = inputs[0].toObject();
+        QCOMPARE(input[QStringLiteral("producer_node")].toString(), QStringLiteral("linear"));
+        input[QStringLiteral("name")] = QStringLiteral("ghost");
+        input[QStringLiteral("producer_node")] = QStringLiteral("ghost");
+        inputs[0] = input;
+        relu[QStringLiteral("inputs")] = inputs;
+        nodes[1] = relu;
+        ir[QStringLiteral("nodes")] = nodes;
+        const QByteArray text = QJsonDocument(ir).toJson();
+        QTemporaryDir dir;
+        QFile out(dir.filePath(QStringLiteral("dangling.json")));
+        QVERIFY(out.open(QIODevice::WriteOnly) && out.write(text) == text.size());
+        out.close();
+
+        MainWindow w;
+        DebuggerUi ui = installDebugger(w);
+        w.resize(1400, 900);
+        w.show();
+        QSignalSpy loaded(w.session(), &GraphSession::graphLoaded);
+        w.openFile(out.fileName());
+        QVERIFY(loaded.wait(20000) && ui.controller->waitIdle());
+        ui.controller->loadWeights(fx(QStringLiteral("simple_mlp.weights.pt")));
+        QVERIFY(ui.controller->waitIdle());
+        const QString title = ui.missing->title();
+        QVERIFY2(title.contains(QLatin1String("the IR is broken")), qPrintable(title));
+        QVERIFY2(
+            !title.contains(QLatin1String("value(s) missing")) && !title.contains(QLatin1String("1 value missing")),
+            qPrintable(title));
+        QCOMPARE(ui.missing->list()->count(), 1);
+        const QString item = ui.missing->list()->item(0)->text();
+        QVERIFY2(item.contains(QLatin1String("no node, graph input or weight of this IR produces 'ghost'")),
+                 qPrintable(item));
+        QVERIFY2(!item.contains(QLatin1String("state_dict")), qPrintable(item));
+    }
+
     void missingValueStopsBeforeItsNodeAsSaid() {
         MainWindow w;
         DebuggerUi ui;

@@ -197,6 +197,8 @@ void connectRunState(MainWindow& w, const DebuggerUi& ui) {
                      [&w](const QString& message, bool) { w.statusBar()->showMessage(message, 15000); });
     QObject::connect(c, &DebugController::errorOccurred, &w,
                      [&w](const QString& msg) { w.showMessage(msg, true, false); });
+    QObject::connect(c, &DebugController::notice, &w,
+                     [&w](const QString& msg) { w.statusBar()->showMessage(msg, 15000); });
     QObject::connect(c, &DebugController::valuesChanged, &w, [ui] { showValuesStatus(ui); });
     QObject::connect(c, &DebugController::valuesLoadChanged, &w, [ui] { showValuesStatus(ui); });
     // A file that loads supersedes the error of one that did not.

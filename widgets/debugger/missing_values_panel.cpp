@@ -59,18 +59,26 @@ void MissingValuesPanel::rebuild() {
     setVisible(!m.empty());
     // Values only a state_dict can supply are no alarm while none is loaded: one
     // neutral line for them, red rows for what a state_dict can never supply.
-    int awaiting = 0, castable = 0;
+    int awaiting = 0, castable = 0, dangling = 0;
     for (const auto& r : m) {
         awaiting += r.awaitsStateDict ? 1 : 0;
         castable += r.remedy == exec::Remedy::CastToIrDtype ? 1 : 0;
+        dangling += isDanglingValue(r) ? 1 : 0;
     }
-    const int alarming = static_cast<int>(m.size()) - awaiting;
+    const int alarming = static_cast<int>(m.size()) - awaiting - dangling;
     QString title;
-    if (alarming > castable)
+    // A broken IR first: no file the user loads would fix it.
+    if (dangling > 0)
         title =
-            tr("<b style='color:#d0302a'>Pre-flight: %n value(s) missing</b> — a run stops before the first node "
-               "that needs one, until they are supplied",
-               nullptr, alarming - castable);
+            tr("<b style='color:#d0302a'>Pre-flight: the IR is broken: %n value(s) read that no node, graph "
+               "input or weight produces</b> — a run stops before the first node that reads one; no file "
+               "supplies them (see the list, and `irscope validate`)",
+               nullptr, dangling);
+    if (alarming > castable)
+        title += (title.isEmpty() ? QString() : QStringLiteral("<br>")) +
+                 tr("<b style='color:#d0302a'>Pre-flight: %n value(s) missing</b> — a run stops before the first node "
+                    "that needs one, until they are supplied",
+                    nullptr, alarming - castable);
     if (castable > 0)
         title += (title.isEmpty() ? QString() : QStringLiteral("<br>")) +
                  tr("<b style='color:#d0302a'>Pre-flight: %n weight(s) not in the IR's dtype</b> — the ops would "
@@ -93,6 +101,8 @@ void MissingValuesPanel::rebuild() {
     list_->setVisible(list_->count() > 0);
     cast_->setVisible(castable > 0);
 }
+
+QString MissingValuesPanel::title() const { return title_->text(); }
 
 namespace {
 

@@ -24,6 +24,7 @@ public:
     explicit MissingValuesPanel(DebugController* controller, QWidget* parent = nullptr);
     QListWidget* list() const { return list_; }
     QPushButton* castButton() const { return cast_; }
+    QString title() const;  // the pre-flight banner's text (rich text)
 
 private:
     void rebuild();

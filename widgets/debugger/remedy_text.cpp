@@ -4,6 +4,8 @@
 
 namespace irscope::widgets {
 
+bool isDanglingValue(const exec::MissingRow& r) { return r.value.kind == "value" && !r.value.wrongDtype(); }
+
 QString remedyText(const exec::MissingRow& r) {
     const auto& mv = r.value;
     const QString what = q(mv.originalName.empty() ? mv.name : mv.originalName);
@@ -29,6 +31,13 @@ QString remedyText(const exec::MissingRow& r) {
                    "(Weights dock › Cast to the IR's dtypes)")
             .arg(what, q(mv.haveDtype), q(mv.irDtype));
     case exec::Remedy::LoadStateDict:
+        // A name no node, graph input or weight of the IR gives: no file
+        // supplies it, the IR itself is broken.
+        if (isDanglingValue(r))
+            return QStringLiteral(
+                       "no node, graph input or weight of this IR produces '%1': the IR is broken (`irscope "
+                       "validate` names the input); export the model again, or fix the input that reads it")
+                .arg(what);
         return QStringLiteral("load a state_dict that has '%1' (Weights dock › Load weights…)").arg(what);
     }
     return {};

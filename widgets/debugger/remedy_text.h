@@ -8,6 +8,9 @@
 
 namespace irscope::widgets {
 
+// A value the nodes read that nothing in the IR gives (a dangling producer):
+// no file can supply it; the IR is broken.
+bool isDanglingValue(const exec::MissingRow& row);
 // "enter the value of constant 'mask' in the Constants dock (...) or load a constants file"
 QString remedyText(const exec::MissingRow& row);
 // "c_mask (constant 'mask'), needed by: mul: " + remedyText

@@ -1,7 +1,9 @@
 #include "widgets/session/debug_controller.h"
 
 #include "core/exec/numerics/local_verdict.h"
+#include "core/ir/same_model.h"
 
+#include <QFileInfo>
 #include <QTimer>
 
 #include "widgets/common/qt_text.h"
@@ -172,17 +174,34 @@ void DebugController::onGraphLoaded() {
     runLane_->waitForDone();
     queryLane_->waitForDone();
     runLane_->dropAll();
-    // The user's value sources carry over (a reload of the same IR keeps its session).
-    const exec::ValueSettings settings = dbg_ ? dbg_->settings() : exec::ValueSettings{};
+    // The user's value sources carry over to the same model (a reload, a new
+    // export of it, its meta twin: ir/same_model.h); another model starts clean.
+    exec::ValueSettings settings = dbg_ ? dbg_->settings() : exec::ValueSettings{};
+    const std::shared_ptr<const LoadedDocument> before = doc_;
     tick_->stop();
     dbg_.reset();
     rowsSent_ = {};  // both lanes are idle: the run lane's bookkeeping may be touched
     doc_ = session_->documentPtr();
     clearSnapshot();
     if (!doc_) return;
+    const bool hadFiles = !settings.files.empty() || !settings.entered.empty();
+    const bool samePath =
+        before && QFileInfo(before->path).canonicalFilePath() == QFileInfo(doc_->path).canonicalFilePath();
+    const bool sameModel = before && (samePath || ir::isSameModel(before->graph, doc_->graph));
+    if (!sameModel) {
+        settings = {};
+        // A second run with the old model's weights is the old model's too.
+        if (referenceChoice_.kind == exec::ReferenceChoice::Kind::Weights) {
+            referenceChoice_ = {};
+            emit checksChanged();
+        }
+    }
     dbg_ = std::make_unique<exec::Debugger>(doc_->graph, retention_);
     emit debuggerReset();
     restoreSettings(settings);
+    if (sameModel && !samePath && hadFiles)
+        emit notice(tr("Kept the files loaded for %1: %2 is the same model")
+                        .arg(QFileInfo(before->path).fileName(), QFileInfo(doc_->path).fileName()));
 }
 
 void DebugController::clearSnapshot() {

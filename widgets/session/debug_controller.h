@@ -221,6 +221,9 @@ signals:
     void checksChanged();                     // the reference choice, the error mode or the tolerance
     void watchesChanged();
     void errorOccurred(const QString& message);
+    // Something worth a line in the status bar that is not an error (the
+    // files of the previous document kept for this one).
+    void notice(const QString& message);
     void busyChanged(bool busy);
 
 private:
