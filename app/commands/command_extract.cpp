@@ -72,7 +72,9 @@ void valuesFromDump(const ParsedArgs& p, const ir::Subgraph& cut, io::TensorMap&
         if (!t) t = given.find(name);
         if (!t)
             throw ExtractError("--values: " + *p.value("--values") + " has no tensor '" + name + "' (" + role +
-                               "); dump the run with `irscope run --dump`, or give --weights and --inputs instead");
+                               "); a dump of `irscope run --dump` has every node output and graph input of the "
+                               "run: was it made from this IR? Or give the graph inputs with --inputs, or "
+                               "--weights and --inputs to compute the values instead");
         into.insert(name, t->contiguous());
     };
     for (const auto& n : cut.inputs) take(n, inputs, "a value entering the selection");

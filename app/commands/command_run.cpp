@@ -313,7 +313,14 @@ private:
 
     bool dumpIntermediates() {
         if (!parsed_.has("--dump")) return true;
+        // Complete for any cut `extract --values` makes of it: the graph
+        // inputs too (a layer's KV cache, position ids), under their names.
+        // Weights and constants stay in the files the run read them from.
         io::TensorMap all;
+        for (const auto& in : graph_->graphInputs) {
+            at::Tensor t;
+            if (session_->value(in.name, t)) all.insert(in.name, t);
+        }
         session_->intermediates(all);
         try {
             io::writeTensorFile(all, *parsed_.value("--dump"));
@@ -557,7 +564,8 @@ const CommandRegistration registration{
             "  --break-on COND       stop after the first node whose output has: nan, inf,\n"
             "                        absmax=V (max |x| above V), diff (fails the tolerance);\n"
             "                        comma-separated; prints the node and its inputs, exit 1\n\n"
-            "  --dump FILE           write every intermediate (.pt or .safetensors)\n"
+            "  --dump FILE           write every node output and graph input (.pt or .safetensors):\n"
+            "                        the values any `irscope extract --values` cut needs\n"
             "  --until NODE          stop after NODE\n"
             "  --rtol R, --atol A    tolerances for every dtype (default: torch.testing.assert_close's\n"
             "                        for the dtypes compared: float32 1.3e-06 and 1e-05, float16\n"

@@ -94,6 +94,26 @@ private slots:
         QVERIFY2(r.exitCode == 0, qPrintable(r.out + r.err));
     }
 
+    // A dump is complete: a module whose cut needs graph inputs (the MoE's
+    // embedding reads input_ids; a whole layer reads the RoPE tables made
+    // from them) extracts from the dump alone, no --inputs, and reruns bit
+    // for bit. Before, the dump held node outputs only and extract refused.
+    void moduleFromADumpAlone() {
+        QTemporaryDir dir;
+        const QString dump = dir.filePath("dump.pt");
+        auto r = runIrscope(QStringList{"run", fixture("tiny_moe.json"), "--dump", dump} + values("tiny_moe"));
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        for (const QString module : {"embed_tokens", "layers.0"}) {
+            const QString sub = dir.filePath(module + ".json");
+            r = runIrscope({"extract", fixture("tiny_moe.json"), "--module", module, "--values", dump, "-o", sub});
+            QVERIFY2(r.exitCode == 0, qPrintable(module + ": " + r.out + r.err));
+            r = runIrscope({"run", sub, "--weights", fixture("tiny_moe.weights.pt"), "--constants",
+                            fixture("tiny_moe.constants.pt"), "--inputs", dir.filePath(module + ".inputs.pt"),
+                            "--expected", dir.filePath(module + ".expected.pt"), "--rtol", "0", "--atol", "0"});
+            QVERIFY2(r.exitCode == 0, qPrintable(module + ": " + r.out + r.err));
+        }
+    }
+
     void refusesBadInput() {
         QTemporaryDir dir;
         const QString sub = dir.filePath("s.json");
