@@ -64,6 +64,35 @@ private slots:
         QCOMPARE(recent.files().size(), 9);
     }
 
+    // Five model.json: each entry shows the fewest folders that set it apart.
+    void recentFilesTellSameNamesApart() {
+        const QStringList paths = {"/data/exp1/run3/model.json", "/data/exp2/run3/model.json",
+                                   "/data/exp1/run4/model.json", "/home/me/model.json",
+                                   "/data/exp1/run3/other.json", "/model.json"};
+        QCOMPARE(recentFileLabels(paths),
+                 (QStringList{"model.json — …/exp1/run3", "model.json — …/exp2/run3", "model.json — …/run4",
+                              "model.json — …/me", "other.json", "model.json — /"}));
+        // In the menu, numbered, with the whole path as the tip.
+        QMenu menu;
+        RecentFiles recent(&menu);
+        recent.clear();
+        QTemporaryDir a, b;
+        auto make = [](const QTemporaryDir& d) {
+            QDir(d.path()).mkpath(QStringLiteral("run3"));
+            QFile f(d.filePath(QStringLiteral("run3/model.json")));
+            f.open(QIODevice::WriteOnly);
+            f.write("{}");
+            return f.fileName();
+        };
+        const QString first = make(a), second = make(b);
+        recent.add(first);
+        recent.add(second);
+        const QString other = QFileInfo(a.path()).fileName(), newest = QFileInfo(b.path()).fileName();
+        QCOMPARE(menu.actions()[0]->text(), QStringLiteral("&1  model.json — …/%1/run3").arg(newest));
+        QCOMPARE(menu.actions()[1]->text(), QStringLiteral("&2  model.json — …/%1/run3").arg(other));
+        QCOMPARE(menu.actions()[1]->toolTip(), first);
+    }
+
     void vanishedFilesAreDropped() {
         QMenu menu;
         RecentFiles recent(&menu);

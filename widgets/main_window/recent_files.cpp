@@ -1,5 +1,7 @@
 #include "widgets/main_window/recent_files.h"
 
+#include <algorithm>
+
 #include <QAction>
 #include <QFileInfo>
 #include <QKeySequence>
@@ -52,11 +54,49 @@ bool RecentFiles::prune() {
     return files_.size() != before;
 }
 
+QStringList recentFileLabels(const QStringList& paths) {
+    // Each path's folders, innermost first.
+    QList<QStringList> folders;
+    for (const QString& p : paths) {
+        QStringList parts = QFileInfo(p).absolutePath().split(QLatin1Char('/'), Qt::SkipEmptyParts);
+        std::reverse(parts.begin(), parts.end());
+        folders << parts;
+    }
+    QStringList labels;
+    for (int i = 0; i < paths.size(); ++i) {
+        const QString name = QFileInfo(paths[i]).fileName();
+        // The fewest folders that no other file of this name ends with too.
+        int depth = 0;
+        bool shared = false;
+        for (int j = 0; j < paths.size(); ++j) {
+            if (j == i || QFileInfo(paths[j]).fileName() != name) continue;
+            shared = true;
+            int same = 0;
+            while (same < folders[i].size() && same < folders[j].size() && folders[i][same] == folders[j][same]) ++same;
+            depth = std::max(depth, std::min<int>(same + 1, folders[i].size()));
+        }
+        if (!shared) {
+            labels << name;
+            continue;
+        }
+        QStringList shown = folders[i].mid(0, depth);
+        std::reverse(shown.begin(), shown.end());
+        const bool whole = depth >= folders[i].size();
+        labels << name + QStringLiteral(" — ") + (whole ? QStringLiteral("/") : QStringLiteral("…/")) +
+                      shown.join(QLatin1Char('/'));
+    }
+    return labels;
+}
+
 void RecentFiles::rebuild() {
     menu_->clear();
+    const QStringList labels = recentFileLabels(files_);
     for (int i = 0; i < files_.size(); ++i) {
         const QString path = files_[i];
-        auto* a = menu_->addAction(QStringLiteral("&%1  %2").arg(i + 1).arg(QFileInfo(path).fileName()));
+        // The text goes through QAction's mnemonic parsing: a folder's '&' stays a '&'.
+        QString label = labels[i];
+        label.replace(QLatin1Char('&'), QStringLiteral("&&"));
+        auto* a = menu_->addAction(QStringLiteral("&%1  %2").arg(i + 1).arg(label));
         a->setShortcut(QKeySequence(Qt::CTRL | static_cast<Qt::Key>(Qt::Key_1 + i)));
         a->setToolTip(path);
         a->setStatusTip(path);
