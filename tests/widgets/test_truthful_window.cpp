@@ -259,6 +259,16 @@ private slots:
         QVERIFY2(compare.contains(QLatin1String("matches")), qPrintable(compare));
         QVERIFY2(!compare.contains(QLatin1String("computed tensors match")), qPrintable(compare));
 
+        // Reset (Shift+F5): the verdict was about a run that is gone.
+        good.ui.resetAction->trigger();
+        QVERIFY(good.ui.controller->waitIdle());
+        QVERIFY2(good.ui.controller->verdict().isEmpty(), qPrintable(good.ui.controller->verdict()));
+        QVERIFY2(!inputsLabel->text().contains(QLatin1String("Last run")), qPrintable(inputsLabel->text()));
+        QVERIFY2(good.ui.status->toolTip().startsWith(QLatin1String("reset")), qPrintable(good.ui.status->toolTip()));
+        good.run();  // and a new run has its own
+        QVERIFY2(inputsLabel->text().contains(QLatin1String("Last run: outputs match")),
+                 qPrintable(inputsLabel->text()));
+
         // Perturbed weights: the output that differs, and where it started.
         LlamaWindow bad(QStringLiteral("llama_block.weights_perturbed.pt"));
         bad.run();

@@ -162,7 +162,11 @@ void connectRunState(MainWindow& w, const DebuggerUi& ui) {
             failed ? QStringLiteral("<span style='color:#d0302a'>%1</span>").arg(msg.toHtmlEscaped().left(160))
                    : msg.left(160));
         ui.status->setToolTip(msg);
-        if (failed) w.statusBar()->showMessage(msg, 15000);
+        if (failed)
+            w.statusBar()->showMessage(msg, 15000);
+        else if (w.statusBar()->currentMessage() == w.property("irscopeLastFailure").toString())
+            w.statusBar()->clearMessage();  // the failure it showed is not the state any more
+        w.setProperty("irscopeLastFailure", failed ? msg : QString());
     });
     // Stopped before a node for a value it lacks: the dock that supplies it comes up.
     QObject::connect(c, &DebugController::stoppedForMissingValue, &w, [ui, c](const QString& name, const QString&) {

@@ -84,7 +84,14 @@ InputsPanel::InputsPanel(DebugController* c, QWidget* parent) : QWidget(parent),
     });
     // The last run's verdict against the expected outputs, where they were loaded.
     connect(c_, &DebugController::stopped, this, [this] {
-        if (c_->verdict().isEmpty()) return;
+        if (c_->verdict().isEmpty()) {
+            // A reset, or a run that did not finish: the last verdict no longer holds.
+            if (divergence_->text().startsWith(tr("Last run: ").trimmed())) {
+                divergence_->clear();
+                divergence_->setStyleSheet({});
+            }
+            return;
+        }
         const bool bad = !c_->verdict().startsWith(QLatin1String("outputs match")) &&
                          !c_->verdict().startsWith(QLatin1String("local error: no node"));
         divergence_->setStyleSheet(bad ? QStringLiteral("color:#d0302a") : QStringLiteral("color:#2a8a3a"));

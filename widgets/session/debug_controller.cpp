@@ -470,6 +470,7 @@ void DebugController::reset() {
         auto s = std::make_shared<Snapshot>(snapshot(d, false));
         return [this, s] {
             lastFailed_ = false;
+            verdict_.clear();  // about a run that is gone
             lastStatus_ = tr("reset: %1 nodes pending").arg(nodeCount());
             apply(std::move(*s));
             emit stopped(lastStatus_, false);
