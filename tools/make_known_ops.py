@@ -1,11 +1,18 @@
 #!/usr/bin/env python3
 """Writes core/ir/known_ops.inc: every op_type irscope knows, as torch_ir spells it
-("aten.add.Tensor", "aten.relu.default"). Sources: a list of the libtorch 1.13
-dispatcher's schemas, one `ns::name.overload(...) -> ...` per line (not in this
-repository: see docs/CONTRIBUTING.md), plus the PyTorch 2.x ops that
-torch.export emits and irscope runs through equivalents (docs/libtorch-versions.md).
+("aten.add.Tensor", "aten.relu.default"). Sources: the libtorch 1.13 dispatcher's
+ops, plus the PyTorch 2.x ops that torch.export emits and irscope runs through
+equivalents (docs/libtorch-versions.md).
 
-Usage: tools/make_known_ops.py SCHEMAS.txt > core/ir/known_ops.inc
+The dispatcher's ops come from the PyTorch this script runs on (Debian's
+python3-torch, 1.13, the same build as the libtorch irscope links): every op
+registered with the dispatcher that has a schema, less the namespaces Python
+registers when `torch` is imported (prims, nvprims), which a C++ program
+linking libtorch never has. Or from a file of schemas, one
+`ns::name.overload(...) -> ...` per line.
+
+Usage: /usr/bin/python3 tools/make_known_ops.py > core/ir/known_ops.inc
+       tools/make_known_ops.py SCHEMAS.txt > core/ir/known_ops.inc
 """
 import re
 import sys
@@ -29,8 +36,21 @@ aten._make_dep_token.default aten._weight_int8pack_mm.default aten._grouped_mm.d
 aten._scaled_mm.default aten.copy.default aten.alias.default aten.lift_fresh_copy.default
 """.split()
 
+PYTHON_ONLY_NAMESPACES = {"prims", "nvprims"}
+
+
+def dispatcher_schemas():
+    import torch
+    registered = set(torch._C._dispatch_get_registrations_for_dispatch_key(""))
+    for schema in torch._C._jit_get_all_schemas():
+        text = str(schema)
+        name = text.split("(")[0]
+        if name in registered and name.split("::")[0] not in PYTHON_ONLY_NAMESPACES:
+            yield text
+
+
 names = set(PYTORCH2_OPS)
-for line in open(sys.argv[1]):
+for line in (open(sys.argv[1]) if len(sys.argv) > 1 else dispatcher_schemas()):
     m = re.match(r"^(\w+)::(\w+)(?:\.(\w+))?\(", line)
     if m:
         names.add(f"{m.group(1)}.{m.group(2)}.{m.group(3) or 'default'}")
