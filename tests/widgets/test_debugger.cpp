@@ -419,10 +419,18 @@ private slots:
         QCOMPARE(ctl()->cursor(), int64_t(10));
         QVERIFY(ctl()->lastStatus().contains(QStringLiteral("breakpoint")));
         QCOMPARE(ui_.progress->value(), 10);
-        // Ctrl+F10 on a later node.
+        // Ctrl+F10 on a later node stops before it, as a breakpoint would.
         session()->select(ItemRef::node(20), false);
         trigger(ui_.runToAction);
-        QCOMPARE(ctl()->cursor(), int64_t(21));
+        QCOMPARE(ctl()->cursor(), int64_t(20));
+        QVERIFY2(ctl()->lastStatus().startsWith(QStringLiteral("stopped before '")), qPrintable(ctl()->lastStatus()));
+        QVERIFY(ctl()->lastStatus().contains(QStringLiteral("run to cursor")));
+        trigger(ui_.continueAction);
+        QCOMPARE(ctl()->cursor(), ctl()->nodeCount());
+        // F5 on a finished run starts a new one, which stops at the breakpoint again.
+        trigger(ui_.continueAction);
+        QCOMPARE(ctl()->cursor(), int64_t(10));
+        QVERIFY(ctl()->lastStatus().contains(QStringLiteral("breakpoint")));
         trigger(ui_.continueAction);
         QCOMPARE(ctl()->cursor(), ctl()->nodeCount());
 

@@ -126,7 +126,8 @@ void installRunActions(MainWindow& w, DebuggerUi& ui, QMenu* menu, QToolBar* bar
         action(QObject::tr("Step Out"), QKeySequence(Qt::SHIFT | Qt::Key_F11),
                QObject::tr("Run to the end of the module around the current node"), &DebugController::stepOut);
     ui.runToAction = action(QObject::tr("Run to selected"), QKeySequence(Qt::CTRL | Qt::Key_F10),
-                            QObject::tr("Run until the selected node has run"), &DebugController::runToSelected);
+                            QObject::tr("Run until the selected node is next (stops before it, as a breakpoint)"),
+                            &DebugController::runToSelected);
     ui.breakpointAction =
         action(QObject::tr("Toggle breakpoint"), QKeySequence(Qt::Key_F9), QObject::tr("Stop before the selected node"),
                &DebugController::toggleBreakpointAtSelection);

@@ -446,7 +446,12 @@ void DebugController::stepOut() {
         runToNode(session_->moduleTree()->module(static_cast<modules::ModuleId>(m)).lastNode);
 }
 void DebugController::continueRun() {
-    postRun([](exec::Debugger& d) { return d.runToEnd(); });
+    // F5 on a finished run starts a new one (Visual Studio's Start after the
+    // program ended), which stops at the breakpoints again.
+    postRun([](exec::Debugger& d) {
+        if (d.cursor() >= d.nodeCount()) d.reset();
+        return d.runToEnd();
+    });
 }
 void DebugController::runToNode(qint64 node) {
     if (node < 0) return;
@@ -457,10 +462,22 @@ void DebugController::runToNode(qint64 node) {
 }
 void DebugController::runToSelected() {
     const ItemRef sel = session_->selection();
-    if (sel.isNode())
-        runToNode(sel.index);
-    else if (sel.kind == RefKind::Output && dbg_)
+    if (sel.isNode() && dbg_) {
+        // Run to Cursor stops before the node, as a breakpoint there would:
+        // the node is next, its inputs are there to look at.
+        const qint64 node = sel.index;
+        postRun([node](exec::Debugger& d) {
+            if (node < d.cursor() || d.cursor() >= d.nodeCount()) d.reset();  // already ran: start over
+            exec::RunStatus st = node > d.cursor() ? d.runTo(node - 1) : exec::RunStatus{};
+            if (!st.failed && d.cursor() == node && node < d.nodeCount()) {
+                st.reason = exec::StopReason::ReachedTarget;
+                st.message = "stopped before '" + d.graph().nodes[static_cast<size_t>(node)].name + "' (run to cursor)";
+            }
+            return st;
+        });
+    } else if (sel.kind == RefKind::Output && dbg_) {
         continueRun();
+    }
 }
 void DebugController::reset() {
     if (!dbg_) return;
