@@ -276,6 +276,28 @@ private slots:
         ui_.weights->filter()->setCurrentIndex(3);  // Missing
         QCOMPARE(ui_.weights->visibleRows(), 1);
         ui_.weights->filter()->setCurrentIndex(0);
+        // By name: text (state_dict key or placeholder), or /regex/.
+        QLineEdit* name = ui_.weights->nameFilter();
+        name->setText(QStringLiteral("BIAS"));
+        QCOMPARE(ui_.weights->visibleRows(), 1);
+        name->setText(QStringLiteral("/^linear\\./"));
+        QCOMPARE(ui_.weights->visibleRows(), 2);
+        name->setText(QStringLiteral("c_ma"));  // the placeholder
+        QCOMPARE(ui_.weights->visibleRows(), 1);
+        name->setText(QStringLiteral("/[/"));
+        QCOMPARE(ui_.weights->visibleRows(), 0);
+        QVERIFY(name->styleSheet().contains(QLatin1String("d0302a")));
+        name->clear();
+        QCOMPARE(ui_.weights->visibleRows(), 3);
+        // Arrow keys move through the table and the Tensor viewer follows.
+        QTableView* table = ui_.weights->table();
+        table->setFocus();
+        table->setCurrentIndex(table->model()->index(0, 0));
+        const QString first = ctl()->focusTensor();
+        QVERIFY(!first.isEmpty());
+        QTest::keyClick(table, Qt::Key_Down);
+        QVERIFY(ctl()->focusTensor() != first);
+        QVERIFY(!ctl()->focusTensor().isEmpty());
         // Flagged on the graph (placeholder and the node that needs it) and in Diagnostics.
         const auto* wd = session()->weightDecoration(QStringLiteral("c_mask"));
         QVERIFY(wd && wd->missingValue);

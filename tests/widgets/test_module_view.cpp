@@ -6,6 +6,7 @@
 #include <QApplication>
 #include <QDockWidget>
 #include <QFile>
+#include <QLineEdit>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -133,10 +134,10 @@ private slots:
 
     void breadcrumbAndModulesDockSelectModules() {
         // The Modules dock follows the selection...
-        auto* tree = window_->modulesPanel()->treeView();
-        auto* model = window_->modulesPanel()->model();
-        QCOMPARE(model->moduleAt(tree->currentIndex()),
-                 static_cast<irscope::modules::ModuleId>(module("layers.7.self_attn")));
+        auto* panel = window_->modulesPanel();
+        auto* tree = panel->treeView();
+        auto* model = tree->model();
+        QCOMPARE(panel->moduleAt(tree->currentIndex()), module("layers.7.self_attn"));
         // ... and a click in it selects a module (opening its parents).
         session_->setModuleExpanded(module("layers.2"), false);
         auto* dock = qobject_cast<QDockWidget*>(window_->modulesPanel()->parentWidget());
@@ -144,7 +145,7 @@ private slots:
         dock->show();
         dock->raise();
         QTest::qWait(50);
-        const QModelIndex mlp = model->indexOf(static_cast<irscope::modules::ModuleId>(module("layers.2.mlp")));
+        const QModelIndex mlp = panel->viewIndexOf(module("layers.2.mlp"));
         QVERIFY(mlp.isValid());
         tree->scrollTo(mlp);
         QTest::mouseClick(tree->viewport(), Qt::LeftButton, {}, tree->visualRect(mlp).center());
@@ -153,6 +154,33 @@ private slots:
         QCOMPARE(model->data(model->index(mlp.row(), ModuleTreeModel::Ops, mlp.parent()), Qt::DisplayRole).toString(),
                  QStringLiteral("7"));
         QCOMPARE(window_->breadcrumbBar()->crumbs(), (QStringList{"model", "layers", "2", "mlp"}));
+    }
+
+    // The dock's filter: text or /regex/ on the module path, parents kept,
+    // names elided in the middle with the whole path as the tooltip.
+    void modulesDockFilters() {
+        auto* panel = window_->modulesPanel();
+        auto* tree = panel->treeView();
+        QCOMPARE(tree->textElideMode(), Qt::ElideMiddle);
+        panel->setFilterText(QStringLiteral("self_attn"));
+        QVERIFY(panel->viewIndexOf(module("layers.7.self_attn")).isValid());
+        QVERIFY(panel->viewIndexOf(module("layers.7")).isValid());  // its parent stays
+        QVERIFY(!panel->viewIndexOf(module("layers.7.mlp")).isValid());
+        QVERIFY(tree->isExpanded(panel->viewIndexOf(module("layers.7"))));  // matches in sight
+        panel->setFilterText(QStringLiteral("/^layers\\.1[01]\\.mlp$/"));
+        QVERIFY(panel->viewIndexOf(module("layers.10.mlp")).isValid());
+        QVERIFY(panel->viewIndexOf(module("layers.11.mlp")).isValid());
+        QVERIFY(!panel->viewIndexOf(module("layers.1.mlp")).isValid());
+        QVERIFY(!panel->viewIndexOf(module("layers.10.self_attn")).isValid());
+        QCOMPARE(panel->viewIndexOf(module("layers.10.mlp")).data(Qt::ToolTipRole).toString(),
+                 QStringLiteral("layers.10.mlp"));
+        panel->setFilterText(QStringLiteral("/[unclosed/"));  // an invalid expression: nothing, in red
+        QVERIFY(!panel->viewIndexOf(module("layers.10.mlp")).isValid());
+        QVERIFY(panel->filterEdit()->styleSheet().contains(QLatin1String("d0302a")));
+        QVERIFY(!panel->filterEdit()->toolTip().isEmpty());
+        panel->setFilterText(QString());
+        QVERIFY(panel->viewIndexOf(module("layers.1.mlp")).isValid());
+        QVERIFY(panel->filterEdit()->styleSheet().isEmpty());
     }
 
     void closedModulesCarryRunState() {

@@ -53,9 +53,17 @@ bool WeightFilter::lessThan(const QModelIndex& a, const QModelIndex& b) const {
     return QSortFilterProxyModel::lessThan(a, b);
 }
 
+void WeightFilter::setPattern(NamePattern pattern) {
+    pattern_ = std::move(pattern);
+    invalidateFilter();
+}
+
 bool WeightFilter::filterAcceptsRow(int r, const QModelIndex&) const {
     const auto& w = m_->row(r);
     if (constantsOnly_ && !w.constantLike) return false;
+    if (!pattern_.isEmpty() && !pattern_.matches(QString::fromStdString(w.originalName)) &&
+        !pattern_.matches(QString::fromStdString(w.placeholder)))
+        return false;
     using S = exec::WeightStatus;
     switch (mode_) {
     case WeightFilterMode::Problems:

@@ -6,7 +6,9 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QHBoxLayout>
+#include <QItemSelectionModel>
 #include <QLabel>
+#include <QLineEdit>
 #include <QPushButton>
 #include <QTableView>
 #include <QVBoxLayout>
@@ -38,6 +40,10 @@ WeightsPanel::WeightsPanel(DebugController* c, QWidget* parent) : QWidget(parent
     cast_->setToolTip(
         tr("Convert each state_dict tensor whose dtype is not the one the IR declares (a bfloat16 "
            "checkpoint for a float32 IR); the file is not changed"));
+    name_ = new QLineEdit(this);
+    name_->setObjectName(QStringLiteral("weightsNameFilter"));
+    name_->setPlaceholderText(tr("Filter by name (text, or /regex/)"));
+    name_->setClearButtonEnabled(true);
     summary_ = new QLabel(this);
     summary_->setWordWrap(true);
     auto* top = new QHBoxLayout;
@@ -49,6 +55,7 @@ WeightsPanel::WeightsPanel(DebugController* c, QWidget* parent) : QWidget(parent
     auto* lay = new QVBoxLayout(this);
     lay->setContentsMargins(2, 2, 2, 2);
     lay->addLayout(top);
+    lay->addWidget(name_);  // a row of its own: the bar above is full in a narrow dock
     lay->addWidget(summary_);
     lay->addWidget(table_, 1);
 
@@ -56,8 +63,18 @@ WeightsPanel::WeightsPanel(DebugController* c, QWidget* parent) : QWidget(parent
     connect(cast_, &QPushButton::clicked, this, [this](bool on) { c_->setCastWeights(on); });
     connect(filter_, &QComboBox::currentIndexChanged, this,
             [this] { proxy_->setMode(static_cast<WeightFilterMode>(filter_->currentData().toInt())); });
+    connect(name_, &QLineEdit::textChanged, this, [this](const QString& text) {
+        const NamePattern pattern(text);
+        name_->setStyleSheet(pattern.isValid() ? QString() : QStringLiteral("color:#d0302a"));
+        name_->setToolTip(pattern.isValid() ? QString() : pattern.error());
+        proxy_->setPattern(pattern);
+    });
     connect(table_, &QTableView::clicked, this,
             [this](const QModelIndex& i) { showWeightRow(c_, model_->row(proxy_->mapToSource(i).row())); });
+    // Arrow keys and type-ahead move the current row: the Tensor viewer follows, as a click does.
+    connect(table_->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex& i) {
+        if (i.isValid()) showWeightRow(c_, model_->row(proxy_->mapToSource(i).row()));
+    });
     connect(c_, &DebugController::valuesChanged, this, &WeightsPanel::refresh);
     connect(c_, &DebugController::debuggerReset, this, &WeightsPanel::refresh);
     connect(c_, &DebugController::valuesLoadChanged, this, [this] { summary_->setText(summaryText()); });

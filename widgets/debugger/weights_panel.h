@@ -8,6 +8,7 @@
 #include "widgets/main_window/panel_id.h"
 
 class QComboBox;
+class QLineEdit;
 class QLabel;
 class QPushButton;
 class QTableView;
@@ -27,6 +28,7 @@ public:
     explicit WeightsPanel(DebugController* controller, QWidget* parent = nullptr);
     QTableView* table() const { return table_; }
     QComboBox* filter() const { return filter_; }
+    QLineEdit* nameFilter() const { return name_; }
     QPushButton* castButton() const { return cast_; }
     QString summary() const;
     int visibleRows() const;
@@ -43,6 +45,7 @@ private:
     WeightFilter* proxy_;
     QTableView* table_;
     QComboBox* filter_;
+    QLineEdit* name_;
     QLabel* summary_;
     QPushButton* cast_;
 };

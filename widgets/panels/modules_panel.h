@@ -3,9 +3,16 @@
 // weights, parameters and, after a run, each module's status. Clicking a
 // module selects it (the view opens its parents and centres it);
 // double-clicking opens or closes it in the graph; the selection's module
-// is followed in the tree.
+// is followed in the tree. A filter box keeps the modules whose path
+// matches (widgets/common/name_pattern.h) with their parents; long names
+// are elided in the middle ("layers.60.mlp…experts.383"), the whole path in
+// the tooltip.
+#include <QModelIndex>
 #include <QWidget>
 
+class QLineEdit;
+class QSortFilterProxyModel;
+class QTimer;
 class QTreeView;
 
 namespace irscope::widgets {
@@ -20,12 +27,23 @@ public:
 
     QTreeView* treeView() const { return view_; }
     ModuleTreeModel* model() const { return model_; }
+    QLineEdit* filterEdit() const { return filter_; }
+    // Filters as typing in the box does (at once, without the box's pause).
+    void setFilterText(const QString& text);
+    // The tree view's index of a module (invalid when the filter hides it), and back.
+    QModelIndex viewIndexOf(int64_t module) const;
+    int64_t moduleAt(const QModelIndex& viewIndex) const;
 
 private:
     void followSelection();
 
+    void applyFilter();
+
     GraphSession* session_;
     ModuleTreeModel* model_;
+    QSortFilterProxyModel* proxy_;
+    QLineEdit* filter_;
+    QTimer* debounce_;
     QTreeView* view_;
     bool syncing_ = false;
 };
