@@ -21,7 +21,10 @@ status=0
   set -e
   [[ -x $venv/bin/python ]] || python3 -m venv "$venv"
   if ! "$venv/bin/python" -c "import torch, sys; sys.exit(torch.__version__ != '$version+cpu')" 2>/dev/null; then
-    "$venv/bin/pip" install -q --disable-pip-version-check "torch==$version+cpu" || {
+    # --no-compile: the venv is read for its libtorch and CMake files, and
+    # Python imports torch once or twice; byte-compiling its ~3,000 modules
+    # took 19 of the 30 s this install cost in a fresh clone.
+    "$venv/bin/pip" install -q --no-compile --disable-pip-version-check "torch==$version+cpu" || {
       echo "irscope: no torch==$version+cpu wheel reachable (PyPI's plain torch wheel is the CUDA build;" \
         "put the CPU wheel where pip finds it, e.g. pip's find-links)" >&2
       exit 1
