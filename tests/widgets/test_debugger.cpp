@@ -322,6 +322,10 @@ private slots:
         QVERIFY(diagnostics);
         QCOMPARE(diagnostics->topLevelItemCount(), 1);
         QVERIFY(diagnostics->topLevelItem(0)->text(3).startsWith(QStringLiteral("(value supplied) ")));
+        // The dock's title counts what its list shows: the one row, settled.
+        auto* diagDock = window_->findChild<QDockWidget*>(QStringLiteral("diagnosticsDock"));
+        QVERIFY(diagDock);
+        QCOMPARE(diagDock->windowTitle(), QStringLiteral("Diagnostics (1 settled)"));
         // Step: node 0 done, node 1 current; then continue to the end.
         trigger(ui_.stepAction);
         QCOMPARE(ctl()->cursor(), int64_t(1));

@@ -263,13 +263,18 @@ void MainWindow::buildDocks() {
     properties->raise();
     resizeDocks({properties}, {400}, Qt::Horizontal);
     resizeDocks({diagnostics}, {140}, Qt::Vertical);
-    connect(diagnostics_, &DiagnosticsPanel::countsChanged, this, [diagnostics](int errors, int warnings, int infos) {
-        diagnostics->setWindowTitle(
-            errors + warnings + infos == 0
-                ? tr("Diagnostics")
-                : tr("Diagnostics (%1 errors, %2 warnings, %3 info)").arg(errors).arg(warnings).arg(infos));
-        if (errors > 0) diagnostics->show();
-    });
+    connect(diagnostics_, &DiagnosticsPanel::countsChanged, this,
+            [diagnostics](int errors, int warnings, int infos, int settled) {
+                // Every row the list shows is counted, in the words of its kind.
+                QStringList parts;
+                if (errors) parts << tr("%n error(s)", nullptr, errors);
+                if (warnings) parts << tr("%n warning(s)", nullptr, warnings);
+                if (infos) parts << tr("%n info", nullptr, infos);
+                if (settled) parts << tr("%n settled", nullptr, settled);
+                diagnostics->setWindowTitle(
+                    parts.isEmpty() ? tr("Diagnostics") : tr("Diagnostics (%1)").arg(parts.join(QStringLiteral(", "))));
+                if (errors > 0) diagnostics->show();
+            });
 }
 
 void MainWindow::buildActions() {

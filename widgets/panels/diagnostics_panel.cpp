@@ -33,7 +33,7 @@ DiagnosticsPanel::DiagnosticsPanel(GraphSession* session, QWidget* parent) : QWi
 
 void DiagnosticsPanel::rebuild() {
     tree_->clear();
-    int counts[3] = {0, 0, 0};
+    int counts[3] = {0, 0, 0}, settledCount = 0;
     if (const auto* doc = session_->document()) {
         QList<QTreeWidgetItem*> items;
         for (const auto& d : doc->diagnostics) {
@@ -50,7 +50,8 @@ void DiagnosticsPanel::rebuild() {
                 item->setData(0, Qt::UserRole, QString::fromStdString(d.node));
                 item->setData(0, Qt::UserRole + 1, QString::fromStdString(d.tensor));
                 items << item;
-                continue;  // not counted: nothing left to act on
+                ++settledCount;
+                continue;  // not a live one: nothing left to act on
             }
             QStyle::StandardPixmap icon = d.severity == ir::Severity::Error     ? QStyle::SP_MessageBoxCritical
                                           : d.severity == ir::Severity::Warning ? QStyle::SP_MessageBoxWarning
@@ -65,7 +66,7 @@ void DiagnosticsPanel::rebuild() {
         tree_->addTopLevelItems(items);
         for (int c = 0; c < 3; ++c) tree_->resizeColumnToContents(c);
     }
-    emit countsChanged(counts[0], counts[1], counts[2]);
+    emit countsChanged(counts[0], counts[1], counts[2], settledCount);
 }
 
 }  // namespace irscope::widgets

@@ -16,7 +16,9 @@ public:
     QTreeWidget* tree() const { return tree_; }
 
 signals:
-    void countsChanged(int errors, int warnings, int infos);
+    // What the list shows: live errors, warnings, infos, and the rows whose
+    // value the user has since supplied (listed, greyed, not counted as live).
+    void countsChanged(int errors, int warnings, int infos, int settled);
 
 private:
     void rebuild();
