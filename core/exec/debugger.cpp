@@ -42,15 +42,6 @@ io::TensorMap readOrThrow(const std::string& path, const io::ReadOptions& option
     }
 }
 
-at::Tensor tensorFromText(const ParsedValues& p, c10::ScalarType st) {
-    at::Tensor t = p.allIntegers && at::isIntegralType(st, true)
-                       ? at::tensor(p.integers.empty() ? std::vector<int64_t>{} : p.integers, at::kLong)
-                       : at::tensor(p.values.empty() ? std::vector<double>{} : p.values, at::kDouble);
-    t = t.reshape(p.shape);
-    if (st == at::kBool) return t.ne(0);
-    return t.to(st).clone();
-}
-
 void writeOrThrow(const io::TensorMap& tensors, const std::string& path) {
     try {
         io::writeTensorFile(tensors, path);
@@ -60,6 +51,15 @@ void writeOrThrow(const io::TensorMap& tensors, const std::string& path) {
 }
 
 }  // namespace
+
+at::Tensor tensorFromText(const ParsedValues& p, c10::ScalarType st) {
+    at::Tensor t = p.allIntegers && at::isIntegralType(st, true)
+                       ? at::tensor(p.integers.empty() ? std::vector<int64_t>{} : p.integers, at::kLong)
+                       : at::tensor(p.values.empty() ? std::vector<double>{} : p.values, at::kDouble);
+    t = t.reshape(p.shape);
+    if (st == at::kBool) return t.ne(0);
+    return t.to(st).clone();
+}
 
 // ------------------------------------------------------------------ values in
 

@@ -185,6 +185,23 @@ public:
     // .npy (one tensor), .pt/.pth/.bin or .safetensors by extension. Throws std::runtime_error.
     void exportTensor(const std::string& tensor, const std::string& path, ValueSide side = ValueSide::Actual) const;
 
+    // ---- edit and continue (debugger_override.cpp)
+    // Replaces node output `tensor` with another value and continues from
+    // there, as a debugger's "set next statement" does for a variable: the
+    // run starts over and comes back to where it was (past breakpoints), so
+    // every node after the one that made `tensor` sees the new value, and so
+    // does every later run until the override is cleared. The value comes
+    // from a tensor file (its entry `key`, else the entry named `tensor`,
+    // else its only tensor), from the reference's value of `tensor`, or from
+    // typed text ("[[1, 2], [3, 4]]", in the output's dtype). Throws
+    // std::invalid_argument or std::runtime_error saying what is wrong.
+    // Returns how the run stopped.
+    RunStatus overrideFromFile(const std::string& tensor, const std::string& path, const std::string& key = {});
+    RunStatus overrideFromReference(const std::string& tensor);
+    RunStatus overrideFromText(const std::string& tensor, const std::string& text);
+    RunStatus clearOverride(const std::string& tensor);
+    std::vector<std::string> overriddenTensors() const;
+
     // ---- numerical checks (debugger_checks.cpp, run_checks.h)
     // What the run is measured against, node by node, as it runs: the
     // reference files (the default), or a second run with other weights or
@@ -244,6 +261,7 @@ public:
 
 private:
     RunStatus finish(const RunResult& result);
+    RunStatus continueAfterOverride(int64_t cursor, const std::string& tensor, const std::string& what);
     void valuesChanged();
     void applyConstants();
     void applyInputs();

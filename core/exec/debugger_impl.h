@@ -17,6 +17,7 @@
 #include "core/exec/tensor_probes.h"
 #include "core/exec/value_sources.h"
 #include "core/exec/value_tables.h"
+#include "core/exec/value_text.h"
 #include "core/export/node_data.h"
 #include "core/ir/graph_index.h"
 
@@ -25,6 +26,10 @@ namespace irscope::exec {
 // The first failing row as a divergence (a second run as the reference has
 // no tensors to compare afterwards: its check's rows say it).
 DivergenceInfo firstFailingRow(const std::vector<OutputError>& rows, const ReferenceChoice& choice);
+
+// A typed nested list as a tensor of `dtype` (debugger.cpp): for typed
+// constants and typed overrides.
+at::Tensor tensorFromText(const ParsedValues& parsed, c10::ScalarType dtype);
 
 struct Debugger::Impl {
     Impl(const ir::Graph& g, RetentionPolicy p) : graph(g), session(g, p), sources(g), checks(g) {}

@@ -335,6 +335,8 @@ bool Executor::runNode(int64_t i, std::vector<std::string>& diags) {
     } else {
         runGeneral(i, diags);
     }
+    if (!overrides_.empty()) [[unlikely]]
+        applyOverrides(step);
 
     // Compare with the IR's TensorMeta: a mismatch means the graph and the op
     // disagree (e.g. attrs lost on the way).
@@ -378,6 +380,28 @@ bool Executor::runNode(int64_t i, std::vector<std::string>& diags) {
     }
     releaseAfter(i);
     return stop;
+}
+
+IRSCOPE_COLD void Executor::applyOverrides(const ExecutionPlan::Step& step) {
+    for (uint32_t k = 0; k < step.outputCount; ++k)
+        if (const auto it = overrides_.find(step.outputBegin + k); it != overrides_.end())
+            values_[step.outputBegin + k] = it->second;
+}
+
+void Executor::setOverride(int64_t node, size_t output, at::Tensor value) {
+    const auto& step = plan_.steps.at(static_cast<size_t>(node));
+    if (output >= step.outputCount) throw std::out_of_range("no such output");
+    overrides_[step.outputBegin + static_cast<uint32_t>(output)] = std::move(value);
+}
+
+void Executor::clearOverride(int64_t node, size_t output) {
+    const auto& step = plan_.steps.at(static_cast<size_t>(node));
+    overrides_.erase(step.outputBegin + static_cast<uint32_t>(output));
+}
+
+bool Executor::isOverridden(int64_t node, size_t output) const {
+    const auto& step = plan_.steps.at(static_cast<size_t>(node));
+    return output < step.outputCount && overrides_.count(step.outputBegin + static_cast<uint32_t>(output));
 }
 
 // What inspectors may keep and read later (a reference check measures on a

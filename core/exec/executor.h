@@ -79,6 +79,14 @@ public:
         bool everyOp = false;
     };
     void setAutocast(std::optional<Autocast> autocast) { autocast_ = autocast; }
+    // Edit and continue: output `output` of `node` is `value` from now on,
+    // whatever the node computes (applied each time the node runs, before
+    // inspectors see it), until cleared. Nothing is rerun here: the caller
+    // (Debugger::overrideValue) runs again what depends on it.
+    void setOverride(int64_t node, size_t output, at::Tensor value);
+    void clearOverride(int64_t node, size_t output);
+    void clearOverrides() { overrides_.clear(); }
+    bool isOverridden(int64_t node, size_t output) const;
     // The nodes that ran in float32 instead, with libtorch's reason; cleared by reset().
     const std::map<int64_t, std::string>& autocastFallbacks() const { return fallbacks_; }
 
@@ -138,6 +146,7 @@ private:
     void runAutocast(int64_t node, std::vector<std::string>& diagnostics);
     bool castInputs(int64_t node, const BoundOp& op, at::ScalarType target, bool lowerPrecision);
     void restoreCastInputs();
+    void applyOverrides(const ExecutionPlan::Step& step);
     BoundOp* bind(int64_t node);
     void runGetitem(int64_t node);
     void snapshotBeforeWrite(int64_t node, const BoundOp& op);
@@ -192,6 +201,7 @@ private:
     std::optional<Autocast> autocast_;
     std::vector<std::pair<int32_t, at::Tensor>> castSaved_;  // slot, its value before runAutocast's cast
     std::map<int64_t, std::string> fallbacks_;
+    std::unordered_map<uint32_t, at::Tensor> overrides_;  // by value slot (setOverride)
 };
 
 }  // namespace irscope::exec

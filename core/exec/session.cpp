@@ -3,13 +3,16 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <map>
 #include <mutex>
 #include <set>
 #include <thread>
 
+#include "core/exec/attr_convert.h"
 #include "core/exec/exec_error.h"
 #include "core/exec/executor.h"
 #include "core/exec/node_inspector.h"
+#include "core/ir/tensor_meta.h"
 
 namespace irscope::exec {
 
@@ -30,7 +33,8 @@ struct Session::Impl {
     std::vector<std::vector<std::string>> diagnostics;
     std::set<int64_t> breakpoints;
     std::optional<NodeError> error;
-    std::vector<std::shared_ptr<NodeInspector>> inspectors;  // the executor holds their raw pointers
+    std::vector<std::shared_ptr<NodeInspector>> inspectors;        // the executor holds their raw pointers
+    std::map<std::string, std::pair<int64_t, size_t>> overridden;  // tensor -> (node, output)
     std::mutex bindMutex;
     std::atomic<bool> bound{false};  // every node bound
 
@@ -319,6 +323,41 @@ void Session::intermediates(io::TensorMap& out) const {
         for (size_t k = 0; k < outs.size() && k < nodes[i].outputs.size(); ++k)
             if (outs[k].defined()) out.insert(nodes[i].outputs[k].name, outs[k]);
     }
+}
+
+void Session::setOverride(const std::string& tensorName, const at::Tensor& value) {
+    auto lock = d_->callerLock();
+    const auto producer = d_->exec.index().producerOfTensor(tensorName);
+    if (!producer)
+        throw std::invalid_argument("'" + tensorName +
+                                    "' is not a node's output (a graph input or a weight takes a file instead)");
+    const auto [node, output] = *producer;
+    const ir::TensorMeta& meta =
+        d_->exec.graph().nodes[static_cast<size_t>(node)].outputs.at(static_cast<size_t>(output));
+    const bool shapeKnown = std::all_of(meta.shape.begin(), meta.shape.end(), [](int64_t d) { return d >= 0; });
+    if (!value.defined()) throw std::invalid_argument("no value for '" + tensorName + "'");
+    if (shapeKnown && value.sizes().vec() != meta.shape)
+        throw std::invalid_argument("'" + tensorName + "' has shape " + ir::shapeToList(meta.shape) +
+                                    "; the value has " + ir::shapeToList(value.sizes().vec()));
+    at::Tensor v = value;
+    if (const auto st = scalarTypeOfIrDtype(meta.dtype); st && *st != v.scalar_type()) v = v.to(*st);
+    d_->exec.setOverride(node, static_cast<size_t>(output), v.contiguous());
+    d_->overridden[tensorName] = {node, static_cast<size_t>(output)};
+}
+
+void Session::clearOverride(const std::string& tensorName) {
+    auto lock = d_->callerLock();
+    const auto it = d_->overridden.find(tensorName);
+    if (it == d_->overridden.end()) return;
+    d_->exec.clearOverride(it->second.first, it->second.second);
+    d_->overridden.erase(it);
+}
+
+std::vector<std::string> Session::overriddenTensors() const {
+    auto lock = d_->callerLock();
+    std::vector<std::string> out;
+    for (const auto& [name, where] : d_->overridden) out.push_back(name);
+    return out;
 }
 
 Executor& Session::executor() { return d_->exec; }

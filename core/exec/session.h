@@ -109,6 +109,15 @@ public:
     // Every computed node output, by tensor name, in execution order.
     void intermediates(io::TensorMap& out) const;
 
+    // Edit and continue (Executor::setOverride): node output `tensorName` is
+    // `value` whenever its node runs, until cleared. Throws
+    // std::invalid_argument when the name is not a node output or the value's
+    // shape is not the output's; a value of another dtype is cast to the
+    // output's. Nothing reruns here (Debugger::overrideValue does that).
+    void setOverride(const std::string& tensorName, const at::Tensor& value);
+    void clearOverride(const std::string& tensorName);
+    std::vector<std::string> overriddenTensors() const;
+
     // For core code (verify, CLI): the executor underneath.
     Executor& executor();
     const Executor& executor() const;

@@ -54,6 +54,65 @@ class TestDebugger : public QObject {
     Q_OBJECT
 
 private slots:
+    // Edit and continue: relu's output replaced by a file's value while the
+    // run stands after it. The run comes back to the same place, upstream
+    // values are untouched, the next linear computes from the new value
+    // exactly as libtorch's own linear does on it, later runs keep the
+    // override until it is cleared, and a value of the wrong shape is refused.
+    void overrideAndContinue() {
+        const ir::Graph g = ir::loadGraphFile(fx("simple_mlp.json"));
+        Debugger dbg(g);
+        dbg.loadWeights(fx("simple_mlp.weights.pt"));
+        dbg.loadInputs(fx("simple_mlp.inputs.pt"));
+        QVERIFY(dbg.missing().empty());
+        QVERIFY(!dbg.runToEnd().failed);
+        at::Tensor linear0, out0;
+        QVERIFY(dbg.session().value("linear", linear0) && dbg.session().value("linear_1", out0));
+        linear0 = linear0.clone();
+        out0 = out0.clone();
+
+        dbg.reset();
+        QVERIFY(!dbg.runTo(nodeIndex(g, "relu")).failed);
+        QCOMPARE(dbg.cursor(), nodeIndex(g, "relu") + 1);
+        const at::Tensor v = at::linspace(-1, 1, 8).reshape({1, 8});
+        io::TensorMap file;
+        file.insert("relu", v);
+        const std::string path = tmpPath("override.pt");
+        io::writeTensorFile(file, path);
+        const RunStatus st = dbg.overrideFromFile("relu", path);
+        QVERIFY2(!st.failed, st.message.c_str());
+        QVERIFY2(st.message.find("overridden from") != std::string::npos, st.message.c_str());
+        QCOMPARE(dbg.cursor(), nodeIndex(g, "relu") + 1);  // back where it was
+        at::Tensor relu;
+        QVERIFY(dbg.session().value("relu", relu));
+        QVERIFY(at::equal(relu, v));
+        QVERIFY(!dbg.runToEnd().failed);
+        at::Tensor linear, out;
+        QVERIFY(dbg.session().value("linear", linear) && dbg.session().value("linear_1", out));
+        QVERIFY(at::equal(linear, linear0));  // upstream untouched
+        const io::TensorMap w = io::readTensorFile(fx("simple_mlp.weights.pt"));
+        const at::Tensor want = at::linear(v, *w.find("linear_1.weight"), *w.find("linear_1.bias"));
+        QVERIFY(at::equal(out, want));
+        QVERIFY(!at::equal(out, out0));
+        QCOMPARE(dbg.overriddenTensors(), std::vector<std::string>{"relu"});
+        // A later run keeps it.
+        dbg.reset();
+        QVERIFY(!dbg.runToEnd().failed);
+        QVERIFY(dbg.session().value("linear_1", out) && at::equal(out, want));
+        // Typed, of the wrong shape: refused, nothing changes.
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, dbg.overrideFromText("relu", "[1, 2, 3]"));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, dbg.overrideFromText("x", "[[1]]"));  // a graph input
+        // Typed, right: the node after sees it.
+        QVERIFY(!dbg.overrideFromText("relu", "[[0, 0, 0, 0, 0, 0, 0, 0]]").failed);
+        QVERIFY(dbg.session().value("linear_1", out));
+        QVERIFY(at::equal(out, w.find("linear_1.bias")->reshape({1, 2})));
+        // Cleared: the node's own result again.
+        QVERIFY(!dbg.clearOverride("relu").failed);
+        QVERIFY(dbg.overriddenTensors().empty());
+        QVERIFY(dbg.session().value("linear_1", out) && at::equal(out, out0));
+        std::remove(path.c_str());
+    }
+
     void parsesNestedLists() {
         auto p = parseNestedList("[1, 0, 1, 0]");
         QCOMPARE(p.shape, (std::vector<int64_t>{4}));

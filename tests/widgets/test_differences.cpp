@@ -230,6 +230,54 @@ private slots:
                  QStringLiteral("Tolerance"));
     }
 
+    // Edit and continue, the way a user bisects by hand: the culprit's output
+    // replaced by the reference's value, the run back where it was; the
+    // culprit's row says it was overridden and nothing after it fails any
+    // more (the perturbed weight is read by that node alone). Cleared, the
+    // failures come back.
+    void overrideWithTheReferenceAndContinue() {
+        open();
+        ui_.differences->setFailingOnly(true);
+        runToEnd();
+        QVERIFY(failingShown().size() > 1);
+        QCOMPARE(failingShown().front(), culprit_);
+        const auto& nodes = session()->document()->graph.nodes;
+        const QString out =
+            QString::fromStdString(nodes[static_cast<size_t>(nodeIndex(culprit_))].outputs.front().name);
+        ctl()->overrideOutput(out, DebugController::OverrideSource::Reference);
+        QVERIFY(ctl()->waitIdle());
+        QVERIFY2(ctl()->lastStatus().contains(QLatin1String("overridden with the reference's value")),
+                 qPrintable(ctl()->lastStatus()));
+        QCOMPARE(ctl()->cursor(), ctl()->nodeCount());  // back where it was: the end
+        QCOMPARE(ctl()->overridden(), QStringList{out});
+        QCOMPARE(failingShown(), QStringList{});
+        ui_.differences->setFailingOnly(false);
+        bool marked = false;
+        for (int r = 0; r < table()->model()->rowCount(); ++r)
+            if (table()->model()->index(r, DifferencesModel::Node).data().toString() == culprit_)
+                marked = table()
+                             ->model()
+                             ->index(r, DifferencesModel::Verdict)
+                             .data()
+                             .toString()
+                             .contains(QLatin1String("overridden"));
+        QVERIFY(marked);
+        // A value of the wrong shape is refused, and says why.
+        QSignalSpy refused(ctl(), &DebugController::errorOccurred);
+        ctl()->overrideOutput(out, DebugController::OverrideSource::Text, QStringLiteral("[1, 2, 3]"));
+        QVERIFY(ctl()->waitIdle());
+        QTRY_COMPARE(refused.size(), 1);
+        QVERIFY2(refused.first().first().toString().contains(QLatin1String("shape")),
+                 qPrintable(refused.first().first().toString()));
+        // Cleared: the node's own result, and the failures, again.
+        ctl()->clearOverride(out);
+        QVERIFY(ctl()->waitIdle());
+        QVERIFY(ctl()->overridden().isEmpty());
+        ui_.differences->setFailingOnly(true);
+        QCOMPARE(failingShown().front(), culprit_);
+        ui_.differences->setFailingOnly(false);
+    }
+
     void overlayByMetricWithLegendAndNodeData() {
         open();
         ctl()->setErrorMode(exec::ErrorMode::Local);

@@ -25,6 +25,7 @@
 #include "widgets/debugger/missing_values_panel.h"
 #include "widgets/debugger/tensor_file_drop.h"
 #include "widgets/debugger/tensor_viewer_area.h"
+#include "widgets/debugger/value_table.h"
 #include "widgets/debugger/weights_panel.h"
 #include "widgets/graph_view/graph_view.h"
 #include "widgets/graph_view/overlay_scale.h"
@@ -247,6 +248,41 @@ void addExtractActions(MainWindow& w, DebugController* c, QMenu& menu, const Ite
     menu.addSeparator();
 }
 
+// Edit and continue on a node's first output: replace it with the
+// reference's value, a file's or typed text, and continue from there (the
+// run comes back to where it was); clear it again.
+void addOverrideActions(MainWindow& w, DebugController* c, QMenu& menu, const ItemRef& ref) {
+    if (!ref.isNode() || !c->hasDocument()) return;
+    const auto& outs = c->session()->document()->graph.nodes[static_cast<size_t>(ref.index)].outputs;
+    if (outs.empty()) return;
+    const QString tensor = QString::fromStdString(outs.front().name);
+    auto* over = menu.addMenu(QObject::tr("Override output '%1'").arg(tensor));
+    over->setObjectName(QStringLiteral("nodeOverrideMenu"));
+    over->setEnabled(!c->isRunning());
+    auto* fromRef = over->addAction(QObject::tr("With the reference's value"));
+    fromRef->setEnabled(c->checking());
+    QObject::connect(fromRef, &QAction::triggered, c,
+                     [c, tensor] { c->overrideOutput(tensor, DebugController::OverrideSource::Reference); });
+    QObject::connect(over->addAction(QObject::tr("From a file…")), &QAction::triggered, c, [c, tensor, &w] {
+        const QString path =
+            QFileDialog::getOpenFileName(&w, QObject::tr("Value of '%1'").arg(tensor),
+                                         dialogStart(DialogKind::Weights, c->documentPath()), tensorFileFilter());
+        if (!path.isEmpty()) c->overrideOutput(tensor, DebugController::OverrideSource::File, path);
+    });
+    QObject::connect(over->addAction(QObject::tr("Type a value…")), &QAction::triggered, c, [c, tensor, &w] {
+        bool ok = false;
+        const QString text =
+            QInputDialog::getMultiLineText(&w, QObject::tr("Value of '%1'").arg(tensor),
+                                           QObject::tr("A nested list, e.g. [[0.5, 1], [2, 3]]:"), QString(), &ok);
+        if (ok && !text.trimmed().isEmpty()) c->overrideOutput(tensor, DebugController::OverrideSource::Text, text);
+    });
+    if (c->overridden().contains(tensor)) {
+        over->addSeparator();
+        QObject::connect(over->addAction(QObject::tr("Clear the override")), &QAction::triggered, c,
+                         [c, tensor] { c->clearOverride(tensor); });
+    }
+}
+
 // Right-click on a node: breakpoint, run to it, and what to watch on it.
 void installNodeMenu(MainWindow& w, DebuggerUi& ui) {
     DebugController* c = ui.controller;
@@ -304,6 +340,7 @@ void installNodeMenu(MainWindow& w, DebuggerUi& ui) {
                              [c, node] { c->setWatch(node, {}); });
         }
     });
+    view->addContextMenuHook([c, &w](QMenu& menu, const ItemRef& ref) { addOverrideActions(w, c, menu, ref); });
     view->addContextMenuHook([c, &w](QMenu& menu, const ItemRef& ref) { addExtractActions(w, c, menu, ref); });
 }
 

@@ -71,6 +71,12 @@ bool DifferencesModel::flagged(int row) const {
 int DifferencesModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : shown_; }
 int DifferencesModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : Count; }
 
+void DifferencesModel::setOverridden(QSet<QString> tensors) {
+    if (tensors == overridden_) return;
+    overridden_ = std::move(tensors);
+    if (rowCount() > 0) emit dataChanged(index(0, Verdict), index(rowCount() - 1, Verdict));
+}
+
 QVariant DifferencesModel::data(const QModelIndex& index, int role) const {
     const exec::OutputError* r = rowAt(index.row());
     if (!r) return {};
@@ -89,10 +95,15 @@ QVariant DifferencesModel::data(const QModelIndex& index, int role) const {
         case Mismatches: return m.comparable() ? QStringLiteral("%1 / %2").arg(m.mismatches).arg(m.numel) : QString();
         case NanInf:
             return QStringLiteral("%1 / %2").arg(m.nanActual + m.infActual).arg(m.nanReference + m.infReference);
-        case Verdict:
-            if (!m.comparable()) return q(m.problem);
-            if (r->dtypeDiffers && r->failing) return tr("dtype differs");
-            return r->failing ? tr("fails") : tr("ok");
+        case Verdict: {
+            QString v = !m.comparable()                 ? q(m.problem)
+                        : r->dtypeDiffers && r->failing ? tr("dtype differs")
+                        : r->failing                    ? tr("fails")
+                                                        : tr("ok");
+            if (overridden_.contains(q(r->output))) v += tr(" (overridden)");
+            if (!r->referenceNote.empty()) v += tr(" (ref. in float32)");
+            return v;
+        }
         default: return {};
         }
     }
@@ -119,6 +130,9 @@ QVariant DifferencesModel::data(const QModelIndex& index, int role) const {
     }
     if (role == Qt::ForegroundRole && r->failing && (col == Node || col == Verdict)) return QColor("#b71c1c");
     if (role == Qt::ToolTipRole) {
+        if (col == Verdict && overridden_.contains(q(r->output)))
+            return tr("This value was replaced by hand (Override output); the nodes after it computed from it");
+        if (col == Verdict && !r->referenceNote.empty()) return q(r->referenceNote);
         if (!m.comparable()) return q(m.problem);
         if (col == Verdict && m.worstIndex >= 0)
             return tr("worst element: flat index %1, run %2, reference %3")

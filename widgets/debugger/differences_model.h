@@ -8,6 +8,7 @@
 #include <vector>
 
 #include <QAbstractTableModel>
+#include <QSet>
 #include <QSortFilterProxyModel>
 
 #include "core/exec/numerics/error_report.h"
@@ -46,6 +47,10 @@ public:
     void rowsAppended();
     void setThresholds(const exec::MetricThresholds& thresholds);
     const exec::MetricThresholds& thresholds() const { return thresholds_; }
+    // Node outputs replaced by the user (edit and continue): their rows say
+    // so, and the reference-side note (a reference op computed in float32)
+    // shows in the verdict's tooltip.
+    void setOverridden(QSet<QString> tensors);
     bool flagged(int row) const;
     const exec::OutputError* rowAt(int row) const;
 
@@ -58,6 +63,7 @@ private:
     const std::vector<exec::OutputError>* rows_ = nullptr;
     int shown_ = 0;  // rows the view knows of
     exec::MetricThresholds thresholds_;
+    QSet<QString> overridden_;
 };
 
 // "Failing only": keeps the rows the model flags (failing the tolerance or

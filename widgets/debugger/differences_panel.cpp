@@ -184,6 +184,8 @@ DifferencesPanel::DifferencesPanel(DebugController* c, QWidget* parent)
     connect(c_, &DebugController::debuggerReset, this, &DifferencesPanel::rowsChanged);
     connect(c_, &DebugController::checksChanged, this, &DifferencesPanel::checksChanged);
     connect(c_, &DebugController::valuesChanged, this, &DifferencesPanel::rowsChanged);
+    connect(c_, &DebugController::stopped, this,
+            [this] { model_->setOverridden(QSet<QString>(c_->overridden().begin(), c_->overridden().end())); });
     // The user's tolerance outlives the window (Visual Studio keeps its options).
     QSettings settings;
     const QVariant rtol = settings.value(QStringLiteral("differences/rtol")),

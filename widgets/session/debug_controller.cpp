@@ -222,6 +222,7 @@ void DebugController::clearSnapshot() {
     lastStatus_.clear();
     lastFailed_ = false;
     focusTensor_.clear();
+    overridden_.clear();
 }
 
 // Applies `settings` (the previous document's) to the new debugger, then
@@ -372,7 +373,10 @@ void DebugController::postRun(std::function<exec::RunStatus(exec::Debugger&)> ru
         exec::RunStatus st = run(d);
         auto s = std::make_shared<Snapshot>(snapshot(d, false));
         const std::string referenceFailure = d.referenceFailure();
-        return [this, s, st, referenceFailure] {
+        const std::vector<std::string> overridden = d.overriddenTensors();
+        return [this, s, st, referenceFailure, overridden] {
+            overridden_.clear();
+            for (const auto& o : overridden) overridden_ << QString::fromStdString(o);
             running_ = false;
             tick_->stop();
             lastFailed_ = st.failed;
@@ -445,6 +449,31 @@ void DebugController::stepOut() {
     else
         runToNode(session_->moduleTree()->module(static_cast<modules::ModuleId>(m)).lastNode);
 }
+void DebugController::overrideOutput(const QString& tensor, OverrideSource source, const QString& arg) {
+    if (!dbg_) return;
+    postRun([this, t = tensor.toStdString(), source, a = arg.toStdString()](exec::Debugger& d) {
+        try {
+            switch (source) {
+            case OverrideSource::Reference: return d.overrideFromReference(t);
+            case OverrideSource::File: return d.overrideFromFile(t, a);
+            case OverrideSource::Text: return d.overrideFromText(t, a);
+            }
+        } catch (const std::exception& e) {
+            const QString why = QString::fromStdString(e.what());
+            QMetaObject::invokeMethod(this, [this, why] { emit errorOccurred(tr("Override refused: %1").arg(why)); });
+        }
+        exec::RunStatus st;
+        st.reason = exec::StopReason::Stepped;
+        st.message = "override of '" + t + "' refused";
+        return st;
+    });
+}
+
+void DebugController::clearOverride(const QString& tensor) {
+    if (!dbg_) return;
+    postRun([t = tensor.toStdString()](exec::Debugger& d) { return d.clearOverride(t); });
+}
+
 void DebugController::continueRun() {
     // F5 on a finished run starts a new one (Visual Studio's Start after the
     // program ended), which stops at the breakpoints again.

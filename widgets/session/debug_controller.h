@@ -46,6 +46,8 @@ struct LoadedDocument;
 class DebugController : public QObject {
     Q_OBJECT
 public:
+    // Where an override's value comes from (overrideOutput).
+    enum class OverrideSource { Reference, File, Text };
     explicit DebugController(GraphSession* session, QObject* parent = nullptr);
     ~DebugController() override;
 
@@ -160,6 +162,14 @@ public slots:
     // are measured again.
     void setTolerance(std::optional<double> rtol, std::optional<double> atol);
     exec::Tolerance tolerance() const { return tolerance_; }
+
+    // Edit and continue (exec::Debugger::overrideFrom*): replace node output
+    // `tensor` with the reference's value, a file's (`arg`: its path) or typed
+    // text (`arg`), and continue from there. A refusal goes out through
+    // errorOccurred; the run is not failed by it.
+    void overrideOutput(const QString& tensor, OverrideSource source, const QString& arg = {});
+    void clearOverride(const QString& tensor);
+    const QStringList& overridden() const { return overridden_; }
 
     void step();  // one node
     // Stepping by module, like a debugger's call stack (the module path is the stack):
@@ -296,6 +306,7 @@ private:
     exec::ReferenceChoice referenceChoice_;
     exec::ErrorMode errorMode_ = exec::ErrorMode::Cumulative;
     exec::Tolerance tolerance_;
+    QStringList overridden_;
     QString importedPath_;
     exec::WatchCondition globalWatch_;  // carried to the next document
     exec::RetentionPolicy retention_ = exec::RetentionPolicy::KeepAll;
