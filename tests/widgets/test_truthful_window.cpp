@@ -186,6 +186,29 @@ private slots:
         QVERIFY2(!item.contains(QLatin1String("state_dict")), qPrintable(item));
     }
 
+    // A weight with no state_dict loaded said "this node has not run". The
+    // viewer says what the tensor waits for, in the words of what it is.
+    void aValuelessTensorSaysWhatItWaitsFor() {
+        MainWindow w;
+        DebuggerUi ui;
+        QVERIFY(openWithDebugger(w, ui, QStringLiteral("llama_block.json")));
+        TensorViewer* viewer = ui.tensors->follower();
+        auto said = [&](const QString& tensor) {
+            ui.controller->showTensor(tensor);
+            ui.controller->waitIdle();
+            QTest::qWait(50);
+            return viewer->summaryText();
+        };
+        QString s = said(QStringLiteral("p_qkv_weight"));
+        QVERIFY2(s.contains(QLatin1String("no state_dict is loaded")), qPrintable(s));
+        s = said(QStringLiteral("mul"));
+        QVERIFY2(s.contains(QLatin1String("has not run")), qPrintable(s));
+        ui.controller->loadWeights(fx(QStringLiteral("llama_block.weights.pt")));
+        QVERIFY(ui.controller->waitIdle());
+        s = said(QStringLiteral("p_qkv_weight"));
+        QVERIFY2(!s.contains(QLatin1String("No value")), qPrintable(s));
+    }
+
     void missingValueStopsBeforeItsNodeAsSaid() {
         MainWindow w;
         DebuggerUi ui;

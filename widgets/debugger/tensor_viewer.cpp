@@ -8,6 +8,7 @@
 #include <QChartView>
 #include <QComboBox>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -453,6 +454,23 @@ void TensorViewer::showNoValue(const QString& why) {
     if (chart_->chart()) chart_->chart()->removeAllSeries();
 }
 
+// Why a tensor has no value, in the words of what it is: a weight waits for
+// a state_dict, an input for a source, a node output for its node to run.
+QString TensorViewer::noValueReason(const QString& where) const {
+    const bool weightLike = where.startsWith(QLatin1String("parameter")) || where.startsWith(QLatin1String("buffer")) ||
+                            where.startsWith(QLatin1String("weight"));
+    if (weightLike && c_->path(exec::ValueFile::Weights).isEmpty())
+        return tr("No value: no state_dict is loaded (Weights dock › Load weights…).");
+    if (weightLike)
+        return tr("No value: the state_dict loaded (%1) does not have it.")
+            .arg(QFileInfo(c_->path(exec::ValueFile::Weights)).fileName());
+    if (where.startsWith(QLatin1String("constant")))
+        return tr("No value: type it in the Constants dock or load a constants file.");
+    if (where == QLatin1String("graph input"))
+        return tr("No value: choose a source for this input in the Inputs dock, or load an inputs file.");
+    return tr("No value yet: this node has not run (or its value was freed by the retention policy).");
+}
+
 void TensorViewer::applyHead(const Head& h) {
     if (h.tensor != shownTensor_) {
         // Another tensor: nothing of the old one stays on screen.
@@ -473,7 +491,7 @@ void TensorViewer::applyHead(const Head& h) {
         if (side() != exec::ValueSide::Actual && !h.hasReference)
             why = tr("No reference value for this tensor.");
         else if (!h.hasValue)
-            why = tr("No value yet: this node has not run (or its value was freed by the retention policy).");
+            why = noValueReason(h.where);
         else if (side() == exec::ValueSide::Difference)
             why = tr("The value and the reference have different shapes.");
         showNoValue(why);

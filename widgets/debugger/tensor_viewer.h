@@ -88,6 +88,7 @@ private:
     void connectControls();
     void connectController();
     void exportDialog();
+    QString noValueReason(const QString& where) const;
     void prefetchVisible();
 
     void ask(const QString& what, Job job);
