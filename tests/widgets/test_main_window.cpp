@@ -97,6 +97,15 @@ private slots:
         QCOMPARE(session_->selection(), ItemRef::node(nodeIndex(session_, "getitem_1")));
     }
 
+    // The zoom in the status bar never reads "0.0%" (Fit on a huge graph).
+    void zoomTextKeepsTwoDigits() {
+        QCOMPARE(zoomText(1.5), QStringLiteral("150%"));
+        QCOMPARE(zoomText(0.1), QStringLiteral("10%"));
+        QCOMPARE(zoomText(0.025), QStringLiteral("2.5%"));
+        QCOMPARE(zoomText(0.00034), QStringLiteral("0.034%"));
+        QCOMPARE(zoomText(0.0000012), QStringLiteral("0.00012%"));
+    }
+
     void searchCountsAndCycles() {
         SearchPanel* search = window_->searchPanel();
         QTest::keyClick(window_, Qt::Key_F, Qt::ControlModifier);

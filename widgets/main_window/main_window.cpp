@@ -46,6 +46,15 @@
 
 namespace irscope::widgets {
 
+// The status bar's zoom: whole percents from 10 % up, then two significant
+// digits, so that Fit on a 100,000-node graph reads "0.034%", never "0.0%".
+QString zoomText(double zoom) {
+    const double pct = zoom * 100;
+    if (pct >= 10) return QStringLiteral("%1%").arg(pct, 0, 'f', 0);
+    if (pct >= 1) return QStringLiteral("%1%").arg(pct, 0, 'f', 1);
+    return QStringLiteral("%1%").arg(QString::number(pct, 'g', 2));
+}
+
 namespace {
 constexpr int kPanelMinWidth = 180;
 constexpr int kPanelMinHeight = 110;
@@ -126,8 +135,7 @@ void MainWindow::buildStatusBar() {
     progress_->hide();
     cancelButton_->hide();
     connect(cancelButton_, &QToolButton::clicked, session_, &GraphSession::cancelLoad);
-    connect(view_, &GraphView::zoomChanged, this,
-            [this](double z) { zoomLabel_->setText(QStringLiteral("%1%").arg(z * 100, 0, 'f', z < 0.1 ? 1 : 0)); });
+    connect(view_, &GraphView::zoomChanged, this, [this](double z) { zoomLabel_->setText(zoomText(z)); });
 }
 
 // Loading progress and outcome, and the file watcher that offers a reload.

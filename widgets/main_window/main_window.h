@@ -44,6 +44,9 @@ struct PanelPlacement {
     std::optional<PanelId> tabbedWith;  // a tab in that panel's tab group
 };
 
+// "150%", "2.5%", "0.034%" (main_window.cpp).
+QString zoomText(double zoom);
+
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
