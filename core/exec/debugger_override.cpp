@@ -20,11 +20,17 @@ RunStatus Debugger::continueAfterOverride(int64_t cursor, const std::string& ten
         st.message = "'" + tensor + "' is " + what + " when its node runs";
         return st;
     }
-    const std::vector<int64_t> kept = d_->session.breakpoints();
-    d_->session.clearBreakpoints();
+    // The breakpoints come back however the rerun ends.
+    struct KeptBreakpoints {
+        Session& session;
+        std::vector<int64_t> kept = session.breakpoints();
+        KeptBreakpoints(Session& s) : session(s) { session.clearBreakpoints(); }
+        ~KeptBreakpoints() {
+            for (int64_t b : kept) session.setBreakpoint(b, true);
+        }
+    } keep(d_->session);
     reset();
     RunStatus st = runTo(cursor - 1);
-    for (int64_t b : kept) d_->session.setBreakpoint(b, true);
     if (!st.failed && st.reason != StopReason::MissingValue && st.reason != StopReason::Watchpoint)
         st.message = "'" + tensor + "' is " + what + "; ran again to where the run was (" + st.message + ")";
     return st;

@@ -254,6 +254,7 @@ void Executor::reset() {
     }  // the old values go here, then their array
     std::fill(resultCount_.begin(), resultCount_.end(), -1);
     fallbacks_.clear();
+    castSaved_.clear();
     // The last run may have written into the copies of the user's tensors.
     for (size_t j = 0; j < rootOriginals_.size(); ++j) {
         const at::Tensor& original = rootOriginals_[j];
@@ -309,7 +310,9 @@ c10::SmallVector<at::Tensor, 4> Executor::outputsOf(int64_t node) const {
 bool Executor::runNode(int64_t i, std::vector<std::string>& diags) {
     const auto& step = plan_.steps[static_cast<size_t>(i)];
     if (!diags.empty()) diags.clear();
-    if (autocast_) [[unlikely]] {
+    if (!overrides_.empty()) [[unlikely]] {
+        runOverridden(i, diags);
+    } else if (autocast_) [[unlikely]] {
         runAutocast(i, diags);
     } else if (const FastCall& fast = fast_[static_cast<size_t>(i)]; fast.fn) [[likely]] {
         const at::Tensor** in = inputScratch_.data();
@@ -335,8 +338,6 @@ bool Executor::runNode(int64_t i, std::vector<std::string>& diags) {
     } else {
         runGeneral(i, diags);
     }
-    if (!overrides_.empty()) [[unlikely]]
-        applyOverrides(step);
 
     // Compare with the IR's TensorMeta: a mismatch means the graph and the op
     // disagree (e.g. attrs lost on the way).
@@ -382,10 +383,30 @@ bool Executor::runNode(int64_t i, std::vector<std::string>& diags) {
     return stop;
 }
 
+// A node while some value is overridden: computed as usual, then its
+// overridden outputs replaced. A node whose every output is overridden may
+// fail to compute (the bug the user is stepping past): the override stands in.
+IRSCOPE_COLD void Executor::runOverridden(int64_t i, std::vector<std::string>& diags) {
+    const auto& step = plan_.steps[static_cast<size_t>(i)];
+    bool all = step.outputCount > 0;
+    for (uint32_t k = 0; k < step.outputCount; ++k) all = all && overrides_.count(step.outputBegin + k);
+    try {
+        if (autocast_)
+            runAutocast(i, diags);
+        else
+            runGeneral(i, diags);
+    } catch (const ExecError& e) {
+        if (!all) throw;
+        resultCount_[static_cast<size_t>(i)] = static_cast<int32_t>(step.outputCount);
+        diags.push_back("its own computation failed (" + e.reason() + "); the overridden value stands in");
+    }
+    applyOverrides(step);
+}
+
 IRSCOPE_COLD void Executor::applyOverrides(const ExecutionPlan::Step& step) {
     for (uint32_t k = 0; k < step.outputCount; ++k)
         if (const auto it = overrides_.find(step.outputBegin + k); it != overrides_.end())
-            values_[step.outputBegin + k] = it->second;
+            values_[step.outputBegin + k] = it->second.clone();  // a later in-place op writes the copy
 }
 
 void Executor::setOverride(int64_t node, size_t output, at::Tensor value) {

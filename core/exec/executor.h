@@ -68,8 +68,9 @@ public:
 
     // Casts each node's floating inputs before it runs, for a reference run in
     // another dtype (reference/autocast_run.cpp). `everyOp` (float64, float32):
-    // every floating input to `dtype`, so that tensors made inside the graph
-    // in another dtype follow. Otherwise (float16, bfloat16) as torch.autocast
+    // the weights and inputs are cast by the caller, and every floating result
+    // a node makes anew (not a view or an in-place write) is cast to `dtype`
+    // right after it, so that tensors made inside the graph follow. Otherwise (float16, bfloat16) as torch.autocast
     // does on the CPU (reference/autocast_rules.h), and an op that fails in the
     // reduced dtype (no kernel for it in this libtorch, a dtype clash) runs
     // again with its floating inputs in float32. Written inputs of in-place ops
@@ -146,7 +147,9 @@ private:
     void runAutocast(int64_t node, std::vector<std::string>& diagnostics);
     bool castInputs(int64_t node, const BoundOp& op, at::ScalarType target, bool lowerPrecision);
     void restoreCastInputs();
+    bool aliasesAnInput(int64_t node, const at::Tensor& t) const;
     void applyOverrides(const ExecutionPlan::Step& step);
+    void runOverridden(int64_t node, std::vector<std::string>& diagnostics);
     BoundOp* bind(int64_t node);
     void runGetitem(int64_t node);
     void snapshotBeforeWrite(int64_t node, const BoundOp& op);

@@ -135,6 +135,10 @@ void ReferenceCheck::lookUp(int64_t i, std::span<const at::Tensor> outputs) {
         refs_.assign(node.outputs.size(), at::Tensor());
         std::lock_guard lock(mutex_);
         failure_ = e.reason();
+    } catch (const std::exception& e) {  // libtorch's own (out of memory in the reference's cast)
+        refs_.assign(node.outputs.size(), at::Tensor());
+        std::lock_guard lock(mutex_);
+        failure_ = std::string("the reference run failed at node '") + node.name + "': " + e.what();
     }
 }
 

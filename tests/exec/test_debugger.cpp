@@ -336,6 +336,33 @@ private slots:
         QCOMPARE(dbg.cursor(), int64_t(2));
     }
 
+    // The node that fails is the one a user most wants to step past: its
+    // output overridden, the run goes on from the given value.
+    void overrideStepsPastAFailingNode() {
+        using namespace irscope::exec::test;
+        json nodes = json::array();
+        nodes.push_back(node("relu", "aten.relu.default", json::array({meta("x", {2, 3}, "float32", "x")}),
+                             json::array({meta("relu", {2, 3})})));
+        nodes.push_back(
+            node("mm", "aten.mm.default",
+                 json::array({meta("relu", {2, 3}, "float32", "relu"), meta("relu", {2, 3}, "float32", "relu")}),
+                 json::array({meta("mm", {2, 2})})));
+        nodes.push_back(node("neg", "aten.neg.default", json::array({meta("mm", {2, 2}, "float32", "mm")}),
+                             json::array({meta("neg", {2, 2})})));
+        ir::Graph g = graphOf(json::array({meta("x", {2, 3})}), json::array({meta("neg", {2, 2})}), nodes);
+        Debugger dbg(g);
+        dbg.setAllInputSources(InputSource::Ones);
+        QVERIFY(dbg.runToEnd().failed);  // [2, 3] @ [2, 3]
+        dbg.reset();
+        RunStatus st = dbg.overrideFromText("mm", "[[1, 2], [3, 4]]");
+        QVERIFY2(!st.failed, st.message.c_str());
+        st = dbg.runToEnd();
+        QVERIFY2(!st.failed, st.message.c_str());
+        at::Tensor out;
+        QVERIFY(dbg.session().value("neg", out));
+        QVERIFY(at::equal(out, -at::tensor({1.f, 2.f, 3.f, 4.f}).reshape({2, 2})));
+    }
+
     void failedNodeKeepsEarlierValues() {
         using namespace irscope::exec::test;
         json nodes = json::array();

@@ -205,6 +205,35 @@ private slots:
         }
     }
 
+    // A float64 reference of graphs that build a tensor and write into views
+    // of it (the Kimi MoE's new_empty + select + copy_, a slice assignment):
+    // what a node makes anew is cast once, so the writes reach the one tensor
+    // later nodes read, and the float32 run matches it within float32's band.
+    void float64ReferenceKeepsWritesThroughViews_data() {
+        QTest::addColumn<QString>("name");
+        for (const char* name : {"kimi_moe_layer", "slice_assign_new_empty", "copy_into_view", "add_on_view"})
+            QTest::newRow(name) << QString(name);
+    }
+    void float64ReferenceKeepsWritesThroughViews() {
+        QFETCH(QString, name);
+        const std::string dir = std::string(IRSCOPE_TEST_DATA) + "/real/", n = name.toStdString();
+        const ir::Graph graph = ir::loadGraphFile(dir + n + ".json");
+        const io::TensorMap weights = io::readTensorFile(dir + n + ".weights.pt");
+        const io::TensorMap inputs = io::readTensorFile(dir + n + ".inputs.pt");
+        Session s(graph, RetentionPolicy::FreeAfterLastUse);
+        s.setWeights(weights);
+        s.setInputs(inputs);
+        auto run = std::make_shared<ReferenceRun>(graph, weights, io::TensorMap(), inputs, at::kDouble,
+                                                  RetentionPolicy::FreeAfterLastUse);
+        auto check = std::make_shared<ReferenceCheck>(graph, run, Tolerance{}, ErrorMode::Cumulative);
+        s.setInspectors({check});
+        QCOMPARE(s.runToEnd().reason, StopReason::Finished);
+        QVERIFY2(check->referenceFailure().empty(), check->referenceFailure().c_str());
+        const ErrorReport r = check->report();
+        QVERIFY(!r.outputs.empty());
+        QVERIFY2(!r.firstFailing, r.firstFailing ? r.outputs[*r.firstFailing].nodeName.c_str() : "");
+    }
+
     // The reference's failure is the reference's: the run it checks goes on
     // to the end, the check stops comparing and says which node and why.
     void failingReferenceLeavesTheRunGreen() {
