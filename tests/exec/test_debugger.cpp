@@ -44,6 +44,23 @@ int64_t nodeIndex(const ir::Graph& g, const std::string& name) {
     return -1;
 }
 
+// x -> relu -> mm(relu, relu), which fails ([2, 3] @ [2, 3]); with `neg`, a
+// node after it reads its result.
+ir::Graph failingMmGraph(bool neg) {
+    using namespace irscope::exec::test;
+    json nodes = json::array();
+    nodes.push_back(node("relu", "aten.relu.default", json::array({meta("x", {2, 3}, "float32", "x")}),
+                         json::array({meta("relu", {2, 3})})));
+    nodes.push_back(
+        node("mm", "aten.mm.default",
+             json::array({meta("relu", {2, 3}, "float32", "relu"), meta("relu", {2, 3}, "float32", "relu")}),
+             json::array({meta("mm", {2, 2})})));
+    if (neg)
+        nodes.push_back(node("neg", "aten.neg.default", json::array({meta("mm", {2, 2}, "float32", "mm")}),
+                             json::array({meta("neg", {2, 2})})));
+    return graphOf(json::array({meta("x", {2, 3})}), json::array({meta(neg ? "neg" : "mm", {2, 2})}), nodes);
+}
+
 std::string tmpPath(const std::string& name) {
     return QDir::temp().filePath(QString::fromStdString("irscope_test_debugger_" + name)).toStdString();
 }
@@ -339,17 +356,7 @@ private slots:
     // The node that fails is the one a user most wants to step past: its
     // output overridden, the run goes on from the given value.
     void overrideStepsPastAFailingNode() {
-        using namespace irscope::exec::test;
-        json nodes = json::array();
-        nodes.push_back(node("relu", "aten.relu.default", json::array({meta("x", {2, 3}, "float32", "x")}),
-                             json::array({meta("relu", {2, 3})})));
-        nodes.push_back(
-            node("mm", "aten.mm.default",
-                 json::array({meta("relu", {2, 3}, "float32", "relu"), meta("relu", {2, 3}, "float32", "relu")}),
-                 json::array({meta("mm", {2, 2})})));
-        nodes.push_back(node("neg", "aten.neg.default", json::array({meta("mm", {2, 2}, "float32", "mm")}),
-                             json::array({meta("neg", {2, 2})})));
-        ir::Graph g = graphOf(json::array({meta("x", {2, 3})}), json::array({meta("neg", {2, 2})}), nodes);
+        const ir::Graph g = failingMmGraph(true);
         Debugger dbg(g);
         dbg.setAllInputSources(InputSource::Ones);
         QVERIFY(dbg.runToEnd().failed);  // [2, 3] @ [2, 3]
@@ -364,15 +371,7 @@ private slots:
     }
 
     void failedNodeKeepsEarlierValues() {
-        using namespace irscope::exec::test;
-        json nodes = json::array();
-        nodes.push_back(node("relu", "aten.relu.default", json::array({meta("x", {2, 3}, "float32", "x")}),
-                             json::array({meta("relu", {2, 3})})));
-        nodes.push_back(
-            node("mm", "aten.mm.default",
-                 json::array({meta("relu", {2, 3}, "float32", "relu"), meta("relu", {2, 3}, "float32", "relu")}),
-                 json::array({meta("mm", {2, 2})})));
-        ir::Graph g = graphOf(json::array({meta("x", {2, 3})}), json::array({meta("mm", {2, 2})}), nodes);
+        const ir::Graph g = failingMmGraph(false);
         Debugger dbg(g);
         dbg.setAllInputSources(InputSource::Ones);
         QVERIFY(dbg.missing().empty());

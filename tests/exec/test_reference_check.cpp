@@ -61,6 +61,29 @@ struct Fixture {
     }
 };
 
+// A case of the real-export corpus (tests/data/real/), run under `check`s of
+// `reference` built from the same weights and inputs.
+struct RealCase {
+    ir::Graph graph;
+    io::TensorMap weights, inputs;
+    explicit RealCase(const std::string& name)
+        : graph(ir::loadGraphFile(std::string(IRSCOPE_TEST_DATA) + "/real/" + name + ".json")),
+          weights(io::readTensorFile(std::string(IRSCOPE_TEST_DATA) + "/real/" + name + ".weights.pt")),
+          inputs(io::readTensorFile(std::string(IRSCOPE_TEST_DATA) + "/real/" + name + ".inputs.pt")) {}
+    // Runs to the end against a second run in `dtype`; the check afterwards.
+    std::shared_ptr<ReferenceCheck> runAgainst(at::ScalarType dtype) const {
+        Session s(graph, RetentionPolicy::FreeAfterLastUse);
+        s.setWeights(weights);
+        s.setInputs(inputs);
+        auto run = std::make_shared<ReferenceRun>(graph, weights, io::TensorMap(), inputs, dtype,
+                                                  RetentionPolicy::FreeAfterLastUse);
+        auto check = std::make_shared<ReferenceCheck>(graph, run, Tolerance{}, ErrorMode::Cumulative);
+        s.setInspectors({check});
+        if (s.runToEnd().reason != StopReason::Finished) return nullptr;
+        return check;
+    }
+};
+
 std::set<std::string> failingNodes(const ErrorReport& r) {
     std::set<std::string> out;
     for (const auto& row : r.outputs)
@@ -176,19 +199,9 @@ private slots:
         std::ifstream sqnrFile(dir + "autocast_sqnr.json");
         const json want = json::parse(sqnrFile)["cases"][n][dtype.toStdString()];
         QVERIFY(!want.empty());
-        const ir::Graph graph = ir::loadGraphFile(dir + n + ".json");
-        const io::TensorMap weights = io::readTensorFile(dir + n + ".weights.pt");
-        const io::TensorMap inputs = io::readTensorFile(dir + n + ".inputs.pt");
-        Session s(graph, RetentionPolicy::FreeAfterLastUse);
-        s.setWeights(weights);
-        s.setInputs(inputs);
-        auto run =
-            std::make_shared<ReferenceRun>(graph, weights, io::TensorMap(), inputs, referenceDtype(dtype.toStdString()),
-                                           RetentionPolicy::FreeAfterLastUse);
-        auto check = std::make_shared<ReferenceCheck>(graph, run, Tolerance{}, ErrorMode::Cumulative);
-        s.setInspectors({check});
-        const RunResult done = s.runToEnd();
-        QCOMPARE(done.reason, StopReason::Finished);
+        const RealCase real(n);
+        const auto check = real.runAgainst(*referenceDtype(dtype.toStdString()));
+        QVERIFY(check);
         QVERIFY2(check->referenceFailure().empty(), check->referenceFailure().c_str());
         const ErrorReport r = check->report();
         for (const auto& [output, db] : want.items()) {
@@ -216,18 +229,9 @@ private slots:
     }
     void float64ReferenceKeepsWritesThroughViews() {
         QFETCH(QString, name);
-        const std::string dir = std::string(IRSCOPE_TEST_DATA) + "/real/", n = name.toStdString();
-        const ir::Graph graph = ir::loadGraphFile(dir + n + ".json");
-        const io::TensorMap weights = io::readTensorFile(dir + n + ".weights.pt");
-        const io::TensorMap inputs = io::readTensorFile(dir + n + ".inputs.pt");
-        Session s(graph, RetentionPolicy::FreeAfterLastUse);
-        s.setWeights(weights);
-        s.setInputs(inputs);
-        auto run = std::make_shared<ReferenceRun>(graph, weights, io::TensorMap(), inputs, at::kDouble,
-                                                  RetentionPolicy::FreeAfterLastUse);
-        auto check = std::make_shared<ReferenceCheck>(graph, run, Tolerance{}, ErrorMode::Cumulative);
-        s.setInspectors({check});
-        QCOMPARE(s.runToEnd().reason, StopReason::Finished);
+        const RealCase real(name.toStdString());
+        const auto check = real.runAgainst(at::kDouble);
+        QVERIFY(check);
         QVERIFY2(check->referenceFailure().empty(), check->referenceFailure().c_str());
         const ErrorReport r = check->report();
         QVERIFY(!r.outputs.empty());
