@@ -1,5 +1,7 @@
 #include "core/exec/run_status.h"
 
+#include "core/exec/value_text.h"
+
 #include <algorithm>
 #include <cstdio>
 #include <unordered_set>
@@ -51,14 +53,6 @@ RunStatus describeStop(const ir::Graph& graph, const RunResult& r, int64_t curso
     }
     return s;
 }
-
-namespace {
-std::string shortNumber(double v) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.3g", v);
-    return buf;
-}
-}  // namespace
 
 std::string describeVerdict(const ir::Graph& graph, const std::vector<OutputError>& rows) {
     std::unordered_set<std::string> outputs;

@@ -8,16 +8,13 @@
 #include <cstdlib>
 
 #include "core/exec/reference_check.h"
+#include "core/exec/value_text.h"
 #include "core/ir/graph.h"
 
 namespace irscope::exec {
 namespace {
 
-std::string number(double v) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.6g", v);
-    return buf;
-}
+std::string number(double v) { return shortNumber(v, 6); }
 
 struct Scan {
     int64_t nan = 0, inf = 0;

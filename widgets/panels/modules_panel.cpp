@@ -69,7 +69,8 @@ ModulesPanel::ModulesPanel(GraphSession* session, QWidget* parent)
     connect(debounce_, &QTimer::timeout, this, &ModulesPanel::applyFilter);
     connect(filter_, &QLineEdit::textChanged, this, [this] {
         // Instant on small trees; a short pause on a 384-expert MoE's 70,000 modules.
-        debounce_->start(model_->rowCount(model_->index(0, 0)) > 2000 || session_->document() == nullptr ? 150 : 0);
+        const auto* tree = session_->moduleTree();
+        debounce_->start(tree && tree->size() > 2000 ? 150 : 0);
     });
 
     connect(view_, &QTreeView::clicked, this, [this](const QModelIndex& index) {

@@ -1,6 +1,6 @@
 #include "core/exec/numerics/local_verdict.h"
 
-#include <cstdio>
+#include "core/exec/value_text.h"
 
 namespace irscope::exec {
 
@@ -16,10 +16,8 @@ std::string describeLocalVerdict(const std::vector<OutputError>& rows) {
     const std::string how = "each node against the reference, fed the reference's inputs";
     if (!first)
         return "local error: no node is wrong by itself (" + std::to_string(rows.size()) + " outputs; " + how + ")";
-    char diff[32];
-    std::snprintf(diff, sizeof diff, "%.3g", first->metrics.maxAbs);
-    std::string s = "local error: node '" + first->nodeName + "' is wrong by itself (max abs diff " + diff +
-                    "; tolerance " + first->metrics.tolerance.text() + ")";
+    std::string s = "local error: node '" + first->nodeName + "' is wrong by itself (max abs diff " +
+                    shortNumber(first->metrics.maxAbs) + "; tolerance " + first->metrics.tolerance.text() + ")";
     if (failing > 1) s += ", " + std::to_string(failing - 1) + " more output" + (failing > 2 ? "s" : "") + " fail";
     return s + "; " + how;
 }

@@ -5,16 +5,11 @@
 
 #include <c10/core/ScalarType.h>
 
+#include "core/exec/value_text.h"
 #include "core/io/tensor_dtype.h"
 
 namespace irscope::exec {
 namespace {
-
-std::string shortNumber(double v) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.3g", v);
-    return buf;
-}
 
 bool exactKind(c10::ScalarType t) { return !c10::isFloatingType(t) && !c10::isComplexType(t) && !c10::isQIntType(t); }
 
