@@ -4,8 +4,12 @@
 // The launcher links only the torch-free core. Commands that need libtorch
 // live in the irscope_commands module and the window in irscope_gui; both are
 // loaded only when used (see app/CMakeLists.txt for why).
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <iostream>
 #include <sstream>
@@ -13,6 +17,7 @@
 #include <vector>
 
 #include "cli/command.h"
+#include "launcher/fork_server.h"
 #include "launcher/module_loader.h"
 
 namespace {
@@ -86,9 +91,8 @@ int runGui(int argc, char** argv) {
     return module->gui->main(argc, argv);
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+// Everything main does, as a function: the fork server runs it in each child.
+int launch(int argc, char** argv) {
     if (argc >= 2) {
         const std::string first = argv[1];
         if (first == "--version" || first == "-V") {
@@ -121,4 +125,37 @@ int main(int argc, char** argv) {
         }
     }
     return runGui(argc, argv);
+}
+
+// `irscope --fork-server FD` (launcher/fork_server.h): for test suites and
+// scripts that run many commands. Not in --help: a client has to speak its
+// protocol over an inherited socket, which no one types.
+int forkServer(const char* fdText) {
+    char* end = nullptr;
+    const long fd = std::strtol(fdText, &end, 10);
+    if (!end || *end || fd < 3) {
+        std::cerr << "irscope: --fork-server takes the number of an inherited socket, not '" << fdText << "'\n";
+        return kExitUsage;
+    }
+    if (!loadCommandsModule(false)) return kExitUsage;
+    const auto deferred = moduleCommandNames();
+    return irscope::app::serveForks(static_cast<int>(fd), [&deferred](int argc, char** argv) {
+        // Only the commands module's commands gain from the warm process; any
+        // other request (a light command, the window) starts the binary
+        // afresh, so it maps exactly what it would have (a light command
+        // never loads libtorch).
+        if (argc < 2 || std::find(deferred.begin(), deferred.end(), std::string(argv[1])) == deferred.end()) {
+            ::execv("/proc/self/exe", argv);
+            std::cerr << "irscope: cannot start /proc/self/exe: " << std::strerror(errno) << "\n";
+            return kExitUsage;
+        }
+        return launch(argc, argv);
+    });
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    if (argc == 3 && std::string(argv[1]) == "--fork-server") return forkServer(argv[2]);
+    return launch(argc, argv);
 }

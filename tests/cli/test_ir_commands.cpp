@@ -3,6 +3,9 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QSet>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -182,6 +185,64 @@ private slots:
         const auto r = runIrscope({"info", q(dataPath("malformed/empty.json")), "-o", out});
         QCOMPARE(r.exitCode, 2);
         QCOMPARE(q(readFile(out.toStdString())), QString("precious"));
+    }
+
+    // Started afresh, a light command maps neither libtorch nor Qt's GUI;
+    // a command of the commands module maps libtorch (the control: the check
+    // can see a library load).
+    void lightCommandsNeverLoadLibtorch() {
+        const auto loads = [](const QStringList& args) {
+            QProcess p;
+            QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+            env.insert("LD_DEBUG", "files");
+            p.setProcessEnvironment(env);
+            p.start(IRSCOPE_BINARY, args);
+            p.waitForFinished(60000);
+            return QString::fromUtf8(p.readAllStandardError());
+        };
+        const QString ir = q(dataPath("ir/llama_block.json"));
+        for (const QStringList& args : {QStringList{"info", ir}, QStringList{"validate", ir},
+                                        QStringList{"mermaid", ir}, QStringList{"modules", ir}}) {
+            const QString log = loads(args);
+            QVERIFY2(log.contains("file=libirscope_light.so"), qPrintable(args.join(' ')));
+            QVERIFY2(!log.contains("libtorch") && !log.contains("libQt6Gui"), qPrintable(args.join(' ')));
+        }
+        QVERIFY(loads({"run", "--help"}).contains("file=libtorch_cpu.so"));
+    }
+
+    // The suites run commands through the binary's fork server (cli_runner.h):
+    // what a command prints and returns is what the binary started afresh
+    // prints and returns, for every kind of ending.
+    void forkServerRunsAsTheBinaryDoes() {
+        if (!irscope::test::ForkServerClient::instance().usable()) QSKIP("IRSCOPE_TEST_NO_FORK_SERVER is set");
+        const QString llama = q(dataPath("ir/llama_block.json"));
+        const QString weights = q(dataPath("ir/llama_block.weights.pt"));
+        const QString inputs = q(dataPath("ir/llama_block.inputs.pt"));
+        const QStringList cases[] = {
+            {"run", llama, "--weights", weights, "--inputs", inputs, "--expected",
+             q(dataPath("ir/llama_block.expected.pt"))},
+            {"run", llama, "--weights", weights, "--inputs", inputs, "--expected",
+             q(dataPath("ir/llama_block.expected_fp16cast.pt")), "--rtol", "0", "--atol", "0"},  // exit 1
+            {"run", llama, "--weights", q(dataPath("ir/no_such_file.pt"))},                      // exit 2
+            {"run", "--bogus"},
+            {"run", "--help"},
+            {"validate", q(dataPath("malformed/duplicate_node.json"))},
+            {"frobnicate"},
+        };
+        // Timings differ from run to run; nothing else may.
+        const auto untimed = [](QString text) {
+            return text.replace(QRegularExpression("[0-9.]+ (ms|s)\\b"), "<time>");
+        };
+        QSet<int> exitCodes;
+        for (const auto& args : cases) {
+            const auto served = runIrscope(args);
+            const auto direct = irscope::test::runIrscopeDirect(args);
+            QCOMPARE(served.exitCode, direct.exitCode);
+            QCOMPARE(untimed(served.out), untimed(direct.out));
+            QCOMPARE(untimed(served.err), untimed(direct.err));
+            exitCodes.insert(served.exitCode);
+        }
+        QCOMPARE(exitCodes, (QSet<int>{0, 1, 2}));
     }
 };
 

@@ -6,6 +6,9 @@
 
 #include <fstream>
 
+#include "cli/cli_runner.h"
+#include "python_worker.h"
+
 namespace {
 
 using Json = nlohmann::ordered_json;
@@ -25,21 +28,27 @@ struct Run {
     QString out, err;
 };
 
-Run irscope(const QStringList& args) {
-    QProcess p;
-    p.start(IRSCOPE_BINARY, args);
-    p.waitForFinished(120000);
-    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, QString::fromUtf8(p.readAllStandardOutput()),
-            QString::fromUtf8(p.readAllStandardError())};
+Run runTool(const QStringList& args) {
+    const auto r = irscope::test::runIrscope(args);
+    return {r.exitCode, r.out, r.err};
 }
 
 QString q(const std::string& s) { return QString::fromStdString(s); }
 
-bool pythonTorchAvailable() {
-    QProcess p;
-    p.start("/usr/bin/python3", {"-c", "import torch"});
-    return p.waitForFinished(60000) && p.exitStatus() == QProcess::NormalExit && p.exitCode() == 0;
-}
+// handle([file, expected.json, key]): "ok" when torch's safe loader reads the
+// file as PyTorch wrote the tensors (names, order, bytes).
+const char* kPythonCheck = R"PY(
+import json
+def handle(args):
+    sd = torch.load(args[0], weights_only=True)
+    exp = json.load(open(args[1]))[args[2]]['tensors']
+    assert list(sd) == list(exp), (list(sd), list(exp))
+    for k, t in sd.items():
+        t = t.contiguous()
+        t = t.view(torch.int16) if t.dtype == torch.bfloat16 else t
+        assert t.numpy().tobytes().hex() == exp[k]['hex'], k
+    return 'ok'
+)PY";
 
 }  // namespace
 
@@ -47,11 +56,13 @@ class TestTensorsCli : public QObject {
     Q_OBJECT
 
     QTemporaryDir dir_;
+    irscope::test::PythonWorker python_{kPythonCheck, "torch"};
+    bool pythonTorchAvailable() { return python_.available(); }
     QString tmp(const QString& name) { return dir_.path() + "/" + name; }
 
 private slots:
     void tableListsEveryTensor() {
-        Run r = irscope({"tensors", q(fixture("mlp_state_dict.pt"))});
+        Run r = runTool({"tensors", q(fixture("mlp_state_dict.pt"))});
         QCOMPARE(r.code, 0);
         QVERIFY2(r.err.isEmpty(), qPrintable(r.err));
         QStringList lines = r.out.split('\n', Qt::SkipEmptyParts);
@@ -76,7 +87,7 @@ private slots:
     }
     void jsonMatchesPyTorch() {
         QFETCH(QString, file);
-        Run r = irscope({"tensors", q(fixture(file.toStdString())), "--json"});
+        Run r = runTool({"tensors", q(fixture(file.toStdString())), "--json"});
         QCOMPARE(r.code, 0);
         Json rows = Json::parse(r.out.toStdString());
         const Json& exp = expected().at(file.toStdString());
@@ -103,19 +114,19 @@ private slots:
     }
 
     void noStatsAndSelect() {
-        Run r = irscope({"tensors", q(fixture("checkpoint.pt")), "--select", "state_dict", "--no-stats", "--json"});
+        Run r = runTool({"tensors", q(fixture("checkpoint.pt")), "--select", "state_dict", "--no-stats", "--json"});
         QCOMPARE(r.code, 0);
         Json rows = Json::parse(r.out.toStdString());
         QCOMPARE(rows.size(), size_t(9));
         QCOMPARE(q(rows.at(0).at("name").get<std::string>()), QString("fc1.weight"));
         QVERIFY(!rows.at(0).contains("min"));
-        Run all = irscope({"tensors", q(fixture("checkpoint.pt")), "--no-stats"});
+        Run all = runTool({"tensors", q(fixture("checkpoint.pt")), "--no-stats"});
         QVERIFY(all.out.contains("state_dict.fc1.weight"));
         QVERIFY(all.out.contains("optimizer.state.0.step"));
     }
 
     void unsupportedDTypesAreListed() {
-        Run r = irscope({"tensors", q(fixture("fp8_mixed.safetensors")), "--json"});
+        Run r = runTool({"tensors", q(fixture("fp8_mixed.safetensors")), "--json"});
         QCOMPARE(r.code, 0);
         Json rows = Json::parse(r.out.toStdString());
         QCOMPARE(rows.size(), size_t(4));
@@ -148,7 +159,7 @@ private slots:
     void errors() {
         QFETCH(QStringList, args);
         QFETCH(QString, message);
-        Run r = irscope(args);
+        Run r = runTool(args);
         QCOMPARE(r.code, 2);
         QVERIFY2(r.err.contains(message), qPrintable(r.err));
         QVERIFY(r.out.isEmpty());
@@ -174,37 +185,23 @@ private slots:
     void convertRoundTrips() {
         QFETCH(QString, input);
         QFETCH(QString, output);
-        Run c = irscope({"convert", q(fixture(input.toStdString())), tmp(output)});
+        Run c = runTool({"convert", q(fixture(input.toStdString())), tmp(output)});
         QCOMPARE(c.code, 0);
-        Run r = irscope({"tensors", tmp(output), "--json", "--no-stats"});
+        Run r = runTool({"tensors", tmp(output), "--json", "--no-stats"});
         QCOMPARE(r.code, 0);
         Json rows = Json::parse(r.out.toStdString());
         const Json& exp = expected().at(input.toStdString()).at("tensors");
         QCOMPARE(rows.size(), exp.size());
         if (!pythonTorchAvailable() || !output.endsWith(".pt")) return;
         // Python reads the converted file with the safe loader; bytes equal PyTorch's own.
-        QProcess p;
-        p.start("/usr/bin/python3", {"-c",
-                                     "import sys, json, torch\n"
-                                     "sd = torch.load(sys.argv[1], weights_only=True)\n"
-                                     "exp = json.load(open(sys.argv[2]))[sys.argv[3]]['tensors']\n"
-                                     "assert list(sd) == list(exp), (list(sd), list(exp))\n"
-                                     "for k, t in sd.items():\n"
-                                     "    t = t.contiguous()\n"
-                                     "    t = t.view(torch.int16) if t.dtype == torch.bfloat16 else t\n"
-                                     "    assert t.numpy().tobytes().hex() == exp[k]['hex'], k\n"
-                                     "print('ok')\n",
-                                     tmp(output), q(fixture("expected.json")), input});
-        QVERIFY(p.waitForFinished(120000));
-        QVERIFY2(p.exitCode() == 0 && p.readAllStandardOutput().trimmed() == "ok",
-                 p.readAllStandardError().constData());
+        QCOMPARE(python_.call({tmp(output), q(fixture("expected.json")), input}), std::string("ok"));
     }
 
     void helpIsFull() {
-        Run r = irscope({"tensors", "--help"});
+        Run r = runTool({"tensors", "--help"});
         QCOMPARE(r.code, 0);
         QVERIFY(r.out.contains("--no-stats") && r.out.contains("--select"));
-        Run c = irscope({"convert", "--help"});
+        Run c = runTool({"convert", "--help"});
         QVERIFY(c.out.contains("weights_only=True"));
     }
 };

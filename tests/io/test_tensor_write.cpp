@@ -6,6 +6,7 @@
 #include "core/io/catalog/tensor_format.h"
 #include "core/io/tensor_file.h"
 #include "core/io/tensor_writer.h"
+#include "python_worker.h"
 #include "tensor_test_util.h"
 
 #include <QtTest/QtTest>
@@ -16,12 +17,11 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// Prints {name: {dtype, shape, hex}} for a file, as Python reads it.
+// handle([path]): {name: {dtype, shape, hex}} for a file, as Python reads it.
 const char* kPythonDump = R"PY(
-import collections, json, struct, sys
+import collections, json, struct
 import numpy as np
 import torch
-path = sys.argv[1]
 def hexof(t):
     t = t.contiguous()
     if t.dtype == torch.bfloat16:
@@ -31,66 +31,50 @@ names = {torch.float32: "float32", torch.float64: "float64", torch.float16: "flo
          torch.bfloat16: "bfloat16", torch.int8: "int8", torch.int16: "int16", torch.int32: "int32",
          torch.int64: "int64", torch.uint8: "uint8", torch.bool: "bool", torch.complex64: "complex64",
          torch.complex128: "complex128"}
-out = collections.OrderedDict()
-shares = []
-if path.endswith(".pt"):
-    sd = torch.load(path, weights_only=True)
-    assert type(sd) is collections.OrderedDict, type(sd)
-    for k, v in sd.items():
-        assert type(v) is torch.Tensor, (k, type(v))
-        out[k] = v
-    ptrs = collections.defaultdict(list)
-    for k, v in sd.items():
-        ptrs[v.storage().data_ptr()].append(k)
-    shares = [g for g in ptrs.values() if len(g) > 1]
-elif path.endswith(".npy"):
-    a = np.load(path, allow_pickle=False)
-    out["x"] = torch.from_numpy(np.ascontiguousarray(a))
-else:
-    # safetensors, read and checked from the spec (no safetensors package here).
-    st = {"F32": np.float32, "F64": np.float64, "F16": np.float16, "BF16": np.int16, "I8": np.int8,
-          "I16": np.int16, "I32": np.int32, "I64": np.int64, "U8": np.uint8, "BOOL": np.bool_, "C64": np.complex64}
-    raw = open(path, "rb").read()
-    n = struct.unpack("<Q", raw[:8])[0]
-    header = json.loads(raw[8:8 + n], object_pairs_hook=collections.OrderedDict)
-    data = raw[8 + n:]
-    header.pop("__metadata__", None)
-    spans = sorted((v["data_offsets"][0], v["data_offsets"][1]) for v in header.values())
-    pos = 0
-    for b, e in spans:
-        assert b == pos and e >= b, "offsets do not tile"
-        pos = e
-    assert pos == len(data), "data size"
-    for k, v in header.items():
-        b, e = v["data_offsets"]
-        a = np.frombuffer(data[b:e], dtype=st[v["dtype"]]).reshape(v["shape"])
-        t = torch.from_numpy(a.copy())
-        if v["dtype"] == "BF16":
-            t = t.view(torch.bfloat16)
-        assert a.dtype.itemsize * a.size == e - b
-        out[k] = t
-print(json.dumps({"tensors": collections.OrderedDict(
-    (k, {"dtype": names[v.dtype], "shape": list(v.shape), "hex": hexof(v)}) for k, v in out.items()),
-    "shares": shares}))
+def handle(args):
+    path = args[0]
+    out = collections.OrderedDict()
+    shares = []
+    if path.endswith(".pt"):
+        sd = torch.load(path, weights_only=True)
+        assert type(sd) is collections.OrderedDict, type(sd)
+        for k, v in sd.items():
+            assert type(v) is torch.Tensor, (k, type(v))
+            out[k] = v
+        ptrs = collections.defaultdict(list)
+        for k, v in sd.items():
+            ptrs[v.storage().data_ptr()].append(k)
+        shares = [g for g in ptrs.values() if len(g) > 1]
+    elif path.endswith(".npy"):
+        a = np.load(path, allow_pickle=False)
+        out["x"] = torch.from_numpy(np.ascontiguousarray(a))
+    else:
+        # safetensors, read and checked from the spec (no safetensors package here).
+        st = {"F32": np.float32, "F64": np.float64, "F16": np.float16, "BF16": np.int16, "I8": np.int8,
+              "I16": np.int16, "I32": np.int32, "I64": np.int64, "U8": np.uint8, "BOOL": np.bool_, "C64": np.complex64}
+        raw = open(path, "rb").read()
+        n = struct.unpack("<Q", raw[:8])[0]
+        header = json.loads(raw[8:8 + n], object_pairs_hook=collections.OrderedDict)
+        data = raw[8 + n:]
+        header.pop("__metadata__", None)
+        spans = sorted((v["data_offsets"][0], v["data_offsets"][1]) for v in header.values())
+        pos = 0
+        for b, e in spans:
+            assert b == pos and e >= b, "offsets do not tile"
+            pos = e
+        assert pos == len(data), "data size"
+        for k, v in header.items():
+            b, e = v["data_offsets"]
+            a = np.frombuffer(data[b:e], dtype=st[v["dtype"]]).reshape(v["shape"])
+            t = torch.from_numpy(a.copy())
+            if v["dtype"] == "BF16":
+                t = t.view(torch.bfloat16)
+            assert a.dtype.itemsize * a.size == e - b
+            out[k] = t
+    return json.dumps({"tensors": collections.OrderedDict(
+        (k, {"dtype": names[v.dtype], "shape": list(v.shape), "hex": hexof(v)}) for k, v in out.items()),
+        "shares": shares})
 )PY";
-
-bool pythonTorchAvailable() {
-    static const bool ok = [] {
-        if (!QFileInfo::exists("/usr/bin/python3")) return false;
-        QProcess p;
-        p.start("/usr/bin/python3", {"-c", "import torch, numpy"});
-        return p.waitForFinished(60000) && p.exitStatus() == QProcess::NormalExit && p.exitCode() == 0;
-    }();
-    return ok;
-}
-
-nlohmann::ordered_json pythonReads(const std::string& path) {
-    QProcess p;
-    p.start("/usr/bin/python3", {"-c", kPythonDump, QString::fromStdString(path)});
-    if (!p.waitForFinished(120000) || p.exitCode() != 0)
-        throw std::runtime_error("python failed: " + p.readAllStandardError().toStdString());
-    return nlohmann::ordered_json::parse(p.readAllStandardOutput().toStdString());
-}
 
 }  // namespace
 
@@ -98,6 +82,11 @@ class TestTensorWrite : public QObject {
     Q_OBJECT
 
     QTemporaryDir dir_;
+    irscope::test::PythonWorker python_{kPythonDump, "torch, numpy"};
+    bool pythonTorchAvailable() { return python_.available(); }
+    nlohmann::ordered_json pythonReads(const std::string& path) {
+        return nlohmann::ordered_json::parse(python_.call({QString::fromStdString(path)}));
+    }
     std::string tmp(const std::string& name) { return (dir_.path() + "/").toStdString() + name; }
 
 private slots:

@@ -41,8 +41,9 @@ template <class T>
 const T* ChunkPool<T>::store(const T* values, size_t n) {
     if (n == 0) return nullptr;
     if (n > left_) {
-        const size_t chunk = std::max(n, size_t{1 << 20} / sizeof(T));
-        chunks_.push_back(std::make_unique<T[]>(chunk));
+        const size_t chunk = std::max(n, std::max<size_t>(1, nextChunkBytes_ / sizeof(T)));
+        nextChunkBytes_ = std::min<size_t>(nextChunkBytes_ * 2, size_t{1} << 20);
+        chunks_.push_back(std::make_unique_for_overwrite<T[]>(chunk));
         next_ = chunks_.back().get();
         left_ = chunk;
     }

@@ -159,8 +159,11 @@ private:
     std::unique_ptr<PickleTorchParts> torch_;
 };
 
-// Storage that never moves what it holds: chunks of at least 1 MiB, each
-// filled front to back. What an arena's objects point at.
+// Storage that never moves what it holds: chunks filled front to back, the
+// first 4 KiB, each next one twice the last up to 1 MiB (a state_dict's
+// pickle of a few hundred bytes, unpickled a thousand times over in a
+// directory scan, should not clear megabytes each time). What an arena's
+// objects point at.
 template <class T>
 class ChunkPool {
 public:
@@ -170,6 +173,7 @@ private:
     std::vector<std::unique_ptr<T[]>> chunks_;
     T* next_ = nullptr;
     size_t left_ = 0;
+    size_t nextChunkBytes_ = 4096;
 };
 
 class PickleArena {

@@ -1,0 +1,150 @@
+#include "launcher/fork_server.h"
+
+#include <fcntl.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#ifdef __SANITIZE_ADDRESS__
+#include <sanitizer/lsan_interface.h>
+#endif
+
+namespace irscope::app {
+
+namespace {
+
+bool readFully(int fd, char* data, size_t size) {
+    while (size > 0) {
+        const ssize_t n = ::read(fd, data, size);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) return false;
+        data += n;
+        size -= static_cast<size_t>(n);
+    }
+    return true;
+}
+
+bool writeFully(int fd, const void* data, size_t size) {
+    const char* p = static_cast<const char*>(data);
+    while (size > 0) {
+        const ssize_t n = ::write(fd, p, size);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) return false;
+        p += n;
+        size -= static_cast<size_t>(n);
+    }
+    return true;
+}
+
+struct Request {
+    int out = -1;
+    int err = -1;
+    std::string cwd;
+    std::vector<std::string> args;  // argv[1..]
+};
+
+// The 4-byte header with its two descriptors, then the strings. false when
+// the client hung up or sent something that is not a request.
+bool receive(int fd, Request& request) {
+    uint32_t size = 0;
+    alignas(cmsghdr) char control[CMSG_SPACE(2 * sizeof(int))] = {};
+    iovec iov{&size, sizeof size};
+    msghdr msg{};
+    msg.msg_iov = &iov;
+    msg.msg_iovlen = 1;
+    msg.msg_control = control;
+    msg.msg_controllen = sizeof control;
+    ssize_t n;
+    do n = ::recvmsg(fd, &msg, MSG_CMSG_CLOEXEC | MSG_WAITALL);
+    while (n < 0 && errno == EINTR);
+    if (n != static_cast<ssize_t>(sizeof size)) return false;
+    for (cmsghdr* c = CMSG_FIRSTHDR(&msg); c; c = CMSG_NXTHDR(&msg, c)) {
+        if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS) continue;
+        if (c->cmsg_len != CMSG_LEN(2 * sizeof(int))) continue;
+        int fds[2];
+        std::memcpy(fds, CMSG_DATA(c), sizeof fds);
+        request.out = fds[0];
+        request.err = fds[1];
+    }
+    if (request.out < 0 || request.err < 0 || size == 0 || size > (64u << 20)) return false;
+    std::string payload(size, '\0');
+    if (!readFully(fd, payload.data(), size) || payload.back() != '\0') return false;
+    std::vector<std::string> strings;
+    for (size_t at = 0; at < payload.size();) {
+        const size_t end = payload.find('\0', at);
+        strings.push_back(payload.substr(at, end - at));
+        at = end + 1;
+    }
+    if (strings.empty() || strings.front().empty()) return false;
+    request.cwd = strings.front();
+    request.args.assign(strings.begin() + 1, strings.end());
+    return true;
+}
+
+[[noreturn]] void runChild(int serverFd, const Request& request,
+                           const std::function<int(int argc, char** argv)>& launch) {
+    ::close(serverFd);
+    if (::dup2(request.out, STDOUT_FILENO) < 0 || ::dup2(request.err, STDERR_FILENO) < 0) ::_exit(127);
+    const int null = ::open("/dev/null", O_RDONLY);
+    if (null >= 0) ::dup2(null, STDIN_FILENO);
+    if (::chdir(request.cwd.c_str()) != 0) {
+        std::cerr << "irscope: cannot enter " << request.cwd << ": " << std::strerror(errno) << "\n";
+        std::exit(2);
+    }
+    static std::vector<std::string> storage;
+    storage.assign(1, "irscope");
+    storage.insert(storage.end(), request.args.begin(), request.args.end());
+    static std::vector<char*> argv;
+    for (auto& s : storage) argv.push_back(s.data());
+    argv.push_back(nullptr);
+    const int code = launch(static_cast<int>(storage.size()), argv.data());
+    // Flushed, then _exit: tearing down what the server loaded (libtorch
+    // deregisters 2,000 operators from its static destructors, each page of
+    // it copied on write first) took 0.1 s per child, longer than most
+    // commands. Under AddressSanitizer the leak check that exit would run
+    // runs here.
+    std::cout.flush();
+    std::cerr.flush();
+    std::fflush(nullptr);
+#ifdef __SANITIZE_ADDRESS__
+    __lsan_do_leak_check();
+#endif
+    ::_exit(code);
+}
+
+}  // namespace
+
+int serveForks(int fd, const std::function<int(int argc, char** argv)>& launch) {
+    std::cout.flush();
+    std::fflush(nullptr);
+    for (;;) {
+        Request request;
+        if (!receive(fd, request)) {
+            if (request.out >= 0) ::close(request.out);
+            if (request.err >= 0) ::close(request.err);
+            return 0;  // the client hung up (or spoke nonsense): nothing more to serve
+        }
+        const pid_t pid = ::fork();
+        if (pid == 0) runChild(fd, request, launch);
+        ::close(request.out);
+        ::close(request.err);
+        const int32_t sentPid = pid;
+        if (!writeFully(fd, &sentPid, sizeof sentPid)) return 0;
+        if (pid < 0) continue;  // the client reads pid -1 as "could not start"
+        int status = 0;
+        while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
+        const int32_t sentStatus = status;
+        if (!writeFully(fd, &sentStatus, sizeof sentStatus)) return 0;
+    }
+}
+
+}  // namespace irscope::app
