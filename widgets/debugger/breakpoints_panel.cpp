@@ -84,10 +84,18 @@ void BreakpointsPanel::rebuild() {
         const auto& nodes = doc->graph.nodes;
         const auto& infos = c_->nodeInfos();
         for (size_t n = 0; n < infos.size() && n < nodes.size(); ++n)
-            if (infos[n].breakpoint)
-                entries.push_back({tr("● before %1    %2").arg(q(nodes[n].name), q(nodes[n].shortOpName())),
-                                   kBreakpoint, static_cast<qint64>(n),
-                                   tr("Breakpoint: the run stops before this node (F9 toggles)")});
+            if (infos[n].breakpoint) {
+                const QString module = c_->moduleEntryOf(static_cast<qint64>(n));
+                if (!module.isEmpty())
+                    entries.push_back({tr("● entry of %1    (before %2)").arg(module, q(nodes[n].name)), kBreakpoint,
+                                       static_cast<qint64>(n),
+                                       tr("Module breakpoint: the run stops before the first node inside the "
+                                          "module (F9 on the module toggles)")});
+                else
+                    entries.push_back({tr("● before %1    %2").arg(q(nodes[n].name), q(nodes[n].shortOpName())),
+                                       kBreakpoint, static_cast<qint64>(n),
+                                       tr("Breakpoint: the run stops before this node (F9 toggles)")});
+            }
         for (const auto& [n, cond] : c_->watches())
             if (n >= 0 && n < static_cast<int64_t>(nodes.size()))
                 entries.push_back({tr("◆ after %1: %2").arg(q(nodes[n].name), q(exec::watchConditionText(cond))) +

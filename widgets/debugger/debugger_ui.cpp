@@ -11,7 +11,6 @@
 #include <QInputDialog>
 #include <QMenu>
 #include <QMenuBar>
-#include <QScrollBar>
 #include <QToolBar>
 
 #include "core/ir/node_selection.h"
@@ -129,9 +128,9 @@ void installRunActions(MainWindow& w, DebuggerUi& ui, QMenu* menu, QToolBar* bar
     ui.runToAction = action(QObject::tr("Run to selected"), QKeySequence(Qt::CTRL | Qt::Key_F10),
                             QObject::tr("Run until the selected node is next (stops before it, as a breakpoint)"),
                             &DebugController::runToSelected);
-    ui.breakpointAction =
-        action(QObject::tr("Toggle breakpoint"), QKeySequence(Qt::Key_F9), QObject::tr("Stop before the selected node"),
-               &DebugController::toggleBreakpointAtSelection);
+    ui.breakpointAction = action(QObject::tr("Toggle breakpoint"), QKeySequence(Qt::Key_F9),
+                                 QObject::tr("Stop before the selected node, or at the entry of the selected module"),
+                                 &DebugController::toggleBreakpointAtSelection);
     ui.stopAction = action(QObject::tr("Stop"), QKeySequence(Qt::CTRL | Qt::Key_Pause),
                            QObject::tr("Stop the run before the next node"), &DebugController::stop);
     ui.resetAction =
@@ -393,28 +392,39 @@ void installMenus(MainWindow& w, DebuggerUi& ui) {
     installValueMenus(w, ui, menu);
 }
 
-// The view follows the current node unless the user moved it since.
+// Whenever a run pauses (a step, a breakpoint, a pre-flight stop, a failure)
+// the next node is brought on screen, scrolled to only when it is not in view,
+// as a debugger scrolls to the next statement; while a run goes on the view
+// stays where the user put it. Go > Show Next Node (Alt+Num *, Visual
+// Studio's key) goes to it at any time, opening the modules around it.
 void followCurrentNode(MainWindow& w, const DebuggerUi& ui) {
     DebugController* c = ui.controller;
-    struct Follow {
-        int h = -1, v = -1;
-        int64_t node = -1;
-    };
-    auto follow = std::make_shared<Follow>();
-    QObject::connect(c, &DebugController::nodeStatesChanged, &w, [follow, c, &w] {
+    auto shown = std::make_shared<int64_t>(0);  // a fresh run's node 0 is where the view starts anyway
+    const auto paused = [c] { return !c->isRunning() && c->cursor() >= 0 && c->cursor() < c->nodeCount(); };
+    QObject::connect(c, &DebugController::nodeStatesChanged, &w, [shown, c, &w, paused] {
         GraphView* view = w.graphView();
-        const int64_t cur = c->cursor() < c->nodeCount() ? c->cursor() : -1;
-        if (!view || cur < 0 || cur == follow->node) return;
-        const bool moved = follow->h >= 0 && (view->horizontalScrollBar()->value() != follow->h ||
-                                              view->verticalScrollBar()->value() != follow->v);
-        follow->node = cur;
-        if (moved) return;
-        view->centerOn(ItemRef::node(cur));
-        follow->h = view->horizontalScrollBar()->value();
-        follow->v = view->verticalScrollBar()->value();
+        if (!view || !paused() || c->cursor() == *shown) return;
+        *shown = c->cursor();
+        view->ensureVisible(ItemRef::node(*shown));
     });
-    QObject::connect(ui.resetAction, &QAction::triggered, &w, [follow] { *follow = Follow{}; });
-    QObject::connect(w.session(), &GraphSession::graphLoaded, &w, [follow] { *follow = Follow{}; });
+    QObject::connect(c, &DebugController::debuggerReset, &w, [shown] { *shown = 0; });
+    QObject::connect(ui.resetAction, &QAction::triggered, &w, [shown] { *shown = 0; });
+
+    QMenu* go = w.goMenu();
+    if (!go) return;
+    go->addSeparator();
+    auto* next = go->addAction(QObject::tr("Show Ne&xt Node"), &w, [c, &w, paused] {
+        if (paused()) w.session()->select(ItemRef::node(c->cursor()), true);
+    });
+    next->setObjectName(QStringLiteral("showNextNodeAction"));
+    next->setShortcuts({QKeySequence(QKeyCombination(Qt::AltModifier | Qt::KeypadModifier, Qt::Key_Asterisk)),
+                        QKeySequence(Qt::ALT | Qt::Key_Asterisk)});
+    next->setStatusTip(QObject::tr("Show the node the run will execute next"));
+    const auto update = [next, paused] { next->setEnabled(paused()); };
+    QObject::connect(c, &DebugController::nodeStatesChanged, next, update);
+    QObject::connect(c, &DebugController::runStateChanged, next, update);
+    QObject::connect(c, &DebugController::debuggerReset, next, update);
+    update();
 }
 
 }  // namespace

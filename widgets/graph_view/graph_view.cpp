@@ -185,6 +185,20 @@ void GraphView::centerOn(const ItemRef& ref, bool zoomToRead) {
     centerOnScene(QPointF(c.x, c.y));
 }
 
+bool GraphView::ensureVisible(const ItemRef& ref) {
+    const auto* lay = session_->layout();
+    if (!lay) return false;
+    const auto items = lay->itemsOf(ref);
+    if (items.empty()) return false;
+    const auto& r = lay->result.items[items.front()].rect;
+    // A few pixels of margin: a box touching the viewport's edge reads as cut.
+    const double margin = 8 / std::max(zoom_, 1e-9);
+    const QRectF box(r.x - margin, r.y - margin, r.width + 2 * margin, r.height + 2 * margin);
+    if (visibleSceneRect().contains(box)) return false;
+    centerOn(ref);
+    return true;
+}
+
 void GraphView::onGraphLoaded() {
     // The whole graph when it fits at a readable zoom; else its width (a
     // tall graph is read top-down from the inputs), never below readable.

@@ -61,6 +61,9 @@ public slots:
     void actualSize();
     void centerOnScene(const QPointF& scenePos);
     void centerOn(const ItemRef& ref, bool zoomToRead = false);
+    // Centres on `ref` only when it is not wholly on screen (a debugger's
+    // "show next statement": a visible line is not scrolled). true if it moved.
+    bool ensureVisible(const ItemRef& ref);
     void setMinimapVisible(bool visible);
 
 signals:

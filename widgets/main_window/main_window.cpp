@@ -394,7 +394,7 @@ void MainWindow::fillPanelsMenu(QMenu* menu) {
 }
 
 void MainWindow::buildGoMenu() {
-    auto* go = menuBar()->addMenu(tr("&Go"));
+    auto* go = goMenu_ = menuBar()->addMenu(tr("&Go"));
     auto* find = go->addAction(tr("&Find…"), this, [this] {
         panelDock(kSearchPanel)->show();
         panelDock(kSearchPanel)->raise();

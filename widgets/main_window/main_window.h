@@ -66,6 +66,7 @@ public:
     QSplitter* viewSplitter() const { return viewSplitter_; }
     // The menu bar's Help menu, for parts that add their menus before it.
     QMenu* helpMenu() const { return helpMenu_; }
+    QMenu* goMenu() const { return goMenu_; }  // the debugger adds Show Next Node
     // The bar above the view that reports load errors and on-disk changes.
     QString messageText() const;
     bool messageVisible() const;
@@ -126,6 +127,7 @@ private:
     BreadcrumbBar* breadcrumbs_;
     QSplitter* viewSplitter_;
     QMenu* helpMenu_ = nullptr;
+    QMenu* goMenu_ = nullptr;
     QHash<QString, QDockWidget*> docks_;  // by PanelId key
 
     QWidget* messageBar_;

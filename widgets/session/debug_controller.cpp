@@ -2,6 +2,7 @@
 
 #include "core/exec/numerics/local_verdict.h"
 #include "core/ir/same_model.h"
+#include "core/modules/module_tree.h"
 
 #include <QFileInfo>
 #include <QTimer>
@@ -190,6 +191,7 @@ void DebugController::onGraphLoaded() {
     const bool sameModel = before && (samePath || ir::isSameModel(before->graph, doc_->graph));
     if (!sameModel) {
         settings = {};
+        moduleEntries_.clear();
         // A second run with the old model's weights is the old model's too.
         if (referenceChoice_.kind == exec::ReferenceChoice::Kind::Weights) {
             referenceChoice_ = {};
@@ -531,12 +533,20 @@ void DebugController::toggleBreakpoint(qint64 node) {
     const bool on = !dbg_->hasBreakpoint(node);
     dbg_->setBreakpoint(node, on);  // thread-safe; waits at most for the node being run
     if (node < (int64_t)nodeInfos_.size()) nodeInfos_[node].breakpoint = on;
+    if (!on) moduleEntries_.remove(node);
     emit snapshotChanged();
     emit nodeStatesChanged();
 }
 void DebugController::toggleBreakpointAtSelection() {
     const ItemRef sel = session_->selection();
     if (sel.isNode()) toggleBreakpoint(sel.index);
+    const modules::ModuleTree* tree = session_->moduleTree();
+    if (!sel.isModule() || !tree || sel.index <= 0 || sel.index >= static_cast<int64_t>(tree->size())) return;
+    const modules::Module& m = tree->module(static_cast<modules::ModuleId>(sel.index));
+    if (!dbg_ || m.firstNode < 0) return;
+    const bool on = !dbg_->hasBreakpoint(m.firstNode);
+    if (on) moduleEntries_.insert(m.firstNode, QString::fromStdString(m.path));
+    toggleBreakpoint(m.firstNode);
 }
 
 void DebugController::setOverlay(exec::OverlayKind kind) {

@@ -28,6 +28,7 @@
 #include <vector>
 
 #include <QElapsedTimer>
+#include <QHash>
 #include <QObject>
 #include <QString>
 #include <QStringList>
@@ -182,7 +183,12 @@ public slots:
     void reset();          // Shift+F5
     void stop();           // cancel a run
     void toggleBreakpoint(qint64 node);
-    void toggleBreakpointAtSelection();  // F9
+    // F9: on a node, before it; on a module (closed or open), before the
+    // first node inside it (its entry: a debugger's function breakpoint).
+    void toggleBreakpointAtSelection();
+    // The module path a breakpoint was set on with F9 on the module ("" when
+    // it was set on the node itself).
+    QString moduleEntryOf(qint64 node) const { return moduleEntries_.value(node); }
     void setOverlay(exec::OverlayKind kind);
     void findFirstDivergence();  // then goes to the node (divergenceChanged)
     void goToFirstDivergence();
@@ -312,6 +318,7 @@ private:
     exec::RetentionPolicy retention_ = exec::RetentionPolicy::KeepAll;
     exec::OverlayKind overlayKind_ = exec::OverlayKind::None;
     bool running_ = false;
+    QHash<qint64, QString> moduleEntries_;  // breakpoint node -> module path it was set on
     bool lastFailed_ = false;
     int64_t cursor_ = 0;
     QString verdict_;

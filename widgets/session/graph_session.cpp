@@ -284,6 +284,17 @@ void GraphSession::select(const ItemRef& ref, bool focus) {
     if (drawing_ && ref.isNode() && ref.index >= 0 && ref.index < static_cast<int64_t>(doc_->graph.nodes.size()) &&
         drawing_->reveal(ref.index))
         relayoutModulesNow();
+    // A weight drawn only inside closed modules (a layer's q_proj in a
+    // collapsed decoder) opens the way to the first node that reads it, where
+    // its parallelogram is drawn.
+    if (drawing_ && ref.kind == RefKind::Weight && layout_ && !layout_->weightItems.contains(ref.name)) {
+        const auto weight =
+            ref.index >= 0 ? std::optional<int64_t>(ref.index) : doc_->index->weightIndex(ref.name.toStdString());
+        if (weight && *weight >= 0 && *weight < static_cast<int64_t>(doc_->graph.weights.size())) {
+            const auto& uses = doc_->index->usesOfWeight(*weight);
+            if (!uses.empty() && drawing_->reveal(uses.front().node)) relayoutModulesNow();
+        }
+    }
     // A module opens the way to itself; a graph input or output drawn inside a
     // module (a layer's KV cache) opens the way to its level.
     modules::ModuleId openTo = modules::kNoModule;

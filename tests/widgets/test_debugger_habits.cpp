@@ -1,0 +1,191 @@
+// A debugger's habits (Visual Studio, Qt Creator, RenderDoc), driven through
+// the real window: the view brings the next node on screen whenever a run
+// pauses, even after the user scrolled away; Go > Show Next Node (Alt+Num *)
+// goes to it; F9 on a module box is a breakpoint on its entry, listed as
+// such; picking a weight drawn only inside a closed module opens the module.
+#include <QAction>
+#include <QMenu>
+#include <QScrollBar>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTest>
+
+#include "core/modules/module_tree.h"
+#include "widgets/debugger/breakpoints_panel.h"
+#include "widgets/debugger/debugger_ui.h"
+#include "widgets/graph_view/graph_view.h"
+#include "widgets/main_window/main_window.h"
+#include "widgets/session/debug_controller.h"
+#include "widgets/session/graph_session.h"
+#include "widgets/session/loaded_document.h"
+
+using namespace irscope;
+using namespace irscope::widgets;
+
+namespace {
+QString fx(const QString& name) { return (QString::fromUtf8(IRSCOPE_TEST_DATA) + QStringLiteral("/ir/")) + name; }
+}  // namespace
+
+class TestDebuggerHabits : public QObject {
+    Q_OBJECT
+
+    MainWindow* window_ = nullptr;
+    DebuggerUi ui_;
+
+    GraphSession* session() const { return window_->session(); }
+    DebugController* ctl() const { return ui_.controller; }
+    GraphView* view() const { return window_->graphView(); }
+
+    void open(const QString& stem) {
+        delete window_;
+        window_ = new MainWindow;
+        ui_ = installDebugger(*window_);
+        window_->resize(1400, 900);
+        window_->show();
+        QSignalSpy loaded(session(), &GraphSession::graphLoaded);
+        window_->openFile(fx(stem + ".json"));
+        QVERIFY(loaded.wait(30000));
+        ctl()->loadWeights(fx(stem + ".weights.pt"));
+        ctl()->loadInputs(fx(stem + ".inputs.pt"));
+        QVERIFY(ctl()->waitIdle());
+    }
+    void trigger(QAction* a) {
+        QVERIFY(a && a->isEnabled());
+        a->trigger();
+        QVERIFY(ctl()->waitIdle());
+    }
+    // Wholly inside the viewport.
+    bool onScreen(int64_t node) const {
+        const auto* lay = session()->layout();
+        const auto items = lay->itemsOf(ItemRef::node(node));
+        if (items.empty()) return false;
+        const auto& r = lay->result.items[items.front()].rect;
+        const QPointF a = view()->mapFromScene({r.x, r.y}), b = view()->mapFromScene({r.x + r.width, r.y + r.height});
+        return QRectF(view()->viewport()->rect()).contains(QRectF(a, b));
+    }
+    // The user scrolls back to the top left.
+    void scrollAway() {
+        view()->horizontalScrollBar()->setValue(0);
+        view()->verticalScrollBar()->setValue(0);
+    }
+    QAction* showNextNode() const { return window_->findChild<QAction*>(QStringLiteral("showNextNodeAction")); }
+
+private slots:
+    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+    void cleanupTestCase() { delete window_; }
+
+    // Flat llama_block at 2x: its last nodes are far below the inputs. A
+    // breakpoint near the end, F5: the paused node is on screen. The user
+    // scrolls back to the top; F10: the next node is on screen again (the
+    // view used to stop following once the user had moved it).
+    void viewFollowsEveryPause() {
+        open(QStringLiteral("llama_block"));
+        QSignalSpy relaid(session(), &GraphSession::layoutChanged);
+        session()->setGroupByModule(false);
+        QVERIFY(relaid.wait(20000));
+        view()->setZoom(2);
+        const int64_t n = static_cast<int64_t>(session()->document()->graph.nodes.size());
+        scrollAway();
+        QVERIFY(!onScreen(n - 2));
+        ctl()->toggleBreakpoint(n - 2);
+        trigger(ui_.continueAction);
+        QCOMPARE(ctl()->cursor(), n - 2);
+        QVERIFY(onScreen(n - 2));
+
+        scrollAway();
+        QVERIFY(!onScreen(n - 1));
+        trigger(ui_.stepAction);
+        QCOMPARE(ctl()->cursor(), n - 1);
+        QVERIFY(onScreen(n - 1));
+
+        // A pause on a node already in view does not move the view.
+        const int h = view()->horizontalScrollBar()->value(), v = view()->verticalScrollBar()->value();
+        ctl()->toggleBreakpoint(n - 2);
+        trigger(ui_.resetAction);
+        ctl()->runToNode(n - 2);  // stops before n - 1: in view already
+        QVERIFY(ctl()->waitIdle());
+        QCOMPARE(ctl()->cursor(), n - 1);
+        QCOMPARE(view()->horizontalScrollBar()->value(), h);
+        QCOMPARE(view()->verticalScrollBar()->value(), v);
+    }
+
+    // Go > Show Next Node, Alt+Num * as in Visual Studio: selects the next
+    // node and brings it on screen; disabled while nothing is paused.
+    void showNextNodeGoesThere() {
+        open(QStringLiteral("llama_block"));
+        QSignalSpy relaid(session(), &GraphSession::layoutChanged);
+        session()->setGroupByModule(false);
+        QVERIFY(relaid.wait(20000));
+        view()->setZoom(2);
+        QAction* next = showNextNode();
+        QVERIFY(next);
+        QVERIFY(next->shortcuts().contains(
+            QKeySequence(QKeyCombination(Qt::AltModifier | Qt::KeypadModifier, Qt::Key_Asterisk))));
+        QVERIFY(window_->goMenu()->actions().contains(next));
+        const int64_t n = static_cast<int64_t>(session()->document()->graph.nodes.size());
+        ctl()->runToNode(n - 3);
+        QVERIFY(ctl()->waitIdle());
+        QCOMPARE(ctl()->cursor(), n - 2);
+        scrollAway();
+        QVERIFY(!onScreen(n - 2));
+        trigger(next);
+        QVERIFY(onScreen(n - 2));
+        QCOMPARE(session()->selection(), ItemRef::node(n - 2));
+        trigger(ui_.continueAction);  // to the end: nothing is next
+        QVERIFY(!next->isEnabled());
+    }
+
+    // F9 on a closed block of resnet_tiny: a breakpoint on the block's first
+    // node, listed as the module's entry; F5 stops there; F9 again clears it.
+    void f9OnAModuleBreaksAtItsEntry() {
+        open(QStringLiteral("resnet_tiny"));
+        const auto* tree = session()->moduleTree();
+        QVERIFY(tree);
+        const int64_t block = tree->find("layer2.0");
+        QVERIFY(block > 0);
+        session()->setModuleExpanded(block, false);
+        QTRY_COMPARE(session()->closedModuleOf(tree->module(static_cast<modules::ModuleId>(block)).firstNode), block);
+        const int64_t entry = tree->module(static_cast<modules::ModuleId>(block)).firstNode;
+        QVERIFY(entry > 0);
+        session()->select(ItemRef::module(block, QStringLiteral("layer2.0")));
+        trigger(ui_.breakpointAction);
+        QVERIFY(ctl()->nodeInfos()[entry].breakpoint);
+        auto* panel = window_->findChild<BreakpointsPanel*>();
+        QVERIFY(panel);
+        QCOMPARE(panel->entries().size(), 1);
+        QVERIFY2(panel->entries().front().startsWith(QStringLiteral("● entry of layer2.0")),
+                 qPrintable(panel->entries().front()));
+        trigger(ui_.continueAction);
+        QCOMPARE(ctl()->cursor(), entry);
+        session()->select(ItemRef::module(block, QStringLiteral("layer2.0")));
+        trigger(ui_.breakpointAction);
+        QVERIFY(!ctl()->nodeInfos()[entry].breakpoint);
+        QCOMPARE(panel->entries().size(), 0);
+    }
+
+    // A weight drawn only inside a closed block: picking it (as the Weights
+    // dock does) opens the block, so the weight is drawn and can be shown.
+    void pickingAWeightInAClosedModuleOpensIt() {
+        open(QStringLiteral("resnet_tiny"));
+        const auto* tree = session()->moduleTree();
+        const int64_t block = tree->find("layer1.0");
+        QVERIFY(block > 0);
+        session()->setModuleExpanded(block, false);
+        const auto& graph = session()->document()->graph;
+        QString placeholder;
+        int64_t weight = -1;
+        for (const auto& [ph, original] : graph.weightNameMapping)
+            if (original.rfind("layer1.0.conv1.weight", 0) == 0) {
+                placeholder = QString::fromStdString(ph);
+                weight = session()->document()->index->weightIndex(ph).value_or(-1);
+            }
+        QVERIFY2(!placeholder.isEmpty(), "resnet_tiny has layer1.0.conv1.weight");
+        QTRY_VERIFY(!session()->layout()->weightItems.contains(placeholder));
+        session()->select(ItemRef::weight(placeholder, weight), true);
+        QTRY_VERIFY(session()->layout()->weightItems.contains(placeholder));
+        QCOMPARE(session()->selection(), ItemRef::weight(placeholder, weight));
+    }
+};
+
+QTEST_MAIN(TestDebuggerHabits)
+#include "test_debugger_habits.moc"
