@@ -2,13 +2,19 @@
 // the real window: the view brings the next node on screen whenever a run
 // pauses, even after the user scrolled away; Go > Show Next Node (Alt+Num *)
 // goes to it; F9 on a module box is a breakpoint on its entry, listed as
-// such; picking a weight drawn only inside a closed module opens the module.
+// such; picking a weight drawn only inside a closed module opens the module;
+// quitting with typed constants asks first.
 #include <QAction>
+#include <QApplication>
 #include <QMenu>
+#include <QMessageBox>
+#include <QPushButton>
 #include <QScrollBar>
 #include <QSignalSpy>
 #include <QStandardPaths>
+#include <QTemporaryDir>
 #include <QTest>
+#include <QTimer>
 
 #include "core/modules/module_tree.h"
 #include "widgets/debugger/breakpoints_panel.h"
@@ -36,14 +42,14 @@ class TestDebuggerHabits : public QObject {
     DebugController* ctl() const { return ui_.controller; }
     GraphView* view() const { return window_->graphView(); }
 
-    void open(const QString& stem) {
+    void open(const QString& stem, const QString& ir = {}) {
         delete window_;
         window_ = new MainWindow;
         ui_ = installDebugger(*window_);
         window_->resize(1400, 900);
         window_->show();
         QSignalSpy loaded(session(), &GraphSession::graphLoaded);
-        window_->openFile(fx(stem + ".json"));
+        window_->openFile(fx(ir.isEmpty() ? stem + ".json" : ir));
         QVERIFY(loaded.wait(30000));
         ctl()->loadWeights(fx(stem + ".weights.pt"));
         ctl()->loadInputs(fx(stem + ".inputs.pt"));
@@ -67,6 +73,19 @@ class TestDebuggerHabits : public QObject {
     void scrollAway() {
         view()->horizontalScrollBar()->setValue(0);
         view()->verticalScrollBar()->setValue(0);
+    }
+    // Answers the quit question with `button` once it shows; its text goes to `text`.
+    void answerQuitQuestion(QMessageBox::StandardButton button, QString* text) {
+        auto* timer = new QTimer(this);
+        connect(timer, &QTimer::timeout, this, [timer, button, text] {
+            auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget());
+            if (!box || box->objectName() != QStringLiteral("unsavedWorkBox")) return;
+            *text = box->informativeText();
+            timer->stop();
+            timer->deleteLater();
+            box->button(button)->click();
+        });
+        timer->start(20);
     }
     QAction* showNextNode() const { return window_->findChild<QAction*>(QStringLiteral("showNextNodeAction")); }
 
@@ -184,6 +203,33 @@ private slots:
         session()->select(ItemRef::weight(placeholder, weight), true);
         QTRY_VERIFY(session()->layout()->weightItems.contains(placeholder));
         QCOMPARE(session()->selection(), ItemRef::weight(placeholder, weight));
+    }
+
+    // A constant typed in the Constants dock is in no file: quitting asks
+    // (Cancel keeps the window, Discard quits); once saved, quitting does
+    // not ask; with nothing typed it never asks.
+    void quittingWithTypedConstantsAsks() {
+        open(QStringLiteral("masked_linear"), QStringLiteral("masked_linear.meta.json"));
+        QVERIFY(ctl()->unsavedWork().isEmpty());
+        QVERIFY(window_->close());  // nothing typed: no question
+        window_->show();
+
+        ctl()->enterConstant(QStringLiteral("mask"), QStringLiteral("[1, 0, 1, 0]"), QStringLiteral("float32"));
+        QVERIFY(ctl()->waitIdle());
+        QString text;
+        answerQuitQuestion(QMessageBox::Cancel, &text);
+        QVERIFY(!window_->close());
+        QVERIFY(window_->isVisible());
+        QVERIFY2(text.contains(QStringLiteral("1 typed constant not saved to a file: mask")), qPrintable(text));
+
+        answerQuitQuestion(QMessageBox::Discard, &text);
+        QVERIFY(window_->close());
+        window_->show();
+
+        QTemporaryDir dir;
+        QCOMPARE(ctl()->saveConstants(dir.filePath(QStringLiteral("c.pt"))), QString());
+        QVERIFY(ctl()->unsavedWork().isEmpty());
+        QVERIFY(window_->close());  // saved: no question
     }
 };
 

@@ -150,16 +150,17 @@ void ConstantsPanel::loadDialog() {
     if (!f.isEmpty()) c_->load(exec::ValueFile::Constants, f);
 }
 
-void ConstantsPanel::saveDialog() {
+bool ConstantsPanel::saveDialog() {
     const QString f = QFileDialog::getSaveFileName(
         this, tr("Save constants"),
         dialogStart(DialogKind::Constants, c_->documentPath(), QStringLiteral("constants.pt")),
         QStringLiteral("PyTorch (*.pt);;safetensors (*.safetensors)"));
-    if (f.isEmpty()) return;
+    if (f.isEmpty()) return false;
     rememberDialogFolder(DialogKind::Constants, f);
     const QString err = c_->saveConstants(f);
     message_->setStyleSheet(err.isEmpty() ? QString() : QStringLiteral("color:#d0302a"));
     message_->setText(err.isEmpty() ? tr("Saved %1").arg(f) : err);
+    return err.isEmpty();
 }
 
 namespace {

@@ -34,7 +34,7 @@ public:
     QPushButton* setButton() const { return set_; }
     QLabel* messageLabel() const { return message_; }
     void loadDialog();
-    void saveDialog();
+    bool saveDialog();  // false: cancelled or failed
 
 private:
     QLayout* buildEditRow();

@@ -441,6 +441,14 @@ DebuggerUi installDebugger(MainWindow& w) {
     followCurrentNode(w, ui);
     installNodeMenu(w, ui);
     w.installEventFilter(new TensorFileDrop(ui.controller, &w));
+    // Typed constants live only in the session until saved: quitting asks.
+    DebugController* c = ui.controller;
+    ConstantsPanel* constants = ui.constants;
+    w.addCloseGuard({[c] { return c->unsavedWork(); },
+                     [c, constants] {
+                         // Edited tensors have no file to go to; typed constants do.
+                         return !c->constantsUnsaved() || !constants || constants->saveDialog();
+                     }});
     return ui;
 }
 

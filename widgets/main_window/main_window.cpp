@@ -16,6 +16,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QMenuBar>
+#include <QMessageBox>
 #include <QMimeData>
 #include <QProgressBar>
 #include <QPushButton>
@@ -562,7 +563,31 @@ void MainWindow::saveSettings() {
     recent_->save();
 }
 
+void MainWindow::addCloseGuard(CloseGuard guard) { closeGuards_.push_back(std::move(guard)); }
+
 void MainWindow::closeEvent(QCloseEvent* e) {
+    QStringList lost;
+    for (const auto& g : closeGuards_) lost << g.unsaved();
+    if (!lost.isEmpty()) {
+        QMessageBox box(QMessageBox::Warning, tr("Quit irscope"), tr("This session holds work that is in no file yet:"),
+                        QMessageBox::NoButton, this);
+        box.setObjectName(QStringLiteral("unsavedWorkBox"));
+        box.setInformativeText(QStringLiteral("• ") + lost.join(QStringLiteral("\n• ")) +
+                               tr("\n\nSave it before quitting?"));
+        box.setStandardButtons(QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel);
+        box.setDefaultButton(QMessageBox::Save);
+        const int answer = box.exec();
+        if (answer == QMessageBox::Cancel) {
+            e->ignore();
+            return;
+        }
+        if (answer == QMessageBox::Save)
+            for (const auto& g : closeGuards_)
+                if (!g.unsaved().isEmpty() && !g.save()) {
+                    e->ignore();
+                    return;
+                }
+    }
     saveSettings();
     QMainWindow::closeEvent(e);
 }

@@ -6,6 +6,9 @@
 // Panels are added, found and arranged through addPanel / panelDock /
 // movePanel / addPanelSection by their PanelId: the debugger (and any later
 // part) installs its docks with them rather than reaching into the window.
+#include <functional>
+#include <vector>
+
 #include <optional>
 
 #include <QHash>
@@ -73,6 +76,17 @@ public:
 
     RecentFiles* recentFiles() const { return recent_; }
 
+    // ---- closing with work the session would lose (Qt Creator's "save
+    // changes before closing?"): each part that holds such work registers a
+    // guard; closing the window lists what every guard says would be lost
+    // and offers Save (each guard's save; Cancel there keeps the window),
+    // Discard or Cancel.
+    struct CloseGuard {
+        std::function<QStringList()> unsaved;  // one line per thing lost; empty: nothing
+        std::function<bool()> save;            // false: not saved (the close is cancelled)
+    };
+    void addCloseGuard(CloseGuard guard);
+
     // ---- panels
     // Puts `panel` in a new dock titled `title`, placed as `where` says; the
     // window owns both. Returns the dock (its toggle action is the caller's to offer).
@@ -128,6 +142,7 @@ private:
     QSplitter* viewSplitter_;
     QMenu* helpMenu_ = nullptr;
     QMenu* goMenu_ = nullptr;
+    std::vector<CloseGuard> closeGuards_;
     QHash<QString, QDockWidget*> docks_;  // by PanelId key
 
     QWidget* messageBar_;

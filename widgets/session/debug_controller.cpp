@@ -66,6 +66,26 @@ QStringList DebugController::enteredConstants() const {
     return names;
 }
 
+QStringList DebugController::unsavedWork() const {
+    // "mask", "a, b, c, d, e, …": names enough to recognise them.
+    const auto names = [](const QStringList& all) {
+        return all.mid(0, 5).join(QStringLiteral(", ")) + (all.size() > 5 ? QStringLiteral(", …") : QString());
+    };
+    QStringList lines;
+    const QStringList typed = enteredConstants();
+    if (constantsUnsaved())
+        lines << (typed.size() == 1 ? tr("1 typed constant not saved to a file: %1")
+                                    : tr("%1 typed constants not saved to a file: %2").arg(typed.size()))
+                     .arg(names(typed));
+    if (!overridden_.isEmpty())
+        lines
+            << (overridden_.size() == 1
+                    ? tr("1 edited tensor value (edit and continue; no file keeps it): %1")
+                    : tr("%1 edited tensor values (edit and continue; no file keeps them): %2").arg(overridden_.size()))
+                   .arg(names(overridden_));
+    return lines;
+}
+
 int64_t DebugController::seed() const { return dbg_ ? dbg_->randomSeed() : 0; }
 
 QString DebugController::tensorOf(const ItemRef& ref) const {
@@ -315,6 +335,7 @@ QString DebugController::saveConstants(const QString& path) {
     } catch (const std::exception& e) {
         return QString::fromStdString(e.what());
     }
+    savedConstants_ = enteredConstants();
     return {};
 }
 

@@ -96,6 +96,10 @@ public:
     // The value sources, as the core holds them ("" / empty / 0 without a document).
     QString path(exec::ValueFile file) const;
     QStringList enteredConstants() const;
+    // Typed constants not yet saved to a file (Save Constants), and edited
+    // tensors (edit and continue): what quitting would lose, one line each.
+    QStringList unsavedWork() const;
+    bool constantsUnsaved() const { return !enteredConstants().isEmpty() && enteredConstants() != savedConstants_; }
     int64_t seed() const;
     // Whether the state_dict is cast to the IR's dtypes (read from the core).
     bool castWeights() const { return dbg_ && dbg_->castWeights(); }
@@ -318,7 +322,9 @@ private:
     exec::RetentionPolicy retention_ = exec::RetentionPolicy::KeepAll;
     exec::OverlayKind overlayKind_ = exec::OverlayKind::None;
     bool running_ = false;
-    QHash<qint64, QString> moduleEntries_;  // breakpoint node -> module path it was set on
+    QHash<qint64, QString> moduleEntries_;
+    QStringList savedConstants_;  // enteredConstants() when they were last saved  // breakpoint node -> module path it
+                                  // was set on
     bool lastFailed_ = false;
     int64_t cursor_ = 0;
     QString verdict_;
