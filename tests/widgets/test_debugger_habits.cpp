@@ -3,9 +3,15 @@
 // pauses, even after the user scrolled away; Go > Show Next Node (Alt+Num *)
 // goes to it; F9 on a module box is a breakpoint on its entry, listed as
 // such; picking a weight drawn only inside a closed module opens the module;
-// quitting with typed constants asks first.
+// quitting with typed constants asks first; the Weights name filter keeps up
+// with typing at scale.
 #include <QAction>
 #include <QApplication>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QLineEdit>
 #include <QMenu>
 #include <QMessageBox>
 #include <QPushButton>
@@ -19,6 +25,7 @@
 #include "core/modules/module_tree.h"
 #include "widgets/debugger/breakpoints_panel.h"
 #include "widgets/debugger/debugger_ui.h"
+#include "widgets/debugger/weights_panel.h"
 #include "widgets/graph_view/graph_view.h"
 #include "widgets/main_window/main_window.h"
 #include "widgets/session/debug_controller.h"
@@ -230,6 +237,60 @@ private slots:
         QCOMPARE(ctl()->saveConstants(dir.filePath(QStringLiteral("c.pt"))), QString());
         QVERIFY(ctl()->unsavedWork().isEmpty());
         QVERIFY(window_->close());  // saved: no question
+    }
+
+    // 3,000 weights: the name filter waits for a pause in the typing rather
+    // than refiltering every row per keystroke; Enter applies it at once.
+    void weightNameFilterWaitsForAPauseAtScale() {
+        const int count = 3000;
+        QJsonArray weights;
+        QJsonObject mapping;
+        for (int i = 0; i < count; ++i) {
+            weights.append(QJsonObject{
+                {"name", QStringLiteral("layers.%1.weight").arg(i)}, {"shape", QJsonArray{1}}, {"dtype", "float32"}});
+            mapping.insert(QStringLiteral("p_layers_%1_weight").arg(i), QStringLiteral("layers.%1.weight").arg(i));
+        }
+        const QJsonObject x{{"name", "x"}, {"shape", QJsonArray{1}}, {"dtype", "float32"}};
+        QJsonObject xIn = x;
+        xIn.insert("producer_node", "x");
+        xIn.insert("producer_output_idx", 0);
+        const QJsonObject add{
+            {"name", "add"},
+            {"op_type", "aten.add.Tensor"},
+            {"inputs", QJsonArray{xIn, xIn}},
+            {"outputs", QJsonArray{QJsonObject{{"name", "add"}, {"shape", QJsonArray{1}}, {"dtype", "float32"}}}},
+            {"attrs", QJsonObject{}}};
+        const QJsonObject ir{{"model_name", "ManyWeights"},
+                             {"pytorch_version", "2.13.0"},
+                             {"graph_inputs", QJsonArray{x}},
+                             {"graph_outputs", QJsonArray{add["outputs"].toArray().first()}},
+                             {"weights", weights},
+                             {"weight_name_mapping", mapping},
+                             {"nodes", QJsonArray{add}}};
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("many_weights.json"));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(QJsonDocument(ir).toJson(QJsonDocument::Compact));
+        f.close();
+        delete window_;
+        window_ = new MainWindow;
+        ui_ = installDebugger(*window_);
+        window_->show();
+        QSignalSpy loaded(session(), &GraphSession::graphLoaded);
+        window_->openFile(path);
+        QVERIFY(loaded.wait(30000));
+        QVERIFY(ctl()->waitIdle());
+        QCOMPARE(ui_.weights->visibleRows(), count);
+
+        QLineEdit* name = ui_.weights->nameFilter();
+        QTest::keyClicks(name, QStringLiteral("layers.12."));
+        QCOMPARE(ui_.weights->visibleRows(), count);  // not per keystroke
+        QTRY_COMPARE_WITH_TIMEOUT(ui_.weights->visibleRows(), 1, 2000);
+        name->clear();
+        QTest::keyClicks(name, QStringLiteral("layers.7"));
+        QTest::keyClick(name, Qt::Key_Return);
+        QCOMPARE(ui_.weights->visibleRows(), 111);  // layers.7, 70-79, 700-799
     }
 };
 

@@ -9,6 +9,7 @@
 
 class QComboBox;
 class QLineEdit;
+class QTimer;
 class QLabel;
 class QPushButton;
 class QTableView;
@@ -46,6 +47,7 @@ private:
     QTableView* table_;
     QComboBox* filter_;
     QLineEdit* name_;
+    QTimer* namePause_;  // a keystroke's pause before filtering 70,000 rows
     QLabel* summary_;
     QPushButton* cast_;
 };
