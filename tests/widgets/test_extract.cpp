@@ -5,6 +5,7 @@
 // is not this extract's is never replaced; nodes marked with Shift+click and
 // Shift+drag on the graph, apart from the selection.
 #include <QFile>
+#include <QLabel>
 #include <QMouseEvent>
 #include <QProcess>
 #include <QSignalSpy>
@@ -67,10 +68,22 @@ private slots:
         QVERIFY(!stopped.isEmpty());
         QVERIFY2(stopped.last()[0].toString().contains(QLatin1String("with the values at the cut")),
                  qPrintable(stopped.last()[0].toString()));
+        // The message bar shows the whole rerun command, selectable; run as
+        // shown (the paths here need no quoting), it passes bit for bit.
+        QVERIFY(window_->messageVisible());
+        const QString shown = window_->messageText();
+        const qsizetype at = shown.indexOf(QLatin1String("Reproduce: irscope run "));
+        QVERIFY2(at >= 0, qPrintable(shown));
+        QStringList args = shown.mid(at + int(strlen("Reproduce: irscope "))).split(QLatin1Char(' '));
+        QCOMPARE(args.mid(0, 4), (QStringList{"run", sub, "--weights", fx("tiny_llama.weights.pt")}));
+        QVERIFY(args.contains(dir.filePath("mlp.inputs.pt")) && args.contains(dir.filePath("mlp.expected.pt")));
+        auto* label = window_->findChild<QLabel*>(QStringLiteral("messageLabel"));
+        QVERIFY(label && (label->textInteractionFlags() & Qt::TextSelectableByMouse));
         QProcess run;
-        run.start(QString::fromUtf8(IRSCOPE_BINARY),
-                  {"run", sub, "--weights", fx("tiny_llama.weights.pt"), "--inputs", dir.filePath("mlp.inputs.pt"),
-                   "--expected", dir.filePath("mlp.expected.pt"), "--rtol", "0", "--atol", "0"});
+        run.start(QString::fromUtf8(IRSCOPE_BINARY), args << "--rtol"
+                                                          << "0"
+                                                          << "--atol"
+                                                          << "0");
         QVERIFY(run.waitForFinished(60000));
         QVERIFY2(run.exitCode() == 0, run.readAllStandardOutput() + run.readAllStandardError());
 
@@ -85,6 +98,7 @@ private slots:
         QVERIFY(QFile::exists(other));
         QVERIFY2(stopped.last()[0].toString().contains(QLatin1String("is not this extract's")),
                  qPrintable(stopped.last()[0].toString()));
+        QVERIFY2(!window_->messageText().contains(QLatin1String("Reproduce")), qPrintable(window_->messageText()));
         QVERIFY(theirs.open(QIODevice::ReadOnly));
         QCOMPARE(theirs.readAll(), QByteArray("not ours"));
     }

@@ -168,6 +168,11 @@ void connectRunState(MainWindow& w, const DebuggerUi& ui) {
             w.statusBar()->clearMessage();  // the failure it showed is not the state any more
         w.setProperty("irscopeLastFailure", failed ? msg : QString());
     });
+    // An extract's paths and its rerun command are longer than the status
+    // bar: the message bar above the graph shows them whole, selectable.
+    QObject::connect(c, &DebugController::extracted, &w, [&w](const QString& summary, const QString& command) {
+        w.showMessage(command.isEmpty() ? summary : summary + QObject::tr("\nReproduce: ") + command, false, false);
+    });
     // Stopped before a node for a value it lacks: the dock that supplies it comes up.
     QObject::connect(c, &DebugController::stoppedForMissingValue, &w, [ui, c](const QString& name, const QString&) {
         exec::Remedy remedy = exec::Remedy::LoadStateDict;

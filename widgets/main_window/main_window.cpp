@@ -87,7 +87,8 @@ QWidget* MainWindow::buildCentralArea() {
     messageLabel_ = new QLabel(messageBar_);
     messageLabel_->setObjectName(QStringLiteral("messageLabel"));
     messageLabel_->setWordWrap(true);
-    messageLabel_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    // Selectable and copyable (Ctrl+C, context menu): paths and commands are meant to be pasted.
+    messageLabel_->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
     messageReload_ = new QPushButton(tr("Reload"), messageBar_);
     auto* dismiss = new QToolButton(messageBar_);
     dismiss->setText(QStringLiteral("✕"));

@@ -223,6 +223,9 @@ signals:
     void runStateChanged(bool running);
     void progress(qint64 done, qint64 total, double elapsedSeconds);
     void stopped(const QString& message, bool failed);
+    // An extract was written: what it wrote, and the `irscope run` command
+    // that reruns it ("" when no values were written beside it).
+    void extracted(const QString& summary, const QString& reproduceCommand);
     // First divergence asked for by the user: its answer, also "no node diverges".
     void divergenceAnswered(const QString& message, bool found);
     // The run stopped before a node because an input of it has no value:
