@@ -117,4 +117,19 @@ std::vector<int32_t> changesInsideModules(const std::vector<NodeDiffState>& stat
     return counts;
 }
 
+std::vector<uint8_t> changeKindsInsideModules(const std::vector<NodeDiffState>& states,
+                                              const modules::ModuleTree& tree) {
+    std::vector<uint8_t> kinds(tree.size(), 0);
+    const auto& nodeModules = tree.nodeModules();
+    for (size_t n = 0; n < states.size() && n < nodeModules.size(); ++n) {
+        const uint8_t bit = states[n] == NodeDiffState::Changed   ? kModuleHasChanged
+                            : states[n] == NodeDiffState::Added   ? kModuleHasAdded
+                            : states[n] == NodeDiffState::Removed ? kModuleHasRemoved
+                                                                  : 0;
+        if (!bit) continue;
+        for (auto m = nodeModules[n]; m >= 0; m = tree.module(m).parent) kinds[static_cast<size_t>(m)] |= bit;
+    }
+    return kinds;
+}
+
 }  // namespace irscope::diff

@@ -37,4 +37,11 @@ std::vector<ChangeRow> changeRows(const GraphDiff& diff, const ir::GraphIndex& a
 // lie in it or below it, for "contains changes" on collapsed module boxes.
 std::vector<int32_t> changesInsideModules(const std::vector<NodeDiffState>& states, const modules::ModuleTree& tree);
 
+// Per module: which kinds of change lie in it or below (bits below), so that a
+// collapsed box whose changes are all additions reads green and all removals
+// red, like its nodes, and only a mix (or an edit) reads amber.
+enum ModuleChangeKind : uint8_t { kModuleHasChanged = 1, kModuleHasAdded = 2, kModuleHasRemoved = 4 };
+std::vector<uint8_t> changeKindsInsideModules(const std::vector<NodeDiffState>& states,
+                                              const modules::ModuleTree& tree);
+
 }  // namespace irscope::diff

@@ -357,6 +357,31 @@ private slots:
         QCOMPARE(inside[modules::kRootModule], 108);
         QCOMPARE(inside[static_cast<size_t>(tb.find("layers.0.input_layernorm"))], 6);
     }
+
+    // Which kinds of change a module holds: additions only, removals only, or a mix.
+    void changeKindsInsideModules() {
+        auto seq = pairOf("tiny_llama.json", "tiny_llama.json");
+        const auto tree = modules::inferModuleTree(seq->b, *seq->ib);
+        std::vector<diff::NodeDiffState> states(seq->b.nodes.size(), diff::NodeDiffState::Unchanged);
+        const auto nodesOf = [&](const char* path) {
+            const modules::Module& m = tree.module(static_cast<modules::ModuleId>(tree.find(path)));
+            return std::pair{m.firstNode, m.lastNode};
+        };
+        for (const char* path : {"layers.0.mlp", "layers.1.mlp", "layers.1.self_attn"})
+            QVERIFY2(nodesOf(path).first >= 0, path);
+        const auto [mlpFirst, mlpLast] = nodesOf("layers.0.mlp");
+        for (auto n = mlpFirst; n <= mlpLast; ++n) states[static_cast<size_t>(n)] = diff::NodeDiffState::Added;
+        states[static_cast<size_t>(nodesOf("layers.1.mlp").first)] = diff::NodeDiffState::Removed;
+        states[static_cast<size_t>(nodesOf("layers.1.self_attn").first)] = diff::NodeDiffState::Renamed;
+        const auto kinds = diff::changeKindsInsideModules(states, tree);
+        const auto at = [&](const char* path) { return kinds[static_cast<size_t>(tree.find(path))]; };
+        QCOMPARE(at("layers.0.mlp"), uint8_t(diff::kModuleHasAdded));
+        QCOMPARE(at("layers.0"), uint8_t(diff::kModuleHasAdded));
+        QCOMPARE(at("layers.1.mlp"), uint8_t(diff::kModuleHasRemoved));
+        QCOMPARE(at("layers.1.self_attn"), uint8_t(0));  // a rename is not a change
+        QCOMPARE(at("layers.0.self_attn"), uint8_t(0));
+        QCOMPARE(kinds[modules::kRootModule], uint8_t(diff::kModuleHasAdded | diff::kModuleHasRemoved));
+    }
 };
 
 QTEST_APPLESS_MAIN(TestGraphDiff)

@@ -18,6 +18,7 @@
 #include <QTableView>
 #include <QTest>
 
+#include "core/diff/change_rows.h"
 #include "widgets/compare/changes_panel.h"
 #include "widgets/compare/compare_pane.h"
 #include "widgets/compare/compare_session.h"
@@ -198,16 +199,32 @@ private slots:
                               .toAlignedRect()
                               .intersected(frame.rect());
         QVERIFY(box.width() > 20 && box.height() > 10);
-        int amber = 0;
-        const QColor want = DiffMarks::color(DiffMark::Changed);
-        for (int y = box.top(); y <= box.bottom(); ++y)
-            for (int x = box.left(); x <= box.right(); ++x) {
-                const QColor c = frame.pixelColor(x, y);
-                if (std::abs(c.red() - want.red()) < 12 && std::abs(c.green() - want.green()) < 12 &&
-                    std::abs(c.blue() - want.blue()) < 12)
-                    ++amber;
-            }
+        const auto count = [&](DiffMark mark) {
+            int n = 0;
+            const QColor want = DiffMarks::color(mark);
+            for (int y = box.top(); y <= box.bottom(); ++y)
+                for (int x = box.left(); x <= box.right(); ++x) {
+                    const QColor c = frame.pixelColor(x, y);
+                    if (std::abs(c.red() - want.red()) < 12 && std::abs(c.green() - want.green()) < 12 &&
+                        std::abs(c.blue() - want.blue()) < 12)
+                        ++n;
+                }
+            return n;
+        };
+        const int amber = count(DiffMark::Changed);
         QVERIFY2(amber > 100, qPrintable(QString::number(amber)));
+
+        // A closed module whose changes are all additions is green, like its
+        // nodes (it read amber); all removals, red.
+        for (const auto& [kind, mark] : {std::pair{diff::kModuleHasAdded, DiffMark::Added},
+                                         std::pair{diff::kModuleHasRemoved, DiffMark::Removed}}) {
+            DiffMarks marks = b()->diffMarks();
+            std::fill(marks.moduleKinds.begin(), marks.moduleKinds.end(), uint8_t(kind));
+            b()->setDiffMarks(marks);
+            vb->renderFrame(frame);
+            QVERIFY2(count(mark) > 100, qPrintable(QString::number(count(mark))));
+            QVERIFY2(count(DiffMark::Changed) < amber / 4, qPrintable(QString::number(count(DiffMark::Changed))));
+        }
     }
 
     // A = diffnet_attr (slope 0.2) run against B = diffnet's values as PyTorch

@@ -32,7 +32,10 @@ DiffMarks marksOf(const diff::GraphDiff& d, const LoadedDocument& doc, bool side
     DiffMarks marks;
     marks.nodes.reserve(states.size());
     for (auto s : states) marks.nodes.push_back(markOf(s));
-    if (doc.modules) marks.moduleChanges = diff::changesInsideModules(states, *doc.modules);
+    if (doc.modules) {
+        marks.moduleChanges = diff::changesInsideModules(states, *doc.modules);
+        marks.moduleKinds = diff::changeKindsInsideModules(states, *doc.modules);
+    }
     auto tensors = [&](const diff::TensorDiff& t, size_t count) {
         std::vector<DiffMark> out(count, DiffMark::Unchanged);
         for (int64_t i : sideB ? t.added : t.removed)

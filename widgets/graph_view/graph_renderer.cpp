@@ -61,6 +61,9 @@ struct Frame {
     int32_t moduleChanges(const PlacedItem& it) const {
         return rq.diff && it.kind == ItemKind::Module ? rq.diff->changesIn(it.irIndex) : 0;
     }
+    DiffMark moduleMark(const PlacedItem& it) const {
+        return rq.diff ? rq.diff->moduleMark(it.irIndex) : DiffMark::Changed;
+    }
     std::vector<int32_t> items() const {
         if (everything) {
             std::vector<int32_t> all(r.items.size());
@@ -193,7 +196,7 @@ void renderOverview(QPainter& p, const Frame& f) {
         const PlacedItem& it = f.r.items[i];
         const DiffMark m = f.diffMark(it);
         const QColor c = DiffMarks::isChange(m)    ? DiffMarks::color(m)
-                         : f.moduleChanges(it) > 0 ? DiffMarks::color(DiffMark::Changed)
+                         : f.moduleChanges(it) > 0 ? DiffMarks::color(f.moduleMark(it))
                                                    : QColor();
         if (!c.isValid()) continue;
         const int cx = static_cast<int>(px(it.rect.center().x)), cy = static_cast<int>(py(it.rect.center().y));
@@ -486,14 +489,15 @@ void drawMarks(QPainter& p, const Frame& f, const std::vector<int32_t>& items, b
 // A comparison's marks: a thick ring in the change's colour with its sign in
 // a corner disc (+ added, − removed, Δ changed) on ops, graph inputs and
 // weights, and on a collapsed module
-// holding changes a dashed amber ring and "N changes" above it.
+// holding changes a dashed ring (green when all are additions, red when all removals, else amber) and "N changes" above
+// it.
 void drawDiffMarks(QPainter& p, const Frame& f, const std::vector<int32_t>& items, bool full) {
     for (int32_t i : items) {
         const PlacedItem& it = f.r.items[i];
         const DiffMark m = f.diffMark(it);
         const int32_t inside = f.moduleChanges(it);
         if (!DiffMarks::isChange(m) && inside == 0) continue;
-        const QColor c = DiffMarks::isChange(m) ? DiffMarks::color(m) : DiffMarks::color(DiffMark::Changed);
+        const QColor c = DiffMarks::isChange(m) ? DiffMarks::color(m) : DiffMarks::color(f.moduleMark(it));
         QPen pen(c, full ? 4 : 0, inside > 0 ? Qt::DashLine : Qt::SolidLine);
         if (!full) pen.setWidthF(4 / std::max(f.zoom, 0.01) * 0.6);
         p.setPen(pen);

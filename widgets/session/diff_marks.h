@@ -17,6 +17,7 @@ struct DiffMarks {
     std::vector<DiffMark> graphInputs;   // per graph input
     std::vector<DiffMark> weights;       // per weights[] index (a placeholder item's irIndex)
     std::vector<int32_t> moduleChanges;  // per ModuleId: changed, added or removed nodes in it or below
+    std::vector<uint8_t> moduleKinds;    // per ModuleId: diff::ModuleChangeKind bits of those
     bool dimUnchanged = false;
 
     bool empty() const { return nodes.empty(); }
@@ -27,6 +28,14 @@ struct DiffMarks {
         return module >= 0 && static_cast<size_t>(module) < moduleChanges.size()
                    ? moduleChanges[static_cast<size_t>(module)]
                    : 0;
+    }
+    // The colour a module box holding changes takes: green when they are all
+    // additions, red when all removals, else amber.
+    DiffMark moduleMark(int64_t module) const {
+        const uint8_t k = module >= 0 && static_cast<size_t>(module) < moduleKinds.size()
+                              ? moduleKinds[static_cast<size_t>(module)]
+                              : 0;
+        return k == 2 ? DiffMark::Added : k == 4 ? DiffMark::Removed : DiffMark::Changed;
     }
     static DiffMark at(const std::vector<DiffMark>& v, int64_t i) {
         return i >= 0 && static_cast<size_t>(i) < v.size() ? v[static_cast<size_t>(i)] : DiffMark::None;
