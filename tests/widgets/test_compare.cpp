@@ -227,6 +227,37 @@ private slots:
         }
     }
 
+    // A run made before Compare opens is still there after: every node done,
+    // the cursor at the end, the values readable (Compare never resets A).
+    void openingCompareKeepsTheRun() {
+        delete window_;
+        window_ = new MainWindow;
+        debug_ = installDebugger(*window_);
+        ui_ = installCompare(*window_, debug_.controller);
+        window_->resize(1500, 950);
+        window_->show();
+        QSignalSpy loaded(a(), &GraphSession::graphLoaded);
+        window_->openFile(fx(QStringLiteral("diff/diffnet.json")));
+        QVERIFY(loaded.wait(30000));
+        DebugController* c = debug_.controller;
+        c->loadWeights(fx(QStringLiteral("diff/diffnet.weights.pt")));
+        c->loadInputs(fx(QStringLiteral("diff/diffnet.inputs.pt")));
+        QVERIFY(c->waitIdle());
+        debug_.continueAction->trigger();
+        QVERIFY(c->waitIdle());
+        const int64_t n = c->nodeCount();
+        QCOMPARE(c->cursor(), n);
+        QSignalSpy ready(ui_.session, &CompareSession::diffReady);
+        ui_.session->open(fx(QStringLiteral("diff/diffnet_attr.json")));
+        QVERIFY(ready.wait(30000));
+        QVERIFY(c->waitIdle());
+        QCOMPARE(c->cursor(), n);
+        for (int64_t i = 0; i < n; ++i) {
+            const NodeDecoration* d = a()->nodeDecoration(i);
+            QVERIFY2(d && d->state == RunMark::Done, qPrintable(QString::number(i)));
+        }
+    }
+
     // A = diffnet_attr (slope 0.2) run against B = diffnet's values as PyTorch
     // computed them: leaky_relu differs by PyTorch's figure; linear not at all.
     void bsValuesAreTheReferenceOfAsRun() {
