@@ -8,6 +8,8 @@
 // diagnosis, which views otherwise turn into a crash or a stale table.
 #include <QAbstractItemModelTester>
 #include <QLineEdit>
+#include <QList>
+#include <QPointer>
 #include <QSet>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
@@ -39,6 +41,9 @@ class TestItemModels : public QObject {
     CompareUi compare_;
     QSet<QAbstractItemModel*> watched_;
     QSet<QString> seen_;  // class names of the models watched
+    // Gone before the window: Qt's own list model resets itself while its
+    // QListWidget is half destroyed, and a tester reading it then crashes.
+    QList<QPointer<QAbstractItemModelTester>> testers_;
 
     DebugController* ctl() const { return debug_.controller; }
 
@@ -55,7 +60,8 @@ class TestItemModels : public QObject {
             if (QByteArray(m->metaObject()->className()) == "QTreeModel") continue;
             seen_.insert(QString::fromLatin1(m->metaObject()->className()));
             connect(m, &QObject::destroyed, this, [this, m] { watched_.remove(m); });
-            new QAbstractItemModelTester(m, QAbstractItemModelTester::FailureReportingMode::QtTest, m);
+            testers_.push_back(
+                new QAbstractItemModelTester(m, QAbstractItemModelTester::FailureReportingMode::QtTest, m));
             ++added;
         }
         return added;
@@ -77,7 +83,10 @@ private slots:
         window_->resize(1400, 900);
         window_->show();
     }
-    void cleanupTestCase() { delete window_; }
+    void cleanupTestCase() {
+        for (const auto& t : testers_) delete t.data();
+        delete window_;
+    }
 
     void aDebuggingSession() {
         openIr(QStringLiteral("llama_block.json"));
