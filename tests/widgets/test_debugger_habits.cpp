@@ -4,10 +4,11 @@
 // goes to it; F9 on a module box is a breakpoint on its entry, listed as
 // such; picking a weight drawn only inside a closed module opens the module;
 // quitting with typed constants asks first; the Weights name filter keeps up
-// with typing at scale.
+// with typing at scale; panels keep their columns and sort between launches.
 #include <QAction>
 #include <QApplication>
 #include <QFile>
+#include <QHeaderView>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -18,6 +19,7 @@
 #include <QScrollBar>
 #include <QSignalSpy>
 #include <QStandardPaths>
+#include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
@@ -291,6 +293,21 @@ private slots:
         QTest::keyClicks(name, QStringLiteral("layers.7"));
         QTest::keyClick(name, Qt::Key_Return);
         QCOMPARE(ui_.weights->visibleRows(), 111);  // layers.7, 70-79, 700-799
+    }
+
+    // Column widths and sort order of a panel come back next launch (the
+    // window's layout always did; the panels' own did not).
+    void panelsKeepTheirColumnsAndSort() {
+        open(QStringLiteral("llama_block"));
+        QTableView* table = ui_.weights->table();
+        table->horizontalHeader()->resizeSection(0, 333);
+        table->sortByColumn(1, Qt::DescendingOrder);
+        QVERIFY(window_->close());            // saves
+        open(QStringLiteral("llama_block"));  // a new window, the values loaded again
+        table = ui_.weights->table();
+        QCOMPARE(table->horizontalHeader()->sectionSize(0), 333);
+        QCOMPARE(table->horizontalHeader()->sortIndicatorSection(), 1);
+        QCOMPARE(table->horizontalHeader()->sortIndicatorOrder(), Qt::DescendingOrder);
     }
 };
 

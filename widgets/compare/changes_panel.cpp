@@ -10,6 +10,7 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
+#include "widgets/common/view_state.h"
 #include "widgets/compare/changes_model.h"
 #include "widgets/compare/compare_session.h"
 #include "widgets/session/diff_marks.h"
@@ -120,7 +121,7 @@ void ChangesPanel::refresh() {
                  DiffMarks::color(DiffMark::Changed).name());
     summary_->setText(QStringLiteral("<b>%1</b><br>%2 &nbsp; F8 / Shift+F8: next / previous change")
                           .arg(compare_->summary().toHtmlEscaped(), legend));
-    table_->resizeColumnsToContents();
+    if (!userColumns(*table_)) table_->resizeColumnsToContents();  // widths the user set stay
     for (int c = 0; c < ChangesModel::ColumnCount; ++c)
         table_->setColumnWidth(c, std::min(table_->columnWidth(c), c == ChangesModel::DetailCol ? 360 : 200));
 }

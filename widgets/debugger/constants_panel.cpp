@@ -13,6 +13,7 @@
 #include "core/exec/value_text.h"
 #include "widgets/common/dialog_folders.h"
 #include "widgets/common/qt_text.h"
+#include "widgets/common/view_state.h"
 #include "widgets/debugger/value_table.h"
 #include "widgets/debugger/weight_filter.h"
 #include "widgets/debugger/weights_model.h"
@@ -121,7 +122,7 @@ void ConstantsPanel::showHint(const exec::WeightRow& r) {
 // The name box lists the constants; it keeps what was typed, else offers the first missing one.
 void ConstantsPanel::rebuild() {
     model_->refresh();
-    table_->resizeColumnsToContents();
+    if (!userColumns(*table_)) table_->resizeColumnsToContents();  // widths the user set stay
     const QString keep = name_->currentText();
     name_->clear();
     QString firstMissing, firstDtype;

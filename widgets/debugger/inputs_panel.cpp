@@ -15,6 +15,7 @@
 
 #include "widgets/common/dialog_folders.h"
 #include "widgets/common/qt_text.h"
+#include "widgets/common/view_state.h"
 #include "widgets/debugger/inputs_model.h"
 #include "widgets/debugger/value_table.h"
 #include "widgets/debugger/weights_panel.h"
@@ -150,7 +151,7 @@ void InputsPanel::onRowClicked(const QModelIndex& i) {
 
 void InputsPanel::rebuild() {
     model_->refresh();
-    table_->resizeColumnsToContents();
+    if (!userColumns(*table_)) table_->resizeColumnsToContents();  // widths the user set stay
     auto name = [](const QString& p) { return p.isEmpty() ? tr("none") : QFileInfo(p).fileName(); };
     refs_->setText(tr("Inputs file: %1 · Expected outputs: %2 · Reference intermediates: %3")
                        .arg(name(c_->path(exec::ValueFile::Inputs)), name(c_->path(exec::ValueFile::Expected)),

@@ -13,6 +13,7 @@ namespace irscope::widgets {
 TensorViewerArea::TensorViewerArea(DebugController* c, QWidget* parent) : QWidget(parent), c_(c) {
     setObjectName(QStringLiteral("tensorViewerArea"));
     split_ = new QSplitter(Qt::Horizontal, this);
+    split_->setObjectName(QStringLiteral("tensorViewerSplit"));  // its sizes are kept between launches
     follower_ = new TensorViewer(c, true, split_);
     split_->addWidget(follower_);
     auto* lay = new QVBoxLayout(this);

@@ -15,6 +15,7 @@
 #include <QVBoxLayout>
 
 #include "widgets/common/dialog_folders.h"
+#include "widgets/common/view_state.h"
 #include "widgets/debugger/value_table.h"
 #include "widgets/debugger/weight_filter.h"
 #include "widgets/debugger/weights_model.h"
@@ -100,7 +101,7 @@ WeightsPanel::WeightsPanel(DebugController* c, QWidget* parent) : QWidget(parent
 
 void WeightsPanel::refresh() {
     model_->refresh();
-    table_->resizeColumnsToContents();
+    if (!userColumns(*table_)) table_->resizeColumnsToContents();  // widths the user set stay
     summary_->setText(summaryText());
     const bool on = c_->castWeights();
     const bool mismatched = std::any_of(c_->weightRows().begin(), c_->weightRows().end(),

@@ -32,6 +32,7 @@
 #include "core/export/mermaid.h"
 #include "core/export/svg_export.h"
 #include "widgets/common/dialog_folders.h"
+#include "widgets/common/view_state.h"
 #include "widgets/graph_view/breadcrumb_bar.h"
 #include "widgets/graph_view/graph_view.h"
 #include "widgets/graph_view/image_export.h"
@@ -562,6 +563,16 @@ void MainWindow::saveSettings() {
     s.setValue(QStringLiteral("view/showWeights"), session_->showWeights());
     s.setValue(QStringLiteral("view/groupByModule"), session_->groupByModule());
     recent_->save();
+    saveViewStates(*this, s);
+}
+
+void MainWindow::showEvent(QShowEvent* e) {
+    QMainWindow::showEvent(e);
+    // The first time only, once every part has added its panels.
+    if (viewStatesRestored_) return;
+    viewStatesRestored_ = true;
+    QSettings s;
+    restoreViewStates(*this, s);
 }
 
 void MainWindow::addCloseGuard(CloseGuard guard) { closeGuards_.push_back(std::move(guard)); }

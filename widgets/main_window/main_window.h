@@ -110,6 +110,7 @@ public slots:
 
 protected:
     void closeEvent(QCloseEvent*) override;
+    void showEvent(QShowEvent*) override;
     void dragEnterEvent(QDragEnterEvent*) override;
     void dropEvent(QDropEvent*) override;
 
@@ -143,6 +144,7 @@ private:
     QMenu* helpMenu_ = nullptr;
     QMenu* goMenu_ = nullptr;
     std::vector<CloseGuard> closeGuards_;
+    bool viewStatesRestored_ = false;
     QHash<QString, QDockWidget*> docks_;  // by PanelId key
 
     QWidget* messageBar_;

@@ -40,6 +40,7 @@ OpStatsPanel::OpStatsPanel(GraphSession* session, QWidget* parent) : QWidget(par
     table_->header()->setStretchLastSection(false);
     table_->header()->setSectionResizeMode(0, QHeaderView::Stretch);
     auto* split = new QSplitter(Qt::Vertical, this);
+    split->setObjectName(QStringLiteral("opStatsSplit"));  // its sizes are kept between launches
     split->addWidget(chartView_);
     split->addWidget(table_);
     split->setStretchFactor(0, 3);
