@@ -78,6 +78,14 @@ class TestDebuggerHabits : public QObject {
         const QPointF a = view()->mapFromScene({r.x, r.y}), b = view()->mapFromScene({r.x + r.width, r.y + r.height});
         return QRectF(view()->viewport()->rect()).contains(QRectF(a, b));
     }
+    bool onScreenModule(int64_t module) const {
+        const auto* lay = session()->layout();
+        const auto items = lay->itemsOf(ItemRef::module(module));
+        if (items.empty()) return false;
+        const auto& r = lay->result.items[items.front()].rect;
+        const QPointF a = view()->mapFromScene({r.x, r.y});
+        return QRectF(view()->viewport()->rect()).contains(a);
+    }
     // The user scrolls back to the top left.
     void scrollAway() {
         view()->horizontalScrollBar()->setValue(0);
@@ -293,6 +301,37 @@ private slots:
         QTest::keyClicks(name, QStringLiteral("layers.7"));
         QTest::keyClick(name, Qt::Key_Return);
         QCOMPARE(ui_.weights->visibleRows(), 111);  // layers.7, 70-79, 700-799
+    }
+
+    // Opening or closing a module from anywhere (here as the Modules dock
+    // does) keeps its box where it was on screen; toggled while off screen,
+    // it comes into view.
+    void togglingAModuleKeepsItOnScreen() {
+        open(QStringLiteral("resnet_tiny"));
+        const auto* tree = session()->moduleTree();
+        const int64_t block = tree->find("layer2.0");
+        QVERIFY(block > 0);
+        session()->setModuleExpanded(block, false);  // a closed box: small enough to be on screen whole
+        view()->setZoom(2);
+        const auto boxTopLeft = [&] {
+            const auto items = session()->layout()->itemsOf(ItemRef::module(block));
+            const auto& r = session()->layout()->result.items[items.front()].rect;
+            return view()->mapFromScene(QPointF(r.x, r.y));
+        };
+        view()->centerOn(ItemRef::module(block));
+        const QPointF before = boxTopLeft();
+        QVERIFY(QRectF(view()->viewport()->rect()).contains(before));
+        session()->setModuleExpanded(block, true);
+        QVERIFY(session()->isModuleExpanded(block));
+        // On screen, on the same line (sideways the scroll range may not reach: the frame is wider).
+        QVERIFY(onScreenModule(block));
+        QVERIFY2(std::abs(boxTopLeft().y() - before.y()) <= 2,
+                 qPrintable(QStringLiteral("%1 -> %2").arg(before.y()).arg(boxTopLeft().y())));
+
+        scrollAway();
+        QVERIFY(!onScreenModule(block));
+        session()->setModuleExpanded(block, false);
+        QVERIFY(onScreenModule(block));
     }
 
     // Column widths and sort order of a panel come back next launch (the

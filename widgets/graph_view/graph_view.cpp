@@ -52,6 +52,18 @@ GraphView::GraphView(GraphSession* session, QWidget* parent)
 
     connect(session_, &GraphSession::graphLoaded, this, &GraphView::onGraphLoaded);
     connect(session_, &GraphSession::layoutChanged, this, &GraphView::onLayoutChanged);
+    // Whoever opens or closes a module, its box stays where it was on screen
+    // (or, when it was off screen, comes into view).
+    connect(session_, &GraphSession::moduleToggling, this, [this](int64_t module) {
+        const auto* lay = session_->layout();
+        const auto items = lay ? lay->itemsOf(ItemRef::module(module)) : std::vector<int32_t>{};
+        anchorModule_ = module;
+        anchorPos_ = QPointF(-1, -1);
+        if (items.empty()) return;
+        const auto& r = lay->result.items[items.front()].rect;
+        const QPointF at = mapFromScene(QPointF(r.x, r.y));
+        if (QRectF(viewport()->rect()).contains(at)) anchorPos_ = at;
+    });
     auto repaint = [this] {
         viewport()->update();
         minimap_->invalidate();
@@ -233,8 +245,13 @@ void GraphView::onLayoutChanged() {
     placeMinimap();
     const auto anchorItems =
         anchorModule_ >= 0 ? session_->layout()->itemsOf(ItemRef::module(anchorModule_)) : std::vector<int32_t>{};
+    const int64_t anchored = anchorModule_;
     anchorModule_ = -1;
-    if (!anchorItems.empty()) {
+    if (!anchorItems.empty() && anchorPos_.x() < 0) {
+        // Toggled while off screen (from the Modules dock): brought into view.
+        centerOnScene(centre);
+        ensureVisible(ItemRef::module(anchored));
+    } else if (!anchorItems.empty()) {
         // The module toggled by the user stays under the mouse: same top-left on screen.
         const auto& r = session_->layout()->result.items[anchorItems.front()].rect;
         const auto& b = session_->layout()->result.bounds;
@@ -472,15 +489,8 @@ void GraphView::mouseReleaseEvent(QMouseEvent* e) {
 }
 
 void GraphView::setModuleExpandedAnchored(int64_t module, bool expanded) {
-    const auto* lay = session_->layout();
-    if (!lay || module <= 0) return;
-    const auto items = lay->itemsOf(ItemRef::module(module));
-    if (!items.empty()) {
-        const auto& r = lay->result.items[items.front()].rect;
-        anchorModule_ = module;
-        anchorPos_ = mapFromScene(QPointF(r.x, r.y));
-    }
-    session_->setModuleExpanded(module, expanded);
+    if (!session_->layout() || module <= 0) return;
+    session_->setModuleExpanded(module, expanded);  // moduleToggling anchors it
     anchorModule_ = -1;
 }
 

@@ -232,6 +232,7 @@ bool GraphSession::isModuleExpanded(int64_t module) const {
 void GraphSession::setModuleExpanded(int64_t module, bool expanded) {
     if (!drawing_ || module <= 0 || module >= static_cast<int64_t>(drawing_->tree().size())) return;
     if (drawing_->isExpanded(static_cast<modules::ModuleId>(module)) == expanded) return;
+    emit moduleToggling(module);
     drawing_->setExpanded(static_cast<modules::ModuleId>(module), expanded);
     relayoutModulesNow();
 }

@@ -161,6 +161,9 @@ signals:
     void loadCancelled(const QString& path);
     void graphLoaded();    // a new document (and its layout) is in place
     void layoutChanged();  // the layout was replaced (weights toggled, modules opened or closed)
+    // A module is about to open or close (from the view, the Modules dock or a
+    // key), the layout still the old one: views note where its box is on screen.
+    void moduleToggling(int64_t module);
     void groupByModuleChanged(bool grouped);
     void layoutBusy(bool busy);
     void showWeightsChanged(bool show);
