@@ -4,7 +4,8 @@
 // goes to it; F9 on a module box is a breakpoint on its entry, listed as
 // such; picking a weight drawn only inside a closed module opens the module;
 // quitting with typed constants asks first; the Weights name filter keeps up
-// with typing at scale; panels keep their columns and sort between launches.
+// with typing at scale; panels keep their columns and sort between launches;
+// the keys over the graph never cover a node.
 #include <QAction>
 #include <QApplication>
 #include <QFile>
@@ -29,6 +30,7 @@
 #include "widgets/debugger/debugger_ui.h"
 #include "widgets/debugger/weights_panel.h"
 #include "widgets/graph_view/graph_view.h"
+#include "widgets/graph_view/overlay_legend.h"
 #include "widgets/main_window/main_window.h"
 #include "widgets/session/debug_controller.h"
 #include "widgets/session/graph_session.h"
@@ -332,6 +334,48 @@ private slots:
         QVERIFY(!onScreenModule(block));
         session()->setModuleExpanded(block, false);
         QVERIFY(onScreenModule(block));
+    }
+
+    // The keys over the graph never cover a node: each sits in a corner with
+    // no node under it, or, where none is free, is faded. Checked at several
+    // zooms and scroll positions, with the run key and an overlay key shown.
+    void legendsNeverCoverNodes() {
+        open(QStringLiteral("llama_block"));
+        QSignalSpy relaid(session(), &GraphSession::layoutChanged);
+        session()->setGroupByModule(false);
+        QVERIFY(relaid.wait(20000));
+        trigger(ui_.continueAction);                            // the run key appears
+        ctl()->setOverlay(irscope::exec::OverlayKind::MaxAbs);  // and the overlay's
+        QVERIFY(ctl()->waitIdle());
+        const auto legends = view()->findChildren<OverlayLegend*>();
+        QCOMPARE(legends.size(), 2);
+        int placedFree = 0;
+        const auto check = [&](const char* where) {
+            const auto* lay = session()->layout();
+            for (OverlayLegend* legend : legends) {
+                if (legend->isHidden()) continue;
+                const QRect g = legend->geometry().translated(-view()->viewport()->geometry().topLeft());
+                bool covers = false;
+                for (const auto& it : lay->result.items) {
+                    if (it.kind == irscope::layout::ItemKind::Frame) continue;
+                    const QRectF r(view()->mapFromScene(QPointF(it.rect.x, it.rect.y)),
+                                   view()->mapFromScene(QPointF(it.rect.right(), it.rect.bottom())));
+                    covers = covers || r.intersects(g);
+                }
+                QVERIFY2(!covers || legend->faded(), where);
+                placedFree += !covers;
+            }
+        };
+        view()->fitToWindow();
+        check("fit");
+        for (double zoom : {0.5, 1.0, 2.0}) {
+            view()->setZoom(zoom);
+            scrollAway();
+            check("top left");
+            view()->centerOn(ItemRef::node(static_cast<int64_t>(session()->document()->graph.nodes.size() / 2)));
+            check("centre");
+        }
+        QVERIFY(placedFree > 0);  // not simply always faded
     }
 
     // Column widths and sort order of a panel come back next launch (the

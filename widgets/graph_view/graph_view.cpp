@@ -320,6 +320,7 @@ void GraphView::resizeEvent(QResizeEvent* e) {
 void GraphView::scrollContentsBy(int, int) {
     viewport()->update();
     minimap_->update();
+    placeLegends();  // what lies under the keys changed
 }
 
 bool GraphView::minimapVisible() const { return !minimap_->isHidden(); }
@@ -339,13 +340,65 @@ void GraphView::placeMinimap() {
                           size.height());
     minimap_->raise();
     minimap_->invalidate();
-    const QSize legend = legend_->sizeHint();
-    legend_->setGeometry(vp.left() + 12, vp.bottom() - legend.height() - 12, legend.width(), legend.height());
-    legend_->raise();
-    const QSize run = runLegend_->sizeHint();
-    const int above = legend_->isVisible() ? legend.height() + 8 : 0;  // stacked over the overlay's key
-    runLegend_->setGeometry(vp.left() + 12, vp.bottom() - above - run.height() - 12, run.width(), run.height());
-    runLegend_->raise();
+    placeLegends();
+}
+
+// Whether any drawn item (not a module's frame, which is background) lies
+// under `viewportRect`.
+bool GraphView::coversItems(const QRect& viewportRect) const {
+    const auto* lay = session_->layout();
+    if (!lay) return false;
+    const QPointF a = mapToScene(viewportRect.topLeft()), b = mapToScene(viewportRect.bottomRight());
+    for (int32_t i : lay->grid.itemsIn(layout::Rect{a.x(), a.y(), b.x() - a.x(), b.y() - a.y()})) {
+        const auto& it = lay->result.items[static_cast<size_t>(i)];
+        if (it.kind == layout::ItemKind::Frame) continue;
+        const QRectF r(mapFromScene(QPointF(it.rect.x, it.rect.y)),
+                       mapFromScene(QPointF(it.rect.right(), it.rect.bottom())));
+        if (r.intersects(viewportRect)) return true;
+    }
+    return false;
+}
+
+// The keys never cover a node: each goes to the first corner (bottom-left,
+// top-left, top-right; the minimap holds bottom-right) where it covers no
+// item, the minimap or the other key; where every corner is taken it stays
+// bottom-left, faded, so the nodes under it show through.
+void GraphView::placeLegends() {
+    const QRect vp = viewport()->geometry();
+    std::vector<QRect> taken;
+    if (!minimap_->isHidden()) taken.push_back(minimap_->geometry());
+    for (OverlayLegend* legend : {legend_, runLegend_}) {
+        if (legend->isHidden()) continue;
+        const QSize size = legend->sizeHint();
+        const int margin = 12;
+        const QRect corners[] = {
+            QRect(QPoint(vp.left() + margin, vp.bottom() - size.height() - margin), size),
+            QRect(QPoint(vp.left() + margin, vp.top() + margin), size),
+            QRect(QPoint(vp.right() - size.width() - margin, vp.top() + margin), size),
+        };
+        const auto free = [&](const QRect& r) {
+            if (!vp.contains(r)) return false;
+            for (const QRect& t : taken)
+                if (t.intersects(r)) return false;
+            return !coversItems(r.translated(-vp.topLeft()));
+        };
+        QRect place;
+        for (const QRect& r : corners)
+            if (free(r)) {
+                place = r;
+                break;
+            }
+        const bool faded = place.isNull();
+        if (faded) {  // stacked at the default corner, over the other key if it is there
+            place = corners[0];
+            for (const QRect& t : taken)
+                if (t.intersects(place)) place.moveBottom(t.top() - 8);
+        }
+        legend->setGeometry(place);
+        legend->setFaded(faded);
+        legend->raise();
+        taken.push_back(place);
+    }
 }
 
 // The key to run state and the selection's neighbourhood (each channel means

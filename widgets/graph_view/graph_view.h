@@ -93,6 +93,8 @@ private:
     QPointF originFor(const QSize& viewportSize) const;
     QPointF centreFor(const QSize& viewportSize) const;  // scene point at the centre of such a viewport
     void placeMinimap();                                 // and the legends
+    void placeLegends();
+    bool coversItems(const QRect& viewportRect) const;
     void updateRunLegend();
     void addModuleActions(QMenu& menu, const ItemRef& ref);
     void markByBand(const QPoint& end);

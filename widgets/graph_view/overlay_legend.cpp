@@ -34,8 +34,15 @@ QSize OverlayLegend::sizeHint() const {
     return {w + 2 * kPad, h + 2 * kPad};
 }
 
+void OverlayLegend::setFaded(bool faded) {
+    if (faded == faded_) return;
+    faded_ = faded;
+    update();
+}
+
 void OverlayLegend::paintEvent(QPaintEvent*) {
     QPainter p(this);
+    if (faded_) p.setOpacity(0.3);
     QColor bg = palette().color(QPalette::Base);
     bg.setAlpha(215);
     p.setPen(palette().color(QPalette::Mid));

@@ -19,6 +19,10 @@ public:
     QString title() const { return title_; }
     const std::vector<std::pair<QColor, QString>>& entries() const { return entries_; }
     QSize sizeHint() const override;
+    // Faded: it could find no corner free of nodes (GraphView::placeLegends),
+    // so it lets them show through.
+    void setFaded(bool faded);
+    bool faded() const { return faded_; }
 
 protected:
     void paintEvent(QPaintEvent*) override;
@@ -26,6 +30,7 @@ protected:
 private:
     QString title_;
     std::vector<std::pair<QColor, QString>> entries_;
+    bool faded_ = false;
 };
 
 }  // namespace irscope::widgets
