@@ -244,6 +244,62 @@ private slots:
         QCoreApplication::processEvents();
         QVERIFY(!view->theme().dark);
     }
+
+    // A 2,500-node chain is a column 2,500 layers tall: the minimap keeps it
+    // a column you can see and click (it was under a pixel wide), and a click
+    // at its foot goes to the last nodes.
+    void minimapShowsATallColumn() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("column.json"));
+        {
+            QFile f(path);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            const int n = 2500;
+            QByteArray nodes;
+            QString prev = QStringLiteral("x");
+            for (int i = 0; i < n; ++i) {
+                const QString name = QStringLiteral("relu_%1").arg(i);
+                nodes +=
+                    QStringLiteral(
+                        R"(%1{"name":"%2","op_type":"aten.relu.default","inputs":[{"name":"%3","shape":[4],"dtype":"float32","producer_node":"%3","producer_output_idx":0}],"outputs":[{"name":"%2","shape":[4],"dtype":"float32"}],"attrs":{}})")
+                        .arg(i ? QStringLiteral(",") : QString(), name, prev)
+                        .toUtf8();
+                prev = name;
+            }
+            f.write(
+                QStringLiteral(
+                    R"({"model_name":"Column","pytorch_version":"2.13.0","graph_inputs":[{"name":"x","shape":[4],"dtype":"float32"}],"graph_outputs":[{"name":"%1","shape":[4],"dtype":"float32"}],"weights":[],"weight_name_mapping":{},"nodes":[)")
+                    .arg(prev)
+                    .toUtf8() +
+                nodes + "]}");
+        }
+        QVERIFY(open(path));
+        auto* minimap = window_->graphView()->findChild<QWidget*>(QStringLiteral("minimap"));
+        QVERIFY(minimap && minimap->isVisible());
+        const QImage shot = minimap->grab().toImage();
+        const QColor bg = shot.pixelColor(shot.width() - 4, shot.height() / 2);
+        int columns = 0;
+        for (int x = 2; x < shot.width() - 2; ++x) {
+            bool drawn = false;
+            for (int y = 2; y < shot.height() - 2 && !drawn; ++y) {
+                const QColor c = shot.pixelColor(x, y);
+                drawn =
+                    std::abs(c.red() - bg.red()) + std::abs(c.green() - bg.green()) + std::abs(c.blue() - bg.blue()) >
+                    40;
+            }
+            columns += drawn;
+        }
+        QVERIFY2(columns >= 15, qPrintable(QString::number(columns)));
+        // A click at its foot shows the end of the chain.
+        QTest::mouseClick(minimap, Qt::LeftButton, {}, QPoint(12, minimap->height() - 1));  // its last row
+        const QRectF seen = window_->graphView()->visibleSceneRect();
+        const auto items = session_->layout()->itemsOf(ItemRef::node(2499));
+        QVERIFY(!items.empty());
+        const auto& last = session_->layout()->result.items[static_cast<size_t>(items.front())].rect;
+        QVERIFY2(seen.contains(QPointF(last.center().x, last.center().y)),
+                 qPrintable(QStringLiteral("%1..%2 vs %3").arg(seen.top()).arg(seen.bottom()).arg(last.center().y)));
+        QVERIFY(open(kData + QStringLiteral("/ir/resnet_tiny.json")));  // as the other tests expect
+    }
 };
 
 QTEST_MAIN(TestMainWindow)

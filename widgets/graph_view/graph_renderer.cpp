@@ -33,6 +33,7 @@ struct Frame {
     double zoom;
     bool everything;  // the scene rect covers the whole drawing: skip the grid
     Rect scene;
+    double zoomY = zoom;  // down; differs from zoom only in a stretched overview
 
     uint8_t itemFlag(size_t i) const { return rq.itemFlags && i < rq.itemFlags->size() ? (*rq.itemFlags)[i] : 0; }
     uint8_t edgeFlag(size_t i) const { return rq.edgeFlags && i < rq.edgeFlags->size() ? (*rq.edgeFlags)[i] : 0; }
@@ -143,10 +144,10 @@ void renderOverview(QPainter& p, const Frame& f) {
     if (buffer.size() != size) buffer = QImage(size, QImage::Format_ARGB32_Premultiplied);
     buffer.fill(rq.fillBackground ? rq.theme.background : QColor(Qt::transparent));
     Raster ras(buffer);
-    const double k = f.zoom * dpr;
+    const double k = f.zoom * dpr, ky = f.zoomY * dpr;
     const double ox = f.scene.x, oy = f.scene.y;
     auto px = [&](double x) { return (x - ox) * k; };
-    auto py = [&](double y) { return (y - oy) * k; };
+    auto py = [&](double y) { return (y - oy) * ky; };
 
     const auto items = f.items();
     for (int32_t i : items) {  // frames of open modules under everything
@@ -620,12 +621,14 @@ void renderGraph(QPainter& painter, const RenderRequest& rq) {
     }
     const auto& r = rq.layout->result;
     const double zoom = rq.target.width() / rq.sceneRect.width();
-    const Rect scene{rq.sceneRect.x(), rq.sceneRect.y(), rq.sceneRect.width(), rq.target.height() / zoom};
+    DetailLevel level = rq.detail == DetailLevel::Auto ? detailFor(zoom) : rq.detail;
+    const bool stretch = rq.stretch && level == DetailLevel::Overview;
+    const double zoomY = stretch ? rq.target.height() / rq.sceneRect.height() : zoom;
+    const Rect scene{rq.sceneRect.x(), rq.sceneRect.y(), rq.sceneRect.width(), rq.target.height() / zoomY};
     const Rect& b = r.bounds;
     const bool everything =
         scene.x <= b.x && scene.y <= b.y && scene.right() >= b.right() && scene.bottom() >= b.bottom();
-    Frame f{rq, r, zoom, everything, scene};
-    DetailLevel level = rq.detail == DetailLevel::Auto ? detailFor(zoom) : rq.detail;
+    Frame f{rq, r, zoom, everything, scene, zoomY};
     if (level == DetailLevel::Overview)
         renderOverview(painter, f);
     else

@@ -42,6 +42,9 @@ struct RenderRequest {
     const DiffMarks* diff = nullptr;
     DetailLevel detail = DetailLevel::Auto;
     bool fillBackground = true;
+    // Overview only: fill `target` exactly, scaling across and down apart
+    // (the minimap of a 2,200-layer column would otherwise be under a pixel wide).
+    bool stretch = false;
 };
 
 // Zoom (target px per scene px) thresholds of the levels of detail.

@@ -37,23 +37,26 @@ QSize Minimap::preferredSizeFor(QSize maxSize) const {
     return {std::max(40, static_cast<int>(b.width * s)) + 2, std::max(40, static_cast<int>(b.height * s)) + 2};
 }
 
-double Minimap::scale() const {
+QPointF Minimap::scales() const {
     const auto* lay = view_->session()->layout();
-    if (!lay) return 1;
+    if (!lay) return {1, 1};
     const auto& b = lay->result.bounds;
-    return std::min((width() - 2) / b.width, (height() - 2) / b.height);
+    const double w = width() - 2, h = height() - 2;
+    const double k = std::min(w / b.width, h / b.height);
+    constexpr double kMinSide = 24;  // px: a 2,200-layer column stays a column, not a hairline
+    return {std::max(k, std::min(w, kMinSide) / b.width), std::max(k, std::min(h, kMinSide) / b.height)};
 }
 
 QRectF Minimap::sceneToMap(const QRectF& s) const {
     const auto& b = view_->session()->layout()->result.bounds;
-    const double k = scale();
-    return {1 + (s.x() - b.x) * k, 1 + (s.y() - b.y) * k, s.width() * k, s.height() * k};
+    const QPointF k = scales();
+    return {1 + (s.x() - b.x) * k.x(), 1 + (s.y() - b.y) * k.y(), s.width() * k.x(), s.height() * k.y()};
 }
 
 QPointF Minimap::mapToScene(const QPointF& p) const {
     const auto& b = view_->session()->layout()->result.bounds;
-    const double k = scale();
-    return {b.x + (p.x() - 1) / k, b.y + (p.y() - 1) / k};
+    const QPointF k = scales();
+    return {b.x + (p.x() - 1) / k.x(), b.y + (p.y() - 1) / k.y()};
 }
 
 void Minimap::paintEvent(QPaintEvent*) {
@@ -72,8 +75,9 @@ void Minimap::paintEvent(QPaintEvent*) {
         RenderRequest rq;
         rq.layout = lay;
         const auto& b = lay->result.bounds;
-        const double k = scale();
-        rq.target = QRectF(1, 1, b.width * k, b.height * k);
+        const QPointF k = scales();
+        rq.target = QRectF(1, 1, b.width * k.x(), b.height * k.y());
+        rq.stretch = true;
         rq.sceneRect = QRectF(b.x, b.y, b.width, b.height);
         rq.devicePixelRatio = dpr;
         rq.theme = theme;

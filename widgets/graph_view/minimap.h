@@ -25,7 +25,10 @@ protected:
 private:
     QRectF sceneToMap(const QRectF& scene) const;
     QPointF mapToScene(const QPointF& p) const;
-    double scale() const;
+    // Scene to map, across and down: the same unless the graph is so tall
+    // (or wide) that its other side would be under a few pixels, which is
+    // then stretched to stay visible and clickable.
+    QPointF scales() const;
 
     GraphView* view_;
     QImage cache_;
