@@ -14,6 +14,8 @@
 #include <string>
 #include <vector>
 
+#include "launcher/fork_protocol.h"
+
 #ifdef __SANITIZE_ADDRESS__
 #include <sanitizer/lsan_interface.h>
 #endif
@@ -22,28 +24,8 @@ namespace irscope::app {
 
 namespace {
 
-bool readFully(int fd, char* data, size_t size) {
-    while (size > 0) {
-        const ssize_t n = ::read(fd, data, size);
-        if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) return false;
-        data += n;
-        size -= static_cast<size_t>(n);
-    }
-    return true;
-}
-
-bool writeFully(int fd, const void* data, size_t size) {
-    const char* p = static_cast<const char*>(data);
-    while (size > 0) {
-        const ssize_t n = ::write(fd, p, size);
-        if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) return false;
-        p += n;
-        size -= static_cast<size_t>(n);
-    }
-    return true;
-}
+using fork_protocol::readFully;
+using fork_protocol::writeFully;
 
 struct Request {
     int out = -1;
@@ -56,26 +38,8 @@ struct Request {
 // the client hung up or sent something that is not a request.
 bool receive(int fd, Request& request) {
     uint32_t size = 0;
-    alignas(cmsghdr) char control[CMSG_SPACE(2 * sizeof(int))] = {};
-    iovec iov{&size, sizeof size};
-    msghdr msg{};
-    msg.msg_iov = &iov;
-    msg.msg_iovlen = 1;
-    msg.msg_control = control;
-    msg.msg_controllen = sizeof control;
-    ssize_t n;
-    do n = ::recvmsg(fd, &msg, MSG_CMSG_CLOEXEC | MSG_WAITALL);
-    while (n < 0 && errno == EINTR);
-    if (n != static_cast<ssize_t>(sizeof size)) return false;
-    for (cmsghdr* c = CMSG_FIRSTHDR(&msg); c; c = CMSG_NXTHDR(&msg, c)) {
-        if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS) continue;
-        if (c->cmsg_len != CMSG_LEN(2 * sizeof(int))) continue;
-        int fds[2];
-        std::memcpy(fds, CMSG_DATA(c), sizeof fds);
-        request.out = fds[0];
-        request.err = fds[1];
-    }
-    if (request.out < 0 || request.err < 0 || size == 0 || size > (64u << 20)) return false;
+    const bool got = fork_protocol::receiveHeader(fd, size, request.out, request.err);
+    if (!got || request.out < 0 || request.err < 0 || size == 0 || size > fork_protocol::kMaxRequestBytes) return false;
     std::string payload(size, '\0');
     if (!readFully(fd, payload.data(), size) || payload.back() != '\0') return false;
     std::vector<std::string> strings;

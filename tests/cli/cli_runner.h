@@ -33,6 +33,8 @@
 #include <string>
 #include <vector>
 
+#include "app/launcher/fork_protocol.h"
+
 extern char** environ;
 
 namespace irscope::test {
@@ -151,22 +153,9 @@ private:
     bool exchange(const QStringList& args, int out, int err, int timeoutMs, CliResult& result) {
         QByteArray payload = QDir::currentPath().toUtf8() + '\0';
         for (const auto& a : args) payload += a.toUtf8() + '\0';
-        uint32_t size = static_cast<uint32_t>(payload.size());
-        alignas(cmsghdr) char control[CMSG_SPACE(2 * sizeof(int))] = {};
-        iovec iov{&size, sizeof size};
-        msghdr msg{};
-        msg.msg_iov = &iov;
-        msg.msg_iovlen = 1;
-        msg.msg_control = control;
-        msg.msg_controllen = sizeof control;
-        cmsghdr* c = CMSG_FIRSTHDR(&msg);
-        c->cmsg_level = SOL_SOCKET;
-        c->cmsg_type = SCM_RIGHTS;
-        c->cmsg_len = CMSG_LEN(2 * sizeof(int));
-        const int fds[2] = {out, err};
-        std::memcpy(CMSG_DATA(c), fds, sizeof fds);
-        if (::sendmsg(fd_, &msg, MSG_NOSIGNAL) != static_cast<ssize_t>(sizeof size) ||
-            ::send(fd_, payload.constData(), payload.size(), MSG_NOSIGNAL) != payload.size()) {
+        namespace wire = irscope::app::fork_protocol;
+        if (!wire::sendHeader(fd_, static_cast<uint32_t>(payload.size()), out, err) ||
+            !wire::writeFully(fd_, payload.constData(), static_cast<size_t>(payload.size()))) {
             fail();
             return false;
         }
