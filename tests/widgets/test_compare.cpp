@@ -60,7 +60,8 @@ class TestCompare : public QObject {
     GraphSession* a() const { return window_->session(); }
     GraphSession* b() const { return ui_.session->sideB(); }
 
-    void open(const QString& fileA, const QString& fileB) {
+    // A new window with A open, no comparison yet.
+    void openA(const QString& fileA) {
         delete window_;
         window_ = new MainWindow;
         debug_ = installDebugger(*window_);
@@ -70,10 +71,16 @@ class TestCompare : public QObject {
         QSignalSpy loaded(a(), &GraphSession::graphLoaded);
         window_->openFile(fx(fileA));
         QVERIFY(loaded.wait(30000));
+    }
+    void openB(const QString& fileB) {
         QSignalSpy ready(ui_.session, &CompareSession::diffReady);
         ui_.session->open(fx(fileB));
         QVERIFY(ready.wait(30000));
         QTest::qWait(50);  // the splitter and dock take their sizes
+    }
+    void open(const QString& fileA, const QString& fileB) {
+        openA(fileA);
+        openB(fileB);
     }
 
 private slots:
@@ -230,15 +237,7 @@ private slots:
     // A run made before Compare opens is still there after: every node done,
     // the cursor at the end, the values readable (Compare never resets A).
     void openingCompareKeepsTheRun() {
-        delete window_;
-        window_ = new MainWindow;
-        debug_ = installDebugger(*window_);
-        ui_ = installCompare(*window_, debug_.controller);
-        window_->resize(1500, 950);
-        window_->show();
-        QSignalSpy loaded(a(), &GraphSession::graphLoaded);
-        window_->openFile(fx(QStringLiteral("diff/diffnet.json")));
-        QVERIFY(loaded.wait(30000));
+        openA(QStringLiteral("diff/diffnet.json"));
         DebugController* c = debug_.controller;
         c->loadWeights(fx(QStringLiteral("diff/diffnet.weights.pt")));
         c->loadInputs(fx(QStringLiteral("diff/diffnet.inputs.pt")));
@@ -247,9 +246,7 @@ private slots:
         QVERIFY(c->waitIdle());
         const int64_t n = c->nodeCount();
         QCOMPARE(c->cursor(), n);
-        QSignalSpy ready(ui_.session, &CompareSession::diffReady);
-        ui_.session->open(fx(QStringLiteral("diff/diffnet_attr.json")));
-        QVERIFY(ready.wait(30000));
+        openB(QStringLiteral("diff/diffnet_attr.json"));
         QVERIFY(c->waitIdle());
         QCOMPARE(c->cursor(), n);
         for (int64_t i = 0; i < n; ++i) {

@@ -529,7 +529,7 @@ void GraphView::mouseReleaseEvent(QMouseEvent* e) {
                 const bool chevron = it.kind == layout::ItemKind::Frame && s.x() <= r.x + 20 && s.y() <= r.y + 20;
                 if (plus || chevron) {
                     session_->select(lay->refOf(item));
-                    setModuleExpandedAnchored(it.irIndex, plus);
+                    session_->setModuleExpanded(it.irIndex, plus);
                     pressed_ = dragging_ = false;
                     return;
                 }
@@ -541,12 +541,6 @@ void GraphView::mouseReleaseEvent(QMouseEvent* e) {
     viewport()->unsetCursor();
 }
 
-void GraphView::setModuleExpandedAnchored(int64_t module, bool expanded) {
-    if (!session_->layout() || module <= 0) return;
-    session_->setModuleExpanded(module, expanded);  // moduleToggling anchors it
-    anchorModule_ = -1;
-}
-
 void GraphView::mouseDoubleClickEvent(QMouseEvent* e) {
     const auto* lay = session_->layout();
     if (!lay || e->button() != Qt::LeftButton) return QAbstractScrollArea::mouseDoubleClickEvent(e);
@@ -556,9 +550,9 @@ void GraphView::mouseDoubleClickEvent(QMouseEvent* e) {
     const auto& it = lay->result.items[item];
     // A box opens; a frame closes from its title bar (inside it, clicks belong to its children).
     if (it.kind == layout::ItemKind::Module)
-        setModuleExpandedAnchored(it.irIndex, true);
+        session_->setModuleExpanded(it.irIndex, true);
     else if (it.kind == layout::ItemKind::Frame && s.y() <= it.rect.y + 22)
-        setModuleExpandedAnchored(it.irIndex, false);
+        session_->setModuleExpanded(it.irIndex, false);
     e->accept();
 }
 
@@ -590,11 +584,11 @@ void GraphView::addModuleActions(QMenu& menu, const ItemRef& ref) {
         const bool open = session_->isModuleExpanded(module);
         menu.addAction(open ? tr("Collapse %1").arg(QString::fromStdString(tree->module(module).path))
                             : tr("Expand %1").arg(QString::fromStdString(tree->module(module).path)),
-                       this, [this, module, open] { setModuleExpandedAnchored(module, !open); });
+                       this, [this, module, open] { session_->setModuleExpanded(module, !open); });
     } else if (ref.isNode() && module > 0) {
         menu.addAction(tr("Collapse %1").arg(QString::fromStdString(tree->module(module).path)), this, [this, module] {
             session_->select(ItemRef::module(module));
-            setModuleExpandedAnchored(module, false);
+            session_->setModuleExpanded(module, false);
         });
     }
     if (!menu.isEmpty() && !menu.actions().back()->isSeparator()) menu.addSeparator();
@@ -611,7 +605,7 @@ void GraphView::keyPressEvent(QKeyEvent* e) {
     case Qt::Key_Plus:
     case Qt::Key_Right:  // open the selected module (tree-view keys)
         if (sel.isModule() && !session_->isModuleExpanded(sel.index)) {
-            setModuleExpandedAnchored(sel.index, true);
+            session_->setModuleExpanded(sel.index, true);
             return;
         }
         break;
@@ -621,14 +615,14 @@ void GraphView::keyPressEvent(QKeyEvent* e) {
         const int64_t m = sel.isModule() && session_->isModuleExpanded(sel.index) ? sel.index : session_->moduleOf(sel);
         if (m > 0 && session_->isModuleExpanded(m)) {
             session_->select(ItemRef::module(m));
-            setModuleExpandedAnchored(m, false);
+            session_->setModuleExpanded(m, false);
             return;
         }
         if (sel.isModule() && m > 0) {  // already closed: go up to the parent
             const auto parent = session_->moduleTree()->module(m).parent;
             if (parent > 0) {
                 session_->select(ItemRef::module(parent));
-                setModuleExpandedAnchored(parent, false);
+                session_->setModuleExpanded(parent, false);
                 return;
             }
         }

@@ -98,15 +98,15 @@ private:
     void updateRunLegend();
     void addModuleActions(QMenu& menu, const ItemRef& ref);
     void markByBand(const QPoint& end);
-    // Opens or closes a module keeping its box where it is on screen.
-    void setModuleExpandedAnchored(int64_t module, bool expanded);
 
     GraphSession* session_;
     std::vector<ContextMenuHook> menuHooks_;
     Minimap* minimap_;
     OverlayLegend* legend_;
-    OverlayLegend* runLegend_;   // while debugging: what fills, rings and edge colours mean
-    int64_t anchorModule_ = -1;  // keep this module's top-left at anchorPos_ across the next layout change
+    OverlayLegend* runLegend_;  // while debugging: what fills, rings and edge colours mean
+    // Set by GraphSession::moduleToggling: keep this module's top-left at
+    // anchorPos_ across the layout change it causes (x < 0: bring it into view).
+    int64_t anchorModule_ = -1;
     QPointF anchorPos_;
     GraphTheme theme_;
     double zoom_ = 1;

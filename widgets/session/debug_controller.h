@@ -99,7 +99,10 @@ public:
     // Typed constants not yet saved to a file (Save Constants), and edited
     // tensors (edit and continue): what quitting would lose, one line each.
     QStringList unsavedWork() const;
-    bool constantsUnsaved() const { return !enteredConstants().isEmpty() && enteredConstants() != savedConstants_; }
+    bool constantsUnsaved() const {
+        const QStringList typed = enteredConstants();
+        return !typed.isEmpty() && typed != savedConstants_;
+    }
     int64_t seed() const;
     // Whether the state_dict is cast to the IR's dtypes (read from the core).
     bool castWeights() const { return dbg_ && dbg_->castWeights(); }
