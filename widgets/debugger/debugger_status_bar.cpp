@@ -152,6 +152,9 @@ void connectRunState(MainWindow& w, const DebuggerUi& ui) {
         ui.progress->setMaximum(static_cast<int>(std::max<qint64>(total, 1)));
         ui.progress->setValue(static_cast<int>(done));
         ui.progress->setFormat(QObject::tr("%v/%m nodes · %1 s").arg(secs, 0, 'f', 2));
+        // Wide enough for its text ("2401/2500 nodes · 0.04 s" was cut); it only grows, so it never jitters.
+        const int needed = ui.progress->fontMetrics().horizontalAdvance(ui.progress->text()) + 24;
+        if (needed > ui.progress->minimumWidth()) ui.progress->setMinimumWidth(needed);
     });
     QObject::connect(c, &DebugController::bytesHeldChanged, &w, [ui](qint64 b) {
         ui.bytes->setText(
