@@ -19,4 +19,11 @@ inline std::string readFile(const std::string& path) {
 
 inline QString q(const std::string& text) { return QString::fromStdString(text); }
 
+// data/ir/<name>: the IR fixtures most suites open.
+inline std::string irPath(const std::string& name) { return dataPath("ir/" + name); }
+inline QString irFixture(const QString& name) { return q(irPath(name.toStdString())); }
+
+// The fixture folder (IRSCOPE_TEST_DATA) as a QString.
+inline const QString kData = QString::fromUtf8(IRSCOPE_TEST_DATA);
+
 }  // namespace irscope::test

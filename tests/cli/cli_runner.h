@@ -23,6 +23,9 @@
 
 #include <QDir>
 #include <QElapsedTimer>
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QProcess>
 #include <QString>
 #include <QStringList>
@@ -183,6 +186,13 @@ inline CliResult runIrscope(const QStringList& args, int timeoutMs = 120000) {
     CliResult result;
     if (ForkServerClient::instance().run(args, timeoutMs, result)) return result;
     return runIrscopeDirect(args, timeoutMs);
+}
+
+// A JSON object from a file the CLI wrote ({} when it cannot be read).
+inline QJsonObject readJsonFile(const QString& path) {
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly)) return {};
+    return QJsonDocument::fromJson(f.readAll()).object();
 }
 
 }  // namespace irscope::test

@@ -12,19 +12,18 @@
 #include "test_support.h"
 
 using irscope::test::dataPath;
+using irscope::test::irFixture;
 using irscope::test::q;
 using irscope::test::runIrscope;
 
-namespace {
-QString fixture(const QString& name) { return q(dataPath("ir/" + name.toStdString())); }
-}  // namespace
+namespace {}  // namespace
 
 class TestDiffCommand : public QObject {
     Q_OBJECT
 
-private slots:
+private Q_SLOTS:
     void identicalFilesExitZero() {
-        const auto r = runIrscope({"diff", fixture("diff/diffnet.json"), fixture("diff/diffnet.json")});
+        const auto r = runIrscope({"diff", irFixture("diff/diffnet.json"), irFixture("diff/diffnet.json")});
         QCOMPARE(r.exitCode, 0);
         QVERIFY2(r.out.contains("identical"), qPrintable(r.out));
         QVERIFY(r.err.isEmpty());
@@ -32,7 +31,7 @@ private slots:
 
     void jsonHasTheDocumentedShape() {
         const auto r =
-            runIrscope({"diff", fixture("diff/diffnet.json"), fixture("diff/diffnet_insert.json"), "--json"});
+            runIrscope({"diff", irFixture("diff/diffnet.json"), irFixture("diff/diffnet_insert.json"), "--json"});
         QCOMPARE(r.exitCode, 1);
         const auto doc = QJsonDocument::fromJson(r.out.toUtf8()).object();
         QCOMPARE(doc["identical"].toBool(true), false);
@@ -57,7 +56,7 @@ private slots:
 
     void weightChangesAreListedByName() {
         const auto r =
-            runIrscope({"diff", fixture("diff/diffnet.json"), fixture("diff/diffnet_weight.json"), "--json"});
+            runIrscope({"diff", irFixture("diff/diffnet.json"), irFixture("diff/diffnet_weight.json"), "--json"});
         QCOMPARE(r.exitCode, 1);
         const auto weights = QJsonDocument::fromJson(r.out.toUtf8()).object()["weights"].toObject();
         const auto changed = weights["changed"].toArray();
@@ -67,13 +66,13 @@ private slots:
     }
 
     void textIsGroupedByModule() {
-        const auto r = runIrscope({"diff", fixture("tiny_llama.json"), fixture("diff/tiny_llama_seq4.json")});
+        const auto r = runIrscope({"diff", irFixture("tiny_llama.json"), irFixture("diff/tiny_llama_seq4.json")});
         QCOMPARE(r.exitCode, 1);
         QVERIFY2(r.out.contains("\nlayers.0.input_layernorm: 6 changed\n"), qPrintable(r.out.left(2000)));
         QVERIFY(r.out.contains("size: [1, 6, -1, 4] -> [1, 4, -1, 4]"));
         QVERIFY(r.out.contains("position_ids: shape [1, 6] -> [1, 4]"));
         const auto summary =
-            runIrscope({"diff", fixture("tiny_llama.json"), fixture("diff/tiny_llama_seq4.json"), "--summary"});
+            runIrscope({"diff", irFixture("tiny_llama.json"), irFixture("diff/tiny_llama_seq4.json"), "--summary"});
         QVERIFY(summary.out.contains("layers.0.input_layernorm: 6 changed\n"));
         QVERIFY(!summary.out.contains("size: [1, 6, -1, 4]"));
     }
@@ -81,7 +80,7 @@ private slots:
     void unreadableFileExitsTwoNamingIt() {
         QTemporaryDir dir;
         const QString missing = dir.filePath("nope.json");
-        auto r = runIrscope({"diff", fixture("diff/diffnet.json"), missing});
+        auto r = runIrscope({"diff", irFixture("diff/diffnet.json"), missing});
         QCOMPARE(r.exitCode, 2);
         QVERIFY2(r.err.contains(missing), qPrintable(r.err));
         const QString broken = dir.filePath("broken.json");
@@ -89,15 +88,15 @@ private slots:
         QVERIFY(f.open(QIODevice::WriteOnly));
         f.write("{\"nodes\": [");
         f.close();
-        r = runIrscope({"diff", broken, fixture("diff/diffnet.json")});
+        r = runIrscope({"diff", broken, irFixture("diff/diffnet.json")});
         QCOMPARE(r.exitCode, 2);
         QVERIFY2(r.err.contains(broken), qPrintable(r.err));
     }
 
     void badArgumentsAreUsageErrors() {
-        auto r = runIrscope({"diff", fixture("diff/diffnet.json")});
+        auto r = runIrscope({"diff", irFixture("diff/diffnet.json")});
         QCOMPARE(r.exitCode, 2);
-        r = runIrscope({"diff", fixture("diff/diffnet.json"), fixture("diff/diffnet.json"), "--match", "fuzzy"});
+        r = runIrscope({"diff", irFixture("diff/diffnet.json"), irFixture("diff/diffnet.json"), "--match", "fuzzy"});
         QCOMPARE(r.exitCode, 2);
         QVERIFY2(r.err.contains("--match"), qPrintable(r.err));
     }
@@ -105,8 +104,8 @@ private slots:
     void outputFileIsWrittenNotPrinted() {
         QTemporaryDir dir;
         const QString out = dir.filePath("d.json");
-        const auto r =
-            runIrscope({"diff", fixture("diff/diffnet.json"), fixture("diff/diffnet_op.json"), "--json", "-o", out});
+        const auto r = runIrscope(
+            {"diff", irFixture("diff/diffnet.json"), irFixture("diff/diffnet_op.json"), "--json", "-o", out});
         QCOMPARE(r.exitCode, 1);
         QVERIFY(r.out.isEmpty());
         QFile f(out);
@@ -116,5 +115,7 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestDiffCommand)
+#include "common/suite_registry.h"
+
+IRSCOPE_TEST_GUILESS_MAIN(TestDiffCommand)
 #include "test_diff_command.moc"

@@ -15,16 +15,15 @@
 #include "test_support.h"
 
 using irscope::test::dataPath;
+using irscope::test::irFixture;
 using irscope::test::q;
 using irscope::test::runIrscope;
 
 namespace {
 
-QString fixture(const QString& name) { return q(dataPath("ir/" + name.toStdString())); }
-
 QStringList values(const QString& model) {
-    QStringList v = {"--weights", fixture(model + ".weights.pt"), "--inputs", fixture(model + ".inputs.pt")};
-    if (QFile::exists(fixture(model + ".constants.pt"))) v << "--constants" << fixture(model + ".constants.pt");
+    QStringList v = {"--weights", irFixture(model + ".weights.pt"), "--inputs", irFixture(model + ".inputs.pt")};
+    if (QFile::exists(irFixture(model + ".constants.pt"))) v << "--constants" << irFixture(model + ".constants.pt");
     return v;
 }
 
@@ -38,10 +37,10 @@ void collectPaths(const QJsonObject& module, QStringList& out) {
 class TestExtractCommand : public QObject {
     Q_OBJECT
 
-private slots:
+private Q_SLOTS:
     // Each module, cut out, runs alone and gives exactly what it gave in the whole graph.
     void everyModuleRunsOnItsOwn() {
-        auto modules = runIrscope({"modules", fixture("tiny_llama.json"), "--json"});
+        auto modules = runIrscope({"modules", irFixture("tiny_llama.json"), "--json"});
         QCOMPARE(modules.exitCode, 0);
         QStringList paths;
         collectPaths(QJsonDocument::fromJson(modules.out.toUtf8()).object(), paths);
@@ -51,7 +50,7 @@ private slots:
         for (const QString& path : paths) {
             if (path == "layers") continue;  // the list: the same as both layers, done below as layers.0 and .1
             const QString sub = dir.filePath(path + ".json");
-            auto r = runIrscope(QStringList{"extract", fixture("tiny_llama.json"), "--module", path, "-o", sub} +
+            auto r = runIrscope(QStringList{"extract", irFixture("tiny_llama.json"), "--module", path, "-o", sub} +
                                 values("tiny_llama"));
             QVERIFY2(r.exitCode == 0, qPrintable(path + ": " + r.err));
             QVERIFY2(r.out.contains("reproduce: irscope run"), qPrintable(r.out));
@@ -60,8 +59,8 @@ private slots:
             QStringList again = {"run",         sub,
                                  "--inputs",    dir.filePath(path + ".inputs.pt"),
                                  "--expected",  dir.filePath(path + ".expected.pt"),
-                                 "--weights",   fixture("tiny_llama.weights.pt"),
-                                 "--constants", fixture("tiny_llama.constants.pt"),
+                                 "--weights",   irFixture("tiny_llama.weights.pt"),
+                                 "--constants", irFixture("tiny_llama.constants.pt"),
                                  "--rtol",      "0",
                                  "--atol",      "0"};
             r = runIrscope(again);
@@ -75,11 +74,11 @@ private slots:
     void cutFromADump() {
         QTemporaryDir dir;
         const QString dump = dir.filePath("dump.pt");
-        auto r = runIrscope(QStringList{"run", fixture("llama_block.json"), "--dump", dump} + values("llama_block"));
+        auto r = runIrscope(QStringList{"run", irFixture("llama_block.json"), "--dump", dump} + values("llama_block"));
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
         const QString sub = dir.filePath("attn.json");
-        r = runIrscope({"extract", fixture("llama_block.json"), "--from", "linear", "--to", "linear_1", "--values",
-                        dump, "--inputs", fixture("llama_block.inputs.pt"), "-o", sub});
+        r = runIrscope({"extract", irFixture("llama_block.json"), "--from", "linear", "--to", "linear_1", "--values",
+                        dump, "--inputs", irFixture("llama_block.inputs.pt"), "-o", sub});
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
         const QJsonObject cut = [&] {
             QFile f(sub);
@@ -88,7 +87,7 @@ private slots:
         }();
         QCOMPARE(cut["nodes"].toArray().first().toObject()["name"].toString(), QString("linear"));
         QCOMPARE(cut["nodes"].toArray().last().toObject()["name"].toString(), QString("linear_1"));
-        r = runIrscope({"run", sub, "--weights", fixture("llama_block.weights.pt"), "--inputs",
+        r = runIrscope({"run", sub, "--weights", irFixture("llama_block.weights.pt"), "--inputs",
                         dir.filePath("attn.inputs.pt"), "--expected", dir.filePath("attn.expected.pt"), "--rtol", "0",
                         "--atol", "0"});
         QVERIFY2(r.exitCode == 0, qPrintable(r.out + r.err));
@@ -101,14 +100,14 @@ private slots:
     void moduleFromADumpAlone() {
         QTemporaryDir dir;
         const QString dump = dir.filePath("dump.pt");
-        auto r = runIrscope(QStringList{"run", fixture("tiny_moe.json"), "--dump", dump} + values("tiny_moe"));
+        auto r = runIrscope(QStringList{"run", irFixture("tiny_moe.json"), "--dump", dump} + values("tiny_moe"));
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
         for (const QString module : {"embed_tokens", "layers.0"}) {
             const QString sub = dir.filePath(module + ".json");
-            r = runIrscope({"extract", fixture("tiny_moe.json"), "--module", module, "--values", dump, "-o", sub});
+            r = runIrscope({"extract", irFixture("tiny_moe.json"), "--module", module, "--values", dump, "-o", sub});
             QVERIFY2(r.exitCode == 0, qPrintable(module + ": " + r.out + r.err));
-            r = runIrscope({"run", sub, "--weights", fixture("tiny_moe.weights.pt"), "--constants",
-                            fixture("tiny_moe.constants.pt"), "--inputs", dir.filePath(module + ".inputs.pt"),
+            r = runIrscope({"run", sub, "--weights", irFixture("tiny_moe.weights.pt"), "--constants",
+                            irFixture("tiny_moe.constants.pt"), "--inputs", dir.filePath(module + ".inputs.pt"),
                             "--expected", dir.filePath(module + ".expected.pt"), "--rtol", "0", "--atol", "0"});
             QVERIFY2(r.exitCode == 0, qPrintable(module + ": " + r.out + r.err));
         }
@@ -117,14 +116,14 @@ private slots:
     void refusesBadInput() {
         QTemporaryDir dir;
         const QString sub = dir.filePath("s.json");
-        auto r = runIrscope({"extract", fixture("llama_block.json"), "--nodes", "linear,nope", "-o", sub});
+        auto r = runIrscope({"extract", irFixture("llama_block.json"), "--nodes", "linear,nope", "-o", sub});
         QCOMPARE(r.exitCode, 2);
         QVERIFY2(r.err.contains("no node named 'nope'"), qPrintable(r.err));
         QVERIFY(!QFile::exists(sub));
-        r = runIrscope({"extract", fixture("llama_block.json"), "-o", sub});
+        r = runIrscope({"extract", irFixture("llama_block.json"), "-o", sub});
         QCOMPARE(r.exitCode, 2);
         QVERIFY2(r.err.contains("one way"), qPrintable(r.err));
-        r = runIrscope({"extract", fixture("llama_block.json"), "--module", "nowhere", "-o", sub});
+        r = runIrscope({"extract", irFixture("llama_block.json"), "--module", "nowhere", "-o", sub});
         QCOMPARE(r.exitCode, 2);
         QVERIFY2(r.err.contains("no module 'nowhere'"), qPrintable(r.err));
 
@@ -133,18 +132,20 @@ private slots:
         QVERIFY(f.open(QIODevice::WriteOnly));
         f.write("mine");
         f.close();
-        r = runIrscope({"extract", fixture("llama_block.json"), "--nodes", "linear", "-o", sub});
+        r = runIrscope({"extract", irFixture("llama_block.json"), "--nodes", "linear", "-o", sub});
         QCOMPARE(r.exitCode, 2);
         QVERIFY2(r.err.contains("exists; pass --force"), qPrintable(r.err));
         QVERIFY(f.open(QIODevice::ReadOnly));
         QCOMPARE(f.readAll(), QByteArray("mine"));
         f.close();
-        r = runIrscope({"extract", fixture("llama_block.json"), "--nodes", "linear", "-o", sub, "--force", "-q"});
+        r = runIrscope({"extract", irFixture("llama_block.json"), "--nodes", "linear", "-o", sub, "--force", "-q"});
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
         QVERIFY(f.open(QIODevice::ReadOnly));
         QVERIFY(f.readAll().contains("\"graph_inputs\""));
     }
 };
 
-QTEST_MAIN(TestExtractCommand)
+#include "common/suite_registry.h"
+
+IRSCOPE_TEST_MAIN(TestExtractCommand)
 #include "test_extract_command.moc"

@@ -20,7 +20,7 @@ using irscope::test::runIrscope;
 class TestIrCommands : public QObject {
     Q_OBJECT
 
-private slots:
+private Q_SLOTS:
     void versionAndHelp() {
         auto r = runIrscope({"--version"});
         QCOMPARE(r.exitCode, 0);
@@ -246,5 +246,7 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestIrCommands)
+#include "common/suite_registry.h"
+
+IRSCOPE_TEST_GUILESS_MAIN(TestIrCommands)
 #include "test_ir_commands.moc"

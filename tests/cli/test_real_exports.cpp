@@ -28,7 +28,7 @@ QString real(const QString& file) { return q(dataPath("real/" + file.toStdString
 // Python's json writes inf as the bare tokens Infinity / -Infinity / NaN
 // (masked_fill(-inf) gives "value": -Infinity), which QJsonDocument refuses;
 // this test reads only names and dtypes, so they become 0.
-QJsonObject readJson(const QString& path) {
+QJsonObject readReportJson(const QString& path) {
     QFile f(path);
     if (!f.open(QIODevice::ReadOnly)) return {};
     QByteArray text = f.readAll();
@@ -106,7 +106,7 @@ QString explain(const CliResult& r) { return "exit " + QString::number(r.exitCod
 class TestRealExports : public QObject {
     Q_OBJECT
 
-private slots:
+private Q_SLOTS:
     void corpusIsThere() {
         const QJsonArray cases = manifest();
         QVERIFY2(cases.size() >= 30, qPrintable(QString("%1 cases in manifest.json").arg(cases.size())));
@@ -126,7 +126,7 @@ private slots:
     // every intermediate PyTorch recorded, or stops where it must, saying why.
     void cases() {
         QFETCH(QString, name);
-        const QJsonObject ir = readJson(real(name + ".json"));
+        const QJsonObject ir = readReportJson(real(name + ".json"));
         QVERIFY2(!ir.isEmpty(), qPrintable(name + ".json does not read"));
 
         const CliResult v = runIrscope({"validate", real(name + ".json")});
@@ -203,7 +203,7 @@ private slots:
     }
     void metaExtractions() {
         QFETCH(QString, name);
-        const QJsonObject ir = readJson(real(name + ".meta.json"));
+        const QJsonObject ir = readReportJson(real(name + ".meta.json"));
         const CliResult missing = runIrscope(runArgs(name, name + ".meta.json"));
         QVERIFY2(missing.exitCode != 0, qPrintable(explain(missing)));
         // Each constant the IR maps to is named.
@@ -223,5 +223,7 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestRealExports)
+#include "common/suite_registry.h"
+
+IRSCOPE_TEST_GUILESS_MAIN(TestRealExports)
 #include "test_real_exports.moc"

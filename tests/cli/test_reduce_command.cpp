@@ -16,18 +16,12 @@
 #include "test_support.h"
 
 using irscope::test::dataPath;
+using irscope::test::irFixture;
 using irscope::test::q;
+using irscope::test::readJsonFile;
 using irscope::test::runIrscope;
 
 namespace {
-
-QString fixture(const QString& name) { return q(dataPath("ir/" + name.toStdString())); }
-
-QJsonObject readJson(const QString& path) {
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly)) return {};
-    return QJsonDocument::fromJson(f.readAll()).object();
-}
 
 QStringList nodeNames(const QJsonObject& ir) {
     QStringList out;
@@ -45,28 +39,29 @@ int testsTaken(const QString& out) {
 class TestReduceCommand : public QObject {
     Q_OBJECT
 
-private slots:
+private Q_SLOTS:
     void findsThePlantedWeight() {
         const QString culprit =
-            readJson(fixture("numerics.json"))["perturbed"].toObject()["readers"].toArray()[0].toString();
+            readJsonFile(irFixture("numerics.json"))["perturbed"].toObject()["readers"].toArray()[0].toString();
         QTemporaryDir dir;
         const QString min = dir.filePath("min.json");
-        auto r = runIrscope({"reduce", fixture("llama_block.json"), "--weights",
-                             fixture("llama_block.weights_perturbed.pt"), "--inputs", fixture("llama_block.inputs.pt"),
-                             "--reference-intermediates", fixture("llama_block.intermediates.pt"), "-o", min,
-                             // another CPU's BLAS differs from the fixtures' by an ulp; the planted error is 0.5
-                             "--atol", "1e-6"});
+        auto r =
+            runIrscope({"reduce", irFixture("llama_block.json"), "--weights",
+                        irFixture("llama_block.weights_perturbed.pt"), "--inputs", irFixture("llama_block.inputs.pt"),
+                        "--reference-intermediates", irFixture("llama_block.intermediates.pt"), "-o", min,
+                        // another CPU's BLAS differs from the fixtures' by an ulp; the planted error is 0.5
+                        "--atol", "1e-6"});
         QVERIFY2(r.exitCode == 0, qPrintable(r.out + r.err));
-        QCOMPARE(nodeNames(readJson(min)), QStringList{culprit});
+        QCOMPARE(nodeNames(readJsonFile(min)), QStringList{culprit});
         const int tests = testsTaken(r.out);
         QVERIFY2(tests > 0 && tests <= 2 + 2 * 6, qPrintable(r.out));  // 56 nodes: log2 < 6
         qInfo("planted weight: %d tests", tests);
         // The repro fails on its own: the perturbed weight against the reference's values.
-        r = runIrscope({"run", min, "--weights", fixture("llama_block.weights_perturbed.pt"), "--inputs",
+        r = runIrscope({"run", min, "--weights", irFixture("llama_block.weights_perturbed.pt"), "--inputs",
                         dir.filePath("min.inputs.pt"), "--expected", dir.filePath("min.expected.pt")});
         QVERIFY2(r.exitCode == 1, qPrintable(r.out + r.err));
         // ... and passes with the good one.
-        r = runIrscope({"run", min, "--weights", fixture("llama_block.weights.pt"), "--inputs",
+        r = runIrscope({"run", min, "--weights", irFixture("llama_block.weights.pt"), "--inputs",
                         dir.filePath("min.inputs.pt"), "--expected", dir.filePath("min.expected.pt"), "--rtol", "1e-4",
                         "--atol", "1e-5"});
         QVERIFY2(r.exitCode == 0, qPrintable(r.out + r.err));
@@ -75,11 +70,11 @@ private slots:
     void findsAFailingOpBehindACheckCommand() {
         QTemporaryDir dir;
         const QString min = dir.filePath("min.json");
-        auto r = runIrscope({"reduce", fixture("llama_block.json"), "--weights", fixture("llama_block.weights.pt"),
-                             "--inputs", fixture("llama_block.inputs.pt"), "--check",
+        auto r = runIrscope({"reduce", irFixture("llama_block.json"), "--weights", irFixture("llama_block.weights.pt"),
+                             "--inputs", irFixture("llama_block.inputs.pt"), "--check",
                              "! grep -q aten.silu.default {ir}", "-o", min});
         QVERIFY2(r.exitCode == 0, qPrintable(r.out + r.err));
-        const QStringList nodes = nodeNames(readJson(min));
+        const QStringList nodes = nodeNames(readJsonFile(min));
         QCOMPARE(nodes.size(), 1);
         QVERIFY2(nodes[0].startsWith("silu"), qPrintable(nodes.join(',')));
         const int tests = testsTaken(r.out);
@@ -91,9 +86,9 @@ private slots:
     void refusesWhatItCannotReduce() {
         QTemporaryDir dir;
         const QString min = dir.filePath("min.json");
-        auto r = runIrscope({"reduce", fixture("llama_block.json"), "--weights", fixture("llama_block.weights.pt"),
-                             "--inputs", fixture("llama_block.inputs.pt"), "--reference-intermediates",
-                             fixture("llama_block.intermediates.pt"), "--rtol", "1e-4", "--atol", "1e-5", "-o", min});
+        auto r = runIrscope({"reduce", irFixture("llama_block.json"), "--weights", irFixture("llama_block.weights.pt"),
+                             "--inputs", irFixture("llama_block.inputs.pt"), "--reference-intermediates",
+                             irFixture("llama_block.intermediates.pt"), "--rtol", "1e-4", "--atol", "1e-5", "-o", min});
         QCOMPARE(r.exitCode, 1);
         QVERIFY2(r.err.contains("does not fail"), qPrintable(r.err));
         QVERIFY(!QFile::exists(min));
@@ -101,16 +96,16 @@ private slots:
         QVERIFY(mine.open(QIODevice::WriteOnly));
         mine.write("mine");
         mine.close();
-        r = runIrscope({"reduce", fixture("llama_block.json"), "--weights", fixture("llama_block.weights.pt"),
-                        "--inputs", fixture("llama_block.inputs.pt"), "--check", "false", "-o", min});
+        r = runIrscope({"reduce", irFixture("llama_block.json"), "--weights", irFixture("llama_block.weights.pt"),
+                        "--inputs", irFixture("llama_block.inputs.pt"), "--check", "false", "-o", min});
         QCOMPARE(r.exitCode, 2);
         QVERIFY2(r.err.contains("exists; pass --force"), qPrintable(r.err));
         r = runIrscope(
-            {"reduce", fixture("llama_block.json"), "--weights", fixture("llama_block.weights.pt"), "-o", min});
+            {"reduce", irFixture("llama_block.json"), "--weights", irFixture("llama_block.weights.pt"), "-o", min});
         QCOMPARE(r.exitCode, 2);
         // A check command that cannot run is an error, not a "failure" to reduce towards.
-        r = runIrscope({"reduce", fixture("llama_block.json"), "--weights", fixture("llama_block.weights.pt"),
-                        "--inputs", fixture("llama_block.inputs.pt"), "--check", "no_such_command_here {ir}", "-o",
+        r = runIrscope({"reduce", irFixture("llama_block.json"), "--weights", irFixture("llama_block.weights.pt"),
+                        "--inputs", irFixture("llama_block.inputs.pt"), "--check", "no_such_command_here {ir}", "-o",
                         dir.filePath("typo.json")});
         QCOMPARE(r.exitCode, 2);
         QVERIFY2(r.err.contains("could not run (exit 127)"), qPrintable(r.err));
@@ -118,5 +113,7 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestReduceCommand)
+#include "common/suite_registry.h"
+
+IRSCOPE_TEST_MAIN(TestReduceCommand)
 #include "test_reduce_command.moc"

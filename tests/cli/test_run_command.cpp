@@ -13,21 +13,15 @@
 #include "test_support.h"
 
 using irscope::test::dataPath;
+using irscope::test::irFixture;
 using irscope::test::q;
 using irscope::test::readFile;
+using irscope::test::readJsonFile;
 using irscope::test::runIrscope;
 
 namespace {
-QString fixture(const QString& name) { return q(dataPath("ir/" + name.toStdString())); }
-
-QJsonObject readJson(const QString& path) {
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly)) return {};
-    return QJsonDocument::fromJson(f.readAll()).object();
-}
-
 // What tests/data/make_numerics_fixture.py wrote down with PyTorch.
-QJsonObject numerics() { return readJson(fixture("numerics.json")); }
+QJsonObject numerics() { return readJsonFile(irFixture("numerics.json")); }
 
 // Node names of a report's failing rows, in order.
 QStringList failing(const QJsonObject& report) {
@@ -44,16 +38,16 @@ QStringList failing(const QJsonObject& report) {
 const QStringList kUlpTolerance{"--atol", "1e-6"};
 
 QStringList runArgs(const QString& model, const QString& ir = {}) {
-    return {"run",       fixture(ir.isEmpty() ? model + ".json" : ir),
-            "--weights", fixture(model + ".weights.pt"),
-            "--inputs",  fixture(model + ".inputs.pt")};
+    return {"run",       irFixture(ir.isEmpty() ? model + ".json" : ir),
+            "--weights", irFixture(model + ".weights.pt"),
+            "--inputs",  irFixture(model + ".inputs.pt")};
 }
 }  // namespace
 
 class TestRunCommand : public QObject {
     Q_OBJECT
 
-private slots:
+private Q_SLOTS:
     void matchesPyTorch_data() {
         QTest::addColumn<QString>("model");
         for (const char* model : {"simple_mlp", "masked_linear", "gather_with_index", "buffer_vs_constant",
@@ -62,7 +56,7 @@ private slots:
     }
     void matchesPyTorch() {
         QFETCH(QString, model);
-        const auto r = runIrscope(runArgs(model) << "--expected" << fixture(model + ".expected.pt"));
+        const auto r = runIrscope(runArgs(model) << "--expected" << irFixture(model + ".expected.pt"));
         QVERIFY2(r.exitCode == 0, qPrintable(r.out + r.err));
         QVERIFY(r.out.contains(": OK"));
         QVERIFY(!r.out.contains("MISMATCH"));
@@ -73,8 +67,8 @@ private slots:
         QCOMPARE(r.exitCode, 2);
         QVERIFY2(r.err.contains("c_mask (constant 'mask'), needed by: mul"), qPrintable(r.err));
         r = runIrscope(runArgs("masked_linear", "masked_linear.meta.json")
-                       << "--constants" << fixture("masked_linear.constants.pt") << "--expected"
-                       << fixture("masked_linear.expected.pt"));
+                       << "--constants" << irFixture("masked_linear.constants.pt") << "--expected"
+                       << irFixture("masked_linear.expected.pt"));
         QVERIFY2(r.exitCode == 0, qPrintable(r.out + r.err));
     }
 
@@ -85,8 +79,8 @@ private slots:
         QCOMPARE(r.exitCode, 2);
         QVERIFY(r.err.contains("b_rope_cos"));
         r = runIrscope(runArgs("llama_block", "llama_block.meta.json")
-                       << "--constants" << fixture("llama_block.constants.pt") << "--expected"
-                       << fixture("llama_block.expected.pt"));
+                       << "--constants" << irFixture("llama_block.constants.pt") << "--expected"
+                       << irFixture("llama_block.expected.pt"));
         QVERIFY2(r.exitCode == 0, qPrintable(r.out + r.err));
     }
 
@@ -95,9 +89,9 @@ private slots:
     // 'Half'); --cast-weights casts it and the run gives PyTorch's output with
     // those weights (make_numerics_fixture.py).
     void halfWeightsReportedThenCast() {
-        QStringList args{"run",       fixture("llama_block.json"),
-                         "--weights", fixture("llama_block.weights_fp16.pt"),
-                         "--inputs",  fixture("llama_block.inputs.pt")};
+        QStringList args{"run",       irFixture("llama_block.json"),
+                         "--weights", irFixture("llama_block.weights_fp16.pt"),
+                         "--inputs",  irFixture("llama_block.inputs.pt")};
         auto r = runIrscope(args);
         QCOMPARE(r.exitCode, 2);
         QVERIFY2(r.err.contains("8 values not in the IR's dtype (pass --cast-weights"), qPrintable(r.err));
@@ -105,42 +99,42 @@ private slots:
                  qPrintable(r.err));
         QVERIFY2(!r.err.contains("Half"), qPrintable(r.err));
         r = runIrscope(QStringList(args) << "--cast-weights"
-                                         << "--expected" << fixture("llama_block.expected_fp16cast.pt"));
+                                         << "--expected" << irFixture("llama_block.expected_fp16cast.pt"));
         QVERIFY2(r.exitCode == 0, qPrintable(r.out + r.err));
         QVERIFY2(r.err.contains("cast 8 weights to the IR's dtypes"), qPrintable(r.err));
         QVERIFY(r.out.contains(": OK"));
         // Against the float32 weights' outputs it differs, as PyTorch's own does (by 0.0013).
         r = runIrscope(QStringList(args) << "--cast-weights"
-                                         << "--expected" << fixture("llama_block.expected.pt"));
+                                         << "--expected" << irFixture("llama_block.expected.pt"));
         QCOMPARE(r.exitCode, 1);
     }
 
     void findsFirstDivergentNode() {
         // The fixture script planted one wrong value and wrote down where.
-        QFile sidecar(fixture("llama_block.intermediates_bad.json"));
+        QFile sidecar(irFixture("llama_block.intermediates_bad.json"));
         QVERIFY(sidecar.open(QIODevice::ReadOnly));
         const QString planted = QJsonDocument::fromJson(sidecar.readAll()).object()["node"].toString();
         QVERIFY(!planted.isEmpty());
         const auto r = runIrscope(runArgs("llama_block") << kUlpTolerance << "--reference-intermediates"
-                                                         << fixture("llama_block.intermediates_bad.pt"));
+                                                         << irFixture("llama_block.intermediates_bad.pt"));
         QCOMPARE(r.exitCode, 1);
         QVERIFY2(r.out.contains("first divergence at node '" + planted + "'"), qPrintable(r.out));
         const auto good = runIrscope(runArgs("llama_block") << kUlpTolerance << "--reference-intermediates"
-                                                            << fixture("llama_block.intermediates.pt"));
+                                                            << irFixture("llama_block.intermediates.pt"));
         QVERIFY2(good.exitCode == 0, qPrintable(good.out + good.err));
     }
 
     void reportListsEveryNodeOutput() {
         // The planted wrong value: its node is the report's first failing
         // one, every output before it is within the tolerance.
-        QFile sidecar(fixture("llama_block.intermediates_bad.json"));
+        QFile sidecar(irFixture("llama_block.intermediates_bad.json"));
         QVERIFY(sidecar.open(QIODevice::ReadOnly));
         const QString planted = QJsonDocument::fromJson(sidecar.readAll()).object()["node"].toString();
         QTemporaryDir dir;
         const QString path = dir.filePath("report.json");
         auto r =
             runIrscope(runArgs("llama_block") << kUlpTolerance << "--reference-intermediates"
-                                              << fixture("llama_block.intermediates_bad.pt") << "--report" << path);
+                                              << irFixture("llama_block.intermediates_bad.pt") << "--report" << path);
         QCOMPARE(r.exitCode, 1);
         QVERIFY2(r.out.contains("first failing node '" + planted + "'"), qPrintable(r.out));
         QFile f(path);
@@ -162,7 +156,7 @@ private slots:
 
         // CSV by extension; the report needs a reference; an unknown extension is refused.
         r = runIrscope(runArgs("llama_block")
-                       << kUlpTolerance << "--reference-intermediates" << fixture("llama_block.intermediates.pt")
+                       << kUlpTolerance << "--reference-intermediates" << irFixture("llama_block.intermediates.pt")
                        << "--report" << dir.filePath("r.csv"));
         QVERIFY2(r.exitCode == 0, qPrintable(r.out + r.err));
         QFile csv(dir.filePath("r.csv"));
@@ -171,8 +165,9 @@ private slots:
         r = runIrscope(runArgs("llama_block") << "--report" << dir.filePath("r.json"));
         QCOMPARE(r.exitCode, 2);
         QVERIFY2(r.err.contains("--report needs a reference"), qPrintable(r.err));
-        r = runIrscope(runArgs("llama_block") << "--reference-intermediates" << fixture("llama_block.intermediates.pt")
-                                              << "--report" << dir.filePath("r.txt"));
+        r = runIrscope(runArgs("llama_block")
+                       << "--reference-intermediates" << irFixture("llama_block.intermediates.pt") << "--report"
+                       << dir.filePath("r.txt"));
         QCOMPARE(r.exitCode, 2);
         QVERIFY2(r.err.contains("r.txt: the report is written as .json or .csv"), qPrintable(r.err));
     }
@@ -184,17 +179,17 @@ private slots:
         const QString culprit = want["readers"].toArray()[0].toString();
         QTemporaryDir dir;
         QStringList args = {"run",
-                            fixture("llama_block.json"),
+                            irFixture("llama_block.json"),
                             "--weights",
-                            fixture("llama_block.weights_perturbed.pt"),
+                            irFixture("llama_block.weights_perturbed.pt"),
                             "--inputs",
-                            fixture("llama_block.inputs.pt"),
+                            irFixture("llama_block.inputs.pt"),
                             "--reference-intermediates",
-                            fixture("llama_block.intermediates.pt")};
+                            irFixture("llama_block.intermediates.pt")};
         args << kUlpTolerance;
         auto r = runIrscope(QStringList(args) << "--report" << dir.filePath("c.json"));
         QCOMPARE(r.exitCode, 1);
-        const QJsonObject cumulative = readJson(dir.filePath("c.json"));
+        const QJsonObject cumulative = readJsonFile(dir.filePath("c.json"));
         QCOMPARE(cumulative["first_failing"].toString(), culprit);
         QVERIFY(failing(cumulative).size() > 3);
         r = runIrscope(QStringList(args) << "--local"
@@ -204,11 +199,11 @@ private slots:
         QCOMPARE(r.exitCode, 1);
         QVERIFY2(r.out.contains("intermediates (local): first divergence at node '" + culprit + "'"),
                  qPrintable(r.out));
-        const QJsonObject local = readJson(dir.filePath("l.json"));
+        const QJsonObject local = readJsonFile(dir.filePath("l.json"));
         QCOMPARE(local["mode"].toString(), QString("local"));
         QCOMPARE(failing(local), QStringList{culprit});
         // Model Explorer node data, keyed by node name under the model's name.
-        const QJsonObject nd = readJson(dir.filePath("nd.json"))["LlamaBlock"].toObject();
+        const QJsonObject nd = readJsonFile(dir.filePath("nd.json"))["LlamaBlock"].toObject();
         const double sqnr = nd["results"].toObject()[culprit].toObject()["value"].toDouble();
         QVERIFY2(std::fabs(sqnr - want["first_local"].toObject()["sqnr_db"].toDouble()) < 1e-3,
                  qPrintable(QString::number(sqnr)));
@@ -218,8 +213,8 @@ private slots:
     void breakOnNanStopsAtItsConsumer() {
         const QString stop = numerics()["nan"].toObject()["stops_at"].toString();
         QStringList args = {
-            "run",      fixture("llama_block.json"),      "--weights",  fixture("llama_block.weights_nan.pt"),
-            "--inputs", fixture("llama_block.inputs.pt"), "--break-on", "nan"};
+            "run",      irFixture("llama_block.json"),      "--weights",  irFixture("llama_block.weights_nan.pt"),
+            "--inputs", irFixture("llama_block.inputs.pt"), "--break-on", "nan"};
         auto r = runIrscope(args);
         QCOMPARE(r.exitCode, 1);
         QVERIFY2(r.out.contains("stopped at node '" + stop + "'"), qPrintable(r.out));
@@ -236,9 +231,9 @@ private slots:
 
     void secondRunAsTheReference() {
         QStringList args = {
-            "run",      fixture("tiny_llama.json"),      "--weights",   fixture("tiny_llama.weights.pt"),
-            "--inputs", fixture("tiny_llama.inputs.pt"), "--constants", fixture("tiny_llama.constants.pt")};
-        auto r = runIrscope(QStringList(args) << "--reference-weights" << fixture("tiny_llama.weights.pt") << "--atol"
+            "run",      irFixture("tiny_llama.json"),      "--weights",   irFixture("tiny_llama.weights.pt"),
+            "--inputs", irFixture("tiny_llama.inputs.pt"), "--constants", irFixture("tiny_llama.constants.pt")};
+        auto r = runIrscope(QStringList(args) << "--reference-weights" << irFixture("tiny_llama.weights.pt") << "--atol"
                                               << "0"
                                               << "--rtol"
                                               << "0");
@@ -249,7 +244,7 @@ private slots:
                                          << "bfloat16"
                                          << "--report" << dir.filePath("b.json"));
         QCOMPARE(r.exitCode, 1);
-        const QJsonArray nodes = readJson(dir.filePath("b.json"))["nodes"].toArray();
+        const QJsonArray nodes = readJsonFile(dir.filePath("b.json"))["nodes"].toArray();
         const QJsonObject last = nodes.last().toObject();
         const QJsonObject want = numerics()["bf16"].toObject();
         QCOMPARE(last["node"].toString(), want["output"].toString());
@@ -307,17 +302,19 @@ private slots:
 
     void badFilesExit2NamingTheFile() {
         auto r =
-            runIrscope({"run", fixture("simple_mlp.json"), "--weights", "/nonexistent/w.pt", "--random-inputs", "1"});
+            runIrscope({"run", irFixture("simple_mlp.json"), "--weights", "/nonexistent/w.pt", "--random-inputs", "1"});
         QCOMPARE(r.exitCode, 2);
         QVERIFY(r.err.contains("/nonexistent/w.pt"));
         r = runIrscope(
-            {"run", fixture("simple_mlp.json"), "--weights", fixture("simple_mlp.json"), "--random-inputs", "1"});
+            {"run", irFixture("simple_mlp.json"), "--weights", irFixture("simple_mlp.json"), "--random-inputs", "1"});
         QCOMPARE(r.exitCode, 2);
         QVERIFY(r.err.contains("simple_mlp.json"));
-        r = runIrscope({"run", fixture("simple_mlp.json")});
+        r = runIrscope({"run", irFixture("simple_mlp.json")});
         QCOMPARE(r.exitCode, 2);  // --weights is required
     }
 };
 
-QTEST_GUILESS_MAIN(TestRunCommand)
+#include "common/suite_registry.h"
+
+IRSCOPE_TEST_GUILESS_MAIN(TestRunCommand)
 #include "test_run_command.moc"

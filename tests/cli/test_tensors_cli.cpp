@@ -8,16 +8,19 @@
 
 #include "cli/cli_runner.h"
 #include "python_worker.h"
+#include "test_support.h"
+
+using irscope::test::q;
 
 namespace {
 
 using Json = nlohmann::ordered_json;
 
-std::string fixture(const std::string& name) { return std::string(IRSCOPE_TEST_DATA) + "/tensors/" + name; }
+std::string tensorFixture(const std::string& name) { return std::string(IRSCOPE_TEST_DATA) + "/tensors/" + name; }
 
 const Json& expected() {
     static const Json j = [] {
-        std::ifstream in(fixture("expected.json"));
+        std::ifstream in(tensorFixture("expected.json"));
         return Json::parse(in);
     }();
     return j;
@@ -32,8 +35,6 @@ Run runTool(const QStringList& args) {
     const auto r = irscope::test::runIrscope(args);
     return {r.exitCode, r.out, r.err};
 }
-
-QString q(const std::string& s) { return QString::fromStdString(s); }
 
 // handle([file, expected.json, key]): "ok" when torch's safe loader reads the
 // file as PyTorch wrote the tensors (names, order, bytes).
@@ -60,9 +61,9 @@ class TestTensorsCli : public QObject {
     bool pythonTorchAvailable() { return python_.available(); }
     QString tmp(const QString& name) { return dir_.path() + "/" + name; }
 
-private slots:
+private Q_SLOTS:
     void tableListsEveryTensor() {
-        Run r = runTool({"tensors", q(fixture("mlp_state_dict.pt"))});
+        Run r = runTool({"tensors", q(tensorFixture("mlp_state_dict.pt"))});
         QCOMPARE(r.code, 0);
         QVERIFY2(r.err.isEmpty(), qPrintable(r.err));
         QStringList lines = r.out.split('\n', Qt::SkipEmptyParts);
@@ -87,7 +88,7 @@ private slots:
     }
     void jsonMatchesPyTorch() {
         QFETCH(QString, file);
-        Run r = runTool({"tensors", q(fixture(file.toStdString())), "--json"});
+        Run r = runTool({"tensors", q(tensorFixture(file.toStdString())), "--json"});
         QCOMPARE(r.code, 0);
         Json rows = Json::parse(r.out.toStdString());
         const Json& exp = expected().at(file.toStdString());
@@ -114,19 +115,20 @@ private slots:
     }
 
     void noStatsAndSelect() {
-        Run r = runTool({"tensors", q(fixture("checkpoint.pt")), "--select", "state_dict", "--no-stats", "--json"});
+        Run r =
+            runTool({"tensors", q(tensorFixture("checkpoint.pt")), "--select", "state_dict", "--no-stats", "--json"});
         QCOMPARE(r.code, 0);
         Json rows = Json::parse(r.out.toStdString());
         QCOMPARE(rows.size(), size_t(9));
         QCOMPARE(q(rows.at(0).at("name").get<std::string>()), QString("fc1.weight"));
         QVERIFY(!rows.at(0).contains("min"));
-        Run all = runTool({"tensors", q(fixture("checkpoint.pt")), "--no-stats"});
+        Run all = runTool({"tensors", q(tensorFixture("checkpoint.pt")), "--no-stats"});
         QVERIFY(all.out.contains("state_dict.fc1.weight"));
         QVERIFY(all.out.contains("optimizer.state.0.step"));
     }
 
     void unsupportedDTypesAreListed() {
-        Run r = runTool({"tensors", q(fixture("fp8_mixed.safetensors")), "--json"});
+        Run r = runTool({"tensors", q(tensorFixture("fp8_mixed.safetensors")), "--json"});
         QCOMPARE(r.code, 0);
         Json rows = Json::parse(r.out.toStdString());
         QCOMPARE(rows.size(), size_t(4));
@@ -145,15 +147,16 @@ private slots:
         QTest::addColumn<QString>("message");
         QTest::newRow("missing file") << QStringList{"tensors", "/nonexistent/w.pt"}
                                       << "/nonexistent/w.pt: cannot open";
-        QTest::newRow("hostile") << QStringList{"tensors", q(fixture("evil_os_system.pt"))}
-                                 << q(fixture("evil_os_system.pt")) + ": pickle: refused global 'posix.system'";
-        QTest::newRow("broken") << QStringList{"tensors", q(fixture("malformed_view_too_large.pt"))}
+        QTest::newRow("hostile") << QStringList{"tensors", q(tensorFixture("evil_os_system.pt"))}
+                                 << q(tensorFixture("evil_os_system.pt")) + ": pickle: refused global 'posix.system'";
+        QTest::newRow("broken") << QStringList{"tensors", q(tensorFixture("malformed_view_too_large.pt"))}
                                 << "does not fit its storage";
         QTest::newRow("unknown option") << QStringList{"tensors", "x.pt", "--frobnicate"}
                                         << "unknown option '--frobnicate'";
         QTest::newRow("no file") << QStringList{"tensors"} << "missing FILE";
         QTest::newRow("convert one arg") << QStringList{"convert", "x.pt"} << "missing IN and OUT";
-        QTest::newRow("convert hostile") << QStringList{"convert", q(fixture("evil_eval.pt")), "/tmp/irscope-never.pt"}
+        QTest::newRow("convert hostile") << QStringList{"convert", q(tensorFixture("evil_eval.pt")),
+                                                        "/tmp/irscope-never.pt"}
                                          << "refused global 'builtins.eval'";
     }
     void errors() {
@@ -185,7 +188,7 @@ private slots:
     void convertRoundTrips() {
         QFETCH(QString, input);
         QFETCH(QString, output);
-        Run c = runTool({"convert", q(fixture(input.toStdString())), tmp(output)});
+        Run c = runTool({"convert", q(tensorFixture(input.toStdString())), tmp(output)});
         QCOMPARE(c.code, 0);
         Run r = runTool({"tensors", tmp(output), "--json", "--no-stats"});
         QCOMPARE(r.code, 0);
@@ -194,7 +197,7 @@ private slots:
         QCOMPARE(rows.size(), exp.size());
         if (!pythonTorchAvailable() || !output.endsWith(".pt")) return;
         // Python reads the converted file with the safe loader; bytes equal PyTorch's own.
-        QCOMPARE(python_.call({tmp(output), q(fixture("expected.json")), input}), std::string("ok"));
+        QCOMPARE(python_.call({tmp(output), q(tensorFixture("expected.json")), input}), std::string("ok"));
     }
 
     void helpIsFull() {
@@ -206,5 +209,7 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestTensorsCli)
+#include "common/suite_registry.h"
+
+IRSCOPE_TEST_APPLESS_MAIN(TestTensorsCli)
 #include "test_tensors_cli.moc"

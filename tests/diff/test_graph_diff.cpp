@@ -104,7 +104,7 @@ std::unique_ptr<Pair> pairOf(const std::string& a, const std::string& b, MatchMo
 class TestGraphDiff : public QObject {
     Q_OBJECT
 
-private slots:
+private Q_SLOTS:
     void identicalGraphsMatchNodeForNode() {
         auto p = pairOf("diff/diffnet.json", "diff/diffnet.json");
         QVERIFY(p->d.identical());
@@ -384,5 +384,7 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestGraphDiff)
+#include "common/suite_registry.h"
+
+IRSCOPE_TEST_APPLESS_MAIN(TestGraphDiff)
 #include "test_graph_diff.moc"

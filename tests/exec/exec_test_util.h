@@ -3,11 +3,15 @@
 // Torch headers first: Qt's `slots` macro breaks ATen's.
 #include <ATen/ATen.h>
 
+#include <algorithm>
+#include <cmath>
+#include <fstream>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "core/exec/numerics/tolerance.h"
 #include "core/io/tensor_map.h"
 #include "core/ir/json_io.h"
 
@@ -60,6 +64,23 @@ inline io::TensorMap mapOf(std::initializer_list<std::pair<std::string, at::Tens
 
 inline bool close(const at::Tensor& a, const at::Tensor& b, double rtol = 1e-5, double atol = 1e-6) {
     return a.sizes().equals(b.sizes()) && at::allclose(a.to(at::kDouble), b.to(at::kDouble), rtol, atol, true);
+}
+
+// The reference intermediates were computed by PyTorch on the machine that
+// made the fixtures; another CPU's BLAS kernels round a matmul differently by
+// an ulp (1.2e-07 near 0.6, over torch.allclose's atol of 1e-8). The planted
+// errors are 1.0 and 0.5: an atol of 1e-6 still tells them apart.
+inline const Tolerance kUlps{1e-5, 1e-6};
+
+// data/ir/numerics.json: the planted-error expectations.
+inline nlohmann::json numerics() {
+    std::ifstream f(std::string(IRSCOPE_TEST_DATA) + "/ir/numerics.json");
+    return nlohmann::json::parse(f);
+}
+
+// got within `rel` of want (relative; absolute near zero).
+inline bool near(double got, double want, double rel) {
+    return std::fabs(got - want) <= rel * std::max(1e-12, std::fabs(want));
 }
 
 }  // namespace irscope::exec::test

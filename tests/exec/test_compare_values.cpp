@@ -22,10 +22,10 @@ using namespace irscope::exec;
 
 namespace {
 
-std::string fx(const std::string& name) { return std::string(IRSCOPE_TEST_DATA) + "/ir/diff/" + name; }
+std::string diffFixture(const std::string& name) { return std::string(IRSCOPE_TEST_DATA) + "/ir/diff/" + name; }
 
 std::vector<std::pair<std::string, std::string>> namesBToA(const ir::Graph& a, const std::string& bFile) {
-    const ir::Graph b = ir::loadGraphFile(fx(bFile));
+    const ir::Graph b = ir::loadGraphFile(diffFixture(bFile));
     const ir::GraphIndex ia(a), ib(b);
     return diff::tensorNamesBToA(diff::diffGraphs(ia, ib), ia, ib);
 }
@@ -41,10 +41,10 @@ const OutputError* row(const std::vector<OutputError>& rows, const std::string& 
 class TestCompareValues : public QObject {
     Q_OBJECT
 
-private slots:
+private Q_SLOTS:
     // The renumbered names map back; an added node's name does not.
     void namesFollowTheMatchNotTheSpelling() {
-        const ir::Graph a = ir::loadGraphFile(fx("diffnet.json"));
+        const ir::Graph a = ir::loadGraphFile(diffFixture("diffnet.json"));
         const auto names = namesBToA(a, "diffnet_insert.json");
         std::map<std::string, std::string> m(names.begin(), names.end());
         QCOMPARE(m.at("mul_1"), std::string("mul"));
@@ -55,13 +55,13 @@ private slots:
     }
 
     void otherGraphsRunIsTheReferenceNodeForNode() {
-        std::ifstream f(fx("diffnet_attr.vs_diffnet.json"));
+        std::ifstream f(diffFixture("diffnet_attr.vs_diffnet.json"));
         const auto want = nlohmann::json::parse(f);
-        ir::Graph a = ir::loadGraphFile(fx("diffnet_attr.json"));
+        ir::Graph a = ir::loadGraphFile(diffFixture("diffnet_attr.json"));
         Debugger dbg(a, RetentionPolicy::KeepAll);
-        dbg.loadWeights(fx("diffnet_attr.weights.pt"));
-        dbg.loadInputs(fx("diffnet.inputs.pt"));
-        dbg.loadRenamedReference(fx("diffnet.intermediates.pt"), namesBToA(a, "diffnet.json"));
+        dbg.loadWeights(diffFixture("diffnet_attr.weights.pt"));
+        dbg.loadInputs(diffFixture("diffnet.inputs.pt"));
+        dbg.loadRenamedReference(diffFixture("diffnet.intermediates.pt"), namesBToA(a, "diffnet.json"));
         QVERIFY(dbg.checking());
         QCOMPARE(dbg.runToEnd().reason, StopReason::Finished);
         auto rows = dbg.errorRows();
@@ -84,11 +84,11 @@ private slots:
     }
 
     void aDumpOfAnUnrelatedGraphIsRefused() {
-        ir::Graph a = ir::loadGraphFile(fx("diffnet.json"));
+        ir::Graph a = ir::loadGraphFile(diffFixture("diffnet.json"));
         Debugger dbg(a, RetentionPolicy::KeepAll);
         bool threw = false;
         try {
-            dbg.loadRenamedReference(fx("diffnet.intermediates.pt"), {{"no_such_tensor", "linear"}});
+            dbg.loadRenamedReference(diffFixture("diffnet.intermediates.pt"), {{"no_such_tensor", "linear"}});
         } catch (const std::exception& e) {
             threw = true;
             QVERIFY2(std::string(e.what()).find("diffnet.intermediates.pt") != std::string::npos, e.what());
@@ -97,5 +97,7 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestCompareValues)
+#include "common/suite_registry.h"
+
+IRSCOPE_TEST_APPLESS_MAIN(TestCompareValues)
 #include "test_compare_values.moc"

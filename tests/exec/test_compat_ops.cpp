@@ -143,7 +143,7 @@ at::Tensor naiveAttention(const at::Tensor& q, const at::Tensor& k, const at::Te
 class TestCompatOps : public QObject {
     Q_OBJECT
 
-private slots:
+private Q_SLOTS:
     void initTestCase() { at::manual_seed(7); }
 
     void sdpaPlain() {
@@ -539,5 +539,7 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestCompatOps)
+#include "common/suite_registry.h"
+
+IRSCOPE_TEST_APPLESS_MAIN(TestCompatOps)
 #include "test_compat_ops.moc"

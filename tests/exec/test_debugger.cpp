@@ -18,19 +18,15 @@
 #include "core/ir/json_io.h"
 
 #include <QtTest/QtTest>
+#include "test_support.h"
 
 using namespace irscope;
 using namespace irscope::exec;
 
+using irscope::exec::test::kUlps;
+using irscope::test::irPath;
+
 namespace {
-
-// The reference intermediates were computed by PyTorch on the machine that
-// made the fixtures; another CPU's BLAS kernels round a matmul differently by
-// an ulp (1.2e-07 near 0.6, over torch.allclose's atol of 1e-8). The planted
-// errors are 1.0 and 0.5: an atol of 1e-6 still tells them apart.
-const Tolerance kUlps{1e-5, 1e-6};
-
-std::string fx(const std::string& name) { return std::string(IRSCOPE_TEST_DATA) + "/ir/" + name; }
 
 const WeightRow* rowOf(const std::vector<WeightRow>& rows, const std::string& original) {
     for (const auto& r : rows)
@@ -70,17 +66,17 @@ std::string tmpPath(const std::string& name) {
 class TestDebugger : public QObject {
     Q_OBJECT
 
-private slots:
+private Q_SLOTS:
     // Edit and continue: relu's output replaced by a file's value while the
     // run stands after it. The run comes back to the same place, upstream
     // values are untouched, the next linear computes from the new value
     // exactly as libtorch's own linear does on it, later runs keep the
     // override until it is cleared, and a value of the wrong shape is refused.
     void overrideAndContinue() {
-        const ir::Graph g = ir::loadGraphFile(fx("simple_mlp.json"));
+        const ir::Graph g = ir::loadGraphFile(irPath("simple_mlp.json"));
         Debugger dbg(g);
-        dbg.loadWeights(fx("simple_mlp.weights.pt"));
-        dbg.loadInputs(fx("simple_mlp.inputs.pt"));
+        dbg.loadWeights(irPath("simple_mlp.weights.pt"));
+        dbg.loadInputs(irPath("simple_mlp.inputs.pt"));
         QVERIFY(dbg.missing().empty());
         QVERIFY(!dbg.runToEnd().failed);
         at::Tensor linear0, out0;
@@ -107,7 +103,7 @@ private slots:
         at::Tensor linear, out;
         QVERIFY(dbg.session().value("linear", linear) && dbg.session().value("linear_1", out));
         QVERIFY(at::equal(linear, linear0));  // upstream untouched
-        const io::TensorMap w = io::readTensorFile(fx("simple_mlp.weights.pt"));
+        const io::TensorMap w = io::readTensorFile(irPath("simple_mlp.weights.pt"));
         const at::Tensor want = at::linear(v, *w.find("linear_1.weight"), *w.find("linear_1.bias"));
         QVERIFY(at::equal(out, want));
         QVERIFY(!at::equal(out, out0));
@@ -165,11 +161,11 @@ private slots:
     // missing and flagged with its fix; typing [1, 0, 1, 0] float32 fixes it
     // and the output matches PyTorch's.
     void metaMaskedLinearNeedsTypedConstant() {
-        ir::Graph g = ir::loadGraphFile(fx("masked_linear.meta.json"));
+        ir::Graph g = ir::loadGraphFile(irPath("masked_linear.meta.json"));
         Debugger dbg(g);
-        dbg.loadWeights(fx("masked_linear.weights.pt"));
-        dbg.loadInputs(fx("masked_linear.inputs.pt"));
-        dbg.loadExpected(fx("masked_linear.expected.pt"));
+        dbg.loadWeights(irPath("masked_linear.weights.pt"));
+        dbg.loadInputs(irPath("masked_linear.inputs.pt"));
+        dbg.loadExpected(irPath("masked_linear.expected.pt"));
         auto rows = dbg.weightRows();
         const WeightRow* w = rowOf(rows, "linear.weight");
         QVERIFY(w);
@@ -225,7 +221,7 @@ private slots:
     void withoutStateDictOnlyConstantsAreAlarms() {
         // Just opened, no state_dict yet: the parameters wait for one (no red marks),
         // while the lifted constant a state_dict can never supply is flagged at once.
-        ir::Graph g = ir::loadGraphFile(fx("masked_linear.meta.json"));
+        ir::Graph g = ir::loadGraphFile(irPath("masked_linear.meta.json"));
         Debugger dbg(g);
         auto missing = dbg.missing();
         QCOMPARE(missing.size(), size_t(3));  // p_linear_weight, p_linear_bias, c_mask
@@ -234,18 +230,18 @@ private slots:
         QVERIFY(!dbg.nodeInfo(linear).needsMissing);  // only parameters are missing there
         QVERIFY(dbg.nodeInfo(mul).needsMissing);      // reads c_mask
         // Once a state_dict is loaded, anything still absent from it is a real alarm.
-        dbg.loadWeights(fx("masked_linear.weights.pt"));
+        dbg.loadWeights(irPath("masked_linear.weights.pt"));
         missing = dbg.missing();
         QCOMPARE(missing.size(), size_t(1));
         QVERIFY(!missing[0].awaitsStateDict);
     }
 
     void constantOverrideOrder() {
-        ir::Graph g = ir::loadGraphFile(fx("masked_linear.json"));  // has constants: mask
+        ir::Graph g = ir::loadGraphFile(irPath("masked_linear.json"));  // has constants: mask
         Debugger dbg(g);
-        dbg.loadWeights(fx("masked_linear.weights.pt"));
+        dbg.loadWeights(irPath("masked_linear.weights.pt"));
         QCOMPARE(rowOf(dbg.weightRows(), "mask")->status, WeightStatus::FromIr);
-        dbg.loadConstants(fx("masked_linear.constants.pt"));
+        dbg.loadConstants(irPath("masked_linear.constants.pt"));
         QCOMPARE(rowOf(dbg.weightRows(), "mask")->status, WeightStatus::FromConstants);
         dbg.enterConstant("mask", "[0, 0, 0, 2]", "float32");
         QCOMPARE(rowOf(dbg.weightRows(), "mask")->status, WeightStatus::Entered);
@@ -264,12 +260,12 @@ private slots:
     // llama_block's meta form: non-persistent buffers (b_) and c_positions
     // are constant-like; the constants file supplies them.
     void llamaMetaConstants() {
-        ir::Graph g = ir::loadGraphFile(fx("llama_block.meta.json"));
+        ir::Graph g = ir::loadGraphFile(irPath("llama_block.meta.json"));
         Debugger dbg(g);
         // Before a state_dict is loaded nothing says whether a buffer is persistent.
         for (const auto& m : dbg.missing())
             if (m.value.name == "b_rope_cos") QVERIFY(m.remedy != Remedy::EnterNonPersistentBuffer);
-        dbg.loadWeights(fx("llama_block.weights.pt"));
+        dbg.loadWeights(irPath("llama_block.weights.pt"));
         auto rows = dbg.weightRows();
         QVERIFY(rowOf(rows, "rope_cos")->constantLike);
         QCOMPARE(rowOf(rows, "rope_cos")->status, WeightStatus::Missing);
@@ -279,11 +275,11 @@ private slots:
         for (const auto& m : dbg.missing())
             if (m.value.name == "b_rope_cos") bufferFix = m.remedy == Remedy::EnterNonPersistentBuffer;
         QVERIFY(bufferFix);
-        dbg.loadConstants(fx("llama_block.constants.pt"));
+        dbg.loadConstants(irPath("llama_block.constants.pt"));
         QVERIFY(dbg.missing().empty());
         QCOMPARE(rowOf(dbg.weightRows(), "rope_cos")->status, WeightStatus::FromConstants);
-        dbg.loadInputs(fx("llama_block.inputs.pt"));
-        dbg.loadExpected(fx("llama_block.expected.pt"));
+        dbg.loadInputs(irPath("llama_block.inputs.pt"));
+        dbg.loadExpected(irPath("llama_block.expected.pt"));
         QCOMPARE(dbg.runToEnd().reason, StopReason::Finished);
         for (const auto& o : g.graphOutputs) {
             auto d = dbg.compare(o.name);
@@ -292,9 +288,9 @@ private slots:
     }
 
     void unusedFileEntriesAreListed() {
-        ir::Graph g = ir::loadGraphFile(fx("simple_mlp.json"));
+        ir::Graph g = ir::loadGraphFile(irPath("simple_mlp.json"));
         Debugger dbg(g);
-        dbg.loadWeights(fx("masked_linear.weights.pt"));  // the wrong model's state_dict
+        dbg.loadWeights(irPath("masked_linear.weights.pt"));  // the wrong model's state_dict
         auto rows = dbg.weightRows();
         int unused = 0, missing = 0;
         for (const auto& r : rows) {
@@ -306,10 +302,10 @@ private slots:
     }
 
     void steppingBreakpointsAndNodeInfo() {
-        ir::Graph g = ir::loadGraphFile(fx("simple_mlp.json"));
+        ir::Graph g = ir::loadGraphFile(irPath("simple_mlp.json"));
         Debugger dbg(g);
-        dbg.loadWeights(fx("simple_mlp.weights.pt"));
-        dbg.loadInputs(fx("simple_mlp.inputs.pt"));
+        dbg.loadWeights(irPath("simple_mlp.weights.pt"));
+        dbg.loadInputs(irPath("simple_mlp.inputs.pt"));
         const int64_t n = dbg.nodeCount();
         QVERIFY(n >= 3);
         QVERIFY(dbg.nodeInfo(0).current);
@@ -394,7 +390,7 @@ private slots:
 
     // Same random inputs as `irscope run --random-inputs SEED`.
     void randomInputsAreTheCliOnes() {
-        ir::Graph g = ir::loadGraphFile(fx("simple_mlp.json"));
+        ir::Graph g = ir::loadGraphFile(irPath("simple_mlp.json"));
         Debugger dbg(g);
         dbg.setRandomSeed(7);
         at::manual_seed(7);
@@ -415,10 +411,10 @@ private slots:
     }
 
     void tensorQueries() {
-        ir::Graph g = ir::loadGraphFile(fx("cnn_bn.json"));
+        ir::Graph g = ir::loadGraphFile(irPath("cnn_bn.json"));
         Debugger dbg(g);
-        dbg.loadWeights(fx("cnn_bn.weights.pt"));
-        dbg.loadInputs(fx("cnn_bn.inputs.pt"));
+        dbg.loadWeights(irPath("cnn_bn.weights.pt"));
+        dbg.loadInputs(irPath("cnn_bn.inputs.pt"));
         QCOMPARE(dbg.runToEnd().reason, StopReason::Finished);
         // The first node: a 4-D activation.
         const std::string name = g.nodes[0].outputs[0].name;
@@ -471,7 +467,7 @@ private slots:
     }
 
     void nanAndInfCounted() {
-        ir::Graph g = ir::loadGraphFile(fx("simple_mlp.json"));
+        ir::Graph g = ir::loadGraphFile(irPath("simple_mlp.json"));
         Debugger dbg(g);
         QVERIFY(
             !dbg.enterConstant("probe", "[[1, nan], [inf, -inf], [0, 3]]", "float32").empty());  // not in the IR: warns
@@ -494,11 +490,11 @@ private slots:
 
     // The planted error in llama_block.intermediates_bad.pt is found.
     void firstDivergenceFindsPlantedNode() {
-        ir::Graph g = ir::loadGraphFile(fx("llama_block.json"));
+        ir::Graph g = ir::loadGraphFile(irPath("llama_block.json"));
         Debugger dbg(g, RetentionPolicy::KeepAll);
-        dbg.loadWeights(fx("llama_block.weights.pt"));
-        dbg.loadInputs(fx("llama_block.inputs.pt"));
-        dbg.loadReferenceIntermediates(fx("llama_block.intermediates_bad.pt"));
+        dbg.loadWeights(irPath("llama_block.weights.pt"));
+        dbg.loadInputs(irPath("llama_block.inputs.pt"));
+        dbg.loadReferenceIntermediates(irPath("llama_block.intermediates_bad.pt"));
         dbg.setTolerance(kUlps);
         QVERIFY(!dbg.firstDivergence().found);  // nothing computed yet
         QCOMPARE(dbg.runToEnd().reason, StopReason::Finished);
@@ -522,7 +518,7 @@ private slots:
         for (double v : diff) mx = std::max(mx, std::abs(v));
         QVERIFY(mx > 0);
         // The good reference matches everywhere.
-        dbg.loadReferenceIntermediates(fx("llama_block.intermediates.pt"));
+        dbg.loadReferenceIntermediates(irPath("llama_block.intermediates.pt"));
         dbg.setTolerance({1e-4, 1e-5});
         DivergenceInfo ok = dbg.firstDivergence();
         QVERIFY2(!ok.found, ok.message.c_str());
@@ -533,11 +529,11 @@ private slots:
     // on (and reset) on this one neither crash nor block the run; afterwards a
     // Difference block, cut before subtracting, equals value - reference.
     void queriesDuringRun() {
-        ir::Graph g = ir::loadGraphFile(fx("llama_block.json"));
+        ir::Graph g = ir::loadGraphFile(irPath("llama_block.json"));
         Debugger dbg(g, RetentionPolicy::KeepAll);
-        dbg.loadWeights(fx("llama_block.weights.pt"));
-        dbg.loadInputs(fx("llama_block.inputs.pt"));
-        dbg.loadReferenceIntermediates(fx("llama_block.intermediates.pt"));
+        dbg.loadWeights(irPath("llama_block.weights.pt"));
+        dbg.loadInputs(irPath("llama_block.inputs.pt"));
+        dbg.loadReferenceIntermediates(irPath("llama_block.intermediates.pt"));
         std::atomic<bool> done{false};
         std::atomic<int64_t> answered{0};
         std::thread reader([&] {
@@ -585,9 +581,9 @@ private slots:
     }
 
     void retentionAndBytes() {
-        ir::Graph g = ir::loadGraphFile(fx("simple_mlp.json"));
+        ir::Graph g = ir::loadGraphFile(irPath("simple_mlp.json"));
         Debugger dbg(g, RetentionPolicy::FreeAfterLastUse);
-        dbg.loadWeights(fx("simple_mlp.weights.pt"));
+        dbg.loadWeights(irPath("simple_mlp.weights.pt"));
         dbg.runToEnd();
         const size_t freeBytes = dbg.bytesHeld();
         dbg.setRetention(RetentionPolicy::KeepAll);
@@ -599,5 +595,7 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestDebugger)
+#include "common/suite_registry.h"
+
+IRSCOPE_TEST_APPLESS_MAIN(TestDebugger)
 #include "test_debugger.moc"

@@ -18,29 +18,15 @@
 #include <set>
 
 #include <QtTest/QtTest>
+#include "test_support.h"
 
 using namespace irscope;
 using namespace irscope::exec;
 using namespace irscope::exec::test;
 
+using irscope::test::irPath;
+
 namespace {
-
-// The reference intermediates were computed by PyTorch on the machine that
-// made the fixtures; another CPU's BLAS kernels round a matmul differently by
-// an ulp (1.2e-07 near 0.6, over torch.allclose's atol of 1e-8). The planted
-// errors are 1.0 and 0.5: an atol of 1e-6 still tells them apart.
-const Tolerance kUlps{1e-5, 1e-6};
-
-std::string fx(const std::string& name) { return std::string(IRSCOPE_TEST_DATA) + "/ir/" + name; }
-
-json numerics() {
-    std::ifstream f(fx("numerics.json"));
-    return json::parse(f);
-}
-
-bool near(double got, double want, double rel) {
-    return std::fabs(got - want) <= rel * std::max(1e-12, std::fabs(want));
-}
 
 std::set<std::string> failingNodes(const std::vector<OutputError>& rows) {
     std::set<std::string> out;
@@ -51,14 +37,14 @@ std::set<std::string> failingNodes(const std::vector<OutputError>& rows) {
 
 // llama_block with the perturbed weights, measured against a second run with the good ones.
 struct Perturbed {
-    ir::Graph graph = ir::loadGraphFile(fx("llama_block.json"));
+    ir::Graph graph = ir::loadGraphFile(irPath("llama_block.json"));
     Debugger dbg{graph, RetentionPolicy::KeepAll};
     Perturbed() {
-        dbg.loadWeights(fx("llama_block.weights_perturbed.pt"));
-        dbg.loadInputs(fx("llama_block.inputs.pt"));
+        dbg.loadWeights(irPath("llama_block.weights_perturbed.pt"));
+        dbg.loadInputs(irPath("llama_block.inputs.pt"));
         ReferenceChoice c;
         c.kind = ReferenceChoice::Kind::Weights;
-        c.weightsPath = fx("llama_block.weights.pt");
+        c.weightsPath = irPath("llama_block.weights.pt");
         dbg.setReference(c);
     }
     int64_t node(const std::string& name) const { return *ir::GraphIndex(graph).nodeIndex(name); }
@@ -69,7 +55,7 @@ struct Perturbed {
 class TestDebuggerChecks : public QObject {
     Q_OBJECT
 
-private slots:
+private Q_SLOTS:
     // Cumulative: the culprit and everything downstream fail; local: only the culprit.
     void secondRunFindsTheCulpritLocally() {
         const json want = numerics()["perturbed"];
@@ -109,11 +95,11 @@ private slots:
     // each node's own, yet the viewer and First divergence see what the node computed.
     void localModeShowsWhatTheNodeComputed() {
         const std::string culprit = numerics()["perturbed"]["readers"][0];
-        ir::Graph g = ir::loadGraphFile(fx("llama_block.json"));
+        ir::Graph g = ir::loadGraphFile(irPath("llama_block.json"));
         Debugger dbg(g, RetentionPolicy::KeepAll);
-        dbg.loadWeights(fx("llama_block.weights_perturbed.pt"));
-        dbg.loadInputs(fx("llama_block.inputs.pt"));
-        dbg.loadReferenceIntermediates(fx("llama_block.intermediates.pt"));
+        dbg.loadWeights(irPath("llama_block.weights_perturbed.pt"));
+        dbg.loadInputs(irPath("llama_block.inputs.pt"));
+        dbg.loadReferenceIntermediates(irPath("llama_block.intermediates.pt"));
         dbg.setErrorMode(ErrorMode::Local);
         dbg.setTolerance(kUlps);
         QCOMPARE(dbg.runToEnd().reason, StopReason::Finished);
@@ -159,15 +145,15 @@ private slots:
 
     // Reference intermediates loaded once the run is done: measured from what it kept, no second run.
     void referenceLoadedAfterTheRunIsMeasured() {
-        ir::Graph g = ir::loadGraphFile(fx("llama_block.json"));
+        ir::Graph g = ir::loadGraphFile(irPath("llama_block.json"));
         Debugger dbg(g, RetentionPolicy::KeepAll);
-        dbg.loadWeights(fx("llama_block.weights.pt"));
-        dbg.loadInputs(fx("llama_block.inputs.pt"));
+        dbg.loadWeights(irPath("llama_block.weights.pt"));
+        dbg.loadInputs(irPath("llama_block.inputs.pt"));
         QVERIFY(!dbg.checking());
         dbg.setTolerance(kUlps);
         QCOMPARE(dbg.runToEnd().reason, StopReason::Finished);
         QVERIFY(dbg.errorRows().empty());
-        dbg.loadReferenceIntermediates(fx("llama_block.intermediates_bad.pt"));
+        dbg.loadReferenceIntermediates(irPath("llama_block.intermediates_bad.pt"));
         QVERIFY(dbg.checking());
         const auto rows = dbg.errorRows();
         QVERIFY(rows.size() > 10);
@@ -175,7 +161,7 @@ private slots:
         QVERIFY(first != rows.end());
         QCOMPARE(first->nodeName, std::string("mul_4"));  // planted by make_fixtures.py
         // A stricter tolerance measures again, still without running.
-        dbg.loadReferenceIntermediates(fx("llama_block.intermediates.pt"));
+        dbg.loadReferenceIntermediates(irPath("llama_block.intermediates.pt"));
         dbg.setTolerance({1e-4, 1e-5});
         QVERIFY(failingNodes(dbg.errorRows()).empty());
         QCOMPARE(dbg.errorRows().size(), rows.size());
@@ -183,10 +169,10 @@ private slots:
 
     // Watchpoints through the facade: global NaN stops at the NaN weight's reader; a diff watch on one node.
     void watchpointsStopTheRun() {
-        ir::Graph g = ir::loadGraphFile(fx("llama_block.json"));
+        ir::Graph g = ir::loadGraphFile(irPath("llama_block.json"));
         Debugger dbg(g, RetentionPolicy::KeepAll);
-        dbg.loadWeights(fx("llama_block.weights_nan.pt"));
-        dbg.loadInputs(fx("llama_block.inputs.pt"));
+        dbg.loadWeights(irPath("llama_block.weights_nan.pt"));
+        dbg.loadInputs(irPath("llama_block.inputs.pt"));
         WatchCondition nan;
         nan.nan = true;
         dbg.setGlobalWatch(nan);
@@ -212,11 +198,11 @@ private slots:
     // A bfloat16 reference run (tiny_llama: PyTorch ran it in bfloat16 too):
     // its values are viewable as the reference, in their own dtype.
     void dtypeReferenceValuesAreViewable() {
-        ir::Graph g = ir::loadGraphFile(fx("tiny_llama.json"));
+        ir::Graph g = ir::loadGraphFile(irPath("tiny_llama.json"));
         Debugger dbg(g, RetentionPolicy::KeepAll);
-        dbg.loadWeights(fx("tiny_llama.weights.pt"));
-        dbg.loadConstants(fx("tiny_llama.constants.pt"));
-        dbg.loadInputs(fx("tiny_llama.inputs.pt"));
+        dbg.loadWeights(irPath("tiny_llama.weights.pt"));
+        dbg.loadConstants(irPath("tiny_llama.constants.pt"));
+        dbg.loadInputs(irPath("tiny_llama.inputs.pt"));
         ReferenceChoice c;
         c.kind = ReferenceChoice::Kind::Dtype;
         c.dtype = "bfloat16";
@@ -242,7 +228,7 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(std::runtime_error, dbg.setReference(c));
         QCOMPARE(dbg.referenceChoice().dtype, std::string("bfloat16"));
         c.kind = ReferenceChoice::Kind::Weights;
-        c.weightsPath = fx("no_such_weights.pt");
+        c.weightsPath = irPath("no_such_weights.pt");
         try {
             dbg.setReference(c);
             QFAIL("an unreadable weights file must throw");
@@ -305,5 +291,7 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestDebuggerChecks)
+#include "common/suite_registry.h"
+
+IRSCOPE_TEST_GUILESS_MAIN(TestDebuggerChecks)
 #include "test_debugger_checks.moc"

@@ -63,7 +63,7 @@ ir::Graph chain3() {
 class TestErrorMetrics : public QObject {
     Q_OBJECT
 
-private slots:
+private Q_SLOTS:
     // Each pair's verdict and tolerance are assert_close's, recorded by PyTorch.
     void defaultTolerancesAreAssertClose() {
         const std::string dir = std::string(IRSCOPE_TEST_DATA) + "/tolerances/";
@@ -222,5 +222,7 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestErrorMetrics)
+#include "common/suite_registry.h"
+
+IRSCOPE_TEST_APPLESS_MAIN(TestErrorMetrics)
 #include "test_error_metrics.moc"

@@ -25,7 +25,7 @@ std::vector<int32_t> range(const std::vector<int32_t>& v, uint32_t begin, uint32
 class TestExecutionPlan : public QObject {
     Q_OBJECT
 
-private slots:
+private Q_SLOTS:
     void slotsSourcesAndReleases() {
         // x (graph input) and p_w (a weight) feed:
         //   a = add(x, p_w)            outputs a
@@ -179,5 +179,7 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestExecutionPlan)
+#include "common/suite_registry.h"
+
+IRSCOPE_TEST_APPLESS_MAIN(TestExecutionPlan)
 #include "test_execution_plan.moc"

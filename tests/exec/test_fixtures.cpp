@@ -11,20 +11,19 @@
 #include "core/io/tensor_file.h"
 
 #include <QtTest/QtTest>
+#include "test_support.h"
 
 using namespace irscope;
 using namespace irscope::exec;
 
-namespace {
+using irscope::test::irPath;
 
-std::string fx(const std::string& name) { return std::string(IRSCOPE_TEST_DATA) + "/ir/" + name; }
-
-}  // namespace
+namespace {}  // namespace
 
 class TestFixtures : public QObject {
     Q_OBJECT
 
-private slots:
+private Q_SLOTS:
     void matchesPyTorch_data() {
         QTest::addColumn<QString>("name");
         QTest::addColumn<int>("policy");
@@ -36,10 +35,10 @@ private slots:
         QFETCH(QString, name);
         QFETCH(int, policy);
         const std::string n = name.toStdString();
-        ir::Graph g = ir::loadGraphFile(fx(n + ".json"));
+        ir::Graph g = ir::loadGraphFile(irPath(n + ".json"));
         Session s(g, policy ? RetentionPolicy::FreeAfterLastUse : RetentionPolicy::KeepAll);
-        io::TensorMap inputs = io::readTensorFile(fx(n + ".inputs.pt"));
-        io::TensorMap weights = io::readTensorFile(fx(n + ".weights.pt"));
+        io::TensorMap inputs = io::readTensorFile(irPath(n + ".inputs.pt"));
+        io::TensorMap weights = io::readTensorFile(irPath(n + ".weights.pt"));
         s.setWeights(weights);
         s.setInputs(inputs);
         QVERIFY(s.preflight().empty());
@@ -49,15 +48,15 @@ private slots:
             auto d = s.diagnostics(i);
             QVERIFY2(d.empty(), (g.nodes[i].name + ": " + (d.empty() ? "" : d[0])).c_str());
         }
-        io::TensorMap expected = io::readTensorFile(fx(n + ".expected.pt"));
+        io::TensorMap expected = io::readTensorFile(irPath(n + ".expected.pt"));
         auto cmp = compareOutputs(s, expected, Tolerance{1e-4, 1e-5});
         QCOMPARE(cmp.size(), g.graphOutputs.size());
         for (const auto& c : cmp)
             QVERIFY2(c.matched, (c.name + ": " + c.problem + " max abs diff " + std::to_string(c.maxAbsDiff)).c_str());
         // Loaded weights and inputs are never modified (ResNet has relu_/add_ on activations).
-        io::TensorMap inputs2 = io::readTensorFile(fx(n + ".inputs.pt"));
+        io::TensorMap inputs2 = io::readTensorFile(irPath(n + ".inputs.pt"));
         for (const auto& e : inputs) QVERIFY(at::equal(e.tensor, *inputs2.find(e.name)));
-        io::TensorMap weights2 = io::readTensorFile(fx(n + ".weights.pt"));
+        io::TensorMap weights2 = io::readTensorFile(irPath(n + ".weights.pt"));
         for (const auto& e : weights) QVERIFY(at::equal(e.tensor, *weights2.find(e.name)));
         if (policy) {
             // Only graph outputs survive (every intermediate was consumed).
@@ -83,10 +82,10 @@ private slots:
         QFETCH(QString, name);
         QFETCH(QStringList, missing);
         const std::string n = name.toStdString();
-        ir::Graph g = ir::loadGraphFile(fx(n + ".meta.json"));
+        ir::Graph g = ir::loadGraphFile(irPath(n + ".meta.json"));
         Session s(g);
-        s.setWeights(io::readTensorFile(fx(n + ".weights.pt")));
-        s.setInputs(io::readTensorFile(fx(n + ".inputs.pt")));
+        s.setWeights(io::readTensorFile(irPath(n + ".weights.pt")));
+        s.setInputs(io::readTensorFile(irPath(n + ".inputs.pt")));
         auto pre = s.preflight();
         QStringList got;
         for (const auto& m : pre) {
@@ -117,19 +116,19 @@ private slots:
                      std::string("Weight/input 'c_mask' not found in registry for node 'mul'."));
         }
         // With the constants supplied (by original name) it runs and matches.
-        s.setConstants(io::readTensorFile(fx(n + ".constants.pt")));
+        s.setConstants(io::readTensorFile(irPath(n + ".constants.pt")));
         QVERIFY(s.preflight().empty());
         r = s.runToEnd();
         QVERIFY2(r.reason == StopReason::Finished, r.error ? r.error->message.c_str() : "");
-        for (const auto& c : compareOutputs(s, io::readTensorFile(fx(n + ".expected.pt")), Tolerance{1e-4, 1e-5}))
+        for (const auto& c : compareOutputs(s, io::readTensorFile(irPath(n + ".expected.pt")), Tolerance{1e-4, 1e-5}))
             QVERIFY(c.matched);
     }
 
     void userConstantsOverrideIr() {
-        ir::Graph g = ir::loadGraphFile(fx("masked_linear.json"));
+        ir::Graph g = ir::loadGraphFile(irPath("masked_linear.json"));
         Session s(g);
-        s.setWeights(io::readTensorFile(fx("masked_linear.weights.pt")));
-        s.setInputs(io::readTensorFile(fx("masked_linear.inputs.pt")));
+        s.setWeights(io::readTensorFile(irPath("masked_linear.weights.pt")));
+        s.setInputs(io::readTensorFile(irPath("masked_linear.inputs.pt")));
         io::TensorMap c;
         c.insert("mask", at::zeros({4}));
         s.setConstants(c);
@@ -140,19 +139,19 @@ private slots:
     }
 
     void intermediatesAndFirstDivergence() {
-        ir::Graph g = ir::loadGraphFile(fx("llama_block.json"));
+        ir::Graph g = ir::loadGraphFile(irPath("llama_block.json"));
         Session s(g);
-        s.setWeights(io::readTensorFile(fx("llama_block.weights.pt")));
-        s.setInputs(io::readTensorFile(fx("llama_block.inputs.pt")));
+        s.setWeights(io::readTensorFile(irPath("llama_block.weights.pt")));
+        s.setInputs(io::readTensorFile(irPath("llama_block.inputs.pt")));
         QCOMPARE(s.runToEnd().reason, StopReason::Finished);
         auto good =
-            compareIntermediates(s, io::readTensorFile(fx("llama_block.intermediates.pt")), Tolerance{1e-4, 1e-5});
+            compareIntermediates(s, io::readTensorFile(irPath("llama_block.intermediates.pt")), Tolerance{1e-4, 1e-5});
         QVERIFY2(!good.first, good.first ? good.first->nodeName.c_str() : "");
         QVERIFY(good.compared >= static_cast<int64_t>(g.nodes.size()));
-        auto bad =
-            compareIntermediates(s, io::readTensorFile(fx("llama_block.intermediates_bad.pt")), Tolerance{1e-4, 1e-5});
+        auto bad = compareIntermediates(s, io::readTensorFile(irPath("llama_block.intermediates_bad.pt")),
+                                        Tolerance{1e-4, 1e-5});
         QVERIFY(bad.first);
-        QFile f(QString::fromStdString(fx("llama_block.intermediates_bad.json")));
+        QFile f(QString::fromStdString(irPath("llama_block.intermediates_bad.json")));
         QVERIFY(f.open(QIODevice::ReadOnly));
         auto planted = nlohmann::json::parse(f.readAll().toStdString());
         QCOMPARE(bad.first->nodeName, planted["node"].get<std::string>());
@@ -161,5 +160,7 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestFixtures)
+#include "common/suite_registry.h"
+
+IRSCOPE_TEST_APPLESS_MAIN(TestFixtures)
 #include "test_fixtures.moc"

@@ -34,7 +34,7 @@ at::Tensor runAndGet(const ir::Graph& g, const io::TensorMap& inputs, const std:
 class TestOpBinding : public QObject {
     Q_OBJECT
 
-private slots:
+private Q_SLOTS:
     void bareIntExpandsToList() {
         // max_pool2d_with_indices(kernel_size=2) with a bare int; stride defaults to kernel.
         at::Tensor x = at::arange(16, at::kFloat).reshape({1, 1, 4, 4});
@@ -310,5 +310,7 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestOpBinding)
+#include "common/suite_registry.h"
+
+IRSCOPE_TEST_APPLESS_MAIN(TestOpBinding)
 #include "test_op_binding.moc"

@@ -14,7 +14,7 @@ using namespace irscope::exec;
 class TestRangeReducer : public QObject {
     Q_OBJECT
 
-private slots:
+private Q_SLOTS:
     void bisectionFindsOneBadNode() {
         const int64_t n = 100000, bad = 61803;
         int tests = 0;
@@ -73,5 +73,7 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestRangeReducer)
+#include "common/suite_registry.h"
+
+IRSCOPE_TEST_GUILESS_MAIN(TestRangeReducer)
 #include "test_range_reducer.moc"

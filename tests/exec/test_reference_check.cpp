@@ -19,29 +19,15 @@
 #include <set>
 
 #include <QtTest/QtTest>
+#include "test_support.h"
 
 using namespace irscope;
 using namespace irscope::exec;
 using namespace irscope::exec::test;
 
+using irscope::test::irPath;
+
 namespace {
-
-// The reference intermediates were computed by PyTorch on the machine that
-// made the fixtures; another CPU's BLAS kernels round a matmul differently by
-// an ulp (1.2e-07 near 0.6, over torch.allclose's atol of 1e-8). The planted
-// errors are 1.0 and 0.5: an atol of 1e-6 still tells them apart.
-const Tolerance kUlps{1e-5, 1e-6};
-
-std::string irPath(const std::string& name) { return std::string(IRSCOPE_TEST_DATA) + "/ir/" + name; }
-
-json numerics() {
-    std::ifstream f(irPath("numerics.json"));
-    return json::parse(f);
-}
-
-bool near(double got, double want, double rel) {
-    return std::fabs(got - want) <= rel * std::max(1e-12, std::fabs(want));
-}
 
 struct Fixture {
     ir::Graph graph;
@@ -100,7 +86,7 @@ std::shared_ptr<ReferenceSource> dumpOf(const std::string& model) {
 class TestReferenceCheck : public QObject {
     Q_OBJECT
 
-private slots:
+private Q_SLOTS:
     void localFailsOnlyTheCulprit() {
         const json want = numerics()["perturbed"];
         Fixture f("llama_block");
@@ -341,5 +327,7 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestReferenceCheck)
+#include "common/suite_registry.h"
+
+IRSCOPE_TEST_GUILESS_MAIN(TestReferenceCheck)
 #include "test_reference_check.moc"

@@ -46,7 +46,7 @@ ir::Graph chain(int n) {
 class TestSession : public QObject {
     Q_OBJECT
 
-private slots:
+private Q_SLOTS:
     void inplaceKeepsProducerValue_data() {
         QTest::addColumn<int>("policy");
         QTest::newRow("keep") << 0;
@@ -281,5 +281,7 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestSession)
+#include "common/suite_registry.h"
+
+IRSCOPE_TEST_APPLESS_MAIN(TestSession)
 #include "test_session.moc"

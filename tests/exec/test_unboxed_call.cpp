@@ -9,10 +9,11 @@
 
 #include <cmath>
 
-// Before Qt's headers: their `slots` macro hides BoundOp::slots.
-static const c10::IValue& constantOf(const irscope::exec::BoundOp& op, size_t arg) { return op.slots[arg].constant; }
-
 #include <QtTest/QtTest>
+
+// The core suites build with QT_NO_KEYWORDS, so Qt's `slots` macro leaves
+// BoundOp::slots alone.
+static const c10::IValue& constantOf(const irscope::exec::BoundOp& op, size_t arg) { return op.slots[arg].constant; }
 
 using namespace irscope;
 using namespace irscope::exec;
@@ -50,7 +51,7 @@ bool sameValues(const at::Tensor& a, const at::Tensor& b) {
 class TestUnboxedCall : public QObject {
     Q_OBJECT
 
-private slots:
+private Q_SLOTS:
     void binaryWithScalarAlpha() {
         // add.Tensor(x, z, alpha=2): [1, 2] + 2 * [3, 4] = [7, 10].
         auto g = oneNode("aten.add.Tensor", json::array({in("x", {2}), in("z", {2})}), json{{"alpha", 2}}, {2});
@@ -164,5 +165,7 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestUnboxedCall)
+#include "common/suite_registry.h"
+
+IRSCOPE_TEST_APPLESS_MAIN(TestUnboxedCall)
 #include "test_unboxed_call.moc"

@@ -15,13 +15,14 @@
 #include "core/ir/json_io.h"
 
 #include <QtTest/QtTest>
+#include "test_support.h"
 
 using namespace irscope;
 using namespace irscope::exec;
 
-namespace {
+using irscope::test::irPath;
 
-std::string fx(const std::string& name) { return std::string(IRSCOPE_TEST_DATA) + "/ir/" + name; }
+namespace {
 
 const WeightRow* rowOf(const std::vector<WeightRow>& rows, const std::string& original) {
     for (const auto& r : rows)
@@ -43,15 +44,15 @@ WeightRow row(char kind, WeightStatus status, const std::string& name = "w", boo
 class TestValueFixes : public QObject {
     Q_OBJECT
 
-private slots:
+private Q_SLOTS:
     // float16 weights for a float32 IR: every weight is a finding before the
     // run (not a failure 12 nodes in, "rsqrt_cpu not implemented for 'Half'"),
     // and the run stops before the first node that reads one.
     void halfWeightsAreAPreflightFinding() {
-        const ir::Graph g = ir::loadGraphFile(fx("llama_block.json"));
+        const ir::Graph g = ir::loadGraphFile(irPath("llama_block.json"));
         Debugger dbg(g);
-        dbg.loadWeights(fx("llama_block.weights_fp16.pt"));
-        dbg.loadInputs(fx("llama_block.inputs.pt"));
+        dbg.loadWeights(irPath("llama_block.weights_fp16.pt"));
+        dbg.loadInputs(irPath("llama_block.inputs.pt"));
         const auto& missing = dbg.missing();
         QCOMPARE(missing.size(),
                  g.weightNameMapping.size() - 3);  // all but rope_cos, rope_sin, positions (IR constants)
@@ -75,11 +76,11 @@ private slots:
     // Cast: no finding left, each cast value says where it came from, and
     // the run gives what PyTorch gives with the float16 weights in float32.
     void castWeightsRunAsPyTorchDoes() {
-        const ir::Graph g = ir::loadGraphFile(fx("llama_block.json"));
+        const ir::Graph g = ir::loadGraphFile(irPath("llama_block.json"));
         Debugger dbg(g);
-        dbg.loadWeights(fx("llama_block.weights_fp16.pt"));
-        dbg.loadInputs(fx("llama_block.inputs.pt"));
-        dbg.loadExpected(fx("llama_block.expected_fp16cast.pt"));
+        dbg.loadWeights(irPath("llama_block.weights_fp16.pt"));
+        dbg.loadInputs(irPath("llama_block.inputs.pt"));
+        dbg.loadExpected(irPath("llama_block.expected_fp16cast.pt"));
         const size_t cast = dbg.setCastWeights(true);
         QCOMPARE(cast, g.weightNameMapping.size() - 3);
         QVERIFY(dbg.missing().empty());
@@ -102,12 +103,12 @@ private slots:
 
     // A load stopped by its progress callback throws and leaves the values as they were.
     void cancelledLoadChangesNothing() {
-        const ir::Graph g = ir::loadGraphFile(fx("llama_block.json"));
+        const ir::Graph g = ir::loadGraphFile(irPath("llama_block.json"));
         Debugger dbg(g);
         std::vector<double> seen;
         bool threw = false;
         try {
-            dbg.load(ValueFile::Weights, fx("llama_block.weights.pt"), [&seen](double f) {
+            dbg.load(ValueFile::Weights, irPath("llama_block.weights.pt"), [&seen](double f) {
                 seen.push_back(f);
                 return false;
             });
@@ -120,7 +121,7 @@ private slots:
         QCOMPARE(rowOf(dbg.weightRows(), "up.weight")->status, WeightStatus::Missing);
         // Not stopped: 0 to 0.7 while reading, then binding to 0.95, never backwards.
         seen.clear();
-        dbg.load(ValueFile::Weights, fx("llama_block.weights.pt"), [&seen](double f) {
+        dbg.load(ValueFile::Weights, irPath("llama_block.weights.pt"), [&seen](double f) {
             seen.push_back(f);
             return true;
         });
@@ -134,9 +135,9 @@ private slots:
 
     // cnn_bn's state_dict for simple_mlp: nothing binds, and it says so.
     void anotherModelsStateDictIsNamed() {
-        const ir::Graph g = ir::loadGraphFile(fx("simple_mlp.json"));
+        const ir::Graph g = ir::loadGraphFile(irPath("simple_mlp.json"));
         Debugger dbg(g);
-        dbg.loadWeights(fx("cnn_bn.weights.pt"));
+        dbg.loadWeights(irPath("cnn_bn.weights.pt"));
         const StateDictMatch m = stateDictMatch(dbg.weightRows());
         QCOMPARE(m.expected, 4);  // fc1/fc2 weight and bias
         QCOMPARE(m.found, 0);
@@ -148,7 +149,7 @@ private slots:
                  note->c_str());
         // Its own state_dict: no note.
         Debugger own(g);
-        own.loadWeights(fx("simple_mlp.weights.pt"));
+        own.loadWeights(irPath("simple_mlp.weights.pt"));
         QVERIFY(!differentModelNote(stateDictMatch(own.weightRows()), "simple_mlp.weights.pt"));
     }
 
@@ -185,9 +186,9 @@ private slots:
 
     // The missing row of a meta extraction's int64 constant carries that example.
     void missingConstantRowHasItsExample() {
-        const ir::Graph g = ir::loadGraphFile(fx("llama_block.meta.json"));
+        const ir::Graph g = ir::loadGraphFile(irPath("llama_block.meta.json"));
         Debugger dbg(g);
-        dbg.loadWeights(fx("llama_block.weights.pt"));
+        dbg.loadWeights(irPath("llama_block.weights.pt"));
         bool seen = false;
         for (const auto& m : dbg.missing())
             if (m.value.name == "c_positions") {
@@ -199,5 +200,7 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestValueFixes)
+#include "common/suite_registry.h"
+
+IRSCOPE_TEST_GUILESS_MAIN(TestValueFixes)
 #include "test_value_fixes.moc"

@@ -13,7 +13,7 @@ using namespace irscope::exporter;
 class TestNodeData : public QObject {
     Q_OBJECT
 
-private slots:
+private Q_SLOTS:
     void writesTheGraphCollectionForm() {
         NodeData d;
         d.graphId = "LlamaBlock";
@@ -91,5 +91,7 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestNodeData)
+#include "common/suite_registry.h"
+
+IRSCOPE_TEST_GUILESS_MAIN(TestNodeData)
 #include "test_node_data.moc"

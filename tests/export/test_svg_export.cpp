@@ -84,7 +84,7 @@ QString shapeFill(const ParsedSvg& svg, const QString& id) {
 
 class TestSvgExport : public QObject {
     Q_OBJECT
-private slots:
+private Q_SLOTS:
     void bufferVsConstant() {
         // x -> linear(p_linear_weight, p_linear_bias) -> mul(b_scale) -> add(c_offset) -> output
         const ParsedSvg svg = parse(renderFixture("buffer_vs_constant.json", true));
@@ -193,5 +193,7 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestSvgExport)
+#include "common/suite_registry.h"
+
+IRSCOPE_TEST_APPLESS_MAIN(TestSvgExport)
 #include "test_svg_export.moc"

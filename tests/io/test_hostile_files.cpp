@@ -37,7 +37,7 @@ std::string refusal(const std::string& pickle) {
 class TestHostileFiles : public QObject {
     Q_OBJECT
 
-private slots:
+private Q_SLOTS:
     void init() { std::filesystem::remove(kMarker); }
     void cleanup() { QVERIFY2(!std::filesystem::exists(kMarker), "a payload ran"); }
 
@@ -172,5 +172,7 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestHostileFiles)
+#include "common/suite_registry.h"
+
+IRSCOPE_TEST_APPLESS_MAIN(TestHostileFiles)
 #include "test_hostile_files.moc"

@@ -26,7 +26,7 @@ class TestMalformedFiles : public QObject {
                 "big_endian.npy"};
     }
 
-private slots:
+private Q_SLOTS:
     void brokenTorchSave_data() {
         QTest::addColumn<QString>("file");
         QTest::addColumn<QString>("reason");
@@ -139,5 +139,7 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestMalformedFiles)
+#include "common/suite_registry.h"
+
+IRSCOPE_TEST_APPLESS_MAIN(TestMalformedFiles)
 #include "test_malformed_files.moc"

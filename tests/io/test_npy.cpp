@@ -12,7 +12,7 @@ class TestNpy : public QObject {
 
     QTemporaryDir dir_;
 
-private slots:
+private Q_SLOTS:
     void matchesNumPy_data() {
         QTest::addColumn<QString>("file");
         for (const char* f : {"vector.npy", "fortran.npy", "big_endian.npy", "npy_dir"}) QTest::newRow(f) << f;
@@ -83,5 +83,7 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestNpy)
+#include "common/suite_registry.h"
+
+IRSCOPE_TEST_APPLESS_MAIN(TestNpy)
 #include "test_npy.moc"

@@ -41,7 +41,7 @@ class TestSafetensors : public QObject {
         }
     }
 
-private slots:
+private Q_SLOTS:
     void matchesPyTorch() {
         TensorMap map = readTensorFile(fixture("small.safetensors"));
         compareWithExpected(map, "small.safetensors");
@@ -194,5 +194,7 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestSafetensors)
+#include "common/suite_registry.h"
+
+IRSCOPE_TEST_APPLESS_MAIN(TestSafetensors)
 #include "test_safetensors.moc"

@@ -59,7 +59,7 @@ class TestSharded : public QObject {
         }
     }
 
-private slots:
+private Q_SLOTS:
     void initTestCase() { repo_ = dir_.path().toStdString() + "/repo"; }
 
     void safetensorsIndexAndDirectory() {
@@ -193,5 +193,7 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestSharded)
+#include "common/suite_registry.h"
+
+IRSCOPE_TEST_APPLESS_MAIN(TestSharded)
 #include "test_sharded.moc"

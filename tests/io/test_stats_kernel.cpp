@@ -30,7 +30,7 @@ double stdOf(const StatsAccumulator& a) { return std::sqrt(a.m2 / static_cast<do
 
 class TestStatsKernel : public QObject {
     Q_OBJECT
-private slots:
+private Q_SLOTS:
     void halfWidensExactly() {
         // 1.0, -2.0, 2^-24 (smallest subnormal), 1023 * 2^-24 (largest subnormal),
         // 65504 (largest normal), +Inf, -Inf, NaN, -0.0
@@ -157,5 +157,7 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestStatsKernel)
+#include "common/suite_registry.h"
+
+IRSCOPE_TEST_APPLESS_MAIN(TestStatsKernel)
 #include "test_stats_kernel.moc"

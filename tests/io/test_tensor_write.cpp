@@ -89,7 +89,7 @@ class TestTensorWrite : public QObject {
     }
     std::string tmp(const std::string& name) { return (dir_.path() + "/").toStdString() + name; }
 
-private slots:
+private Q_SLOTS:
     void roundTrip_data() {
         QTest::addColumn<QString>("input");
         QTest::addColumn<QString>("ext");
@@ -243,5 +243,7 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestTensorWrite)
+#include "common/suite_registry.h"
+
+IRSCOPE_TEST_APPLESS_MAIN(TestTensorWrite)
 #include "test_tensor_write.moc"

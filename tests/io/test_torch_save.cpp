@@ -12,7 +12,7 @@ using namespace irscope::io::test;
 class TestTorchSave : public QObject {
     Q_OBJECT
 
-private slots:
+private Q_SLOTS:
     void matchesPyTorch_data() {
         QTest::addColumn<QString>("file");
         for (const char* f :
@@ -134,5 +134,7 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestTorchSave)
+#include "common/suite_registry.h"
+
+IRSCOPE_TEST_APPLESS_MAIN(TestTorchSave)
 #include "test_torch_save.moc"

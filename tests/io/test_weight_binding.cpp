@@ -36,7 +36,7 @@ ir::Graph mlpGraph() {
 class TestWeightBinding : public QObject {
     Q_OBJECT
 
-private slots:
+private Q_SLOTS:
     void fullMatch() {
         TensorMap sd = readTensorFile(fixture("mlp_state_dict.pt"));
         WeightBinding b = bindWeights(mlpGraph(), sd);
@@ -104,5 +104,7 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestWeightBinding)
+#include "common/suite_registry.h"
+
+IRSCOPE_TEST_APPLESS_MAIN(TestWeightBinding)
 #include "test_weight_binding.moc"

@@ -14,7 +14,7 @@ using irscope::test::readFile;
 class TestExport : public QObject {
     Q_OBJECT
 
-private slots:
+private Q_SLOTS:
     void mermaidMatchesPytorchIrDocs_data() {
         QTest::addColumn<QString>("model");
         QTest::newRow("MaskedLinear") << "MaskedLinear";
@@ -90,5 +90,7 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestExport)
+#include "common/suite_registry.h"
+
+IRSCOPE_TEST_APPLESS_MAIN(TestExport)
 #include "test_export.moc"

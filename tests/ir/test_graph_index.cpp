@@ -12,7 +12,7 @@ using Kind = ir::ValueSource::Kind;
 class TestGraphIndex : public QObject {
     Q_OBJECT
 
-private slots:
+private Q_SLOTS:
     void resolvesProducersAndWeights() {
         const auto g = ir::loadGraphFile(dataPath("seeds/MaskedLinear.json"));
         const ir::GraphIndex index(g);
@@ -76,5 +76,7 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestGraphIndex)
+#include "common/suite_registry.h"
+
+IRSCOPE_TEST_APPLESS_MAIN(TestGraphIndex)
 #include "test_graph_index.moc"

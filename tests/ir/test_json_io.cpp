@@ -17,7 +17,7 @@ using irscope::test::readFile;
 class TestJsonIo : public QObject {
     Q_OBJECT
 
-private slots:
+private Q_SLOTS:
     void loadsMaskedLinearSeed() {
         const auto g = ir::loadGraphFile(dataPath("seeds/MaskedLinear.json"));
         QCOMPARE(g.modelName, std::string("MaskedLinear"));
@@ -208,5 +208,7 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestJsonIo)
+#include "common/suite_registry.h"
+
+IRSCOPE_TEST_APPLESS_MAIN(TestJsonIo)
 #include "test_json_io.moc"

@@ -12,7 +12,7 @@ using namespace irscope::ir;
 class TestNumberFormats : public QObject {
     Q_OBJECT
 
-private slots:
+private Q_SLOTS:
     void pythonFloatRepr_data() {
         QTest::addColumn<double>("value");
         QTest::addColumn<QString>("repr");
@@ -71,5 +71,7 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestNumberFormats)
+#include "common/suite_registry.h"
+
+IRSCOPE_TEST_APPLESS_MAIN(TestNumberFormats)
 #include "test_number_formats.moc"

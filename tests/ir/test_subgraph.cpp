@@ -51,7 +51,7 @@ class TestSubgraph : public QObject {
     Q_OBJECT
     Graph g_ = parseGraph(kBranchy, "branchy.json");
 
-private slots:
+private Q_SLOTS:
     void selections() {
         GraphIndex idx(g_);
         QCOMPARE(nodeNames(g_, selectNodesByName(idx, splitNames(" c, b ,b"))), (QStringList{"b", "c"}));
@@ -161,5 +161,7 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestSubgraph)
+#include "common/suite_registry.h"
+
+IRSCOPE_TEST_GUILESS_MAIN(TestSubgraph)
 #include "test_subgraph.moc"

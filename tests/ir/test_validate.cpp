@@ -15,7 +15,7 @@ using irscope::test::dataPath;
 class TestValidate : public QObject {
     Q_OBJECT
 
-private slots:
+private Q_SLOTS:
     void seedsAreClean_data() {
         QTest::addColumn<QString>("file");
         QTest::newRow("SimpleMLP") << "seeds/SimpleMLP.json";
@@ -94,5 +94,7 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestValidate)
+#include "common/suite_registry.h"
+
+IRSCOPE_TEST_APPLESS_MAIN(TestValidate)
 #include "test_validate.moc"

@@ -29,7 +29,7 @@ int64_t bruteForceCrossings(const Segs& segs) {
 
 class TestCrossingCount : public QObject {
     Q_OBJECT
-private slots:
+private Q_SLOTS:
     void handCounted_data() {
         QTest::addColumn<QVariantList>("flat");  // u0, v0, u1, v1, ...
         QTest::addColumn<int>("lower");
@@ -106,5 +106,7 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestCrossingCount)
+#include "common/suite_registry.h"
+
+IRSCOPE_TEST_APPLESS_MAIN(TestCrossingCount)
 #include "test_crossing_count.moc"

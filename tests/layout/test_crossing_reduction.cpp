@@ -54,16 +54,16 @@ LayoutNode box(const char* name, ItemKind kind = ItemKind::Op) {
     n.lines = {name};
     return n;
 }
-int32_t edge(LayoutGraph& g, int32_t s, int32_t t, EdgeStyle style = EdgeStyle::Solid) {
+int32_t addEdge(LayoutGraph& g, int32_t s, int32_t t, EdgeStyle style = EdgeStyle::Solid) {
     return g.addEdge({s, t, style, "", -1});
 }
-double cx(const LayoutResult& r, int32_t i) { return r.items[i].rect.center().x; }
+double centerX(const LayoutResult& r, int32_t i) { return r.items[i].rect.center().x; }
 
 }  // namespace
 
 class TestCrossingReduction : public QObject {
     Q_OBJECT
-private slots:
+private Q_SLOTS:
     void weightWhoseBestSideIsLeft() {
         // x -> a; a feeds two linears, each with its own weight. The weights
         // sit in a's layer. With both weights right of a (the old rule), the
@@ -74,21 +74,21 @@ private slots:
         const int32_t a = g.addNode(box("a"));
         const int32_t l0 = g.addNode(box("linear0")), l1 = g.addNode(box("linear1"));
         const int32_t w0 = g.addNode(box("w0", ItemKind::Parameter)), w1 = g.addNode(box("w1", ItemKind::Parameter));
-        edge(g, x, a);
-        edge(g, a, l0);
-        edge(g, w0, l0, EdgeStyle::Dashed);
-        edge(g, a, l1);
-        edge(g, w1, l1, EdgeStyle::Dashed);
+        addEdge(g, x, a);
+        addEdge(g, a, l0);
+        addEdge(g, w0, l0, EdgeStyle::Dashed);
+        addEdge(g, a, l1);
+        addEdge(g, w1, l1, EdgeStyle::Dashed);
         const auto r = computeLayout(g);
         QCOMPARE(r.stats.crossings, 0);
         QCOMPARE(r.items[w0].layer, r.items[a].layer);
         QCOMPARE(r.items[w1].layer, r.items[a].layer);
         // Whichever linear is drawn left gets its weight on a's left.
-        const bool l0Left = cx(r, l0) < cx(r, l1);
+        const bool l0Left = centerX(r, l0) < centerX(r, l1);
         const int32_t leftW = l0Left ? w0 : w1, rightW = l0Left ? w1 : w0;
-        QVERIFY(cx(r, leftW) < cx(r, a));
-        QVERIFY(cx(r, rightW) > cx(r, a));
-        QCOMPARE(cx(r, x), cx(r, a));  // the main chain stays straight
+        QVERIFY(centerX(r, leftW) < centerX(r, a));
+        QVERIFY(centerX(r, rightW) > centerX(r, a));
+        QCOMPARE(centerX(r, x), centerX(r, a));  // the main chain stays straight
     }
 
     void qkvProjectionsCrossOnce() {
@@ -98,12 +98,12 @@ private slots:
         LayoutGraph g;
         const int32_t x = g.addNode(box("x", ItemKind::GraphInput));
         const int32_t n = g.addNode(box("norm"));
-        edge(g, x, n);
+        addEdge(g, x, n);
         for (const char* name : {"q", "k", "v"}) {
             const int32_t lin = g.addNode(box(name));
             const int32_t w = g.addNode(box("w", ItemKind::Parameter));
-            edge(g, n, lin);
-            edge(g, w, lin, EdgeStyle::Dashed);
+            addEdge(g, n, lin);
+            addEdge(g, w, lin, EdgeStyle::Dashed);
         }
         QCOMPARE(computeLayout(g).stats.crossings, 1);
     }
@@ -119,14 +119,14 @@ private slots:
         const int32_t lin = g.addNode(box("linear"));
         const int32_t w = g.addNode(box("p_w", ItemKind::Parameter));
         const int32_t b = g.addNode(box("p_b", ItemKind::Parameter));
-        edge(g, x, a);
-        edge(g, a, lin);
-        edge(g, w, lin, EdgeStyle::Dashed);
-        edge(g, b, lin, EdgeStyle::Dashed);
+        addEdge(g, x, a);
+        addEdge(g, a, lin);
+        addEdge(g, w, lin, EdgeStyle::Dashed);
+        addEdge(g, b, lin, EdgeStyle::Dashed);
         const auto r = computeLayout(g);
         QCOMPARE(r.stats.crossings, 0);
-        QVERIFY(cx(r, w) < cx(r, a));
-        QVERIFY(cx(r, a) < cx(r, b));
+        QVERIFY(centerX(r, w) < centerX(r, a));
+        QVERIFY(centerX(r, a) < centerX(r, b));
     }
 
     void reportedCountMatchesRecount() {
@@ -135,10 +135,10 @@ private slots:
         std::vector<int32_t> v;
         for (int i = 0; i < 80; ++i) v.push_back(g.addNode(box("n")));
         for (int i = 0; i < 80; ++i) {
-            if (i + 1 < 80) edge(g, v[i], v[i + 1]);
-            if (i + 3 < 80 && i % 4 == 0) edge(g, v[i], v[i + 3]);
-            if (i + 2 < 80 && i % 3 == 1) edge(g, v[i], v[i + 2]);
-            if (i % 5 == 2) edge(g, g.addNode(box("w", ItemKind::Parameter)), v[i], EdgeStyle::Dashed);
+            if (i + 1 < 80) addEdge(g, v[i], v[i + 1]);
+            if (i + 3 < 80 && i % 4 == 0) addEdge(g, v[i], v[i + 3]);
+            if (i + 2 < 80 && i % 3 == 1) addEdge(g, v[i], v[i + 2]);
+            if (i % 5 == 2) addEdge(g, g.addNode(box("w", ItemKind::Parameter)), v[i], EdgeStyle::Dashed);
         }
         const LayoutOptions o;
         LayeredGraph lg = buildLayeredGraph(g, assignLayers(g), o);
@@ -228,5 +228,7 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestCrossingReduction)
+#include "common/suite_registry.h"
+
+IRSCOPE_TEST_APPLESS_MAIN(TestCrossingReduction)
 #include "test_crossing_reduction.moc"

@@ -36,7 +36,7 @@ LayoutGraph loadFixture(const std::string& name) {
 class TestDotBounds : public QObject {
     Q_OBJECT
 
-private slots:
+private Q_SLOTS:
     void noWorseThanDot_data() {
         QTest::addColumn<QString>("fixture");
         QTest::addColumn<qlonglong>("dotCrossings");
@@ -97,5 +97,7 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestDotBounds)
+#include "common/suite_registry.h"
+
+IRSCOPE_TEST_APPLESS_MAIN(TestDotBounds)
 #include "test_dot_bounds.moc"

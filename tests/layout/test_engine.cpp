@@ -104,7 +104,7 @@ void checkInvariants(const LayoutResult& r) {
 
 class TestLayoutEngine : public QObject {
     Q_OBJECT
-private slots:
+private Q_SLOTS:
     void emptyGraph() {
         const auto r = computeLayout(LayoutGraph{});
         QVERIFY(r.items.empty());
@@ -510,5 +510,7 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestLayoutEngine)
+#include "common/suite_registry.h"
+
+IRSCOPE_TEST_APPLESS_MAIN(TestLayoutEngine)
 #include "test_engine.moc"

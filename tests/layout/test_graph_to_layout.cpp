@@ -27,7 +27,7 @@ const LayoutNode* byName(const LayoutGraph& g, const std::string& name) {
 
 class TestGraphToLayout : public QObject {
     Q_OBJECT
-private slots:
+private Q_SLOTS:
     void bufferVsConstant() {
         // x -> linear(p_linear_weight, p_linear_bias) -> mul(b_scale) -> add(c_offset) -> output
         const auto graph = load("buffer_vs_constant.json");
@@ -137,5 +137,7 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestGraphToLayout)
+#include "common/suite_registry.h"
+
+IRSCOPE_TEST_APPLESS_MAIN(TestGraphToLayout)
 #include "test_graph_to_layout.moc"

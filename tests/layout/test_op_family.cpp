@@ -8,7 +8,7 @@ Q_DECLARE_METATYPE(OpFamily)
 
 class TestOpFamily : public QObject {
     Q_OBJECT
-private slots:
+private Q_SLOTS:
     void classify_data() {
         QTest::addColumn<QString>("op");
         QTest::addColumn<OpFamily>("family");
@@ -45,5 +45,7 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestOpFamily)
+#include "common/suite_registry.h"
+
+IRSCOPE_TEST_APPLESS_MAIN(TestOpFamily)
 #include "test_op_family.moc"

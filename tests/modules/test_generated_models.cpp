@@ -60,7 +60,7 @@ class TestGeneratedModels : public QObject {
 private:
     QTemporaryDir dir_;
 
-private slots:
+private Q_SLOTS:
     void initTestCase() {
         if (QStandardPaths::findExecutable(QStringLiteral("python3")).isEmpty()) QSKIP("python3 is not installed");
     }
@@ -88,5 +88,7 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestGeneratedModels)
+#include "common/suite_registry.h"
+
+IRSCOPE_TEST_GUILESS_MAIN(TestGeneratedModels)
 #include "test_generated_models.moc"

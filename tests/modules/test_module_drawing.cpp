@@ -42,7 +42,7 @@ bool inside(const layout::Rect& inner, const layout::Rect& outer) {
 
 class TestModuleDrawing : public QObject {
     Q_OBJECT
-private slots:
+private Q_SLOTS:
     void depthOneShowsTheModelsChildren() {
         Drawn d;
         d.drawing.expandToDepth(1);
@@ -173,5 +173,7 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestModuleDrawing)
+#include "common/suite_registry.h"
+
+IRSCOPE_TEST_APPLESS_MAIN(TestModuleDrawing)
 #include "test_module_drawing.moc"

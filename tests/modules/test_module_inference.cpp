@@ -28,7 +28,7 @@ std::string moduleOf(const modules::ModuleTree& t, const ir::Graph& g, const std
 
 class TestModuleInference : public QObject {
     Q_OBJECT
-private slots:
+private Q_SLOTS:
     void everyOpOfADenseLlamaLandsInItsModule() {
         const Case c = llama(3, false);
         const ir::GraphIndex index(c.graph);
@@ -114,5 +114,7 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestModuleInference)
+#include "common/suite_registry.h"
+
+IRSCOPE_TEST_APPLESS_MAIN(TestModuleInference)
 #include "test_module_inference.moc"

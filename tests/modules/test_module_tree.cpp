@@ -9,7 +9,7 @@ using namespace irscope::modules;
 
 class TestModuleTree : public QObject {
     Q_OBJECT
-private slots:
+private Q_SLOTS:
     void weightModulePathDropsTheLastPart() {
         QCOMPARE(std::string(weightModulePath("layers.3.self_attn.q_proj.weight")),
                  std::string("layers.3.self_attn.q_proj"));
@@ -90,5 +90,7 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestModuleTree)
+#include "common/suite_registry.h"
+
+IRSCOPE_TEST_APPLESS_MAIN(TestModuleTree)
 #include "test_module_tree.moc"

@@ -18,7 +18,7 @@ using namespace irscope;
 
 class TestTracedFixtures : public QObject {
     Q_OBJECT
-private slots:
+private Q_SLOTS:
     void everyOpInTheModuleThatRanIt_data() {
         QTest::addColumn<QString>("name");
         QTest::addColumn<int>("ops");
@@ -58,5 +58,7 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestTracedFixtures)
+#include "common/suite_registry.h"
+
+IRSCOPE_TEST_APPLESS_MAIN(TestTracedFixtures)
 #include "test_traced_fixtures.moc"

@@ -19,6 +19,7 @@
 #include <QTest>
 
 #include "core/diff/change_rows.h"
+#include "test_support.h"
 #include "widgets/compare/changes_panel.h"
 #include "widgets/compare/compare_pane.h"
 #include "widgets/compare/compare_session.h"
@@ -33,9 +34,9 @@
 using namespace irscope;
 using namespace irscope::widgets;
 
-namespace {
-QString fx(const QString& name) { return (QString::fromUtf8(IRSCOPE_TEST_DATA) + QStringLiteral("/ir/")) + name; }
+using irscope::test::irFixture;
 
+namespace {
 int64_t nodeIndex(const GraphSession* s, const QString& name) {
     const auto& nodes = s->document()->graph.nodes;
     for (size_t i = 0; i < nodes.size(); ++i)
@@ -69,12 +70,12 @@ class TestCompare : public QObject {
         window_->resize(1500, 950);
         window_->show();
         QSignalSpy loaded(a(), &GraphSession::graphLoaded);
-        window_->openFile(fx(fileA));
+        window_->openFile(irFixture(fileA));
         QVERIFY(loaded.wait(30000));
     }
     void openB(const QString& fileB) {
         QSignalSpy ready(ui_.session, &CompareSession::diffReady);
-        ui_.session->open(fx(fileB));
+        ui_.session->open(irFixture(fileB));
         QVERIFY(ready.wait(30000));
         QTest::qWait(50);  // the splitter and dock take their sizes
     }
@@ -239,8 +240,8 @@ private slots:
     void openingCompareKeepsTheRun() {
         openA(QStringLiteral("diff/diffnet.json"));
         DebugController* c = debug_.controller;
-        c->loadWeights(fx(QStringLiteral("diff/diffnet.weights.pt")));
-        c->loadInputs(fx(QStringLiteral("diff/diffnet.inputs.pt")));
+        c->loadWeights(irFixture(QStringLiteral("diff/diffnet.weights.pt")));
+        c->loadInputs(irFixture(QStringLiteral("diff/diffnet.inputs.pt")));
         QVERIFY(c->waitIdle());
         debug_.continueAction->trigger();
         QVERIFY(c->waitIdle());
@@ -260,13 +261,14 @@ private slots:
     void bsValuesAreTheReferenceOfAsRun() {
         open(QStringLiteral("diff/diffnet_attr.json"), QStringLiteral("diff/diffnet.json"));
         DebugController* c = debug_.controller;
-        c->loadWeights(fx(QStringLiteral("diff/diffnet_attr.weights.pt")));
-        c->loadInputs(fx(QStringLiteral("diff/diffnet.inputs.pt")));
-        c->loadRenamedReference(fx(QStringLiteral("diff/diffnet.intermediates.pt")), ui_.session->tensorNamesBToA());
+        c->loadWeights(irFixture(QStringLiteral("diff/diffnet_attr.weights.pt")));
+        c->loadInputs(irFixture(QStringLiteral("diff/diffnet.inputs.pt")));
+        c->loadRenamedReference(irFixture(QStringLiteral("diff/diffnet.intermediates.pt")),
+                                ui_.session->tensorNamesBToA());
         QVERIFY(c->waitIdle());
         debug_.continueAction->trigger();
         QVERIFY(c->waitIdle());
-        QFile f(fx(QStringLiteral("diff/diffnet_attr.vs_diffnet.json")));
+        QFile f(irFixture(QStringLiteral("diff/diffnet_attr.vs_diffnet.json")));
         QVERIFY(f.open(QIODevice::ReadOnly));
         const auto want = QJsonDocument::fromJson(f.readAll()).object();
         double leaky = -1, linear = -1;
@@ -298,5 +300,7 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestCompare)
+#include "common/suite_registry.h"
+
+IRSCOPE_TEST_MAIN(TestCompare)
 #include "test_compare.moc"

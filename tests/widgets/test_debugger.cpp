@@ -32,6 +32,7 @@
 #include <QTest>
 #include <QTreeWidget>
 
+#include "test_support.h"
 #include "widgets/debugger/constants_panel.h"
 #include "widgets/debugger/debugger_ui.h"
 #include "widgets/debugger/exec_info_panel.h"
@@ -51,9 +52,9 @@
 using namespace irscope;
 using namespace irscope::widgets;
 
-namespace {
-QString fx(const QString& name) { return (QString::fromUtf8(IRSCOPE_TEST_DATA) + QStringLiteral("/ir/")) + name; }
+using irscope::test::irFixture;
 
+namespace {
 // A torch_ir graph slow enough to watch while it runs: x [n, n], then
 // `pairs` times mm(prev, x) -> tanh. Random inputs (seed 0) need no files.
 QByteArray chainGraph(int n, int pairs) {
@@ -145,7 +146,7 @@ private slots:
     // the window has all of them, in their docks or sections, and Debug ▸ Panels
     // offers every dock.
     void panelsInstallThemselves() {
-        open(fx("buffer_vs_constant.json"));
+        open(irFixture("buffer_vs_constant.json"));
         QStringList ids;
         for (const PanelRegistration& r : registeredPanels()) ids << QString::fromLatin1(r.id.key);
         for (const char* id :
@@ -167,8 +168,8 @@ private slots:
     // shard) loads as weights from its folder, as a drop would: every weight
     // the .pt supplies, the folder supplies too.
     void shardedFolderLoadsAsWeights() {
-        open(fx("resnet_tiny.json"));
-        ctl()->loadWeights(fx("resnet_tiny.weights.pt"));
+        open(irFixture("resnet_tiny.json"));
+        ctl()->loadWeights(irFixture("resnet_tiny.weights.pt"));
         QVERIFY(ctl()->waitIdle());
         auto loaded = [this] {
             int n = 0;
@@ -182,17 +183,17 @@ private slots:
         const QString repo = dir.path() + QStringLiteral("/repo");
         QProcess convert;
         convert.start(QString::fromUtf8(IRSCOPE_BINARY),
-                      {QStringLiteral("convert"), fx("resnet_tiny.weights.pt"), repo, QStringLiteral("--shard-size"),
-                       QStringLiteral("1"), QStringLiteral("-q")});
+                      {QStringLiteral("convert"), irFixture("resnet_tiny.weights.pt"), repo,
+                       QStringLiteral("--shard-size"), QStringLiteral("1"), QStringLiteral("-q")});
         QVERIFY(convert.waitForFinished(60000));
         QCOMPARE(convert.exitCode(), 0);
         QVERIFY(QDir(repo).entryList({QStringLiteral("model-*-of-*.safetensors")}).size() > 10);
         QVERIFY(TensorFileDrop::isTensorSource(repo));
         QVERIFY(TensorFileDrop::isTensorSource(repo + QStringLiteral("/model.safetensors.index.json")));
-        QVERIFY(!TensorFileDrop::isTensorSource(fx("resnet_tiny.json")));
+        QVERIFY(!TensorFileDrop::isTensorSource(irFixture("resnet_tiny.json")));
         QVERIFY(!TensorFileDrop::isTensorSource(dir.path()));  // holds only the folder
 
-        open(fx("resnet_tiny.json"));
+        open(irFixture("resnet_tiny.json"));
         ctl()->load(exec::ValueFile::Weights, repo);
         QVERIFY(ctl()->waitIdle());
         QCOMPARE(loaded(), fromPt);
@@ -203,9 +204,9 @@ private slots:
         // ResNet with its blocks closed: F10 runs a whole block, F11 opens the block
         // around the current node without running anything, Shift+F11 finishes the
         // block; the Call Stack dock shows the module path of the current node.
-        open(fx("resnet_tiny.json"));
-        ctl()->loadWeights(fx("resnet_tiny.weights.pt"));
-        ctl()->loadInputs(fx("resnet_tiny.inputs.pt"));
+        open(irFixture("resnet_tiny.json"));
+        ctl()->loadWeights(irFixture("resnet_tiny.weights.pt"));
+        ctl()->loadInputs(irFixture("resnet_tiny.inputs.pt"));
         QVERIFY(ctl()->waitIdle());
         const auto* tree = session()->moduleTree();
         QVERIFY(tree);
@@ -267,9 +268,9 @@ private slots:
     }
 
     void missingConstantFlaggedThenTyped() {
-        open(fx("masked_linear.meta.json"));
-        ctl()->loadWeights(fx("masked_linear.weights.pt"));
-        ctl()->loadInputs(fx("masked_linear.inputs.pt"));
+        open(irFixture("masked_linear.meta.json"));
+        ctl()->loadWeights(irFixture("masked_linear.weights.pt"));
+        ctl()->loadInputs(irFixture("masked_linear.inputs.pt"));
         QVERIFY(ctl()->waitIdle());
         // Weights table: three IR weights; the filter shows the one missing.
         QCOMPARE(ui_.weights->table()->model()->rowCount(), 3);
@@ -365,10 +366,10 @@ private slots:
     void reloadRestoresValueSources() {
         QTemporaryDir dir;
         const QString weights = dir.filePath(QStringLiteral("w.pt"));
-        QVERIFY(QFile::copy(fx("masked_linear.weights.pt"), weights));
-        open(fx("masked_linear.meta.json"));
+        QVERIFY(QFile::copy(irFixture("masked_linear.weights.pt"), weights));
+        open(irFixture("masked_linear.meta.json"));
         ctl()->loadWeights(weights);
-        ctl()->loadInputs(fx("masked_linear.inputs.pt"));
+        ctl()->loadInputs(irFixture("masked_linear.inputs.pt"));
         ctl()->enterConstant(QStringLiteral("mask"), QStringLiteral("[1, 0, 1, 0]"), QStringLiteral("float32"));
         ctl()->setSeed(7);
         QVERIFY(ctl()->waitIdle());
@@ -382,7 +383,7 @@ private slots:
         QVERIFY(ctl()->waitIdle());
         QVERIFY(ctl()->debugger() != before);
         QCOMPARE(ctl()->path(exec::ValueFile::Weights), weights);
-        QCOMPARE(ctl()->path(exec::ValueFile::Inputs), fx("masked_linear.inputs.pt"));
+        QCOMPARE(ctl()->path(exec::ValueFile::Inputs), irFixture("masked_linear.inputs.pt"));
         QCOMPARE(ctl()->enteredConstants(), QStringList{QStringLiteral("mask")});
         QCOMPARE(ctl()->seed(), int64_t(7));
         QVERIFY(ctl()->missing().empty());
@@ -402,8 +403,8 @@ private slots:
     }
 
     void failedNodeShown() {
-        open(fx("masked_linear.meta.json"));
-        ctl()->loadWeights(fx("masked_linear.weights.pt"));
+        open(irFixture("masked_linear.meta.json"));
+        ctl()->loadWeights(irFixture("masked_linear.weights.pt"));
         ctl()->enterConstant(QStringLiteral("mask"), QStringLiteral("[1, 0, 1]"),
                              QStringLiteral("float32"));  // wrong size
         QVERIFY(ctl()->waitIdle());
@@ -429,12 +430,12 @@ private slots:
     }
 
     void breakpointsRunToAndCliDump() {
-        open(fx("llama_block.meta.json"));
-        ctl()->loadWeights(fx("llama_block.weights.pt"));
+        open(irFixture("llama_block.meta.json"));
+        ctl()->loadWeights(irFixture("llama_block.weights.pt"));
         QVERIFY(ctl()->waitIdle());
         QCOMPARE(ctl()->missing().size(), size_t(3));  // b_rope_cos, b_rope_sin, c_positions
-        ctl()->loadConstants(fx("llama_block.constants.pt"));
-        ctl()->loadInputs(fx("llama_block.inputs.pt"));
+        ctl()->loadConstants(irFixture("llama_block.constants.pt"));
+        ctl()->loadInputs(irFixture("llama_block.inputs.pt"));
         QVERIFY(ctl()->waitIdle());
         QVERIFY(ctl()->missing().empty());
         // F9 on the selection, then F5 stops before it.
@@ -464,10 +465,11 @@ private slots:
         QTemporaryDir dir;
         const QString dump = dir.filePath(QStringLiteral("dump.pt"));
         QProcess p;
-        p.start(QString::fromUtf8(IRSCOPE_BINARY),
-                {QStringLiteral("run"), fx("llama_block.meta.json"), QStringLiteral("--weights"),
-                 fx("llama_block.weights.pt"), QStringLiteral("--constants"), fx("llama_block.constants.pt"),
-                 QStringLiteral("--inputs"), fx("llama_block.inputs.pt"), QStringLiteral("--dump"), dump});
+        p.start(
+            QString::fromUtf8(IRSCOPE_BINARY),
+            {QStringLiteral("run"), irFixture("llama_block.meta.json"), QStringLiteral("--weights"),
+             irFixture("llama_block.weights.pt"), QStringLiteral("--constants"), irFixture("llama_block.constants.pt"),
+             QStringLiteral("--inputs"), irFixture("llama_block.inputs.pt"), QStringLiteral("--dump"), dump});
         QVERIFY(p.waitForFinished(120000));
         QVERIFY2(p.exitCode() == 0, p.readAllStandardError().constData());
         ctl()->loadReferenceIntermediates(dump);
@@ -503,10 +505,10 @@ private slots:
     }
 
     void compareFindsPlantedDivergence() {
-        open(fx("llama_block.json"));
-        ctl()->loadWeights(fx("llama_block.weights.pt"));
-        ctl()->loadInputs(fx("llama_block.inputs.pt"));
-        ctl()->loadReferenceIntermediates(fx("llama_block.intermediates_bad.pt"));
+        open(irFixture("llama_block.json"));
+        ctl()->loadWeights(irFixture("llama_block.weights.pt"));
+        ctl()->loadInputs(irFixture("llama_block.inputs.pt"));
+        ctl()->loadReferenceIntermediates(irFixture("llama_block.intermediates_bad.pt"));
         // Another CPU's BLAS differs from the fixtures' by an ulp; the planted error is 1.0.
         ctl()->setTolerance(1e-5, 1e-6);
         QVERIFY(ctl()->waitIdle());
@@ -549,9 +551,9 @@ private slots:
     // older one (its answer is dropped); the values table fetches its blocks
     // asynchronously and repaints when they arrive.
     void tensorQueriesAreAsynchronous() {
-        open(fx("llama_block.json"));
-        ctl()->loadWeights(fx("llama_block.weights.pt"));
-        ctl()->loadInputs(fx("llama_block.inputs.pt"));
+        open(irFixture("llama_block.json"));
+        ctl()->loadWeights(irFixture("llama_block.weights.pt"));
+        ctl()->loadInputs(irFixture("llama_block.inputs.pt"));
         QVERIFY(ctl()->waitIdle());
         trigger(ui_.continueAction);
         TensorViewer* v = ui_.tensors->follower();
@@ -693,5 +695,7 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestDebugger)
+#include "common/suite_registry.h"
+
+IRSCOPE_TEST_MAIN(TestDebugger)
 #include "test_debugger.moc"

@@ -26,6 +26,7 @@
 #include <QTimer>
 
 #include "core/modules/module_tree.h"
+#include "test_support.h"
 #include "widgets/debugger/breakpoints_panel.h"
 #include "widgets/debugger/debugger_ui.h"
 #include "widgets/debugger/weights_panel.h"
@@ -39,9 +40,9 @@
 using namespace irscope;
 using namespace irscope::widgets;
 
-namespace {
-QString fx(const QString& name) { return (QString::fromUtf8(IRSCOPE_TEST_DATA) + QStringLiteral("/ir/")) + name; }
-}  // namespace
+using irscope::test::irFixture;
+
+namespace {}  // namespace
 
 class TestDebuggerHabits : public QObject {
     Q_OBJECT
@@ -60,10 +61,10 @@ class TestDebuggerHabits : public QObject {
         window_->resize(1400, 900);
         window_->show();
         QSignalSpy loaded(session(), &GraphSession::graphLoaded);
-        window_->openFile(fx(ir.isEmpty() ? stem + ".json" : ir));
+        window_->openFile(irFixture(ir.isEmpty() ? stem + ".json" : ir));
         QVERIFY(loaded.wait(30000));
-        ctl()->loadWeights(fx(stem + ".weights.pt"));
-        ctl()->loadInputs(fx(stem + ".inputs.pt"));
+        ctl()->loadWeights(irFixture(stem + ".weights.pt"));
+        ctl()->loadInputs(irFixture(stem + ".inputs.pt"));
         QVERIFY(ctl()->waitIdle());
     }
     void trigger(QAction* a) {
@@ -394,5 +395,7 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestDebuggerHabits)
+#include "common/suite_registry.h"
+
+IRSCOPE_TEST_MAIN(TestDebuggerHabits)
 #include "test_debugger_habits.moc"

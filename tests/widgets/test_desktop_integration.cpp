@@ -14,6 +14,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include "test_support.h"
 #include "widgets/main_window/main_window.h"
 #include "widgets/main_window/recent_files.h"
 #include "widgets/main_window/single_instance.h"
@@ -21,9 +22,9 @@
 
 using namespace irscope::widgets;
 
-namespace {
-const QString kData = QString::fromUtf8(IRSCOPE_TEST_DATA);
+using irscope::test::kData;
 
+namespace {
 QString touch(const QTemporaryDir& dir, const QString& name) {
     QFile f(dir.filePath(name));
     f.open(QIODevice::WriteOnly);
@@ -186,5 +187,7 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestDesktopIntegration)
+#include "common/suite_registry.h"
+
+IRSCOPE_TEST_MAIN(TestDesktopIntegration)
 #include "test_desktop_integration.moc"

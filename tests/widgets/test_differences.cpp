@@ -27,6 +27,7 @@
 #include <QTest>
 #include <QToolButton>
 
+#include "test_support.h"
 #include "widgets/debugger/breakpoints_panel.h"
 #include "widgets/debugger/debugger_ui.h"
 #include "widgets/debugger/differences_model.h"
@@ -41,12 +42,12 @@
 using namespace irscope;
 using namespace irscope::widgets;
 
+using irscope::test::irFixture;
+
 namespace {
 
-QString fx(const QString& name) { return (QString::fromUtf8(IRSCOPE_TEST_DATA) + QStringLiteral("/ir/")) + name; }
-
 QJsonObject numerics() {
-    QFile f(fx(QStringLiteral("numerics.json")));
+    QFile f(irFixture(QStringLiteral("numerics.json")));
     f.open(QIODevice::ReadOnly);
     return QJsonDocument::fromJson(f.readAll()).object();
 }
@@ -72,13 +73,13 @@ class TestDifferences : public QObject {
         window_->resize(1400, 900);
         window_->show();
         QSignalSpy loaded(session(), &GraphSession::graphLoaded);
-        window_->openFile(fx(QStringLiteral("llama_block.json")));
+        window_->openFile(irFixture(QStringLiteral("llama_block.json")));
         QVERIFY(loaded.wait(30000));
-        ctl()->loadWeights(fx(QStringLiteral("llama_block.weights_perturbed.pt")));
-        ctl()->loadInputs(fx(QStringLiteral("llama_block.inputs.pt")));
+        ctl()->loadWeights(irFixture(QStringLiteral("llama_block.weights_perturbed.pt")));
+        ctl()->loadInputs(irFixture(QStringLiteral("llama_block.inputs.pt")));
         exec::ReferenceChoice c;
         c.kind = exec::ReferenceChoice::Kind::Weights;
-        c.weightsPath = fx(QStringLiteral("llama_block.weights.pt")).toStdString();
+        c.weightsPath = irFixture(QStringLiteral("llama_block.weights.pt")).toStdString();
         ctl()->setReferenceChoice(c);
         QVERIFY(ctl()->waitIdle());
     }
@@ -181,7 +182,7 @@ private slots:
     void toleranceFromTheDock() {
         QSettings().remove(QStringLiteral("differences"));
         open();
-        ctl()->loadWeights(fx(QStringLiteral("llama_block.weights.pt")));  // the good weights
+        ctl()->loadWeights(irFixture(QStringLiteral("llama_block.weights.pt")));  // the good weights
         exec::ReferenceChoice f64;
         f64.kind = exec::ReferenceChoice::Kind::Dtype;
         f64.dtype = "float64";
@@ -370,5 +371,7 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestDifferences)
+#include "common/suite_registry.h"
+
+IRSCOPE_TEST_MAIN(TestDifferences)
 #include "test_differences.moc"

@@ -13,6 +13,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include "test_support.h"
 #include "widgets/debugger/debugger_ui.h"
 #include "widgets/graph_view/graph_view.h"
 #include "widgets/main_window/main_window.h"
@@ -23,9 +24,9 @@
 using namespace irscope;
 using namespace irscope::widgets;
 
-namespace {
-QString fx(const QString& name) { return (QString::fromUtf8(IRSCOPE_TEST_DATA) + QStringLiteral("/ir/")) + name; }
-}  // namespace
+using irscope::test::irFixture;
+
+namespace {}  // namespace
 
 class TestExtract : public QObject {
     Q_OBJECT
@@ -41,12 +42,12 @@ private slots:
         ui_ = installDebugger(*window_);
         window_->show();
         QSignalSpy loaded(window_->session(), &GraphSession::graphLoaded);
-        window_->openFile(fx(QStringLiteral("tiny_llama.json")));
+        window_->openFile(irFixture(QStringLiteral("tiny_llama.json")));
         QVERIFY(loaded.wait(30000));
         DebugController* c = ui_.controller;
-        c->loadWeights(fx(QStringLiteral("tiny_llama.weights.pt")));
-        c->loadConstants(fx(QStringLiteral("tiny_llama.constants.pt")));
-        c->loadInputs(fx(QStringLiteral("tiny_llama.inputs.pt")));
+        c->loadWeights(irFixture(QStringLiteral("tiny_llama.weights.pt")));
+        c->loadConstants(irFixture(QStringLiteral("tiny_llama.constants.pt")));
+        c->loadInputs(irFixture(QStringLiteral("tiny_llama.inputs.pt")));
         QVERIFY(c->waitIdle());
         const auto* tree = window_->session()->moduleTree();
         QVERIFY(tree);
@@ -75,7 +76,7 @@ private slots:
         const qsizetype at = shown.indexOf(QLatin1String("Reproduce: irscope run "));
         QVERIFY2(at >= 0, qPrintable(shown));
         QStringList args = shown.mid(at + int(strlen("Reproduce: irscope "))).split(QLatin1Char(' '));
-        QCOMPARE(args.mid(0, 4), (QStringList{"run", sub, "--weights", fx("tiny_llama.weights.pt")}));
+        QCOMPARE(args.mid(0, 4), (QStringList{"run", sub, "--weights", irFixture("tiny_llama.weights.pt")}));
         QVERIFY(args.contains(dir.filePath("mlp.inputs.pt")) && args.contains(dir.filePath("mlp.expected.pt")));
         auto* label = window_->findChild<QLabel*>(QStringLiteral("messageLabel"));
         QVERIFY(label && (label->textInteractionFlags() & Qt::TextSelectableByMouse));
@@ -133,5 +134,7 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestExtract)
+#include "common/suite_registry.h"
+
+IRSCOPE_TEST_MAIN(TestExtract)
 #include "test_extract.moc"

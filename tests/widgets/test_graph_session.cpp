@@ -3,13 +3,14 @@
 #include <QSignalSpy>
 #include <QTest>
 
+#include "test_support.h"
 #include "widgets/session/graph_session.h"
 
 using namespace irscope::widgets;
 
-namespace {
-const QString kData = QString::fromUtf8(IRSCOPE_TEST_DATA);
-}
+using irscope::test::kData;
+
+namespace {}
 
 class TestGraphSession : public QObject {
     Q_OBJECT
@@ -104,5 +105,7 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestGraphSession)
+#include "common/suite_registry.h"
+
+IRSCOPE_TEST_MAIN(TestGraphSession)
 #include "test_graph_session.moc"

@@ -6,9 +6,11 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QXmlStreamReader>
+#include "test_support.h"
+
+using irscope::test::kData;
 
 namespace {
-const QString kData = QString::fromUtf8(IRSCOPE_TEST_DATA);
 const QString kBinary = QString::fromUtf8(IRSCOPE_BINARY);
 }  // namespace
 
@@ -141,5 +143,7 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestGuiCli)
+#include "common/suite_registry.h"
+
+IRSCOPE_TEST_MAIN(TestGuiCli)
 #include "test_gui_cli.moc"

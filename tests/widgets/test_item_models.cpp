@@ -17,6 +17,7 @@
 #include <QTableView>
 #include <QTest>
 
+#include "test_support.h"
 #include "widgets/compare/compare_session.h"
 #include "widgets/compare/compare_ui.h"
 #include "widgets/debugger/debugger_ui.h"
@@ -29,9 +30,9 @@
 
 using namespace irscope::widgets;
 
-namespace {
-QString fx(const QString& name) { return (QString::fromUtf8(IRSCOPE_TEST_DATA) + QStringLiteral("/ir/")) + name; }
-}  // namespace
+using irscope::test::irFixture;
+
+namespace {}  // namespace
 
 class TestItemModels : public QObject {
     Q_OBJECT
@@ -68,7 +69,7 @@ class TestItemModels : public QObject {
     }
     void openIr(const QString& name) {
         QSignalSpy loaded(window_->session(), &GraphSession::graphLoaded);
-        window_->openFile(fx(name));
+        window_->openFile(irFixture(name));
         QVERIFY(loaded.wait(30000));
         QVERIFY(ctl()->waitIdle());
         watchNewModels();
@@ -90,10 +91,10 @@ private slots:
 
     void aDebuggingSession() {
         openIr(QStringLiteral("llama_block.json"));
-        ctl()->loadWeights(fx(QStringLiteral("llama_block.weights.pt")));
-        ctl()->loadInputs(fx(QStringLiteral("llama_block.inputs.pt")));
-        ctl()->loadExpected(fx(QStringLiteral("llama_block.expected.pt")));
-        ctl()->loadReferenceIntermediates(fx(QStringLiteral("llama_block.intermediates.pt")));
+        ctl()->loadWeights(irFixture(QStringLiteral("llama_block.weights.pt")));
+        ctl()->loadInputs(irFixture(QStringLiteral("llama_block.inputs.pt")));
+        ctl()->loadExpected(irFixture(QStringLiteral("llama_block.expected.pt")));
+        ctl()->loadReferenceIntermediates(irFixture(QStringLiteral("llama_block.intermediates.pt")));
         QVERIFY(ctl()->waitIdle());
         watchNewModels();
         // Step a few nodes (the differences grow a row at a time), then run on.
@@ -124,15 +125,15 @@ private slots:
 
     void anotherModelThenACompare() {
         openIr(QStringLiteral("tiny_moe.json"));
-        ctl()->loadWeights(fx(QStringLiteral("tiny_moe.weights.pt")));
+        ctl()->loadWeights(irFixture(QStringLiteral("tiny_moe.weights.pt")));
         QVERIFY(ctl()->waitIdle());
         openIr(QStringLiteral("tiny_llama.json"));
         QSignalSpy ready(compare_.session, &CompareSession::diffReady);
-        compare_.session->open(fx(QStringLiteral("diff/tiny_llama_seq4.json")));
+        compare_.session->open(irFixture(QStringLiteral("diff/tiny_llama_seq4.json")));
         QVERIFY(ready.wait(30000));
         QVERIFY(ctl()->waitIdle());
-        watchNewModels();                                               // the changes list
-        compare_.session->open(fx(QStringLiteral("tiny_llama.json")));  // another B: the rows start over
+        watchNewModels();                                                      // the changes list
+        compare_.session->open(irFixture(QStringLiteral("tiny_llama.json")));  // another B: the rows start over
         QVERIFY(ready.wait(30000));
         QVERIFY(ctl()->waitIdle());
     }
@@ -154,5 +155,7 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestItemModels)
+#include "common/suite_registry.h"
+
+IRSCOPE_TEST_MAIN(TestItemModels)
 #include "test_item_models.moc"

@@ -9,6 +9,7 @@
 #include <QTest>
 #include <QTreeWidget>
 
+#include "test_support.h"
 #include "widgets/graph_view/graph_renderer.h"
 #include "widgets/graph_view/graph_view.h"
 #include "widgets/main_window/main_window.h"
@@ -19,9 +20,9 @@
 
 using namespace irscope::widgets;
 
-namespace {
-const QString kData = QString::fromUtf8(IRSCOPE_TEST_DATA);
+using irscope::test::kData;
 
+namespace {
 int64_t nodeIndex(GraphSession* s, const char* name) {
     auto i = s->document()->index->nodeIndex(name);
     return i ? *i : -1;
@@ -302,5 +303,7 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestMainWindow)
+#include "common/suite_registry.h"
+
+IRSCOPE_TEST_MAIN(TestMainWindow)
 #include "test_main_window.moc"

@@ -227,5 +227,7 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestModuleView)
+#include "common/suite_registry.h"
+
+IRSCOPE_TEST_MAIN(TestModuleView)
 #include "test_module_view.moc"

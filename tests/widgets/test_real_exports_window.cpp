@@ -121,5 +121,7 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestRealExportsWindow)
+#include "common/suite_registry.h"
+
+IRSCOPE_TEST_MAIN(TestRealExportsWindow)
 #include "test_real_exports_window.moc"

@@ -274,5 +274,7 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestTaskQueue)
+#include "common/suite_registry.h"
+
+IRSCOPE_TEST_MAIN(TestTaskQueue)
 #include "test_task_queue.moc"

@@ -22,6 +22,7 @@
 #include <QTest>
 #include <QToolButton>
 
+#include "test_support.h"
 #include "widgets/debugger/debugger_ui.h"
 #include "widgets/debugger/inputs_panel.h"
 #include "widgets/debugger/missing_values_panel.h"
@@ -38,9 +39,9 @@
 
 using namespace irscope::widgets;
 
-namespace {
-QString fx(const QString& name) { return (QString::fromUtf8(IRSCOPE_TEST_DATA) + QStringLiteral("/ir/")) + name; }
+using irscope::test::irFixture;
 
+namespace {
 int64_t nodeIndex(GraphSession* s, const QString& name) {
     const auto& nodes = s->document()->graph.nodes;
     for (size_t i = 0; i < nodes.size(); ++i)
@@ -75,7 +76,7 @@ bool openWithDebugger(MainWindow& w, DebuggerUi& ui, const QString& ir) {
     w.resize(1400, 900);
     w.show();
     QSignalSpy loaded(w.session(), &GraphSession::graphLoaded);
-    w.openFile(fx(ir));
+    w.openFile(irFixture(ir));
     return loaded.wait(20000) && ui.controller->waitIdle();
 }
 
@@ -86,9 +87,9 @@ struct LlamaWindow {
     DebuggerUi ui;
     explicit LlamaWindow(const QString& weights = QStringLiteral("llama_block.weights.pt")) {
         openWithDebugger(w, ui, QStringLiteral("llama_block.json"));  // the tests check the outcome
-        ui.controller->loadWeights(fx(weights));
-        ui.controller->loadInputs(fx(QStringLiteral("llama_block.inputs.pt")));
-        ui.controller->loadExpected(fx(QStringLiteral("llama_block.expected.pt")));
+        ui.controller->loadWeights(irFixture(weights));
+        ui.controller->loadInputs(irFixture(QStringLiteral("llama_block.inputs.pt")));
+        ui.controller->loadExpected(irFixture(QStringLiteral("llama_block.expected.pt")));
         ui.controller->waitIdle();
     }
     void run() {
@@ -117,7 +118,7 @@ private slots:
         DebugController* c = lw.ui.controller;
         QVERIFY(!c->weightRows().empty());
         QSignalSpy loaded(lw.w.session(), &GraphSession::graphLoaded);
-        lw.w.openFile(fx(QStringLiteral("tiny_moe.json")));
+        lw.w.openFile(irFixture(QStringLiteral("tiny_moe.json")));
         QVERIFY(loaded.wait(20000) && c->waitIdle());
         for (const auto& r : c->weightRows()) {
             QVERIFY2(r.source.find("llama_block") == std::string::npos, r.originalName.c_str());
@@ -125,7 +126,7 @@ private slots:
         }
         for (const auto& r : c->inputRows()) QVERIFY2(r.source != irscope::exec::InputSource::File, r.name.c_str());
 
-        c->loadWeights(fx(QStringLiteral("tiny_moe.weights.pt")));
+        c->loadWeights(irFixture(QStringLiteral("tiny_moe.weights.pt")));
         QVERIFY(c->waitIdle());
         auto fromFile = [c] {
             int n = 0;
@@ -134,7 +135,7 @@ private slots:
         };
         const int loadedWeights = fromFile();
         QVERIFY(loadedWeights > 0);
-        lw.w.openFile(fx(QStringLiteral("tiny_moe.meta.json")));
+        lw.w.openFile(irFixture(QStringLiteral("tiny_moe.meta.json")));
         QVERIFY(loaded.wait(20000) && c->waitIdle());
         QCOMPARE(fromFile(), loadedWeights);
         QVERIFY2(lw.w.statusBar()->currentMessage().contains(QLatin1String("Kept the files loaded for tiny_moe.json")),
@@ -145,7 +146,7 @@ private slots:
     // pre-flight banner said "load a state_dict that has 'ghost'". It names
     // the broken IR instead, and the list says no file supplies it.
     void aDanglingProducerIsNamedAsABrokenIr() {
-        QFile in(fx(QStringLiteral("simple_mlp.json")));
+        QFile in(irFixture(QStringLiteral("simple_mlp.json")));
         QVERIFY(in.open(QIODevice::ReadOnly));
         QJsonObject ir = QJsonDocument::fromJson(in.readAll()).object();
         QJsonArray nodes = ir[QStringLiteral("nodes")].toArray();
@@ -172,7 +173,7 @@ private slots:
         QSignalSpy loaded(w.session(), &GraphSession::graphLoaded);
         w.openFile(out.fileName());
         QVERIFY(loaded.wait(20000) && ui.controller->waitIdle());
-        ui.controller->loadWeights(fx(QStringLiteral("simple_mlp.weights.pt")));
+        ui.controller->loadWeights(irFixture(QStringLiteral("simple_mlp.weights.pt")));
         QVERIFY(ui.controller->waitIdle());
         const QString title = ui.missing->title();
         QVERIFY2(title.contains(QLatin1String("the IR is broken")), qPrintable(title));
@@ -203,7 +204,7 @@ private slots:
         QVERIFY2(s.contains(QLatin1String("no state_dict is loaded")), qPrintable(s));
         s = said(QStringLiteral("mul"));
         QVERIFY2(s.contains(QLatin1String("has not run")), qPrintable(s));
-        ui.controller->loadWeights(fx(QStringLiteral("llama_block.weights.pt")));
+        ui.controller->loadWeights(irFixture(QStringLiteral("llama_block.weights.pt")));
         QVERIFY(ui.controller->waitIdle());
         s = said(QStringLiteral("p_qkv_weight"));
         QVERIFY2(!s.contains(QLatin1String("No value")), qPrintable(s));
@@ -214,8 +215,8 @@ private slots:
         DebuggerUi ui;
         QVERIFY(openWithDebugger(w, ui, QStringLiteral("masked_linear.meta.json")));
         DebugController* c = ui.controller;
-        c->loadWeights(fx(QStringLiteral("masked_linear.weights.pt")));
-        c->loadInputs(fx(QStringLiteral("masked_linear.inputs.pt")));
+        c->loadWeights(irFixture(QStringLiteral("masked_linear.weights.pt")));
+        c->loadInputs(irFixture(QStringLiteral("masked_linear.inputs.pt")));
         QVERIFY(c->waitIdle());
         // Opened with a constant missing, the Constants dock is the one in front.
         QVERIFY(!ui.constantsDock->visibleRegion().isEmpty());
@@ -239,7 +240,7 @@ private slots:
         QVERIFY(!ui.constantsDock->visibleRegion().isEmpty());  // raised over its tab group
 
         // Supplied: the same F5 runs to the end.
-        c->loadConstants(fx(QStringLiteral("masked_linear.constants.pt")));
+        c->loadConstants(irFixture(QStringLiteral("masked_linear.constants.pt")));
         QVERIFY(c->waitIdle());
         ui.continueAction->trigger();
         QVERIFY(c->waitIdle());
@@ -360,7 +361,7 @@ private slots:
     void halfWeightsAreFoundBeforeTheRunAndCastOnRequest() {
         LlamaWindow lw(QStringLiteral("llama_block.weights_fp16.pt"));
         DebugController* c = lw.ui.controller;
-        c->loadExpected(fx(QStringLiteral("llama_block.expected_fp16cast.pt")));
+        c->loadExpected(irFixture(QStringLiteral("llama_block.expected_fp16cast.pt")));
         QVERIFY(c->waitIdle());
         QString said;
         for (auto* label : lw.ui.missing->findChildren<QLabel*>()) said += label->text();
@@ -420,7 +421,7 @@ private slots:
             diagnostics << d;
             cancelShown |= ui.cancelLoad->isVisible();
         });
-        c->loadWeights(fx(QStringLiteral("llama_block.weights.pt")));
+        c->loadWeights(irFixture(QStringLiteral("llama_block.weights.pt")));
         QVERIFY(c->waitIdle());
         QVERIFY(!summaries.isEmpty());
         for (const auto& s : summaries)
@@ -445,7 +446,7 @@ private slots:
         const QString slow = dir.filePath(QStringLiteral("slow.safetensors"));
         writeManyTensors(slow, 40000);
         ui2.controller->loadReferenceIntermediates(slow);
-        ui2.controller->loadWeights(fx(QStringLiteral("llama_block.weights.pt")));
+        ui2.controller->loadWeights(irFixture(QStringLiteral("llama_block.weights.pt")));
         QVERIFY(ui2.cancelLoad->isVisible());
         QTest::mouseClick(ui2.cancelLoad, Qt::LeftButton);
         QVERIFY(ui2.controller->waitIdle());
@@ -481,18 +482,18 @@ private slots:
         QVERIFY(f5 && f9);
 
         QSignalSpy loaded(w.session(), &GraphSession::graphLoaded);
-        w.openFile(fx(QStringLiteral("simple_mlp.json")));
+        w.openFile(irFixture(QStringLiteral("simple_mlp.json")));
         QVERIFY(loaded.wait(20000));
         QVERIFY(reload->isEnabled());
         QCOMPARE(w.windowTitle(), QStringLiteral("SimpleMLP — simple_mlp.json — irscope"));
         QVERIFY(ui.progress->isVisible());
-        ui.controller->loadWeights(fx(QStringLiteral("cnn_bn.weights.pt")));
+        ui.controller->loadWeights(irFixture(QStringLiteral("cnn_bn.weights.pt")));
         QVERIFY(ui.controller->waitIdle());
         QVERIFY(w.messageVisible());
         QVERIFY2(w.messageText().contains(QLatin1String("0 of 4 parameters and buffers found")) &&
                      w.messageText().contains(QLatin1String("different model")),
                  qPrintable(w.messageText()));
-        ui.controller->loadWeights(fx(QStringLiteral("simple_mlp.weights.pt")));
+        ui.controller->loadWeights(irFixture(QStringLiteral("simple_mlp.weights.pt")));
         QVERIFY(ui.controller->waitIdle());
         QVERIFY(!w.messageVisible());
 
@@ -511,5 +512,7 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestTruthfulWindow)
+#include "common/suite_registry.h"
+
+IRSCOPE_TEST_MAIN(TestTruthfulWindow)
 #include "test_truthful_window.moc"
