@@ -45,7 +45,7 @@ int runDiff(const std::vector<std::string>& args) {
     return d.identical() ? kExitOk : kExitFailure;
 }
 
-const CommandRegistration registration{
+const CommandRegistration commandDiffRegistration{
     Command{"diff", "what changed between two IRs: nodes, attrs, shapes, weights, by module",
             "Usage: irscope diff A.json B.json [--json | --summary] [--match auto|names|structure] [-o OUT]\n\n"
             "Compares two torch_ir JSON files and reports the nodes added in B, removed\n"

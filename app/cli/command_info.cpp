@@ -17,7 +17,7 @@ int runInfo(const std::vector<std::string>& args) {
     return writeOutput("info", parsed.value("--output"), text) ? kExitOk : kExitUsage;
 }
 
-const CommandRegistration registration{
+const CommandRegistration commandInfoRegistration{
     Command{"info", "summary of an IR: counts, shapes, op distribution (as `pytorch-ir info`)",
             "Usage: irscope info FILE [--json] [-o OUT]\n\n"
             "Prints the model name, node/input/output/weight counts, total parameters,\n"

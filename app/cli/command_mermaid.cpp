@@ -22,7 +22,7 @@ int runMermaid(const std::vector<std::string>& args) {
                : kExitUsage;
 }
 
-const CommandRegistration registration{Command{"mermaid",
+const CommandRegistration commandMermaidRegistration{Command{"mermaid",
                                                "Mermaid flowchart of an IR (byte-identical to `pytorch-ir visualize`)",
                                                "Usage: irscope mermaid FILE [--max-nodes N] [--no-weights] [-o OUT]\n\n"
                                                "Prints the graph as a Mermaid flowchart, byte for byte what\n"

@@ -31,7 +31,7 @@ int runModules(const std::vector<std::string>& args) {
     return writeOutput("modules", parsed.value("--output"), text) ? kExitOk : kExitUsage;
 }
 
-const CommandRegistration registration{
+const CommandRegistration commandModulesRegistration{
     Command{"modules", "the module tree inferred from weight names and data flow (text or JSON)",
             "Usage: irscope modules IR [--json] [--depth N|all] [-o OUT]\n\n"
             "torch_ir files record no nn.Module hierarchy. irscope infers it: a weight's\n"

@@ -70,7 +70,7 @@ int runRender(const std::vector<std::string>& args) {
     return writeOutput("render", out, svg) ? kExitOk : kExitUsage;
 }
 
-const CommandRegistration registration{
+const CommandRegistration commandRenderRegistration{
     Command{"render", "Draw the graph to an SVG (or PNG) file, as the graph view shows it",
             "Usage: irscope render IR -o OUT.svg|OUT.png [--no-weights] [--scale S] [--depth N|auto|all]\n\n"
             "Lays the graph out (layered, top to bottom) and writes the drawing:\n"

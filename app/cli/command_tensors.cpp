@@ -112,7 +112,7 @@ int runTensors(const std::vector<std::string>& args) {
     return kExitOk;
 }
 
-const CommandRegistration registration{
+const CommandRegistration commandTensorsRegistration{
     Command{"tensors", "list the tensors of a .pt/.safetensors/.npy file: name, dtype, shape, stats",
             "Usage: irscope tensors FILE [--json] [--no-stats] [--select KEY]\n\n"
             "Lists every tensor in FILE, one row each: name, dtype (torch_ir spelling:\n"

@@ -31,7 +31,7 @@ int runValidate(const std::vector<std::string>& args) {
     return unreadable ? kExitUsage : errors ? kExitFailure : kExitOk;
 }
 
-const CommandRegistration registration{
+const CommandRegistration commandValidateRegistration{
     Command{"validate", "check IR files; one line per error, warning or info",
             "Usage: irscope validate FILE... [--no-info] [-q]\n\n"
             "Checks each torch_ir JSON file and prints one line per finding:\n"

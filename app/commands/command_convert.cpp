@@ -30,7 +30,7 @@ int runConvert(const std::vector<std::string>& args) {
     return kExitOk;
 }
 
-const CommandRegistration registration{
+const CommandRegistration commandConvertRegistration{
     Command{"convert", "convert tensor files between .pt, .safetensors and .npy, bit-exact",
             "Usage: irscope convert IN OUT [--select KEY] [-q]\n"
             "       irscope convert IN OUT_DIR --shard-size SIZE [--pytorch-shards]\n\n"

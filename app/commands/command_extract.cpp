@@ -30,7 +30,7 @@ struct ExtractError : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
-io::TensorMap readValues(const std::string& option, const std::string& path) {
+io::TensorMap readExtractValues(const std::string& option, const std::string& path) {
     try {
         return io::readTensorFile(path);
     } catch (const std::exception& e) {
@@ -64,9 +64,9 @@ std::vector<int64_t> selection(const ParsedArgs& p, const ir::Graph& g, const ir
 
 // The values at the cut from a dump (graph inputs may come from --inputs).
 void valuesFromDump(const ParsedArgs& p, const ir::Subgraph& cut, io::TensorMap& inputs, io::TensorMap& expected) {
-    const io::TensorMap dump = readValues("--values", *p.value("--values"));
+    const io::TensorMap dump = readExtractValues("--values", *p.value("--values"));
     io::TensorMap given;
-    if (auto in = p.value("--inputs")) given = readValues("--inputs", *in);
+    if (auto in = p.value("--inputs")) given = readExtractValues("--inputs", *in);
     auto take = [&](const std::string& name, io::TensorMap& into, const char* role) {
         const at::Tensor* t = dump.find(name);
         if (!t) t = given.find(name);
@@ -86,13 +86,13 @@ void valuesFromDump(const ParsedArgs& p, const ir::Subgraph& cut, io::TensorMap&
 void valuesFromRun(const ParsedArgs& p, const ir::Graph& g, const ir::Subgraph& cut, int64_t lastNode,
                    io::TensorMap& inputs, io::TensorMap& expected) {
     exec::Session session(g, exec::RetentionPolicy::FreeAfterLastUse);
-    session.setWeights(castWeightsIfAsked(g, readValues("--weights", *p.value("--weights")), p.has(kCastWeightsFlag),
+    session.setWeights(castWeightsIfAsked(g, readExtractValues("--weights", *p.value("--weights")), p.has(kCastWeightsFlag),
                                           "extract", p.has("--quiet")));
-    if (auto c = p.value("--constants")) session.setConstants(readValues("--constants", *c));
+    if (auto c = p.value("--constants")) session.setConstants(readExtractValues("--constants", *c));
     if (auto seed = p.intValue("--random-inputs"))
         session.setInputs(exec::makeRandomInputs(g, *seed));
     else if (auto in = p.value("--inputs"))
-        session.setInputs(readValues("--inputs", *in));
+        session.setInputs(readExtractValues("--inputs", *in));
     else
         throw UsageError("the run that computes the values needs --inputs FILE or --random-inputs SEED");
     // Only what the run up to the selection needs: a value missing for a later node does not matter here.
@@ -199,7 +199,7 @@ int runExtract(const std::vector<std::string>& args) {
     }
 }
 
-const CommandRegistration registration{
+const CommandRegistration commandExtractRegistration{
     Command{"extract", "cut nodes out of an IR as a runnable IR, with the values at the cut",
             "Usage: irscope extract IR (--nodes A,B,... | --from X --to Y | --around NODE [--radius K]\n"
             "                          | --module PATH) -o SUB.json\n"

@@ -67,7 +67,7 @@ private:
     fs::path path_;
 };
 
-io::TensorMap readValues(const std::string& option, const std::string& path) {
+io::TensorMap readReduceValues(const std::string& option, const std::string& path) {
     try {
         return io::readTensorFile(path);
     } catch (const std::exception& e) {
@@ -239,9 +239,9 @@ int runReduce(const std::vector<std::string>& args) {
         for (const std::string& f : {*out, beside.inputs, beside.expected})
             if (!p.has("--force") && fs::exists(f)) throw ReduceError(f + " exists; pass --force to replace it");
         Values v;
-        v.weights = readValues("--weights", *p.value("--weights"));
-        if (auto c = p.value("--constants")) v.constants = readValues("--constants", *c);
-        v.inputs = p.has("--inputs") ? readValues("--inputs", *p.value("--inputs"))
+        v.weights = readReduceValues("--weights", *p.value("--weights"));
+        if (auto c = p.value("--constants")) v.constants = readReduceValues("--constants", *c);
+        v.inputs = p.has("--inputs") ? readReduceValues("--inputs", *p.value("--inputs"))
                                      : exec::makeRandomInputs(*graph, *p.intValue("--random-inputs"));
         v.weights = castWeightsIfAsked(*graph, std::move(v.weights), p.has(kCastWeightsFlag), "reduce", quiet);
         refuseMissingValues(*graph, v);
@@ -250,7 +250,7 @@ int runReduce(const std::vector<std::string>& args) {
         std::function<bool(const ir::Subgraph&)> fails;
         std::unique_ptr<ScratchDir> scratch;
         if (auto r = p.value("--reference-intermediates")) {
-            values = std::make_unique<ReferenceValues>(readValues("--reference-intermediates", *r), v.inputs);
+            values = std::make_unique<ReferenceValues>(readReduceValues("--reference-intermediates", *r), v.inputs);
             fails = [&](const ir::Subgraph& cut) {
                 io::TensorMap in, expected;
                 values->cut(cut, in, expected);
@@ -322,7 +322,7 @@ int runReduce(const std::vector<std::string>& args) {
     }
 }
 
-const CommandRegistration registration{
+const CommandRegistration commandReduceRegistration{
     Command{"reduce", "cut a failing graph down to a few nodes that still fail",
             "Usage: irscope reduce IR --weights W [--cast-weights] (--inputs I | --random-inputs S)\n"
             "                      [--constants C]\n"

@@ -525,7 +525,7 @@ private:
 
 int runRun(const std::vector<std::string>& args) { return RunCommand(args).run(); }
 
-const CommandRegistration registration{
+const CommandRegistration commandRunRegistration{
     Command{"run", "execute an IR with libtorch node by node and verify it against references",
             "Usage: irscope run IR --weights FILE [--cast-weights] [--constants FILE]\n"
             "                  [--inputs FILE | --random-inputs SEED] [--expected FILE]\n"

@@ -4,7 +4,7 @@
 #include "launcher/module_loader.h"
 
 namespace {
-const bool registered = [] {
+const bool commandsModuleRegistered = [] {
     irscope::app::registerModule({"irscope_commands", IRSCOPE_VERSION, nullptr});
     return true;
 }();

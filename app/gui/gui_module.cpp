@@ -22,7 +22,7 @@ int renderPngReportingErrors(const irscope::ir::Graph& graph, bool includeWeight
 
 const irscope::app::GuiModuleApi kApi{&irscope::app::runGui, &renderPngReportingErrors};
 
-const bool registered = [] {
+const bool guiModuleRegistered = [] {
     irscope::app::registerModule({"irscope_gui", IRSCOPE_VERSION, &kApi});
     return true;
 }();

@@ -158,7 +158,7 @@ void BreakpointsPanel::keyPressEvent(QKeyEvent* e) {
 
 namespace {
 
-const bool registered = registerPanel({
+const bool breakpointsPanelRegistered = registerPanel({
     .id = kBreakpointsPanel,
     .title = QT_TRANSLATE_NOOP("irscope::widgets::Panels", "Breakpoints"),
     .order = 26,

@@ -166,7 +166,7 @@ bool ConstantsPanel::saveDialog() {
 
 namespace {
 
-const bool registered = registerPanel({
+const bool constantsPanelRegistered = registerPanel({
     .id = kConstantsPanel,
     .title = QT_TRANSLATE_NOOP("irscope::widgets::Panels", "Constants"),
     .order = 30,

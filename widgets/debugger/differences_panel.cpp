@@ -428,7 +428,7 @@ void DifferencesPanel::exportDialog(int metricIndex) {
 
 namespace {
 
-const bool registered = registerPanel({
+const bool differencesPanelRegistered = registerPanel({
     .id = kDifferencesPanel,
     .title = QT_TRANSLATE_NOOP("irscope::widgets::Panels", "Differences"),
     .order = 25,

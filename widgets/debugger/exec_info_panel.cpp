@@ -57,7 +57,7 @@ void ExecInfoPanel::rebuild() {
 
 namespace {
 
-const bool registered = registerPanel({
+const bool execInfoPanelRegistered = registerPanel({
     .id = kExecInfoSection,
     .title = QT_TRANSLATE_NOOP("irscope::widgets::Panels", "Execution"),
     .order = 50,

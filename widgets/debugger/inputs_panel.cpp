@@ -176,7 +176,7 @@ void InputsPanel::rebuild() {
 
 namespace {
 
-const bool registered = registerPanel({
+const bool inputsPanelRegistered = registerPanel({
     .id = kInputsPanel,
     .title = QT_TRANSLATE_NOOP("irscope::widgets::Panels", "Inputs and references"),
     .order = 40,

@@ -106,7 +106,7 @@ QString MissingValuesPanel::title() const { return title_->text(); }
 
 namespace {
 
-const bool registered = registerPanel({
+const bool missingValuesPanelRegistered = registerPanel({
     .id = kMissingValuesSection,
     .title = QT_TRANSLATE_NOOP("irscope::widgets::Panels", "Missing values"),
     .order = 60,

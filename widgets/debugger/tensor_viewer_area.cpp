@@ -45,7 +45,7 @@ TensorViewer* TensorViewerArea::pin(TensorViewer* viewer) {
 
 namespace {
 
-const bool registered = registerPanel({
+const bool tensorViewerAreaRegistered = registerPanel({
     .id = kTensorPanel,
     .title = QT_TRANSLATE_NOOP("irscope::widgets::Panels", "Tensor"),
     .order = 20,

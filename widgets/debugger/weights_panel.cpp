@@ -158,7 +158,7 @@ void WeightsPanel::loadFolderDialog() {
 
 namespace {
 
-const bool registered = registerPanel({
+const bool weightsPanelRegistered = registerPanel({
     .id = kWeightsPanel,
     .title = QT_TRANSLATE_NOOP("irscope::widgets::Panels", "Weights"),
     .order = 10,

@@ -9,6 +9,7 @@
 #include <QVBoxLayout>
 
 #include "core/ir/graph_index.h"
+#include "widgets/common/qt_text.h"
 #include "widgets/session/graph_session.h"
 
 namespace irscope::widgets {
@@ -18,8 +19,6 @@ namespace {
 constexpr int kRefRole = Qt::UserRole + 1;
 
 QString qs(const std::string& s) { return QString::fromStdString(s); }
-
-QString shapeText(const ir::Shape& shape) { return qs(ir::shapeToList(shape)); }
 
 QString tensorSummary(const ir::TensorMeta& t) {
     return QStringLiteral("%1  %2").arg(shapeText(t.shape), t.hasDtype() ? qs(t.dtype) : QStringLiteral("(no dtype)"));

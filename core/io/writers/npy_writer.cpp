@@ -40,7 +40,7 @@ void writeNpy(const at::Tensor& tensor, const std::string& path) {
     if (!out) throw TensorFileError(path, "write failed (disk full?)");
 }
 
-const bool registered = registerTensorWriter({
+const bool npyWriterRegistered = registerTensorWriter({
     .name = "npy",
     .extensions = {".npy"},
     .write = [](const TensorMap& tensors,

@@ -67,7 +67,7 @@ void writeSafetensors(const TensorMap& tensors, const std::string& path) {
     if (!out) throw TensorFileError(path, "write failed (disk full?)");
 }
 
-const bool registered = registerTensorWriter({
+const bool safetensorsWriterRegistered = registerTensorWriter({
     .name = "safetensors",
     .extensions = {".safetensors"},
     .write = writeSafetensors,

@@ -146,7 +146,7 @@ void writeTorchSave(const TensorMap& tensors, const std::string& path) {
     if (!out) throw TensorFileError(path, "write failed (disk full?)");
 }
 
-const bool registered = registerTensorWriter({
+const bool torchSaveWriterRegistered = registerTensorWriter({
     .name = "torch.save (zip)",
     .extensions = {".pt", ".pth", ".bin"},
     .write = writeTorchSave,

@@ -39,7 +39,7 @@ TensorCatalog describe(const TensorFileSource& s, const ReadOptions& options) {
     return catalog;
 }
 
-const bool registered = registerTensorFormat({
+const bool safetensorsFormatRegistered = registerTensorFormat({
     .name = "safetensors",
     .rank = 40,
     .claims = [](const TensorFileSource& s) { return s.bytes().size() >= 9 && s.bytes()[8] == '{'; },

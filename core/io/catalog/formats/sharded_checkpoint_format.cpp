@@ -147,7 +147,7 @@ TensorCatalog selectPrefix(TensorCatalog all, const std::string& select, const s
     return all;
 }
 
-TensorCatalog describe(const TensorFileSource& s, const ReadOptions& options) {
+TensorCatalog describeShardedCheckpoint(const TensorFileSource& s, const ReadOptions& options) {
     ShardMerger merger(s.path, options);
     TensorCatalog all;
     if (!s.isDirectory()) {
@@ -163,12 +163,12 @@ TensorCatalog describe(const TensorFileSource& s, const ReadOptions& options) {
     return selectPrefix(std::move(all), options.select, s.path);
 }
 
-const bool registered = registerTensorFormat({
+const bool shardedCheckpointFormatRegistered = registerTensorFormat({
     .name = "sharded checkpoint",
     .rank = 45,
     .claims = claims,
     .extensions = {},
-    .describe = describe,
+    .describe = describeShardedCheckpoint,
 });
 
 }  // namespace
