@@ -22,17 +22,17 @@ int runMermaid(const std::vector<std::string>& args) {
                : kExitUsage;
 }
 
-const CommandRegistration commandMermaidRegistration{Command{"mermaid",
-                                               "Mermaid flowchart of an IR (byte-identical to `pytorch-ir visualize`)",
-                                               "Usage: irscope mermaid FILE [--max-nodes N] [--no-weights] [-o OUT]\n\n"
-                                               "Prints the graph as a Mermaid flowchart, byte for byte what\n"
-                                               "`pytorch-ir visualize` prints, so the two can be diffed.\n\n"
-                                               "Options:\n"
-                                               "  --max-nodes N   draw only the first N nodes (default 30)\n"
-                                               "  --no-weights    leave out weights, buffers and constants\n"
-                                               "  -o, --output F  write to F instead of standard output\n\n"
-                                               "Exit status: 0 on success, 2 when FILE cannot be read or parsed.\n",
-                                               runMermaid}};
+const CommandRegistration commandMermaidRegistration{
+    Command{"mermaid", "Mermaid flowchart of an IR (byte-identical to `pytorch-ir visualize`)",
+            "Usage: irscope mermaid FILE [--max-nodes N] [--no-weights] [-o OUT]\n\n"
+            "Prints the graph as a Mermaid flowchart, byte for byte what\n"
+            "`pytorch-ir visualize` prints, so the two can be diffed.\n\n"
+            "Options:\n"
+            "  --max-nodes N   draw only the first N nodes (default 30)\n"
+            "  --no-weights    leave out weights, buffers and constants\n"
+            "  -o, --output F  write to F instead of standard output\n\n"
+            "Exit status: 0 on success, 2 when FILE cannot be read or parsed.\n",
+            runMermaid}};
 
 }  // namespace
 }  // namespace irscope::cli

@@ -86,8 +86,8 @@ void valuesFromDump(const ParsedArgs& p, const ir::Subgraph& cut, io::TensorMap&
 void valuesFromRun(const ParsedArgs& p, const ir::Graph& g, const ir::Subgraph& cut, int64_t lastNode,
                    io::TensorMap& inputs, io::TensorMap& expected) {
     exec::Session session(g, exec::RetentionPolicy::FreeAfterLastUse);
-    session.setWeights(castWeightsIfAsked(g, readExtractValues("--weights", *p.value("--weights")), p.has(kCastWeightsFlag),
-                                          "extract", p.has("--quiet")));
+    session.setWeights(castWeightsIfAsked(g, readExtractValues("--weights", *p.value("--weights")),
+                                          p.has(kCastWeightsFlag), "extract", p.has("--quiet")));
     if (auto c = p.value("--constants")) session.setConstants(readExtractValues("--constants", *c));
     if (auto seed = p.intValue("--random-inputs"))
         session.setInputs(exec::makeRandomInputs(g, *seed));
