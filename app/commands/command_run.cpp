@@ -29,6 +29,7 @@
 #include "core/exec/session.h"
 #include "core/exec/watchpoints.h"
 #include "core/export/node_data.h"
+#include "core/io/catalog/tensor_format.h"
 #include "core/io/tensor_file.h"
 #include "core/ir/file_replace.h"
 #include "core/ir/graph_index.h"
@@ -105,7 +106,9 @@ public:
                       "--node-data", "--metric", "--dump", "--until", "--rtol", "--atol", "--threads"},
                      {}})) {
         requirePositional(parsed_, 1, 1, "IR (a torch_ir JSON file)");
-        if (!parsed_.has("--weights")) throw UsageError("--weights FILE is required");
+        // A torch.export archive carries its weights: they are the default.
+        if (!parsed_.has("--weights") && !isArchive())
+            throw UsageError("--weights FILE is required (a .pt2 archive carries its own)");
         if (parsed_.has("--inputs") && parsed_.has("--random-inputs"))
             throw UsageError("--inputs and --random-inputs exclude each other");
         if (auto v = parsed_.doubleValue("--rtol")) tol_.rtol = *v;
@@ -195,6 +198,8 @@ public:
     }
 
 private:
+    bool isArchive() const { return io::lowerExtension(parsed_.positional[0]) == ".pt2"; }
+
     bool loadValues() {
         // The reference (every node output of a run: as big as the run) loads
         // on the second core while the IR and the weights load on this one.
@@ -203,7 +208,8 @@ private:
         });
         graph_ = loadGraphOrReport("run", parsed_.positional[0]);
         if (!graph_) return false;
-        weights_ = readOrReport("--weights", parsed_.value("--weights"));
+        weights_ = readOrReport(
+            "--weights", parsed_.has("--weights") ? parsed_.value("--weights") : std::optional(parsed_.positional[0]));
         constants_ = readOrReport("--constants", parsed_.value("--constants"));
         inputs_ = readOrReport("--inputs", parsed_.value("--inputs"));
         expected_ = readOrReport("--expected", parsed_.value("--expected"));
@@ -536,9 +542,11 @@ const CommandRegistration commandRunRegistration{
             "key and placeholder, constants by original name (overriding the IR's), inputs by\n"
             "graph input name. Tensor files: .pt (torch.save), .safetensors, a directory\n"
             "of .npy files, or a sharded Hugging Face checkpoint (its *.index.json or its\n"
-            "directory of shards; only the headers are read up front).\n\n"
+            "directory of shards; only the headers are read up front). IR may be a\n"
+            "torch.export archive (.pt2, PyTorch 2.8 on): it opens as pytorch-ir's IR of the\n"
+            "program and runs with the weights and constants inside it.\n\n"
             "Options:\n"
-            "  --weights FILE        the model's state_dict\n"
+            "  --weights FILE        the model's state_dict (default for a .pt2: the weights in it)\n"
             "  --cast-weights        cast each weight whose dtype is not the IR's to the IR's\n"
             "                        (a bfloat16 checkpoint for a float32 IR); without it such a\n"
             "                        weight is reported before the run, as a missing one is\n"

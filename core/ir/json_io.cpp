@@ -2,6 +2,8 @@
 // straight from the mapped file (saving is json_write.cpp).
 #include "core/ir/json_io.h"
 
+#include "core/ir/archive_readers.h"
+
 #include <cstring>
 #include <unordered_map>
 
@@ -452,7 +454,10 @@ Graph loadGraphFile(const std::string& path, const LoadOptions& options) {
         size_t size;
         ~Unmap() { ::munmap(data, size); }
     } unmap{data, size};
-    return parseGraph(std::string_view(static_cast<const char*>(data), size), path, options);
+    const std::string_view bytes(static_cast<const char*>(data), size);
+    // A torch.export archive (.pt2) and any other registered container.
+    if (auto reader = archiveGraphReaderFor(bytes)) return reader(bytes, path, options);
+    return parseGraph(bytes, path, options);
 }
 
 }  // namespace irscope::ir

@@ -159,6 +159,29 @@ private Q_SLOTS:
         }
     }
 
+    // The torch.export archive of each case (make_pt2_archives.py) runs with
+    // nothing but its inputs: the weights and constants come from inside it,
+    // and the outputs are the module's, as from pytorch-ir's JSON.
+    void archives_data() { cases_data(); }
+    void archives() {
+        QFETCH(QString, name);
+        if (!QFile::exists(real(name + ".pt2"))) QSKIP("no archive for this case");
+        const QJsonObject ir = readReportJson(real(name + ".json"));
+        QStringList args{"run", real(name + ".pt2")};
+        if (QFile::exists(real(name + ".inputs.pt"))) args << "--inputs" << real(name + ".inputs.pt");
+        args << "--expected" << real(name + ".expected.pt") << tolerancesFor(ir);
+        const CliResult r = runIrscope(args);
+        if (const CannotRun* c = cannotRun(name)) {
+            QVERIFY2(r.exitCode != 0, qPrintable(explain(r)));
+            QVERIFY2((r.out + r.err).contains(c->says), qPrintable(explain(r)));
+            return;
+        }
+        QVERIFY2(r.exitCode == 0, qPrintable(explain(r)));
+        QVERIFY2(r.out.contains(": OK") && !r.out.contains("MISMATCH"), qPrintable(explain(r)));
+        const CliResult info = runIrscope({"info", real(name + ".pt2")});
+        QVERIFY2(info.exitCode == 0, qPrintable(explain(info)));
+    }
+
     // irscope's info and mermaid print what pytorch-ir's own CLI prints for
     // the same file, byte for byte (texts recorded by make_cli_texts.py).
     void pytorchIrTexts_data() {

@@ -1,0 +1,29 @@
+#pragma once
+// The graph of a serialized torch.export ExportedProgram (the JSON that
+// torch.export.save writes as models/<name>.json, or
+// serialized_exported_program.json before PyTorch 2.8), as pytorch-ir's
+// extract_ir would write it for the same program: the same node names,
+// op_type spellings, producer references, p_/b_/c_ placeholders and their
+// state_dict names, attrs, and getitem nodes after multi-output ops (the
+// serialized form folds those into the producer's outputs; pytorch-ir's IR
+// has them as nodes).
+//
+// Torch-free: everything comes from the JSON.
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "core/ir/graph.h"
+
+namespace irscope::io {
+
+// `program` is the parsed ExportedProgram; `file` and `entry` name the
+// archive and the record in messages. Throws ir::LoadError naming the JSON
+// path of what it cannot read.
+ir::Graph graphFromExportedProgram(const nlohmann::json& program, const std::string& file, const std::string& entry);
+
+// The torch_ir dtype spelling ("float32") of a serialized ScalarType number,
+// or "" for one the schema does not define.
+std::string dtypeOfScalarType(int64_t scalarType);
+
+}  // namespace irscope::io

@@ -1,0 +1,103 @@
+// Finding the programs of a .pt2 (pt2_archive.h), and the graph reader that
+// lets every IR command open one (registered with core/ir/archive_readers).
+#include "core/io/catalog/pt2/pt2_archive.h"
+
+#include <algorithm>
+
+#include <nlohmann/json.hpp>
+
+#include "core/io/catalog/pt2/exported_program_graph.h"
+#include "core/io/catalog/tensor_file_error.h"
+#include "core/ir/archive_readers.h"
+#include "core/ir/json_io.h"
+
+namespace irscope::io {
+namespace {
+
+bool endsWith(std::string_view s, std::string_view tail) {
+    return s.size() >= tail.size() && s.substr(s.size() - tail.size()) == tail;
+}
+
+ir::Graph readPt2Graph(std::string_view bytes, const std::string& path, const ir::LoadOptions&) {
+    std::vector<Pt2Program> programs;
+    try {
+        ZipReader zip(bytes);
+        programs = pt2Programs(zip);
+        if (programs.empty())
+            throw ir::LoadError(
+                path, "", 0, 0,
+                "is a zip archive but not a torch.export archive (no models/<name>.json and no "
+                "serialized_exported_program.json in it); a torch.save file holds tensors, not a graph");
+        const Pt2Program& program = choosePt2Program(programs, path);
+        const ZipRecord* record = zip.find(program.graphEntry);
+        const std::string_view text = zip.data(*record);
+        nlohmann::json document;
+        try {
+            document = nlohmann::json::parse(text);
+        } catch (const nlohmann::json::parse_error& e) {
+            throw ir::LoadError(path, program.graphEntry, 0, 0,
+                                "is not JSON (byte " + std::to_string(e.byte) + "): " + e.what());
+        }
+        if (auto version = document.find("schema_version"); version != document.end() && version->is_object()) {
+            const int64_t major = version->value("major", 0);
+            // PyTorch 2.1 wrote schema 1 ... 2.13 writes 8; a later major may change what a field means.
+            if (major > 8)
+                throw ir::LoadError(path, program.graphEntry, 0, 0,
+                                    "uses export schema version " + std::to_string(major) + "." +
+                                        std::to_string(version->value("minor", 0)) +
+                                        "; irscope reads versions 1 to 8 (PyTorch 2.1 to 2.13)");
+        }
+        ir::Graph g = graphFromExportedProgram(document, path, program.graphEntry);
+        if (programs.size() > 1) {
+            std::string others;
+            for (const auto& p : programs)
+                if (p.name != program.name) others += (others.empty() ? "" : ", ") + p.name;
+            g.loadDiagnostics.push_back({ir::Severity::Warning, "pt2-programs", "", "", "",
+                                         "the archive holds " + std::to_string(programs.size()) +
+                                             " programs; opened '" + program.name + "' (also: " + others + ")"});
+        }
+        return g;
+    } catch (const FormatError& e) {
+        throw ir::LoadError(path, "", 0, 0, std::string("is not a readable zip archive: ") + e.what());
+    } catch (const nlohmann::json::exception& e) {
+        // A field of the wrong type deep in the program (a hand-edited or damaged archive).
+        throw ir::LoadError(path, "", 0, 0, std::string("holds an ExportedProgram irscope cannot read: ") + e.what());
+    }
+}
+
+const bool pt2GraphReaderRegistered =
+    ir::registerArchiveGraphReader(std::string_view("PK\x03\x04", 4), "torch.export archive (.pt2)", readPt2Graph);
+
+}  // namespace
+
+std::vector<Pt2Program> pt2Programs(const ZipReader& zip) {
+    std::vector<Pt2Program> out;
+    for (const auto& r : zip.records()) {
+        const std::string_view name = r.name;
+        // <top>/models/<name>.json (2.8 on)
+        if (auto at = name.find("/models/"); at != std::string_view::npos && endsWith(name, ".json") &&
+                                             name.find('/', at + 8) == std::string_view::npos) {
+            Pt2Program p;
+            p.name = std::string(name.substr(at + 8, name.size() - at - 8 - 5));
+            p.graphEntry = r.name;
+            const std::string top(name.substr(0, at));
+            p.weightsConfigEntry = top + "/data/weights/" + p.name + "_weights_config.json";
+            p.constantsConfigEntry = top + "/data/constants/" + p.name + "_constants_config.json";
+            if (!zip.find(p.weightsConfigEntry)) p.weightsConfigEntry.clear();
+            if (!zip.find(p.constantsConfigEntry)) p.constantsConfigEntry.clear();
+            out.push_back(std::move(p));
+        } else if (endsWith(name, "serialized_exported_program.json")) {  // 2.1-2.7
+            out.push_back({"model", r.name, "", ""});
+        }
+    }
+    std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.name < b.name; });
+    return out;
+}
+
+const Pt2Program& choosePt2Program(const std::vector<Pt2Program>& programs, const std::string&) {
+    for (const auto& p : programs)
+        if (p.name == "model") return p;
+    return programs.front();
+}
+
+}  // namespace irscope::io

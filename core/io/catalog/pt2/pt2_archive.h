@@ -1,0 +1,32 @@
+#pragma once
+// torch.export archives (.pt2, torch.export.save): which programs one holds
+// and where their graph and weights are, for the layouts PyTorch has written:
+//   2.8 on   <top>/archive_format ("pt2"), <top>/models/<name>.json (one per
+//            program), <top>/data/weights/<name>_weights_config.json with raw
+//            per-tensor files beside it, data/constants/ likewise,
+//            data/sample_inputs/<name>.pt;
+//   2.1-2.7  <top>/serialized_exported_program.json with the state_dict,
+//            constants and example inputs as torch.save pickles beside it.
+// The archive is read in place (stored zip records); nothing is unpickled here.
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/io/catalog/zip_reader.h"
+
+namespace irscope::io {
+
+struct Pt2Program {
+    std::string name;                  // "model" (what torch.export.save names a single program)
+    std::string graphEntry;            // the record holding its ExportedProgram JSON
+    std::string weightsConfigEntry;    // 2.8 on: <name>_weights_config.json, "" before
+    std::string constantsConfigEntry;  // 2.8 on: <name>_constants_config.json, "" before
+};
+
+// The programs in `zip`, in name order; empty when it is not a torch.export archive.
+std::vector<Pt2Program> pt2Programs(const ZipReader& zip);
+
+// The program to open: "model" when present, else the first. `file` is for messages.
+const Pt2Program& choosePt2Program(const std::vector<Pt2Program>& programs, const std::string& file);
+
+}  // namespace irscope::io

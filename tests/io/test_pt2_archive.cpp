@@ -1,0 +1,163 @@
+// torch.export archives (.pt2) open as the IR pytorch-ir writes for the same
+// program. tests/data/real/NAME.pt2 is torch.export.save of the very
+// ExportedProgram that pytorch-ir's extract_ir turned into NAME.json
+// (make_pt2_archives.py, PyTorch 2.13): for every case the graph read from
+// the archive must equal the one read from pytorch-ir's JSON, node for node
+// (names, op_types, inputs with their producers, outputs, attrs), with the
+// same graph inputs, outputs, weights and placeholder mapping. Expected
+// values are pytorch-ir's, not irscope's.
+#include <filesystem>
+#include <fstream>
+
+#include <ATen/ATen.h>
+
+#include "core/io/catalog/pt2/exported_program_graph.h"
+#include "core/io/tensor_file.h"
+#include "core/ir/json_io.h"
+#include "test_support.h"
+
+#include <QtTest/QtTest>
+
+using namespace irscope;
+using irscope::test::dataPath;
+namespace fs = std::filesystem;
+
+namespace {
+
+// The graph as JSON without what an archive does not hold the same way:
+// values of embedded constants (an archive keeps them as tensors under
+// data/constants) and the file's version string.
+nlohmann::ordered_json structureOf(const ir::Graph& g) {
+    // Python's non-finite literals (masked_fill with -inf) as strings, for nlohmann.
+    std::string text = ir::graphToJson(g);
+    for (const char* literal : {"-Infinity", "Infinity", "NaN"}) {
+        const std::string from = std::string(": ") + literal, to = std::string(": \"") + literal + "\"";
+        for (size_t at = 0; (at = text.find(from, at)) != std::string::npos; at += to.size())
+            text.replace(at, from.size(), to);
+    }
+    auto j = nlohmann::ordered_json::parse(text);
+    j.erase("constants");
+    j.erase("pytorch_version");
+    return j;
+}
+
+// The first difference between two JSON values, as a path and both sides.
+std::string firstDifference(const nlohmann::ordered_json& a, const nlohmann::ordered_json& b, const std::string& at) {
+    if (a.type() != b.type() || a.is_primitive()) {
+        if (a == b) return "";
+        return at + ": archive " + a.dump().substr(0, 300) + " vs pytorch-ir " + b.dump().substr(0, 300);
+    }
+    if (a.is_array()) {
+        if (a.size() != b.size())
+            return at + ": " + std::to_string(a.size()) + " vs " + std::to_string(b.size()) + " entries";
+        for (size_t i = 0; i < a.size(); ++i)
+            if (auto d = firstDifference(a[i], b[i], at + "[" + std::to_string(i) + "]"); !d.empty()) return d;
+        return "";
+    }
+    for (auto it = b.begin(); it != b.end(); ++it)
+        if (!a.contains(it.key())) return at + "." + it.key() + ": missing from the archive's graph";
+    for (auto it = a.begin(); it != a.end(); ++it) {
+        if (!b.contains(it.key())) return at + "." + it.key() + ": not in pytorch-ir's IR";
+        if (auto d = firstDifference(it.value(), b[it.key()], at + "." + it.key()); !d.empty()) return d;
+    }
+    return "";
+}
+
+}  // namespace
+
+class TestPt2Archive : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void graphEqualsPytorchIrs_data() {
+        QTest::addColumn<QString>("name");
+        const fs::path dir = dataPath("real");
+        std::vector<std::string> names;
+        for (const auto& e : fs::directory_iterator(dir))
+            if (e.path().extension() == ".pt2") names.push_back(e.path().stem().string());
+        std::sort(names.begin(), names.end());
+        QVERIFY2(names.size() >= 30, "make_pt2_archives.py writes one archive per real export");
+        for (const auto& n : names) QTest::newRow(n.c_str()) << QString::fromStdString(n);
+    }
+    void graphEqualsPytorchIrs() {
+        QFETCH(QString, name);
+        const std::string base = dataPath("real/" + name.toStdString());
+        ir::Graph fromArchive, fromJson;
+        try {
+            fromArchive = ir::loadGraphFile(base + ".pt2");
+            fromJson = ir::loadGraphFile(base + ".json");
+        } catch (const std::exception& e) {
+            QFAIL(e.what());
+        }
+        QVERIFY(!fromArchive.nodes.empty());
+        const std::string difference = firstDifference(structureOf(fromArchive), structureOf(fromJson), "");
+        QVERIFY2(difference.empty(), difference.c_str());
+        QCOMPARE(fromArchive.pytorchVersion, std::string("2.13.0+cpu"));
+    }
+
+    // The archive's weights are the state_dict PyTorch saved beside it
+    // (NAME.weights.pt, torch.save of the module's state_dict): every tensor
+    // there, same dtype, shape and values, read from the raw records.
+    void weightsEqualTheStateDict_data() { graphEqualsPytorchIrs_data(); }
+    void weightsEqualTheStateDict() {
+        QFETCH(QString, name);
+        const std::string base = dataPath("real/" + name.toStdString());
+        if (!fs::exists(base + ".weights.pt")) QSKIP("no state_dict beside this case");
+        const io::TensorMap archive = io::readTensorFile(base + ".pt2");
+        const io::TensorMap saved = io::readTensorFile(base + ".weights.pt");
+        for (const auto& e : saved) {
+            const at::Tensor* t = archive.find(e.name);
+            QVERIFY2(t, ("not in the archive: " + e.name).c_str());
+            QCOMPARE(t->scalar_type(), e.tensor.scalar_type());
+            QCOMPARE(t->sizes().vec(), e.tensor.sizes().vec());
+            QVERIFY2(at::equal(*t, e.tensor), ("values differ: " + e.name).c_str());
+        }
+    }
+
+    // The dtype numbers of torch/_export/serde/schema.py's ScalarType.
+    void scalarTypesAsPytorchIrSpellsThem() {
+        QCOMPARE(io::dtypeOfScalarType(7), std::string("float32"));
+        QCOMPARE(io::dtypeOfScalarType(6), std::string("float16"));
+        QCOMPARE(io::dtypeOfScalarType(13), std::string("bfloat16"));
+        QCOMPARE(io::dtypeOfScalarType(5), std::string("int64"));
+        QCOMPARE(io::dtypeOfScalarType(12), std::string("bool"));
+        QCOMPARE(io::dtypeOfScalarType(1), std::string("uint8"));
+        QCOMPARE(io::dtypeOfScalarType(29), std::string("float8_e4m3fn"));
+        QCOMPARE(io::dtypeOfScalarType(99), std::string());
+    }
+
+    // A torch.save file is a zip too: opened as an IR it says what it is.
+    void torchSaveFileIsNotAGraph() {
+        try {
+            ir::loadGraphFile(dataPath("real/add_on_view.weights.pt"));
+            QFAIL("a state_dict opened as a graph");
+        } catch (const ir::LoadError& e) {
+            const std::string what = e.what();
+            QVERIFY2(what.find("add_on_view.weights.pt") != std::string::npos, what.c_str());
+            QVERIFY2(what.find("not a torch.export archive") != std::string::npos, what.c_str());
+        }
+    }
+
+    // Cut short, an archive is an error naming the file, never a crash.
+    void truncatedArchiveIsAnError() {
+        QTemporaryDir dir;
+        const std::string source = dataPath("real/add_on_view.pt2");
+        std::ifstream in(source, std::ios::binary);
+        const std::string bytes((std::istreambuf_iterator<char>(in)), {});
+        for (size_t keep : {size_t(4), size_t(100), bytes.size() / 2, bytes.size() - 30}) {
+            const std::string path = dir.filePath("cut.pt2").toStdString();
+            std::ofstream(path, std::ios::binary).write(bytes.data(), static_cast<std::streamsize>(keep));
+            try {
+                ir::loadGraphFile(path);
+                QFAIL(("a truncated archive opened, kept " + std::to_string(keep)).c_str());
+            } catch (const ir::LoadError& e) {
+                QVERIFY2(std::string(e.what()).find("cut.pt2") != std::string::npos, e.what());
+            }
+        }
+    }
+};
+
+#include "common/suite_registry.h"
+
+IRSCOPE_TEST_APPLESS_MAIN(TestPt2Archive)
+#include "test_pt2_archive.moc"
