@@ -21,6 +21,9 @@ struct OpNode {
     std::vector<TensorMeta> inputs;
     std::vector<TensorMeta> outputs;
     AttrMap attrs = AttrMap::object();  // absent in the file = empty, as torch_ir reads it
+    // The Python traceback torch.export recorded for the node (a .pt2 has it,
+    // torch_ir JSON does not: never written back). ir/stack_trace.h reads it.
+    std::string stackTrace;
 
     bool isGetitem() const { return opType == kGetitemOp; }
     // "conv2d", "mul.Tensor": op_type without a leading "aten." and a trailing ".default".

@@ -114,6 +114,16 @@ private Q_SLOTS:
         }
     }
 
+    // torch.export's stack_trace reaches the node (Properties shows its frame);
+    // pytorch-ir's JSON has none.
+    void nodesKeepTheirStackTrace() {
+        const ir::Graph g = ir::loadGraphFile(dataPath("real/add_on_view.pt2"));
+        QCOMPARE(g.nodes.front().name, std::string("linear"));
+        QVERIFY2(g.nodes.front().stackTrace.find("linear.py\", line ") != std::string::npos,
+                 g.nodes.front().stackTrace.c_str());
+        QVERIFY(ir::loadGraphFile(dataPath("real/add_on_view.json")).nodes.front().stackTrace.empty());
+    }
+
     // The dtype numbers of torch/_export/serde/schema.py's ScalarType.
     void scalarTypesAsPytorchIrSpellsThem() {
         QCOMPARE(io::dtypeOfScalarType(7), std::string("float32"));

@@ -119,6 +119,33 @@ private slots:
         QCOMPARE(c->cursor(), c->nodeCount());
         QVERIFY2(c->verdict().startsWith(QLatin1String("outputs match")), qPrintable(status));
     }
+
+    // A torch.export archive opened in the window brings its weights and
+    // constants (nothing else loaded): given the inputs, F5 gives the
+    // module's outputs. tiny_llama has a lifted constant and tied weights.
+    void archiveRunsWithItsOwnWeights() {
+        DebugController* c = ui_.controller;
+        QSignalSpy loaded(window_->session(), &GraphSession::graphLoaded);
+        QSignalSpy notices(c, &DebugController::notice);
+        window_->openFile(real(QStringLiteral("tiny_llama.pt2")));
+        QVERIFY(loaded.wait(30000));
+        QVERIFY(c->waitIdle());
+        bool said = false;
+        for (const auto& n : notices) said = said || n[0].toString().contains(QLatin1String("from the archive"));
+        QVERIFY2(said, "opening a .pt2 says its weights came with it");
+        c->loadInputs(real(QStringLiteral("tiny_llama.inputs.pt")));
+        c->loadExpected(real(QStringLiteral("tiny_llama.expected.pt")));
+        c->setTolerance(1e-4, 1e-5);
+        QVERIFY(c->waitIdle());
+        QSignalSpy stopped(c, &DebugController::stopped);
+        ui_.continueAction->trigger();
+        QVERIFY(c->waitIdle());
+        QVERIFY(!stopped.isEmpty());
+        const QString status = stopped.last()[0].toString();
+        QVERIFY2(!c->lastRunFailed(), qPrintable(status));
+        QCOMPARE(c->cursor(), c->nodeCount());
+        QVERIFY2(c->verdict().startsWith(QLatin1String("outputs match")), qPrintable(status));
+    }
 };
 
 #include "common/suite_registry.h"

@@ -29,9 +29,9 @@ void buildActions(MainWindow& w, CompareUi& ui, DebugController* controller) {
     ui.compareAction->setShortcut(QKeySequence(QStringLiteral("Ctrl+Shift+O")));
     ui.compareAction->setStatusTip(QObject::tr("Open a second IR beside this one and show what changed"));
     QObject::connect(ui.compareAction, &QAction::triggered, &w, [&w, compare] {
-        const QString path =
-            QFileDialog::getOpenFileName(&w, QObject::tr("Compare with"), folderOf(w.session()->filePath()),
-                                         QObject::tr("torch_ir JSON (*.json);;All files (*)"));
+        const QString path = QFileDialog::getOpenFileName(
+            &w, QObject::tr("Compare with"), folderOf(w.session()->filePath()),
+            QObject::tr("Graphs (*.json *.pt2);;torch_ir JSON (*.json);;torch.export archive (*.pt2);;All files (*)"));
         if (!path.isEmpty()) compare->open(path);
     });
     ui.closeAction = new QAction(QObject::tr("&Close Comparison"), &w);

@@ -422,9 +422,9 @@ void MainWindow::openDialog() {
     const QString beside = session_->hasDocument()      ? session_->filePath()
                            : recent_->files().isEmpty() ? QString()
                                                         : recent_->files().front();
-    const QString path =
-        QFileDialog::getOpenFileName(this, tr("Open torch_ir graph"), dialogStart(DialogKind::Ir, beside),
-                                     tr("torch_ir JSON (*.json);;All files (*)"));
+    const QString path = QFileDialog::getOpenFileName(
+        this, tr("Open torch_ir graph"), dialogStart(DialogKind::Ir, beside),
+        tr("Graphs (*.json *.pt2);;torch_ir JSON (*.json);;torch.export archive (*.pt2);;All files (*)"));
     rememberDialogFolder(DialogKind::Ir, path);
     if (!path.isEmpty()) openFile(path);
 }

@@ -4,11 +4,13 @@
 
 #include <QLocale>
 
+#include <QFileInfo>
 #include <QHeaderView>
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
 #include "core/ir/graph_index.h"
+#include "core/ir/stack_trace.h"
 #include "widgets/common/qt_text.h"
 #include "widgets/session/graph_session.h"
 
@@ -178,6 +180,15 @@ void PropertiesPanel::showNode(int64_t n) {
         const auto mod = tree->moduleOfNode(n);
         const auto& path = tree->module(mod).path;
         link(s, tr("Module"), path.empty() ? tr("(model)") : qs(path), ItemRef::module(mod, qs(path)));
+    }
+    // The line of the user's model code that made the node (a .pt2 records it).
+    if (const auto frame = ir::userFrame(node.stackTrace)) {
+        auto* source = row(s, tr("Source"),
+                           QStringLiteral("%1:%2  %3")
+                               .arg(QFileInfo(qs(frame->file)).fileName())
+                               .arg(frame->line)
+                               .arg(qs(frame->code)));
+        source->setToolTip(1, qs(node.stackTrace));
     }
     showNodeAttributes(node);
     showNodeInputs(n);

@@ -1,5 +1,7 @@
 #include "widgets/session/debug_controller.h"
 
+#include <algorithm>
+
 #include "core/exec/numerics/local_verdict.h"
 #include "core/ir/same_model.h"
 #include "core/modules/module_tree.h"
@@ -221,6 +223,15 @@ void DebugController::onGraphLoaded() {
     dbg_ = std::make_unique<exec::Debugger>(doc_->graph, retention_);
     emit debuggerReset();
     restoreSettings(settings);
+    // A torch.export archive carries its weights and constants: they load
+    // with it, unless the user's own state_dict carried over.
+    const bool archive = doc_->path.endsWith(QStringLiteral(".pt2"), Qt::CaseInsensitive);
+    const bool weightsGiven = std::any_of(settings.files.begin(), settings.files.end(),
+                                          [](const auto& f) { return f.first == exec::ValueFile::Weights; });
+    if (archive && !weightsGiven) {
+        loadWeights(doc_->path);
+        emit notice(tr("Weights and constants from the archive %1").arg(QFileInfo(doc_->path).fileName()));
+    }
     if (sameModel && !samePath && hadFiles)
         emit notice(tr("Kept the files loaded for %1: %2 is the same model")
                         .arg(QFileInfo(before->path).fileName(), QFileInfo(doc_->path).fileName()));

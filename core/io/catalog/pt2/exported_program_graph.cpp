@@ -249,6 +249,9 @@ ir::Graph graphFromExportedProgram(const json& program, const std::string& file,
         ir::OpNode op;
         op.name = node.value("name", "");
         op.opType = opTypeOf(r.at(node, "target", where).get<std::string>());
+        if (auto meta = node.find("metadata"); meta != node.end() && meta->is_object())
+            if (auto trace = meta->find("stack_trace"); trace != meta->end() && trace->is_string())
+                op.stackTrace = trace->get<std::string>();
         if (op.name.empty()) op.name = "node_" + std::to_string(n);
 
         // Outputs: one tensor (named as the node), or a tuple (node_0, node_1, ...)
