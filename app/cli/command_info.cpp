@@ -8,7 +8,7 @@ namespace {
 
 int runInfo(const std::vector<std::string>& args) {
     const auto parsed = parseArgs(args, {{"--json"}, {"--output"}, {{"-o", "--output"}}});
-    requirePositional(parsed, 1, 1, "FILE (a torch_ir JSON file)");
+    requirePositional(parsed, 1, 1, "FILE (a torch_ir JSON file or a .pt2 archive)");
     auto graph = loadGraphOrReport("info", parsed.positional[0]);
     if (!graph) return kExitUsage;
     const auto summary = exporter::summarize(*graph);

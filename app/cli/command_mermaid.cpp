@@ -8,7 +8,7 @@ namespace {
 
 int runMermaid(const std::vector<std::string>& args) {
     const auto parsed = parseArgs(args, {{"--no-weights"}, {"--max-nodes", "--output"}, {{"-o", "--output"}}});
-    requirePositional(parsed, 1, 1, "FILE (a torch_ir JSON file)");
+    requirePositional(parsed, 1, 1, "FILE (a torch_ir JSON file or a .pt2 archive)");
     exporter::MermaidOptions options;
     if (auto maxNodes = parsed.intValue("--max-nodes")) {
         if (*maxNodes < 0) throw UsageError("--max-nodes must be 0 or more");

@@ -11,7 +11,7 @@ namespace {
 
 int runModules(const std::vector<std::string>& args) {
     const auto parsed = parseArgs(args, {{"--json"}, {"--output", "--depth"}, {{"-o", "--output"}}});
-    requirePositional(parsed, 1, 1, "IR (a torch_ir JSON file)");
+    requirePositional(parsed, 1, 1, "IR (a torch_ir JSON file or a .pt2 archive)");
     int depth = -1;
     if (auto d = parsed.value("--depth"); d && *d != "all") {
         const auto n = parsed.intValue("--depth");

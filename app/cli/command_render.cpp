@@ -36,7 +36,7 @@ int renderPngInGuiModule(const ir::Graph& graph, bool includeWeights, double sca
 
 int runRender(const std::vector<std::string>& args) {
     const auto parsed = parseArgs(args, {{"--no-weights"}, {"--output", "--scale", "--depth"}, {{"-o", "--output"}}});
-    requirePositional(parsed, 1, 1, "IR (a torch_ir JSON file)");
+    requirePositional(parsed, 1, 1, "IR (a torch_ir JSON file or a .pt2 archive)");
     const auto out = parsed.value("--output");
     if (!out || out->empty()) throw UsageError("-o OUT.svg or -o OUT.png is required");
     const std::string ext = lowerExtension(*out);

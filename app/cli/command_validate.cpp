@@ -11,7 +11,7 @@ namespace {
 
 int runValidate(const std::vector<std::string>& args) {
     const auto parsed = parseArgs(args, {{"--quiet", "--no-info"}, {}, {{"-q", "--quiet"}}});
-    requirePositional(parsed, 1, SIZE_MAX, "FILE (one or more torch_ir JSON files)");
+    requirePositional(parsed, 1, SIZE_MAX, "FILE (one or more torch_ir JSON files or .pt2 archives)");
     bool unreadable = false, errors = false;
     for (const auto& path : parsed.positional) {
         auto graph = loadGraphOrReport("validate", path);

@@ -130,7 +130,7 @@ int runExtract(const std::vector<std::string>& args) {
                          {"--output", "--nodes", "--from", "--to", "--around", "--radius", "--module", "--values",
                           "--weights", "--constants", "--inputs", "--random-inputs", "--inputs-out", "--expected-out"},
                          {{"-o", "--output"}, {"-q", "--quiet"}}});
-    requirePositional(p, 1, 1, "IR (a torch_ir JSON file)");
+    requirePositional(p, 1, 1, "IR (a torch_ir JSON file or a .pt2 archive)");
     const auto out = p.value("--output");
     if (!out) throw UsageError("-o SUB.json is required");
     if (p.has("--values") && p.has("--weights"))

@@ -209,7 +209,7 @@ int runReduce(const std::vector<std::string>& args) {
                                     {"--output", "--weights", "--constants", "--inputs", "--random-inputs",
                                      "--reference-intermediates", "--check", "--mode", "--budget", "--rtol", "--atol"},
                                     {{"-o", "--output"}, {"-q", "--quiet"}}});
-    requirePositional(p, 1, 1, "IR (a torch_ir JSON file)");
+    requirePositional(p, 1, 1, "IR (a torch_ir JSON file or a .pt2 archive)");
     const auto out = p.value("--output");
     if (!out) throw UsageError("-o MIN.json is required");
     if (!p.has("--weights")) throw UsageError("--weights FILE is required");

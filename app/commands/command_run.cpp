@@ -105,7 +105,7 @@ public:
                       "--reference-intermediates", "--reference-weights", "--reference-dtype", "--report", "--break-on",
                       "--node-data", "--metric", "--dump", "--until", "--rtol", "--atol", "--threads"},
                      {}})) {
-        requirePositional(parsed_, 1, 1, "IR (a torch_ir JSON file)");
+        requirePositional(parsed_, 1, 1, "IR (a torch_ir JSON file or a .pt2 archive)");
         // A torch.export archive carries its weights: they are the default.
         if (!parsed_.has("--weights") && !isArchive())
             throw UsageError("--weights FILE is required (a .pt2 archive carries its own)");

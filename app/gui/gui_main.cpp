@@ -105,7 +105,7 @@ int runGui(int argc, char** argv) {
     parser.addHelpOption();
     parser.addVersionOption();
     parser.addPositionalArgument(QStringLiteral("ir"),
-                                 QStringLiteral("torch_ir JSON file to open; a second one is compared with it"),
+                                 QStringLiteral("torch_ir JSON file or torch.export archive (.pt2) to open; a second one is compared with it"),
                                  QStringLiteral("[IR.json [B.json]]"));
     const QCommandLineOption newWindow(
         QStringLiteral("new-window"),

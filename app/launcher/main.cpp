@@ -46,7 +46,8 @@ void printTopLevelHelp() {
     std::cout << "irscope " IRSCOPE_VERSION
                  " - see, run and debug torch_ir graphs\n\n"
                  "Usage:\n"
-                 "  irscope [IR.json] [GUI options]    open the desktop app (irscope --help-gui)\n"
+                 "  irscope [IR.json|model.pt2] [GUI options]\n"
+                 "                                     open the desktop app (irscope --help-gui)\n"
                  "  irscope COMMAND [options]          run a command headless\n\n"
                  "Commands:\n";
     auto commands = commandRegistry();
