@@ -104,9 +104,10 @@ int runGui(int argc, char** argv) {
     parser.setApplicationDescription(QStringLiteral("irscope: inspect, run and debug torch_ir graphs"));
     parser.addHelpOption();
     parser.addVersionOption();
-    parser.addPositionalArgument(QStringLiteral("ir"),
-                                 QStringLiteral("torch_ir JSON file or torch.export archive (.pt2) to open; a second one is compared with it"),
-                                 QStringLiteral("[IR.json [B.json]]"));
+    parser.addPositionalArgument(
+        QStringLiteral("ir"),
+        QStringLiteral("torch_ir JSON file or torch.export archive (.pt2) to open; a second one is compared with it"),
+        QStringLiteral("[IR.json [B.json]]"));
     const QCommandLineOption newWindow(
         QStringLiteral("new-window"),
         QStringLiteral(

@@ -300,7 +300,9 @@ void GraphView::paintEvent(QPaintEvent*) {
     if (!rq.layout) {
         p.setPen(palette().color(QPalette::PlaceholderText));
         p.drawText(viewport()->rect(), Qt::AlignCenter,
-                   session_->isLoading() ? tr("Loading…") : tr("Open a torch_ir JSON file or a .pt2 archive (Ctrl+O), or drop one here"));
+                   session_->isLoading()
+                       ? tr("Loading…")
+                       : tr("Open a torch_ir JSON file or a .pt2 archive (Ctrl+O), or drop one here"));
     }
 }
 
