@@ -180,6 +180,22 @@ private Q_SLOTS:
         QVERIFY2(r.out.contains(": OK") && !r.out.contains("MISMATCH"), qPrintable(explain(r)));
         const CliResult info = runIrscope({"info", real(name + ".pt2")});
         QVERIFY2(info.exitCode == 0, qPrintable(explain(info)));
+
+        // convert writes what pytorch-ir's extract_ir wrote for the same
+        // program, byte for byte (constants embedded as extract_ir embeds them).
+        QTemporaryDir dir;
+        const QString out = dir.filePath(name + ".json");
+        const CliResult c = runIrscope({"convert", real(name + ".pt2"), out, "--weights", dir.filePath("w.safetensors")});
+        QVERIFY2(c.exitCode == 0, qPrintable(explain(c)));
+        QFile mine(out), theirs(real(name + ".json"));
+        QVERIFY(mine.open(QIODevice::ReadOnly) && theirs.open(QIODevice::ReadOnly));
+        QVERIFY2(mine.readAll() == theirs.readAll(), qPrintable(out + " differs from " + name + ".json"));
+        // ... and its weights file runs it.
+        QStringList again{"run", out, "--weights", dir.filePath("w.safetensors")};
+        if (QFile::exists(real(name + ".inputs.pt"))) again << "--inputs" << real(name + ".inputs.pt");
+        again << "--expected" << real(name + ".expected.pt") << tolerancesFor(ir);
+        const CliResult w = runIrscope(again);
+        QVERIFY2(w.exitCode == 0 || cannotRun(name), qPrintable(explain(w)));
     }
 
     // irscope's info and mermaid print what pytorch-ir's own CLI prints for

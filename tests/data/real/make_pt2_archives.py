@@ -3,7 +3,8 @@ torch.export.save, so the archive reader is checked against the IR pytorch-ir ma
 program (NAME.json, written by make_real_exports.py from the same seed and the same model).
 
 Run with the venv that has torch 2.13.0+cpu and pytorch-ir (README: Building against your own
-PyTorch):  build-py/venv/bin/python tests/data/real/make_pt2_archives.py [OUTDIR]
+PyTorch):  build-py/venv/bin/python tests/data/real/make_pt2_archives.py [OUTDIR [CASE...]]
+(--hostile-only rewrites just hostile/*.pt2 from OUTDIR/add_on_view.pt2)
 
 Each case is built exactly as make_real_exports.run_case builds it (seeded by its name), exported
 through torch_ir.extract_ir (whose ExportedProgram make_real_exports captures), and saved with
@@ -25,8 +26,12 @@ warnings.filterwarnings("ignore")
 
 
 def main():
-    outdir = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else HERE)
-    only = set(sys.argv[2:])
+    args = [a for a in sys.argv[1:] if a != "--hostile-only"]
+    outdir = os.path.abspath(args[0] if args else HERE)
+    only = set(args[1:])
+    if "--hostile-only" in sys.argv:
+        write_hostile(outdir)
+        return
     for name, _traits, build in real.CASES:
         if only and name not in only:
             continue
@@ -41,6 +46,57 @@ def main():
         path = os.path.join(outdir, name + ".pt2")
         torch.export.save(ep, path)
         print(f"written  {name:32} {os.path.getsize(path):>9} bytes", flush=True)
+    if not only:
+        write_hostile(outdir)
+
+
+
+# ------------------------------------------------------------------ hostile archives
+# Each is add_on_view.pt2 with one thing broken, rewritten with Python's zipfile
+# (stored records, as torch.export.save writes them). tests/io/test_pt2_archive.cpp
+# expects a clear error for each.
+def write_hostile(outdir):
+    import json
+    import zipfile
+
+    src = os.path.join(outdir, "add_on_view.pt2")
+    with zipfile.ZipFile(src) as z:
+        records = {i.filename: z.read(i.filename) for i in z.infolist()}
+    top = "add_on_view/"
+    model = json.loads(records[top + "models/model.json"])
+    weights = json.loads(records[top + "data/weights/model_weights_config.json"])
+    hostile_dir = os.path.join(outdir, "hostile")
+    os.makedirs(hostile_dir, exist_ok=True)
+
+    def save(name, model_json=None, weights_json=None, compress=None):
+        recs = dict(records)
+        if model_json is not None:
+            recs[top + "models/model.json"] = json.dumps(model_json).encode()
+        if weights_json is not None:
+            recs[top + "data/weights/model_weights_config.json"] = json.dumps(weights_json).encode()
+        with zipfile.ZipFile(os.path.join(hostile_dir, name), "w", zipfile.ZIP_STORED) as z:
+            for n, data in recs.items():
+                z.writestr(zipfile.ZipInfo(n), data, compress_type=zipfile.ZIP_DEFLATED if n == compress else None)
+
+    import copy
+    m = copy.deepcopy(model)
+    m["graph_module"]["graph"]["nodes"][0]["inputs"][0]["arg"] = {"as_tensor": {"name": "nosuch"}}
+    save("unknown_tensor.pt2", model_json=m)
+    m = copy.deepcopy(model)       # the first node reads the last node's output: a cycle
+    m["graph_module"]["graph"]["nodes"][0]["inputs"][0]["arg"] = {"as_tensor": {"name": "mul"}}
+    save("cycle.pt2", model_json=m)
+    m = copy.deepcopy(model)
+    m["schema_version"] = {"major": 99, "minor": 0}
+    save("schema_99.pt2", model_json=m)
+    w = copy.deepcopy(weights)
+    w["config"]["lin.weight"]["tensor_meta"]["sizes"] = [{"as_int": 8}, {"as_int": 800}]
+    w["config"]["lin.weight"]["tensor_meta"]["strides"] = [{"as_int": 800}, {"as_int": 1}]
+    save("weights_past_end.pt2", weights_json=w)
+    w = copy.deepcopy(weights)
+    w["config"]["lin.bias"]["path_name"] = "weight_99"
+    save("missing_weight_file.pt2", weights_json=w)
+    save("compressed_graph.pt2", compress=top + "models/model.json")
+    print("written  hostile/*.pt2")
 
 
 if __name__ == "__main__":

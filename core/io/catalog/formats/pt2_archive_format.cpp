@@ -77,6 +77,20 @@ void addPayloads(TensorCatalog& catalog, const ZipReader& zip, const std::string
         }
         r.storageBegin = payload->dataOffset;
         r.storageBytes = payload->size;
+        // The furthest element the view reaches must lie in the storage file.
+        if (r.supported() && r.elementSize > 0) {
+            bool empty = false;
+            int64_t last = r.storageOffset, stride = 1;
+            for (size_t k = r.shape.size(); k-- > 0;) {
+                const int64_t s = r.strides.empty() ? stride : r.strides[k];
+                if (r.shape[k] == 0) empty = true;
+                last += (r.shape[k] - 1) * s;
+                stride *= r.shape[k];
+            }
+            if (!empty && (r.storageOffset < 0 || static_cast<uint64_t>(last + 1) * r.elementSize > payload->size))
+                throw FormatError(where + " reaches element " + std::to_string(last) + " of " + path + ", which holds " +
+                                  std::to_string(payload->size / r.elementSize) + " elements");
+        }
         if (payload->method != 0) r.unsupported = "stored compressed in the archive";
         catalog.records.push_back(std::move(r));
     }

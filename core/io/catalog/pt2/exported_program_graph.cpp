@@ -285,7 +285,9 @@ ir::Graph graphFromExportedProgram(const json& program, const std::string& file,
         }
 
         // Inputs and attrs.
-        json keywordAttrs = json::object(), positionalAttrs = json::object();
+        // Ordered: attrs keep the arguments' order, as pytorch-ir's dicts do.
+        nlohmann::ordered_json keywordAttrs = nlohmann::ordered_json::object(),
+                               positionalAttrs = nlohmann::ordered_json::object();
         json listSizes = json::array(), noneMasks = json::array();
         const json& args = r.at(node, "inputs", where);
         // A higher-order op has no schema: pytorch-ir keeps only its keyword arguments.
@@ -358,7 +360,10 @@ ir::Graph graphFromExportedProgram(const json& program, const std::string& file,
         }
         op.attrs = ir::AttrMap::object();
         for (auto& [k, v] : keywordAttrs.items()) op.attrs[k] = v;
-        if (higherOrder) listSizes = noneMasks = positionalAttrs = json();
+        if (higherOrder) {
+            listSizes = noneMasks = json();
+            positionalAttrs = nullptr;
+        }
         if (!listSizes.empty()) op.attrs["_tensor_list_sizes"] = listSizes;
         if (!noneMasks.empty()) op.attrs["_tensor_list_none_masks"] = noneMasks;
         if (positionalAttrs.is_object())

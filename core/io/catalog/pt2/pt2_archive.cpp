@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/io/catalog/pt2/exported_program_graph.h"
+#include "core/io/catalog/pt2/pt2_constants.h"
 #include "core/io/catalog/tensor_file_error.h"
 #include "core/ir/archive_readers.h"
 #include "core/ir/json_io.h"
@@ -48,6 +49,7 @@ ir::Graph readPt2Graph(std::string_view bytes, const std::string& path, const ir
                                         "; irscope reads versions 1 to 8 (PyTorch 2.1 to 2.13)");
         }
         ir::Graph g = graphFromExportedProgram(document, path, program.graphEntry);
+        g.constants = readPt2Constants(zip, program);
         if (programs.size() > 1) {
             std::string others;
             for (const auto& p : programs)

@@ -1,0 +1,19 @@
+#pragma once
+// The lifted tensor constants (and non-persistent buffers) of a .pt2 as the
+// `constants` of pytorch-ir's IR: pytorch-ir's extract_ir embeds every real
+// (non-meta) tensor of ExportedProgram.constants by name, so a graph read
+// from the archive carries them too and converts to the same JSON.
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/io/catalog/pt2/pt2_archive.h"
+#include "core/ir/constant_value.h"
+
+namespace irscope::io {
+
+// In the archive's order. A constant stored pickled or of a symbolic shape is
+// skipped (its shape and dtype stay in the IR's weights).
+std::vector<std::pair<std::string, ir::ConstantValue>> readPt2Constants(const ZipReader& zip, const Pt2Program& program);
+
+}  // namespace irscope::io
