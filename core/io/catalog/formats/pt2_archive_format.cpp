@@ -78,6 +78,10 @@ void addPayloads(TensorCatalog& catalog, const ZipReader& zip, const std::string
         r.storageBegin = payload->dataOffset;
         r.storageBytes = payload->size;
         // The furthest element the view reaches must lie in the storage file.
+        for (size_t k = 0; k < r.shape.size(); ++k)
+            if (r.shape[k] < 0 || r.shape[k] >= (int64_t(1) << 40) ||
+                (!r.strides.empty() && (r.strides[k] < 0 || r.strides[k] >= (int64_t(1) << 40))))
+                throw FormatError(where + " has an impossible size or stride");
         if (r.supported() && r.elementSize > 0) {
             bool empty = false;
             int64_t last = r.storageOffset, stride = 1;

@@ -50,9 +50,21 @@ std::vector<std::pair<std::string, ir::ConstantValue>> readPt2Constants(const Zi
             continue;
         const std::string_view storage = zip.data(*payload);
         const size_t size = dt->size;
-        int64_t count = 1;
-        for (int64_t d : c.shape) count *= d;
-        if (count < 0) continue;
+        // Checked before anything is allocated: every dimension sane, the
+        // furthest element inside the storage, the copy no bigger than 1 GiB
+        // (a broadcast view may be far bigger than its storage).
+        int64_t count = 1, last = offset[0];
+        bool sane = offset[0] >= 0;
+        for (size_t d = 0; d < c.shape.size() && sane; ++d) {
+            sane = c.shape[d] >= 0 && strides[d] >= 0 && c.shape[d] < (int64_t(1) << 40);
+            count = sane ? count * c.shape[d] : 0;
+            sane = sane && count < (int64_t(1) << 40);
+            if (sane && c.shape[d] > 0) last += (c.shape[d] - 1) * strides[d];
+        }
+        if (!sane || static_cast<uint64_t>(count) * size > (uint64_t(1) << 30)) continue;
+        if (count > 0 && static_cast<uint64_t>(last + 1) * size > storage.size())
+            throw FormatError(program.constantsConfigEntry + ": '" + name + "' reaches past the end of " +
+                              payload->name);
         c.bytes.resize(static_cast<size_t>(count) * size);
         // Row-major walk over the shape; each element's storage index by strides.
         std::vector<int64_t> index(c.shape.size(), 0);
