@@ -1,5 +1,6 @@
 #pragma once
 // OpNode: one ATen call (or getitem) of the graph, in execution order.
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -24,6 +25,10 @@ struct OpNode {
     // The Python traceback torch.export recorded for the node (a .pt2 has it,
     // torch_ir JSON does not: never written back). ir/stack_trace.h reads it.
     std::string stackTrace;
+    // The module that called the op, as torch.export recorded it (the last
+    // entry of nn_module_stack: "layers.0.self_attn", "" for the model
+    // itself); absent in torch_ir JSON, where modules are inferred.
+    std::optional<std::string> modulePath;
 
     bool isGetitem() const { return opType == kGetitemOp; }
     // "conv2d", "mul.Tensor": op_type without a leading "aten." and a trailing ".default".

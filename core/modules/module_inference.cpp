@@ -1,5 +1,7 @@
 #include "core/modules/module_inference.h"
 
+#include "core/modules/recorded_modules.h"
+
 #include <algorithm>
 
 #include "core/layout/op_family.h"
@@ -419,6 +421,8 @@ private:
 }  // namespace
 
 ModuleTree inferModuleTree(const ir::Graph& graph, const ir::GraphIndex& index) {
+    // Recorded beats inferred: a .pt2 names each node's module.
+    if (hasRecordedModules(graph)) return recordedModuleTree(graph);
     return Inference(graph, index).run();
 }
 

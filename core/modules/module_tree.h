@@ -1,7 +1,8 @@
 #pragma once
 // ModuleTree: the nn.Module hierarchy of a graph, every op node in exactly one
-// module. torch_ir files carry no nn_module_stack, so the tree is inferred
-// (module_inference.h); this file is only the data and its queries, so the
+// module. torch_ir files carry no nn_module_stack, so their tree is inferred
+// (module_inference.h); a .pt2 records it (recorded_modules.h). This file is
+// only the data and its queries, so the
 // CLI (`irscope modules`), the collapsed drawing, the Modules dock and the
 // debugger's call stack all read one structure.
 //

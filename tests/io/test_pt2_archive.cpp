@@ -13,7 +13,9 @@
 
 #include "core/io/catalog/pt2/exported_program_graph.h"
 #include "core/io/tensor_file.h"
+#include "core/ir/graph_index.h"
 #include "core/ir/json_io.h"
+#include "core/modules/module_inference.h"
 #include "test_support.h"
 
 #include <QtTest/QtTest>
@@ -122,6 +124,33 @@ private Q_SLOTS:
         QVERIFY2(g.nodes.front().stackTrace.find("linear.py\", line ") != std::string::npos,
                  g.nodes.front().stackTrace.c_str());
         QVERIFY(ir::loadGraphFile(dataPath("real/add_on_view.json")).nodes.front().stackTrace.empty());
+    }
+
+    // The module tree of a .pt2 is the one torch.export recorded
+    // (nn_module_stack), not inferred: in the Kimi MoE layer expert 1's
+    // linear_8 is in mlp.experts.1.gate_proj, silu_1 in mlp.experts.1 and the
+    // dispatch select in mlp (read off the archive's JSON); the getitem nodes
+    // irscope writes sit with their producer.
+    void moduleTreeIsTheRecordedOne() {
+        const ir::Graph g = ir::loadGraphFile(dataPath("real/kimi_moe_layer.pt2"));
+        const ir::GraphIndex index(g);
+        const auto tree = modules::inferModuleTree(g, index);
+        auto moduleOf = [&](const std::string& node) {
+            for (size_t n = 0; n < g.nodes.size(); ++n)
+                if (g.nodes[n].name == node) return tree.module(tree.moduleOfNode(static_cast<int64_t>(n))).path;
+            return std::string("(no node ") + node + ")";
+        };
+        QCOMPARE(moduleOf("linear_8"), std::string("mlp.experts.1.gate_proj"));
+        QCOMPARE(moduleOf("silu_1"), std::string("mlp.experts.1"));
+        QCOMPARE(moduleOf("select"), std::string("mlp"));
+        for (size_t n = 0; n < g.nodes.size(); ++n) {
+            const auto& node = g.nodes[n];
+            if (!node.isGetitem()) continue;
+            const std::string producer = *node.inputs.front().producerNode;
+            QCOMPARE(moduleOf(node.name), moduleOf(producer));
+        }
+        QVERIFY(tree.find("mlp.experts") != modules::kNoModule);
+        QVERIFY(tree.module(tree.find("mlp.experts")).isList);
     }
 
     // The dtype numbers of torch/_export/serde/schema.py's ScalarType.

@@ -125,6 +125,23 @@ json attrValue(const std::string& kind, const json& v) {
     return nullptr;
 }
 
+// "key,path,type;key,path,type" (outermost first) -> the innermost path. A
+// path may hold commas inside brackets ("layers.slice(None, 2, None).0").
+std::string innermostModulePath(const std::string& stack) {
+    const std::string last = stack.substr(stack.rfind(';') == std::string::npos ? 0 : stack.rfind(';') + 1);
+    std::vector<std::string> fields(1);
+    int depth = 0;
+    for (char c : last) {
+        if (c == '(' || c == '[') ++depth;
+        if (c == ')' || c == ']') --depth;
+        if (c == ',' && depth == 0)
+            fields.emplace_back();
+        else
+            fields.back() += c;
+    }
+    return fields.size() >= 2 ? fields[1] : "";
+}
+
 std::string opTypeOf(const std::string& target) {
     if (target == "_operator.getitem" || target == "operator.getitem") return ir::kGetitemOp;
     std::string t = target;
@@ -249,9 +266,12 @@ ir::Graph graphFromExportedProgram(const json& program, const std::string& file,
         ir::OpNode op;
         op.name = node.value("name", "");
         op.opType = opTypeOf(r.at(node, "target", where).get<std::string>());
-        if (auto meta = node.find("metadata"); meta != node.end() && meta->is_object())
+        if (auto meta = node.find("metadata"); meta != node.end() && meta->is_object()) {
             if (auto trace = meta->find("stack_trace"); trace != meta->end() && trace->is_string())
                 op.stackTrace = trace->get<std::string>();
+            if (auto stack = meta->find("nn_module_stack"); stack != meta->end() && stack->is_string())
+                op.modulePath = innermostModulePath(stack->get<std::string>());
+        }
         if (op.name.empty()) op.name = "node_" + std::to_string(n);
 
         // Outputs: one tensor (named as the node), or a tuple (node_0, node_1, ...)
@@ -390,6 +410,7 @@ ir::Graph graphFromExportedProgram(const json& program, const std::string& file,
             item.outputs.push_back(out);
             item.attrs = ir::AttrMap::object();
             item.attrs["index"] = index;
+            item.modulePath = g.nodes.back().modulePath;
             outputsOf[tensor] = item.outputs;
             producerOf[tensor] = {tensor, 0};
             g.nodes.push_back(std::move(item));
