@@ -13,8 +13,8 @@ namespace irscope::cli {
 namespace {
 
 int runConvert(const std::vector<std::string>& args) {
-    const auto parsed =
-        parseArgs(args, {{"--quiet", "--pytorch-shards"}, {"--select", "--shard-size", "--weights"}, {{"-q", "--quiet"}}});
+    const auto parsed = parseArgs(
+        args, {{"--quiet", "--pytorch-shards"}, {"--select", "--shard-size", "--weights"}, {{"-q", "--quiet"}}});
     requirePositional(parsed, 2, 2, "IN and OUT");
     if (io::lowerExtension(parsed.positional[1]) == ".json") {
         // An archive's program as pytorch-ir's IR; its tensors with --weights.

@@ -185,7 +185,8 @@ private Q_SLOTS:
         // program, byte for byte (constants embedded as extract_ir embeds them).
         QTemporaryDir dir;
         const QString out = dir.filePath(name + ".json");
-        const CliResult c = runIrscope({"convert", real(name + ".pt2"), out, "--weights", dir.filePath("w.safetensors")});
+        const CliResult c =
+            runIrscope({"convert", real(name + ".pt2"), out, "--weights", dir.filePath("w.safetensors")});
         QVERIFY2(c.exitCode == 0, qPrintable(explain(c)));
         QFile mine(out), theirs(real(name + ".json"));
         QVERIFY(mine.open(QIODevice::ReadOnly) && theirs.open(QIODevice::ReadOnly));

@@ -92,8 +92,8 @@ void addPayloads(TensorCatalog& catalog, const ZipReader& zip, const std::string
                 stride *= r.shape[k];
             }
             if (!empty && (r.storageOffset < 0 || static_cast<uint64_t>(last + 1) * r.elementSize > payload->size))
-                throw FormatError(where + " reaches element " + std::to_string(last) + " of " + path + ", which holds " +
-                                  std::to_string(payload->size / r.elementSize) + " elements");
+                throw FormatError(where + " reaches element " + std::to_string(last) + " of " + path +
+                                  ", which holds " + std::to_string(payload->size / r.elementSize) + " elements");
         }
         if (payload->method != 0) r.unsupported = "stored compressed in the archive";
         catalog.records.push_back(std::move(r));

@@ -27,7 +27,8 @@ bool intsOf(const nlohmann::json& list, std::vector<int64_t>& out) {
 
 }  // namespace
 
-std::vector<std::pair<std::string, ir::ConstantValue>> readPt2Constants(const ZipReader& zip, const Pt2Program& program) {
+std::vector<std::pair<std::string, ir::ConstantValue>> readPt2Constants(const ZipReader& zip,
+                                                                        const Pt2Program& program) {
     std::vector<std::pair<std::string, ir::ConstantValue>> out;
     if (program.constantsConfigEntry.empty()) return out;
     const ZipRecord* config = zip.find(program.constantsConfigEntry);
@@ -39,7 +40,8 @@ std::vector<std::pair<std::string, ir::ConstantValue>> readPt2Constants(const Zi
         const auto tensor = meta.find("tensor_meta");
         if (meta.value("use_pickle", false) || tensor == meta.end() || !tensor->is_object()) continue;
         const ZipRecord* payload = zip.find(folder + meta.value("path_name", ""));
-        if (!payload) throw FormatError(program.constantsConfigEntry + ": '" + name + "' names a file the archive lacks");
+        if (!payload)
+            throw FormatError(program.constantsConfigEntry + ": '" + name + "' names a file the archive lacks");
         ir::ConstantValue c;
         c.dtype = dtypeOfScalarType(tensor->value("dtype", 0));
         const ir::TorchDType* dt = ir::findTorchDType(c.dtype);

@@ -14,6 +14,7 @@ namespace irscope::io {
 
 // In the archive's order. A constant stored pickled or of a symbolic shape is
 // skipped (its shape and dtype stay in the IR's weights).
-std::vector<std::pair<std::string, ir::ConstantValue>> readPt2Constants(const ZipReader& zip, const Pt2Program& program);
+std::vector<std::pair<std::string, ir::ConstantValue>> readPt2Constants(const ZipReader& zip,
+                                                                        const Pt2Program& program);
 
 }  // namespace irscope::io
