@@ -45,15 +45,26 @@ inline bool writeFully(int fd, const void* data, size_t size) {
     return true;
 }
 
+// One header message: the 4-byte size and room for two descriptors. It points
+// into itself, so it is neither copied nor moved.
+struct HeaderMessage {
+    alignas(cmsghdr) char control[CMSG_SPACE(2 * sizeof(int))] = {};
+    iovec iov;
+    msghdr msg{};
+    explicit HeaderMessage(uint32_t& size) : iov{&size, sizeof size} {
+        msg.msg_iov = &iov;
+        msg.msg_iovlen = 1;
+        msg.msg_control = control;
+        msg.msg_controllen = sizeof control;
+    }
+    HeaderMessage(const HeaderMessage&) = delete;
+    HeaderMessage& operator=(const HeaderMessage&) = delete;
+};
+
 // The request header: `size` with the child's stdout and stderr attached.
 inline bool sendHeader(int fd, uint32_t size, int out, int err) {
-    alignas(cmsghdr) char control[CMSG_SPACE(2 * sizeof(int))] = {};
-    iovec iov{&size, sizeof size};
-    msghdr msg{};
-    msg.msg_iov = &iov;
-    msg.msg_iovlen = 1;
-    msg.msg_control = control;
-    msg.msg_controllen = sizeof control;
+    HeaderMessage m(size);
+    msghdr& msg = m.msg;
     cmsghdr* c = CMSG_FIRSTHDR(&msg);
     c->cmsg_level = SOL_SOCKET;
     c->cmsg_type = SCM_RIGHTS;
@@ -70,13 +81,8 @@ inline bool sendHeader(int fd, uint32_t size, int out, int err) {
 // (close whichever arrived). false when the peer hung up or sent no header.
 inline bool receiveHeader(int fd, uint32_t& size, int& out, int& err) {
     out = err = -1;
-    alignas(cmsghdr) char control[CMSG_SPACE(2 * sizeof(int))] = {};
-    iovec iov{&size, sizeof size};
-    msghdr msg{};
-    msg.msg_iov = &iov;
-    msg.msg_iovlen = 1;
-    msg.msg_control = control;
-    msg.msg_controllen = sizeof control;
+    HeaderMessage m(size);
+    msghdr& msg = m.msg;
     ssize_t n;
     do n = ::recvmsg(fd, &msg, MSG_CMSG_CLOEXEC | MSG_WAITALL);
     while (n < 0 && errno == EINTR);

@@ -32,6 +32,7 @@
 #include <QTest>
 #include <QTreeWidget>
 
+#include "debugger_window.h"
 #include "test_support.h"
 #include "widgets/debugger/constants_panel.h"
 #include "widgets/debugger/debugger_ui.h"
@@ -108,14 +109,7 @@ class TestDebugger : public QObject {
     DebugController* ctl() const { return ui_.controller; }
 
     void open(const QString& file) {
-        delete window_;
-        window_ = new MainWindow;
-        ui_ = installDebugger(*window_);
-        window_->resize(1400, 900);
-        window_->show();
-        QSignalSpy loaded(session(), &GraphSession::graphLoaded);
-        window_->openFile(file);
-        QVERIFY(loaded.wait(30000));
+        QVERIFY(irscope::test::openInFreshWindow(window_, ui_, file));
         QVERIFY(ctl()->waitIdle());
     }
     int64_t nodeIndex(const QString& name) const {

@@ -26,6 +26,7 @@
 #include <QTimer>
 
 #include "core/modules/module_tree.h"
+#include "debugger_window.h"
 #include "test_support.h"
 #include "widgets/debugger/breakpoints_panel.h"
 #include "widgets/debugger/debugger_ui.h"
@@ -55,17 +56,19 @@ class TestDebuggerHabits : public QObject {
     GraphView* view() const { return window_->graphView(); }
 
     void open(const QString& stem, const QString& ir = {}) {
-        delete window_;
-        window_ = new MainWindow;
-        ui_ = installDebugger(*window_);
-        window_->resize(1400, 900);
-        window_->show();
-        QSignalSpy loaded(session(), &GraphSession::graphLoaded);
-        window_->openFile(irFixture(ir.isEmpty() ? stem + ".json" : ir));
-        QVERIFY(loaded.wait(30000));
+        QVERIFY(irscope::test::openInFreshWindow(window_, ui_, irFixture(ir.isEmpty() ? stem + ".json" : ir)));
         ctl()->loadWeights(irFixture(stem + ".weights.pt"));
         ctl()->loadInputs(irFixture(stem + ".inputs.pt"));
         QVERIFY(ctl()->waitIdle());
+    }
+    // llama_block drawn flat (no module boxes) at 2x: its last nodes are far
+    // below the inputs, off screen.
+    void openFlatAtTwice() {
+        open(QStringLiteral("llama_block"));
+        QSignalSpy relaid(session(), &GraphSession::layoutChanged);
+        session()->setGroupByModule(false);
+        QVERIFY(relaid.wait(20000));
+        view()->setZoom(2);
     }
     void trigger(QAction* a) {
         QVERIFY(a && a->isEnabled());
@@ -118,11 +121,7 @@ private slots:
     // scrolls back to the top; F10: the next node is on screen again (the
     // view used to stop following once the user had moved it).
     void viewFollowsEveryPause() {
-        open(QStringLiteral("llama_block"));
-        QSignalSpy relaid(session(), &GraphSession::layoutChanged);
-        session()->setGroupByModule(false);
-        QVERIFY(relaid.wait(20000));
-        view()->setZoom(2);
+        openFlatAtTwice();
         const int64_t n = static_cast<int64_t>(session()->document()->graph.nodes.size());
         scrollAway();
         QVERIFY(!onScreen(n - 2));
@@ -151,11 +150,7 @@ private slots:
     // Go > Show Next Node, Alt+Num * as in Visual Studio: selects the next
     // node and brings it on screen; disabled while nothing is paused.
     void showNextNodeGoesThere() {
-        open(QStringLiteral("llama_block"));
-        QSignalSpy relaid(session(), &GraphSession::layoutChanged);
-        session()->setGroupByModule(false);
-        QVERIFY(relaid.wait(20000));
-        view()->setZoom(2);
+        openFlatAtTwice();
         QAction* next = showNextNode();
         QVERIFY(next);
         QVERIFY(next->shortcuts().contains(
@@ -286,13 +281,7 @@ private slots:
         QVERIFY(f.open(QIODevice::WriteOnly));
         f.write(QJsonDocument(ir).toJson(QJsonDocument::Compact));
         f.close();
-        delete window_;
-        window_ = new MainWindow;
-        ui_ = installDebugger(*window_);
-        window_->show();
-        QSignalSpy loaded(session(), &GraphSession::graphLoaded);
-        window_->openFile(path);
-        QVERIFY(loaded.wait(30000));
+        QVERIFY(irscope::test::openInFreshWindow(window_, ui_, path, QSize()));
         QVERIFY(ctl()->waitIdle());
         QCOMPARE(ui_.weights->visibleRows(), count);
 

@@ -27,6 +27,7 @@
 #include <QTest>
 #include <QToolButton>
 
+#include "debugger_window.h"
 #include "test_support.h"
 #include "widgets/debugger/breakpoints_panel.h"
 #include "widgets/debugger/debugger_ui.h"
@@ -67,14 +68,7 @@ class TestDifferences : public QObject {
 
     // llama_block with the perturbed weights, measured against a run with the good ones.
     void open() {
-        delete window_;
-        window_ = new MainWindow;
-        ui_ = installDebugger(*window_);
-        window_->resize(1400, 900);
-        window_->show();
-        QSignalSpy loaded(session(), &GraphSession::graphLoaded);
-        window_->openFile(irFixture(QStringLiteral("llama_block.json")));
-        QVERIFY(loaded.wait(30000));
+        QVERIFY(irscope::test::openInFreshWindow(window_, ui_, irFixture(QStringLiteral("llama_block.json"))));
         ctl()->loadWeights(irFixture(QStringLiteral("llama_block.weights_perturbed.pt")));
         ctl()->loadInputs(irFixture(QStringLiteral("llama_block.inputs.pt")));
         exec::ReferenceChoice c;

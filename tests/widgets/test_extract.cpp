@@ -13,6 +13,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include "debugger_window.h"
 #include "test_support.h"
 #include "widgets/debugger/debugger_ui.h"
 #include "widgets/graph_view/graph_view.h"
@@ -38,12 +39,7 @@ private slots:
     void cleanupTestCase() { delete window_; }
 
     void moduleWithItsValues() {
-        window_ = new MainWindow;
-        ui_ = installDebugger(*window_);
-        window_->show();
-        QSignalSpy loaded(window_->session(), &GraphSession::graphLoaded);
-        window_->openFile(irFixture(QStringLiteral("tiny_llama.json")));
-        QVERIFY(loaded.wait(30000));
+        QVERIFY(irscope::test::openInFreshWindow(window_, ui_, irFixture(QStringLiteral("tiny_llama.json")), QSize()));
         DebugController* c = ui_.controller;
         c->loadWeights(irFixture(QStringLiteral("tiny_llama.weights.pt")));
         c->loadConstants(irFixture(QStringLiteral("tiny_llama.constants.pt")));
