@@ -49,7 +49,13 @@ ir::Graph readPt2Graph(std::string_view bytes, const std::string& path, const ir
                                         "; irscope reads versions 1 to 8 (PyTorch 2.1 to 2.13)");
         }
         ir::Graph g = graphFromExportedProgram(document, path, program.graphEntry);
-        g.constants = readPt2Constants(zip, program);
+        try {
+            g.constants = readPt2Constants(zip, bytes, program);
+        } catch (const FormatError& e) {
+            // The graph still opens; the constants stay as weights (shape and dtype only).
+            g.loadDiagnostics.push_back({ir::Severity::Warning, "pt2-constants", "", "", "",
+                                         std::string("constants not embedded: ") + e.what()});
+        }
         if (programs.size() > 1) {
             std::string others;
             for (const auto& p : programs)

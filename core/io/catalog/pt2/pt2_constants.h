@@ -4,6 +4,7 @@
 // (non-meta) tensor of ExportedProgram.constants by name, so a graph read
 // from the archive carries them too and converts to the same JSON.
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -12,9 +13,11 @@
 
 namespace irscope::io {
 
-// In the archive's order. A constant stored pickled or of a symbolic shape is
-// skipped (its shape and dtype stay in the IR's weights).
-std::vector<std::pair<std::string, ir::ConstantValue>> readPt2Constants(const ZipReader& zip,
+// In the archive's order; `archive` is the buffer `zip` reads. A constant
+// stored pickled, of a dtype irscope cannot hold, or over 1 GiB is skipped
+// (its shape and dtype stay in the IR's weights). Throws FormatError for a
+// damaged config.
+std::vector<std::pair<std::string, ir::ConstantValue>> readPt2Constants(const ZipReader& zip, std::string_view archive,
                                                                         const Pt2Program& program);
 
 }  // namespace irscope::io

@@ -1,0 +1,98 @@
+// The tensors a .pt2 stores raw (pt2_payloads.h): one record per entry of a
+// weights or constants config, every size, stride and offset checked against
+// the storage file it names before anyone reads it.
+#include "core/io/catalog/pt2/pt2_payloads.h"
+
+#include <nlohmann/json.hpp>
+
+#include "core/io/catalog/pt2/exported_program_graph.h"
+#include "core/io/catalog/tensor_file_error.h"
+#include "core/ir/dtype.h"
+
+namespace irscope::io {
+namespace {
+
+int64_t symIntValue(const nlohmann::ordered_json& v) {
+    if (v.is_number_integer()) return v.get<int64_t>();
+    if (v.is_object() && v.contains("as_int") && v["as_int"].is_number_integer()) return v["as_int"].get<int64_t>();
+    throw FormatError("a symbolic size in a stored tensor");
+}
+
+}  // namespace
+
+void addPt2Payloads(TensorCatalog& catalog, const ZipReader& zip, const std::string& configEntry,
+                    const std::string& folder) {
+    if (configEntry.empty()) return;
+    const ZipRecord* config = zip.find(configEntry);
+    nlohmann::ordered_json document;
+    try {
+        document = nlohmann::ordered_json::parse(zip.data(*config));
+    } catch (const nlohmann::json::exception& e) {
+        throw FormatError(configEntry + ": not JSON: " + e.what());
+    }
+    const auto entries = document.find("config");
+    if (entries == document.end() || !entries->is_object()) throw FormatError(configEntry + ": no \"config\" object");
+    for (const auto& [name, meta] : entries->items()) {
+        const std::string where = configEntry + ": '" + name + "'";
+        TensorRecord r;
+        r.name = name;
+        const std::string path = folder + meta.value("path_name", "");
+        const ZipRecord* payload = zip.find(path);
+        if (!payload) throw FormatError(where + " names " + path + ", which the archive does not hold");
+        const auto tensor = meta.find("tensor_meta");
+        if (tensor == meta.end() || !tensor->is_object()) {
+            r.unsupported = "not a tensor (a custom object)";
+        } else {
+            r.dtype = dtypeOfScalarType(tensor->value("dtype", 0));
+            for (const auto& d : tensor->value("sizes", nlohmann::ordered_json::array()))
+                r.shape.push_back(symIntValue(d));
+            std::vector<int64_t> strides;
+            for (const auto& d : tensor->value("strides", nlohmann::ordered_json::array()))
+                strides.push_back(symIntValue(d));
+            r.storageOffset = tensor->contains("storage_offset") ? symIntValue((*tensor)["storage_offset"]) : 0;
+            // Contiguous strides are left empty, as the other formats leave them.
+            int64_t expect = 1;
+            bool contiguous = strides.size() == r.shape.size();
+            for (size_t k = r.shape.size(); contiguous && k-- > 0;) {
+                if (r.shape[k] != 1 && strides[k] != expect) contiguous = false;
+                expect *= r.shape[k];
+            }
+            if (!contiguous) r.strides = strides;
+            const ir::TorchDType* dt = r.dtype.empty() ? nullptr : ir::findTorchDType(r.dtype);
+            if (!dt)
+                r.unsupported =
+                    "dtype number " + std::to_string(tensor->value("dtype", 0)) + " is not one PyTorch defines";
+            else {
+                r.elementSize = static_cast<int>(dt->size);
+                if (!dt->held) r.unsupported = "dtype " + r.dtype + " is not supported by libtorch 1.13";
+            }
+            if (meta.value("use_pickle", false))
+                r.unsupported = "stored pickled (a tensor subclass); irscope reads the raw tensors of a .pt2";
+        }
+        r.storageBegin = payload->dataOffset;
+        r.storageBytes = payload->size;
+        // The furthest element the view reaches must lie in the storage file.
+        for (size_t k = 0; k < r.shape.size(); ++k)
+            if (r.shape[k] < 0 || r.shape[k] >= (int64_t(1) << 40) ||
+                (!r.strides.empty() && (r.strides[k] < 0 || r.strides[k] >= (int64_t(1) << 40))))
+                throw FormatError(where + " has an impossible size or stride");
+        if (r.supported() && r.elementSize > 0) {
+            bool empty = false;
+            int64_t last = r.storageOffset, stride = 1;
+            for (size_t k = r.shape.size(); k-- > 0;) {
+                const int64_t s = r.strides.empty() ? stride : r.strides[k];
+                if (r.shape[k] == 0) empty = true;
+                last += (r.shape[k] - 1) * s;
+                stride *= r.shape[k];
+                if (stride >= (int64_t(1) << 50)) throw FormatError(where + " has an impossible size or stride");
+            }
+            if (!empty && (r.storageOffset < 0 || static_cast<uint64_t>(last + 1) * r.elementSize > payload->size))
+                throw FormatError(where + " reaches element " + std::to_string(last) + " of " + path +
+                                  ", which holds " + std::to_string(payload->size / r.elementSize) + " elements");
+        }
+        if (payload->method != 0) r.unsupported = "stored compressed in the archive";
+        catalog.records.push_back(std::move(r));
+    }
+}
+
+}  // namespace irscope::io
