@@ -1,7 +1,5 @@
 #include "core/exec/op_binding.h"
 #include <algorithm>
-#include <bit>
-#include <climits>
 
 #include <ATen/ScalarOps.h>
 #include <ATen/core/jit_type.h>
@@ -11,6 +9,7 @@
 #include "core/exec/compat_ops.h"
 #include "core/exec/exec_error.h"
 #include "core/ir/higher_order_ops.h"
+#include "core/ir/optional_tensor_readings.h"
 
 namespace irscope::exec {
 
@@ -18,7 +17,12 @@ static_assert(sizeof(ArgSlot) == 32, "ArgSlot is read for every node that runs: 
 
 namespace {
 
+// In the order of ir::SchemaArgKind, which the light rules take.
 enum class ArgClass { Tensor, OptionalTensor, TensorList, OptionalTensorList, Other };
+static_assert(static_cast<int>(ArgClass::Other) == static_cast<int>(ir::SchemaArgKind::Other) &&
+              static_cast<int>(ArgClass::OptionalTensor) == static_cast<int>(ir::SchemaArgKind::OptionalTensor) &&
+              static_cast<int>(ArgClass::OptionalTensorList) ==
+                  static_cast<int>(ir::SchemaArgKind::OptionalTensorList));
 
 ArgClass classify(const c10::Argument& arg) {
     const auto& t = arg.type();
@@ -180,105 +184,17 @@ private:
         }
     }
 
-    bool explicitNone(const c10::Argument& a) const { return hasAttr(a.name()) && attrs_[a.name()].is_null(); }
-
-    // pytorch-ir drops a None passed for a Tensor? argument without a trace:
-    // clamp(x, None, t) and clamp(x, t) give the same node, and so do
-    // batch_norm with and without affine weights. When fewer inputs are left
-    // for the Tensor? arguments than there are of them, which ones received
-    // a tensor is decided here, for every reading the input count allows:
-    //   - an attr of the argument's name holding null says None was passed;
-    //   - a weight's placeholder ending in the argument's name
-    //     (b_bn_running_mean -> running_mean) says where it goes;
-    //   - otherwise the IR does not say: the node runs as pytorch-ir's own
-    //     executor reads it (the first tensors to the first arguments) and
-    //     reports the readings and how to settle it each time it runs.
+    // Which Tensor? arguments took the inputs left after the certain ones:
+    // the rule validate applies too (core/ir/optional_tensor_readings.h).
     void planOptionals() {
-        optionalPlan_.assign(args_.size(), -1);
-        std::vector<size_t> open;
+        std::vector<ir::SchemaArg> light(args_.size());
         for (size_t i = 0; i < args_.size(); ++i) {
-            if (classes_[i] != ArgClass::OptionalTensor) continue;
-            if (explicitNone(args_[i]))
-                optionalPlan_[i] = 0;
-            else
-                open.push_back(i);
+            light[i].name = args_[i].name();
+            light[i].kind = static_cast<ir::SchemaArgKind>(classes_[i]);
         }
-        const int32_t available = nInputs_ - needAfter_[0];
-        if (available <= 0 || static_cast<size_t>(available) >= open.size() || open.size() > 12) {
-            // None, or all of them: no choice (the greedy rule then equals the only reading).
-            for (size_t i : open) optionalPlan_[i] = available <= 0 ? 0 : 1;
-            if (open.size() > 12) std::fill(optionalPlan_.begin(), optionalPlan_.end(), int8_t{-1});
-            return;
-        }
-        // Every subset of `available` open arguments, scored by names.
-        struct Reading {
-            std::vector<size_t> taken;
-            std::vector<int32_t> inputOf;  // per taken argument, the node input it gets
-            int score = 0;
-        };
-        std::vector<Reading> readings;
-        const size_t n = open.size();
-        for (uint32_t bits = 0; bits < (1u << n); ++bits) {
-            if (std::popcount(bits) != available) continue;
-            Reading r;
-            for (size_t j = 0; j < n; ++j)
-                if (bits & (1u << j)) r.taken.push_back(open[j]);
-            int32_t cursor = 0;
-            size_t list = 0;
-            for (size_t i = 0; i < args_.size(); ++i) {
-                if (classes_[i] == ArgClass::Tensor && !hasAttr(args_[i].name())) ++cursor;
-                if (classes_[i] == ArgClass::TensorList || classes_[i] == ArgClass::OptionalTensorList)
-                    cursor += list < listSizes_.size() ? static_cast<int32_t>(listSizes_[list++]) : 0;
-                if (std::find(r.taken.begin(), r.taken.end(), i) != r.taken.end()) r.inputOf.push_back(cursor++);
-            }
-            for (size_t t = 0; t < r.taken.size(); ++t) {
-                const int32_t in = r.inputOf[t];
-                if (in < 0 || in >= nInputs_) continue;
-                const std::string& name = node_.inputs[static_cast<size_t>(in)].name;
-                for (size_t j : open)
-                    if (namesArgument(name, args_[j].name())) r.score += j == r.taken[t] ? 1 : -1;
-            }
-            readings.push_back(std::move(r));
-        }
-        int best = INT32_MIN, atBest = 0;
-        for (const auto& r : readings) {
-            if (r.score > best) {
-                best = r.score;
-                atBest = 0;
-            }
-            atBest += r.score == best ? 1 : 0;
-        }
-        if (atBest == 1) {
-            for (const auto& r : readings) {
-                if (r.score != best) continue;
-                for (size_t i : open)
-                    optionalPlan_[i] = std::find(r.taken.begin(), r.taken.end(), i) != r.taken.end() ? 1 : 0;
-            }
-            return;
-        }
-        std::string text;
-        for (const auto& r : readings) {
-            if (r.score != best) continue;
-            text += text.empty() ? "" : " or ";
-            for (size_t t = 0; t < r.taken.size(); ++t)
-                text += (t ? ", " : "") + args_[r.taken[t]].name() + "=" +
-                        node_.inputs[static_cast<size_t>(r.inputOf[t])].name;
-        }
-        std::string settle;
-        for (size_t i : open) settle += (settle.empty() ? "\"" : "\" or \"") + args_[i].name() + "\": null";
-        // The greedy reading is pytorch-ir's own executor's; it runs, and
-        // the node says, every time it runs, that it is a reading.
-        op_.ambiguity = "ambiguous inputs: pytorch-ir drops a None passed for a Tensor? argument, and " +
-                        std::to_string(available) + " of this node's " + std::to_string(open.size()) +
-                        " optional tensor arguments can be read as " + text + "; run as the first (pytorch-ir's " +
-                        "reading). If that is wrong, add which one was None to the node's attrs (" + settle + ")";
-    }
-
-    // b_bn_running_mean names running_mean; p_fc_bias names bias.
-    static bool namesArgument(const std::string& input, const std::string& arg) {
-        return input == arg ||
-               (input.size() > arg.size() && input.compare(input.size() - arg.size(), arg.size(), arg) == 0 &&
-                input[input.size() - arg.size() - 1] == '_');
+        auto plan = ir::planOptionalTensors(light, node_);
+        optionalPlan_ = std::move(plan.takes);
+        op_.ambiguity = plan.explanation();
     }
 
     // needAfter_[i]: inputs that arguments i.. will certainly take.

@@ -5,7 +5,8 @@
 
 #include "core/ir/dtype.h"
 #include "core/ir/higher_order_ops.h"
-#include "core/ir/known_ops.h"
+#include "core/ir/op_schema_table.h"
+#include "core/ir/optional_tensor_readings.h"
 
 namespace irscope::ir {
 namespace {
@@ -118,6 +119,11 @@ private:
             else if (!isKnownOpType(node.opType))
                 add(Severity::Warning, "unknown-op", node.name, "", path + ".op_type",
                     "op_type '" + node.opType + "' is not an ATen op irscope knows; it can be drawn but not run");
+            else if (const OpSchema* schema = findOpSchema(node.opType)) {
+                // The reading a run would report, before any run (optional_tensor_readings.h).
+                if (auto plan = planOptionalTensors(schema->args, node); plan.ambiguous())
+                    add(Severity::Warning, "ambiguous-inputs", node.name, "", path + ".inputs", plan.explanation());
+            }
             if (node.isGetitem()) checkGetitem(node, path);
             for (size_t i = 0; i < node.inputs.size(); ++i)
                 checkInput(n, i, path + ".inputs[" + std::to_string(i) + "]");

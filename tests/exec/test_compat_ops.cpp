@@ -7,6 +7,7 @@
 #include "core/exec/compat_ops.h"
 #include "core/exec/session.h"
 #include "core/io/tensor_dtype.h"
+#include "core/ir/op_schema_table.h"
 
 #include <cmath>
 #include <limits>
@@ -520,6 +521,57 @@ private Q_SLOTS:
                                           "aten::var.correction",
                                           "aten::var_mean.correction"};
         QCOMPARE(compatOpsShadowingDispatcher(), expected);
+    }
+
+    // validate and the .pt2 reader read arguments from the light op-schema
+    // table (core/ir/op_schema_table.h, its own parser); the executor binds
+    // with libtorch's parse of the schema it resolves (an equivalent's 2.x
+    // schema or the dispatcher's). Every op of the table must read the same
+    // argument names and tensor kinds both ways, and every op the table lists
+    // must be one the executor can resolve.
+    void opSchemaTableReadsAsTheExecutorBinds() {
+        QStringList differ, unresolved;
+        for (size_t i = 0; i < ir::opSchemaCount(); ++i) {
+            const std::string opType(ir::opSchemaTypeAt(i));
+            const ir::OpSchema* light = ir::findOpSchema(opType);
+            QVERIFY(light);
+            auto name = operatorNameOf(opType);
+            QVERIFY2(name, opType.c_str());
+            const c10::FunctionSchema* schema = nullptr;
+            auto handle = c10::Dispatcher::singleton().findSchema(*name);
+            const CompatOp* compat = findCompatOp(*name);
+            if (compat && (!handle || (compat->shadowsDispatcherOp && TORCH_VERSION_MAJOR < 2)))
+                schema = compat->schema;
+            else if (handle)
+                schema = &handle->schema();
+            if (!schema) {
+                if (!unsupportedReason(*name)) unresolved << QString::fromStdString(opType);
+                continue;
+            }
+            bool same = schema->arguments().size() == light->args.size();
+            for (size_t a = 0; same && a < light->args.size(); ++a) {
+                const auto& arg = schema->arguments()[a];
+                const auto kind = arg.type()->kind();
+                ir::SchemaArgKind expected = ir::SchemaArgKind::Other;
+                if (kind == c10::TypeKind::TensorType) expected = ir::SchemaArgKind::Tensor;
+                if (kind == c10::TypeKind::OptionalType &&
+                    arg.type()->castRaw<c10::OptionalType>()->getElementType()->kind() == c10::TypeKind::TensorType)
+                    expected = ir::SchemaArgKind::OptionalTensor;
+                if (kind == c10::TypeKind::ListType) {
+                    const auto& e = arg.type()->castRaw<c10::ListType>()->getElementType();
+                    if (e->kind() == c10::TypeKind::TensorType) expected = ir::SchemaArgKind::TensorList;
+                    if (e->kind() == c10::TypeKind::OptionalType &&
+                        e->castRaw<c10::OptionalType>()->getElementType()->kind() == c10::TypeKind::TensorType)
+                        expected = ir::SchemaArgKind::OptionalTensorList;
+                }
+                same = arg.name() == light->args[a].name && expected == light->args[a].kind &&
+                       arg.kwarg_only() == light->args[a].kwargOnly &&
+                       (arg.alias_info() && arg.alias_info()->isWrite()) == light->args[a].writes;
+            }
+            if (!same) differ << QString::fromStdString(opType);
+        }
+        QVERIFY2(differ.isEmpty(), qPrintable("read differently: " + differ.join(", ")));
+        QVERIFY2(unresolved.isEmpty(), qPrintable("listed but not runnable: " + unresolved.join(", ")));
     }
 
     void functionalAssertScalar() {

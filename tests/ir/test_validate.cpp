@@ -80,6 +80,63 @@ private Q_SLOTS:
         QFAIL(qPrintable("no " + kind + " [" + code + "] containing \"" + text + "\"; got:\n" + all));
     }
 
+    // pytorch-ir drops a None passed for a Tensor? argument: clamp(x, max=t)
+    // is clamp.Tensor with inputs [x, t]. validate says so before any run,
+    // with both readings and how to settle it; an attr settles it; names
+    // that say where each input goes leave nothing to report.
+    void droppedNoneThatCouldBeEitherIsAWarning() {
+        const auto clampGraph = [](const std::string& attrs) {
+            return ir::parseGraph(
+                R"({"model_name":"m","graph_inputs":[{"name":"x","shape":[3],"dtype":"float32"},
+                  {"name":"t","shape":[3],"dtype":"float32"}],
+                  "graph_outputs":[{"name":"c","shape":[3],"dtype":"float32"}],"weights":[],"nodes":[
+                  {"name":"c","op_type":"aten.clamp.Tensor","inputs":[
+                   {"name":"x","shape":[3],"dtype":"float32","producer_node":"x","producer_output_idx":0},
+                   {"name":"t","shape":[3],"dtype":"float32","producer_node":"t","producer_output_idx":0}],
+                  "outputs":[{"name":"c","shape":[3],"dtype":"float32"}],"attrs":)" +
+                    attrs + "}]}",
+                "clamp.json");
+        };
+        const auto ambiguities = [](const ir::Graph& g) {
+            std::vector<ir::Diagnostic> out;
+            for (auto& d : ir::validateGraph(g, ir::GraphIndex(g)))
+                if (d.code == "ambiguous-inputs") out.push_back(d);
+            return out;
+        };
+        auto found = ambiguities(clampGraph("{}"));
+        QCOMPARE(found.size(), size_t(1));
+        QCOMPARE(found[0].severity, ir::Severity::Warning);
+        QCOMPARE(found[0].node, std::string("c"));
+        QCOMPARE(found[0].jsonPath, std::string("nodes[0].inputs"));
+        QVERIFY2(found[0].message.find("min=t or max=t") != std::string::npos, found[0].message.c_str());
+        QVERIFY2(found[0].message.find(R"(("min": null or "max": null))") != std::string::npos,
+                 found[0].message.c_str());
+        QVERIFY(ambiguities(clampGraph(R"({"min": null})")).empty());
+        QVERIFY(ambiguities(clampGraph(R"({"max": null})")).empty());
+    }
+
+    // batch_norm without affine weights: inputs [x, b_bn_running_mean,
+    // b_bn_running_var]; the names say where they go.
+    void droppedNoneSettledByNamesIsNotReported() {
+        const auto graph = ir::parseGraph(
+            R"({"model_name":"m","graph_inputs":[{"name":"x","shape":[2,2],"dtype":"float32"}],
+              "graph_outputs":[{"name":"bn","shape":[2,2],"dtype":"float32"}],
+              "weights":[{"name":"bn.running_mean","shape":[2],"dtype":"float32"},
+                         {"name":"bn.running_var","shape":[2],"dtype":"float32"}],
+              "weight_name_mapping":{"b_bn_running_mean":"bn.running_mean","b_bn_running_var":"bn.running_var"},
+              "nodes":[{"name":"bn","op_type":"aten.batch_norm.default","inputs":[
+                {"name":"x","shape":[2,2],"dtype":"float32","producer_node":"x","producer_output_idx":0},
+                {"name":"b_bn_running_mean","shape":[2],"dtype":"float32"},
+                {"name":"b_bn_running_var","shape":[2],"dtype":"float32"}],
+              "outputs":[{"name":"bn","shape":[2,2],"dtype":"float32"}],
+              "attrs":{"training":false,"momentum":0.1,"eps":1e-5,"cudnn_enabled":false}}]})",
+            "bn.json");
+        const auto diagnostics = ir::validateGraph(graph, ir::GraphIndex(graph));
+        for (const auto& d : diagnostics) qWarning("%s", ir::formatDiagnostic(d).c_str());
+        for (const auto& d : diagnostics) QVERIFY(d.code != "ambiguous-inputs");
+        QCOMPARE(ir::countSeverity(diagnostics, ir::Severity::Error), size_t(0));
+    }
+
     void missingConstantNamesEverythingNeeded() {
         const auto graph = ir::loadGraphFile(dataPath("malformed/meta_extracted.json"));
         const ir::GraphIndex index(graph);

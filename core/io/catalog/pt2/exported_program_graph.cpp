@@ -23,6 +23,7 @@
 #include <utility>
 
 #include "core/ir/json_io.h"
+#include "core/ir/op_schema_table.h"
 
 namespace irscope::io {
 namespace {
@@ -126,6 +127,21 @@ json attrValue(const std::string& kind, const json& v) {
 }
 
 // "key,path,type;key,path,type" (outermost first) -> the innermost path. A
+// Whether the op's argument takes a tensor: from the op's schema
+// (core/ir/op_schema_table.h); for an op the table lacks (a custom op), by
+// the names ATen gives its optional tensor arguments.
+bool isTensorArgument(const std::string& opType, const std::string& argName) {
+    if (const ir::OpSchema* schema = ir::findOpSchema(opType)) {
+        for (const auto& arg : schema->args)
+            if (arg.name == argName) return arg.kind != ir::SchemaArgKind::Other;
+        return false;
+    }
+    static const std::unordered_set<std::string> tensorArgs = {
+        "weight",  "bias",       "running_mean", "running_var", "min",   "max", "attn_mask", "per_sample_weights",
+        "offsets", "pos_weight", "grad_output",  "mask",        "other", "src", "values"};
+    return tensorArgs.count(argName) != 0;
+}
+
 // path may hold commas inside brackets ("layers.slice(None, 2, None).0").
 std::string innermostModulePath(const std::string& stack) {
     const std::string last = stack.substr(stack.rfind(';') == std::string::npos ? 0 : stack.rfind(';') + 1);
@@ -354,26 +370,8 @@ ir::Graph graphFromExportedProgram(const json& program, const std::string& file,
                 if (anyNone) noneMasks.push_back(mask);
             } else if (kind == "as_none") {
                 // pytorch-ir drops a None given for a Tensor argument and keeps
-                // None for others; without the op's schema the serialized form
-                // cannot say which, so None is kept only for the arguments
-                // that are never tensors in ATen's schemas (dim, dtype, ...).
-                static const std::unordered_set<std::string> tensorArgs = {"weight",
-                                                                           "bias",
-                                                                           "running_mean",
-                                                                           "running_var",
-                                                                           "min",
-                                                                           "max",
-                                                                           "attn_mask",
-                                                                           "scale_grad_by_freq",
-                                                                           "per_sample_weights",
-                                                                           "offsets",
-                                                                           "pos_weight",
-                                                                           "grad_output",
-                                                                           "mask",
-                                                                           "other",
-                                                                           "src",
-                                                                           "values"};
-                if (!tensorArgs.count(argName)) positionalAttrs[argName] = nullptr;
+                // None for others; the serialized form spells both as_none.
+                if (!isTensorArgument(op.opType, argName)) positionalAttrs[argName] = nullptr;
             } else {
                 positionalAttrs[argName] = attrValue(kind, *v);
             }

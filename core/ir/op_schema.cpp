@@ -1,0 +1,125 @@
+#include "core/ir/op_schema.h"
+
+namespace irscope::ir {
+namespace {
+
+std::string_view trim(std::string_view s) {
+    while (!s.empty() && s.front() == ' ') s.remove_prefix(1);
+    while (!s.empty() && s.back() == ' ') s.remove_suffix(1);
+    return s;
+}
+
+// Splits an argument list at its top-level commas: defaults hold brackets
+// ("int[2] stride=[1, 1]") and quoted strings ("str reduce=\"mean\"").
+std::vector<std::string_view> splitArguments(std::string_view list) {
+    std::vector<std::string_view> parts;
+    int depth = 0;
+    char quote = 0;
+    size_t start = 0;
+    for (size_t i = 0; i < list.size(); ++i) {
+        const char c = list[i];
+        if (quote) {
+            if (c == '\\')
+                ++i;
+            else if (c == quote)
+                quote = 0;
+        } else if (c == '"' || c == '\'') {
+            quote = c;
+        } else if (c == '(' || c == '[') {
+            ++depth;
+        } else if (c == ')' || c == ']') {
+            --depth;
+        } else if (c == ',' && depth == 0) {
+            parts.push_back(trim(list.substr(start, i - start)));
+            start = i + 1;
+        }
+    }
+    if (auto last = trim(list.substr(start)); !last.empty()) parts.push_back(last);
+    return parts;
+}
+
+}  // namespace
+
+SchemaArgKind schemaArgKindOf(std::string_view type) {
+    if (type == "Tensor") return SchemaArgKind::Tensor;
+    if (type == "Tensor?") return SchemaArgKind::OptionalTensor;
+    if (type == "Tensor[]") return SchemaArgKind::TensorList;
+    if (type == "Tensor?[]") return SchemaArgKind::OptionalTensorList;
+    return SchemaArgKind::Other;
+}
+
+std::optional<OpSchema> parseOpSchema(std::string_view text) {
+    const size_t open = text.find('(');
+    const size_t colons = text.find("::");
+    if (open == std::string_view::npos || colons == std::string_view::npos || colons > open) return std::nullopt;
+    // The argument list ends at the parenthesis matching `open`.
+    int depth = 0;
+    char quote = 0;
+    size_t close = std::string_view::npos;
+    for (size_t i = open; i < text.size() && close == std::string_view::npos; ++i) {
+        const char c = text[i];
+        if (quote) {
+            if (c == '\\')
+                ++i;
+            else if (c == quote)
+                quote = 0;
+        } else if (c == '"' || c == '\'') {
+            quote = c;
+        } else if (c == '(') {
+            ++depth;
+        } else if (c == ')' && --depth == 0) {
+            close = i;
+        }
+    }
+    if (close == std::string_view::npos) return std::nullopt;
+
+    OpSchema schema;
+    const std::string_view qualified = text.substr(0, open);
+    const std::string_view ns = qualified.substr(0, colons);
+    std::string_view name = qualified.substr(colons + 2);
+    if (ns.empty() || name.empty()) return std::nullopt;
+    schema.opType = std::string(ns) + "." + std::string(name);
+    if (name.find('.') == std::string_view::npos) schema.opType += ".default";
+
+    bool kwargOnly = false;
+    for (std::string_view part : splitArguments(text.substr(open + 1, close - open - 1))) {
+        if (part == "...") {
+            schema.varargs = true;
+            continue;
+        }
+        if (part == "*") {
+            kwargOnly = true;
+            continue;
+        }
+        SchemaArg arg;
+        arg.kwargOnly = kwargOnly;
+        if (const size_t eq = part.find('='); eq != std::string_view::npos) {
+            arg.hasDefault = true;
+            part = trim(part.substr(0, eq));
+        }
+        const size_t space = part.rfind(' ');
+        if (space == std::string_view::npos) return std::nullopt;
+        arg.name = std::string(trim(part.substr(space + 1)));
+        std::string_view type = trim(part.substr(0, space));
+        // "Tensor(a!)", "Tensor(a -> *)[]": the alias annotation says what the
+        // op does with the memory, not what it takes.
+        std::string plain;
+        for (size_t i = 0; i < type.size(); ++i) {
+            if (type[i] != '(') {
+                plain += type[i];
+                continue;
+            }
+            const size_t end = type.find(')', i);
+            if (end == std::string_view::npos) return std::nullopt;
+            arg.writes = arg.writes || type.substr(i, end - i).find('!') != std::string_view::npos;
+            i = end;
+        }
+        arg.type = plain;
+        arg.kind = schemaArgKindOf(plain);
+        if (arg.name.empty() || arg.type.empty()) return std::nullopt;
+        schema.args.push_back(std::move(arg));
+    }
+    return schema;
+}
+
+}  // namespace irscope::ir
