@@ -78,6 +78,13 @@ void JsonCursor::failAt(const char* where, const std::string& reason) const {
 
 void JsonCursor::fail(const std::string& reason) const { failAt(p_, reason); }
 
+void JsonCursor::seek(size_t offset) {
+    if (offset > size() || !containerStarted_.empty()) fail("internal: seek inside a container or past the end");
+    p_ = begin_ + offset;
+    depth_ = 0;
+    path_.clear();
+}
+
 std::string JsonCursor::path() const {
     std::string text;
     for (const auto& segment : path_) {

@@ -54,6 +54,10 @@ public:
     std::string path() const;
 
     size_t offset() const { return static_cast<size_t>(p_ - begin_); }
+    // Back (or on) to a value's offset, for a second pass over part of the
+    // text; only between top-level reads (no container open), with the path
+    // then pushed by the caller.
+    void seek(size_t offset);
     size_t size() const { return static_cast<size_t>(end_ - begin_); }
     std::string_view text() const { return {begin_, size()}; }
 

@@ -22,13 +22,16 @@
 #include <unordered_set>
 #include <utility>
 
+#include "core/ir/json_cursor.h"
 #include "core/ir/json_io.h"
 #include "core/ir/op_schema_table.h"
 
 namespace irscope::io {
 namespace {
 
-using nlohmann::json;
+// Ordered: the converter reads one node at a time (small objects, where a
+// linear find is cheap) and keeps the arguments' order for attrs.
+using json = nlohmann::ordered_json;
 
 // A union value in either spelling: {"as_tensor": {...}} (PyTorch 2.3 on) or
 // {"$type": "as_tensor", "$value": {...}} (2.1, 2.2).
@@ -196,18 +199,249 @@ std::string dtypeOfScalarType(int64_t t) {
     }
 }
 
-ir::Graph graphFromExportedProgram(const json& program, const std::string& file, const std::string& entry) {
+namespace {
+
+// What a node's conversion needs from tensor_values: the shape and dtype.
+struct ValueMeta {
+    std::vector<int64_t> shape;
+    std::string dtype;
+};
+
+// The parts of the program read before the nodes. The program is read in
+// two passes over its text, never as one DOM (a 61-layer MoE's is 40 MB of
+// JSON): the first reads tensor_values, the signature and the versions and
+// notes where the nodes are; the second reads the nodes one by one.
+// One input spec of the signature, as the conversion uses it.
+struct InputSpec {
+    std::string kind;         // user_input, parameter, buffer, tensor_constant, custom_obj, token, ...
+    std::string placeholder;  // the placeholder (a user input's tensor); "" for a non-tensor user input
+    std::string original;     // the state_dict / constant name of a weight
+};
+
+struct ProgramParts {
+    std::string torchVersion;
+    std::vector<InputSpec> inputSpecs;  // 70,000 of them in a large MoE: kept compact, not as a DOM
+    json outputSpecs = json::array();
+    bool haveSignature = false, haveValues = false;
+    std::unordered_map<std::string, ValueMeta> values;
+    size_t nodesOffset = std::string::npos;
+    int64_t schemaMajor = 0, schemaMinor = 0;
+};
+
+int64_t intOf(ir::JsonCursor& c) {
+    const auto n = c.readNumber();
+    return n.isInteger ? n.integer : static_cast<int64_t>(n.real);
+}
+
+// A size: {"as_int": 4} (or {"$type": "as_int", "$value": 4} before PyTorch
+// 2.3), read in place: a large program has hundreds of thousands of them.
+// Anything else is symbolic (kInvalidDim), as symIntOf says.
+int64_t readSymInt(ir::JsonCursor& c) {
+    if (c.peek() != '{') {
+        c.skipValue();
+        return ir::kInvalidDim;
+    }
+    c.beginObject();
+    std::string key, type;
+    int64_t value = ir::kInvalidDim;
+    bool number = false;
+    while (c.nextKey(key)) {
+        c.pushKey(key);
+        const char next = c.peek();
+        if (key == "$type" && next == '"') {
+            c.readString(type);
+        } else if ((key == "as_int" || key == "$value") && (next == '-' || (next >= '0' && next <= '9'))) {
+            const auto n = c.readNumber();
+            number = n.isInteger;
+            value = n.integer;
+            if (key == "as_int") type = "as_int";
+        } else {
+            c.skipValue();
+        }
+        c.pop();
+    }
+    return number && type == "as_int" ? value : ir::kInvalidDim;
+}
+
+ValueMeta readValueMeta(ir::JsonCursor& c) {
+    ValueMeta m;
+    c.beginObject();
+    std::string key;
+    while (c.nextKey(key)) {
+        c.pushKey(key);
+        if (key == "dtype" && c.peek() != '"' && c.peek() != '{' && c.peek() != '[' && c.peek() != 'n') {
+            m.dtype = dtypeOfScalarType(intOf(c));
+        } else if (key == "sizes" && c.peek() == '[') {
+            c.beginArray();
+            int64_t i = 0;
+            while (c.nextElement()) {
+                c.pushIndex(i++);
+                m.shape.push_back(readSymInt(c));
+                c.pop();
+            }
+        } else {
+            c.skipValue();
+        }
+        c.pop();
+    }
+    return m;
+}
+
+void readGraphParts(ir::JsonCursor& c, ProgramParts& parts) {
+    c.beginObject();
+    std::string key;
+    while (c.nextKey(key)) {
+        c.pushKey(key);
+        if (key == "nodes") {
+            parts.nodesOffset = c.offset();
+            c.skipValue();
+        } else if (key == "tensor_values" && c.peek() == '{') {
+            parts.haveValues = true;
+            c.beginObject();
+            std::string name;
+            while (c.nextKey(name)) {
+                c.pushKey(name);
+                parts.values[name] = readValueMeta(c);
+                c.pop();
+            }
+        } else {
+            c.skipValue();
+        }
+        c.pop();
+    }
+}
+
+// One node: its arguments and results as a small DOM; the metadata's stack
+// trace and module stack read straight into strings, the rest of it skipped
+// (torch_fn, source_fn_stack, custom: most of a node's bytes).
+json readNode(ir::JsonCursor& c, std::string& stackTrace, std::string& moduleStack) {
+    json node = json::object();
+    stackTrace.clear();
+    moduleStack.clear();
+    c.beginObject();
+    std::string key, metaKey;
+    while (c.nextKey(key)) {
+        c.pushKey(key);
+        if (key == "metadata" && c.peek() == '{') {
+            c.beginObject();
+            while (c.nextKey(metaKey)) {
+                c.pushKey(metaKey);
+                if (metaKey == "stack_trace" && c.peek() == '"')
+                    c.readString(stackTrace);
+                else if (metaKey == "nn_module_stack" && c.peek() == '"')
+                    c.readString(moduleStack);
+                else
+                    c.skipValue();
+                c.pop();
+            }
+        } else {
+            node[key] = c.readValue();
+        }
+        c.pop();
+    }
+    return node;
+}
+
+InputSpec inputSpecOf(const json& j, const Reader& r, const std::string& where) {
+    InputSpec out;
+    auto [kind, spec] = unionOf(j);
+    if (!spec) r.fail(where, "is not an input spec");
+    out.kind = kind;
+    if (kind == "user_input") {
+        auto [argKind, arg] = unionOf(r.at(*spec, "arg", where));
+        if (argKind == "as_tensor" && arg) out.placeholder = r.at(*arg, "name", where + ".arg").get<std::string>();
+        return out;  // a scalar or None user input: not a tensor input
+    }
+    const char* nameKey = kind == "parameter"         ? "parameter_name"
+                          : kind == "buffer"          ? "buffer_name"
+                          : kind == "tensor_constant" ? "tensor_constant_name"
+                                                      : nullptr;
+    if (!nameKey) return out;  // custom objects, tokens, constant inputs: no tensor placeholder
+    out.placeholder = r.at(r.at(*spec, "arg", where), "name", where + ".arg").get<std::string>();
+    out.original = r.at(*spec, nameKey, where).get<std::string>();
+    return out;
+}
+
+void readSignature(ir::JsonCursor& c, const Reader& r, ProgramParts& parts) {
+    c.beginObject();
+    std::string key;
+    bool sawInputs = false;
+    while (c.nextKey(key)) {
+        c.pushKey(key);
+        if (key == "input_specs" && c.peek() == '[') {
+            sawInputs = true;
+            c.beginArray();
+            for (int64_t i = 0; c.nextElement(); ++i) {
+                c.pushIndex(i);
+                parts.inputSpecs.push_back(
+                    inputSpecOf(c.readValue(), r, "graph_module.signature.input_specs[" + std::to_string(i) + "]"));
+                c.pop();
+            }
+        } else if (key == "output_specs" && c.peek() == '[') {
+            parts.outputSpecs = c.readValue();
+        } else {
+            c.skipValue();
+        }
+        c.pop();
+    }
+    if (!sawInputs) r.fail("graph_module.signature", "has no \"input_specs\" list");
+}
+
+ProgramParts readProgramParts(ir::JsonCursor& c, const Reader& r) {
+    ProgramParts parts;
+    c.beginObject();
+    std::string key, inner;
+    while (c.nextKey(key)) {
+        c.pushKey(key);
+        if (key == "graph_module" && c.peek() == '{') {
+            c.beginObject();
+            while (c.nextKey(inner)) {
+                c.pushKey(inner);
+                if (inner == "graph" && c.peek() == '{') {
+                    readGraphParts(c, parts);
+                } else if (inner == "signature" && c.peek() == '{') {
+                    readSignature(c, r, parts);
+                    parts.haveSignature = true;
+                } else {
+                    c.skipValue();
+                }
+                c.pop();
+            }
+        } else if (key == "torch_version" && c.peek() == '"') {
+            c.readString(parts.torchVersion);
+        } else if (key == "schema_version" && c.peek() == '{') {
+            const json v = c.readValue();
+            if (auto m = v.find("major"); m != v.end() && m->is_number_integer()) parts.schemaMajor = m->get<int64_t>();
+            if (auto m = v.find("minor"); m != v.end() && m->is_number_integer()) parts.schemaMinor = m->get<int64_t>();
+        } else {
+            c.skipValue();
+        }
+        c.pop();
+    }
+    c.finish();
+    return parts;
+}
+
+}  // namespace
+
+namespace {
+
+ir::Graph convertProgram(std::string_view text, const std::string& file, const std::string& entry) {
     const Reader r{file, entry};
-    const json& module = r.at(program, "graph_module", "");
-    const json& graph = r.at(module, "graph", "graph_module");
-    const json& signature = r.at(module, "signature", "graph_module");
-    const json& values = r.at(graph, "tensor_values", "graph_module.graph");
-    const json& nodes = r.at(graph, "nodes", "graph_module.graph");
-    if (!values.is_object()) r.fail("graph_module.graph.tensor_values", "expected an object");
-    if (!nodes.is_array()) r.fail("graph_module.graph.nodes", "expected a list");
+    ir::JsonCursor c(text, file, 256);
+    const ProgramParts parts = readProgramParts(c, r);
+    // PyTorch 2.1 wrote schema 1 ... 2.13 writes 8; a later major may change what a field means.
+    if (parts.schemaMajor > 8)
+        r.fail("schema_version", "uses export schema version " + std::to_string(parts.schemaMajor) + "." +
+                                     std::to_string(parts.schemaMinor) +
+                                     "; irscope reads versions 1 to 8 (PyTorch 2.1 to 2.13)");
+    if (parts.nodesOffset == std::string::npos) r.fail("graph_module.graph", "has no \"nodes\"");
+    if (!parts.haveValues) r.fail("graph_module.graph", "has no \"tensor_values\" object");
+    if (!parts.haveSignature) r.fail("graph_module", "has no \"signature\"");
+    const auto& values = parts.values;
 
     ir::Graph g;
-    g.pytorchVersion = program.value("torch_version", "");
+    g.pytorchVersion = parts.torchVersion;
 
     // name -> (shape, dtype) of every tensor in the program.
     auto metaOf = [&](const std::string& name, const std::string& where) {
@@ -215,78 +449,77 @@ ir::Graph graphFromExportedProgram(const json& program, const std::string& file,
         if (it == values.end()) r.fail(where, "names tensor '" + name + "', which tensor_values does not describe");
         ir::TensorMeta m;
         m.name = name;
-        if (auto sizes = it->find("sizes"); sizes != it->end() && sizes->is_array())
-            for (const auto& d : *sizes) m.shape.push_back(symIntOf(d));
-        if (auto dtype = it->find("dtype"); dtype != it->end() && dtype->is_number_integer())
-            m.dtype = dtypeOfScalarType(dtype->get<int64_t>());
+        m.shape = it->second.shape;
+        m.dtype = it->second.dtype;
         return m;
     };
 
     // The signature: which placeholders are user inputs and which are weights.
-    std::unordered_set<std::string> weightPlaceholders;
+    // placeholder -> its weight in g.weights (70,000 in a large MoE: no copy of the meta).
+    std::unordered_map<std::string, size_t> weightOf;
     std::unordered_map<std::string, std::vector<ir::TensorMeta>> outputsOf;       // node or placeholder -> outputs
     std::unordered_map<std::string, std::pair<std::string, int64_t>> producerOf;  // tensor -> (node, index)
-    const json& inputSpecs = r.at(signature, "input_specs", "graph_module.signature");
-    for (size_t i = 0; i < inputSpecs.size(); ++i) {
-        const std::string where = "graph_module.signature.input_specs[" + std::to_string(i) + "]";
-        auto [kind, spec] = unionOf(inputSpecs[i]);
-        if (!spec) r.fail(where, "is not an input spec");
-        if (kind == "user_input") {
-            auto [argKind, arg] = unionOf(r.at(*spec, "arg", where));
-            if (argKind != "as_tensor" || !arg) continue;  // a scalar or None user input: not a tensor input
-            const std::string name = r.at(*arg, "name", where + ".arg").get<std::string>();
-            auto meta = metaOf(name, where);
+    for (size_t i = 0; i < parts.inputSpecs.size(); ++i) {
+        const InputSpec& spec = parts.inputSpecs[i];
+        if (spec.placeholder.empty()) continue;  // a non-tensor user input, a custom object, a token
+        const auto meta = metaOf(spec.placeholder, "graph_module.signature.input_specs[" + std::to_string(i) + "]");
+        if (spec.kind == "user_input") {
             g.graphInputs.push_back(meta);
-            outputsOf[name] = {meta};
-            producerOf[name] = {name, 0};
+            outputsOf[spec.placeholder] = {meta};
+            producerOf[spec.placeholder] = {spec.placeholder, 0};
             continue;
         }
-        const char* nameKey = kind == "parameter"         ? "parameter_name"
-                              : kind == "buffer"          ? "buffer_name"
-                              : kind == "tensor_constant" ? "tensor_constant_name"
-                                                          : nullptr;
-        if (!nameKey) continue;  // custom objects, tokens, constant inputs: no tensor placeholder
-        const std::string placeholder = r.at(r.at(*spec, "arg", where), "name", where + ".arg").get<std::string>();
-        const std::string original = r.at(*spec, nameKey, where).get<std::string>();
-        auto meta = metaOf(placeholder, where);
-        weightPlaceholders.insert(placeholder);
-        g.weightNameMapping.emplace_back(placeholder, original);
+        weightOf.emplace(spec.placeholder, g.weights.size());
+        g.weightNameMapping.emplace_back(spec.placeholder, spec.original);
         ir::TensorMeta w = meta;
-        w.name = original;
-        g.weights.push_back(w);
-        outputsOf[placeholder] = {meta};
+        w.name = spec.original;
+        g.weights.push_back(std::move(w));
     }
 
     auto inputMetas = [&](const std::string& tensor, const std::string& where) {
         std::vector<ir::TensorMeta> out;
+        // A weight: the placeholder, with no producer.
+        if (const auto w = weightOf.find(tensor); w != weightOf.end()) {
+            out.push_back(g.weights[w->second]);
+            out.back().name = tensor;
+            return out;
+        }
         const auto p = producerOf.find(tensor);
-        const bool weight = weightPlaceholders.count(tensor) > 0;
-        if (!weight && p == producerOf.end())
-            r.fail(where, "reads tensor '" + tensor + "', which no earlier node makes");
-        const std::string node = weight ? tensor : p->second.first;
+        if (p == producerOf.end()) r.fail(where, "reads tensor '" + tensor + "', which no earlier node makes");
+        const std::string& node = p->second.first;
         const auto& metas = outputsOf[node];
         for (size_t k = 0; k < metas.size(); ++k) {
             ir::TensorMeta m = metas[k];
-            if (!weight) {
-                m.producerNode = node;
-                m.producerOutputIdx = static_cast<int64_t>(k);
-            }
+            m.producerNode = node;
+            m.producerOutputIdx = static_cast<int64_t>(k);
             out.push_back(std::move(m));
         }
         return out;
     };
 
-    for (size_t n = 0; n < nodes.size(); ++n) {
+    // The second pass: the nodes, one at a time.
+    c.seek(parts.nodesOffset);
+    c.pushKey("graph_module");
+    c.pushKey("graph");
+    c.pushKey("nodes");
+    c.beginArray();
+    std::string moduleStack;
+    for (size_t n = 0; c.nextElement(); ++n) {
         const std::string where = "graph_module.graph.nodes[" + std::to_string(n) + "]";
-        const json& node = nodes[n];
+        c.pushIndex(static_cast<int64_t>(n));
         ir::OpNode op;
+        const json node = readNode(c, op.stackTrace, moduleStack);
+        c.pop();
         op.name = node.value("name", "");
         op.opType = opTypeOf(r.at(node, "target", where).get<std::string>());
-        if (auto meta = node.find("metadata"); meta != node.end() && meta->is_object()) {
-            if (auto trace = meta->find("stack_trace"); trace != meta->end() && trace->is_string())
-                op.stackTrace = trace->get<std::string>();
-            if (auto stack = meta->find("nn_module_stack"); stack != meta->end() && stack->is_string())
-                op.modulePath = innermostModulePath(stack->get<std::string>());
+        if (!moduleStack.empty()) {
+            op.modulePath = innermostModulePath(moduleStack);
+            // pytorch-ir names the model after its class: the root of nn_module_stack.
+            if (g.modelName.empty()) {
+                const std::string root = moduleStack.substr(0, moduleStack.find(';'));
+                const std::string type = root.substr(root.rfind(',') + 1);
+                g.modelName = type.substr(type.rfind('.') + 1);
+            }
         }
         if (op.name.empty()) op.name = "node_" + std::to_string(n);
 
@@ -416,7 +649,7 @@ ir::Graph graphFromExportedProgram(const json& program, const std::string& file,
     }
 
     // Graph outputs: the user outputs, as their nodes' outputs.
-    const json& outputSpecs = r.at(signature, "output_specs", "graph_module.signature");
+    const json& outputSpecs = parts.outputSpecs;
     for (size_t i = 0; i < outputSpecs.size(); ++i) {
         auto [kind, spec] = unionOf(outputSpecs[i]);
         if (kind != "user_output" || !spec) continue;
@@ -429,18 +662,20 @@ ir::Graph graphFromExportedProgram(const json& program, const std::string& file,
         for (const auto& m : outputsOf[node]) g.graphOutputs.push_back(m);
     }
 
-    // pytorch-ir names the model after its class: the root of nn_module_stack.
-    for (const auto& node : nodes) {
-        const auto meta = node.find("metadata");
-        if (meta == node.end() || !meta->is_object()) continue;
-        const std::string stack = meta->value("nn_module_stack", "");
-        if (stack.empty()) continue;
-        const std::string root = stack.substr(0, stack.find(';'));
-        const std::string type = root.substr(root.rfind(',') + 1);
-        g.modelName = type.substr(type.rfind('.') + 1);
-        break;
-    }
     return g;
+}
+
+}  // namespace
+
+ir::Graph graphFromExportedProgram(std::string_view text, const std::string& file, const std::string& entry) {
+    try {
+        return convertProgram(text, file, entry);
+    } catch (const ir::LoadError& e) {
+        if (e.jsonPath().rfind(entry, 0) == 0) throw;  // ours, already naming the record
+        // The cursor's: a syntax error, at a JSON path and line of the record.
+        throw ir::LoadError(file, entry + (e.jsonPath().empty() ? "" : ":" + e.jsonPath()), e.line(), e.column(),
+                            e.reason());
+    }
 }
 
 }  // namespace irscope::io

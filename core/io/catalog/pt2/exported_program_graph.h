@@ -10,17 +10,18 @@
 //
 // Torch-free: everything comes from the JSON.
 #include <string>
-
-#include <nlohmann/json.hpp>
+#include <string_view>
 
 #include "core/ir/graph.h"
 
 namespace irscope::io {
 
-// `program` is the parsed ExportedProgram; `file` and `entry` name the
-// archive and the record in messages. Throws ir::LoadError naming the JSON
-// path of what it cannot read.
-ir::Graph graphFromExportedProgram(const nlohmann::json& program, const std::string& file, const std::string& entry);
+// `text` is the ExportedProgram's JSON; `file` and `entry` name the archive
+// and the record in messages. Read in two streaming passes, never as one DOM.
+// Throws ir::LoadError naming the record, the JSON path of what it cannot
+// read, and (for a syntax error) the line; an export schema newer than
+// irscope reads is such an error too.
+ir::Graph graphFromExportedProgram(std::string_view text, const std::string& file, const std::string& entry);
 
 // The torch_ir dtype spelling ("float32") of a serialized ScalarType number,
 // or "" for one the schema does not define.

@@ -32,23 +32,7 @@ ir::Graph readPt2Graph(std::string_view bytes, const std::string& path, const ir
         const Pt2Program& program = choosePt2Program(programs, path);
         const ZipRecord* record = zip.find(program.graphEntry);
         const std::string_view text = zip.data(*record);
-        nlohmann::json document;
-        try {
-            document = nlohmann::json::parse(text);
-        } catch (const nlohmann::json::parse_error& e) {
-            throw ir::LoadError(path, program.graphEntry, 0, 0,
-                                "is not JSON (byte " + std::to_string(e.byte) + "): " + e.what());
-        }
-        if (auto version = document.find("schema_version"); version != document.end() && version->is_object()) {
-            const int64_t major = version->value("major", 0);
-            // PyTorch 2.1 wrote schema 1 ... 2.13 writes 8; a later major may change what a field means.
-            if (major > 8)
-                throw ir::LoadError(path, program.graphEntry, 0, 0,
-                                    "uses export schema version " + std::to_string(major) + "." +
-                                        std::to_string(version->value("minor", 0)) +
-                                        "; irscope reads versions 1 to 8 (PyTorch 2.1 to 2.13)");
-        }
-        ir::Graph g = graphFromExportedProgram(document, path, program.graphEntry);
+        ir::Graph g = graphFromExportedProgram(text, path, program.graphEntry);
         try {
             g.constants = readPt2Constants(zip, bytes, program);
         } catch (const FormatError& e) {

@@ -8,6 +8,8 @@
 #include "core/io/catalog/pt2/exported_program_graph.h"
 #include "core/io/catalog/tensor_file_error.h"
 #include "core/ir/dtype.h"
+#include "core/ir/json_cursor.h"
+#include "core/ir/json_io.h"
 
 namespace irscope::io {
 namespace {
@@ -18,21 +20,51 @@ int64_t symIntValue(const nlohmann::ordered_json& v) {
     throw FormatError("a symbolic size in a stored tensor");
 }
 
+void addPayload(TensorCatalog& catalog, const ZipReader& zip, const std::string& configEntry, const std::string& folder,
+                const std::string& name, const nlohmann::ordered_json& meta);
+
 }  // namespace
 
 void addPt2Payloads(TensorCatalog& catalog, const ZipReader& zip, const std::string& configEntry,
                     const std::string& folder) {
     if (configEntry.empty()) return;
     const ZipRecord* config = zip.find(configEntry);
-    nlohmann::ordered_json document;
+    // Streamed entry by entry (a 384-expert MoE's config is 24 MB of JSON):
+    // each entry is a small DOM, read, checked and dropped.
+    bool sawConfig = false;
     try {
-        document = nlohmann::ordered_json::parse(zip.data(*config));
-    } catch (const nlohmann::json::exception& e) {
-        throw FormatError(configEntry + ": not JSON: " + e.what());
+        ir::JsonCursor c(zip.data(*config), configEntry, 64);
+        c.beginObject();
+        std::string key, name;
+        while (c.nextKey(key)) {
+            c.pushKey(key);
+            if (key != "config" || c.peek() != '{') {
+                c.skipValue();
+                c.pop();
+                continue;
+            }
+            sawConfig = true;
+            c.beginObject();
+            while (c.nextKey(name)) {
+                c.pushKey(name);
+                addPayload(catalog, zip, configEntry, folder, name, c.readValue());
+                c.pop();
+            }
+            c.pop();
+        }
+        c.finish();
+    } catch (const ir::LoadError& e) {
+        throw FormatError(configEntry + ": not JSON (" + e.jsonPath() + ", line " + std::to_string(e.line()) +
+                          "): " + e.reason());
     }
-    const auto entries = document.find("config");
-    if (entries == document.end() || !entries->is_object()) throw FormatError(configEntry + ": no \"config\" object");
-    for (const auto& [name, meta] : entries->items()) {
+    if (!sawConfig) throw FormatError(configEntry + ": no \"config\" object");
+}
+
+namespace {
+
+void addPayload(TensorCatalog& catalog, const ZipReader& zip, const std::string& configEntry, const std::string& folder,
+                const std::string& name, const nlohmann::ordered_json& meta) {
+    {
         const std::string where = configEntry + ": '" + name + "'";
         TensorRecord r;
         r.name = name;
@@ -94,5 +126,7 @@ void addPt2Payloads(TensorCatalog& catalog, const ZipReader& zip, const std::str
         catalog.records.push_back(std::move(r));
     }
 }
+
+}  // namespace
 
 }  // namespace irscope::io
