@@ -140,8 +140,9 @@ void ConstantsPanel::rebuild() {
         name_->setCurrentText(firstMissing);
         if (!firstDtype.isEmpty()) dtype_->setCurrentText(firstDtype);
     }
+    const std::string current = name_->currentText().toStdString();
     for (const auto& r : c_->weightRows())
-        if (q(r.originalName) == name_->currentText()) showHint(r);
+        if (r.originalName == current) showHint(r);
 }
 
 void ConstantsPanel::loadDialog() {

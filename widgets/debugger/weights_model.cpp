@@ -28,11 +28,11 @@ WeightsModel::WeightsModel(DebugController* c, QObject* parent) : QAbstractTable
 
 void WeightsModel::refresh() {
     beginResetModel();
-    rows_ = c_->weightRows();
+    rows_ = c_->sharedWeightRows();  // shared, not copied (70,000 rows in a large MoE)
     endResetModel();
 }
 
-int WeightsModel::rowCount(const QModelIndex& p) const { return p.isValid() ? 0 : static_cast<int>(rows_.size()); }
+int WeightsModel::rowCount(const QModelIndex& p) const { return p.isValid() ? 0 : static_cast<int>(rows_->size()); }
 int WeightsModel::columnCount(const QModelIndex& p) const { return p.isValid() ? 0 : ColumnCount; }
 
 QVariant WeightsModel::headerData(int s, Qt::Orientation o, int role) const {
@@ -60,7 +60,7 @@ QString WeightsModel::displayText(const exec::WeightRow& r, int column) const {
 }
 
 QVariant WeightsModel::data(const QModelIndex& i, int role) const {
-    const auto& r = rows_[i.row()];
+    const auto& r = (*rows_)[static_cast<size_t>(i.row())];
     if (role == Qt::DisplayRole) return displayText(r, i.column());
     if (role == Qt::ForegroundRole && i.column() == Status) return statusColor(r.status);
     if (role == Qt::ToolTipRole) return r.message.empty() ? q(r.source) : weightRowMessage(r);

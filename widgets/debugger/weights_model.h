@@ -3,6 +3,7 @@
 // constant, and what the loaded files hold) as a table: names, IR and loaded
 // shape and dtype, status (coloured), source. The Weights and Constants docks
 // show it through a WeightFilter.
+#include <memory>
 #include <vector>
 
 #include <QAbstractTableModel>
@@ -30,7 +31,7 @@ public:
     explicit WeightsModel(DebugController* controller, QObject* parent = nullptr);
     // Takes the controller's current rows.
     void refresh();
-    const exec::WeightRow& row(int r) const { return rows_[r]; }
+    const exec::WeightRow& row(int r) const { return (*rows_)[r]; }
     int rowCount(const QModelIndex& p = {}) const override;
     int columnCount(const QModelIndex& p = {}) const override;
     QVariant headerData(int section, Qt::Orientation o, int role) const override;
@@ -40,7 +41,7 @@ public:
 private:
     QString displayText(const exec::WeightRow& r, int column) const;
     DebugController* c_;
-    std::vector<exec::WeightRow> rows_;
+    std::shared_ptr<const std::vector<exec::WeightRow>> rows_ = std::make_shared<const std::vector<exec::WeightRow>>();
 };
 
 }  // namespace irscope::widgets

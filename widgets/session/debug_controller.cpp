@@ -149,7 +149,7 @@ DebugController::Snapshot DebugController::snapshot(exec::Debugger& d, bool rows
     rowsSent_.epoch = epoch;
     s.rows = rows;
     if (rows) {
-        s.weightRows = d.weightRows();
+        s.weightRows = std::make_shared<const std::vector<exec::WeightRow>>(d.weightRows());
         s.inputRows = d.inputRows();
         s.missing = d.missing();
     }
@@ -242,7 +242,7 @@ void DebugController::clearSnapshot() {
     const bool wasLoading = !queuedLoads_.empty();
     queuedLoads_.clear();  // the lanes were emptied: nothing of the old document loads on
     if (wasLoading) emit valuesLoadChanged();
-    weightRows_.clear();
+    weightRows_ = std::make_shared<const std::vector<exec::WeightRow>>();
     inputRows_.clear();
     missing_.clear();
     nodeInfos_.clear();

@@ -76,7 +76,10 @@ public:
     QString documentPath() const;
 
     // ---- snapshots (UI thread)
-    const std::vector<exec::WeightRow>& weightRows() const { return weightRows_; }
+    const std::vector<exec::WeightRow>& weightRows() const { return *weightRows_; }
+    // The same rows, shared: a model keeps them without copying 70,000 rows
+    // on the UI thread (they are replaced, never changed, by the next snapshot).
+    std::shared_ptr<const std::vector<exec::WeightRow>> sharedWeightRows() const { return weightRows_; }
     const std::vector<exec::InputRow>& inputRows() const { return inputRows_; }
     const std::vector<exec::MissingRow>& missing() const { return missing_; }
     const std::vector<exec::NodeInfo>& nodeInfos() const { return nodeInfos_; }
@@ -286,7 +289,7 @@ private:
     // On the run lane: snapshots of everything the panels show.
     struct Snapshot {
         bool rows = false;
-        std::vector<exec::WeightRow> weightRows;
+        std::shared_ptr<const std::vector<exec::WeightRow>> weightRows;  // built on the worker
         std::vector<exec::InputRow> inputRows;
         std::vector<exec::MissingRow> missing;
         std::vector<exec::NodeInfo> nodeInfos;
@@ -310,7 +313,8 @@ private:
     TaskQueue* runLane_;
     TaskQueue* queryLane_;
 
-    std::vector<exec::WeightRow> weightRows_;
+    std::shared_ptr<const std::vector<exec::WeightRow>> weightRows_ =
+        std::make_shared<const std::vector<exec::WeightRow>>();
     std::vector<exec::InputRow> inputRows_;
     std::vector<exec::MissingRow> missing_;
     std::vector<exec::NodeInfo> nodeInfos_;

@@ -63,7 +63,7 @@ void DebugController::load(exec::ValueFile file, const QString& path) {
             emit valuesLoaded(file);
             if (file != exec::ValueFile::Weights) return;
             const QString name = QFileInfo(this->path(exec::ValueFile::Weights)).fileName();
-            if (auto note = exec::differentModelNote(exec::stateDictMatch(weightRows_), name.toStdString()))
+            if (auto note = exec::differentModelNote(exec::stateDictMatch(*weightRows_), name.toStdString()))
                 emit errorOccurred(q(*note));
         });
     });

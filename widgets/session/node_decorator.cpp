@@ -4,6 +4,8 @@
 #include <cmath>
 #include <limits>
 #include <optional>
+#include <string_view>
+#include <unordered_set>
 
 #include <QHash>
 #include <QSet>
@@ -79,9 +81,12 @@ void NodeDecorator::decorateNodes(const OverlayScale* scale) {
 void NodeDecorator::decoratePlaceholders() {
     const LoadedDocument* doc = session_->document();
     QHash<QString, NodeDecoration> marks;
-    QSet<QString> stillMissing, supplied;
+    QSet<QString> supplied;
+    // Views of the controller's own strings: before a state_dict is loaded a
+    // large MoE has 70,000 missing weights, and this runs on every snapshot.
+    std::unordered_set<std::string_view> stillMissing, unfit;
     for (const auto& m : c_->missing()) {
-        stillMissing.insert(q(m.value.name));
+        stillMissing.insert(m.value.name);
         if (m.value.kind == "input" || m.awaitsStateDict) continue;
         NodeDecoration d;
         d.missingValue = true;
@@ -89,14 +94,13 @@ void NodeDecorator::decoratePlaceholders() {
     }
     // A value of the wrong shape or dtype is there but does not settle
     // anything: the node reading it fails. Only a fitting one counts.
-    QSet<QString> unfit;
     for (const auto& r : c_->weightRows())
         if (r.status == exec::WeightStatus::ShapeMismatch || r.status == exec::WeightStatus::DTypeMismatch)
-            for (const auto& p : r.placeholders) unfit.insert(q(p));
+            for (const auto& p : r.placeholders) unfit.insert(p);
     for (const auto& [placeholder, original] : doc->graph.weightNameMapping) {
         // Validation complains only about lifted constants the IR has no value for.
         if (doc->index->kindOf(placeholder) != ir::TensorKind::Constant || doc->index->constant(original)) continue;
-        if (!stillMissing.contains(q(placeholder)) && !unfit.contains(q(placeholder))) supplied.insert(q(placeholder));
+        if (!stillMissing.count(placeholder) && !unfit.count(placeholder)) supplied.insert(q(placeholder));
     }
     session_->setSuppliedPlaceholders(std::move(supplied));
     session_->setWeightDecorations(std::move(marks));
