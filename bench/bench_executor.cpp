@@ -13,7 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/exec/session.h"
+#include "core/exec/engine/session.h"
 #include "core/io/tensor_file.h"
 #include "core/ir/json_io.h"
 

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "core/exec/exec_types.h"
+#include "core/exec/engine/exec_types.h"
 #include "core/io/tensor_map.h"
 #include "core/ir/graph.h"
 

@@ -1,6 +1,6 @@
 // irscope reduce: turn a failing run into a file of a few nodes that still
 // fails: a repro small enough to read. The search is
-// core/exec/range_reducer.h (bisect, then linear shrinking, over ranges in
+// core/exec/repro/range_reducer.h (bisect, then linear shrinking, over ranges in
 // execution order); a candidate is the cut
 // of core/ir/subgraph.h, tested either in-process against reference
 // intermediates, run locally (fed the reference's values at the cut, so a
@@ -24,12 +24,12 @@
 #include "cli/arg_parser.h"
 #include "cli/cli_io.h"
 #include "commands/cast_weights_option.h"
-#include "core/exec/attr_convert.h"
-#include "core/exec/cut_values.h"
+#include "core/exec/engine/attr_convert.h"
+#include "core/exec/engine/session.h"
 #include "core/exec/numerics/verify.h"
-#include "core/exec/random_inputs.h"
-#include "core/exec/range_reducer.h"
-#include "core/exec/session.h"
+#include "core/exec/repro/cut_values.h"
+#include "core/exec/repro/range_reducer.h"
+#include "core/exec/values/random_inputs.h"
 #include "core/io/tensor_file.h"
 #include "core/ir/json_io.h"
 #include "core/ir/subgraph.h"

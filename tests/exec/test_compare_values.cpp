@@ -7,7 +7,7 @@
 
 #include "core/diff/graph_diff.h"
 #include "core/diff/tensor_name_map.h"
-#include "core/exec/debugger.h"
+#include "core/exec/debugger/debugger.h"
 #include "core/ir/graph_index.h"
 #include "core/ir/json_io.h"
 

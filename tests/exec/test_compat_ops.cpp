@@ -4,8 +4,8 @@
 
 #include <torch/version.h>
 
-#include "core/exec/compat_ops.h"
-#include "core/exec/session.h"
+#include "core/exec/compat/compat_ops.h"
+#include "core/exec/engine/session.h"
 #include "core/io/tensor_dtype.h"
 #include "core/ir/op_schema_table.h"
 

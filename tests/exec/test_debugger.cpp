@@ -12,8 +12,8 @@
 #include <cstdio>
 #include <thread>
 
-#include "core/exec/debugger.h"
-#include "core/exec/session.h"
+#include "core/exec/debugger/debugger.h"
+#include "core/exec/engine/session.h"
 #include "core/io/tensor_file.h"
 #include "core/ir/json_io.h"
 

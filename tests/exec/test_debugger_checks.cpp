@@ -8,7 +8,7 @@
 // the PyTorch intermediates file.
 #include "exec_test_util.h"
 
-#include "core/exec/debugger.h"
+#include "core/exec/debugger/debugger.h"
 #include "core/exec/numerics/metric_thresholds.h"
 #include "core/ir/graph_index.h"
 #include "core/ir/json_io.h"

@@ -6,9 +6,9 @@
 // verdicts (tests/data/tolerances/make_tolerance_pairs.py).
 #include "exec_test_util.h"
 
+#include "core/exec/engine/session.h"
 #include "core/exec/numerics/error_report.h"
 #include "core/exec/numerics/error_report_file.h"
-#include "core/exec/session.h"
 #include "core/io/tensor_file.h"
 
 #include <cmath>

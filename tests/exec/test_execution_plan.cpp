@@ -4,7 +4,7 @@
 // in the comments next to it.
 #include "exec_test_util.h"
 
-#include "core/exec/execution_plan.h"
+#include "core/exec/engine/execution_plan.h"
 
 #include <QtTest/QtTest>
 

@@ -5,9 +5,9 @@
 // intermediates match PyTorch's, and a planted wrong value is found first.
 #include "exec_test_util.h"
 
-#include "core/exec/executor.h"
+#include "core/exec/engine/executor.h"
+#include "core/exec/engine/session.h"
 #include "core/exec/numerics/verify.h"
-#include "core/exec/session.h"
 #include "core/io/tensor_file.h"
 
 #include <QtTest/QtTest>

@@ -3,8 +3,8 @@
 // Expected values are computed here with explicit ATen calls or by hand.
 #include "exec_test_util.h"
 
-#include "core/exec/exec_error.h"
-#include "core/exec/session.h"
+#include "core/exec/engine/exec_error.h"
+#include "core/exec/engine/session.h"
 
 #include <QtTest/QtTest>
 

@@ -7,7 +7,7 @@
 
 #include <cmath>
 
-#include "core/exec/range_reducer.h"
+#include "core/exec/repro/range_reducer.h"
 
 using namespace irscope::exec;
 

@@ -6,11 +6,11 @@
 // PyTorch intermediates file.
 #include "exec_test_util.h"
 
+#include "core/exec/debugger/watchpoints.h"
+#include "core/exec/engine/session.h"
 #include "core/exec/numerics/error_report.h"
-#include "core/exec/reference_check.h"
-#include "core/exec/reference_run.h"
-#include "core/exec/session.h"
-#include "core/exec/watchpoints.h"
+#include "core/exec/reference/reference_check.h"
+#include "core/exec/reference/reference_run.h"
 #include "core/io/tensor_file.h"
 #include "core/ir/json_io.h"
 

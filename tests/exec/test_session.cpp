@@ -1,8 +1,8 @@
 // Session: stepping, breakpoints, cancel, retention, in-place safety; verify's numbers.
 #include "exec_test_util.h"
 
+#include "core/exec/engine/session.h"
 #include "core/exec/numerics/verify.h"
-#include "core/exec/session.h"
 
 #include <atomic>
 #include <thread>

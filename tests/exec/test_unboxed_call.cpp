@@ -3,9 +3,9 @@
 // given as attrs share one wrapped-number tensor per value.
 #include "exec_test_util.h"
 
-#include "core/exec/attr_convert.h"
-#include "core/exec/op_binding.h"
-#include "core/exec/session.h"
+#include "core/exec/engine/attr_convert.h"
+#include "core/exec/engine/op_binding.h"
+#include "core/exec/engine/session.h"
 
 #include <cmath>
 

@@ -8,9 +8,9 @@
 // (tests/data/make_numerics_fixture.py), or are checked by hand.
 #include "exec_test_util.h"
 
-#include "core/exec/debugger.h"
-#include "core/exec/state_dict_match.h"
-#include "core/exec/value_text.h"
+#include "core/exec/debugger/debugger.h"
+#include "core/exec/values/state_dict_match.h"
+#include "core/exec/values/value_text.h"
 #include "core/io/tensor_file.h"
 #include "core/ir/json_io.h"
 

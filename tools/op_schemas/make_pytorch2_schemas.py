@@ -5,7 +5,7 @@ ops torch.export emits that libtorch 1.13 lacks or has under an older schema.
 The build's op-schema table (tools/op_schemas/dump_op_schemas.cpp) is the
 dispatcher of the libtorch the build links, plus these: so `irscope validate`
 knows an op the executor runs through an equivalent on 1.13
-(core/exec/compat_ops.h), and reads each argument as PyTorch 2.x declares it
+(core/exec/compat/compat_ops.h), and reads each argument as PyTorch 2.x declares it
 (the IR was exported there). On a 2.x libtorch the same lines are that
 dispatcher's own schemas.
 

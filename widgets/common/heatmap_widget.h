@@ -7,7 +7,7 @@
 #include <QImage>
 #include <QWidget>
 
-#include "core/exec/debugger.h"
+#include "core/exec/debugger/debugger.h"
 
 namespace irscope::widgets {
 

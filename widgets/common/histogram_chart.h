@@ -1,7 +1,7 @@
 #pragma once
 // A histogram (exec::Histogram: equal-width bins over the finite values) as a
 // QtCharts chart: one filled step area, value axis below, count axis left.
-#include "core/exec/debugger.h"
+#include "core/exec/debugger/debugger.h"
 
 class QChart;
 

@@ -18,7 +18,7 @@
 #include <QAbstractTableModel>
 #include <QString>
 
-#include "core/exec/debugger.h"
+#include "core/exec/debugger/debugger.h"
 
 namespace irscope::widgets {
 

@@ -10,7 +10,7 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
-#include "core/exec/value_text.h"
+#include "core/exec/values/value_text.h"
 #include "widgets/common/dialog_folders.h"
 #include "widgets/common/qt_text.h"
 #include "widgets/common/view_state.h"

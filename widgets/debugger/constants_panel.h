@@ -5,7 +5,7 @@
 // constants file and saving what was entered.
 #include <QWidget>
 
-#include "core/exec/value_rows.h"
+#include "core/exec/values/value_rows.h"
 #include "widgets/main_window/panel_id.h"
 
 class QComboBox;

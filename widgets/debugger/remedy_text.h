@@ -4,7 +4,7 @@
 // and menus, so the sentences naming them live here.
 #include <QString>
 
-#include "core/exec/value_rows.h"
+#include "core/exec/values/value_rows.h"
 
 namespace irscope::widgets {
 

@@ -7,7 +7,7 @@
 // IR) go on to the window.
 #include <QObject>
 
-#include "core/exec/debugger.h"
+#include "core/exec/debugger/debugger.h"
 
 namespace irscope::widgets {
 

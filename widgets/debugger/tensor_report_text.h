@@ -6,7 +6,7 @@
 
 #include <QString>
 
-#include "core/exec/debugger.h"
+#include "core/exec/debugger/debugger.h"
 
 namespace irscope::widgets {
 

@@ -18,7 +18,7 @@
 #include <QSet>
 #include <QWidget>
 
-#include "core/exec/debugger.h"
+#include "core/exec/debugger/debugger.h"
 #include "widgets/common/heatmap_widget.h"  // what heatmap() and sliceModel() hand out
 #include "widgets/common/slice_model.h"
 #include "widgets/debugger/debugger_slice_source.h"

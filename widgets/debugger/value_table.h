@@ -4,7 +4,7 @@
 // and shows its tensor, and their file dialogs offer the same tensor files.
 #include <QString>
 
-#include "core/exec/debugger.h"
+#include "core/exec/debugger/debugger.h"
 
 class QAbstractItemModel;
 class QTableView;

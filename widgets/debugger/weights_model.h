@@ -8,7 +8,7 @@
 
 #include <QAbstractTableModel>
 
-#include "core/exec/debugger.h"
+#include "core/exec/debugger/debugger.h"
 
 namespace irscope::widgets {
 

@@ -16,7 +16,7 @@
 #include <QColor>
 #include <QString>
 
-#include "core/exec/debugger.h"
+#include "core/exec/debugger/debugger.h"
 
 namespace irscope::widgets {
 

@@ -16,7 +16,7 @@
 //    queries must not wait for it. That is safe because every const query of
 //    exec::Debugger may run concurrently with a step (it copies the tensor
 //    handle under the session's lock, waiting at most for the node being run,
-//    and computes outside it; see core/exec/debugger.h).
+//    and computes outside it; see core/exec/debugger/debugger.h).
 // A new document drops everything either lane had for the old one; the
 // sources of values the user chose (files, typed constants, input sources,
 // seed) are the core's ValueSettings, restored on the new debugger.
@@ -33,7 +33,7 @@
 #include <QString>
 #include <QStringList>
 
-#include "core/exec/debugger.h"
+#include "core/exec/debugger/debugger.h"
 #include "widgets/session/item_ref.h"
 
 class QTimer;

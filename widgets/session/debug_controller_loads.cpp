@@ -11,7 +11,7 @@
 
 #include <QFileInfo>
 
-#include "core/exec/state_dict_match.h"
+#include "core/exec/values/state_dict_match.h"
 #include "widgets/common/qt_text.h"
 #include "widgets/session/task_queue.h"
 

@@ -2,7 +2,7 @@
 
 #include <ATen/core/Tensor.h>
 
-#include "core/exec/session.h"
+#include "core/exec/engine/session.h"
 #include "core/io/tensor_map.h"
 
 namespace irscope::exec {

@@ -1,6 +1,6 @@
 #include "core/exec/numerics/local_verdict.h"
 
-#include "core/exec/value_text.h"
+#include "core/exec/values/value_text.h"
 
 namespace irscope::exec {
 

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <limits>
 
-#include "core/exec/session.h"
+#include "core/exec/engine/session.h"
 
 namespace irscope::exec {
 

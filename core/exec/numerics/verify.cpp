@@ -1,5 +1,5 @@
 #include "core/exec/numerics/verify.h"
-#include "core/exec/uninitialized_ops.h"
+#include "core/exec/engine/uninitialized_ops.h"
 
 #include <cmath>
 #include <limits>
@@ -7,9 +7,9 @@
 #include <ATen/ATen.h>
 #include <ATen/core/grad_mode.h>
 
-#include "core/exec/executor.h"
+#include "core/exec/engine/executor.h"
+#include "core/exec/engine/session.h"
 #include "core/exec/numerics/error_metrics.h"
-#include "core/exec/session.h"
 #include "core/io/tensor_dtype.h"
 #include "core/io/tensor_map.h"
 

@@ -3,13 +3,13 @@
 // cast copies in the value slots for the duration of the call and put back
 // after, so the fast path, the boxed path and the in-place bookkeeping all run
 // unchanged, and no cast copy outlives its node.
-#include "core/exec/executor.h"
+#include "core/exec/engine/executor.h"
 
 #include <exception>
 
 #include <ATen/ATen.h>
 
-#include "core/exec/exec_error.h"
+#include "core/exec/engine/exec_error.h"
 #include "core/exec/reference/autocast_rules.h"
 
 namespace irscope::exec {

@@ -1,0 +1,210 @@
+#pragma once
+// Executor: torch_ir's IRExecutor on libtorch, one node at a time.
+//
+// It owns the registry (state_dict entries under their keys and their
+// placeholders, effective constants under their original names and every
+// placeholder mapped to them, graph inputs by name) and the values the nodes
+// produce. In-place ops write into the tensors themselves, through views
+// into their bases, as eager PyTorch does; what the user sees of a node is
+// its value as produced, and the user's own tensors are never written
+// (alias_classes.h says how both are kept).
+// Session (session.h) adds the cursor, states, timings and breakpoints.
+//
+// Its loop reads the flat ExecutionPlan, not the graph: the OpNode is
+// touched only to bind a node on its first run and to word an error.
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include <ATen/core/Tensor.h>
+#include <c10/util/SmallVector.h>
+
+#include "core/exec/engine/alias_classes.h"
+#include "core/exec/engine/exec_types.h"
+#include "core/exec/engine/execution_plan.h"
+#include "core/exec/engine/node_inspector.h"
+#include "core/exec/engine/op_binding.h"
+#include "core/io/tensor_map.h"
+#include "core/ir/graph.h"
+#include "core/ir/graph_index.h"
+
+namespace irscope::exec {
+
+// Converts an IR constant (packed little-endian bytes) to a tensor; throws
+// ExecError when the constant is unusable.
+at::Tensor constantToTensor(const std::string& name, const ir::ConstantValue& value);
+
+// What the run loop reads of a node bound to a typed call (unboxed_call.h):
+// 32 bytes in one array, so that the BoundOp itself stays out of the cache.
+struct FastCall {
+    UnboxedCall::Fn fn = nullptr;  // null: the node takes Executor::runGeneral
+    const void* handle = nullptr;
+    const ArgSlot* slots = nullptr;
+    const int64_t* ints = nullptr;
+};
+
+class Executor {
+public:
+    // `graph` must outlive the executor.
+    explicit Executor(const ir::Graph& graph);
+
+    const ir::Graph& graph() const { return graph_; }
+    const ir::GraphIndex& index() const { return index_; }
+
+    // Replace the tensors of that kind and rebuild the registry. Inputs are
+    // matched to graph inputs by name. Tensors handed in are never modified.
+    void setWeights(const io::TensorMap& stateDict);
+    void setConstants(const io::TensorMap& constants);  // by original name; override the IR's
+    void setInputs(const io::TensorMap& inputs);
+    // On (the default), a weight or constant whose dtype is not the IR's
+    // counts as missing (MissingValue::wrongDtype). A reference run that
+    // casts everything to float64 on purpose turns it off.
+    void setDtypeCheck(bool on);
+
+    // Casts each node's floating inputs before it runs, for a reference run in
+    // another dtype (reference/autocast_run.cpp). `everyOp` (float64, float32):
+    // the weights and inputs are cast by the caller, and every floating result
+    // a node makes anew (not a view or an in-place write) is cast to `dtype`
+    // right after it, so that tensors made inside the graph follow. Otherwise (float16, bfloat16) as torch.autocast
+    // does on the CPU (reference/autocast_rules.h), and an op that fails in the
+    // reduced dtype (no kernel for it in this libtorch, a dtype clash) runs
+    // again with its floating inputs in float32. Written inputs of in-place ops
+    // are never cast. Off by default: the run is the user's graph as it is.
+    struct Autocast {
+        at::ScalarType dtype;
+        bool everyOp = false;
+    };
+    void setAutocast(std::optional<Autocast> autocast) { autocast_ = autocast; }
+    // Edit and continue: output `output` of `node` is `value` from now on,
+    // whatever the node computes (applied each time the node runs, before
+    // inspectors see it), until cleared. Nothing is rerun here: the caller
+    // (Debugger::overrideValue) runs again what depends on it.
+    void setOverride(int64_t node, size_t output, at::Tensor value);
+    void clearOverride(int64_t node, size_t output);
+    void clearOverrides() { overrides_.clear(); }
+    bool isOverridden(int64_t node, size_t output) const;
+    // The nodes that ran in float32 instead, with libtorch's reason; cleared by reset().
+    const std::map<int64_t, std::string>& autocastFallbacks() const { return fallbacks_; }
+
+    // Every placeholder or graph input without a value, with the nodes that need it.
+    std::vector<MissingValue> preflight() const;
+    // What kind of value `name` is (input, parameter, buffer, constant), for a missing-value report.
+    MissingValue describeMissing(const std::string& name) const;
+
+    // Drops every computed value.
+    void reset();
+
+    // Binds every node not bound yet, so that a run's values do not
+    // interleave with the bound ops on the heap (which made the allocator
+    // search its bins on every node). A node that fails to bind is left
+    // for runNode, which reports it when the node's turn comes.
+    void bindAll();
+
+    // Runs node `i` (its inputs must have been computed). Throws ExecError
+    // naming the node, its op and the reason. `diagnostics` gets the
+    // differences between the results and the node's output TensorMeta
+    // (empty when they agree). Returns true when an inspector asked to stop.
+    bool runNode(int64_t i, std::vector<std::string>& diagnostics);
+
+    // Inspectors see each node's results before anything is freed, in the
+    // order given (node_inspector.h). Not owned; null entries are skipped.
+    void setInspectors(std::vector<NodeInspector*> inspectors) { inspectors_ = std::move(inspectors); }
+
+    // Values.
+    // The node's results as the IR lists its outputs, each as the node
+    // produced it (a later in-place write does not show); a freed one is
+    // undefined; empty when it has not run since the last reset.
+    c10::SmallVector<at::Tensor, 4> outputsOf(int64_t node) const;
+    // A node output as produced, graph input or registry entry by tensor
+    // name; undefined when none.
+    at::Tensor valueOf(const std::string& tensorName) const;
+    bool hasValue(const std::string& tensorName) const { return valueOf(tensorName).defined(); }
+    // True when output `output` of `node` was memory nobody had written yet
+    // when the node ran (empty, new_empty and views of them before a write;
+    // alias_classes.h): there is nothing to compare it with.
+    bool producedUninitialized(int64_t node, size_t output) const;
+    // Graph outputs by name, in order, as the graph returns them (after every
+    // write, as eager PyTorch's would be); `missing` gets the first one without a value.
+    bool graphOutputs(io::TensorMap& out, std::string* missing = nullptr) const;
+
+    // Retention.
+    void setRetention(RetentionPolicy policy) { policy_ = policy; }
+    RetentionPolicy retention() const { return policy_; }
+    void setPinned(const std::string& tensorName, bool pinned);
+    void setSelected(const std::vector<std::string>& tensorNames);
+    // Bytes of the distinct storages held by computed values (not weights or inputs).
+    size_t bytesHeld() const;
+
+private:
+    const at::Tensor& resolve(int64_t node, uint32_t input) const;
+    [[noreturn]] void throwUnavailable(int64_t node, uint32_t input) const;
+    void runGeneral(int64_t node, std::vector<std::string>& diagnostics);
+    void runAutocast(int64_t node, std::vector<std::string>& diagnostics);
+    bool castInputs(int64_t node, const BoundOp& op, at::ScalarType target, bool lowerPrecision);
+    void restoreCastInputs();
+    bool aliasesAnInput(int64_t node, const at::Tensor& t) const;
+    void applyOverrides(const ExecutionPlan::Step& step);
+    void runOverridden(int64_t node, std::vector<std::string>& diagnostics);
+    BoundOp* bind(int64_t node);
+    void runGetitem(int64_t node);
+    void snapshotBeforeWrite(int64_t node, const BoundOp& op);
+    bool guardInspected(const ExecutionPlan::Step& step, uint32_t count);
+    void freshenWrittenRoots();
+    const at::Tensor& shown(size_t slot) const;
+    void callBoxed(int64_t node, const BoundOp& op);
+    [[noreturn]] void failNode(int64_t node, const std::string& why);
+    void reportIgnoredAttrs(int64_t node, const BoundOp& op, std::vector<std::string>& diagnostics) const;
+    void reportMismatch(int64_t node, uint32_t output, std::vector<std::string>& diagnostics) const;
+    void reportShortResult(int64_t node, std::vector<std::string>& diagnostics) const;
+    void rebuildRegistry();
+    void refreshProtected();
+    void releaseAfter(int64_t node);
+
+    const ir::Graph& graph_;
+    ir::GraphIndex index_;
+    ExecutionPlan plan_;
+    std::vector<std::unique_ptr<BoundOp>> bound_;  // bound before the first run (bindAll) or on demand
+    std::vector<FastCall> fast_;                   // per node; points into bound_ or fastSlots_
+    std::vector<ArgSlot> fastSlots_;               // the fast nodes' slots in node order (bindAll)
+
+    io::TensorMap weights_, constants_, inputs_;
+    std::unordered_map<std::string, at::Tensor> registry_;
+    // Every value by slot (execution_plan.h): graph inputs, the registry
+    // entries the nodes read, node outputs.
+    std::vector<at::Tensor> values_;
+    std::vector<int8_t> registryDtype_;  // per registry slot: the IR's c10::ScalarType, -1 when unknown
+    bool checkDtypes_ = true;
+    std::vector<int32_t> resultCount_;  // per node: tensors its op returned; -1 until it runs
+    std::vector<uint8_t> protected_;    // per slot: graph output / pinned / selected
+
+    // Aliasing (alias_classes.h), known once every node is bound (bindAll).
+    bool aliasesKnown_ = false;
+    AliasClasses aliases_;
+    std::vector<at::Tensor> rootOriginals_;  // per aliases_.writtenRoots: the user's tensor, copied per run
+    // Per slot, once an in-place write changed it: its value as produced
+    // (empty until the first snapshot of a run).
+    std::vector<at::Tensor> shown_;
+
+    RetentionPolicy policy_ = RetentionPolicy::KeepAll;
+    std::set<std::string> pinned_, selected_;
+
+    // Scratch reused across nodes (no allocation per node in steady state);
+    // inputScratch_ is sized once for the node with the most inputs.
+    std::vector<const at::Tensor*> inputScratch_;
+    std::vector<at::Tensor> resultScratch_;
+    std::vector<at::Tensor> inspected_, inspectedGiven_;  // guardInspected: what inspectors get, and what they got
+    torch::jit::Stack stack_;
+    std::vector<NodeInspector*> inspectors_;
+
+    std::optional<Autocast> autocast_;
+    std::vector<std::pair<int32_t, at::Tensor>> castSaved_;  // slot, its value before runAutocast's cast
+    std::map<int64_t, std::string> fallbacks_;
+    std::unordered_map<uint32_t, at::Tensor> overrides_;  // by value slot (setOverride)
+};
+
+}  // namespace irscope::exec

@@ -1,0 +1,63 @@
+// The Debugger's "Extract as runnable IR…": the cut from
+// core/ir/subgraph.h, the values at it from this session's run
+// (core/exec/repro/cut_values.h), written beside each other.
+#include <ATen/ATen.h>
+
+#include <filesystem>
+#include <stdexcept>
+
+#include "core/exec/debugger/debugger.h"
+#include "core/exec/debugger/debugger_impl.h"
+#include "core/exec/repro/cut_values.h"
+#include "core/io/tensor_file.h"
+#include "core/ir/json_io.h"
+
+namespace irscope::exec {
+
+Debugger::Extracted Debugger::extract(std::vector<int64_t> nodes, const std::string& irPath) {
+    namespace fs = std::filesystem;
+    const ir::Subgraph cut = ir::extractSubgraph(d_->index(), std::move(nodes));
+    Extracted out;
+    out.nodes = cut.graph.nodes.size();
+    out.inputs = cut.inputs;
+    out.outputs = cut.outputs;
+    out.irPath = irPath;
+    const bool replacing = fs::exists(irPath);
+    const auto [inPath, expPath] = ir::cutFilesBeside(irPath);
+
+    io::TensorMap inputs, expected;
+    try {
+        if (d_->checks.mode() == ErrorMode::Local)
+            throw std::runtime_error(
+                "in local error mode the run holds the reference's values in place of the nodes' own; switch to "
+                "cumulative error to extract with the values");
+        int64_t last = -1;
+        for (const auto& node : cut.graph.nodes) last = std::max(last, *d_->index().nodeIndex(node.name));
+        if (d_->session.cursor() <= last) {
+            pinCut(d_->session, cut);
+            const RunStatus r = runTo(last);
+            if (r.failed) throw std::runtime_error(r.message);
+            if (d_->session.cursor() <= last)
+                throw std::runtime_error(r.message +
+                                         ", before the selection's last node: continue the run, then "
+                                         "extract again");
+        }
+        cutValues(d_->session, cut, inputs, expected);
+        if (!replacing && (fs::exists(inPath) || fs::exists(expPath)))
+            throw std::runtime_error((fs::exists(inPath) ? inPath : expPath) +
+                                     " exists and is not this extract's: choose another name");
+    } catch (const std::runtime_error& e) {
+        out.note = std::string("values not written: ") + e.what();
+        inputs = {};
+    }
+    ir::saveGraphFile(cut.graph, irPath);
+    if (out.note.empty()) {
+        io::writeTensorFile(inputs, inPath);
+        io::writeTensorFile(expected, expPath);
+        out.inputsPath = inPath;
+        out.expectedPath = expPath;
+    }
+    return out;
+}
+
+}  // namespace irscope::exec
