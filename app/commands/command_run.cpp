@@ -29,6 +29,7 @@
 #include "core/exec/reference/reference_run.h"
 #include "core/exec/values/random_inputs.h"
 #include "core/export/node_data.h"
+#include "core/io/catalog/pt2/pt2_archive.h"
 #include "core/io/catalog/tensor_format.h"
 #include "core/io/tensor_file.h"
 #include "core/ir/file_replace.h"
@@ -87,7 +88,9 @@ std::string comparisonText(const exec::Comparison& c) {
 std::optional<io::TensorMap> readOrReport(const std::string& what, const std::optional<std::string>& path) {
     if (!path) return io::TensorMap{};
     try {
-        return io::readTensorFile(*path);
+        io::ReadOptions options;
+        if (what == "--inputs") io::selectInputsOf(*path, options);  // a .pt2: its example inputs
+        return io::readTensorFile(*path, options);
     } catch (const std::exception& e) {
         std::cerr << "irscope run: " << what << ": " << e.what() << "\n";
         return std::nullopt;
@@ -211,7 +214,11 @@ private:
         weights_ = readOrReport(
             "--weights", parsed_.has("--weights") ? parsed_.value("--weights") : std::optional(parsed_.positional[0]));
         constants_ = readOrReport("--constants", parsed_.value("--constants"));
-        inputs_ = readOrReport("--inputs", parsed_.value("--inputs"));
+        // A .pt2 carries the example inputs it was exported with: the default.
+        std::optional<std::string> inputs = parsed_.value("--inputs");
+        if (!inputs && !parsed_.has("--random-inputs") && isArchive() && io::pt2HasSampleInputs(parsed_.positional[0]))
+            inputs = parsed_.positional[0];
+        inputs_ = readOrReport("--inputs", inputs);
         expected_ = readOrReport("--expected", parsed_.value("--expected"));
         reference_ = reference.get();
         referenceWeights_ = readOrReport("--reference-weights", parsed_.value("--reference-weights"));
@@ -544,14 +551,15 @@ const CommandRegistration commandRunRegistration{
             "of .npy files, or a sharded Hugging Face checkpoint (its *.index.json or its\n"
             "directory of shards; only the headers are read up front). IR may be a\n"
             "torch.export archive (.pt2, PyTorch 2.8 on): it opens as pytorch-ir's IR of the\n"
-            "program and runs with the weights and constants inside it.\n\n"
+            "program and runs with the weights, constants and example inputs inside it.\n\n"
             "Options:\n"
             "  --weights FILE        the model's state_dict (default for a .pt2: the weights in it)\n"
             "  --cast-weights        cast each weight whose dtype is not the IR's to the IR's\n"
             "                        (a bfloat16 checkpoint for a float32 IR); without it such a\n"
             "                        weight is reported before the run, as a missing one is\n"
             "  --constants FILE      lifted constants / non-persistent buffers by original name\n"
-            "  --inputs FILE         graph inputs by name\n"
+            "  --inputs FILE         graph inputs by name (a .pt2: the example inputs stored in it;\n"
+            "                        the default for a .pt2 IR that stored them)\n"
             "  --random-inputs SEED  random graph inputs instead (normal floats, ints in [0, 10))\n"
             "  --expected FILE       reference outputs by name: allclose per output, integers exactly\n\n"
             "The reference (each node output is measured against it as the node runs):\n"

@@ -173,15 +173,15 @@ private Q_SLOTS:
     }
 
     // The torch.export archive of each case (make_pt2_archives.py) runs with
-    // nothing but its inputs: the weights and constants come from inside it,
-    // and the outputs are the module's, as from pytorch-ir's JSON.
+    // no other file: the weights, the constants and the example inputs
+    // torch.export.save stored come from inside it, and the outputs are the
+    // module's, as from pytorch-ir's JSON.
     void archives_data() { cases_data(); }
     void archives() {
         QFETCH(QString, name);
         if (!QFile::exists(real(name + ".pt2"))) QSKIP("no archive for this case");
         const QJsonObject ir = readReportJson(real(name + ".json"));
         QStringList args{"run", real(name + ".pt2")};
-        if (QFile::exists(real(name + ".inputs.pt"))) args << "--inputs" << real(name + ".inputs.pt");
         args << "--expected" << real(name + ".expected.pt") << tolerancesFor(ir);
         const CliResult r = runIrscope(args);
         if (const CannotRun* c = cannotRun(name)) {

@@ -12,6 +12,7 @@
 #include <ATen/ATen.h>
 
 #include "core/io/catalog/pt2/exported_program_graph.h"
+#include "core/io/catalog/pt2/pt2_archive.h"
 #include "core/io/tensor_file.h"
 #include "core/ir/graph_index.h"
 #include "core/ir/json_io.h"
@@ -114,6 +115,60 @@ private Q_SLOTS:
             QCOMPARE(t->sizes().vec(), e.tensor.sizes().vec());
             QVERIFY2(at::equal(*t, e.tensor), ("values differ: " + e.name).c_str());
         }
+    }
+
+    // The example inputs torch.export.save stored (data/sample_inputs/model.pt,
+    // a torch.save of (args, kwargs)) read as the program's inputs, by the
+    // IR's graph-input names, equal to the inputs the case was exported with.
+    void sampleInputsAreTheProgramsInputs_data() { graphEqualsPytorchIrs_data(); }
+    void sampleInputsAreTheProgramsInputs() {
+        QFETCH(QString, name);
+        const std::string base = dataPath("real/" + name.toStdString());
+        if (!fs::exists(base + ".inputs.pt")) QSKIP("no inputs beside this case");
+        io::ReadOptions options;
+        io::selectInputsOf(base + ".pt2", options);
+        QCOMPARE(options.select, std::string("sample_inputs"));
+        QVERIFY(io::pt2HasSampleInputs(base + ".pt2"));
+        const io::TensorMap archive = io::readTensorFile(base + ".pt2", options);
+        const io::TensorMap saved = io::readTensorFile(base + ".inputs.pt");
+        const ir::Graph ir = ir::loadGraphFile(base + ".json");
+        QCOMPARE(archive.size(), ir.graphInputs.size());
+        for (const auto& input : ir.graphInputs) {
+            const at::Tensor* t = archive.find(input.name);
+            QVERIFY2(t, ("not among the sample inputs: " + input.name).c_str());
+            const at::Tensor* expected = saved.find(input.name);
+            QVERIFY2(expected, ("not in the inputs file: " + input.name).c_str());
+            QCOMPARE(t->scalar_type(), expected->scalar_type());
+            QVERIFY2(at::equal(*t, *expected), ("values differ: " + input.name).c_str());
+        }
+    }
+
+    void sampleInputsSayWhatIsWrong() {
+        io::ReadOptions options;
+        io::selectInputsOf("x.pt2", options);
+        const auto errorOf = [&](const std::string& file, const io::ReadOptions& o) {
+            try {
+                io::readTensorFile(dataPath("real/" + file), o);
+            } catch (const std::exception& e) {
+                return std::string(e.what());
+            }
+            return std::string();
+        };
+        std::string e = errorOf("hostile/no_sample_inputs.pt2", options);
+        QVERIFY2(e.find("no_sample_inputs.pt2") != std::string::npos &&
+                     e.find("holds no sample inputs") != std::string::npos,
+                 e.c_str());
+        QVERIFY(!io::pt2HasSampleInputs(dataPath("real/hostile/no_sample_inputs.pt2")));
+        e = errorOf("hostile/sample_inputs_mismatch.pt2", options);
+        QVERIFY2(e.find("holds 2 tensors, but the program takes 1 tensor inputs") != std::string::npos, e.c_str());
+        io::ReadOptions nonsense;
+        nonsense.select = "nonsense";
+        e = errorOf("add_on_view.pt2", nonsense);
+        QVERIFY2(e.find("not \"nonsense\"") != std::string::npos, e.c_str());
+        // Not a .pt2: read as it is.
+        io::ReadOptions plain;
+        io::selectInputsOf("inputs.pt", plain);
+        QVERIFY(plain.select.empty());
     }
 
     // torch.export's stack_trace reaches the node (Properties shows its frame);

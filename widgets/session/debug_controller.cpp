@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "core/exec/numerics/local_verdict.h"
+#include "core/io/catalog/pt2/pt2_archive.h"
 #include "core/ir/same_model.h"
 #include "core/modules/module_tree.h"
 
@@ -228,9 +229,16 @@ void DebugController::onGraphLoaded() {
     const bool archive = doc_->path.endsWith(QStringLiteral(".pt2"), Qt::CaseInsensitive);
     const bool weightsGiven = std::any_of(settings.files.begin(), settings.files.end(),
                                           [](const auto& f) { return f.first == exec::ValueFile::Weights; });
+    const bool inputsGiven = std::any_of(settings.files.begin(), settings.files.end(),
+                                         [](const auto& f) { return f.first == exec::ValueFile::Inputs; });
     if (archive && !weightsGiven) {
         loadWeights(doc_->path);
-        emit notice(tr("Weights and constants from the archive %1").arg(QFileInfo(doc_->path).fileName()));
+        // ...and the example inputs it was exported with, when it stored them.
+        const bool inputs = !inputsGiven && io::pt2HasSampleInputs(doc_->path.toStdString());
+        if (inputs) load(exec::ValueFile::Inputs, doc_->path);
+        emit notice((inputs ? tr("Weights, constants and example inputs from the archive %1")
+                            : tr("Weights and constants from the archive %1"))
+                        .arg(QFileInfo(doc_->path).fileName()));
     }
     if (sameModel && !samePath && hadFiles)
         emit notice(tr("Kept the files loaded for %1: %2 is the same model")

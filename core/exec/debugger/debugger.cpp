@@ -17,6 +17,7 @@
 #include "core/exec/numerics/tensor_probes.h"
 #include "core/exec/values/value_sources.h"
 #include "core/exec/values/value_tables.h"
+#include "core/io/catalog/pt2/pt2_archive.h"
 #include "core/io/tensor_dtype.h"
 #include "core/io/tensor_file.h"
 #include "core/io/tensor_map.h"
@@ -93,6 +94,7 @@ void Debugger::load(ValueFile kind, const std::string& path, const LoadProgress&
     auto reached = [&progress](double fraction) {
         if (progress) progress(fraction);  // no longer a chance to cancel
     };
+    if (kind == ValueFile::Inputs) io::selectInputsOf(path, options);  // a .pt2: its example inputs
     io::TensorMap tensors = readOrThrow(path, options);
     {
         std::lock_guard lock(d_->m);

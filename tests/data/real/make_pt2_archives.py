@@ -68,8 +68,11 @@ def write_hostile(outdir):
     hostile_dir = os.path.join(outdir, "hostile")
     os.makedirs(hostile_dir, exist_ok=True)
 
-    def save(name, model_json=None, weights_json=None, compress=None):
+    def save(name, model_json=None, weights_json=None, compress=None, drop=None, replace=None):
         recs = dict(records)
+        if drop is not None:
+            del recs[drop]
+        recs.update(replace or {})
         if model_json is not None:
             recs[top + "models/model.json"] = json.dumps(model_json).encode()
         if weights_json is not None:
@@ -96,6 +99,15 @@ def write_hostile(outdir):
     w["config"]["lin.bias"]["path_name"] = "weight_99"
     save("missing_weight_file.pt2", weights_json=w)
     save("compressed_graph.pt2", compress=top + "models/model.json")
+    # The example inputs: none stored (PyTorch before 2.8 wrote none there), or
+    # more tensors than the program takes.
+    save("no_sample_inputs.pt2", drop=top + "data/sample_inputs/model.pt")
+    import io
+    import torch
+    buf = io.BytesIO()
+    x = torch.zeros(2, 8)
+    torch.save(((x, x), {}), buf)
+    save("sample_inputs_mismatch.pt2", replace={top + "data/sample_inputs/model.pt": buf.getvalue()})
     print("written  hostile/*.pt2")
 
 

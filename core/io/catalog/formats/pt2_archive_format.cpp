@@ -10,16 +10,49 @@
 // nothing is copied. A tensor PyTorch pickled instead (a tensor subclass) is
 // listed as not supported, and so are the pickled state_dicts of the
 // 2.2-2.7 layout, which this reader does not open.
+// Selected "sample_inputs" (what `--inputs model.pt2` asks for), it is the
+// example inputs torch.export.save stored, named as the program's inputs.
+#include "core/io/catalog/pt2/exported_program_graph.h"
 #include "core/io/catalog/pt2/pt2_archive.h"
 #include "core/io/catalog/pt2/pt2_payloads.h"
 #include "core/io/catalog/tensor_file_error.h"
 #include "core/io/catalog/tensor_format.h"
+#include "core/io/catalog/torch_save_zip.h"
 #include "core/io/catalog/zip_reader.h"
 
 namespace irscope::io {
 namespace {
 
-TensorCatalog describePt2Archive(const TensorFileSource& s, const ReadOptions&) {
+// The example inputs torch.export.save stored beside the program: a torch.save
+// of (args, kwargs), stored uncompressed, so its tensors are read in place
+// like the weights. Named as the program's user inputs, one for one in the
+// order torch.export flattened them (args, then kwargs).
+TensorCatalog describeSampleInputs(const TensorFileSource& s, const ZipReader& zip, const Pt2Program& program) {
+    if (program.sampleInputsEntry.empty())
+        throw FormatError("holds no sample inputs (data/sample_inputs/" + program.name +
+                          ".pt: torch.export.save writes them from PyTorch 2.8 on)");
+    const ZipRecord* record = zip.find(program.sampleInputsEntry);
+    if (record->method != 0) throw FormatError(program.sampleInputsEntry + " is stored compressed");
+    TensorCatalog catalog;
+    try {
+        catalog = describeTorchSaveZip(s.file, zip.data(*record), {});
+    } catch (const FormatError& e) {
+        throw FormatError(program.sampleInputsEntry + ": " + e.what());
+    }
+    std::vector<std::string> names;
+    try {
+        names = exportedProgramUserInputs(zip.data(*zip.find(program.graphEntry)), s.path, program.graphEntry);
+    } catch (const std::exception& e) {
+        throw FormatError(std::string("its program does not read: ") + e.what());
+    }
+    if (names.size() != catalog.records.size())
+        throw FormatError(program.sampleInputsEntry + " holds " + std::to_string(catalog.records.size()) +
+                          " tensors, but the program takes " + std::to_string(names.size()) + " tensor inputs");
+    for (size_t i = 0; i < names.size(); ++i) catalog.records[i].name = names[i];
+    return catalog;
+}
+
+TensorCatalog describePt2Archive(const TensorFileSource& s, const ReadOptions& options) {
     TensorCatalog catalog;
     catalog.files.push_back(s.file);
     try {
@@ -27,6 +60,11 @@ TensorCatalog describePt2Archive(const TensorFileSource& s, const ReadOptions&) 
         const auto programs = pt2Programs(zip);
         if (programs.empty()) throw FormatError("not a torch.export archive");
         const Pt2Program& program = choosePt2Program(programs, s.path);
+        if (options.select == kPt2SampleInputs) return describeSampleInputs(s, zip, program);
+        if (!options.select.empty())
+            throw FormatError("a .pt2 selects \"" + std::string(kPt2SampleInputs) +
+                              "\" (its example inputs) or nothing " + "(its weights and constants), not \"" +
+                              options.select + "\"");
         if (program.weightsConfigEntry.empty() && program.constantsConfigEntry.empty())
             throw FormatError(
                 "a torch.export archive from PyTorch 2.2-2.7 (pickled state_dict); irscope reads the "

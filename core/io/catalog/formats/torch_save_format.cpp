@@ -13,6 +13,7 @@
 #include "core/io/catalog/tensor_file_error.h"
 #include "core/io/catalog/tensor_format.h"
 #include "core/io/catalog/tensor_geometry.h"
+#include "core/io/catalog/torch_save_zip.h"
 #include "core/io/catalog/unpickler.h"
 #include "core/io/catalog/zip_reader.h"
 
@@ -67,37 +68,50 @@ TensorCatalog describeTensors(const std::shared_ptr<MappedFile>& file, const Unp
     return catalog;
 }
 
+}  // namespace
+
+TensorCatalog describeTorchSaveZip(const std::shared_ptr<MappedFile>& file, std::string_view bytes,
+                                   const ReadOptions& options) {
+    ZipReader zip(bytes);
+    // A page per record's local header: not needed while unpickling (the
+    // whole file: a nested torch.save is a few pages of a larger archive).
+    if (bytes.size() == file->bytes().size()) file->dropResidentPages();
+    const std::string top = zip.topFolder();
+    const ZipRecord* pkl = zip.find(top + "/data.pkl");
+    if (!pkl) {
+        if (zip.find(top + "/constants.pkl") || zip.find(top + "/code/"))
+            throw FormatError("a TorchScript archive (torch.jit.save), not a torch.save file");
+        throw FormatError("a zip archive without '" + top +
+                          "/data.pkl': not a torch.save file"
+                          " (for .npz, extract the arrays to .npy files)");
+    }
+    if (const ZipRecord* order = zip.find(top + "/byteorder")) {
+        if (zip.data(*order) != "little") throw FormatError("big-endian tensor data is not supported");
+    }
+    std::string_view pickleBytes = zip.data(*pkl);
+    if (crc32(pickleBytes.data(), pickleBytes.size()) != pkl->crc32)
+        throw FormatError("record '" + pkl->name + "' is corrupt (CRC-32 mismatch)");
+    UnpickleResult pickle = unpickle(pickleBytes);
+    // Read; the records come from the arena.
+    file->dropResidentPages(static_cast<uint64_t>(pickleBytes.data() - reinterpret_cast<const char*>(file->data())),
+                            pkl->size);
+    auto bytesOf = [&](const StorageDesc& s) -> std::string_view {
+        std::string name = top + "/data/" + s.key;
+        const ZipRecord* record = zip.find(name);
+        if (!record) throw FormatError("storage record '" + name + "' is missing");
+        std::string_view data = zip.data(*record);
+        if (options.verifyChecksums && crc32(data.data(), data.size()) != record->crc32)
+            throw FormatError("record '" + name + "' is corrupt (CRC-32 mismatch)");
+        return data;
+    };
+    return describeTensors(file, pickle, options, bytesOf);
+}
+
+namespace {
+
 TensorCatalog describeZip(const TensorFileSource& source, const ReadOptions& options) {
     try {
-        ZipReader zip(source.bytes());
-        source.file->dropResidentPages();  // a page per record's local header: not needed while unpickling
-        const std::string top = zip.topFolder();
-        const ZipRecord* pkl = zip.find(top + "/data.pkl");
-        if (!pkl) {
-            if (zip.find(top + "/constants.pkl") || zip.find(top + "/code/"))
-                throw FormatError("a TorchScript archive (torch.jit.save), not a torch.save file");
-            throw FormatError("a zip archive without '" + top +
-                              "/data.pkl': not a torch.save file"
-                              " (for .npz, extract the arrays to .npy files)");
-        }
-        if (const ZipRecord* order = zip.find(top + "/byteorder")) {
-            if (zip.data(*order) != "little") throw FormatError("big-endian tensor data is not supported");
-        }
-        std::string_view pickleBytes = zip.data(*pkl);
-        if (crc32(pickleBytes.data(), pickleBytes.size()) != pkl->crc32)
-            throw FormatError("record '" + pkl->name + "' is corrupt (CRC-32 mismatch)");
-        UnpickleResult pickle = unpickle(pickleBytes);
-        source.file->dropResidentPages(pkl->dataOffset, pkl->size);  // read; the records come from the arena
-        auto bytesOf = [&](const StorageDesc& s) -> std::string_view {
-            std::string name = top + "/data/" + s.key;
-            const ZipRecord* record = zip.find(name);
-            if (!record) throw FormatError("storage record '" + name + "' is missing");
-            std::string_view data = zip.data(*record);
-            if (options.verifyChecksums && crc32(data.data(), data.size()) != record->crc32)
-                throw FormatError("record '" + name + "' is corrupt (CRC-32 mismatch)");
-            return data;
-        };
-        return describeTensors(source.file, pickle, options, bytesOf);
+        return describeTorchSaveZip(source.file, source.bytes(), options);
     } catch (const FormatError& e) {
         throw TensorFileError(source.path, e.what());
     }

@@ -678,4 +678,55 @@ ir::Graph graphFromExportedProgram(std::string_view text, const std::string& fil
     }
 }
 
+std::vector<std::string> exportedProgramUserInputs(std::string_view text, const std::string& file,
+                                                   const std::string& entry) {
+    const Reader r{file, entry};
+    std::vector<std::string> names;
+    try {
+        ir::JsonCursor c(text, file, 256);
+        std::string key, inner, specKey;
+        c.beginObject();
+        while (c.nextKey(key)) {
+            c.pushKey(key);
+            if (key != "graph_module" || c.peek() != '{') {
+                c.skipValue();
+                c.pop();
+                continue;
+            }
+            c.beginObject();
+            while (c.nextKey(inner)) {
+                c.pushKey(inner);
+                if (inner == "signature" && c.peek() == '{') {
+                    c.beginObject();
+                    while (c.nextKey(specKey)) {
+                        c.pushKey(specKey);
+                        if (specKey == "input_specs" && c.peek() == '[') {
+                            c.beginArray();
+                            for (int64_t i = 0; c.nextElement(); ++i) {
+                                c.pushIndex(i);
+                                const InputSpec spec = inputSpecOf(
+                                    c.readValue(), r, "graph_module.signature.input_specs[" + std::to_string(i) + "]");
+                                if (spec.kind == "user_input" && !spec.placeholder.empty())
+                                    names.push_back(spec.placeholder);
+                                c.pop();
+                            }
+                        } else {
+                            c.skipValue();
+                        }
+                        c.pop();
+                    }
+                } else {
+                    c.skipValue();
+                }
+                c.pop();
+            }
+            c.pop();
+        }
+    } catch (const ir::LoadError& e) {
+        if (e.jsonPath().rfind(entry, 0) == 0) throw;
+        throw ir::LoadError(file, entry + (e.jsonPath().empty() ? "" : ":" + e.jsonPath()), e.line(), e.column(),
+                            e.reason());
+    }
+    return names;
+}
 }  // namespace irscope::io

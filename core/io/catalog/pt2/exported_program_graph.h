@@ -11,6 +11,7 @@
 // Torch-free: everything comes from the JSON.
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/ir/graph.h"
 
@@ -22,6 +23,13 @@ namespace irscope::io {
 // read, and (for a syntax error) the line; an export schema newer than
 // irscope reads is such an error too.
 ir::Graph graphFromExportedProgram(std::string_view text, const std::string& file, const std::string& entry);
+
+// The names of the program's tensor user inputs, in the signature's order
+// (the order torch.export flattened the example args, then kwargs): what
+// the archive's sample inputs are, one for one. A quick pass that skips the
+// nodes. Throws ir::LoadError like graphFromExportedProgram.
+std::vector<std::string> exportedProgramUserInputs(std::string_view text, const std::string& file,
+                                                   const std::string& entry);
 
 // The torch_ir dtype spelling ("float32") of a serialized ScalarType number,
 // or "" for one the schema does not define.

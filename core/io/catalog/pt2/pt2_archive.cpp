@@ -2,6 +2,9 @@
 // lets every IR command open one (registered with core/ir/archive_readers).
 #include "core/io/catalog/pt2/pt2_archive.h"
 
+#include "core/io/catalog/mapped_file.h"
+#include "core/io/catalog/tensor_format.h"
+
 #include <algorithm>
 
 #include <nlohmann/json.hpp>
@@ -77,13 +80,31 @@ std::vector<Pt2Program> pt2Programs(const ZipReader& zip) {
             p.constantsConfigEntry = top + "/data/constants/" + p.name + "_constants_config.json";
             if (!zip.find(p.weightsConfigEntry)) p.weightsConfigEntry.clear();
             if (!zip.find(p.constantsConfigEntry)) p.constantsConfigEntry.clear();
+            p.sampleInputsEntry = top + "/data/sample_inputs/" + p.name + ".pt";
+            if (!zip.find(p.sampleInputsEntry)) p.sampleInputsEntry.clear();
             out.push_back(std::move(p));
         } else if (endsWith(name, "serialized_exported_program.json")) {  // 2.1-2.7
-            out.push_back({"model", r.name, "", ""});
+            out.push_back({"model", r.name, "", "", ""});
         }
     }
     std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.name < b.name; });
     return out;
+}
+
+void selectInputsOf(const std::string& path, ReadOptions& options) {
+    if (lowerExtension(path) == ".pt2") options.select = kPt2SampleInputs;
+}
+
+bool pt2HasSampleInputs(const std::string& path) {
+    if (lowerExtension(path) != ".pt2") return false;
+    try {
+        const auto file = MappedFile::open(path);
+        ZipReader zip(file->bytes());
+        const auto programs = pt2Programs(zip);
+        return !programs.empty() && !choosePt2Program(programs, path).sampleInputsEntry.empty();
+    } catch (const std::exception&) {
+        return false;
+    }
 }
 
 const Pt2Program& choosePt2Program(const std::vector<Pt2Program>& programs, const std::string&) {

@@ -12,19 +12,33 @@
 #include <string_view>
 #include <vector>
 
+#include "core/io/catalog/read_options.h"
 #include "core/io/catalog/zip_reader.h"
 
 namespace irscope::io {
+
+// ReadOptions::select for a .pt2's example inputs instead of its weights.
+inline constexpr const char* kPt2SampleInputs = "sample_inputs";
 
 struct Pt2Program {
     std::string name;                  // "model" (what torch.export.save names a single program)
     std::string graphEntry;            // the record holding its ExportedProgram JSON
     std::string weightsConfigEntry;    // 2.8 on: <name>_weights_config.json, "" before
     std::string constantsConfigEntry;  // 2.8 on: <name>_constants_config.json, "" before
+    std::string sampleInputsEntry;     // 2.8 on: data/sample_inputs/<name>.pt, a torch.save of (args, kwargs)
 };
 
 // The programs in `zip`, in name order; empty when it is not a torch.export archive.
 std::vector<Pt2Program> pt2Programs(const ZipReader& zip);
+
+// A .pt2 given for the graph's inputs (`run --inputs model.pt2`, the
+// window's Inputs) means the example inputs stored in it: sets `options`
+// to select them. Any other file is read as it is.
+void selectInputsOf(const std::string& path, ReadOptions& options);
+
+// Whether `path` is a .pt2 whose program has stored example inputs (false
+// for anything unreadable: the read that follows says why).
+bool pt2HasSampleInputs(const std::string& path);
 
 // The program to open: "model" when present, else the first. `file` is for messages.
 const Pt2Program& choosePt2Program(const std::vector<Pt2Program>& programs, const std::string& file);

@@ -1,0 +1,19 @@
+#pragma once
+// A torch.save zip read from bytes inside a mapped file: the file itself
+// (formats/torch_save_format.cpp) or one nested, stored, in another archive
+// (the sample inputs of a .pt2). The records' offsets are the mapped file's,
+// so a nested one reads in place like any other.
+#include <memory>
+#include <string_view>
+
+#include "core/io/catalog/mapped_file.h"
+#include "core/io/catalog/read_options.h"
+#include "core/io/catalog/tensor_catalog.h"
+
+namespace irscope::io {
+
+// `bytes` lies inside `file`. Throws FormatError (the caller names the file).
+TensorCatalog describeTorchSaveZip(const std::shared_ptr<MappedFile>& file, std::string_view bytes,
+                                   const ReadOptions& options);
+
+}  // namespace irscope::io
