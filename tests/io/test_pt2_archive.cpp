@@ -171,6 +171,40 @@ private Q_SLOTS:
         QVERIFY(plain.select.empty());
     }
 
+    // The layout PyTorch 2.2-2.7 wrote (flat records, the state_dict,
+    // constants and example inputs each a torch.save in the archive; the
+    // fixtures are written by 2.13's serialize(), which that save called,
+    // make_pt2_archives.py --legacy-only): the same graph as the 2.8+ archive
+    // of the same program, and every weight, constant and input readable.
+    void legacyLayout_data() {
+        QTest::addColumn<QString>("name");
+        for (const char* n : {"add_on_view", "tiny_llama", "lifted_mask"}) QTest::newRow(n) << n;
+    }
+    void legacyLayout() {
+        QFETCH(QString, name);
+        const std::string base = dataPath("real/" + name.toStdString());
+        const std::string legacy = dataPath("real/legacy/" + name.toStdString() + ".pt2");
+        QCOMPARE(ir::graphToJson(ir::loadGraphFile(legacy)), ir::graphToJson(ir::loadGraphFile(base + ".pt2")));
+        // Weights and constants: every tensor the 2.8+ archive holds, equal.
+        const io::TensorMap old = io::readTensorFile(legacy);
+        const io::TensorMap current = io::readTensorFile(base + ".pt2");
+        QCOMPARE(old.size(), current.size());
+        for (const auto& e : current) {
+            const at::Tensor* t = old.find(e.name);
+            QVERIFY2(t, ("not in the 2.2-2.7 archive: " + e.name).c_str());
+            QVERIFY2(at::equal(*t, e.tensor), ("values differ: " + e.name).c_str());
+        }
+        io::ReadOptions inputs;
+        io::selectInputsOf(legacy, inputs);
+        const io::TensorMap oldInputs = io::readTensorFile(legacy, inputs);
+        const io::TensorMap saved = io::readTensorFile(base + ".inputs.pt");
+        QVERIFY(!oldInputs.empty());
+        for (const auto& e : oldInputs) {
+            const at::Tensor* t = saved.find(e.name);
+            QVERIFY2(t && at::equal(*t, e.tensor), ("input differs: " + e.name).c_str());
+        }
+    }
+
     // torch.export's stack_trace reaches the node (Properties shows its frame);
     // pytorch-ir's JSON has none.
     void nodesKeepTheirStackTrace() {

@@ -4,7 +4,8 @@ program (NAME.json, written by make_real_exports.py from the same seed and the s
 
 Run with the venv that has torch 2.13.0+cpu and pytorch-ir (README: Building against your own
 PyTorch):  build-py/venv/bin/python tests/data/real/make_pt2_archives.py [OUTDIR [CASE...]]
-(--hostile-only rewrites just hostile/*.pt2 from OUTDIR/add_on_view.pt2)
+(--hostile-only rewrites just hostile/*.pt2 from OUTDIR/add_on_view.pt2, --legacy-only just
+legacy/*.pt2, the 2.2-2.7 layout, from OUTDIR/NAME.pt2)
 
 Each case is built exactly as make_real_exports.run_case builds it (seeded by its name), exported
 through torch_ir.extract_ir (whose ExportedProgram make_real_exports captures), and saved with
@@ -26,11 +27,14 @@ warnings.filterwarnings("ignore")
 
 
 def main():
-    args = [a for a in sys.argv[1:] if a != "--hostile-only"]
+    args = [a for a in sys.argv[1:] if a not in ("--hostile-only", "--legacy-only")]
     outdir = os.path.abspath(args[0] if args else HERE)
     only = set(args[1:])
     if "--hostile-only" in sys.argv:
         write_hostile(outdir)
+        return
+    if "--legacy-only" in sys.argv:
+        write_legacy(outdir)
         return
     for name, _traits, build in real.CASES:
         if only and name not in only:
@@ -48,6 +52,7 @@ def main():
         print(f"written  {name:32} {os.path.getsize(path):>9} bytes", flush=True)
     if not only:
         write_hostile(outdir)
+        write_legacy(outdir)
 
 
 
@@ -109,6 +114,37 @@ def write_hostile(outdir):
     torch.save(((x, x), {}), buf)
     save("sample_inputs_mismatch.pt2", replace={top + "data/sample_inputs/model.pt": buf.getvalue()})
     print("written  hostile/*.pt2")
+
+
+# ------------------------------------------------------------------ the 2.2-2.7 layout
+# PyTorch 2.2 to 2.7's torch.export.save wrote flat, stored records:
+# serialized_exported_program.json, then serialized_state_dict.pt,
+# serialized_constants.pt and serialized_example_inputs.pt (each the bytes of
+# a torch.save) and `version`, all made by torch._export.serde.serialize's
+# serialize(). 2.13 still has that function, so these are written with it
+# from the cases' own programs (loaded back from their 2.13 archives).
+# tests/io/test_pt2_archive.cpp reads their weights, constants and inputs.
+LEGACY_CASES = ("add_on_view", "tiny_llama", "lifted_mask")
+
+
+def write_legacy(outdir):
+    import zipfile
+    from torch._export.serde.serialize import SCHEMA_VERSION, serialize
+
+    legacy_dir = os.path.join(outdir, "legacy")
+    os.makedirs(legacy_dir, exist_ok=True)
+    for name in LEGACY_CASES:
+        ep = torch.export.load(os.path.join(outdir, name + ".pt2"))
+        artifact = serialize(ep)
+        path = os.path.join(legacy_dir, name + ".pt2")
+        with zipfile.ZipFile(path, "w") as z:  # ZIP_STORED, as 2.2-2.7 wrote
+            for record, data in (("serialized_exported_program.json", artifact.exported_program),
+                                 ("serialized_state_dict.pt", artifact.state_dict),
+                                 ("serialized_constants.pt", artifact.constants),
+                                 ("serialized_example_inputs.pt", artifact.example_inputs),
+                                 ("version", ".".join(map(str, SCHEMA_VERSION)).encode())):
+                z.writestr(zipfile.ZipInfo(record), data)
+        print(f"written  legacy/{name}.pt2 {os.path.getsize(path):>9} bytes")
 
 
 if __name__ == "__main__":

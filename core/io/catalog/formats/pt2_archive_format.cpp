@@ -8,8 +8,10 @@
 // sizes, strides and storage offset in elements; tensors sharing a storage
 // (tied weights) name the same file. Records point into the mapped archive:
 // nothing is copied. A tensor PyTorch pickled instead (a tensor subclass) is
-// listed as not supported, and so are the pickled state_dicts of the
-// 2.2-2.7 layout, which this reader does not open.
+// listed as not supported. PyTorch 2.2-2.7 wrote the state_dict and the
+// constants as torch.save files stored in the archive
+// (serialized_state_dict.pt, serialized_constants.pt): read in place through
+// the restricted unpickler, as any torch.save.
 // Selected "sample_inputs" (what `--inputs model.pt2` asks for), it is the
 // example inputs torch.export.save stored, named as the program's inputs.
 #include "core/io/catalog/pt2/exported_program_graph.h"
@@ -65,10 +67,26 @@ TensorCatalog describePt2Archive(const TensorFileSource& s, const ReadOptions& o
             throw FormatError("a .pt2 selects \"" + std::string(kPt2SampleInputs) +
                               "\" (its example inputs) or nothing " + "(its weights and constants), not \"" +
                               options.select + "\"");
+        if (!program.pickledStateDictEntry.empty() || !program.pickledConstantsEntry.empty()) {
+            // PyTorch 2.2-2.7: the state_dict and the constants as torch.save files
+            // inside the archive, read in place through the restricted unpickler.
+            for (const std::string* entry : {&program.pickledStateDictEntry, &program.pickledConstantsEntry}) {
+                if (entry->empty()) continue;
+                const ZipRecord* record = zip.find(*entry);
+                if (record->method != 0) throw FormatError(*entry + " is stored compressed");
+                try {
+                    TensorCatalog part = describeTorchSaveZip(s.file, zip.data(*record), {});
+                    for (auto& r : part.records) catalog.records.push_back(std::move(r));
+                } catch (const FormatError& e) {
+                    throw FormatError(*entry + ": " + e.what());
+                }
+            }
+            return catalog;
+        }
         if (program.weightsConfigEntry.empty() && program.constantsConfigEntry.empty())
             throw FormatError(
-                "a torch.export archive from PyTorch 2.2-2.7 (pickled state_dict); irscope reads the "
-                "weights of archives written by PyTorch 2.8 on");
+                "a torch.export archive without weights (no data/weights/ config and no "
+                "serialized_state_dict.pt): the graph opens, its values come from a state_dict file");
         const std::string top = program.graphEntry.substr(0, program.graphEntry.find("/models/"));
         addPt2Payloads(catalog, zip, program.weightsConfigEntry, top + "/data/weights/");
         addPt2Payloads(catalog, zip, program.constantsConfigEntry, top + "/data/constants/");

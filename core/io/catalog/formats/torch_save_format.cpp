@@ -25,12 +25,13 @@ namespace fs = std::filesystem;
 // Bytes of one storage, by key: a zip record or a slice of a legacy file.
 using StorageBytes = std::function<std::string_view(const StorageDesc&)>;
 
-TensorCatalog describeTensors(const std::shared_ptr<MappedFile>& file, const UnpickleResult& pickle,
+// Records with storage offsets from `base` (the start of the mapped file, or
+// of the buffer a nested torch.save lies in); the caller adds the file.
+TensorCatalog describeTensors(const char* base, const std::string& rootName, const UnpickleResult& pickle,
                               const ReadOptions& options, const StorageBytes& bytesOf) {
     TensorCatalog catalog;
-    catalog.files.push_back(file);
     const PickleArena& arena = pickle.arena;
-    const auto refs = collectTensors(arena, pickle.root, options.select, fs::path(file->path()).stem().string());
+    const auto refs = collectTensors(arena, pickle.root, options.select, rootName);
     catalog.records.reserve(refs.size());
     for (const auto& ref : refs) {
         const TensorDesc& t = arena.at(ref.tensor).tensor();
@@ -59,7 +60,7 @@ TensorCatalog describeTensors(const std::shared_ptr<MappedFile>& file, const Unp
         if (auto problem = checkView(t.sizes, t.strides, t.storageOffset, nbytes / r.elementSize))
             throw FormatError("tensor '" + ref.name + "' (shape " + shapeText(t.sizes) +
                               ") does not fit its storage '" + s.key + "': " + *problem);
-        r.storageBegin = static_cast<uint64_t>(reinterpret_cast<const uint8_t*>(bytes.data()) - file->data());
+        r.storageBegin = static_cast<uint64_t>(bytes.data() - base);
         r.storageBytes = static_cast<uint64_t>(nbytes);
         r.storageOffset = t.storageOffset;
         if (t.strides != contiguousStrides(t.sizes)) r.strides = t.strides;
@@ -72,10 +73,23 @@ TensorCatalog describeTensors(const std::shared_ptr<MappedFile>& file, const Unp
 
 TensorCatalog describeTorchSaveZip(const std::shared_ptr<MappedFile>& file, std::string_view bytes,
                                    const ReadOptions& options) {
-    ZipReader zip(bytes);
     // A page per record's local header: not needed while unpickling (the
     // whole file: a nested torch.save is a few pages of a larger archive).
-    if (bytes.size() == file->bytes().size()) file->dropResidentPages();
+    TensorCatalog catalog = describeTorchSaveZipIn(file->bytes(), bytes, fs::path(file->path()).stem().string(),
+                                                   options, [&](uint64_t at, uint64_t n) {
+                                                       if (n > 0)
+                                                           file->dropResidentPages(at, n);
+                                                       else if (bytes.size() == file->bytes().size())
+                                                           file->dropResidentPages();
+                                                   });
+    catalog.files.insert(catalog.files.begin(), file);
+    return catalog;
+}
+
+TensorCatalog describeTorchSaveZipIn(std::string_view container, std::string_view bytes, const std::string& rootName,
+                                     const ReadOptions& options, const std::function<void(uint64_t, uint64_t)>& read) {
+    ZipReader zip(bytes);
+    if (read) read(0, 0);  // the whole file: its local headers were read
     const std::string top = zip.topFolder();
     const ZipRecord* pkl = zip.find(top + "/data.pkl");
     if (!pkl) {
@@ -93,8 +107,7 @@ TensorCatalog describeTorchSaveZip(const std::shared_ptr<MappedFile>& file, std:
         throw FormatError("record '" + pkl->name + "' is corrupt (CRC-32 mismatch)");
     UnpickleResult pickle = unpickle(pickleBytes);
     // Read; the records come from the arena.
-    file->dropResidentPages(static_cast<uint64_t>(pickleBytes.data() - reinterpret_cast<const char*>(file->data())),
-                            pkl->size);
+    if (read) read(static_cast<uint64_t>(pickleBytes.data() - container.data()), pkl->size);
     auto bytesOf = [&](const StorageDesc& s) -> std::string_view {
         std::string name = top + "/data/" + s.key;
         const ZipRecord* record = zip.find(name);
@@ -104,7 +117,7 @@ TensorCatalog describeTorchSaveZip(const std::shared_ptr<MappedFile>& file, std:
             throw FormatError("record '" + name + "' is corrupt (CRC-32 mismatch)");
         return data;
     };
-    return describeTensors(file, pickle, options, bytesOf);
+    return describeTensors(container.data(), rootName, pickle, options, bytesOf);
 }
 
 namespace {
@@ -199,7 +212,10 @@ TensorCatalog describeLegacy(const TensorFileSource& source, const ReadOptions& 
                 throw FormatError("legacy storage view '" + s.view->key + "' lies outside storage '" + s.key + "'");
             return it->second.substr(static_cast<size_t>(begin), static_cast<size_t>(length));
         };
-        return describeTensors(source.file, main, options, bytesOf);
+        TensorCatalog catalog = describeTensors(reinterpret_cast<const char*>(source.file->data()),
+                                                fs::path(source.path).stem().string(), main, options, bytesOf);
+        catalog.files.insert(catalog.files.begin(), source.file);
+        return catalog;
     } catch (const FormatError& e) {
         throw TensorFileError(source.path, e.what());
     }

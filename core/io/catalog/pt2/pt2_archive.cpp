@@ -84,7 +84,20 @@ std::vector<Pt2Program> pt2Programs(const ZipReader& zip) {
             if (!zip.find(p.sampleInputsEntry)) p.sampleInputsEntry.clear();
             out.push_back(std::move(p));
         } else if (endsWith(name, "serialized_exported_program.json")) {  // 2.1-2.7
-            out.push_back({"model", r.name, "", "", ""});
+            // Flat records beside it, each a torch.save written into the zip.
+            const std::string folder(
+                name.substr(0, name.size() - std::string_view("serialized_exported_program.json").size()));
+            auto beside = [&](const char* record) {
+                const std::string path = folder + record;
+                return zip.find(path) ? path : std::string();
+            };
+            Pt2Program p;
+            p.name = "model";
+            p.graphEntry = r.name;
+            p.sampleInputsEntry = beside("serialized_example_inputs.pt");
+            p.pickledStateDictEntry = beside("serialized_state_dict.pt");
+            p.pickledConstantsEntry = beside("serialized_constants.pt");
+            out.push_back(std::move(p));
         }
     }
     std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.name < b.name; });

@@ -21,11 +21,14 @@ namespace irscope::io {
 inline constexpr const char* kPt2SampleInputs = "sample_inputs";
 
 struct Pt2Program {
-    std::string name;                  // "model" (what torch.export.save names a single program)
-    std::string graphEntry;            // the record holding its ExportedProgram JSON
-    std::string weightsConfigEntry;    // 2.8 on: <name>_weights_config.json, "" before
-    std::string constantsConfigEntry;  // 2.8 on: <name>_constants_config.json, "" before
-    std::string sampleInputsEntry;     // 2.8 on: data/sample_inputs/<name>.pt, a torch.save of (args, kwargs)
+    std::string name;                   // "model" (what torch.export.save names a single program)
+    std::string graphEntry;             // the record holding its ExportedProgram JSON
+    std::string weightsConfigEntry;     // 2.8 on: <name>_weights_config.json, "" before
+    std::string constantsConfigEntry;   // 2.8 on: <name>_constants_config.json, "" before
+    std::string sampleInputsEntry;      // data/sample_inputs/<name>.pt (2.8 on) or serialized_example_inputs.pt
+                                        // (2.2-2.7): a torch.save of (args, kwargs)
+    std::string pickledStateDictEntry;  // 2.2-2.7: serialized_state_dict.pt, a torch.save of the state_dict
+    std::string pickledConstantsEntry;  // 2.2-2.7: serialized_constants.pt, of the lifted constants
 };
 
 // The programs in `zip`, in name order; empty when it is not a torch.export archive.

@@ -1,22 +1,34 @@
 // A .pt2's constants as row-major ConstantValues (pt2_constants.h), read
 // through the same checked records as its weights (pt2_payloads.h). The
 // storage may be shared and the tensor a strided view of it: elements are
-// gathered by their strides.
+// gathered by their strides. PyTorch 2.2-2.7 stored them as a torch.save
+// (serialized_constants.pt), read in place the same way.
 #include "core/io/catalog/pt2/pt2_constants.h"
 
 #include <cstring>
 
 #include "core/io/catalog/pt2/pt2_payloads.h"
+#include "core/io/catalog/tensor_file_error.h"
+#include "core/io/catalog/torch_save_zip.h"
 
 namespace irscope::io {
 
 std::vector<std::pair<std::string, ir::ConstantValue>> readPt2Constants(const ZipReader& zip, std::string_view archive,
                                                                         const Pt2Program& program) {
     std::vector<std::pair<std::string, ir::ConstantValue>> out;
-    if (program.constantsConfigEntry.empty()) return out;
     TensorCatalog catalog;
-    addPt2Payloads(catalog, zip, program.constantsConfigEntry,
-                   program.constantsConfigEntry.substr(0, program.constantsConfigEntry.rfind('/') + 1));
+    if (!program.constantsConfigEntry.empty()) {
+        addPt2Payloads(catalog, zip, program.constantsConfigEntry,
+                       program.constantsConfigEntry.substr(0, program.constantsConfigEntry.rfind('/') + 1));
+    } else if (!program.pickledConstantsEntry.empty()) {  // PyTorch 2.2-2.7: a torch.save in the archive
+        const ZipRecord* record = zip.find(program.pickledConstantsEntry);
+        if (record->method != 0) throw FormatError(program.pickledConstantsEntry + " is stored compressed");
+        try {
+            catalog = describeTorchSaveZipIn(archive, zip.data(*record), "constants", {});
+        } catch (const FormatError& e) {
+            throw FormatError(program.pickledConstantsEntry + ": " + e.what());
+        }
+    }
     for (const TensorRecord& r : catalog.records) {
         // Sizes, strides and the extent were checked against the storage file.
         if (!r.supported() || r.elementSize <= 0) continue;
