@@ -33,6 +33,9 @@ constexpr HigherOrderOp kOps[] = {
     {"strict_mode", "torch._export.wrappers._StrictMode", "export without strict mode regions"},
     {"out_dtype", "torch._higher_order_ops.out_dtype", "cast the op's result with .to(dtype) instead"},
     {"run_const_graph", "constant folding of a region", "export without constant folding"},
+    {"call_torchbind", "a method of a TorchBind object (a C++ class registered with torch.classes)",
+     "keep the object's work outside the exported forward(), or export its tensors as inputs; irscope holds "
+     "no TorchBind objects"},
     {"executorch_call_delegate", "an ExecuTorch delegate (a lowered region)", "extract the IR before lowering"},
 };
 

@@ -116,10 +116,16 @@ private:
                         "; node names must be unique");
             if (auto why = higherOrderOpExplanation(node.opType))
                 add(Severity::Warning, "higher-order-op", node.name, "", path + ".op_type", *why);
-            else if (!isKnownOpType(node.opType))
+            else if (!isKnownOpType(node.opType)) {
+                const std::string ns = node.opType.substr(0, node.opType.find('.'));
+                const bool custom = node.opType.find('.') != std::string::npos && ns != "aten" && ns != "prims" &&
+                                    ns != "quantized" && ns != "_quantized";
                 add(Severity::Warning, "unknown-op", node.name, "", path + ".op_type",
-                    "op_type '" + node.opType + "' is not an ATen op irscope knows; it can be drawn but not run");
-            else if (const OpSchema* schema = findOpSchema(node.opType)) {
+                    custom
+                        ? "op_type '" + node.opType + "' is a custom op (namespace '" + ns +
+                              "', registered by the model's own code); it can be drawn but not run"
+                        : "op_type '" + node.opType + "' is not an ATen op irscope knows; it can be drawn but not run");
+            } else if (const OpSchema* schema = findOpSchema(node.opType)) {
                 // The reading a run would report, before any run (optional_tensor_readings.h).
                 if (auto plan = planOptionalTensors(schema->args, node); plan.ambiguous())
                     add(Severity::Warning, "ambiguous-inputs", node.name, "", path + ".inputs", plan.explanation());

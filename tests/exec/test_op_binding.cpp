@@ -247,6 +247,28 @@ private Q_SLOTS:
         QCOMPARE(s.state(0), NodeState::Done);
     }
 
+    // A custom op (torch.library) and a TorchBind method call are drawn, and a
+    // run stops there saying what they are and what to do, not "unknown op".
+    void customOpsAndTorchBindSayWhyTheyCannotRun() {
+        const auto failureAt = [](const std::string& opType) {
+            auto g = graphOf(json::array({meta("x", {2})}), json::array({meta("c", {2})}),
+                             json::array({node("c", opType, json::array({meta("x", {2}, "float32", "x")}),
+                                               json::array({meta("c", {2})}))}));
+            Session s(g);
+            s.setInputs(mapOf({{"x", at::zeros({2})}}));
+            RunResult r = s.runToEnd();
+            return r.reason == StopReason::Failed && r.error ? r.error->message : std::string("(ran)");
+        };
+        std::string m = failureAt("mylib.fused_gelu.default");
+        QVERIFY2(m.find("custom op (namespace 'mylib'") != std::string::npos, m.c_str());
+        QVERIFY2(m.find("torch.library") != std::string::npos && m.find("extract") != std::string::npos, m.c_str());
+        QVERIFY2(m.find("unknown op") == std::string::npos, m.c_str());
+        m = failureAt("call_torchbind");
+        QVERIFY2(m.find("TorchBind") != std::string::npos && m.find("higher-order op") != std::string::npos, m.c_str());
+        m = failureAt("aten.no_such_op.default");
+        QVERIFY2(m.find("unknown op") != std::string::npos, m.c_str());
+    }
+
     void libtorchErrorNamesNode() {
         auto g = graphOf(
             json::array({meta("x", {2, 3}), meta("y", {2, 3})}), json::array({meta("mm", {2, 3})}),

@@ -115,6 +115,22 @@ private Q_SLOTS:
         QVERIFY(ambiguities(clampGraph(R"({"max": null})")).empty());
     }
 
+    // An op of the model's own library is called a custom op, not an unknown one.
+    void customOpIsNamedAsSuch() {
+        const auto graph = ir::parseGraph(
+            R"({"model_name":"m","graph_inputs":[{"name":"x","shape":[2],"dtype":"float32"}],
+              "graph_outputs":[{"name":"c","shape":[2],"dtype":"float32"}],"weights":[],"nodes":[
+              {"name":"c","op_type":"mylib.fused_gelu.default","inputs":[
+               {"name":"x","shape":[2],"dtype":"float32","producer_node":"x","producer_output_idx":0}],
+              "outputs":[{"name":"c","shape":[2],"dtype":"float32"}]}]})",
+            "custom.json");
+        const auto diagnostics = ir::validateGraph(graph, ir::GraphIndex(graph));
+        QCOMPARE(diagnostics.size(), size_t(1));
+        QCOMPARE(diagnostics[0].code, std::string("unknown-op"));
+        QVERIFY2(diagnostics[0].message.find("custom op (namespace 'mylib'") != std::string::npos,
+                 diagnostics[0].message.c_str());
+    }
+
     // batch_norm without affine weights: inputs [x, b_bn_running_mean,
     // b_bn_running_var]; the names say where they go.
     void droppedNoneSettledByNamesIsNotReported() {

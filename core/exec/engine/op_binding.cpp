@@ -102,10 +102,20 @@ void resolveSchema(const ir::OpNode& node, BoundOp& op) {
     } else if (const char* why = unsupportedReason(*opName)) {
         throw ExecError(node.name, node.opType,
                         "'" + qualifiedName(*opName) + "' is not supported on this libtorch (1.13): " + why);
+    } else if (const std::string ns = opName->name.substr(0, opName->name.find("::"));
+               ns != "aten" && ns != "prims" && ns != "quantized" && ns != "_quantized") {
+        // torch.library / TORCH_LIBRARY ops of the user's own: their kernels live in
+        // the Python or C++ that registered them, which this process does not have.
+        throw ExecError(node.name, node.opType,
+                        "'" + qualifiedName(*opName) + "' is a custom op (namespace '" + ns +
+                            "', registered by the model's own code with torch.library or TORCH_LIBRARY): irscope "
+                            "draws it but has no kernel for it. Run the graph up to it, or cut it out (irscope "
+                            "extract) and check that part in PyTorch");
     } else {
-        throw ExecError(
-            node.name, node.opType,
-            "unknown op: libtorch 1.13 has no '" + qualifiedName(*opName) + "' and irscope has no equivalent for it");
+        throw ExecError(node.name, node.opType,
+                        "unknown op: libtorch " + std::to_string(TORCH_VERSION_MAJOR) + "." +
+                            std::to_string(TORCH_VERSION_MINOR) + " has no '" + qualifiedName(*opName) +
+                            "' and irscope has no equivalent for it");
     }
 }
 
