@@ -3,7 +3,9 @@
 #   - torch-free parts never include a torch header (ATen, c10, torch, caffe2);
 #   - core never includes Qt;
 #   - widgets and the light app folders never include core/io or core/exec
-#     headers other than the torch-free facade ones and core/io/catalog.
+#     headers other than the torch-free facade ones and core/io/catalog;
+#   - no two folders of widgets/ include each other (a panel's folder may use
+#     session/ and common/, never the other way round).
 # Exits non-zero listing every offending file:line.
 if(NOT ROOT)
   message(FATAL_ERROR "pass -DROOT=<repository root>")
@@ -35,6 +37,37 @@ scan("widgets;app/launcher;app/cli;app/gui" "^[ \t]*#[ \t]*include[ \t]*\"core/(
 string(REGEX REPLACE "\n  [^\n]*\"core/exec/(${facade})\\.h\"[^\n]*" "" problems "${problems}")
 # ...and core/io/catalog, the torch-free half of core/io (scanned above).
 string(REGEX REPLACE "\n  [^\n]*\"core/io/catalog/[^\n]*" "" problems "${problems}")
+
+# Folders of widgets/ that include each other.
+file(GLOB widget_dirs LIST_DIRECTORIES true ${ROOT}/widgets/*)
+set(widget_folders "")
+foreach(d ${widget_dirs})
+  if(IS_DIRECTORY ${d})
+    get_filename_component(name ${d} NAME)
+    list(APPEND widget_folders ${name})
+  endif()
+endforeach()
+foreach(a ${widget_folders})
+  file(GLOB_RECURSE a_files ${ROOT}/widgets/${a}/*.cpp ${ROOT}/widgets/${a}/*.h)
+  set(uses_${a} "")
+  foreach(f ${a_files})
+    file(STRINGS ${f} lines REGEX "^[ \t]*#[ \t]*include[ \t]*\"widgets/[a-z_]+/")
+    foreach(line ${lines})
+      string(REGEX REPLACE ".*\"widgets/([a-z_]+)/.*" "\\1" b "${line}")
+      if(NOT b STREQUAL a)
+        list(APPEND uses_${a} ${b})
+      endif()
+    endforeach()
+  endforeach()
+endforeach()
+foreach(a ${widget_folders})
+  foreach(b ${uses_${a}})
+    list(FIND uses_${b} ${a} back)
+    if(NOT back EQUAL -1 AND a STRLESS b)
+      set(problems "${problems}\n  widgets/${a} and widgets/${b} include each other")
+    endif()
+  endforeach()
+endforeach()
 
 if(problems)
   message(FATAL_ERROR "layering broken:${problems}")

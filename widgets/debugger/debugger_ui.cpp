@@ -15,6 +15,7 @@
 
 #include "core/ir/node_selection.h"
 #include "widgets/common/dialog_folders.h"
+#include "widgets/common/overlay_scale.h"
 #include "widgets/debugger/breakpoints_panel.h"
 #include "widgets/debugger/constants_panel.h"
 #include "widgets/debugger/debugger_status_bar.h"
@@ -27,7 +28,6 @@
 #include "widgets/debugger/value_table.h"
 #include "widgets/debugger/weights_panel.h"
 #include "widgets/graph_view/graph_view.h"
-#include "widgets/graph_view/overlay_scale.h"
 #include "widgets/main_window/main_window.h"
 #include "widgets/main_window/panel_registry.h"
 #include "widgets/session/debug_controller.h"

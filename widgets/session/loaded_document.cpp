@@ -136,7 +136,7 @@ namespace {
 void buildLookups(DocumentLayout& lay, const LoadedDocument& doc) {
     auto* out = &lay;
     const auto& r = out->result;
-    out->grid = SpatialGrid(r);
+    out->grid = layout::SpatialGrid(r);
 
     out->nodeItem.assign(doc.graph.nodes.size(), -1);
     out->inputItem.assign(doc.graph.graphInputs.size(), -1);

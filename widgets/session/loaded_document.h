@@ -17,9 +17,9 @@
 #include "core/ir/graph_index.h"
 #include "core/layout/layout.h"
 #include "core/layout/layout_result.h"
+#include "core/layout/spatial_grid.h"
 #include "core/modules/module_drawing.h"
 #include "core/modules/module_tree.h"
-#include "widgets/graph_view/spatial_grid.h"
 #include "widgets/session/item_ref.h"
 
 namespace irscope::widgets {
@@ -35,7 +35,7 @@ struct LoadedDocument {
 struct DocumentLayout {
     bool includeWeights = true;
     layout::LayoutResult result;
-    SpatialGrid grid;               // refers to `result`
+    layout::SpatialGrid grid;       // refers to `result`
     std::vector<int32_t> nodeItem;  // node index -> item id (-1: none)
     std::vector<int32_t> inputItem, outputItem;
     QHash<QString, std::vector<int32_t>> weightItems;  // placeholder -> its drawn copies

@@ -10,8 +10,8 @@
 #include <QHash>
 #include <QSet>
 
+#include "widgets/common/overlay_scale.h"
 #include "widgets/common/qt_text.h"
-#include "widgets/graph_view/overlay_scale.h"
 #include "widgets/session/debug_controller.h"
 #include "widgets/session/graph_session.h"
 #include "widgets/session/loaded_document.h"

@@ -1,9 +1,9 @@
-#include "widgets/graph_view/spatial_grid.h"
+#include "core/layout/spatial_grid.h"
 
 #include <algorithm>
 #include <cmath>
 
-namespace irscope::widgets {
+namespace irscope::layout {
 
 using layout::Point;
 using layout::Rect;
@@ -130,4 +130,4 @@ int32_t SpatialGrid::itemAt(Point p, double slop) const {
     return -1;
 }
 
-}  // namespace irscope::widgets
+}  // namespace irscope::layout

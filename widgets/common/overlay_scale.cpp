@@ -1,4 +1,4 @@
-#include "widgets/graph_view/overlay_scale.h"
+#include "widgets/common/overlay_scale.h"
 
 #include <algorithm>
 #include <cmath>

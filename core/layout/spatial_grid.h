@@ -7,7 +7,7 @@
 
 #include "core/layout/layout_result.h"
 
-namespace irscope::widgets {
+namespace irscope::layout {
 
 class SpatialGrid {
 public:
@@ -36,4 +36,4 @@ private:
     Cells items_, edges_;
 };
 
-}  // namespace irscope::widgets
+}  // namespace irscope::layout
