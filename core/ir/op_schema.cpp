@@ -3,7 +3,7 @@
 namespace irscope::ir {
 namespace {
 
-std::string_view trim(std::string_view s) {
+std::string_view trimSpaces(std::string_view s) {
     while (!s.empty() && s.front() == ' ') s.remove_prefix(1);
     while (!s.empty() && s.back() == ' ') s.remove_suffix(1);
     return s;
@@ -30,11 +30,11 @@ std::vector<std::string_view> splitArguments(std::string_view list) {
         } else if (c == ')' || c == ']') {
             --depth;
         } else if (c == ',' && depth == 0) {
-            parts.push_back(trim(list.substr(start, i - start)));
+            parts.push_back(trimSpaces(list.substr(start, i - start)));
             start = i + 1;
         }
     }
-    if (auto last = trim(list.substr(start)); !last.empty()) parts.push_back(last);
+    if (auto last = trimSpaces(list.substr(start)); !last.empty()) parts.push_back(last);
     return parts;
 }
 
@@ -95,12 +95,12 @@ std::optional<OpSchema> parseOpSchema(std::string_view text) {
         arg.kwargOnly = kwargOnly;
         if (const size_t eq = part.find('='); eq != std::string_view::npos) {
             arg.hasDefault = true;
-            part = trim(part.substr(0, eq));
+            part = trimSpaces(part.substr(0, eq));
         }
         const size_t space = part.rfind(' ');
         if (space == std::string_view::npos) return std::nullopt;
-        arg.name = std::string(trim(part.substr(space + 1)));
-        std::string_view type = trim(part.substr(0, space));
+        arg.name = std::string(trimSpaces(part.substr(space + 1)));
+        std::string_view type = trimSpaces(part.substr(0, space));
         // "Tensor(a!)", "Tensor(a -> *)[]": the alias annotation says what the
         // op does with the memory, not what it takes.
         std::string plain;

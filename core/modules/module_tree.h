@@ -16,6 +16,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "core/ir/natural_order.h"
+
 namespace irscope::modules {
 
 using ModuleId = int32_t;
@@ -84,7 +86,7 @@ private:
 // ("layers.3.self_attn.q_proj.weight" -> "layers.3.self_attn.q_proj"; "scale" -> "").
 std::string_view weightModulePath(std::string_view originalName);
 
-// Orders names as people count: "layers.9" before "layers.10".
-bool naturalLess(std::string_view a, std::string_view b);
+// Orders names as people count: "layers.9" before "layers.10" (core/ir/natural_order.h).
+using ir::naturalLess;
 
 }  // namespace irscope::modules

@@ -5,7 +5,9 @@
 #   - widgets and the light app folders never include core/io or core/exec
 #     headers other than the torch-free facade ones and core/io/catalog;
 #   - no two folders of widgets/ include each other (a panel's folder may use
-#     session/ and common/, never the other way round).
+#     session/ and common/, never the other way round);
+#   - each part of core includes only the parts below it (the table below:
+#     what each part may use, the floors of docs/CONTRIBUTING.md).
 # Exits non-zero listing every offending file:line.
 if(NOT ROOT)
   message(FATAL_ERROR "pass -DROOT=<repository root>")
@@ -37,6 +39,33 @@ scan("widgets;app/launcher;app/cli;app/gui" "^[ \t]*#[ \t]*include[ \t]*\"core/(
 string(REGEX REPLACE "\n  [^\n]*\"core/exec/(${facade})\\.h\"[^\n]*" "" problems "${problems}")
 # ...and core/io/catalog, the torch-free half of core/io (scanned above).
 string(REGEX REPLACE "\n  [^\n]*\"core/io/catalog/[^\n]*" "" problems "${problems}")
+
+# The parts of core and what each may include, bottom up. A part is a folder
+# of core/ (io/catalog apart from the rest of io).
+set(core_parts ir layout modules diff export io/catalog io exec)
+set(allowed_ir "ir")
+set(allowed_layout "ir|layout")
+set(allowed_modules "ir|layout|modules")
+set(allowed_diff "ir|modules|diff")
+set(allowed_export "ir|layout|modules|diff|export")
+set(allowed_io/catalog "ir|io/catalog")
+set(allowed_io "ir|io")
+set(allowed_exec "ir|modules|export|io|exec")
+foreach(part ${core_parts})
+  file(GLOB_RECURSE part_files ${ROOT}/core/${part}/*.cpp ${ROOT}/core/${part}/*.h)
+  if(part STREQUAL "io")
+    list(FILTER part_files EXCLUDE REGEX "/core/io/catalog/")
+  endif()
+  foreach(f ${part_files})
+    file(STRINGS ${f} lines REGEX "^[ \t]*#[ \t]*include[ \t]*\"core/")
+    foreach(line ${lines})
+      if(NOT line MATCHES "\"core/(${allowed_${part}})/")
+        file(RELATIVE_PATH rel ${ROOT} ${f})
+        set(problems "${problems}\n  ${rel}: ${line}  (core/${part} may include only core/{${allowed_${part}}})")
+      endif()
+    endforeach()
+  endforeach()
+endforeach()
 
 # Folders of widgets/ that include each other.
 file(GLOB widget_dirs LIST_DIRECTORIES true ${ROOT}/widgets/*)

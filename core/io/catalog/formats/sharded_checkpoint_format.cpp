@@ -14,7 +14,7 @@
 #include "core/io/catalog/tensor_catalog.h"
 #include "core/io/catalog/tensor_file_error.h"
 #include "core/io/catalog/tensor_format.h"
-#include "core/modules/module_tree.h"
+#include "core/ir/natural_order.h"
 
 namespace irscope::io {
 namespace {
@@ -29,7 +29,7 @@ std::vector<fs::path> filesIn(const fs::path& dir, auto&& keep) {
     if (ec) throw TensorFileError(dir.string(), "cannot list directory: " + ec.message());
     // Natural order, so an unpadded model-2-of-10 comes before model-10-of-10.
     std::sort(found.begin(), found.end(), [](const fs::path& a, const fs::path& b) {
-        return modules::naturalLess(a.filename().string(), b.filename().string());
+        return ir::naturalLess(a.filename().string(), b.filename().string());
     });
     return found;
 }
@@ -109,7 +109,7 @@ TensorCatalog describeIndexed(const fs::path& indexPath, ShardMerger& merger) {
     }
     const fs::path dir = indexPath.parent_path();
     std::vector<std::string> shards = index.shards;
-    std::sort(shards.begin(), shards.end(), modules::naturalLess);
+    std::sort(shards.begin(), shards.end(), ir::naturalLess);
     for (const std::string& shard : shards) {
         const fs::path path = dir / shard;
         std::error_code ec;
