@@ -228,9 +228,13 @@ struct ProgramParts {
     int64_t schemaMajor = 0, schemaMinor = 0;
 };
 
+// A number meant as an integer; -1 for a fraction, an infinity or one out of range.
 int64_t intOf(ir::JsonCursor& c) {
     const auto n = c.readNumber();
-    return n.isInteger ? n.integer : static_cast<int64_t>(n.real);
+    if (n.isInteger) return n.integer;
+    return std::isfinite(n.real) && n.real == std::floor(n.real) && std::fabs(n.real) < 9.0e18
+               ? static_cast<int64_t>(n.real)
+               : -1;
 }
 
 // A size: {"as_int": 4} (or {"$type": "as_int", "$value": 4} before PyTorch
