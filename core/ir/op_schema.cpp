@@ -9,31 +9,43 @@ std::string_view trimSpaces(std::string_view s) {
     return s;
 }
 
-// Splits an argument list at its top-level commas: defaults hold brackets
-// ("int[2] stride=[1, 1]") and quoted strings ("str reduce=\"mean\"").
-std::vector<std::string_view> splitArguments(std::string_view list) {
-    std::vector<std::string_view> parts;
+// Walks `text` from `from`, calling `at(i, depth)` for every character
+// outside quoted strings with the bracket depth after it; stops when `at`
+// returns true. Defaults hold brackets ("int[2] stride=[1, 1]") and quoted
+// strings ("str reduce=\"mean\""), whose commas and parentheses do not count.
+template <class At>
+void walkTopLevel(std::string_view text, size_t from, At at) {
     int depth = 0;
     char quote = 0;
-    size_t start = 0;
-    for (size_t i = 0; i < list.size(); ++i) {
-        const char c = list[i];
+    for (size_t i = from; i < text.size(); ++i) {
+        const char c = text[i];
         if (quote) {
             if (c == '\\')
                 ++i;
             else if (c == quote)
                 quote = 0;
-        } else if (c == '"' || c == '\'') {
+            continue;
+        }
+        if (c == '"' || c == '\'') {
             quote = c;
-        } else if (c == '(' || c == '[') {
-            ++depth;
-        } else if (c == ')' || c == ']') {
-            --depth;
-        } else if (c == ',' && depth == 0) {
+            continue;
+        }
+        depth += (c == '(' || c == '[') ? 1 : (c == ')' || c == ']') ? -1 : 0;
+        if (at(i, depth)) return;
+    }
+}
+
+// Splits an argument list at its top-level commas.
+std::vector<std::string_view> splitArguments(std::string_view list) {
+    std::vector<std::string_view> parts;
+    size_t start = 0;
+    walkTopLevel(list, 0, [&](size_t i, int depth) {
+        if (list[i] == ',' && depth == 0) {
             parts.push_back(trimSpaces(list.substr(start, i - start)));
             start = i + 1;
         }
-    }
+        return false;
+    });
     if (auto last = trimSpaces(list.substr(start)); !last.empty()) parts.push_back(last);
     return parts;
 }
@@ -53,24 +65,11 @@ std::optional<OpSchema> parseOpSchema(std::string_view text) {
     const size_t colons = text.find("::");
     if (open == std::string_view::npos || colons == std::string_view::npos || colons > open) return std::nullopt;
     // The argument list ends at the parenthesis matching `open`.
-    int depth = 0;
-    char quote = 0;
     size_t close = std::string_view::npos;
-    for (size_t i = open; i < text.size() && close == std::string_view::npos; ++i) {
-        const char c = text[i];
-        if (quote) {
-            if (c == '\\')
-                ++i;
-            else if (c == quote)
-                quote = 0;
-        } else if (c == '"' || c == '\'') {
-            quote = c;
-        } else if (c == '(') {
-            ++depth;
-        } else if (c == ')' && --depth == 0) {
-            close = i;
-        }
-    }
+    walkTopLevel(text, open, [&](size_t i, int depth) {
+        if (text[i] == ')' && depth == 0) close = i;
+        return close != std::string_view::npos;
+    });
     if (close == std::string_view::npos) return std::nullopt;
 
     OpSchema schema;

@@ -237,6 +237,33 @@ int64_t intOf(ir::JsonCursor& c) {
                : -1;
 }
 
+// An object read key by key: `read(key)` reads or skips each value, the key
+// on the cursor's path for messages (each call has its own key string, so
+// nested objects keep theirs).
+template <class Read>
+void forEachKey(ir::JsonCursor& c, Read read) {
+    c.beginObject();
+    std::string key;
+    while (c.nextKey(key)) {
+        c.pushKey(key);
+        read(key);
+        c.pop();
+    }
+}
+
+// An array read element by element: `read(index)`.
+template <class Read>
+void forEachElement(ir::JsonCursor& c, Read read) {
+    c.beginArray();
+    for (int64_t i = 0; c.nextElement(); ++i) {
+        c.pushIndex(i);
+        read(i);
+        c.pop();
+    }
+}
+
+bool startsNumber(char c) { return c == '-' || (c >= '0' && c <= '9'); }
+
 // A size: {"as_int": 4} (or {"$type": "as_int", "$value": 4} before PyTorch
 // 2.3), read in place: a large program has hundreds of thousands of them.
 // Anything else is symbolic (kInvalidDim), as symIntOf says.
@@ -245,16 +272,13 @@ int64_t readSymInt(ir::JsonCursor& c) {
         c.skipValue();
         return ir::kInvalidDim;
     }
-    c.beginObject();
-    std::string key, type;
+    std::string type;
     int64_t value = ir::kInvalidDim;
     bool number = false;
-    while (c.nextKey(key)) {
-        c.pushKey(key);
-        const char next = c.peek();
-        if (key == "$type" && next == '"') {
+    forEachKey(c, [&](const std::string& key) {
+        if (key == "$type" && c.peek() == '"') {
             c.readString(type);
-        } else if ((key == "as_int" || key == "$value") && (next == '-' || (next >= '0' && next <= '9'))) {
+        } else if ((key == "as_int" || key == "$value") && startsNumber(c.peek())) {
             const auto n = c.readNumber();
             number = n.isInteger;
             value = n.integer;
@@ -262,57 +286,35 @@ int64_t readSymInt(ir::JsonCursor& c) {
         } else {
             c.skipValue();
         }
-        c.pop();
-    }
+    });
     return number && type == "as_int" ? value : ir::kInvalidDim;
 }
 
 ValueMeta readValueMeta(ir::JsonCursor& c) {
     ValueMeta m;
-    c.beginObject();
-    std::string key;
-    while (c.nextKey(key)) {
-        c.pushKey(key);
-        if (key == "dtype" && c.peek() != '"' && c.peek() != '{' && c.peek() != '[' && c.peek() != 'n') {
+    forEachKey(c, [&](const std::string& key) {
+        if (key == "dtype" && startsNumber(c.peek()))
             m.dtype = dtypeOfScalarType(intOf(c));
-        } else if (key == "sizes" && c.peek() == '[') {
-            c.beginArray();
-            int64_t i = 0;
-            while (c.nextElement()) {
-                c.pushIndex(i++);
-                m.shape.push_back(readSymInt(c));
-                c.pop();
-            }
-        } else {
+        else if (key == "sizes" && c.peek() == '[')
+            forEachElement(c, [&](int64_t) { m.shape.push_back(readSymInt(c)); });
+        else
             c.skipValue();
-        }
-        c.pop();
-    }
+    });
     return m;
 }
 
 void readGraphParts(ir::JsonCursor& c, ProgramParts& parts) {
-    c.beginObject();
-    std::string key;
-    while (c.nextKey(key)) {
-        c.pushKey(key);
+    forEachKey(c, [&](const std::string& key) {
         if (key == "nodes") {
             parts.nodesOffset = c.offset();
             c.skipValue();
         } else if (key == "tensor_values" && c.peek() == '{') {
             parts.haveValues = true;
-            c.beginObject();
-            std::string name;
-            while (c.nextKey(name)) {
-                c.pushKey(name);
-                parts.values[name] = readValueMeta(c);
-                c.pop();
-            }
+            forEachKey(c, [&](const std::string& name) { parts.values[name] = readValueMeta(c); });
         } else {
             c.skipValue();
         }
-        c.pop();
-    }
+    });
 }
 
 // One node: its arguments and results as a small DOM; the metadata's stack
@@ -322,27 +324,20 @@ json readNode(ir::JsonCursor& c, std::string& stackTrace, std::string& moduleSta
     json node = json::object();
     stackTrace.clear();
     moduleStack.clear();
-    c.beginObject();
-    std::string key, metaKey;
-    while (c.nextKey(key)) {
-        c.pushKey(key);
-        if (key == "metadata" && c.peek() == '{') {
-            c.beginObject();
-            while (c.nextKey(metaKey)) {
-                c.pushKey(metaKey);
-                if (metaKey == "stack_trace" && c.peek() == '"')
-                    c.readString(stackTrace);
-                else if (metaKey == "nn_module_stack" && c.peek() == '"')
-                    c.readString(moduleStack);
-                else
-                    c.skipValue();
-                c.pop();
-            }
-        } else {
+    forEachKey(c, [&](const std::string& key) {
+        if (key != "metadata" || c.peek() != '{') {
             node[key] = c.readValue();
+            return;
         }
-        c.pop();
-    }
+        forEachKey(c, [&](const std::string& metaKey) {
+            if (metaKey == "stack_trace" && c.peek() == '"')
+                c.readString(stackTrace);
+            else if (metaKey == "nn_module_stack" && c.peek() == '"')
+                c.readString(moduleStack);
+            else
+                c.skipValue();
+        });
+    });
     return node;
 }
 
@@ -366,41 +361,34 @@ InputSpec inputSpecOf(const json& j, const Reader& r, const std::string& where) 
     return out;
 }
 
+// The signature's input specs, compact, in order (`onSpec` takes each).
+template <class OnSpec>
+void readInputSpecs(ir::JsonCursor& c, const Reader& r, OnSpec onSpec) {
+    forEachElement(c, [&](int64_t i) {
+        onSpec(inputSpecOf(c.readValue(), r, "graph_module.signature.input_specs[" + std::to_string(i) + "]"));
+    });
+}
+
 void readSignature(ir::JsonCursor& c, const Reader& r, ProgramParts& parts) {
-    c.beginObject();
-    std::string key;
     bool sawInputs = false;
-    while (c.nextKey(key)) {
-        c.pushKey(key);
+    forEachKey(c, [&](const std::string& key) {
         if (key == "input_specs" && c.peek() == '[') {
             sawInputs = true;
-            c.beginArray();
-            for (int64_t i = 0; c.nextElement(); ++i) {
-                c.pushIndex(i);
-                parts.inputSpecs.push_back(
-                    inputSpecOf(c.readValue(), r, "graph_module.signature.input_specs[" + std::to_string(i) + "]"));
-                c.pop();
-            }
+            readInputSpecs(c, r, [&](InputSpec spec) { parts.inputSpecs.push_back(std::move(spec)); });
         } else if (key == "output_specs" && c.peek() == '[') {
             parts.outputSpecs = c.readValue();
         } else {
             c.skipValue();
         }
-        c.pop();
-    }
+    });
     if (!sawInputs) r.fail("graph_module.signature", "has no \"input_specs\" list");
 }
 
 ProgramParts readProgramParts(ir::JsonCursor& c, const Reader& r) {
     ProgramParts parts;
-    c.beginObject();
-    std::string key, inner;
-    while (c.nextKey(key)) {
-        c.pushKey(key);
+    forEachKey(c, [&](const std::string& key) {
         if (key == "graph_module" && c.peek() == '{') {
-            c.beginObject();
-            while (c.nextKey(inner)) {
-                c.pushKey(inner);
+            forEachKey(c, [&](const std::string& inner) {
                 if (inner == "graph" && c.peek() == '{') {
                     readGraphParts(c, parts);
                 } else if (inner == "signature" && c.peek() == '{') {
@@ -409,8 +397,7 @@ ProgramParts readProgramParts(ir::JsonCursor& c, const Reader& r) {
                 } else {
                     c.skipValue();
                 }
-                c.pop();
-            }
+            });
         } else if (key == "torch_version" && c.peek() == '"') {
             c.readString(parts.torchVersion);
         } else if (key == "schema_version" && c.peek() == '{') {
@@ -420,8 +407,7 @@ ProgramParts readProgramParts(ir::JsonCursor& c, const Reader& r) {
         } else {
             c.skipValue();
         }
-        c.pop();
-    }
+    });
     c.finish();
     return parts;
 }
@@ -688,44 +674,23 @@ std::vector<std::string> exportedProgramUserInputs(std::string_view text, const 
     std::vector<std::string> names;
     try {
         ir::JsonCursor c(text, file, 256);
-        std::string key, inner, specKey;
-        c.beginObject();
-        while (c.nextKey(key)) {
-            c.pushKey(key);
-            if (key != "graph_module" || c.peek() != '{') {
-                c.skipValue();
-                c.pop();
-                continue;
-            }
-            c.beginObject();
-            while (c.nextKey(inner)) {
-                c.pushKey(inner);
-                if (inner == "signature" && c.peek() == '{') {
-                    c.beginObject();
-                    while (c.nextKey(specKey)) {
-                        c.pushKey(specKey);
-                        if (specKey == "input_specs" && c.peek() == '[') {
-                            c.beginArray();
-                            for (int64_t i = 0; c.nextElement(); ++i) {
-                                c.pushIndex(i);
-                                const InputSpec spec = inputSpecOf(
-                                    c.readValue(), r, "graph_module.signature.input_specs[" + std::to_string(i) + "]");
-                                if (spec.kind == "user_input" && !spec.placeholder.empty())
-                                    names.push_back(spec.placeholder);
-                                c.pop();
-                            }
-                        } else {
-                            c.skipValue();
-                        }
-                        c.pop();
-                    }
-                } else {
-                    c.skipValue();
-                }
-                c.pop();
-            }
-            c.pop();
-        }
+        const auto skipOr = [&](bool take, auto read) { take ? read() : c.skipValue(); };
+        forEachKey(c, [&](const std::string& key) {
+            skipOr(key == "graph_module" && c.peek() == '{', [&] {
+                forEachKey(c, [&](const std::string& inner) {
+                    skipOr(inner == "signature" && c.peek() == '{', [&] {
+                        forEachKey(c, [&](const std::string& specKey) {
+                            skipOr(specKey == "input_specs" && c.peek() == '[', [&] {
+                                readInputSpecs(c, r, [&](const InputSpec& spec) {
+                                    if (spec.kind == "user_input" && !spec.placeholder.empty())
+                                        names.push_back(spec.placeholder);
+                                });
+                            });
+                        });
+                    });
+                });
+            });
+        });
     } catch (const ir::LoadError& e) {
         if (e.jsonPath().rfind(entry, 0) == 0) throw;
         throw ir::LoadError(file, entry + (e.jsonPath().empty() ? "" : ":" + e.jsonPath()), e.line(), e.column(),
