@@ -4,8 +4,8 @@
 #   - core never includes Qt;
 #   - widgets and the light app folders never include core/io or core/exec
 #     headers other than the torch-free facade ones and core/io/catalog;
-#   - no two folders of widgets/ include each other (a panel's folder may use
-#     session/ and common/, never the other way round);
+#   - no include cycle between folders of widgets/, however long (a panel's
+#     folder may use session/ and common/, never the other way round);
 #   - each part of core includes only the parts below it (the table below:
 #     what each part may use, the floors of docs/CONTRIBUTING.md).
 # Exits non-zero listing every offending file:line.
@@ -89,11 +89,35 @@ foreach(a ${widget_folders})
     endforeach()
   endforeach()
 endforeach()
+# Everything each folder reaches through includes (a handful of folders:
+# iterate to the fixed point), then any two that reach each other: a cycle,
+# however long.
 foreach(a ${widget_folders})
-  foreach(b ${uses_${a}})
-    list(FIND uses_${b} ${a} back)
+  set(reach_${a} ${uses_${a}})
+  if(reach_${a})
+    list(REMOVE_DUPLICATES reach_${a})
+  endif()
+endforeach()
+set(grew TRUE)
+while(grew)
+  set(grew FALSE)
+  foreach(a ${widget_folders})
+    foreach(b ${reach_${a}})
+      foreach(c ${reach_${b}})
+        list(FIND reach_${a} ${c} known)
+        if(known EQUAL -1)
+          list(APPEND reach_${a} ${c})
+          set(grew TRUE)
+        endif()
+      endforeach()
+    endforeach()
+  endforeach()
+endwhile()
+foreach(a ${widget_folders})
+  foreach(b ${reach_${a}})
+    list(FIND reach_${b} ${a} back)
     if(NOT back EQUAL -1 AND a STRLESS b)
-      set(problems "${problems}\n  widgets/${a} and widgets/${b} include each other")
+      set(problems "${problems}\n  widgets/${a} and widgets/${b} depend on each other (an include cycle)")
     endif()
   endforeach()
 endforeach()
