@@ -145,6 +145,17 @@ def write_legacy(outdir):
                                  ("version", ".".join(map(str, SCHEMA_VERSION)).encode())):
                 z.writestr(zipfile.ZipInfo(record), data)
         print(f"written  legacy/{name}.pt2 {os.path.getsize(path):>9} bytes")
+    # PyTorch 2.1 named the same torch.save bytes serialized_state_dict.json and
+    # serialized_constants.json, and stored no example inputs.
+    artifact = serialize(torch.export.load(os.path.join(outdir, "add_on_view.pt2")))
+    path = os.path.join(legacy_dir, "add_on_view_2_1.pt2")
+    with zipfile.ZipFile(path, "w") as z:
+        for record, data in (("serialized_exported_program.json", artifact.exported_program),
+                             ("serialized_state_dict.json", artifact.state_dict),
+                             ("serialized_constants.json", artifact.constants),
+                             ("version", b"1")):
+            z.writestr(zipfile.ZipInfo(record), data)
+    print(f"written  legacy/add_on_view_2_1.pt2 {os.path.getsize(path):>9} bytes")
 
 
 if __name__ == "__main__":

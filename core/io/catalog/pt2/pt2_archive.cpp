@@ -95,8 +95,12 @@ std::vector<Pt2Program> pt2Programs(const ZipReader& zip) {
             p.name = "model";
             p.graphEntry = r.name;
             p.sampleInputsEntry = beside("serialized_example_inputs.pt");
+            // PyTorch 2.1 named the same torch.save bytes .json (its own loader
+            // reads both names alike).
             p.pickledStateDictEntry = beside("serialized_state_dict.pt");
+            if (p.pickledStateDictEntry.empty()) p.pickledStateDictEntry = beside("serialized_state_dict.json");
             p.pickledConstantsEntry = beside("serialized_constants.pt");
+            if (p.pickledConstantsEntry.empty()) p.pickledConstantsEntry = beside("serialized_constants.json");
             out.push_back(std::move(p));
         }
     }

@@ -27,8 +27,9 @@ struct Pt2Program {
     std::string constantsConfigEntry;   // 2.8 on: <name>_constants_config.json, "" before
     std::string sampleInputsEntry;      // data/sample_inputs/<name>.pt (2.8 on) or serialized_example_inputs.pt
                                         // (2.2-2.7): a torch.save of (args, kwargs)
-    std::string pickledStateDictEntry;  // 2.2-2.7: serialized_state_dict.pt, a torch.save of the state_dict
-    std::string pickledConstantsEntry;  // 2.2-2.7: serialized_constants.pt, of the lifted constants
+    std::string pickledStateDictEntry;  // 2.2-2.7: serialized_state_dict.pt (2.1: .json), a torch.save of the
+                                        // state_dict
+    std::string pickledConstantsEntry;  // 2.2-2.7: serialized_constants.pt (2.1: .json), of the lifted constants
 };
 
 // The programs in `zip`, in name order; empty when it is not a torch.export archive.
