@@ -85,11 +85,10 @@ std::string comparisonText(const exec::Comparison& c) {
     return s;
 }
 
-std::optional<io::TensorMap> readOrReport(const std::string& what, const std::optional<std::string>& path) {
+std::optional<io::TensorMap> readOrReport(const std::string& what, const std::optional<std::string>& path,
+                                          const io::ReadOptions& options = {}) {
     if (!path) return io::TensorMap{};
     try {
-        io::ReadOptions options;
-        if (what == "--inputs") io::selectInputsOf(*path, options);  // a .pt2: its example inputs
         return io::readTensorFile(*path, options);
     } catch (const std::exception& e) {
         std::cerr << "irscope run: " << what << ": " << e.what() << "\n";
@@ -216,9 +215,11 @@ private:
         constants_ = readOrReport("--constants", parsed_.value("--constants"));
         // A .pt2 carries the example inputs it was exported with: the default.
         std::optional<std::string> inputs = parsed_.value("--inputs");
-        if (!inputs && !parsed_.has("--random-inputs") && isArchive() && io::pt2HasSampleInputs(parsed_.positional[0]))
+        if (!inputs && !parsed_.has("--random-inputs") && graph_->fileHoldsExampleInputs)
             inputs = parsed_.positional[0];
-        inputs_ = readOrReport("--inputs", inputs);
+        io::ReadOptions inputOptions;
+        if (inputs) io::selectInputsOf(*inputs, inputOptions);  // a .pt2: its example inputs
+        inputs_ = readOrReport("--inputs", inputs, inputOptions);
         expected_ = readOrReport("--expected", parsed_.value("--expected"));
         reference_ = reference.get();
         referenceWeights_ = readOrReport("--reference-weights", parsed_.value("--reference-weights"));

@@ -21,6 +21,10 @@ struct Graph {
     std::vector<std::pair<std::string, std::string>> weightNameMapping;  // placeholder -> original, file order
     std::vector<OpNode> nodes;                                           // execution order
     std::vector<std::pair<std::string, ConstantValue>> constants;        // original name -> value, file order
+    // The file also holds the inputs the graph was exported with (a .pt2's
+    // example inputs): told by the loader, which has read the archive's
+    // index already, so no one opens it again to ask.
+    bool fileHoldsExampleInputs = false;
 
     // Findings the loader made while reading values it keeps anyway
     // (non-integer dims, ragged constants): validation reports them.

@@ -128,7 +128,7 @@ private Q_SLOTS:
         io::ReadOptions options;
         io::selectInputsOf(base + ".pt2", options);
         QCOMPARE(options.select, std::string("sample_inputs"));
-        QVERIFY(io::pt2HasSampleInputs(base + ".pt2"));
+        QVERIFY(ir::loadGraphFile(base + ".pt2").fileHoldsExampleInputs);
         const io::TensorMap archive = io::readTensorFile(base + ".pt2", options);
         const io::TensorMap saved = io::readTensorFile(base + ".inputs.pt");
         const ir::Graph ir = ir::loadGraphFile(base + ".json");
@@ -158,7 +158,7 @@ private Q_SLOTS:
         QVERIFY2(e.find("no_sample_inputs.pt2") != std::string::npos &&
                      e.find("holds no sample inputs") != std::string::npos,
                  e.c_str());
-        QVERIFY(!io::pt2HasSampleInputs(dataPath("real/hostile/no_sample_inputs.pt2")));
+        QVERIFY(!ir::loadGraphFile(dataPath("real/hostile/no_sample_inputs.pt2")).fileHoldsExampleInputs);
         e = errorOf("hostile/sample_inputs_mismatch.pt2", options);
         QVERIFY2(e.find("holds 2 tensors, but the program takes 1 tensor inputs") != std::string::npos, e.c_str());
         io::ReadOptions nonsense;
@@ -200,7 +200,7 @@ private Q_SLOTS:
             QVERIFY2(at::equal(*t, e.tensor), ("values differ: " + e.name).c_str());
         }
         if (file.endsWith("_2_1")) {
-            QVERIFY(!io::pt2HasSampleInputs(legacy));
+            QVERIFY(!ir::loadGraphFile(legacy).fileHoldsExampleInputs);
             return;
         }
         io::ReadOptions inputs;

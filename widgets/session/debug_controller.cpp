@@ -3,7 +3,6 @@
 #include <algorithm>
 
 #include "core/exec/numerics/local_verdict.h"
-#include "core/io/catalog/pt2/pt2_archive.h"
 #include "core/ir/same_model.h"
 #include "core/modules/module_tree.h"
 
@@ -234,7 +233,7 @@ void DebugController::onGraphLoaded() {
     if (archive && !weightsGiven) {
         loadWeights(doc_->path);
         // ...and the example inputs it was exported with, when it stored them.
-        const bool inputs = !inputsGiven && io::pt2HasSampleInputs(doc_->path.toStdString());
+        const bool inputs = !inputsGiven && doc_->graph.fileHoldsExampleInputs;
         if (inputs) load(exec::ValueFile::Inputs, doc_->path);
         emit notice((inputs ? tr("Weights, constants and example inputs from the archive %1")
                             : tr("Weights and constants from the archive %1"))

@@ -2,7 +2,6 @@
 // lets every IR command open one (registered with core/ir/archive_readers).
 #include "core/io/catalog/pt2/pt2_archive.h"
 
-#include "core/io/catalog/mapped_file.h"
 #include "core/io/catalog/tensor_format.h"
 
 #include <algorithm>
@@ -36,6 +35,7 @@ ir::Graph readPt2Graph(std::string_view bytes, const std::string& path, const ir
         const ZipRecord* record = zip.find(program.graphEntry);
         const std::string_view text = zip.data(*record);
         ir::Graph g = graphFromExportedProgram(text, path, program.graphEntry);
+        g.fileHoldsExampleInputs = !program.sampleInputsEntry.empty();
         try {
             g.constants = readPt2Constants(zip, bytes, program);
         } catch (const FormatError& e) {
@@ -110,18 +110,6 @@ std::vector<Pt2Program> pt2Programs(const ZipReader& zip) {
 
 void selectInputsOf(const std::string& path, ReadOptions& options) {
     if (lowerExtension(path) == ".pt2") options.select = kPt2SampleInputs;
-}
-
-bool pt2HasSampleInputs(const std::string& path) {
-    if (lowerExtension(path) != ".pt2") return false;
-    try {
-        const auto file = MappedFile::open(path);
-        ZipReader zip(file->bytes());
-        const auto programs = pt2Programs(zip);
-        return !programs.empty() && !choosePt2Program(programs, path).sampleInputsEntry.empty();
-    } catch (const std::exception&) {
-        return false;
-    }
 }
 
 const Pt2Program& choosePt2Program(const std::vector<Pt2Program>& programs, const std::string&) {

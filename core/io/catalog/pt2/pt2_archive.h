@@ -40,10 +40,6 @@ std::vector<Pt2Program> pt2Programs(const ZipReader& zip);
 // to select them. Any other file is read as it is.
 void selectInputsOf(const std::string& path, ReadOptions& options);
 
-// Whether `path` is a .pt2 whose program has stored example inputs (false
-// for anything unreadable: the read that follows says why).
-bool pt2HasSampleInputs(const std::string& path);
-
 // The program to open: "model" when present, else the first. `file` is for messages.
 const Pt2Program& choosePt2Program(const std::vector<Pt2Program>& programs, const std::string& file);
 
