@@ -32,6 +32,7 @@
 #include "core/io/catalog/pt2/pt2_archive.h"
 #include "core/io/catalog/tensor_format.h"
 #include "core/io/tensor_file.h"
+#include "core/ir/archive_path.h"
 #include "core/ir/file_replace.h"
 #include "core/ir/graph_index.h"
 
@@ -200,7 +201,7 @@ public:
     }
 
 private:
-    bool isArchive() const { return io::lowerExtension(parsed_.positional[0]) == ".pt2"; }
+    bool isArchive() const { return ir::isArchivePath(parsed_.positional[0]); }
 
     bool loadValues() {
         // The reference (every node output of a run: as big as the run) loads

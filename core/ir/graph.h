@@ -25,6 +25,10 @@ struct Graph {
     // example inputs): told by the loader, which has read the archive's
     // index already, so no one opens it again to ask.
     bool fileHoldsExampleInputs = false;
+    // A torch.export archive: the programs it holds, in name order, and the
+    // one this graph is ("model.pt2#NAME" opens another). Empty for JSON.
+    std::vector<std::string> archivePrograms;
+    std::string archiveProgram;
 
     // Findings the loader made while reading values it keeps anyway
     // (non-integer dims, ragged constants): validation reports them.

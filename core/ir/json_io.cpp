@@ -2,6 +2,8 @@
 // straight from the mapped file (saving is json_write.cpp).
 #include "core/ir/json_io.h"
 
+#include "core/ir/archive_path.h"
+
 #include "core/ir/archive_readers.h"
 
 #include <cstring>
@@ -429,10 +431,13 @@ Graph parseGraph(std::string_view text, const std::string& fileName, const LoadO
     return graph;
 }
 
-Graph loadGraphFile(const std::string& path, const LoadOptions& options) {
+Graph loadGraphFile(const std::string& path, const LoadOptions& givenOptions) {
+    const ArchivePath parts = splitArchivePath(path);
+    LoadOptions options = givenOptions;
+    if (!parts.program.empty()) options.program = parts.program;
     // Map the file rather than read it: no copy and no zero-filled buffer, and
     // the pages are dropped as soon as parsing is done.
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    const int fd = ::open(parts.file.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0) throw LoadError(path, "", 0, 0, std::string("cannot open: ") + std::strerror(errno));
     struct stat info {};
     if (::fstat(fd, &info) != 0 || !S_ISREG(info.st_mode)) {
@@ -457,6 +462,10 @@ Graph loadGraphFile(const std::string& path, const LoadOptions& options) {
     const std::string_view bytes(static_cast<const char*>(data), size);
     // A torch.export archive (.pt2) and any other registered container.
     if (auto reader = archiveGraphReaderFor(bytes)) return reader(bytes, path, options);
+    if (!options.program.empty())
+        throw LoadError(
+            path, "", 0, 0,
+            "'#" + options.program + "' names a program of a torch.export archive, and " + parts.file + " is not one");
     return parseGraph(bytes, path, options);
 }
 

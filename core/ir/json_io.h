@@ -41,8 +41,12 @@ struct LoadOptions {
     std::function<bool(double fraction)> progress;
     // Deeper nesting is refused (Python's default recursion limit is ~1000).
     int maxDepth = 512;
+    // The program of an archive holding several ("" : its default). Set by
+    // loadGraphFile from "model.pt2#name" (core/ir/archive_path.h).
+    std::string program;
 };
 
+// `path` may name one program of an archive: "model.pt2#encoder".
 Graph loadGraphFile(const std::string& path, const LoadOptions& options = {});
 // `fileName` is used in messages only.
 Graph parseGraph(std::string_view text, const std::string& fileName, const LoadOptions& options = {});

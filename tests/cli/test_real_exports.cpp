@@ -172,6 +172,23 @@ private Q_SLOTS:
         QVERIFY2(info.out.contains("Model: TinyLlama") && info.out.contains("Nodes: 43"), qPrintable(explain(info)));
     }
 
+    // One program of an archive that holds several, named after '#': run
+    // with its own weights and example inputs, and diffed against another
+    // program of the same archive.
+    void archiveProgramByName() {
+        const QString multi = real("multi/two_programs.pt2");
+        const QJsonObject ir = readReportJson(real("tiny_llama.json"));
+        QStringList args{"run", multi + "#tiny_llama", "--expected", real("tiny_llama.expected.pt")};
+        args << tolerancesFor(ir);
+        const CliResult r = runIrscope(args);
+        QVERIFY2(r.exitCode == 0 && r.out.contains(": OK"), qPrintable(explain(r)));
+        const CliResult d = runIrscope({"diff", multi + "#add_on_view", multi + "#tiny_llama"});
+        QVERIFY2(d.exitCode == 1, qPrintable(explain(d)));  // they differ
+        const CliResult bad = runIrscope({"info", multi + "#decoder"});
+        QVERIFY2(bad.exitCode == 2 && bad.err.contains("no program 'decoder' (it holds: add_on_view, tiny_llama)"),
+                 qPrintable(explain(bad)));
+    }
+
     // The torch.export archive of each case (make_pt2_archives.py) runs with
     // no other file: the weights, the constants and the example inputs
     // torch.export.save stored come from inside it, and the outputs are the

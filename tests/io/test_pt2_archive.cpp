@@ -214,6 +214,77 @@ private Q_SLOTS:
         }
     }
 
+    // An archive of several programs (torch.export's package_pt2,
+    // make_pt2_archives.py --multi-only: add_on_view and tiny_llama, neither
+    // named "model"). "FILE#NAME" opens each: the same graph, weights and
+    // example inputs as that program's own archive. With no name the first
+    // opens, and a note says which others there are and how to open them.
+    void severalProgramsOpenByName() {
+        const std::string multi = dataPath("real/multi/two_programs.pt2");
+        for (const char* name : {"add_on_view", "tiny_llama"}) {
+            const std::string one = dataPath(std::string("real/") + name + ".pt2");
+            const std::string path = multi + "#" + name;
+            const ir::Graph g = ir::loadGraphFile(path);
+            QCOMPARE(ir::graphToJson(g), ir::graphToJson(ir::loadGraphFile(one)));
+            QCOMPARE(g.archiveProgram, std::string(name));
+            QCOMPARE(g.archivePrograms, (std::vector<std::string>{"add_on_view", "tiny_llama"}));
+            QVERIFY(g.loadDiagnostics.empty());  // chosen by name: nothing to say
+            const io::TensorMap weights = io::readTensorFile(path), own = io::readTensorFile(one);
+            QCOMPARE(weights.size(), own.size());
+            for (const auto& e : own) {
+                const at::Tensor* t = weights.find(e.name);
+                QVERIFY2(t && at::equal(*t, e.tensor), (std::string(name) + ": " + e.name).c_str());
+            }
+            io::ReadOptions inputs;
+            io::selectInputsOf(path, inputs);
+            QCOMPARE(inputs.select, std::string(io::kPt2SampleInputs));
+            const io::TensorMap sample = io::readTensorFile(path, inputs);
+            const io::TensorMap saved = io::readTensorFile(dataPath(std::string("real/") + name + ".inputs.pt"));
+            QVERIFY(!sample.empty());
+            for (const auto& e : sample) {
+                const at::Tensor* t = saved.find(e.name);
+                QVERIFY2(t && at::equal(*t, e.tensor), (std::string(name) + " input: " + e.name).c_str());
+            }
+        }
+        const ir::Graph first = ir::loadGraphFile(multi);
+        QCOMPARE(first.archiveProgram, std::string("add_on_view"));
+        QCOMPARE(first.loadDiagnostics.size(), size_t(1));
+        const std::string& note = first.loadDiagnostics.front().message;
+        QVERIFY2(note.find("holds 2 programs") != std::string::npos &&
+                     note.find("two_programs.pt2#NAME (NAME: tiny_llama)") != std::string::npos,
+                 note.c_str());
+        // A name the archive lacks: an error listing what it holds, for the graph and the weights alike.
+        try {
+            ir::loadGraphFile(multi + "#decoder");
+            QFAIL("no error for a missing program");
+        } catch (const ir::LoadError& e) {
+            QVERIFY2(std::string(e.what()).find("no program 'decoder' (it holds: add_on_view, tiny_llama)") !=
+                         std::string::npos,
+                     e.what());
+        }
+        try {
+            io::readTensorFile(multi + "#decoder");
+            QFAIL("no error for a missing program's weights");
+        } catch (const std::exception& e) {
+            QVERIFY2(std::string(e.what()).find("two_programs.pt2#decoder") != std::string::npos &&
+                         std::string(e.what()).find("it holds: add_on_view, tiny_llama") != std::string::npos,
+                     e.what());
+        }
+        // '#' after something that is not an archive names no program.
+        try {
+            ir::loadGraphFile(dataPath("real/add_on_view.json") + "#x");
+            QFAIL("no error for '#x' after a JSON file");
+        } catch (const std::exception& e) {
+            QVERIFY2(std::string(e.what()).find("cannot open") != std::string::npos, e.what());
+        }
+        try {
+            io::readTensorFile(dataPath("real/add_on_view.inputs.pt") + "#x");
+            QFAIL("no error for '#x' after a torch.save file");
+        } catch (const std::exception& e) {
+            QVERIFY(std::string(e.what()).find("add_on_view.inputs.pt#x") != std::string::npos);
+        }
+    }
+
     // torch.export's stack_trace reaches the node (Properties shows its frame);
     // pytorch-ir's JSON has none.
     void nodesKeepTheirStackTrace() {

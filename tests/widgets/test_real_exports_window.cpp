@@ -10,6 +10,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QMenu>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTest>
@@ -150,6 +151,42 @@ private slots:
         QVERIFY2(!c->lastRunFailed(), qPrintable(status));
         QCOMPARE(c->cursor(), c->nodeCount());
         QVERIFY2(c->verdict().startsWith(QLatin1String("outputs match")), qPrintable(status));
+    }
+
+    // An archive of several programs opens its first; File ▸ Program lists
+    // them all, the shown one checked, and picking another opens it as
+    // FILE#NAME with its own weights and example inputs, ready to run.
+    void archiveProgramsAreChosenFromTheFileMenu() {
+        DebugController* c = ui_.controller;
+        const QString multi = real(QStringLiteral("multi/two_programs.pt2"));
+        QSignalSpy loaded(window_->session(), &GraphSession::graphLoaded);
+        window_->openFile(multi);
+        QVERIFY(loaded.wait(30000));
+        QVERIFY(c->waitIdle());
+        QMenu* menu = window_->programMenu();
+        QVERIFY(menu->isEnabled());
+        const auto actions = menu->actions();
+        QCOMPARE(actions.size(), 2);
+        QCOMPARE(actions[0]->text(), QStringLiteral("add_on_view"));
+        QVERIFY(actions[0]->isChecked());
+        QVERIFY(!actions[1]->isChecked());
+        actions[1]->trigger();
+        QVERIFY(loaded.wait(30000));
+        QVERIFY(c->waitIdle());
+        QVERIFY2(window_->session()->filePath().endsWith(QLatin1String("two_programs.pt2#tiny_llama")),
+                 qPrintable(window_->session()->filePath()));
+        QVERIFY(window_->windowTitle().contains(QLatin1String("two_programs.pt2#tiny_llama")));
+        QVERIFY(window_->programMenu()->actions()[1]->isChecked());
+        QVERIFY(c->missing().empty());
+        c->loadExpected(real(QStringLiteral("tiny_llama.expected.pt")));
+        c->setTolerance(1e-4, 1e-5);
+        const QString status = continueToEnd();
+        QVERIFY2(!c->lastRunFailed(), qPrintable(status));
+        QVERIFY2(c->verdict().startsWith(QLatin1String("outputs match")), qPrintable(status));
+        // A JSON IR has no programs to choose.
+        window_->openFile(real(QStringLiteral("add_on_view.json")));
+        QVERIFY(loaded.wait(30000));
+        QVERIFY(!window_->programMenu()->isEnabled());
     }
 };
 

@@ -4,6 +4,7 @@
 #include <fstream>
 
 #include <QAction>
+#include <QActionGroup>
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDir>
@@ -32,6 +33,7 @@
 #include "core/export/mermaid.h"
 #include "core/export/svg_export.h"
 #include "widgets/common/dialog_folders.h"
+#include "widgets/common/document_path.h"
 #include "widgets/common/view_state.h"
 #include "widgets/graph_view/breadcrumb_bar.h"
 #include "widgets/graph_view/graph_view.h"
@@ -295,6 +297,9 @@ void MainWindow::buildActions() {
     open->setShortcut(QKeySequence::Open);
     recent_ = new RecentFiles(file->addMenu(tr("Open &Recent")), this);
     connect(recent_, &RecentFiles::openRequested, this, &MainWindow::openFile);
+    // A torch.export archive holding several programs: which one is shown.
+    programMenu_ = file->addMenu(tr("&Program"));
+    programMenu_->setEnabled(false);
     connect(recent_, &RecentFiles::vanished, this, [this](const QString& path) {
         showMessage(tr("%1 is no longer there; it was taken off the recent files.").arg(path), true, false);
     });
@@ -441,11 +446,33 @@ void MainWindow::reload() {
 void MainWindow::onGraphLoaded() {
     const QString path = session_->filePath();
     if (!watcher_->files().isEmpty()) watcher_->removePaths(watcher_->files());
-    if (!path.isEmpty() && QFileInfo::exists(path)) watcher_->addPath(path);
+    if (!path.isEmpty() && documentExists(path)) watcher_->addPath(documentFile(path));
     if (!path.isEmpty()) recent_->add(path);
+    fillProgramMenu();
     messageBar_->hide();
     updateInfo();
     updateTitle();
+}
+
+void MainWindow::fillProgramMenu() {
+    qDeleteAll(programMenu_->findChildren<QActionGroup*>(Qt::FindDirectChildrenOnly));
+    programMenu_->clear();
+    const auto* doc = session_->document();
+    const auto& programs = doc ? doc->graph.archivePrograms : std::vector<std::string>{};
+    programMenu_->setEnabled(programs.size() > 1);
+    if (programs.size() < 2) return;
+    const QString file = documentFile(session_->filePath());
+    auto* group = new QActionGroup(programMenu_);
+    for (const std::string& name : programs) {
+        QString label = QString::fromStdString(name);
+        label.replace(QLatin1Char('&'), QStringLiteral("&&"));
+        auto* a = programMenu_->addAction(label);
+        a->setCheckable(true);
+        a->setChecked(name == doc->graph.archiveProgram);
+        group->addAction(a);
+        const QString target = QString::fromStdString(ir::joinArchivePath(file.toStdString(), name));
+        connect(a, &QAction::triggered, this, [this, target] { openFile(target); });
+    }
 }
 
 void MainWindow::updateInfo() {

@@ -69,7 +69,10 @@ public:
     QSplitter* viewSplitter() const { return viewSplitter_; }
     // The menu bar's Help menu, for parts that add their menus before it.
     QMenu* helpMenu() const { return helpMenu_; }
-    QMenu* goMenu() const { return goMenu_; }  // the debugger adds Show Next Node
+    QMenu* goMenu() const { return goMenu_; }
+    QMenu* programMenu() const {
+        return programMenu_;
+    }  // File ▸ Program: an archive's programs  // the debugger adds Show Next Node
     // The bar above the view that reports load errors and on-disk changes.
     QString messageText() const;
     bool messageVisible() const;
@@ -130,6 +133,7 @@ private:
     void exportDialog(const QString& filter, const QString& suffix);
     void updateTitle();
     void updateInfo();
+    void fillProgramMenu();
 
     GraphSession* session_;
     GraphView* view_;
@@ -143,6 +147,7 @@ private:
     QSplitter* viewSplitter_;
     QMenu* helpMenu_ = nullptr;
     QMenu* goMenu_ = nullptr;
+    QMenu* programMenu_ = nullptr;
     std::vector<CloseGuard> closeGuards_;
     bool viewStatesRestored_ = false;
     QHash<QString, QDockWidget*> docks_;  // by PanelId key

@@ -1,5 +1,7 @@
 #include "widgets/main_window/recent_files.h"
 
+#include "widgets/common/document_path.h"
+
 #include <algorithm>
 
 #include <QAction>
@@ -50,7 +52,7 @@ void RecentFiles::save() const { QSettings().setValue(kKey, files_); }
 
 bool RecentFiles::prune() {
     const auto before = files_.size();
-    files_.removeIf([](const QString& path) { return !QFileInfo::exists(path); });
+    files_.removeIf([](const QString& path) { return !documentExists(path); });
     return files_.size() != before;
 }
 
@@ -102,7 +104,7 @@ void RecentFiles::rebuild() {
         a->setStatusTip(path);
         a->setData(path);
         connect(a, &QAction::triggered, this, [this, path] {
-            if (QFileInfo::exists(path)) {
+            if (documentExists(path)) {
                 emit openRequested(path);
                 return;
             }

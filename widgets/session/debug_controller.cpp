@@ -225,7 +225,7 @@ void DebugController::onGraphLoaded() {
     restoreSettings(settings);
     // A torch.export archive carries its weights and constants: they load
     // with it, unless the user's own state_dict carried over.
-    const bool archive = doc_->path.endsWith(QStringLiteral(".pt2"), Qt::CaseInsensitive);
+    const bool archive = !doc_->graph.archiveProgram.empty();
     const bool weightsGiven = std::any_of(settings.files.begin(), settings.files.end(),
                                           [](const auto& f) { return f.first == exec::ValueFile::Weights; });
     const bool inputsGiven = std::any_of(settings.files.begin(), settings.files.end(),

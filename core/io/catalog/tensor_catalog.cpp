@@ -4,6 +4,7 @@
 
 #include "core/io/catalog/mapped_file.h"
 #include "core/io/catalog/tensor_format.h"
+#include "core/ir/archive_path.h"
 
 namespace irscope::io {
 
@@ -13,8 +14,10 @@ namespace {
 
 TensorFileSource openSource(const std::string& path) {
     std::error_code ec;
-    if (fs::is_directory(path, ec)) return {path, nullptr};
-    return {path, MappedFile::open(path)};
+    if (fs::is_directory(path, ec)) return {path, {}, nullptr};
+    // "model.pt2#encoder": the file is model.pt2, the program its format's to find.
+    const ir::ArchivePath parts = ir::splitArchivePath(path);
+    return {path, parts.program, MappedFile::open(parts.file)};
 }
 
 // "the formats irscope reads": for messages, from the registry.
@@ -45,6 +48,9 @@ TensorCatalog describeTensorFile(const std::string& path, const ReadOptions& opt
             throw TensorFileError(path, "a GGUF file, which irscope does not read");
         throw TensorFileError(path, "unrecognized format: not a torch.save file (zip or legacy), .safetensors or .npy");
     }
+    if (!source.program.empty() && format->name != kPt2FormatName)
+        throw TensorFileError(
+            path, "'#" + source.program + "' names a program of a torch.export archive, and this is " + format->name);
     TensorCatalog catalog = format->describe(source, options);
     // Headers and pickles are read: their pages need not stay resident (no
     // tensor views the fresh mappings yet). Descriptors stay open for

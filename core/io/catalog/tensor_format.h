@@ -19,11 +19,15 @@ namespace irscope::io {
 
 // What a format is shown: the path, and its mapping when it is a file.
 struct TensorFileSource {
-    std::string path;
+    std::string path;                  // as given, for messages ("model.pt2#encoder")
+    std::string program;               // an archive's program, from "model.pt2#encoder"; "" : its default
     std::shared_ptr<MappedFile> file;  // null for a directory
     bool isDirectory() const { return !file; }
     std::string_view bytes() const { return file ? file->bytes() : std::string_view(); }
 };
+
+// The name the .pt2 format registers under (the one format that reads "#program").
+inline constexpr const char* kPt2FormatName = "torch.export archive (.pt2)";
 
 struct TensorFormat {
     std::string name;  // "safetensors", "torch.save (zip)": what `tensors` prints

@@ -5,7 +5,8 @@ program (NAME.json, written by make_real_exports.py from the same seed and the s
 Run with the venv that has torch 2.13.0+cpu and pytorch-ir (README: Building against your own
 PyTorch):  build-py/venv/bin/python tests/data/real/make_pt2_archives.py [OUTDIR [CASE...]]
 (--hostile-only rewrites just hostile/*.pt2 from OUTDIR/add_on_view.pt2, --legacy-only just
-legacy/*.pt2, the 2.2-2.7 layout, from OUTDIR/NAME.pt2)
+legacy/*.pt2, the 2.2-2.7 layout, from OUTDIR/NAME.pt2, --multi-only just multi/*.pt2, several
+programs in one archive)
 
 Each case is built exactly as make_real_exports.run_case builds it (seeded by its name), exported
 through torch_ir.extract_ir (whose ExportedProgram make_real_exports captures), and saved with
@@ -27,7 +28,7 @@ warnings.filterwarnings("ignore")
 
 
 def main():
-    args = [a for a in sys.argv[1:] if a not in ("--hostile-only", "--legacy-only")]
+    args = [a for a in sys.argv[1:] if a not in ("--hostile-only", "--legacy-only", "--multi-only")]
     outdir = os.path.abspath(args[0] if args else HERE)
     only = set(args[1:])
     if "--hostile-only" in sys.argv:
@@ -35,6 +36,9 @@ def main():
         return
     if "--legacy-only" in sys.argv:
         write_legacy(outdir)
+        return
+    if "--multi-only" in sys.argv:
+        write_multi(outdir)
         return
     for name, _traits, build in real.CASES:
         if only and name not in only:
@@ -53,6 +57,7 @@ def main():
     if not only:
         write_hostile(outdir)
         write_legacy(outdir)
+        write_multi(outdir)
 
 
 
@@ -156,6 +161,25 @@ def write_legacy(outdir):
                              ("version", b"1")):
             z.writestr(zipfile.ZipInfo(record), data)
     print(f"written  legacy/add_on_view_2_1.pt2 {os.path.getsize(path):>9} bytes")
+
+
+# ------------------------------------------------------------------ several programs
+# torch.export's package API (package_pt2) stores several programs in one
+# archive, one models/<name>.json each with its own weights config and sample
+# inputs; none of them is called "model" here, so nothing is the default by
+# name. tests/io/test_pt2_archive.cpp opens each as multi/two_programs.pt2#NAME.
+MULTI_CASES = ("add_on_view", "tiny_llama")
+
+
+def write_multi(outdir):
+    from torch.export.pt2_archive._package import package_pt2
+
+    multi_dir = os.path.join(outdir, "multi")
+    os.makedirs(multi_dir, exist_ok=True)
+    programs = {name: torch.export.load(os.path.join(outdir, name + ".pt2")) for name in MULTI_CASES}
+    path = os.path.join(multi_dir, "two_programs.pt2")
+    package_pt2(path, exported_programs=programs)
+    print(f"written  multi/two_programs.pt2 {os.path.getsize(path):>9} bytes")
 
 
 if __name__ == "__main__":

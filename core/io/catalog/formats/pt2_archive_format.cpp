@@ -61,7 +61,7 @@ TensorCatalog describePt2Archive(const TensorFileSource& s, const ReadOptions& o
         ZipReader zip(s.bytes());
         const auto programs = pt2Programs(zip);
         if (programs.empty()) throw FormatError("not a torch.export archive");
-        const Pt2Program& program = choosePt2Program(programs, s.path);
+        const Pt2Program& program = choosePt2Program(programs, s.program);
         if (options.select == kPt2SampleInputs) return describeSampleInputs(s, zip, program);
         if (!options.select.empty())
             throw FormatError("a .pt2 selects \"" + std::string(kPt2SampleInputs) +
@@ -106,7 +106,7 @@ bool claimsPt2(const TensorFileSource& s) {
 }
 
 const bool pt2ArchiveFormatRegistered = registerTensorFormat({
-    .name = "torch.export archive (.pt2)",
+    .name = kPt2FormatName,
     .rank = 5,  // before torch.save's zip, which would claim it too
     .claims = claimsPt2,
     .extensions = {".pt2"},

@@ -11,6 +11,7 @@
 #include "core/io/catalog/pt2/exported_program_graph.h"
 #include "core/io/catalog/pt2/pt2_constants.h"
 #include "core/io/catalog/tensor_file_error.h"
+#include "core/ir/archive_path.h"
 #include "core/ir/archive_readers.h"
 #include "core/ir/json_io.h"
 
@@ -21,7 +22,7 @@ bool endsWith(std::string_view s, std::string_view tail) {
     return s.size() >= tail.size() && s.substr(s.size() - tail.size()) == tail;
 }
 
-ir::Graph readPt2Graph(std::string_view bytes, const std::string& path, const ir::LoadOptions&) {
+ir::Graph readPt2Graph(std::string_view bytes, const std::string& path, const ir::LoadOptions& options) {
     std::vector<Pt2Program> programs;
     try {
         ZipReader zip(bytes);
@@ -31,7 +32,7 @@ ir::Graph readPt2Graph(std::string_view bytes, const std::string& path, const ir
                 path, "", 0, 0,
                 "is a zip archive but not a torch.export archive (no models/<name>.json and no "
                 "serialized_exported_program.json in it); a torch.save file holds tensors, not a graph");
-        const Pt2Program& program = choosePt2Program(programs, path);
+        const Pt2Program& program = choosePt2Program(programs, options.program);
         const ZipRecord* record = zip.find(program.graphEntry);
         const std::string_view text = zip.data(*record);
         ir::Graph g = graphFromExportedProgram(text, path, program.graphEntry);
@@ -43,13 +44,19 @@ ir::Graph readPt2Graph(std::string_view bytes, const std::string& path, const ir
             g.loadDiagnostics.push_back({ir::Severity::Warning, "pt2-constants", "", "", "",
                                          std::string("constants not embedded: ") + e.what()});
         }
-        if (programs.size() > 1) {
+        g.archivePrograms.clear();
+        for (const auto& p : programs) g.archivePrograms.push_back(p.name);
+        g.archiveProgram = program.name;
+        if (programs.size() > 1 && options.program.empty()) {
+            // Said once, on the default choice; a program named in the path was chosen.
             std::string others;
             for (const auto& p : programs)
                 if (p.name != program.name) others += (others.empty() ? "" : ", ") + p.name;
-            g.loadDiagnostics.push_back({ir::Severity::Warning, "pt2-programs", "", "", "",
+            const std::string file = ir::splitArchivePath(path).file;
+            g.loadDiagnostics.push_back({ir::Severity::Info, "pt2-programs", "", "", "",
                                          "the archive holds " + std::to_string(programs.size()) +
-                                             " programs; opened '" + program.name + "' (also: " + others + ")"});
+                                             " programs; opened '" + program.name + "'. Open another as " + file +
+                                             "#NAME (NAME: " + others + ")"});
         }
         return g;
     } catch (const FormatError& e) {
@@ -109,13 +116,22 @@ std::vector<Pt2Program> pt2Programs(const ZipReader& zip) {
 }
 
 void selectInputsOf(const std::string& path, ReadOptions& options) {
-    if (lowerExtension(path) == ".pt2") options.select = kPt2SampleInputs;
+    if (ir::isArchivePath(path)) options.select = kPt2SampleInputs;
 }
 
-const Pt2Program& choosePt2Program(const std::vector<Pt2Program>& programs, const std::string&) {
+const Pt2Program& choosePt2Program(const std::vector<Pt2Program>& programs, const std::string& wanted) {
+    const std::string& name = wanted.empty() ? std::string("model") : wanted;
     for (const auto& p : programs)
-        if (p.name == "model") return p;
+        if (p.name == name) return p;
+    if (!wanted.empty())
+        throw FormatError("holds no program '" + wanted + "' (it holds: " + pt2ProgramList(programs) + ")");
     return programs.front();
+}
+
+std::string pt2ProgramList(const std::vector<Pt2Program>& programs) {
+    std::string list;
+    for (const auto& p : programs) list += (list.empty() ? "" : ", ") + p.name;
+    return list;
 }
 
 }  // namespace irscope::io

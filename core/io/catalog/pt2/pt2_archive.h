@@ -40,7 +40,11 @@ std::vector<Pt2Program> pt2Programs(const ZipReader& zip);
 // to select them. Any other file is read as it is.
 void selectInputsOf(const std::string& path, ReadOptions& options);
 
-// The program to open: "model" when present, else the first. `file` is for messages.
-const Pt2Program& choosePt2Program(const std::vector<Pt2Program>& programs, const std::string& file);
+// The program to open: `wanted` (from "model.pt2#wanted"); when empty,
+// "model" if present, else the first. Throws FormatError naming the programs
+// the archive holds when `wanted` is not one of them.
+const Pt2Program& choosePt2Program(const std::vector<Pt2Program>& programs, const std::string& wanted);
+// "decoder, encoder, model": for messages.
+std::string pt2ProgramList(const std::vector<Pt2Program>& programs);
 
 }  // namespace irscope::io
