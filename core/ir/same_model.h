@@ -7,10 +7,12 @@
 // weights as "missing" and its buffers as "unused in file".
 //
 // Judged by what the files are keyed by: the state_dict keys (weights,
-// buffers, constants) and the graph inputs' names. Same model when at least
-// half of the new graph's keys were the old graph's (an edited model keeps
-// most of them; two different models share few, if any); with no weights on
-// either side, when the inputs' names agree and the model names do.
+// buffers, constants, each with its shape) and the graph inputs' names. Same
+// model when at least half of the new graph's keys were the old graph's with
+// the same shape and the model's class name is the same (an edited model
+// keeps most of them; two different models share few, if any), or nine in
+// ten under another class name; with no weights on either side, when the
+// inputs' names agree and the model names do.
 #include "core/ir/graph.h"
 
 namespace irscope::ir {

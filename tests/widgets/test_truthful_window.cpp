@@ -3,12 +3,14 @@
 // device lacks its lifted constant c_mask (PyTorch 1.13 fixtures,
 // tests/data/make_ir_fixtures.py).
 #include <QAction>
+#include <QComboBox>
 #include <QDockWidget>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLabel>
+#include <QLineEdit>
 #include <QListWidget>
 #include <QMenu>
 #include <QMenuBar>
@@ -23,6 +25,8 @@
 #include <QToolButton>
 
 #include "test_support.h"
+#include "widgets/debugger/breakpoints_panel.h"
+#include "widgets/debugger/constants_panel.h"
 #include "widgets/debugger/debugger_ui.h"
 #include "widgets/debugger/inputs_panel.h"
 #include "widgets/debugger/missing_values_panel.h"
@@ -33,6 +37,8 @@
 #include "widgets/graph_view/overlay_legend.h"
 #include "widgets/main_window/main_window.h"
 #include "widgets/main_window/shortcuts_dialog.h"
+#include "widgets/panels/modules_panel.h"
+#include "widgets/panels/search_panel.h"
 #include "widgets/session/debug_controller.h"
 #include "widgets/session/graph_session.h"
 #include "widgets/session/loaded_document.h"
@@ -140,6 +146,91 @@ private slots:
         QCOMPARE(fromFile(), loadedWeights);
         QVERIFY2(lw.w.statusBar()->currentMessage().contains(QLatin1String("Kept the files loaded for tiny_moe.json")),
                  qPrintable(lw.w.statusBar()->currentMessage()));
+    }
+
+    // A newcomer's walk over several models in one window: after filtering
+    // the Weights by /^p_(up|gate)/, searching "scaled", filtering Modules
+    // and half-typing a constant, File ▸ Open of another model showed an
+    // empty Weights table under "12 loaded", "no match", no modules and the
+    // old model's constant and its red hint. Another model starts with none
+    // of them; reopening the same file keeps them, as it keeps the files.
+    void anotherModelStartsWithoutTheOldFiltersTheSameFileKeepsThem() {
+        LlamaWindow lw;
+        DebugController* c = lw.ui.controller;
+        QSignalSpy loaded(lw.w.session(), &GraphSession::graphLoaded);
+        auto setFilters = [&] {
+            lw.ui.weights->nameFilter()->setText(QStringLiteral("/^p_(up|gate)/"));
+            QTest::keyClick(lw.ui.weights->nameFilter(), Qt::Key_Return);
+            lw.w.searchPanel()->lineEdit()->setText(QStringLiteral("scaled"));
+            lw.w.searchPanel()->runSearch();
+            lw.w.modulesPanel()->setFilterText(QStringLiteral("mlp"));
+            lw.ui.constants->nameBox()->setCurrentText(QStringLiteral("positions"));
+            lw.ui.constants->valueEdit()->setText(QStringLiteral("[5, 4, 3, 2, 1, 0]"));
+        };
+        setFilters();
+        const int filtered = lw.ui.weights->visibleRows();
+        QVERIFY(filtered > 0 && filtered < static_cast<int>(c->weightRows().size()));
+        // The same file again (Ctrl+R): all of it applies still.
+        lw.w.reload();
+        QVERIFY(loaded.wait(20000) && c->waitIdle());
+        QCOMPARE(lw.ui.weights->nameFilter()->text(), QStringLiteral("/^p_(up|gate)/"));
+        QCOMPARE(lw.ui.weights->visibleRows(), filtered);
+        QCOMPARE(lw.w.searchPanel()->lineEdit()->text(), QStringLiteral("scaled"));
+        QCOMPARE(lw.w.modulesPanel()->filterEdit()->text(), QStringLiteral("mlp"));
+        QCOMPARE(lw.ui.constants->valueEdit()->text(), QStringLiteral("[5, 4, 3, 2, 1, 0]"));
+        // Another model: none of it.
+        lw.w.openFile(irFixture(QStringLiteral("tiny_moe.json")));
+        QVERIFY(loaded.wait(20000) && c->waitIdle());
+        c->loadWeights(irFixture(QStringLiteral("tiny_moe.weights.pt")));
+        QVERIFY(c->waitIdle());
+        QVERIFY(lw.ui.weights->nameFilter()->text().isEmpty());
+        QCOMPARE(lw.ui.weights->visibleRows(), static_cast<int>(c->weightRows().size()));
+        QVERIFY(lw.w.searchPanel()->lineEdit()->text().isEmpty());
+        QVERIFY(lw.w.modulesPanel()->filterEdit()->text().isEmpty());
+        QVERIFY(lw.ui.constants->nameBox()->currentText() != QStringLiteral("positions"));
+        QVERIFY(lw.ui.constants->valueEdit()->text().isEmpty());
+        QVERIFY(!lw.ui.constants->messageLabel()->text().contains(QLatin1String("positions")));
+    }
+
+    // Ctrl+R dropped every breakpoint while keeping the files. A reload, or a
+    // new export of the same model, keeps each breakpoint whose node is still
+    // there (a module's entry with its module); another model has none.
+    void reloadKeepsBreakpointsAnotherModelHasNone() {
+        LlamaWindow lw;
+        DebugController* c = lw.ui.controller;
+        QSignalSpy loaded(lw.w.session(), &GraphSession::graphLoaded);
+        const int64_t mean = nodeIndex(lw.w.session(), QStringLiteral("mean"));
+        QVERIFY(mean >= 0);
+        c->toggleBreakpoint(mean);
+        QVERIFY(c->waitIdle());
+        QCOMPARE(lw.ui.breakpoints->entries().size(), 1);
+        const QString entry = lw.ui.breakpoints->entries().front();
+        lw.w.reload();
+        QVERIFY(loaded.wait(20000) && c->waitIdle());
+        QCOMPARE(lw.ui.breakpoints->entries(), QStringList{entry});
+        QVERIFY(c->debugger()->hasBreakpoint(mean));
+        lw.run();  // and it still stops there
+        QCOMPARE(c->cursor(), mean);
+        lw.w.openFile(irFixture(QStringLiteral("tiny_moe.json")));
+        QVERIFY(loaded.wait(20000) && c->waitIdle());
+        QVERIFY(lw.ui.breakpoints->entries().isEmpty());
+    }
+
+    // An input naming a producer that does not exist ('nowhere', while its
+    // tensor name 'linear' is a real node's output): the banner said "no node
+    // ... produces 'linear'", which is false. It names the input and the
+    // producer it names, as validate does.
+    void aMisnamedProducerIsNamedInTheBanner() {
+        MainWindow w;
+        DebuggerUi ui;
+        QVERIFY(openWithDebugger(w, ui, QStringLiteral("../malformed/unknown_producer.json")));
+        QCOMPARE(ui.missing->list()->count(), 1);
+        const QString item = ui.missing->list()->item(0)->text();
+        QVERIFY2(item.contains(QLatin1String("relu's input 'linear' names producer 'nowhere', which is neither a node "
+                                             "nor a graph input")),
+                 qPrintable(item));
+        QVERIFY2(!item.contains(QLatin1String("produces 'linear'")), qPrintable(item));
+        QVERIFY2(ui.missing->title().contains(QLatin1String("the IR is broken")), qPrintable(ui.missing->title()));
     }
 
     // A node that reads a value no node, input or weight produces: the

@@ -13,6 +13,15 @@ inline QString documentFile(const QString& path) {
     return QString::fromStdString(ir::splitArchivePath(path.toStdString()).file);
 }
 
+// The file's canonical path with the program kept: "/real/dir/model.pt2#encoder"
+// ("" when the file is not there), to tell whether two paths open the same document.
+inline QString canonicalDocumentPath(const QString& path) {
+    const ir::ArchivePath parts = ir::splitArchivePath(path.toStdString());
+    const QString file = QFileInfo(QString::fromStdString(parts.file)).canonicalFilePath();
+    return file.isEmpty() || parts.program.empty() ? file
+                                                   : file + QLatin1Char('#') + QString::fromStdString(parts.program);
+}
+
 inline bool documentExists(const QString& path) { return QFileInfo::exists(documentFile(path)); }
 
 }  // namespace irscope::widgets

@@ -13,6 +13,7 @@
 #include "core/exec/values/value_text.h"
 #include "widgets/common/dialog_folders.h"
 #include "widgets/common/qt_text.h"
+#include "widgets/common/refresh_when_shown.h"
 #include "widgets/common/view_state.h"
 #include "widgets/debugger/value_table.h"
 #include "widgets/debugger/weight_filter.h"
@@ -20,6 +21,7 @@
 #include "widgets/debugger/weights_panel.h"
 #include "widgets/main_window/panel_registry.h"
 #include "widgets/session/debug_controller.h"
+#include "widgets/session/graph_session.h"
 
 namespace irscope::widgets {
 
@@ -54,9 +56,28 @@ ConstantsPanel::ConstantsPanel(DebugController* c, QWidget* parent) : QWidget(pa
     connect(load, &QPushButton::clicked, this, &ConstantsPanel::loadDialog);
     connect(save, &QPushButton::clicked, this, &ConstantsPanel::saveDialog);
     connectEditing();
-    connect(c_, &DebugController::valuesChanged, this, &ConstantsPanel::rebuild);
-    connect(c_, &DebugController::debuggerReset, this, &ConstantsPanel::rebuild);
+    rebuildWhenShown_ = new RefreshWhenShown(this, [this] { rebuild(); });
+    connect(c_, &DebugController::valuesChanged, rebuildWhenShown_, &RefreshWhenShown::request);
+    connect(c_, &DebugController::debuggerReset, this, [this] {
+        // A half-typed entry and its hint belong to the model they were typed for.
+        if (!c_->session()->sameModelAsBefore()) {
+            name_->setCurrentText(QString());
+            value_->clear();
+            message_->clear();
+        }
+    });
+    connect(c_, &DebugController::debuggerReset, rebuildWhenShown_, &RefreshWhenShown::request);
     rebuild();
+}
+
+QTableView* ConstantsPanel::table() const {
+    rebuildWhenShown_->flush();
+    return table_;
+}
+
+QComboBox* ConstantsPanel::nameBox() const {
+    rebuildWhenShown_->flush();
+    return name_;
 }
 
 // Name (editable, the constants listed), value text, dtype, Set, Clear.

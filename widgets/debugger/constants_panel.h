@@ -19,6 +19,7 @@ namespace irscope::widgets {
 class DebugController;
 class WeightFilter;
 class WeightsModel;
+class RefreshWhenShown;
 
 // Its dock in the MainWindow.
 inline constexpr PanelId kConstantsPanel{"constantsDock"};
@@ -27,8 +28,9 @@ class ConstantsPanel : public QWidget {
     Q_OBJECT
 public:
     explicit ConstantsPanel(DebugController* controller, QWidget* parent = nullptr);
-    QTableView* table() const { return table_; }
-    QComboBox* nameBox() const { return name_; }
+    // Read directly (tests, scripts): brought up to date first if it waited to be shown.
+    QTableView* table() const;
+    QComboBox* nameBox() const;
     QLineEdit* valueEdit() const { return value_; }
     QComboBox* dtypeBox() const { return dtype_; }
     QPushButton* setButton() const { return set_; }
@@ -53,6 +55,7 @@ private:
     QPushButton* set_;
     QPushButton* clear_;
     QLabel* message_;
+    RefreshWhenShown* rebuildWhenShown_;
 };
 
 }  // namespace irscope::widgets

@@ -22,6 +22,7 @@
 
 #include "widgets/common/dialog_folders.h"
 #include "widgets/common/qt_text.h"
+#include "widgets/common/refresh_when_shown.h"
 #include "widgets/debugger/differences_model.h"
 #include "widgets/debugger/tensor_viewer_area.h"
 #include "widgets/main_window/panel_registry.h"
@@ -180,9 +181,11 @@ DifferencesPanel::DifferencesPanel(DebugController* c, QWidget* parent)
         c_->showTensor(tensor);
     });
     connect(c_, &DebugController::errorRowsChanged, this, &DifferencesPanel::rowsChanged);
-    connect(c_, &DebugController::debuggerReset, this, &DifferencesPanel::rowsChanged);
+    // A new document or new values rebuild the table once it can be seen; rows a run adds come at once.
+    rowsWhenShown_ = new RefreshWhenShown(this, [this] { rowsChanged(); });
+    connect(c_, &DebugController::debuggerReset, rowsWhenShown_, &RefreshWhenShown::request);
     connect(c_, &DebugController::checksChanged, this, &DifferencesPanel::checksChanged);
-    connect(c_, &DebugController::valuesChanged, this, &DifferencesPanel::rowsChanged);
+    connect(c_, &DebugController::valuesChanged, rowsWhenShown_, &RefreshWhenShown::request);
     connect(c_, &DebugController::stopped, this,
             [this] { model_->setOverridden(QSet<QString>(c_->overridden().begin(), c_->overridden().end())); });
     // The user's tolerance outlives the window (Visual Studio keeps its options).
@@ -319,7 +322,20 @@ QString DifferencesPanel::toleranceSummary(const std::vector<exec::OutputError>&
 
 void DifferencesPanel::setFailingOnly(bool on) { failingOnly_->setChecked(on); }
 
-QString DifferencesPanel::summary() const { return summary_->text(); }
+QString DifferencesPanel::summary() const {
+    rowsWhenShown_->flush();
+    return summary_->text();
+}
+
+QTableView* DifferencesPanel::table() const {
+    rowsWhenShown_->flush();
+    return table_;
+}
+
+DifferencesModel* DifferencesPanel::model() const {
+    rowsWhenShown_->flush();
+    return model_;
+}
 
 void DifferencesPanel::rowsChanged() {
     const auto& rows = c_->errorRows();

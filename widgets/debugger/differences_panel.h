@@ -28,6 +28,7 @@ namespace irscope::widgets {
 class DebugController;
 class DifferencesFilter;
 class DifferencesModel;
+class RefreshWhenShown;
 
 inline constexpr PanelId kDifferencesPanel{"differencesDock"};
 
@@ -37,8 +38,9 @@ public:
     explicit DifferencesPanel(DebugController* controller, QWidget* parent = nullptr);
 
     // For tests and scripts.
-    QTableView* table() const { return table_; }
-    DifferencesModel* model() const { return model_; }
+    // Read directly: brought up to date first if it waited to be shown.
+    QTableView* table() const;
+    DifferencesModel* model() const;
     QString summary() const;
     void setFailingOnly(bool on);
     // "max_abs" ... "sqnr_db"; an empty text removes the limit. False when not a number.
@@ -59,6 +61,7 @@ private:
     DebugController* c_;
     DifferencesModel* model_;
     DifferencesFilter* filter_;
+    RefreshWhenShown* rowsWhenShown_ = nullptr;
     QTableView* table_;
     QComboBox* reference_;
     QComboBox* mode_;

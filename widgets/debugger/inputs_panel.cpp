@@ -15,6 +15,7 @@
 
 #include "widgets/common/dialog_folders.h"
 #include "widgets/common/qt_text.h"
+#include "widgets/common/refresh_when_shown.h"
 #include "widgets/common/view_state.h"
 #include "widgets/debugger/inputs_model.h"
 #include "widgets/debugger/value_table.h"
@@ -98,9 +99,20 @@ InputsPanel::InputsPanel(DebugController* c, QWidget* parent) : QWidget(parent),
         divergence_->setStyleSheet(bad ? QStringLiteral("color:#d0302a") : QStringLiteral("color:#2a8a3a"));
         divergence_->setText(tr("Last run: %1").arg(c_->verdict()));
     });
-    connect(c_, &DebugController::valuesChanged, this, &InputsPanel::rebuild);
-    connect(c_, &DebugController::debuggerReset, this, &InputsPanel::rebuild);
+    rebuildWhenShown_ = new RefreshWhenShown(this, [this] { rebuild(); });
+    connect(c_, &DebugController::valuesChanged, rebuildWhenShown_, &RefreshWhenShown::request);
+    connect(c_, &DebugController::debuggerReset, rebuildWhenShown_, &RefreshWhenShown::request);
     rebuild();
+}
+
+QTableView* InputsPanel::table() const {
+    rebuildWhenShown_->flush();
+    return table_;
+}
+
+QLabel* InputsPanel::referencesLabel() const {
+    rebuildWhenShown_->flush();
+    return refs_;
 }
 
 QString InputsPanel::selectedInput() const {

@@ -17,6 +17,7 @@ namespace irscope::widgets {
 
 class DebugController;
 class InputsModel;
+class RefreshWhenShown;
 
 // Its dock in the MainWindow.
 inline constexpr PanelId kInputsPanel{"inputsDock"};
@@ -25,8 +26,9 @@ class InputsPanel : public QWidget {
     Q_OBJECT
 public:
     explicit InputsPanel(DebugController* controller, QWidget* parent = nullptr);
-    QTableView* table() const { return table_; }
-    QLabel* referencesLabel() const { return refs_; }
+    // Read directly (tests, scripts): brought up to date first if it waited to be shown.
+    QTableView* table() const;
+    QLabel* referencesLabel() const;
 
 private:
     void connectSources();
@@ -43,6 +45,7 @@ private:
     QSpinBox* seed_;
     QLabel* refs_;
     QLabel* divergence_;
+    RefreshWhenShown* rebuildWhenShown_;
 };
 
 }  // namespace irscope::widgets

@@ -33,6 +33,11 @@ QString remedyText(const exec::MissingRow& r) {
     case exec::Remedy::LoadStateDict:
         // A name no node, graph input or weight of the IR gives: no file
         // supplies it, the IR itself is broken.
+        if (isDanglingValue(r) && !mv.namedProducer.empty() && !mv.nodes.empty())
+            return QStringLiteral(
+                       "%1's input '%2' names producer '%3', which is neither a node nor a graph input of this IR: "
+                       "the IR is broken; export the model again, or fix that input's producer_node")
+                .arg(q(mv.nodes.front()), what, q(mv.namedProducer));
         if (isDanglingValue(r))
             return QStringLiteral(
                        "no node, graph input or weight of this IR produces '%1': the IR is broken (`irscope "

@@ -339,7 +339,9 @@ void TensorViewer::rebuildSlice() {
         leadSpins_.push_back(s);
     }
     if (!geo_.shape.empty())
-        leadLayout_->addWidget(new QLabel(tr(": %1 × %2").arg(geo_.rows).arg(geo_.cols), leadBox_));
+        // "Slice n 0 ch 3 : 24 × 16" after the spin boxes; with none (a 2-D tensor) just "24 × 16".
+        leadLayout_->addWidget(
+            new QLabel((geo_.lead.empty() ? tr("%1 × %2") : tr(": %1 × %2")).arg(geo_.rows).arg(geo_.cols), leadBox_));
 }
 
 // The values table: a new slice resets it; the same slice after a run keeps

@@ -15,12 +15,14 @@
 #include <QVBoxLayout>
 
 #include "widgets/common/dialog_folders.h"
+#include "widgets/common/refresh_when_shown.h"
 #include "widgets/common/view_state.h"
 #include "widgets/debugger/value_table.h"
 #include "widgets/debugger/weight_filter.h"
 #include "widgets/debugger/weights_model.h"
 #include "widgets/main_window/panel_registry.h"
 #include "widgets/session/debug_controller.h"
+#include "widgets/session/graph_session.h"
 
 namespace irscope::widgets {
 
@@ -93,10 +95,27 @@ WeightsPanel::WeightsPanel(DebugController* c, QWidget* parent) : QWidget(parent
     connect(table_->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex& i) {
         if (i.isValid()) showWeightRow(c_, model_->row(proxy_->mapToSource(i).row()));
     });
-    connect(c_, &DebugController::valuesChanged, this, &WeightsPanel::refresh);
-    connect(c_, &DebugController::debuggerReset, this, &WeightsPanel::refresh);
+    refreshWhenShown_ = new RefreshWhenShown(this, [this] { refresh(); });
+    connect(c_, &DebugController::valuesChanged, refreshWhenShown_, &RefreshWhenShown::request);
+    connect(c_, &DebugController::debuggerReset, this, [this] {
+        // Another model's filter would hide this one's weights; the same model's still applies.
+        if (!c_->session()->sameModelAsBefore()) {
+            name_->clear();
+            namePause_->stop();  // no pause to wait for: the rows are about to be replaced
+            name_->setStyleSheet(QString());
+            name_->setToolTip(QString());
+            proxy_->setPattern(NamePattern(QString()));
+            filter_->setCurrentIndex(0);
+        }
+    });
+    connect(c_, &DebugController::debuggerReset, refreshWhenShown_, &RefreshWhenShown::request);
     connect(c_, &DebugController::valuesLoadChanged, this, [this] { summary_->setText(summaryText()); });
     refresh();
+}
+
+QTableView* WeightsPanel::table() const {
+    refreshWhenShown_->flush();
+    return table_;
 }
 
 void WeightsPanel::refresh() {
@@ -110,7 +129,10 @@ void WeightsPanel::refresh() {
     cast_->setEnabled(on || mismatched);
 }
 
-QString WeightsPanel::summary() const { return summary_->text(); }
+QString WeightsPanel::summary() const {
+    refreshWhenShown_->flush();
+    return summary_->text();
+}
 
 // "weights.pt — 3 loaded, 1 from constants, 1 missing, ...".
 QString WeightsPanel::summaryText() const {
@@ -140,7 +162,10 @@ QString WeightsPanel::summaryText() const {
                       n(counts[(int)S::UnusedInFile]));
 }
 
-int WeightsPanel::visibleRows() const { return proxy_->rowCount(); }
+int WeightsPanel::visibleRows() const {
+    refreshWhenShown_->flush();
+    return proxy_->rowCount();
+}
 
 void WeightsPanel::loadDialog() {
     const QString f = QFileDialog::getOpenFileName(

@@ -19,6 +19,7 @@ namespace irscope::widgets {
 class DebugController;
 class WeightFilter;
 class WeightsModel;
+class RefreshWhenShown;
 
 // Its dock in the MainWindow.
 inline constexpr PanelId kWeightsPanel{"weightsDock"};
@@ -27,7 +28,8 @@ class WeightsPanel : public QWidget {
     Q_OBJECT
 public:
     explicit WeightsPanel(DebugController* controller, QWidget* parent = nullptr);
-    QTableView* table() const { return table_; }
+    // Read directly (tests, scripts): brought up to date first if it waited to be shown.
+    QTableView* table() const;
     QComboBox* filter() const { return filter_; }
     QLineEdit* nameFilter() const { return name_; }
     QPushButton* castButton() const { return cast_; }
@@ -50,6 +52,7 @@ private:
     QTimer* namePause_;  // a keystroke's pause before filtering 70,000 rows
     QLabel* summary_;
     QPushButton* cast_;
+    RefreshWhenShown* refreshWhenShown_;
 };
 
 }  // namespace irscope::widgets

@@ -435,6 +435,12 @@ void MainWindow::openDialog() {
 }
 
 void MainWindow::openFile(const QString& path) {
+    // Another document replaces this session's work: ask first, as Quit does
+    // (reopening the same file keeps it, so it asks nothing).
+    if (session_->hasDocument() && canonicalDocumentPath(path) != canonicalDocumentPath(session_->filePath()) &&
+        !confirmLosingWork(tr("Open %1").arg(QFileInfo(path).fileName()),
+                           tr("Save it before opening %1?").arg(QFileInfo(path).fileName())))
+        return;
     messageBar_->hide();
     session_->openFile(QFileInfo(path).absoluteFilePath());
 }
@@ -604,28 +610,29 @@ void MainWindow::showEvent(QShowEvent* e) {
 
 void MainWindow::addCloseGuard(CloseGuard guard) { closeGuards_.push_back(std::move(guard)); }
 
-void MainWindow::closeEvent(QCloseEvent* e) {
+bool MainWindow::confirmLosingWork(const QString& title, const QString& question) {
     QStringList lost;
     for (const auto& g : closeGuards_) lost << g.unsaved();
-    if (!lost.isEmpty()) {
-        QMessageBox box(QMessageBox::Warning, tr("Quit irscope"), tr("This session holds work that is in no file yet:"),
-                        QMessageBox::NoButton, this);
-        box.setObjectName(QStringLiteral("unsavedWorkBox"));
-        box.setInformativeText(QStringLiteral("• ") + lost.join(QStringLiteral("\n• ")) +
-                               tr("\n\nSave it before quitting?"));
-        box.setStandardButtons(QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel);
-        box.setDefaultButton(QMessageBox::Save);
-        const int answer = box.exec();
-        if (answer == QMessageBox::Cancel) {
-            e->ignore();
-            return;
-        }
-        if (answer == QMessageBox::Save)
-            for (const auto& g : closeGuards_)
-                if (!g.unsaved().isEmpty() && !g.save()) {
-                    e->ignore();
-                    return;
-                }
+    if (lost.isEmpty()) return true;
+    QMessageBox box(QMessageBox::Warning, title, tr("This session holds work that is in no file yet:"),
+                    QMessageBox::NoButton, this);
+    box.setObjectName(QStringLiteral("unsavedWorkBox"));
+    box.setInformativeText(QStringLiteral("• ") + lost.join(QStringLiteral("\n• ")) + QStringLiteral("\n\n") +
+                           question);
+    box.setStandardButtons(QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel);
+    box.setDefaultButton(QMessageBox::Save);
+    const int answer = box.exec();
+    if (answer == QMessageBox::Cancel) return false;
+    if (answer == QMessageBox::Save)
+        for (const auto& g : closeGuards_)
+            if (!g.unsaved().isEmpty() && !g.save()) return false;
+    return true;
+}
+
+void MainWindow::closeEvent(QCloseEvent* e) {
+    if (!confirmLosingWork(tr("Quit irscope"), tr("Save it before quitting?"))) {
+        e->ignore();
+        return;
     }
     saveSettings();
     QMainWindow::closeEvent(e);

@@ -89,6 +89,10 @@ public:
         std::function<bool()> save;            // false: not saved (the close is cancelled)
     };
     void addCloseGuard(CloseGuard guard);
+    // Lists what the guards would lose and offers Save, Discard, Cancel; true
+    // when nothing is lost, it was saved or the user discarded it. Asked on
+    // Quit and before another document replaces this one.
+    bool confirmLosingWork(const QString& title, const QString& question);
 
     // ---- panels
     // Puts `panel` in a new dock titled `title`, placed as `where` says; the

@@ -1,7 +1,5 @@
 #include "widgets/main_window/recent_files.h"
 
-#include "widgets/common/document_path.h"
-
 #include <algorithm>
 
 #include <QAction>
@@ -9,6 +7,8 @@
 #include <QKeySequence>
 #include <QMenu>
 #include <QSettings>
+
+#include "widgets/common/document_path.h"
 
 namespace irscope::widgets {
 

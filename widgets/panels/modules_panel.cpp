@@ -1,13 +1,18 @@
 #include "widgets/panels/modules_panel.h"
 
+#include <algorithm>
+
+#include <QFontMetrics>
 #include <QHeaderView>
 #include <QLineEdit>
+#include <QMenu>
 #include <QSortFilterProxyModel>
 #include <QTimer>
 #include <QTreeView>
 #include <QVBoxLayout>
 
 #include "widgets/common/name_pattern.h"
+#include "widgets/common/view_state.h"
 #include "widgets/panels/module_tree_model.h"
 #include "widgets/session/graph_session.h"
 
@@ -44,7 +49,10 @@ ModulesPanel::ModulesPanel(GraphSession* session, QWidget* parent)
       debounce_(new QTimer(this)),
       view_(new QTreeView(this)) {
     setObjectName(QStringLiteral("modulesPanel"));
-    view_->setObjectName(QStringLiteral("modulesTree"));
+    // The key its column state is saved under (view_state.h); renamed when the
+    // columns changed (sizes hidden, widths capped), so an older saved state
+    // with every column fitted to its contents does not come back.
+    view_->setObjectName(QStringLiteral("moduleTree"));
     filter_->setObjectName(QStringLiteral("modulesFilter"));
     filter_->setPlaceholderText(tr("Filter modules (text, or /regex/)"));
     filter_->setClearButtonEnabled(true);
@@ -58,8 +66,39 @@ ModulesPanel::ModulesPanel(GraphSession* session, QWidget* parent)
     view_->setExpandsOnDoubleClick(false);  // double-click opens the module in the graph instead
     view_->header()->setStretchLastSection(false);
     view_->header()->setSectionResizeMode(ModuleTreeModel::Name, QHeaderView::Stretch);
+    // The other columns fit their contents up to a cap, and the user may resize
+    // them: fitted without a cap (ResizeToContents) a long class name and six
+    // numbers took a 400 px dock, and every module name read "e…s".
     for (int c = ModuleTreeModel::Kind; c < ModuleTreeModel::ColumnCount; ++c)
-        view_->header()->setSectionResizeMode(c, QHeaderView::ResizeToContents);
+        view_->header()->setSectionResizeMode(c, QHeaderView::Interactive);
+    // The sizes (weights, parameters) are hidden at first: the dock shares the
+    // right column, and the names come first. The header's context menu shows
+    // any column (Qt Creator's and Visual Studio's tree views do the same);
+    // the choice is kept with the column widths (view_state.h).
+    view_->header()->setSectionHidden(ModuleTreeModel::Weights, true);
+    view_->header()->setSectionHidden(ModuleTreeModel::Parameters, true);
+    view_->header()->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(view_->header(), &QWidget::customContextMenuRequested, this, [this](const QPoint& at) {
+        QMenu menu(this);
+        for (int c = ModuleTreeModel::Kind; c < ModuleTreeModel::ColumnCount; ++c) {
+            QAction* a = menu.addAction(model_->headerData(c, Qt::Horizontal, Qt::DisplayRole).toString());
+            a->setCheckable(true);
+            a->setChecked(!view_->header()->isSectionHidden(c));
+            connect(a, &QAction::toggled, this, [this, c](bool on) {
+                view_->header()->setSectionHidden(c, !on);
+                fitColumns();
+            });
+        }
+        menu.exec(view_->header()->mapToGlobal(at));
+    });
+    fitPause_ = new QTimer(this);
+    fitPause_->setSingleShot(true);
+    connect(fitPause_, &QTimer::timeout, this, &ModulesPanel::fitColumns);
+    const auto fitSoon = [this] { fitPause_->start(0); };
+    connect(proxy_, &QAbstractItemModel::modelReset, fitPause_, fitSoon);
+    connect(proxy_, &QAbstractItemModel::layoutChanged, fitPause_, fitSoon);
+    connect(proxy_, &QAbstractItemModel::dataChanged, fitPause_, fitSoon);
+
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(filter_);
@@ -86,7 +125,11 @@ ModulesPanel::ModulesPanel(GraphSession* session, QWidget* parent)
         const auto id = moduleAt(index);
         if (id > 0) session_->toggleModule(id);
     });
-    connect(session_, &GraphSession::graphLoaded, this, [this] { view_->expandToDepth(1); });
+    connect(session_, &GraphSession::graphLoaded, this, [this] {
+        // Another model's filter would hide this one's modules (see GraphSession::sameModelAsBefore).
+        if (!session_->sameModelAsBefore()) filter_->clear();
+        view_->expandToDepth(1);
+    });
     connect(session_, &GraphSession::selectionChanged, this, &ModulesPanel::followSelection);
 }
 
@@ -96,6 +139,20 @@ QModelIndex ModulesPanel::viewIndexOf(int64_t module) const {
 
 int64_t ModulesPanel::moduleAt(const QModelIndex& viewIndex) const {
     return model_->moduleAt(proxy_->mapToSource(viewIndex));
+}
+
+void ModulesPanel::fitColumns() {
+    if (userColumns(*view_)) return;  // widths the user set (or restored) stay
+    const QFontMetrics fm(view_->font());
+    const int margin = 2 * fm.averageCharWidth();
+    for (int c = ModuleTreeModel::Kind; c < ModuleTreeModel::ColumnCount; ++c) {
+        // A class name ("MultiheadAttention") or a number of up to eight digits; longer ones elide.
+        const int cap = fm.horizontalAdvance(c == ModuleTreeModel::Kind ? QStringLiteral("MultiheadAttention")
+                                                                        : QStringLiteral("12,345,678")) +
+                        margin;
+        view_->resizeColumnToContents(c);  // the rows in view and the header
+        view_->header()->resizeSection(c, std::min(view_->header()->sectionSize(c), cap));
+    }
 }
 
 void ModulesPanel::setFilterText(const QString& text) {

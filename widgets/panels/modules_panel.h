@@ -38,12 +38,14 @@ private:
     void followSelection();
 
     void applyFilter();
+    void fitColumns();
 
     GraphSession* session_;
     ModuleTreeModel* model_;
     QSortFilterProxyModel* proxy_;
     QLineEdit* filter_;
     QTimer* debounce_;
+    QTimer* fitPause_ = nullptr;  // coalesces the column fits of one burst of changes
     QTreeView* view_;
     bool syncing_ = false;
 };

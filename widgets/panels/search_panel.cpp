@@ -57,7 +57,13 @@ SearchPanel::SearchPanel(GraphSession* session, QWidget* parent) : QWidget(paren
     connect(prev, &QToolButton::clicked, this, &SearchPanel::previous);
     connect(nxt, &QToolButton::clicked, this, &SearchPanel::next);
     connect(list_, &QListWidget::itemClicked, this, [this](QListWidgetItem* item) { go(list_->row(item)); });
-    connect(session_, &GraphSession::graphLoaded, this, &SearchPanel::runSearch);
+    connect(session_, &GraphSession::graphLoaded, this, [this] {
+        // A query for another model finds nothing in this one: it goes (clearing runs the search).
+        if (!session_->sameModelAsBefore() && !edit_->text().isEmpty())
+            edit_->clear();
+        else
+            runSearch();
+    });
     connect(session_, &GraphSession::layoutChanged, this, &SearchPanel::runSearch);
     updateCount();
 }

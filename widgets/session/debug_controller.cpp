@@ -1,14 +1,15 @@
 #include "widgets/session/debug_controller.h"
 
 #include <algorithm>
+#include <unordered_map>
 
 #include "core/exec/numerics/local_verdict.h"
-#include "core/ir/same_model.h"
 #include "core/modules/module_tree.h"
 
 #include <QFileInfo>
 #include <QTimer>
 
+#include "widgets/common/document_path.h"
 #include "widgets/common/qt_text.h"
 #include "widgets/session/graph_session.h"
 #include "widgets/session/loaded_document.h"
@@ -201,6 +202,13 @@ void DebugController::onGraphLoaded() {
     // export of it, its meta twin: ir/same_model.h); another model starts clean.
     exec::ValueSettings settings = dbg_ ? dbg_->settings() : exec::ValueSettings{};
     const std::shared_ptr<const LoadedDocument> before = doc_;
+    // Breakpoints go by node name: a reload or a new export of the same model
+    // keeps those whose node is still there (Visual Studio keeps a
+    // breakpoint while its line exists).
+    std::vector<std::pair<std::string, QString>> breakpoints;  // node name, module it was set on ("" : the node)
+    if (dbg_ && before)
+        for (const int64_t node : dbg_->breakpoints())
+            breakpoints.emplace_back(before->graph.nodes[static_cast<size_t>(node)].name, moduleEntries_.value(node));
     tick_->stop();
     dbg_.reset();
     rowsSent_ = {};  // both lanes are idle: the run lane's bookkeeping may be touched
@@ -208,12 +216,11 @@ void DebugController::onGraphLoaded() {
     clearSnapshot();
     if (!doc_) return;
     const bool hadFiles = !settings.files.empty() || !settings.entered.empty();
-    const bool samePath =
-        before && QFileInfo(before->path).canonicalFilePath() == QFileInfo(doc_->path).canonicalFilePath();
-    const bool sameModel = before && (samePath || ir::isSameModel(before->graph, doc_->graph));
+    const bool samePath = before && canonicalDocumentPath(before->path) == canonicalDocumentPath(doc_->path);
+    const bool sameModel = before && session_->sameModelAsBefore();
+    moduleEntries_.clear();
     if (!sameModel) {
         settings = {};
-        moduleEntries_.clear();
         // A second run with the old model's weights is the old model's too.
         if (referenceChoice_.kind == exec::ReferenceChoice::Kind::Weights) {
             referenceChoice_ = {};
@@ -221,6 +228,15 @@ void DebugController::onGraphLoaded() {
         }
     }
     dbg_ = std::make_unique<exec::Debugger>(doc_->graph, retention_);
+    if (sameModel && !breakpoints.empty()) {
+        std::unordered_map<std::string_view, int64_t> byName;
+        for (size_t i = 0; i < doc_->graph.nodes.size(); ++i) byName.emplace(doc_->graph.nodes[i].name, int64_t(i));
+        for (const auto& [name, module] : breakpoints)
+            if (auto it = byName.find(name); it != byName.end()) {
+                dbg_->setBreakpoint(it->second, true);
+                if (!module.isEmpty()) moduleEntries_.insert(it->second, module);
+            }
+    }
     emit debuggerReset();
     restoreSettings(settings);
     // A torch.export archive carries its weights and constants: they load

@@ -193,6 +193,7 @@ public slots:
     void reset();          // Shift+F5
     void stop();           // cancel a run
     void toggleBreakpoint(qint64 node);
+
     // F9: on a node, before it; on a module (closed or open), before the
     // first node inside it (its entry: a debugger's function breakpoint).
     void toggleBreakpointAtSelection();

@@ -4,6 +4,8 @@
 #include <cctype>
 
 #include "core/ir/json_io.h"
+#include "core/ir/same_model.h"
+#include "widgets/common/document_path.h"
 
 namespace irscope::widgets {
 
@@ -134,6 +136,13 @@ void GraphSession::finishLoad(std::shared_ptr<LoadedDocument> doc, std::shared_p
 
 void GraphSession::setDocument(std::shared_ptr<LoadedDocument> doc, std::shared_ptr<DocumentLayout> layout,
                                std::shared_ptr<modules::ModuleDrawing> drawing) {
+    // Decided once, here, for every panel: what the user set up for the
+    // previous document (filters, queries, files, breakpoints) carries over to
+    // the same model (the same file again, a new export of it, its meta twin:
+    // ir/same_model.h); another model starts clean.
+    sameModelAsBefore_ = doc_ && doc &&
+                         (canonicalDocumentPath(doc_->path) == canonicalDocumentPath(doc->path) ||
+                          ir::isSameModel(doc_->graph, doc->graph));
     doc_ = std::move(doc);
     layout_ = std::move(layout);
     drawing_ = std::move(drawing);

@@ -154,6 +154,11 @@ public:
 
     QString displayName(const ItemRef& ref) const;
 
+    // Valid from graphLoaded on: the document it replaced was the same model
+    // (the same file again, a new export of it), so what the user set up for it
+    // applies still; false for another model and for the first document.
+    bool sameModelAsBefore() const { return sameModelAsBefore_; }
+
 signals:
     void loadStarted(const QString& path);
     void loadProgress(int percent, const QString& stage);
@@ -178,6 +183,7 @@ signals:
     void diffMarksChanged();
 
 private:
+    bool sameModelAsBefore_ = false;
     TaskQueue::Continuation loadInBackground(const TaskQueue::Context& ctx, const QString& path, bool weights,
                                              bool grouped);
     void finishLoad(std::shared_ptr<LoadedDocument> doc, std::shared_ptr<DocumentLayout> layout,

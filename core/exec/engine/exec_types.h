@@ -26,6 +26,10 @@ struct MissingValue {
     // bfloat16 checkpoint for a float32 IR): the ops would fail or compute
     // in the wrong precision, so it counts as not supplied.
     std::string haveDtype, irDtype;  // "bfloat16", "float32"
+    // A "value" nothing supplies because the input reading it names a producer
+    // that is neither a node nor a graph input: that name ('nowhere'). The IR
+    // is broken there; no file can help.
+    std::string namedProducer;
     bool wrongDtype() const { return !haveDtype.empty(); }
 };
 // "c_mask (constant 'mask'), needed by: mul";

@@ -214,12 +214,20 @@ MissingValue Executor::describeMissing(const std::string& name) const {
 std::vector<MissingValue> Executor::preflight() const {
     std::vector<MissingValue> out;
     std::unordered_map<std::string, size_t> at;
-    auto add = [&](const std::string& name, const std::string& node) {
+    auto add = [&](const std::string& name, const std::string& node, size_t nodeIndex = SIZE_MAX) {
         auto it = at.find(name);
         if (it == at.end()) {
             it = at.emplace(name, out.size()).first;
             out.push_back(describeMissing(name));
         }
+        MissingValue& m = out[it->second];
+        if (m.kind == "value" && m.namedProducer.empty() && nodeIndex != SIZE_MAX)
+            for (const auto& in : graph_.nodes[nodeIndex].inputs)
+                if (in.name == name && in.producerNode && !index_.nodeIndex(*in.producerNode) &&
+                    *in.producerNode != name) {
+                    m.namedProducer = *in.producerNode;
+                    break;
+                }
         auto& nodes = out[it->second].nodes;
         if (!node.empty() && (nodes.empty() || nodes.back() != node)) nodes.push_back(node);
     };
@@ -234,7 +242,7 @@ std::vector<MissingValue> Executor::preflight() const {
         for (uint32_t k = 0; k < step.inputCount; ++k) {
             const int32_t slot = plan_.inputSlots[step.inputBegin + k];
             if (plan_.isRegistry(slot) && !values_[static_cast<size_t>(slot)].defined())
-                add(plan_.registryNames[static_cast<size_t>(slot - plan_.registryBase)], graph_.nodes[i].name);
+                add(plan_.registryNames[static_cast<size_t>(slot - plan_.registryBase)], graph_.nodes[i].name, i);
         }
     }
     return out;
