@@ -1,10 +1,13 @@
 #!/bin/bash
 # Layout quality over a population of graphs nobody tuned for, against
 # Graphviz dot on the same ghosted input (bench_layout --ir FILE --dot):
-#  - generated decoder LLMs (make_big_ir.py --shape llama, 2-60 layers, hidden
-#    sizes varied) and MoE decode steps (--shape moe, 1-4 layers, 2-64
-#    experts, 0-2 dense layers, top-1..8), configurations drawn from a fixed
-#    seed;
+#  - generated graphs: random configurations of decoder LLMs (GQA, RoPE, KV
+#    cache), MoE decoders (2-64 experts, shared experts, grouped top-k
+#    routers), CNNs (residual, dense, multi-output heads) and
+#    encoder-decoder transformers, built as PyTorch modules and written by
+#    pytorch-ir's extract_ir (bench/make_layout_population.py, with the venv
+#    that has torch 2.13 and pytorch-ir); without that venv, decoder LLMs
+#    and MoE decode steps from bench/make_big_ir.py;
 #  - every real export in tests/data/real/ (CNNs, attention, LSTMs, MoE,
 #    Llama: what pytorch-ir wrote for PyTorch 2.13's modules).
 # Prints per graph ours vs dot (crossings, edge length, time) and the
@@ -12,16 +15,25 @@
 # sum of crossings vs dot's sum, edge length ratio (mean, worst), and the
 # smallest speed-up over dot's time less its start.
 # Usage: bench/run_layout_population.sh [BUILD_DIR] [COUNT] [SEED]
-#   (defaults: build, 40 generated graphs, seed 1). Needs graphviz (dot).
+#   (defaults: build, 200 generated graphs, seed 1). Needs graphviz (dot).
+#   PYTHON=... names the venv's python (default build-py/venv/bin/python);
+#   POPULATION=DIR reuses graphs generated before (make_layout_population.py DIR).
 set -e
 here=$(cd "$(dirname "$0")" && pwd)
 build=${1:-build}
-count=${2:-40}
+count=${2:-200}
 seed=${3:-1}
+py=${PYTHON:-$here/../build-py/venv/bin/python}
 command -v dot >/dev/null || { echo "graphviz 'dot' is not installed" >&2; exit 2; }
 dir=${TMPDIR:-/tmp}/irscope-layout-population
 rm -rf "$dir" && mkdir -p "$dir"
-python3 - "$here/make_big_ir.py" "$dir" "$count" "$seed" <<'PY'
+if [ -n "$POPULATION" ]; then
+  cp "$POPULATION"/*.json "$POPULATION"/configs.txt "$dir"/
+elif "$py" -c "import torch_ir" 2>/dev/null; then
+  "$py" "$here/make_layout_population.py" "$dir" --count "$count" --seed "$seed" >/dev/null
+else
+  echo "no python with torch and pytorch-ir at $py: generating decoder LLMs and MoE steps with make_big_ir.py" >&2
+  python3 - "$here/make_big_ir.py" "$dir" "$count" "$seed" <<'PY'
 import random, subprocess, sys
 gen, out, count, seed = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
 rng = random.Random(seed)
@@ -37,6 +49,7 @@ for i in range(count):
     subprocess.run([sys.executable, gen, *args, "-o", f"{out}/{name}.json"], check=True, stdout=subprocess.DEVNULL)
     print(name, " ".join(args), file=open(f"{out}/configs.txt", "a"))
 PY
+fi
 for f in "$here"/../tests/data/real/*.json; do
   case "$f" in *.meta.json|*manifest.json|*autocast*) continue ;; esac
   grep -q '"nodes"' "$f" && cp "$f" "$dir/real_$(basename "$f")"
@@ -50,13 +63,15 @@ for f in "$dir"/*.json; do
 done | tee "$dir/results.txt"
 # The targets are over graphs of 100 items or more (dot's time less its start
 # is noise on smaller ones); the small real exports are summed apart.
-summary() {
-  awk -v label="$1" -v lo="$2" -v hi="$3" '$2 >= lo && $2 < hi {
+summary() {  # LABEL MIN_ITEMS MAX_ITEMS [NAME_REGEX]
+  awk -v label="$1" -v lo="$2" -v hi="$3" -v pat="${4:-.}" '$2 >= lo && $2 < hi && $1 ~ pat {
        n++; if ($5 <= $8) ok++; oc += $5; dc += $8; r = $10 + 0; lsum += r; if (r > lmax) lmax = r;
        sp = $11 + 0; if (min == "" || sp < min) min = sp }
      END { if (!n) exit; printf "%s: %d graphs: crossings <= dot on %d (%.0f%%); sum %d vs dot %d (%.2fx); edge length %.3fx mean, %.3fx worst", label, n, ok, 100 * ok / n, oc, dc, (dc ? oc / dc : 0), lsum / n, lmax;
            if (lo >= 100) printf "; speed-up over dot less start >= %.1fx", min; printf "\n" }' "$dir/results.txt"
 }
 echo
-summary "100+ items (targets: >=95%, sum <=0.8x, length <=1.15x mean, <=1.25x worst, >=10x)" 100 1000000000
+summary "generated, 100+ items (targets: >=95%, sum <=0.8x, length <=1.15x mean, <=1.25x worst, >=10x)" 100 1000000000 '^gen'
+for family in llama moe cnn encdec; do summary "  $family" 100 1000000000 "_$family\$"; done
+summary "real exports, 100+ items" 100 1000000000 '^real_'
 summary "under 100 items" 0 100

@@ -1,0 +1,430 @@
+"""A population of layout test graphs: random configurations of the model
+families users open, built as real PyTorch modules and written by pytorch-ir's
+own extract_ir (meta device, no values), so the graphs are what users have,
+not imitations.
+
+Families (each configuration drawn from the seed):
+  llama    decoder LLMs: 1-16 layers, heads, grouped-query attention (kv heads
+           dividing heads), RoPE or not, a KV cache in and out or none, tied
+           or separate lm_head;
+  moe      MoE decoders: 1-4 layers, 2-64 routed experts, 0-2 dense first
+           layers, 0-2 shared experts, softmax or sigmoid routers with grouped
+           top-k (DeepSeek-V3's n_group/topk_group), experts applied as a
+           loop or stacked into one einsum;
+  cnn      CNNs: residual stages (ResNet), dense blocks (DenseNet concat),
+           multi-output heads (classification plus box regression plus an
+           auxiliary head);
+  encdec   encoder-decoder transformers: encoder self-attention, decoder
+           self-attention with a causal mask and cross-attention over the
+           encoder's memory.
+Only graphs of MIN-MAX nodes are kept (configurations outside are drawn again).
+bench/run_layout_population.sh lays each one out with irscope and with dot;
+tests/data/layout/generated/ holds 30 of them as fixtures.
+
+Run with the venv that has torch 2.13.0+cpu and pytorch-ir (README: Building
+against your own PyTorch):
+    build-py/venv/bin/python bench/make_layout_population.py OUTDIR [--count 200]
+        [--seed 1] [--min-nodes 100] [--max-nodes 3000] [--families llama,moe,cnn,encdec]
+Writes OUTDIR/NAME.json and OUTDIR/configs.txt (NAME, node count, configuration).
+"""
+import argparse
+import json
+import math
+import os
+import random
+import sys
+import warnings
+
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+import torch_ir
+
+warnings.filterwarnings("ignore")
+
+
+# ------------------------------------------------------------------ decoder LLM
+class RMSNorm(nn.Module):
+    def __init__(self, d):
+        super().__init__()
+        self.weight = nn.Parameter(torch.ones(d))
+
+    def forward(self, x):
+        return x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + 1e-6) * self.weight
+
+
+def rotate_half(x):
+    a, b = x.chunk(2, dim=-1)
+    return torch.cat((-b, a), dim=-1)
+
+
+class Attention(nn.Module):
+    def __init__(self, c, cross=False):
+        super().__init__()
+        self.h, self.kv, self.d = c["heads"], c["kv_heads"], c["hidden"] // c["heads"]
+        self.q_proj = nn.Linear(c["hidden"], self.h * self.d, bias=c.get("bias", False))
+        self.k_proj = nn.Linear(c["hidden"], self.kv * self.d, bias=c.get("bias", False))
+        self.v_proj = nn.Linear(c["hidden"], self.kv * self.d, bias=c.get("bias", False))
+        self.o_proj = nn.Linear(self.h * self.d, c["hidden"], bias=False)
+        self.rope = c.get("rope", False) and not cross
+        self.sdpa = c.get("sdpa", True)
+
+    def forward(self, x, memory=None, cos=None, sin=None, past=None, causal=True):
+        b, s, _ = x.shape
+        src = x if memory is None else memory
+        q = self.q_proj(x).view(b, s, self.h, self.d).transpose(1, 2)
+        k = self.k_proj(src).view(b, src.shape[1], self.kv, self.d).transpose(1, 2)
+        v = self.v_proj(src).view(b, src.shape[1], self.kv, self.d).transpose(1, 2)
+        if self.rope:
+            q = q * cos + rotate_half(q) * sin
+            k = k * cos + rotate_half(k) * sin
+        new = None
+        if past is not None:
+            k = torch.cat([past[0], k], dim=2)
+            v = torch.cat([past[1], v], dim=2)
+            new = (k, v)
+        if self.kv != self.h:
+            k = k.repeat_interleave(self.h // self.kv, dim=1)
+            v = v.repeat_interleave(self.h // self.kv, dim=1)
+        if self.sdpa:
+            o = F.scaled_dot_product_attention(q, k, v, is_causal=causal and past is None and memory is None)
+        else:
+            w = (q @ k.transpose(-1, -2)) / math.sqrt(self.d)
+            o = w.softmax(-1) @ v
+        o = self.o_proj(o.transpose(1, 2).reshape(b, s, self.h * self.d))
+        return o, new
+
+
+class GatedMLP(nn.Module):
+    def __init__(self, hidden, ff):
+        super().__init__()
+        self.gate_proj = nn.Linear(hidden, ff, bias=False)
+        self.up_proj = nn.Linear(hidden, ff, bias=False)
+        self.down_proj = nn.Linear(ff, hidden, bias=False)
+
+    def forward(self, x):
+        return self.down_proj(F.silu(self.gate_proj(x)) * self.up_proj(x))
+
+
+class MoE(nn.Module):
+    """Routed experts plus shared ones; the router scores with softmax or
+    sigmoid (+ correction bias), optionally picks groups first (n_group /
+    topk_group), then top-k; experts applied in a loop over all tokens
+    weighted by their column of the routing matrix, or stacked (einsum)."""
+
+    def __init__(self, c):
+        super().__init__()
+        e, h = c["experts"], c["hidden"]
+        self.c = c
+        self.gate = nn.Linear(h, e, bias=False)
+        if c["router"] == "sigmoid":
+            self.register_buffer("e_score_correction_bias", torch.zeros(e))
+        self.experts = nn.ModuleList(GatedMLP(h, c["expert_ff"]) for _ in range(e))
+        self.shared_experts = nn.ModuleList(GatedMLP(h, c["expert_ff"]) for _ in range(c["shared"]))
+
+    def forward(self, x):
+        c = self.c
+        b, s, h = x.shape
+        t = x.reshape(-1, h)
+        logits = self.gate(t)
+        scores = logits.sigmoid() if c["router"] == "sigmoid" else logits.softmax(-1)
+        choose = scores + self.e_score_correction_bias if c["router"] == "sigmoid" else scores
+        if c["groups"] > 1:
+            g = choose.view(-1, c["groups"], c["experts"] // c["groups"])
+            group_scores = g.topk(2 if g.shape[-1] >= 2 else 1, dim=-1)[0].sum(-1)
+            keep = group_scores.topk(c["topk_groups"], dim=-1)[1]
+            mask = torch.zeros_like(group_scores).scatter_(1, keep, 1.0)
+            choose = (g * mask.unsqueeze(-1)).reshape(-1, c["experts"])
+        idx = choose.topk(c["top_k"], dim=-1)[1]
+        weights = scores.gather(1, idx)
+        weights = weights / weights.sum(-1, keepdim=True)
+        routing = torch.zeros_like(scores).scatter(1, idx, weights)
+        if c["stacked"]:
+            gw = torch.stack([ex.gate_proj.weight for ex in self.experts])
+            uw = torch.stack([ex.up_proj.weight for ex in self.experts])
+            dw = torch.stack([ex.down_proj.weight for ex in self.experts])
+            a = F.silu(torch.einsum("th,efh->tef", t, gw)) * torch.einsum("th,efh->tef", t, uw)
+            y = torch.einsum("tef,ehf->teh", a, dw)
+            out = (y * routing.unsqueeze(-1)).sum(1)
+        else:
+            out = torch.zeros_like(t)
+            for i, ex in enumerate(self.experts):
+                out = out + ex(t) * routing[:, i : i + 1]
+        for sh in self.shared_experts:
+            out = out + sh(t)
+        return out.view(b, s, h)
+
+
+class DecoderLayer(nn.Module):
+    def __init__(self, c, moe):
+        super().__init__()
+        self.input_layernorm = RMSNorm(c["hidden"])
+        self.self_attn = Attention(c)
+        self.post_attention_layernorm = RMSNorm(c["hidden"])
+        self.mlp = MoE(c) if moe else GatedMLP(c["hidden"], c["ff"])
+
+    def forward(self, x, cos, sin, past):
+        a, new = self.self_attn(self.input_layernorm(x), cos=cos, sin=sin, past=past)
+        x = x + a
+        return x + self.mlp(self.post_attention_layernorm(x)), new
+
+
+class Decoder(nn.Module):
+    def __init__(self, c):
+        super().__init__()
+        self.c = c
+        self.embed_tokens = nn.Embedding(c["vocab"], c["hidden"])
+        dense = c.get("dense_layers", c["layers"])
+        self.layers = nn.ModuleList(DecoderLayer(c, moe=i >= dense) for i in range(c["layers"]))
+        self.norm = RMSNorm(c["hidden"])
+        self.lm_head = nn.Linear(c["hidden"], c["vocab"], bias=False)
+        if c["tied"]:
+            self.lm_head.weight = self.embed_tokens.weight
+        if c["rope"]:
+            d = c["hidden"] // c["heads"]
+            pos = torch.arange(c["max_pos"]).float()[:, None] / (10000 ** (torch.arange(0, d, 2).float() / d))
+            self.register_buffer("cos_cached", torch.cat([pos.cos(), pos.cos()], -1), persistent=False)
+            self.register_buffer("sin_cached", torch.cat([pos.sin(), pos.sin()], -1), persistent=False)
+
+    def forward(self, input_ids, position_ids, *past):
+        x = self.embed_tokens(input_ids)
+        cos = sin = None
+        if self.c["rope"]:
+            cos = self.cos_cached[position_ids].unsqueeze(1)
+            sin = self.sin_cached[position_ids].unsqueeze(1)
+        cache = []
+        for i, layer in enumerate(self.layers):
+            p = (past[2 * i], past[2 * i + 1]) if past else None
+            x, new = layer(x, cos, sin, p)
+            if new is not None:
+                cache += list(new)
+        logits = self.lm_head(self.norm(x))
+        return (logits, *cache) if cache else logits
+
+
+def decoder_inputs(c):
+    s = 1 if c["cache"] else c["seq"]
+    ids = torch.zeros(1, s, dtype=torch.long)
+    pos = torch.arange(c["past"], c["past"] + s).unsqueeze(0) if c["cache"] else torch.arange(s).unsqueeze(0)
+    past = []
+    if c["cache"]:
+        d = c["hidden"] // c["heads"]
+        for _ in range(c["layers"]):
+            past += [torch.zeros(1, c["kv_heads"], c["past"], d), torch.zeros(1, c["kv_heads"], c["past"], d)]
+    return (ids, pos, *past)
+
+
+def heads_config(rng, hidden):
+    heads = rng.choice([h for h in (2, 4, 8) if hidden % h == 0 and (hidden // h) % 2 == 0])
+    kv = rng.choice([k for k in (1, 2, heads) if heads % k == 0])
+    return heads, kv
+
+
+def draw_llama(rng):
+    hidden = rng.choice([32, 64, 128])
+    heads, kv = heads_config(rng, hidden)
+    c = dict(family="llama", layers=rng.randint(1, 16), hidden=hidden, heads=heads, kv_heads=kv,
+             ff=hidden * 2, vocab=rng.choice([64, 128]), rope=rng.random() < 0.7, cache=rng.random() < 0.5,
+             tied=rng.random() < 0.3, sdpa=rng.random() < 0.7, bias=rng.random() < 0.3, seq=8, past=7, max_pos=32)
+    return c, Decoder(c), decoder_inputs(c)
+
+
+def draw_moe(rng):
+    hidden = rng.choice([32, 64])
+    heads, kv = heads_config(rng, hidden)
+    layers = rng.randint(1, 4)
+    experts = rng.choice([2, 4, 8, 16, 32, 64])
+    groups = rng.choice([g for g in (1, 2, 4, 8) if experts % g == 0 and experts // g >= 1])
+    c = dict(family="moe", layers=layers, dense_layers=rng.randint(0, min(2, layers - 1)), hidden=hidden,
+             heads=heads, kv_heads=kv, ff=hidden * 2, expert_ff=16, experts=experts,
+             shared=rng.randint(0, 2), router=rng.choice(["softmax", "sigmoid"]), groups=groups,
+             topk_groups=rng.randint(1, groups), top_k=1, stacked=rng.random() < 0.5, vocab=64,
+             rope=rng.random() < 0.8, cache=rng.random() < 0.6, tied=False, sdpa=True, seq=4, past=5, max_pos=32)
+    c["top_k"] = rng.randint(1, min(8, (experts // groups) * c["topk_groups"]))
+    return c, Decoder(c), decoder_inputs(c)
+
+
+# ------------------------------------------------------------------ CNNs
+class Basic(nn.Module):
+    def __init__(self, cin, cout, stride, bn):
+        super().__init__()
+        self.conv1 = nn.Conv2d(cin, cout, 3, stride, 1, bias=not bn)
+        self.bn1 = nn.BatchNorm2d(cout) if bn else nn.Identity()
+        self.conv2 = nn.Conv2d(cout, cout, 3, 1, 1, bias=not bn)
+        self.bn2 = nn.BatchNorm2d(cout) if bn else nn.Identity()
+        self.downsample = None
+        if stride != 1 or cin != cout:
+            self.downsample = nn.Sequential(nn.Conv2d(cin, cout, 1, stride, bias=False), nn.BatchNorm2d(cout))
+
+    def forward(self, x):
+        y = self.bn2(self.conv2(F.relu(self.bn1(self.conv1(x)))))
+        return F.relu(y + (self.downsample(x) if self.downsample is not None else x))
+
+
+class DenseLayer(nn.Module):
+    def __init__(self, cin, growth):
+        super().__init__()
+        self.norm = nn.BatchNorm2d(cin)
+        self.conv = nn.Conv2d(cin, growth, 3, 1, 1, bias=False)
+
+    def forward(self, feats):
+        return self.conv(F.relu(self.norm(torch.cat(feats, 1))))
+
+
+class DenseBlock(nn.Module):
+    def __init__(self, cin, growth, n):
+        super().__init__()
+        self.layers = nn.ModuleList(DenseLayer(cin + i * growth, growth) for i in range(n))
+        self.out_channels = cin + n * growth
+
+    def forward(self, x):
+        feats = [x]
+        for layer in self.layers:
+            feats.append(layer(feats))
+        return torch.cat(feats, 1)
+
+
+class CNN(nn.Module):
+    def __init__(self, c):
+        super().__init__()
+        self.c = c
+        ch = c["width"]
+        self.stem = nn.Sequential(nn.Conv2d(3, ch, 3, 1, 1, bias=False), nn.BatchNorm2d(ch), nn.ReLU())
+        stages = []
+        for i, kind in enumerate(c["stages"]):
+            if kind == "res":
+                blocks = [Basic(ch, ch * (2 if i else 1), 2 if i else 1, c["bn"])]
+                ch = ch * (2 if i else 1)
+                blocks += [Basic(ch, ch, 1, c["bn"]) for _ in range(c["depth"] - 1)]
+                stages.append(nn.Sequential(*blocks))
+            else:
+                block = DenseBlock(ch, c["growth"], c["depth"])
+                stages.append(nn.Sequential(block, nn.Conv2d(block.out_channels, ch, 1), nn.AvgPool2d(2)))
+        self.stages = nn.ModuleList(stages)
+        self.classifier = nn.Linear(ch, 10)
+        self.heads = c["heads"]
+        if "box" in self.heads:
+            self.box_head = nn.Sequential(nn.Conv2d(ch, ch, 3, 1, 1), nn.ReLU(), nn.Conv2d(ch, 4, 1))
+        if "aux" in self.heads:
+            self.aux_head = nn.Linear(c["width"] * (2 if len(c["stages"]) > 1 and c["stages"][1] == "res" else 1), 10)
+
+    def forward(self, x):
+        x = self.stem(x)
+        outs = []
+        aux_in = None
+        for i, stage in enumerate(self.stages):
+            x = stage(x)
+            if i == min(1, len(self.stages) - 1):
+                aux_in = x
+        outs.append(self.classifier(torch.flatten(F.adaptive_avg_pool2d(x, 1), 1)))
+        if "box" in self.heads:
+            outs.append(self.box_head(x))
+        if "aux" in self.heads and aux_in is not None and aux_in.shape[1] == self.aux_head.in_features:
+            outs.append(self.aux_head(torch.flatten(F.adaptive_avg_pool2d(aux_in, 1), 1)))
+        return tuple(outs) if len(outs) > 1 else outs[0]
+
+
+def draw_cnn(rng):
+    n = rng.randint(1, 4)
+    c = dict(family="cnn", width=rng.choice([8, 16]), stages=[rng.choice(["res", "dense"]) for _ in range(n)],
+             depth=rng.randint(1, 4), growth=rng.choice([4, 8]), bn=rng.random() < 0.8,
+             heads=[h for h in ("box", "aux") if rng.random() < 0.5])
+    return c, CNN(c), (torch.zeros(1, 3, 32, 32),)
+
+
+# ------------------------------------------------------------------ encoder-decoder
+class EncoderLayer(nn.Module):
+    def __init__(self, c):
+        super().__init__()
+        self.self_attn = Attention(c)
+        self.norm1 = nn.LayerNorm(c["hidden"])
+        self.ff = nn.Sequential(nn.Linear(c["hidden"], c["ff"]), nn.GELU(), nn.Linear(c["ff"], c["hidden"]))
+        self.norm2 = nn.LayerNorm(c["hidden"])
+
+    def forward(self, x):
+        x = self.norm1(x + self.self_attn(x, causal=False)[0])
+        return self.norm2(x + self.ff(x))
+
+
+class DecoderCrossLayer(nn.Module):
+    def __init__(self, c):
+        super().__init__()
+        self.self_attn = Attention(c)
+        self.norm1 = nn.LayerNorm(c["hidden"])
+        self.cross_attn = Attention(c, cross=True)
+        self.norm2 = nn.LayerNorm(c["hidden"])
+        self.ff = nn.Sequential(nn.Linear(c["hidden"], c["ff"]), nn.GELU(), nn.Linear(c["ff"], c["hidden"]))
+        self.norm3 = nn.LayerNorm(c["hidden"])
+
+    def forward(self, x, memory):
+        x = self.norm1(x + self.self_attn(x, causal=True)[0])
+        x = self.norm2(x + self.cross_attn(x, memory=memory)[0])
+        return self.norm3(x + self.ff(x))
+
+
+class EncoderDecoder(nn.Module):
+    def __init__(self, c):
+        super().__init__()
+        self.src_embed = nn.Embedding(c["vocab"], c["hidden"])
+        self.tgt_embed = nn.Embedding(c["vocab"], c["hidden"])
+        self.encoder = nn.ModuleList(EncoderLayer(c) for _ in range(c["enc_layers"]))
+        self.decoder = nn.ModuleList(DecoderCrossLayer(c) for _ in range(c["dec_layers"]))
+        self.out = nn.Linear(c["hidden"], c["vocab"])
+
+    def forward(self, src, tgt):
+        m = self.src_embed(src)
+        for layer in self.encoder:
+            m = layer(m)
+        x = self.tgt_embed(tgt)
+        for layer in self.decoder:
+            x = layer(x, m)
+        return self.out(x)
+
+
+def draw_encdec(rng):
+    hidden = rng.choice([32, 64])
+    heads, kv = heads_config(rng, hidden)
+    c = dict(family="encdec", enc_layers=rng.randint(1, 6), dec_layers=rng.randint(1, 6), hidden=hidden,
+             heads=heads, kv_heads=kv, ff=hidden * 2, vocab=64, sdpa=rng.random() < 0.7, bias=True)
+    return c, EncoderDecoder(c), (torch.zeros(1, 8, dtype=torch.long), torch.zeros(1, 6, dtype=torch.long))
+
+
+DRAW = {"llama": draw_llama, "moe": draw_moe, "cnn": draw_cnn, "encdec": draw_encdec}
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("outdir")
+    p.add_argument("--count", type=int, default=200)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--min-nodes", type=int, default=100)
+    p.add_argument("--max-nodes", type=int, default=3000)
+    p.add_argument("--families", default="llama,moe,cnn,encdec")
+    a = p.parse_args()
+    families = a.families.split(",")
+    os.makedirs(a.outdir, exist_ok=True)
+    rng = random.Random(a.seed)
+    written = tries = 0
+    with open(os.path.join(a.outdir, "configs.txt"), "w") as log:
+        while written < a.count and tries < a.count * 10:
+            tries += 1
+            family = families[written % len(families)]
+            config, model, inputs = DRAW[family](rng)
+            torch.manual_seed(rng.randint(0, 2**31))
+            try:
+                ir = torch_ir.extract_ir(model.eval(), inputs, strict=False)
+            except Exception as e:  # noqa: BLE001 - a configuration torch.export rejects is drawn again
+                print(f"skipped {family}: {type(e).__name__}: {str(e).splitlines()[0][:120]}", file=sys.stderr)
+                continue
+            n = len(ir.nodes)
+            if not a.min_nodes <= n <= a.max_nodes:
+                continue
+            name = f"gen{written:03d}_{family}"
+            ir.save(os.path.join(a.outdir, name + ".json"))
+            print(name, n, json.dumps(config, sort_keys=True), file=log, flush=True)
+            print(f"{name} {n} nodes", flush=True)
+            written += 1
+
+
+if __name__ == "__main__":
+    main()
