@@ -6,6 +6,8 @@
 #     headers other than the torch-free facade ones and core/io/catalog;
 #   - no include cycle between folders of widgets/, however long (a panel's
 #     folder may use session/ and common/, never the other way round);
+#   - the window (widgets/main_window) names no panel: panels reach it
+#     through the registry (widgets/common/panel_registry.h);
 #   - each part of core includes only the parts below it (the table below:
 #     what each part may use, the floors of docs/CONTRIBUTING.md).
 # Exits non-zero listing every offending file:line.
@@ -39,6 +41,9 @@ scan("widgets;app/launcher;app/cli;app/gui" "^[ \t]*#[ \t]*include[ \t]*\"core/(
 string(REGEX REPLACE "\n  [^\n]*\"core/exec/(${facade})\\.h\"[^\n]*" "" problems "${problems}")
 # ...and core/io/catalog, the torch-free half of core/io (scanned above).
 string(REGEX REPLACE "\n  [^\n]*\"core/io/catalog/[^\n]*" "" problems "${problems}")
+
+scan("widgets/main_window" "^[ \t]*#[ \t]*include[ \t]*\"widgets/(panels|debugger|compare)/"
+     "the window names no panel: each registers itself (widgets/common/panel_registry.h)")
 
 # The parts of core and what each may include, bottom up. A part is a folder
 # of core/ (io/catalog apart from the rest of io).

@@ -34,6 +34,7 @@
 
 #include "debugger_window.h"
 #include "test_support.h"
+#include "widgets/common/panel_registry.h"
 #include "widgets/debugger/constants_panel.h"
 #include "widgets/debugger/debugger_ui.h"
 #include "widgets/debugger/exec_info_panel.h"
@@ -44,7 +45,6 @@
 #include "widgets/debugger/tensor_viewer_area.h"
 #include "widgets/debugger/weights_panel.h"
 #include "widgets/main_window/main_window.h"
-#include "widgets/main_window/panel_registry.h"
 #include "widgets/panels/call_stack_panel.h"
 #include "widgets/session/debug_controller.h"
 #include "widgets/session/graph_session.h"
@@ -136,16 +136,22 @@ private slots:
     void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
     void cleanupTestCase() { delete window_; }
 
-    // Each debugger panel registers itself from its own file (panel_registry.h):
+    // Each panel registers itself from its own file (common/panel_registry.h):
     // the window has all of them, in their docks or sections, and Debug ▸ Panels
     // offers every dock.
     void panelsInstallThemselves() {
         open(irFixture("buffer_vs_constant.json"));
         QStringList ids;
         for (const PanelRegistration& r : registeredPanels()) ids << QString::fromLatin1(r.id.key);
-        for (const char* id :
-             {"weightsDock", "tensorDock", "constantsDock", "inputsDock", "execInfoSection", "missingValuesSection"})
+        // Every panel: the window's own (installed with the window), the
+        // debugger's and the comparison's, all through the one registry.
+        for (const char* id : {"propertiesDock", "searchDock", "opStatsDock", "modulesDock", "callStackDock",
+                               "diagnosticsDock", "weightsDock", "tensorDock", "constantsDock", "inputsDock",
+                               "execInfoSection", "missingValuesSection", "differencesDock", "breakpointsDock",
+                               "changesDock"})
             QVERIFY2(ids.contains(QLatin1String(id)), id);
+        for (const PanelRegistration& r : registeredPanels())
+            QVERIFY2(window_->panel(r.id) || r.needs == PanelNeeds::Compare, r.id.key);  // compare: not installed here
         for (PanelId id : {kWeightsPanel, kTensorPanel, kConstantsPanel, kInputsPanel})
             QVERIFY2(window_->panelDock(id) && window_->panelDock(id)->widget(), id.key);
         QVERIFY(ui_.execInfo && ui_.execInfo->isVisibleTo(window_->panelDock(kPropertiesPanel)));
@@ -250,7 +256,7 @@ private slots:
         trigger(ui_.stepIntoAction);
         QCOMPARE(ctl()->cursor(), first2 + 1);
         // The current node is layer2.0's batch norm: the op, bn1, the block, the model.
-        const QStringList frames = window_->callStackPanel()->frames();
+        const QStringList frames = window_->panelAs<CallStackPanel>(kCallStackPanel)->frames();
         QCOMPARE(frames.size(), 4);
         QVERIFY(frames[0].contains(QStringLiteral("_native_batch_norm_legit_no_training")));
         QCOMPARE(frames[1].split(QLatin1Char(' ')).front(), QStringLiteral("layer2.0.bn1"));

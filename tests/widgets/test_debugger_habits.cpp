@@ -287,9 +287,9 @@ private slots:
     void moduleNamesGetTheWidth() {
         open(QStringLiteral("llama_block"));
         window_->panelDock(kModulesPanel)->raise();
-        window_->modulesPanel()->setFilterText(QString());
+        window_->panelAs<ModulesPanel>(kModulesPanel)->setFilterText(QString());
         QTest::qWait(50);  // the columns are fitted once the rows are in
-        QTreeView* tree = window_->modulesPanel()->treeView();
+        QTreeView* tree = window_->panelAs<ModulesPanel>(kModulesPanel)->treeView();
         const int name = tree->header()->sectionSize(0);
         QVERIFY2(name * 2 >= tree->viewport()->width(),
                  qPrintable(QStringLiteral("name column %1 of %2 px").arg(name).arg(tree->viewport()->width())));

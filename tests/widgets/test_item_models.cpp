@@ -114,8 +114,8 @@ private slots:
         debug_.weights->nameFilter()->setText(QStringLiteral("norm"));
         debug_.weights->nameFilter()->setText(QStringLiteral("/[/"));
         debug_.weights->nameFilter()->clear();
-        window_->modulesPanel()->setFilterText(QStringLiteral("attn"));
-        window_->modulesPanel()->setFilterText(QString());
+        window_->panelAs<ModulesPanel>(kModulesPanel)->setFilterText(QStringLiteral("attn"));
+        window_->panelAs<ModulesPanel>(kModulesPanel)->setFilterText(QString());
         // Reset and run again: every row goes and comes back.
         debug_.resetAction->trigger();
         QVERIFY(ctl()->waitIdle());

@@ -65,7 +65,7 @@ private slots:
         QVERIFY(view->viewport()->rect().contains(pos.toPoint()));
         QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, pos.toPoint());
         QCOMPARE(session_->selection(), target);
-        QCOMPARE(window_->propertiesPanel()->shownName(), QStringLiteral("convolution"));
+        QCOMPARE(window_->panelAs<PropertiesPanel>(kPropertiesPanel)->shownName(), QStringLiteral("convolution"));
         // Its inputs are highlighted: the graph input x feeds it.
         const auto* lay = session_->layout();
         QVERIFY(session_->itemFlags()[lay->inputItem[0]] & kFlagProducer);
@@ -108,7 +108,7 @@ private slots:
     }
 
     void searchCountsAndCycles() {
-        SearchPanel* search = window_->searchPanel();
+        SearchPanel* search = window_->panelAs<SearchPanel>(kSearchPanel);
         QTest::keyClick(window_, Qt::Key_F, Qt::ControlModifier);
         QLineEdit* edit = search->lineEdit();
         edit->clear();
@@ -137,10 +137,10 @@ private slots:
     }
 
     void opStatisticsPickHighlights() {
-        window_->opStatsPanel()->pickOpType(QStringLiteral("aten.convolution.default"));
+        window_->panelAs<OpStatsPanel>(kOpStatsPanel)->pickOpType(QStringLiteral("aten.convolution.default"));
         QCOMPARE(session_->highlight().size(), size_t(11));
         QCOMPARE(session_->selection(), ItemRef::node(nodeIndex(session_, "convolution")));
-        QCOMPARE(window_->opStatsPanel()->table()->topLevelItemCount(), 9);
+        QCOMPARE(window_->panelAs<OpStatsPanel>(kOpStatsPanel)->table()->topLevelItemCount(), 9);
     }
 
     void exportSvgPngMermaid() {
@@ -178,14 +178,14 @@ private slots:
     void propertiesExplainTensorLists() {
         QVERIFY(open(kData + QStringLiteral("/ir/llama_block.json")));
         QVERIFY(session_->selectNodeByName(QStringLiteral("cat")));
-        auto* tree = window_->propertiesPanel()->tree();
+        auto* tree = window_->panelAs<PropertiesPanel>(kPropertiesPanel)->tree();
         QVERIFY(!tree->findItems(QStringLiteral("tensor-list arguments"), Qt::MatchExactly | Qt::MatchRecursive, 0)
                      .isEmpty());
         QVERIFY(
             tree->findItems(QStringLiteral("_tensor_list_sizes"), Qt::MatchExactly | Qt::MatchRecursive, 0).isEmpty());
         // A weight shows its placeholder and original name.
         QVERIFY(session_->selectNodeByName(QStringLiteral("p_norm1_weight")));
-        QCOMPARE(window_->propertiesPanel()->shownName(), QStringLiteral("p_norm1_weight"));
+        QCOMPARE(window_->panelAs<PropertiesPanel>(kPropertiesPanel)->shownName(), QStringLiteral("p_norm1_weight"));
         const auto original =
             tree->findItems(QStringLiteral("Original name"), Qt::MatchExactly | Qt::MatchRecursive, 0);
         QCOMPARE(original.size(), 1);

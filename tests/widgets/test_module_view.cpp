@@ -134,13 +134,13 @@ private slots:
 
     void breadcrumbAndModulesDockSelectModules() {
         // The Modules dock follows the selection...
-        auto* panel = window_->modulesPanel();
+        auto* panel = window_->panelAs<ModulesPanel>(kModulesPanel);
         auto* tree = panel->treeView();
         auto* model = tree->model();
         QCOMPARE(panel->moduleAt(tree->currentIndex()), module("layers.7.self_attn"));
         // ... and a click in it selects a module (opening its parents).
         session_->setModuleExpanded(module("layers.2"), false);
-        auto* dock = qobject_cast<QDockWidget*>(window_->modulesPanel()->parentWidget());
+        auto* dock = qobject_cast<QDockWidget*>(window_->panelAs<ModulesPanel>(kModulesPanel)->parentWidget());
         QVERIFY(dock);
         dock->show();
         dock->raise();
@@ -159,7 +159,7 @@ private slots:
     // The dock's filter: text or /regex/ on the module path, parents kept,
     // names elided in the middle with the whole path as the tooltip.
     void modulesDockFilters() {
-        auto* panel = window_->modulesPanel();
+        auto* panel = window_->panelAs<ModulesPanel>(kModulesPanel);
         auto* tree = panel->treeView();
         QCOMPARE(tree->textElideMode(), Qt::ElideMiddle);
         panel->setFilterText(QStringLiteral("self_attn"));

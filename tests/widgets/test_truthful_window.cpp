@@ -161,9 +161,9 @@ private slots:
         auto setFilters = [&] {
             lw.ui.weights->nameFilter()->setText(QStringLiteral("/^p_(up|gate)/"));
             QTest::keyClick(lw.ui.weights->nameFilter(), Qt::Key_Return);
-            lw.w.searchPanel()->lineEdit()->setText(QStringLiteral("scaled"));
-            lw.w.searchPanel()->runSearch();
-            lw.w.modulesPanel()->setFilterText(QStringLiteral("mlp"));
+            lw.w.panelAs<SearchPanel>(kSearchPanel)->lineEdit()->setText(QStringLiteral("scaled"));
+            lw.w.panelAs<SearchPanel>(kSearchPanel)->runSearch();
+            lw.w.panelAs<ModulesPanel>(kModulesPanel)->setFilterText(QStringLiteral("mlp"));
             lw.ui.constants->nameBox()->setCurrentText(QStringLiteral("positions"));
             lw.ui.constants->valueEdit()->setText(QStringLiteral("[5, 4, 3, 2, 1, 0]"));
         };
@@ -175,8 +175,8 @@ private slots:
         QVERIFY(loaded.wait(20000) && c->waitIdle());
         QCOMPARE(lw.ui.weights->nameFilter()->text(), QStringLiteral("/^p_(up|gate)/"));
         QCOMPARE(lw.ui.weights->visibleRows(), filtered);
-        QCOMPARE(lw.w.searchPanel()->lineEdit()->text(), QStringLiteral("scaled"));
-        QCOMPARE(lw.w.modulesPanel()->filterEdit()->text(), QStringLiteral("mlp"));
+        QCOMPARE(lw.w.panelAs<SearchPanel>(kSearchPanel)->lineEdit()->text(), QStringLiteral("scaled"));
+        QCOMPARE(lw.w.panelAs<ModulesPanel>(kModulesPanel)->filterEdit()->text(), QStringLiteral("mlp"));
         QCOMPARE(lw.ui.constants->valueEdit()->text(), QStringLiteral("[5, 4, 3, 2, 1, 0]"));
         // Another model: none of it.
         lw.w.openFile(irFixture(QStringLiteral("tiny_moe.json")));
@@ -185,8 +185,8 @@ private slots:
         QVERIFY(c->waitIdle());
         QVERIFY(lw.ui.weights->nameFilter()->text().isEmpty());
         QCOMPARE(lw.ui.weights->visibleRows(), static_cast<int>(c->weightRows().size()));
-        QVERIFY(lw.w.searchPanel()->lineEdit()->text().isEmpty());
-        QVERIFY(lw.w.modulesPanel()->filterEdit()->text().isEmpty());
+        QVERIFY(lw.w.panelAs<SearchPanel>(kSearchPanel)->lineEdit()->text().isEmpty());
+        QVERIFY(lw.w.panelAs<ModulesPanel>(kModulesPanel)->filterEdit()->text().isEmpty());
         QVERIFY(lw.ui.constants->nameBox()->currentText() != QStringLiteral("positions"));
         QVERIFY(lw.ui.constants->valueEdit()->text().isEmpty());
         QVERIFY(!lw.ui.constants->messageLabel()->text().contains(QLatin1String("positions")));

@@ -1,10 +1,7 @@
-#include "widgets/main_window/panel_registry.h"
+#include "widgets/common/panel_registry.h"
 
 #include <algorithm>
 #include <string_view>
-
-#include <QCoreApplication>
-#include <QWidget>
 
 namespace irscope::widgets {
 
@@ -29,21 +26,14 @@ bool registerPanel(const PanelRegistration& registration) {
 
 const std::vector<PanelRegistration>& registeredPanels() { return registry(); }
 
-QHash<QString, QWidget*> installRegisteredPanels(MainWindow& window, const PanelContext& context) {
-    QHash<QString, QWidget*> made;
-    for (const PanelRegistration& r : registry()) {
-        QWidget* panel = r.make(context);
-        if (r.sectionOf && window.panelDock(*r.sectionOf)) {
-            window.addPanelSection(*r.sectionOf, panel, r.sectionEdge);
-        } else if (r.sectionOf) {
-            // The host panel is not in this window: keep the section, unseen, so its owner is still the window.
-            panel->setParent(&window);
-            panel->hide();
-        } else
-            window.addPanel(r.id, QCoreApplication::translate("irscope::widgets::Panels", r.title), panel, r.where);
-        made.insert(QLatin1String(r.id.key), panel);
+bool contextMeets(const PanelContext& c, PanelNeeds needs) {
+    if (!c.window || !c.session) return false;
+    switch (needs) {
+    case PanelNeeds::Session: return true;
+    case PanelNeeds::Controller: return c.controller != nullptr;
+    case PanelNeeds::Compare: return c.compare != nullptr;
     }
-    return made;
+    return false;
 }
 
 }  // namespace irscope::widgets

@@ -10,9 +10,11 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
+#include "widgets/common/panel_registry.h"
 #include "widgets/common/view_state.h"
 #include "widgets/compare/changes_model.h"
 #include "widgets/compare/compare_session.h"
+#include "widgets/compare/compare_ui.h"
 #include "widgets/session/diff_marks.h"
 
 namespace irscope::widgets {
@@ -139,5 +141,19 @@ void ChangesPanel::followCurrentRow(int row) {
     }
     following_ = false;
 }
+
+namespace {
+
+// Hidden until a comparison opens (compare_ui.cpp shows it then).
+const bool changesPanelRegistered = registerPanel({
+    .id = kChangesPanel,
+    .title = QT_TRANSLATE_NOOP("irscope::widgets::Panels", "Changes"),
+    .order = 200,
+    .needs = PanelNeeds::Compare,
+    .make = [](const PanelContext& c) -> QWidget* { return new ChangesPanel(c.compare); },
+    .where = {Qt::LeftDockWidgetArea, {}, {}},
+});
+
+}  // namespace
 
 }  // namespace irscope::widgets

@@ -103,8 +103,9 @@ CompareUi installCompare(MainWindow& w, DebugController* controller) {
     ui.pane = new ComparePane(ui.session, w.graphView(), w.viewSplitter());
     w.viewSplitter()->addWidget(ui.pane);
     ui.pane->hide();
-    ui.changes = new ChangesPanel(ui.session);
-    ui.changesDock = w.addPanel(kChangesPanel, QObject::tr("Changes"), ui.changes, {Qt::LeftDockWidgetArea, {}, {}});
+    w.installPanels({&w, w.session(), controller, ui.session});  // the Changes dock (changes_panel.cpp)
+    ui.changes = w.panelAs<ChangesPanel>(kChangesPanel);
+    ui.changesDock = w.panelDock(kChangesPanel);
     ui.changesDock->hide();
     buildActions(w, ui, controller);
     setEnabled(ui);

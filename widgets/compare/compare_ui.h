@@ -4,7 +4,7 @@
 // previous change F8 / Shift+F8, side by side or stacked, dim unchanged, sync
 // viewports, B's values as the reference), side B's pane in the view
 // splitter, and the Changes dock.
-#include "widgets/main_window/panel_id.h"
+#include "widgets/common/panel_id.h"
 
 class QAction;
 class QDockWidget;

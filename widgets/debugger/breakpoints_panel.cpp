@@ -9,9 +9,9 @@
 #include <QPushButton>
 #include <QVBoxLayout>
 
+#include "widgets/common/panel_registry.h"
 #include "widgets/common/qt_text.h"
 #include "widgets/debugger/tensor_viewer_area.h"
-#include "widgets/main_window/panel_registry.h"
 #include "widgets/session/debug_controller.h"
 #include "widgets/session/graph_session.h"
 #include "widgets/session/loaded_document.h"
@@ -162,6 +162,7 @@ const bool breakpointsPanelRegistered = registerPanel({
     .id = kBreakpointsPanel,
     .title = QT_TRANSLATE_NOOP("irscope::widgets::Panels", "Breakpoints"),
     .order = 26,
+    .needs = PanelNeeds::Controller,
     .make = [](const PanelContext& c) -> QWidget* { return new BreakpointsPanel(c.controller); },
     .where = {Qt::BottomDockWidgetArea, {}, kTensorPanel},
 });

@@ -7,7 +7,7 @@
 // selects the node; Delete removes the entry.
 #include <QWidget>
 
-#include "widgets/main_window/panel_id.h"
+#include "widgets/common/panel_id.h"
 
 class QListWidget;
 class QPushButton;

@@ -12,6 +12,7 @@
 
 #include "core/exec/values/value_text.h"
 #include "widgets/common/dialog_folders.h"
+#include "widgets/common/panel_registry.h"
 #include "widgets/common/qt_text.h"
 #include "widgets/common/refresh_when_shown.h"
 #include "widgets/common/view_state.h"
@@ -19,7 +20,6 @@
 #include "widgets/debugger/weight_filter.h"
 #include "widgets/debugger/weights_model.h"
 #include "widgets/debugger/weights_panel.h"
-#include "widgets/main_window/panel_registry.h"
 #include "widgets/session/debug_controller.h"
 #include "widgets/session/graph_session.h"
 
@@ -192,6 +192,7 @@ const bool constantsPanelRegistered = registerPanel({
     .id = kConstantsPanel,
     .title = QT_TRANSLATE_NOOP("irscope::widgets::Panels", "Constants"),
     .order = 30,
+    .needs = PanelNeeds::Controller,
     .make = [](const PanelContext& c) -> QWidget* { return new ConstantsPanel(c.controller); },
     .where = {Qt::BottomDockWidgetArea, {}, kWeightsPanel},
 });

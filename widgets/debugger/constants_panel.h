@@ -6,7 +6,7 @@
 #include <QWidget>
 
 #include "core/exec/values/value_rows.h"
-#include "widgets/main_window/panel_id.h"
+#include "widgets/common/panel_id.h"
 
 class QComboBox;
 class QLabel;

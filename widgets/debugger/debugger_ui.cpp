@@ -16,6 +16,7 @@
 #include "core/ir/node_selection.h"
 #include "widgets/common/dialog_folders.h"
 #include "widgets/common/overlay_scale.h"
+#include "widgets/common/panel_registry.h"
 #include "widgets/debugger/breakpoints_panel.h"
 #include "widgets/debugger/constants_panel.h"
 #include "widgets/debugger/debugger_status_bar.h"
@@ -29,7 +30,6 @@
 #include "widgets/debugger/weights_panel.h"
 #include "widgets/graph_view/graph_view.h"
 #include "widgets/main_window/main_window.h"
-#include "widgets/main_window/panel_registry.h"
 #include "widgets/session/debug_controller.h"
 #include "widgets/session/graph_session.h"
 #include "widgets/session/loaded_document.h"
@@ -39,25 +39,26 @@ namespace irscope::widgets {
 
 namespace {
 
-// The registered panels (weights, tensor, constants, inputs, the execution
-// section, the pre-flight list; see panel_registry.h), then the layout around
-// them: the module call stack joins the value docks under the graph, and the
-// bottom row gets its widths.
+// The panels that need the controller (weights, tensor, constants, inputs,
+// the execution section, the pre-flight list: each registers itself, see
+// common/panel_registry.h), then the layout around them: the module call
+// stack joins the value docks under the graph, and the bottom row gets its
+// widths. DebuggerUi's handles are looked up by id, for the menus built here,
+// scripts and tests.
 void installDocks(MainWindow& w, DebuggerUi& ui) {
-    const QHash<QString, QWidget*> made = installRegisteredPanels(w, {&w, w.session(), ui.controller});
-    auto panel = [&made](PanelId id) { return made.value(QLatin1String(id.key)); };
-    ui.weights = qobject_cast<WeightsPanel*>(panel(kWeightsPanel));
-    ui.constants = qobject_cast<ConstantsPanel*>(panel(kConstantsPanel));
-    ui.inputs = qobject_cast<InputsPanel*>(panel(kInputsPanel));
-    ui.tensors = qobject_cast<TensorViewerArea*>(panel(kTensorPanel));
-    ui.execInfo = qobject_cast<ExecInfoPanel*>(panel(kExecInfoSection));
-    ui.missing = qobject_cast<MissingValuesPanel*>(panel(kMissingValuesSection));
+    w.installPanels({&w, w.session(), ui.controller, nullptr});
+    ui.weights = w.panelAs<WeightsPanel>(kWeightsPanel);
+    ui.constants = w.panelAs<ConstantsPanel>(kConstantsPanel);
+    ui.inputs = w.panelAs<InputsPanel>(kInputsPanel);
+    ui.tensors = w.panelAs<TensorViewerArea>(kTensorPanel);
+    ui.execInfo = w.panelAs<ExecInfoPanel>(kExecInfoSection);
+    ui.missing = w.panelAs<MissingValuesPanel>(kMissingValuesSection);
     ui.weightsDock = w.panelDock(kWeightsPanel);
     ui.tensorDock = w.panelDock(kTensorPanel);
     ui.constantsDock = w.panelDock(kConstantsPanel);
     ui.inputsDock = w.panelDock(kInputsPanel);
-    ui.differences = qobject_cast<DifferencesPanel*>(panel(kDifferencesPanel));
-    ui.breakpoints = qobject_cast<BreakpointsPanel*>(panel(kBreakpointsPanel));
+    ui.differences = w.panelAs<DifferencesPanel>(kDifferencesPanel);
+    ui.breakpoints = w.panelAs<BreakpointsPanel>(kBreakpointsPanel);
     ui.differencesDock = w.panelDock(kDifferencesPanel);
     ui.breakpointsDock = w.panelDock(kBreakpointsPanel);
 

@@ -21,11 +21,11 @@
 #include <QWidgetAction>
 
 #include "widgets/common/dialog_folders.h"
+#include "widgets/common/panel_registry.h"
 #include "widgets/common/qt_text.h"
 #include "widgets/common/refresh_when_shown.h"
 #include "widgets/debugger/differences_model.h"
 #include "widgets/debugger/tensor_viewer_area.h"
-#include "widgets/main_window/panel_registry.h"
 #include "widgets/session/debug_controller.h"
 #include "widgets/session/graph_session.h"
 
@@ -448,6 +448,7 @@ const bool differencesPanelRegistered = registerPanel({
     .id = kDifferencesPanel,
     .title = QT_TRANSLATE_NOOP("irscope::widgets::Panels", "Differences"),
     .order = 25,
+    .needs = PanelNeeds::Controller,
     .make = [](const PanelContext& c) -> QWidget* { return new DifferencesPanel(c.controller); },
     .where = {Qt::BottomDockWidgetArea, {}, kTensorPanel},
 });

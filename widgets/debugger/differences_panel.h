@@ -14,7 +14,7 @@
 
 #include "core/exec/numerics/error_report.h"
 
-#include "widgets/main_window/panel_id.h"
+#include "widgets/common/panel_id.h"
 
 class QCheckBox;
 class QComboBox;

@@ -4,8 +4,8 @@
 #include <QTextBrowser>
 #include <QVBoxLayout>
 
+#include "widgets/common/panel_registry.h"
 #include "widgets/common/qt_text.h"
-#include "widgets/main_window/panel_registry.h"
 #include "widgets/session/debug_controller.h"
 #include "widgets/session/graph_session.h"
 
@@ -61,6 +61,7 @@ const bool execInfoPanelRegistered = registerPanel({
     .id = kExecInfoSection,
     .title = QT_TRANSLATE_NOOP("irscope::widgets::Panels", "Execution"),
     .order = 50,
+    .needs = PanelNeeds::Controller,
     .make = [](const PanelContext& c) -> QWidget* { return new ExecInfoPanel(c.controller); },
     .sectionOf = kPropertiesPanel,
     .sectionEdge = Qt::BottomEdge,

@@ -4,7 +4,7 @@
 // diagnostics.
 #include <QWidget>
 
-#include "widgets/main_window/panel_id.h"
+#include "widgets/common/panel_id.h"
 
 class QTextBrowser;
 

@@ -14,13 +14,13 @@
 #include <QVBoxLayout>
 
 #include "widgets/common/dialog_folders.h"
+#include "widgets/common/panel_registry.h"
 #include "widgets/common/qt_text.h"
 #include "widgets/common/refresh_when_shown.h"
 #include "widgets/common/view_state.h"
 #include "widgets/debugger/inputs_model.h"
 #include "widgets/debugger/value_table.h"
 #include "widgets/debugger/weights_panel.h"
-#include "widgets/main_window/panel_registry.h"
 #include "widgets/session/debug_controller.h"
 #include "widgets/session/graph_session.h"
 #include "widgets/session/loaded_document.h"
@@ -192,6 +192,7 @@ const bool inputsPanelRegistered = registerPanel({
     .id = kInputsPanel,
     .title = QT_TRANSLATE_NOOP("irscope::widgets::Panels", "Inputs and references"),
     .order = 40,
+    .needs = PanelNeeds::Controller,
     .make = [](const PanelContext& c) -> QWidget* { return new InputsPanel(c.controller); },
     .where = {Qt::BottomDockWidgetArea, {}, kWeightsPanel},
 });

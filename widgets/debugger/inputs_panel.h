@@ -5,7 +5,7 @@
 // first node whose output differs from its reference.
 #include <QWidget>
 
-#include "widgets/main_window/panel_id.h"
+#include "widgets/common/panel_id.h"
 
 class QComboBox;
 class QLabel;

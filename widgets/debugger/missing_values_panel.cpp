@@ -6,9 +6,9 @@
 #include <QPushButton>
 #include <QVBoxLayout>
 
+#include "widgets/common/panel_registry.h"
 #include "widgets/common/qt_text.h"
 #include "widgets/debugger/remedy_text.h"
-#include "widgets/main_window/panel_registry.h"
 #include "widgets/session/debug_controller.h"
 #include "widgets/session/graph_session.h"
 
@@ -110,6 +110,7 @@ const bool missingValuesPanelRegistered = registerPanel({
     .id = kMissingValuesSection,
     .title = QT_TRANSLATE_NOOP("irscope::widgets::Panels", "Missing values"),
     .order = 60,
+    .needs = PanelNeeds::Controller,
     .make = [](const PanelContext& c) -> QWidget* { return new MissingValuesPanel(c.controller); },
     .sectionOf = kDiagnosticsPanel,
     .sectionEdge = Qt::TopEdge,

@@ -6,7 +6,7 @@
 // IR's count as missing, with a button that casts them.
 #include <QWidget>
 
-#include "widgets/main_window/panel_id.h"
+#include "widgets/common/panel_id.h"
 
 class QLabel;
 class QListWidget;

@@ -3,9 +3,9 @@
 #include <QSplitter>
 #include <QVBoxLayout>
 
+#include "widgets/common/panel_registry.h"
 #include "widgets/debugger/tensor_viewer.h"
 #include "widgets/debugger/weights_panel.h"
-#include "widgets/main_window/panel_registry.h"
 #include "widgets/session/debug_controller.h"
 
 namespace irscope::widgets {
@@ -49,6 +49,7 @@ const bool tensorViewerAreaRegistered = registerPanel({
     .id = kTensorPanel,
     .title = QT_TRANSLATE_NOOP("irscope::widgets::Panels", "Tensor"),
     .order = 20,
+    .needs = PanelNeeds::Controller,
     .make = [](const PanelContext& c) -> QWidget* { return new TensorViewerArea(c.controller); },
     .where = {Qt::BottomDockWidgetArea, kWeightsPanel, {}},
 });

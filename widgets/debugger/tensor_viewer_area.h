@@ -5,7 +5,7 @@
 
 #include <QWidget>
 
-#include "widgets/main_window/panel_id.h"
+#include "widgets/common/panel_id.h"
 
 class QSplitter;
 

@@ -15,12 +15,12 @@
 #include <QVBoxLayout>
 
 #include "widgets/common/dialog_folders.h"
+#include "widgets/common/panel_registry.h"
 #include "widgets/common/refresh_when_shown.h"
 #include "widgets/common/view_state.h"
 #include "widgets/debugger/value_table.h"
 #include "widgets/debugger/weight_filter.h"
 #include "widgets/debugger/weights_model.h"
-#include "widgets/main_window/panel_registry.h"
 #include "widgets/session/debug_controller.h"
 #include "widgets/session/graph_session.h"
 
@@ -187,6 +187,7 @@ const bool weightsPanelRegistered = registerPanel({
     .id = kWeightsPanel,
     .title = QT_TRANSLATE_NOOP("irscope::widgets::Panels", "Weights"),
     .order = 10,
+    .needs = PanelNeeds::Controller,
     .make = [](const PanelContext& c) -> QWidget* { return new WeightsPanel(c.controller); },
     .where = {Qt::BottomDockWidgetArea, {}, {}},
 });

@@ -5,7 +5,7 @@
 // the weight and shows its tensor.
 #include <QWidget>
 
-#include "widgets/main_window/panel_id.h"
+#include "widgets/common/panel_id.h"
 
 class QComboBox;
 class QLineEdit;

@@ -7,6 +7,7 @@
 #include <QActionGroup>
 #include <QApplication>
 #include <QCloseEvent>
+#include <QCoreApplication>
 #include <QDir>
 #include <QDockWidget>
 #include <QDragEnterEvent>
@@ -40,12 +41,6 @@
 #include "widgets/graph_view/image_export.h"
 #include "widgets/main_window/recent_files.h"
 #include "widgets/main_window/shortcuts_dialog.h"
-#include "widgets/panels/call_stack_panel.h"
-#include "widgets/panels/diagnostics_panel.h"
-#include "widgets/panels/modules_panel.h"
-#include "widgets/panels/op_stats_panel.h"
-#include "widgets/panels/properties_panel.h"
-#include "widgets/panels/search_panel.h"
 #include "widgets/session/graph_session.h"
 
 namespace irscope::widgets {
@@ -72,8 +67,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     setCentralWidget(buildCentralArea());
     buildStatusBar();
     connectSession();
-    buildDocks();
     buildActions();
+    buildDocks();  // after the menus: panels add actions to them
     restoreSettings();
     updateTitle();
     updateInfo();
@@ -255,39 +250,45 @@ void MainWindow::addPanelSection(PanelId id, QWidget* section, Qt::Edge edge) {
         lay->addWidget(section);
 }
 
+// The panels that need only the session (Properties, Search, Op statistics,
+// Modules, Call Stack, Diagnostics: each registers itself from its own file),
+// then the arrangement around them: the graph gets the whole width, every
+// dock shares the right column (Search is raised by Ctrl+F) like Qt
+// Creator's side bar, and Diagnostics sits below.
 void MainWindow::buildDocks() {
-    properties_ = new PropertiesPanel(session_, this);
-    search_ = new SearchPanel(session_, this);
-    diagnostics_ = new DiagnosticsPanel(session_, this);
-    opStats_ = new OpStatsPanel(session_, this);
-    modules_ = new ModulesPanel(session_, this);
-    callStack_ = new CallStackPanel(session_, this);
-    // The graph gets the whole width: every dock shares the right column (Search is
-    // raised by Ctrl+F), like Qt Creator's side bar, and Diagnostics sits below.
-    const PanelPlacement right{Qt::RightDockWidgetArea, {}, {}};
-    auto* properties = addPanel(kPropertiesPanel, tr("Properties"), properties_, right);
-    addPanel(kSearchPanel, tr("Search"), search_, {Qt::RightDockWidgetArea, {}, kPropertiesPanel});
-    addPanel(kOpStatsPanel, tr("Op statistics"), opStats_, {Qt::RightDockWidgetArea, {}, kSearchPanel});
-    addPanel(kModulesPanel, tr("Modules"), modules_, {Qt::RightDockWidgetArea, {}, kOpStatsPanel});
-    // The debugger moves it under the graph.
-    addPanel(kCallStackPanel, tr("Call Stack"), callStack_, {Qt::RightDockWidgetArea, {}, kModulesPanel});
-    auto* diagnostics =
-        addPanel(kDiagnosticsPanel, tr("Diagnostics"), diagnostics_, {Qt::BottomDockWidgetArea, {}, {}});
-    properties->raise();
-    resizeDocks({properties}, {400}, Qt::Horizontal);
-    resizeDocks({diagnostics}, {140}, Qt::Vertical);
-    connect(diagnostics_, &DiagnosticsPanel::countsChanged, this,
-            [diagnostics](int errors, int warnings, int infos, int settled) {
-                // Every row the list shows is counted, in the words of its kind.
-                QStringList parts;
-                if (errors) parts << tr("%n error(s)", nullptr, errors);
-                if (warnings) parts << tr("%n warning(s)", nullptr, warnings);
-                if (infos) parts << tr("%n info", nullptr, infos);
-                if (settled) parts << tr("%n settled", nullptr, settled);
-                diagnostics->setWindowTitle(
-                    parts.isEmpty() ? tr("Diagnostics") : tr("Diagnostics (%1)").arg(parts.join(QStringLiteral(", "))));
-                if (errors > 0) diagnostics->show();
-            });
+    installPanels({this, session_, nullptr, nullptr});
+    if (QDockWidget* properties = panelDock(kPropertiesPanel)) {
+        properties->raise();
+        resizeDocks({properties}, {400}, Qt::Horizontal);
+    }
+    if (QDockWidget* diagnostics = panelDock(kDiagnosticsPanel)) resizeDocks({diagnostics}, {140}, Qt::Vertical);
+}
+
+void MainWindow::installPanels(const PanelContext& given) {
+    PanelContext context = given;
+    context.window = this;
+    context.session = session_;
+    for (const PanelRegistration& r : registeredPanels()) {
+        if (panels_.contains(QLatin1String(r.id.key)) || !contextMeets(context, r.needs)) continue;
+        QWidget* made = r.make(context);
+        QDockWidget* dock = nullptr;
+        if (r.sectionOf && panelDock(*r.sectionOf)) {
+            addPanelSection(*r.sectionOf, made, r.sectionEdge);
+        } else if (r.sectionOf) {
+            // The host panel is not in this window: keep the section, unseen, so its owner is still the window.
+            made->setParent(this);
+            made->hide();
+        } else {
+            dock = addPanel(r.id, QCoreApplication::translate("irscope::widgets::Panels", r.title), made, r.where);
+        }
+        panels_.insert(QLatin1String(r.id.key), made);
+        if (r.installed) r.installed(made, dock, context);
+    }
+}
+
+void MainWindow::addDocumentAction(QAction* action) {
+    documentActions_ << action;
+    action->setEnabled(session_->document() != nullptr);
 }
 
 void MainWindow::buildActions() {
@@ -402,23 +403,13 @@ void MainWindow::fillPanelsMenu(QMenu* menu) {
 }
 
 void MainWindow::buildGoMenu() {
+    // Find, Find Next and Find Previous come first: the Search panel adds them.
     auto* go = goMenu_ = menuBar()->addMenu(tr("&Go"));
-    auto* find = go->addAction(tr("&Find…"), this, [this] {
-        panelDock(kSearchPanel)->show();
-        panelDock(kSearchPanel)->raise();
-        search_->focusSearch();
-    });
-    find->setShortcut(QKeySequence::Find);
-    auto* next = go->addAction(tr("Find &Next"), search_, &SearchPanel::next);
-    next->setShortcut(QKeySequence::FindNext);
-    auto* prev = go->addAction(tr("Find &Previous"), search_, &SearchPanel::previous);
-    prev->setShortcut(QKeySequence::FindPrevious);
-    go->addSeparator();
     auto* up = go->addAction(tr("Go to &Producer"), session_, &GraphSession::walkToProducer);
     up->setShortcut(QKeySequence(Qt::ALT | Qt::Key_Up));
     auto* down = go->addAction(tr("Go to &Consumer"), session_, &GraphSession::walkToConsumer);
     down->setShortcut(QKeySequence(Qt::ALT | Qt::Key_Down));
-    documentActions_ << find << next << prev << up << down;
+    documentActions_ << up << down;
 }
 
 // ------------------------------------------------------------------ files

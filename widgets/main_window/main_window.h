@@ -3,9 +3,10 @@
 // GraphSession. It wires panels to the session only (never to each other),
 // and keeps geometry, dock layout and recent files in QSettings.
 //
-// Panels are added, found and arranged through addPanel / panelDock /
-// movePanel / addPanelSection by their PanelId: the debugger (and any later
-// part) installs its docks with them rather than reaching into the window.
+// Panels come through the registry (common/panel_registry.h): installPanels
+// makes those a context allows, and they are found and arranged by PanelId
+// (panelAs, panelDock, movePanel): the debugger and the comparison install
+// theirs the same way, and the window's code names no panel.
 #include <functional>
 #include <vector>
 
@@ -15,7 +16,7 @@
 #include <QMainWindow>
 #include <QStringList>
 
-#include "widgets/main_window/panel_id.h"
+#include "widgets/common/panel_registry.h"
 
 class QAction;
 class QDockWidget;
@@ -30,22 +31,9 @@ class QToolButton;
 namespace irscope::widgets {
 
 class BreadcrumbBar;
-class CallStackPanel;
-class DiagnosticsPanel;
-class ModulesPanel;
 class GraphSession;
 class GraphView;
-class OpStatsPanel;
-class PropertiesPanel;
 class RecentFiles;
-class SearchPanel;
-
-// Where a panel's dock goes.
-struct PanelPlacement {
-    Qt::DockWidgetArea area = Qt::RightDockWidgetArea;
-    std::optional<PanelId> besideOf;    // split that panel's place: this one goes on its right (or below)
-    std::optional<PanelId> tabbedWith;  // a tab in that panel's tab group
-};
 
 // "150%", "2.5%", "0.034%" (main_window.cpp).
 QString zoomText(double zoom);
@@ -58,12 +46,6 @@ public:
 
     GraphSession* session() const { return session_; }
     GraphView* graphView() const { return view_; }
-    PropertiesPanel* propertiesPanel() const { return properties_; }
-    SearchPanel* searchPanel() const { return search_; }
-    DiagnosticsPanel* diagnosticsPanel() const { return diagnostics_; }
-    OpStatsPanel* opStatsPanel() const { return opStats_; }
-    ModulesPanel* modulesPanel() const { return modules_; }
-    CallStackPanel* callStackPanel() const { return callStack_; }
     BreadcrumbBar* breadcrumbBar() const { return breadcrumbs_; }
     // Holds the graph view; a comparison adds the other graph's view beside it.
     QSplitter* viewSplitter() const { return viewSplitter_; }
@@ -95,6 +77,17 @@ public:
     bool confirmLosingWork(const QString& title, const QString& question);
 
     // ---- panels
+    // Makes and places every registered panel not installed yet whose needs
+    // `context` meets (its window and session are this window's).
+    void installPanels(const PanelContext& context);
+    // A panel installed under `id` (nullptr when none); typed, for scripts and tests.
+    QWidget* panel(PanelId id) const { return panels_.value(QLatin1String(id.key)); }
+    template <class T>
+    T* panelAs(PanelId id) const {
+        return qobject_cast<T*>(panel(id));
+    }
+    // An action that needs a document (enabled only while one is open).
+    void addDocumentAction(QAction* action);
     // Puts `panel` in a new dock titled `title`, placed as `where` says; the
     // window owns both. Returns the dock (its toggle action is the caller's to offer).
     QDockWidget* addPanel(PanelId id, const QString& title, QWidget* panel, const PanelPlacement& where);
@@ -141,12 +134,6 @@ private:
 
     GraphSession* session_;
     GraphView* view_;
-    PropertiesPanel* properties_;
-    SearchPanel* search_;
-    DiagnosticsPanel* diagnostics_;
-    OpStatsPanel* opStats_;
-    ModulesPanel* modules_;
-    CallStackPanel* callStack_;
     BreadcrumbBar* breadcrumbs_;
     QSplitter* viewSplitter_;
     QMenu* helpMenu_ = nullptr;
@@ -155,6 +142,7 @@ private:
     std::vector<CloseGuard> closeGuards_;
     bool viewStatesRestored_ = false;
     QHash<QString, QDockWidget*> docks_;  // by PanelId key
+    QHash<QString, QWidget*> panels_;     // installed panels (sections too), by PanelId key
 
     QWidget* messageBar_;
     QList<QAction*> documentActions_;  // enabled only while a graph is open

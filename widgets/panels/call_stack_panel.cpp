@@ -3,6 +3,7 @@
 #include <QListWidget>
 #include <QVBoxLayout>
 
+#include "widgets/common/panel_registry.h"
 #include "widgets/common/qt_text.h"
 #include "widgets/session/graph_session.h"
 
@@ -61,5 +62,17 @@ void CallStackPanel::rebuild() {
                       QVariant::fromValue(*it == modules::kRootModule ? ItemRef{} : ItemRef::module(*it, q(m.path))));
     }
 }
+
+namespace {
+
+const bool callStackPanelRegistered = registerPanel({
+    .id = kCallStackPanel,
+    .title = QT_TRANSLATE_NOOP("irscope::widgets::Panels", "Call Stack"),
+    .order = 5,
+    .make = [](const PanelContext& c) -> QWidget* { return new CallStackPanel(c.session); },
+    .where = {Qt::RightDockWidgetArea, {}, kModulesPanel},
+});
+
+}  // namespace
 
 }  // namespace irscope::widgets

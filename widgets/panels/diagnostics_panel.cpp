@@ -1,10 +1,13 @@
 #include "widgets/panels/diagnostics_panel.h"
 
+#include <QDockWidget>
 #include <QHeaderView>
+#include <QStringList>
 #include <QStyle>
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
+#include "widgets/common/panel_registry.h"
 #include "widgets/session/graph_session.h"
 
 namespace irscope::widgets {
@@ -68,5 +71,36 @@ void DiagnosticsPanel::rebuild() {
     }
     emit countsChanged(counts[0], counts[1], counts[2], settledCount);
 }
+
+namespace {
+
+// The dock's title counts every row the list shows, in the words of its
+// kind; an error brings the dock up.
+void countInTitle(QWidget* panel, QDockWidget* dock, const PanelContext&) {
+    QObject::connect(
+        static_cast<DiagnosticsPanel*>(panel), &DiagnosticsPanel::countsChanged, dock,
+        [dock](int errors, int warnings, int infos, int settled) {
+            QStringList parts;
+            if (errors) parts << DiagnosticsPanel::tr("%n error(s)", nullptr, errors);
+            if (warnings) parts << DiagnosticsPanel::tr("%n warning(s)", nullptr, warnings);
+            if (infos) parts << DiagnosticsPanel::tr("%n info", nullptr, infos);
+            if (settled) parts << DiagnosticsPanel::tr("%n settled", nullptr, settled);
+            dock->setWindowTitle(parts.isEmpty()
+                                     ? DiagnosticsPanel::tr("Diagnostics")
+                                     : DiagnosticsPanel::tr("Diagnostics (%1)").arg(parts.join(QStringLiteral(", "))));
+            if (errors > 0) dock->show();
+        });
+}
+
+const bool diagnosticsPanelRegistered = registerPanel({
+    .id = kDiagnosticsPanel,
+    .title = QT_TRANSLATE_NOOP("irscope::widgets::Panels", "Diagnostics"),
+    .order = 6,
+    .make = [](const PanelContext& c) -> QWidget* { return new DiagnosticsPanel(c.session); },
+    .where = {Qt::BottomDockWidgetArea, {}, {}},
+    .installed = countInTitle,
+});
+
+}  // namespace
 
 }  // namespace irscope::widgets

@@ -12,6 +12,7 @@
 #include <QVBoxLayout>
 
 #include "widgets/common/name_pattern.h"
+#include "widgets/common/panel_registry.h"
 #include "widgets/common/view_state.h"
 #include "widgets/panels/module_tree_model.h"
 #include "widgets/session/graph_session.h"
@@ -183,5 +184,17 @@ void ModulesPanel::followSelection() {
     view_->scrollTo(index);
     syncing_ = false;
 }
+
+namespace {
+
+const bool modulesPanelRegistered = registerPanel({
+    .id = kModulesPanel,
+    .title = QT_TRANSLATE_NOOP("irscope::widgets::Panels", "Modules"),
+    .order = 4,
+    .make = [](const PanelContext& c) -> QWidget* { return new ModulesPanel(c.session); },
+    .where = {Qt::RightDockWidgetArea, {}, kOpStatsPanel},
+});
+
+}  // namespace
 
 }  // namespace irscope::widgets

@@ -12,6 +12,7 @@
 #include <QValueAxis>
 
 #include "core/export/info_summary.h"
+#include "widgets/common/panel_registry.h"
 #include "widgets/session/graph_session.h"
 
 namespace irscope::widgets {
@@ -120,5 +121,17 @@ void OpStatsPanel::rebuild() {
     chartView_->setChart(chart);
     delete old;
 }
+
+namespace {
+
+const bool opStatsPanelRegistered = registerPanel({
+    .id = kOpStatsPanel,
+    .title = QT_TRANSLATE_NOOP("irscope::widgets::Panels", "Op statistics"),
+    .order = 3,
+    .make = [](const PanelContext& c) -> QWidget* { return new OpStatsPanel(c.session); },
+    .where = {Qt::RightDockWidgetArea, {}, kSearchPanel},
+});
+
+}  // namespace
 
 }  // namespace irscope::widgets

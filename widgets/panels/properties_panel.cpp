@@ -11,6 +11,7 @@
 
 #include "core/ir/graph_index.h"
 #include "core/ir/stack_trace.h"
+#include "widgets/common/panel_registry.h"
 #include "widgets/common/qt_text.h"
 #include "widgets/session/graph_session.h"
 
@@ -379,5 +380,17 @@ void PropertiesPanel::showOutput(int64_t i) {
     if (auto p = doc->index->producerOfTensor(t.name))
         link(s, tr("producer"), qs(g.nodes[p->first].name), ItemRef::node(p->first));
 }
+
+namespace {
+
+const bool propertiesPanelRegistered = registerPanel({
+    .id = kPropertiesPanel,
+    .title = QT_TRANSLATE_NOOP("irscope::widgets::Panels", "Properties"),
+    .order = 1,
+    .make = [](const PanelContext& c) -> QWidget* { return new PropertiesPanel(c.session); },
+    .where = {Qt::RightDockWidgetArea, {}, {}},
+});
+
+}  // namespace
 
 }  // namespace irscope::widgets

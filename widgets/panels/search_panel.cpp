@@ -1,14 +1,19 @@
 #include "widgets/panels/search_panel.h"
 
+#include <QAction>
+#include <QDockWidget>
 #include <QHBoxLayout>
 #include <QKeyEvent>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
+#include <QMenu>
 #include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
 
+#include "widgets/common/panel_registry.h"
+#include "widgets/main_window/main_window.h"
 #include "widgets/session/graph_session.h"
 
 namespace irscope::widgets {
@@ -147,5 +152,42 @@ bool SearchPanel::eventFilter(QObject* watched, QEvent* event) {
     }
     return QWidget::eventFilter(watched, event);
 }
+
+namespace {
+
+// Go ▸ Find (Ctrl+F raises this dock and focuses the box), Find Next (F3)
+// and Find Previous (Shift+F3), at the top of the Go menu.
+void addFindActions(QWidget* panel, QDockWidget* dock, const PanelContext& c) {
+    auto* search = static_cast<SearchPanel*>(panel);
+    QMenu* go = c.window->goMenu();
+    QAction* first = go->actions().value(0);
+    auto* find = new QAction(QObject::tr("&Find…"), go);
+    QObject::connect(find, &QAction::triggered, search, [search, dock] {
+        dock->show();
+        dock->raise();
+        search->focusSearch();
+    });
+    find->setShortcut(QKeySequence::Find);
+    auto* next = new QAction(QObject::tr("Find &Next"), go);
+    QObject::connect(next, &QAction::triggered, search, &SearchPanel::next);
+    next->setShortcut(QKeySequence::FindNext);
+    auto* previous = new QAction(QObject::tr("Find &Previous"), go);
+    QObject::connect(previous, &QAction::triggered, search, &SearchPanel::previous);
+    previous->setShortcut(QKeySequence::FindPrevious);
+    go->insertActions(first, {find, next, previous});
+    go->insertSeparator(first);
+    for (QAction* a : {find, next, previous}) c.window->addDocumentAction(a);
+}
+
+const bool searchPanelRegistered = registerPanel({
+    .id = kSearchPanel,
+    .title = QT_TRANSLATE_NOOP("irscope::widgets::Panels", "Search"),
+    .order = 2,
+    .make = [](const PanelContext& c) -> QWidget* { return new SearchPanel(c.session); },
+    .where = {Qt::RightDockWidgetArea, {}, kPropertiesPanel},
+    .installed = addFindActions,
+});
+
+}  // namespace
 
 }  // namespace irscope::widgets
