@@ -145,10 +145,10 @@ private slots:
         for (const PanelRegistration& r : registeredPanels()) ids << QString::fromLatin1(r.id.key);
         // Every panel: the window's own (installed with the window), the
         // debugger's and the comparison's, all through the one registry.
-        for (const char* id : {"propertiesDock", "searchDock", "opStatsDock", "modulesDock", "callStackDock",
-                               "diagnosticsDock", "weightsDock", "tensorDock", "constantsDock", "inputsDock",
-                               "execInfoSection", "missingValuesSection", "differencesDock", "breakpointsDock",
-                               "changesDock"})
+        for (const char* id :
+             {"propertiesDock", "searchDock", "opStatsDock", "modulesDock", "callStackDock", "diagnosticsDock",
+              "weightsDock", "tensorDock", "constantsDock", "inputsDock", "execInfoSection", "missingValuesSection",
+              "differencesDock", "breakpointsDock", "changesDock"})
             QVERIFY2(ids.contains(QLatin1String(id)), id);
         for (const PanelRegistration& r : registeredPanels())
             QVERIFY2(window_->panel(r.id) || r.needs == PanelNeeds::Compare, r.id.key);  // compare: not installed here
