@@ -11,20 +11,55 @@
 # tests/layout/test_dot_bounds.cpp holds our layout to: crossings <= dot's,
 # edge length <= 1.25x dot's.
 #
-# Usage: bench/make_layout_fixtures.sh [BENCH_LAYOUT_BINARY]
+# Also writes tests/data/layout/generated/: thirty graphs nobody tuned for,
+# drawn by bench/make_layout_population.py (seed 7, 100-800 nodes: decoder
+# LLMs, MoE decoders, CNNs, encoder-decoders, written by pytorch-ir's
+# extract_ir), with dot's bounds in generated/dot_bounds.txt; the test holds
+# our layout to at most one crossing more than dot on each.
+#
+# Usage: bench/make_layout_fixtures.sh [BENCH_LAYOUT_BINARY] [--generated-only]
 # The binary defaults to build-layout/bench_layout_direct, as built by
-# bench/run_layout_vs_dot.sh. Needs python3 and graphviz (dot).
+# bench/run_layout_vs_dot.sh. Needs python3 and graphviz (dot); the
+# generated graphs need the venv with torch 2.13 and pytorch-ir
+# (PYTHON=..., default build-py/venv/bin/python).
 # The ghosts depend on the engine that writes the bounds: rerun after a
 # change to ghosting (long_edges) or layering.
 set -e
 root=$(cd "$(dirname "$0")/.." && pwd)
 bin=${1:-$root/build-layout/bench_layout_direct}
+generated_only=false
+[ "$2" = "--generated-only" ] && generated_only=true
+py=${PYTHON:-$root/build-py/venv/bin/python}
 out=$root/tests/data/layout
 command -v dot >/dev/null || { echo "graphviz 'dot' is not installed" >&2; exit 2; }
 [ -x "$bin" ] || { echo "no bench_layout binary at $bin" >&2; exit 2; }
 mkdir -p "$out"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+
+bounds_of() {  # bounds_of FIXTURE_DIR: dot's crossings and edge length on each of its fixtures
+  for f in "$1"/*.layout; do
+    name=$(basename "$f" .layout)
+    "$bin" --ir "$f" --dot --keep "$tmp/dot" | awk -v n="$name" '$4 == "dot-g" { print n, $7, $9 }'
+  done
+}
+
+generated=$out/generated
+rm -rf "$generated" && mkdir -p "$generated"
+"$py" "$root/bench/make_layout_population.py" "$tmp/population" --count 30 --seed 7 --max-nodes 800 >/dev/null
+for f in "$tmp"/population/*.json; do
+  "$bin" --ir "$f" --save-layout "$generated/$(basename "$f" .json).layout" >/dev/null
+done
+{
+  echo "# Graphviz dot on each generated fixture's ghosted input (bench_layout --dot, row dot-g),"
+  echo "# written by bench/make_layout_fixtures.sh with $(dot -V 2>&1)."
+  echo "# The configurations (make_layout_population.py --seed 7):"
+  sed 's/^/#   /' "$tmp/population/configs.txt"
+  echo "# fixture  dot_crossings  dot_edge_length"
+  bounds_of "$generated"
+} >"$generated/dot_bounds.txt"
+cat "$generated/dot_bounds.txt"
+$generated_only && exit 0
 
 gen() {  # gen NAME make_big_ir.py-ARGS...
   name=$1
@@ -51,8 +86,5 @@ bounds=$out/dot_bounds.txt
   echo "# written by bench/make_layout_fixtures.sh with $(dot -V 2>&1)."
   echo "# fixture  dot_crossings  dot_edge_length"
 } >"$bounds"
-for f in "$out"/*.layout; do
-  name=$(basename "$f" .layout)
-  "$bin" --ir "$f" --dot --keep "$tmp/dot" | awk -v n="$name" '$4 == "dot-g" { print n, $7, $9 }' >>"$bounds"
-done
+bounds_of "$out" >>"$bounds"
 cat "$bounds"

@@ -4,6 +4,13 @@
 // length within 1.25x of dot's, both measured from the geometry the same
 // way (core/layout/drawing_metrics.h). dot's numbers were computed once by
 // bench/make_layout_fixtures.sh and are stored in dot_bounds.txt.
+//
+// generated/ holds thirty graphs nobody tuned the engine on: random
+// configurations of decoder LLMs, MoE decoders, CNNs and encoder-decoders
+// built as PyTorch modules and written by pytorch-ir (bench/
+// make_layout_population.py, seed 7), with dot's bounds written once the
+// same way. On those the drawing may have at most one crossing more than
+// dot's (ties broken differently are not a defect; a systematic miss is).
 #include <QTest>
 
 #include <fstream>
@@ -26,7 +33,7 @@ constexpr double kLengthFactor = 1.25;
 const std::string kDir = std::string(IRSCOPE_TEST_DATA) + "/layout/";
 
 LayoutGraph loadFixture(const std::string& name) {
-    std::ifstream f(kDir + name + ".layout");
+    std::ifstream f(kDir + name + ".layout");  // name may be "generated/gen003_encdec"
     if (!f) throw std::runtime_error("missing fixture " + name);
     return layoutGraphFromText(f);
 }
@@ -36,13 +43,13 @@ LayoutGraph loadFixture(const std::string& name) {
 class TestDotBounds : public QObject {
     Q_OBJECT
 
-private Q_SLOTS:
-    void noWorseThanDot_data() {
+    // One row per line of a bounds file: fixture (relative to tests/data/layout), dot's numbers.
+    static void boundsRows(const std::string& file, const std::string& prefix, int atLeast) {
         QTest::addColumn<QString>("fixture");
         QTest::addColumn<qlonglong>("dotCrossings");
         QTest::addColumn<double>("dotLength");
-        std::ifstream f(kDir + "dot_bounds.txt");
-        QVERIFY2(f.good(), "tests/data/layout/dot_bounds.txt missing (bench/make_layout_fixtures.sh)");
+        std::ifstream f(kDir + file);
+        QVERIFY2(f.good(), ("tests/data/layout/" + file + " missing (bench/make_layout_fixtures.sh)").c_str());
         int rows = 0;
         for (std::string line; std::getline(f, line);) {
             if (line.empty() || line[0] == '#') continue;
@@ -51,13 +58,22 @@ private Q_SLOTS:
             long long crossings = 0;
             double length = 0;
             QVERIFY2(static_cast<bool>(ls >> name >> crossings >> length), line.c_str());
-            QTest::newRow(name.c_str()) << QString::fromStdString(name) << qlonglong(crossings) << length;
+            QTest::newRow(name.c_str()) << QString::fromStdString(prefix + name) << qlonglong(crossings) << length;
             ++rows;
         }
-        QVERIFY(rows >= 5);
+        QVERIFY(rows >= atLeast);
     }
 
-    void noWorseThanDot() {
+private Q_SLOTS:
+    void noWorseThanDot_data() { boundsRows("dot_bounds.txt", "", 5); }
+    void noWorseThanDot() { check(0); }
+
+    void generatedGraphsNoWorseThanDot_data() { boundsRows("generated/dot_bounds.txt", "generated/", 30); }
+    void generatedGraphsNoWorseThanDot() { check(1); }
+
+private:
+    // Crossings at most dot's plus `slack`, edge length within kLengthFactor of dot's.
+    void check(long long slack) {
         QFETCH(QString, fixture);
         QFETCH(qlonglong, dotCrossings);
         QFETCH(double, dotLength);
@@ -73,12 +89,13 @@ private Q_SLOTS:
                                     .arg(dotLength, 0, 'f', 0)
                                     .arg(m.edgeLength / dotLength, 0, 'f', 2);
         qInfo("%s: %s", qPrintable(fixture), qPrintable(numbers));
-        QVERIFY2(m.crossings <= dotCrossings, qPrintable(numbers));
+        QVERIFY2(m.crossings <= dotCrossings + slack, qPrintable(numbers));
         QVERIFY2(m.edgeLength <= kLengthFactor * dotLength, qPrintable(numbers));
         // The engine's own count is the drawing's.
         QCOMPARE(qlonglong(r.stats.crossings), qlonglong(m.crossings));
     }
 
+private Q_SLOTS:
     void fixtureTextRoundTrips() {
         const LayoutGraph g = loadFixture("moe_decode_1layer");
         std::istringstream text(layoutGraphToText(g));
