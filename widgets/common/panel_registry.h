@@ -11,7 +11,8 @@
 // here.
 //
 // A panel observes the shared session (and the controller, the comparison)
-// it is given and never talks to another panel.
+// it is given and never talks to another panel; one that implements
+// PanelEvents (panel_events.h) is told the session's named events.
 //
 // irscope_widgets is linked whole-archive (widgets/CMakeLists.txt), so the
 // linker keeps a panel file that no other code names.

@@ -35,6 +35,7 @@
 #include "core/export/svg_export.h"
 #include "widgets/common/dialog_folders.h"
 #include "widgets/common/document_path.h"
+#include "widgets/common/panel_events.h"
 #include "widgets/common/view_state.h"
 #include "widgets/graph_view/breadcrumb_bar.h"
 #include "widgets/graph_view/graph_view.h"
@@ -282,8 +283,20 @@ void MainWindow::installPanels(const PanelContext& given) {
             dock = addPanel(r.id, QCoreApplication::translate("irscope::widgets::Panels", r.title), made, r.where);
         }
         panels_.insert(QLatin1String(r.id.key), made);
+        if (auto* events = dynamic_cast<PanelEvents*>(made)) tellEvents(made, events);
         if (r.installed) r.installed(made, dock, context);
     }
+}
+
+// The session's named events (common/panel_events.h), with `panel` as the
+// connections' context: they end with it.
+void MainWindow::tellEvents(QWidget* panel, PanelEvents* events) {
+    connect(session_, &GraphSession::graphLoaded, panel,
+            [this, events] { events->documentOpened(session_->sameModelAsBefore()); });
+    connect(session_, &GraphSession::selectionChanged, panel,
+            [events](const ItemRef& ref) { events->selectionChanged(ref); });
+    connect(session_, &GraphSession::currentNodeChanged, panel,
+            [events](qint64 node) { events->currentNodeChanged(node); });
 }
 
 void MainWindow::addDocumentAction(QAction* action) {

@@ -30,6 +30,8 @@ class QToolButton;
 
 namespace irscope::widgets {
 
+class PanelEvents;
+
 class BreadcrumbBar;
 class GraphSession;
 class GraphView;
@@ -131,6 +133,7 @@ private:
     void updateTitle();
     void updateInfo();
     void fillProgramMenu();
+    void tellEvents(QWidget* panel, PanelEvents* events);
 
     GraphSession* session_;
     GraphView* view_;

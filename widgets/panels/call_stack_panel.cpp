@@ -20,8 +20,6 @@ CallStackPanel::CallStackPanel(GraphSession* session, QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(list_);
-    connect(session_, &GraphSession::currentNodeChanged, this, &CallStackPanel::rebuild);
-    connect(session_, &GraphSession::graphLoaded, this, &CallStackPanel::rebuild);
     connect(list_, &QListWidget::itemClicked, this,
             [this](QListWidgetItem* item) { session_->select(item->data(kRefRole).value<ItemRef>(), true); });
     rebuild();

@@ -6,13 +6,15 @@
 // Into / Out (F10 / F11 / Shift+F11) move along it.
 #include <QWidget>
 
+#include "widgets/common/panel_events.h"
+
 class QListWidget;
 
 namespace irscope::widgets {
 
 class GraphSession;
 
-class CallStackPanel : public QWidget {
+class CallStackPanel : public QWidget, public PanelEvents {
     Q_OBJECT
 public:
     explicit CallStackPanel(GraphSession* session, QWidget* parent = nullptr);
@@ -21,6 +23,8 @@ public:
     QStringList frames() const;
 
 private:
+    void documentOpened(bool) override { rebuild(); }
+    void currentNodeChanged(qint64) override { rebuild(); }
     void rebuild();
 
     GraphSession* session_;

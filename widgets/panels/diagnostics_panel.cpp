@@ -23,7 +23,6 @@ DiagnosticsPanel::DiagnosticsPanel(GraphSession* session, QWidget* parent) : QWi
     auto* lay = new QVBoxLayout(this);
     lay->setContentsMargins(0, 0, 0, 0);
     lay->addWidget(tree_);
-    connect(session_, &GraphSession::graphLoaded, this, &DiagnosticsPanel::rebuild);
     connect(session_, &GraphSession::suppliedPlaceholdersChanged, this, &DiagnosticsPanel::rebuild);
     connect(tree_, &QTreeWidget::itemClicked, this, [this](QTreeWidgetItem* item, int) {
         const QString node = item->data(0, Qt::UserRole).toString();

@@ -3,13 +3,15 @@
 // selects the node (or tensor) it is about.
 #include <QWidget>
 
+#include "widgets/common/panel_events.h"
+
 class QTreeWidget;
 
 namespace irscope::widgets {
 
 class GraphSession;
 
-class DiagnosticsPanel : public QWidget {
+class DiagnosticsPanel : public QWidget, public PanelEvents {
     Q_OBJECT
 public:
     explicit DiagnosticsPanel(GraphSession* session, QWidget* parent = nullptr);
@@ -21,6 +23,7 @@ signals:
     void countsChanged(int errors, int warnings, int infos, int settled);
 
 private:
+    void documentOpened(bool) override { rebuild(); }
     void rebuild();
     GraphSession* session_;
     QTreeWidget* tree_;

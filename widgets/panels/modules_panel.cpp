@@ -126,12 +126,11 @@ ModulesPanel::ModulesPanel(GraphSession* session, QWidget* parent)
         const auto id = moduleAt(index);
         if (id > 0) session_->toggleModule(id);
     });
-    connect(session_, &GraphSession::graphLoaded, this, [this] {
-        // Another model's filter would hide this one's modules (see GraphSession::sameModelAsBefore).
-        if (!session_->sameModelAsBefore()) filter_->clear();
-        view_->expandToDepth(1);
-    });
-    connect(session_, &GraphSession::selectionChanged, this, &ModulesPanel::followSelection);
+}
+
+void ModulesPanel::documentOpened(bool sameModel) {
+    if (!sameModel) filter_->clear();  // another model's filter would hide this one's modules
+    view_->expandToDepth(1);
 }
 
 QModelIndex ModulesPanel::viewIndexOf(int64_t module) const {

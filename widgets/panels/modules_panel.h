@@ -10,6 +10,8 @@
 #include <QModelIndex>
 #include <QWidget>
 
+#include "widgets/common/panel_events.h"
+
 class QLineEdit;
 class QSortFilterProxyModel;
 class QTimer;
@@ -20,7 +22,7 @@ namespace irscope::widgets {
 class GraphSession;
 class ModuleTreeModel;
 
-class ModulesPanel : public QWidget {
+class ModulesPanel : public QWidget, public PanelEvents {
     Q_OBJECT
 public:
     explicit ModulesPanel(GraphSession* session, QWidget* parent = nullptr);
@@ -35,6 +37,8 @@ public:
     int64_t moduleAt(const QModelIndex& viewIndex) const;
 
 private:
+    void documentOpened(bool sameModel) override;
+    void selectionChanged(const ItemRef&) override { followSelection(); }
     void followSelection();
 
     void applyFilter();

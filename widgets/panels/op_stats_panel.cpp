@@ -51,7 +51,6 @@ OpStatsPanel::OpStatsPanel(GraphSession* session, QWidget* parent) : QWidget(par
     lay->addWidget(split);
     connect(table_, &QTreeWidget::itemClicked, this,
             [this](QTreeWidgetItem* item, int) { pickOpType(item->data(0, Qt::UserRole).toString()); });
-    connect(session_, &GraphSession::graphLoaded, this, &OpStatsPanel::rebuild);
     rebuild();
 }
 

@@ -4,6 +4,8 @@
 // row highlights every node of that type and selects the first.
 #include <QWidget>
 
+#include "widgets/common/panel_events.h"
+
 class QChartView;
 class QTreeWidget;
 
@@ -11,7 +13,7 @@ namespace irscope::widgets {
 
 class GraphSession;
 
-class OpStatsPanel : public QWidget {
+class OpStatsPanel : public QWidget, public PanelEvents {
     Q_OBJECT
 public:
     explicit OpStatsPanel(GraphSession* session, QWidget* parent = nullptr);
@@ -20,6 +22,7 @@ public:
     void pickOpType(const QString& opType);
 
 private:
+    void documentOpened(bool) override { rebuild(); }
     void rebuild();
     GraphSession* session_;
     QChartView* chartView_;

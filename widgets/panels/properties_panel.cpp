@@ -54,8 +54,6 @@ PropertiesPanel::PropertiesPanel(GraphSession* session, QWidget* parent) : QWidg
         const QVariant v = item->data(1, kRefRole);
         if (v.isValid()) session_->select(v.value<ItemRef>(), true);
     });
-    connect(session_, &GraphSession::selectionChanged, this, &PropertiesPanel::rebuild);
-    connect(session_, &GraphSession::graphLoaded, this, &PropertiesPanel::rebuild);
     connect(session_, &GraphSession::layoutChanged, this, &PropertiesPanel::rebuild);
     rebuild();
 }

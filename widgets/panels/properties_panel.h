@@ -5,6 +5,7 @@
 #include <QWidget>
 
 #include "core/ir/op_node.h"
+#include "widgets/common/panel_events.h"
 #include "widgets/session/item_ref.h"
 
 class QTreeWidget;
@@ -14,7 +15,7 @@ namespace irscope::widgets {
 
 class GraphSession;
 
-class PropertiesPanel : public QWidget {
+class PropertiesPanel : public QWidget, public PanelEvents {
     Q_OBJECT
 public:
     explicit PropertiesPanel(GraphSession* session, QWidget* parent = nullptr);
@@ -23,6 +24,8 @@ public:
     QString shownName() const;
 
 private:
+    void documentOpened(bool) override { rebuild(); }
+    void selectionChanged(const ItemRef&) override { rebuild(); }
     void rebuild();
     void showNode(int64_t node);
     void showNodeAttributes(const ir::OpNode& node);

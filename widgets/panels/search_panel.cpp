@@ -62,13 +62,6 @@ SearchPanel::SearchPanel(GraphSession* session, QWidget* parent) : QWidget(paren
     connect(prev, &QToolButton::clicked, this, &SearchPanel::previous);
     connect(nxt, &QToolButton::clicked, this, &SearchPanel::next);
     connect(list_, &QListWidget::itemClicked, this, [this](QListWidgetItem* item) { go(list_->row(item)); });
-    connect(session_, &GraphSession::graphLoaded, this, [this] {
-        // A query for another model finds nothing in this one: it goes (clearing runs the search).
-        if (!session_->sameModelAsBefore() && !edit_->text().isEmpty())
-            edit_->clear();
-        else
-            runSearch();
-    });
     connect(session_, &GraphSession::layoutChanged, this, &SearchPanel::runSearch);
     updateCount();
 }
@@ -151,6 +144,14 @@ bool SearchPanel::eventFilter(QObject* watched, QEvent* event) {
         }
     }
     return QWidget::eventFilter(watched, event);
+}
+
+void SearchPanel::documentOpened(bool sameModel) {
+    // A query for another model finds nothing in this one: it goes (clearing runs the search).
+    if (!sameModel && !edit_->text().isEmpty())
+        edit_->clear();
+    else
+        runSearch();
 }
 
 namespace {

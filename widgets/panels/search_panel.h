@@ -17,7 +17,7 @@ namespace irscope::widgets {
 
 class GraphSession;
 
-class SearchPanel : public QWidget {
+class SearchPanel : public QWidget, public PanelEvents {
     Q_OBJECT
 public:
     explicit SearchPanel(GraphSession* session, QWidget* parent = nullptr);
@@ -37,6 +37,7 @@ protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
+    void documentOpened(bool sameModel) override;
     void go(int index);
     void updateCount();
 
