@@ -9,7 +9,8 @@
 #   - the window (widgets/main_window) names no panel: panels reach it
 #     through the registry (widgets/common/panel_registry.h);
 #   - each part of core includes only the parts below it (the table below:
-#     what each part may use, the floors of docs/CONTRIBUTING.md).
+#     what each part may use, the floors of docs/CONTRIBUTING.md), and each
+#     floor of core/exec only the floors of core/exec below it;
 # Exits non-zero listing every offending file:line.
 if(NOT ROOT)
   message(FATAL_ERROR "pass -DROOT=<repository root>")
@@ -67,6 +68,38 @@ foreach(part ${core_parts})
       if(NOT line MATCHES "\"core/(${allowed_${part}})/")
         file(RELATIVE_PATH rel ${ROOT} ${f})
         set(problems "${problems}\n  ${rel}: ${line}  (core/${part} may include only core/{${allowed_${part}}})")
+      endif()
+    endforeach()
+  endforeach()
+endforeach()
+
+# The floors of core/exec, bottom up, each a library (core/CMakeLists.txt):
+# what each may include of core/exec. The engine and its 1.13 shims are one
+# floor; the debugger sits on the value tables and the references; the repro
+# tools on the debugger.
+set(exec_floors engine compat numerics values reference debugger repro)
+set(exec_allowed_engine "engine|compat")
+set(exec_allowed_compat "engine|compat")
+set(exec_allowed_numerics "engine|compat|numerics")
+set(exec_allowed_values "engine|compat|numerics|values")
+set(exec_allowed_reference "engine|compat|numerics|reference")
+set(exec_allowed_debugger "engine|compat|numerics|values|reference|debugger")
+set(exec_allowed_repro "engine|compat|numerics|values|reference|debugger|repro")
+file(GLOB exec_dirs LIST_DIRECTORIES true ${ROOT}/core/exec/*)
+foreach(d ${exec_dirs})
+  get_filename_component(floor ${d} NAME)
+  if(IS_DIRECTORY ${d} AND NOT floor IN_LIST exec_floors)
+    set(problems "${problems}\n  core/exec/${floor}: a folder with no floor in the table of check_layering.cmake")
+  endif()
+endforeach()
+foreach(floor ${exec_floors})
+  file(GLOB_RECURSE floor_files ${ROOT}/core/exec/${floor}/*.cpp ${ROOT}/core/exec/${floor}/*.h)
+  foreach(f ${floor_files})
+    file(STRINGS ${f} lines REGEX "^[ \t]*#[ \t]*include[ \t]*\"core/exec/")
+    foreach(line ${lines})
+      if(NOT line MATCHES "\"core/exec/(${exec_allowed_${floor}})/")
+        file(RELATIVE_PATH rel ${ROOT} ${f})
+        set(problems "${problems}\n  ${rel}: ${line}  (core/exec/${floor} may include only core/exec/{${exec_allowed_${floor}}})")
       endif()
     endforeach()
   endforeach()

@@ -11,7 +11,7 @@
 
 #include "core/exec/engine/attr_convert.h"
 #include "core/exec/engine/exec_error.h"
-#include "core/exec/values/value_precedence.h"
+#include "core/exec/engine/value_precedence.h"
 #include "core/ir/tensor_meta.h"
 
 // Out of line and in the cold text section: the code that words messages

@@ -1,6 +1,6 @@
 #include "core/exec/numerics/local_verdict.h"
 
-#include "core/exec/values/value_text.h"
+#include "core/exec/numerics/number_text.h"
 
 namespace irscope::exec {
 

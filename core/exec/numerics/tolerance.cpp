@@ -5,7 +5,7 @@
 
 #include <c10/core/ScalarType.h>
 
-#include "core/exec/values/value_text.h"
+#include "core/exec/numerics/number_text.h"
 #include "core/io/tensor_dtype.h"
 
 namespace irscope::exec {

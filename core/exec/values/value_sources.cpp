@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "core/exec/values/random_inputs.h"
-#include "core/exec/values/value_precedence.h"
+#include "core/exec/engine/value_precedence.h"
 #include "core/io/weight_cast.h"
 
 namespace irscope::exec {

@@ -7,7 +7,7 @@
 
 #include "core/exec/engine/attr_convert.h"
 #include "core/exec/numerics/verify.h"
-#include "core/exec/values/value_precedence.h"
+#include "core/exec/engine/value_precedence.h"
 #include "core/exec/values/value_text.h"
 #include "core/io/tensor_dtype.h"
 #include "core/io/weight_binding.h"

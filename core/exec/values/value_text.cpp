@@ -177,12 +177,6 @@ const std::vector<std::string>& enterableDtypes() {
     return dtypes;
 }
 
-std::string shortNumber(double v, int digits) {
-    char buf[40];
-    std::snprintf(buf, sizeof buf, "%.*g", digits, v);
-    return buf;
-}
-
 std::string formatBytes(size_t bytes) {
     const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
     double v = static_cast<double>(bytes);

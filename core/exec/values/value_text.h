@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "core/exec/numerics/number_text.h"  // shortNumber, for what prints values
+
 namespace irscope::exec {
 
 // A nested list of numbers ("[[1, 2], [3, 4]]", "2.5", "[true, false]",
@@ -32,9 +34,5 @@ std::string exampleValueText(const std::vector<int64_t>& shape, const std::strin
 
 // "1.5 KiB"
 std::string formatBytes(size_t bytes);
-
-// A number as messages print it: `digits` significant digits, %g style
-// ("2.38e-07", "0.016"); the one spelling every verdict and status line uses.
-std::string shortNumber(double v, int digits = 3);
 
 }  // namespace irscope::exec

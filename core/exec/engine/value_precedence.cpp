@@ -1,4 +1,4 @@
-#include "core/exec/values/value_precedence.h"
+#include "core/exec/engine/value_precedence.h"
 
 #include <unordered_map>
 
