@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
-#include "core/exec/values/random_inputs.h"
 #include "core/exec/engine/value_precedence.h"
+#include "core/exec/values/random_inputs.h"
 #include "core/io/weight_cast.h"
 
 namespace irscope::exec {

@@ -6,8 +6,8 @@
 #include <unordered_set>
 
 #include "core/exec/engine/attr_convert.h"
-#include "core/exec/numerics/verify.h"
 #include "core/exec/engine/value_precedence.h"
+#include "core/exec/numerics/verify.h"
 #include "core/exec/values/value_text.h"
 #include "core/io/tensor_dtype.h"
 #include "core/io/weight_binding.h"
