@@ -192,6 +192,16 @@ private slots:
         QVERIFY(!lw.ui.constants->messageLabel()->text().contains(QLatin1String("positions")));
     }
 
+    // Typing a constant's name left the dtype box at float32 for the int64
+    // `positions`, and Set then warned of a dtype mismatch. The name brings
+    // its IR dtype, as clicking its row does.
+    void typingAConstantsNameTakesItsDtype() {
+        LlamaWindow lw;
+        lw.ui.constants->dtypeBox()->setCurrentText(QStringLiteral("float32"));
+        lw.ui.constants->nameBox()->setCurrentText(QStringLiteral("positions"));
+        QCOMPARE(lw.ui.constants->dtypeBox()->currentText(), QStringLiteral("int64"));
+    }
+
     // Ctrl+R dropped every breakpoint while keeping the files. A reload, or a
     // new export of the same model, keeps each breakpoint whose node is still
     // there (a module's entry with its module); another model has none.

@@ -112,6 +112,18 @@ void ConstantsPanel::connectEditing() {
         message_->setStyleSheet(ok && !m.startsWith(tr("Warning")) ? QString() : QStringLiteral("color:#d0302a"));
         message_->setText(m);
     });
+    // A name typed or picked in the box takes that constant's IR dtype and
+    // hint, as a click on its row does: typing "positions" left float32 for
+    // an int64 constant, and Set then warned of a dtype mismatch.
+    connect(name_, &QComboBox::currentTextChanged, this, [this](const QString& name) {
+        const std::string wanted = name.toStdString();
+        for (const auto& r : c_->weightRows())
+            if (r.constantLike && r.originalName == wanted) {
+                if (!r.irDtype.empty()) dtype_->setCurrentText(q(r.irDtype));
+                showHint(r);
+                return;
+            }
+    });
     // A row fills in the name and the IR's dtype, and shows the constant.
     connect(table_, &QTableView::clicked, this, [this](const QModelIndex& i) {
         const auto& r = model_->row(proxy_->mapToSource(i).row());
