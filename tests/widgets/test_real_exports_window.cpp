@@ -7,12 +7,14 @@
 // the reason instead, or run pytorch-ir's reading of an ambiguous node and
 // say so on the node. One window opens every model in turn, as a user does.
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QMenu>
 #include <QSignalSpy>
 #include <QStandardPaths>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include "widgets/debugger/debugger_ui.h"
@@ -151,6 +153,40 @@ private slots:
         QVERIFY2(!c->lastRunFailed(), qPrintable(status));
         QCOMPARE(c->cursor(), c->nodeCount());
         QVERIFY2(c->verdict().startsWith(QLatin1String("outputs match")), qPrintable(status));
+    }
+
+    // A second walk-through: after one archive, a "same model" archive kept
+    // the first archive's weights and inputs files (it said "Kept the files
+    // loaded for ...") instead of its own, so a copy with changed weights ran
+    // with the old ones. An archive's own data wins over another archive's.
+    void anArchiveRunsWithItsOwnDataNotTheLastArchives() {
+        DebugController* c = ui_.controller;
+        QTemporaryDir dir;
+        const QString copy = dir.filePath(QStringLiteral("tiny_llama_v2.pt2"));
+        QVERIFY(QFile::copy(real(QStringLiteral("tiny_llama.pt2")), copy));
+        QSignalSpy loaded(window_->session(), &GraphSession::graphLoaded);
+        window_->openFile(real(QStringLiteral("tiny_llama.pt2")));
+        QVERIFY(loaded.wait(30000) && c->waitIdle());
+        window_->openFile(copy);
+        QVERIFY(loaded.wait(30000) && c->waitIdle());
+        QVERIFY(window_->session()->sameModelAsBefore());
+        QCOMPARE(QFileInfo(c->path(irscope::exec::ValueFile::Weights)).canonicalFilePath(),
+                 QFileInfo(copy).canonicalFilePath());
+        QCOMPARE(QFileInfo(c->path(irscope::exec::ValueFile::Inputs)).canonicalFilePath(),
+                 QFileInfo(copy).canonicalFilePath());
+    }
+
+    // Weights inside an archive that do not read (a tensor past its file's
+    // end): the error bar said nothing, because the example inputs loading
+    // after them took the weights' error down. It stays until weights load.
+    void anArchivesBrokenWeightsAreReported() {
+        DebugController* c = ui_.controller;
+        QSignalSpy loaded(window_->session(), &GraphSession::graphLoaded);
+        window_->openFile(real(QStringLiteral("hostile/weights_past_end.pt2")));
+        QVERIFY(loaded.wait(30000) && c->waitIdle());
+        QCoreApplication::processEvents();
+        QVERIFY2(window_->messageVisible() && window_->messageText().contains(QLatin1String("weights_past_end.pt2")),
+                 qPrintable(window_->messageText()));
     }
 
     // An archive of several programs opens its first; File ▸ Program lists

@@ -202,6 +202,25 @@ private slots:
         QCOMPARE(lw.ui.constants->dtypeBox()->currentText(), QStringLiteral("int64"));
     }
 
+    // The last run's verdict ("Last run: outputs match") stayed in the
+    // Inputs dock over the next model, which had not run. A document opened
+    // starts without one.
+    void anotherModelDoesNotShowTheLastRunsVerdict() {
+        LlamaWindow lw;
+        lw.run();
+        auto* label = lw.w.findChild<QLabel*>(QStringLiteral("divergenceLabel"));
+        QVERIFY(label);
+        QVERIFY2(label->text().startsWith(QLatin1String("Last run: ")), qPrintable(label->text()));
+        QSignalSpy loaded(lw.w.session(), &GraphSession::graphLoaded);
+        lw.w.openFile(irFixture(QStringLiteral("tiny_moe.json")));
+        QVERIFY(loaded.wait(20000) && lw.ui.controller->waitIdle());
+        QVERIFY2(label->text().isEmpty(), qPrintable(label->text()));
+        // The summary counts the model's nodes and weights, not the drawing's rows as "layers".
+        const QString info = lw.w.findChild<QLabel*>(QStringLiteral("infoLabel"))->text();
+        QVERIFY2(info.startsWith(QStringLiteral("TinyMoE — ")) && !info.contains(QLatin1String("layers")),
+                 qPrintable(info));
+    }
+
     // Ctrl+R dropped every breakpoint while keeping the files. A reload, or a
     // new export of the same model, keeps each breakpoint whose node is still
     // there (a module's entry with its module); another model has none.

@@ -14,6 +14,7 @@
 #include <QLabel>
 #include <QListWidget>
 #include <QProgressBar>
+#include <QSet>
 #include <QStatusBar>
 #include <QToolButton>
 
@@ -213,8 +214,18 @@ void connectRunState(MainWindow& w, const DebuggerUi& ui) {
                      [&w](const QString& msg) { w.statusBar()->showMessage(msg, 15000); });
     QObject::connect(c, &DebugController::valuesChanged, &w, [ui] { showValuesStatus(ui); });
     QObject::connect(c, &DebugController::valuesLoadChanged, &w, [ui] { showValuesStatus(ui); });
-    // A file that loads supersedes the error of one that did not.
-    QObject::connect(c, &DebugController::valuesLoaded, &w, [&w] { w.clearError(); });
+    // A file that loads supersedes the error of one of its kind that did not
+    // (another state_dict after a bad one); it leaves standing the error of
+    // another kind: an archive's example inputs loading after its weights
+    // failed took the weights' error down, and the window then said nothing.
+    auto failed = std::make_shared<QSet<int>>();
+    QObject::connect(c, &DebugController::valuesLoadFailed, &w,
+                     [failed](exec::ValueFile file) { failed->insert(static_cast<int>(file)); });
+    QObject::connect(c, &DebugController::valuesLoaded, &w, [&w, failed](exec::ValueFile file) {
+        failed->remove(static_cast<int>(file));
+        if (failed->isEmpty()) w.clearError();
+    });
+    QObject::connect(c, &DebugController::debuggerReset, &w, [failed] { failed->clear(); });
     QObject::connect(c, &DebugController::debuggerReset, &w, [ui] {
         showRunProgress(ui);
         ui.status->clear();

@@ -121,6 +121,7 @@ QWidget* MainWindow::buildCentralArea() {
 // File info, zoom, load progress with Cancel.
 void MainWindow::buildStatusBar() {
     infoLabel_ = new QLabel(this);
+    infoLabel_->setObjectName(QStringLiteral("infoLabel"));
     infoLabel_->setMinimumWidth(1);  // the model's line is cut, it does not widen the window
     zoomLabel_ = new QLabel(this);
     progress_ = new QProgressBar(this);
@@ -487,18 +488,18 @@ void MainWindow::fillProgramMenu() {
 
 void MainWindow::updateInfo() {
     const auto* doc = session_->document();
-    const auto* lay = session_->layout();
     // Without a graph there is nothing to zoom, export, find or reload.
     for (QAction* a : documentActions_) a->setEnabled(doc != nullptr);
     if (!doc) {
         infoLabel_->clear();
         return;
     }
-    infoLabel_->setText(tr("%1 — %2 nodes, %3 weights, %4 layers")
+    // Nodes and weights only: the drawing's rows (its layout levels) read as
+    // the model's layers ("6 layers" for a 61-layer MoE).
+    infoLabel_->setText(tr("%1 — %2 nodes, %3 weights")
                             .arg(QString::fromStdString(doc->graph.modelName))
                             .arg(doc->graph.nodes.size())
-                            .arg(doc->graph.weights.size())
-                            .arg(lay ? lay->result.stats.layers : 0));
+                            .arg(doc->graph.weights.size()));
 }
 
 void MainWindow::updateTitle() {

@@ -4,6 +4,7 @@
 #include <unordered_map>
 
 #include "core/exec/numerics/local_verdict.h"
+#include "core/ir/archive_path.h"
 #include "core/modules/module_tree.h"
 
 #include <QFileInfo>
@@ -227,6 +228,14 @@ void DebugController::onGraphLoaded() {
             emit checksChanged();
         }
     }
+    // A torch.export archive brings its own weights, constants and example
+    // inputs: what another archive brought does not carry over to it (a
+    // state_dict or inputs file the user loaded does).
+    if (!doc_->graph.archiveProgram.empty())
+        std::erase_if(settings.files, [](const auto& f) {
+            return (f.first == exec::ValueFile::Weights || f.first == exec::ValueFile::Inputs) &&
+                   ir::isArchivePath(f.second);
+        });
     dbg_ = std::make_unique<exec::Debugger>(doc_->graph, retention_);
     if (sameModel && !breakpoints.empty()) {
         std::unordered_map<std::string_view, int64_t> byName;

@@ -247,6 +247,7 @@ signals:
     // A value file started or stopped loading, or its progress moved (valuesLoad()).
     void valuesLoadChanged();
     void valuesLoaded(exec::ValueFile file);  // read and applied without error
+    void valuesLoadFailed(exec::ValueFile file);  // not read; errorOccurred says why
     void errorRowsChanged();                  // errorRows() grew or started over
     void checksChanged();                     // the reference choice, the error mode or the tolerance
     void watchesChanged();

@@ -58,6 +58,7 @@ void DebugController::load(exec::ValueFile file, const QString& path) {
             finishValuesLoad(tag);
             if (!error.isEmpty()) {
                 emit errorOccurred(error);
+                emit valuesLoadFailed(file);
                 return;
             }
             emit valuesLoaded(file);
