@@ -246,10 +246,10 @@ signals:
     void castWeightsChanged(bool on, qint64 castCount);
     // A value file started or stopped loading, or its progress moved (valuesLoad()).
     void valuesLoadChanged();
-    void valuesLoaded(exec::ValueFile file);  // read and applied without error
+    void valuesLoaded(exec::ValueFile file);      // read and applied without error
     void valuesLoadFailed(exec::ValueFile file);  // not read; errorOccurred says why
-    void errorRowsChanged();                  // errorRows() grew or started over
-    void checksChanged();                     // the reference choice, the error mode or the tolerance
+    void errorRowsChanged();                      // errorRows() grew or started over
+    void checksChanged();                         // the reference choice, the error mode or the tolerance
     void watchesChanged();
     void errorOccurred(const QString& message);
     // Something worth a line in the status bar that is not an error (the
