@@ -338,10 +338,13 @@ void TensorViewer::rebuildSlice() {
         leadLayout_->addWidget(s);
         leadSpins_.push_back(s);
     }
-    if (!geo_.shape.empty())
-        // "Slice n 0 ch 3 : 24 × 16" after the spin boxes; with none (a 2-D tensor) just "24 × 16".
-        leadLayout_->addWidget(
-            new QLabel((geo_.lead.empty() ? tr("%1 × %2") : tr(": %1 × %2")).arg(geo_.rows).arg(geo_.cols), leadBox_));
+    if (!geo_.shape.empty()) {
+        // "Slice n 0 ch 3 : 24 × 16" after the spin boxes; with none (a 2-D tensor) just "24 × 16",
+        // and a 1-D tensor its length ("6", not the "6 × 1" of the column it is shown in).
+        const QString extent =
+            geo_.shape.size() == 1 ? QString::number(geo_.rows) : tr("%1 × %2").arg(geo_.rows).arg(geo_.cols);
+        leadLayout_->addWidget(new QLabel(geo_.lead.empty() ? extent : QStringLiteral(": ") + extent, leadBox_));
+    }
 }
 
 // The values table: a new slice resets it; the same slice after a run keeps
