@@ -14,6 +14,7 @@
 #include <QMenu>
 #include <QSignalSpy>
 #include <QStandardPaths>
+#include <QStatusBar>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -170,6 +171,9 @@ private slots:
         window_->openFile(copy);
         QVERIFY(loaded.wait(30000) && c->waitIdle());
         QVERIFY(window_->session()->sameModelAsBefore());
+        // Nothing of the first archive's was kept, and the status bar does not claim it was.
+        QVERIFY2(!window_->statusBar()->currentMessage().contains(QLatin1String("Kept the files")),
+                 qPrintable(window_->statusBar()->currentMessage()));
         QCOMPARE(QFileInfo(c->path(irscope::exec::ValueFile::Weights)).canonicalFilePath(),
                  QFileInfo(copy).canonicalFilePath());
         QCOMPARE(QFileInfo(c->path(irscope::exec::ValueFile::Inputs)).canonicalFilePath(),

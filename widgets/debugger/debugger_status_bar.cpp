@@ -162,9 +162,11 @@ void connectRunState(MainWindow& w, const DebuggerUi& ui) {
             QObject::tr("held: %1").arg(QString::fromStdString(exec::formatBytes(static_cast<size_t>(b)))));
     });
     QObject::connect(c, &DebugController::stopped, &w, [ui, &w](const QString& msg, bool failed) {
-        ui.status->setText(
-            failed ? QStringLiteral("<span style='color:#d0302a'>%1</span>").arg(msg.toHtmlEscaped().left(160))
-                   : msg.left(160));
+        // Cut to the label's width with an ellipsis, so a cut message shows it
+        // is cut (it used to end mid-word); the whole of it is the tooltip.
+        const QString shown = ui.status->fontMetrics().elidedText(msg, Qt::ElideRight, ui.status->maximumWidth() - 8);
+        ui.status->setText(failed ? QStringLiteral("<span style='color:#d0302a'>%1</span>").arg(shown.toHtmlEscaped())
+                                  : shown);
         ui.status->setToolTip(msg);
         if (failed)
             w.statusBar()->showMessage(msg, 15000);

@@ -264,7 +264,9 @@ void DebugController::onGraphLoaded() {
                             : tr("Weights and constants from the archive %1"))
                         .arg(QFileInfo(doc_->path).fileName()));
     }
-    if (sameModel && !samePath && hadFiles)
+    // Said only when something did carry over (an archive's own data replaced another archive's).
+    const bool keptFiles = !settings.files.empty() || !settings.entered.empty();
+    if (sameModel && !samePath && hadFiles && keptFiles)
         emit notice(tr("Kept the files loaded for %1: %2 is the same model")
                         .arg(QFileInfo(before->path).fileName(), QFileInfo(doc_->path).fileName()));
 }
