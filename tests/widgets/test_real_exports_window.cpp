@@ -171,9 +171,12 @@ private slots:
         window_->openFile(copy);
         QVERIFY(loaded.wait(30000) && c->waitIdle());
         QVERIFY(window_->session()->sameModelAsBefore());
-        // Nothing of the first archive's was kept, and the status bar does not claim it was.
-        QVERIFY2(!window_->statusBar()->currentMessage().contains(QLatin1String("Kept the files")),
-                 qPrintable(window_->statusBar()->currentMessage()));
+        // Neither its weights nor its inputs were kept, and the status bar does not claim they were
+        // (an expected-outputs file loaded by an earlier test may be).
+        const QString said = window_->statusBar()->currentMessage();
+        QVERIFY2(!said.contains(QLatin1String("Kept the files")) ||
+                     (!said.contains(QLatin1String("weights")) && !said.contains(QLatin1String("inputs"))),
+                 qPrintable(said));
         QCOMPARE(QFileInfo(c->path(irscope::exec::ValueFile::Weights)).canonicalFilePath(),
                  QFileInfo(copy).canonicalFilePath());
         QCOMPARE(QFileInfo(c->path(irscope::exec::ValueFile::Inputs)).canonicalFilePath(),

@@ -264,11 +264,18 @@ void DebugController::onGraphLoaded() {
                             : tr("Weights and constants from the archive %1"))
                         .arg(QFileInfo(doc_->path).fileName()));
     }
-    // Said only when something did carry over (an archive's own data replaced another archive's).
-    const bool keptFiles = !settings.files.empty() || !settings.entered.empty();
-    if (sameModel && !samePath && hadFiles && keptFiles)
-        emit notice(tr("Kept the files loaded for %1: %2 is the same model")
-                        .arg(QFileInfo(before->path).fileName(), QFileInfo(doc_->path).fileName()));
+    // Says what did carry over ("weights, expected"), and nothing when
+    // nothing did (an archive's own data replaced another archive's).
+    QStringList kept;
+    for (const exec::ValueFile kind : exec::kValueFiles)
+        if (std::any_of(settings.files.begin(), settings.files.end(),
+                        [kind](const auto& f) { return f.first == kind; }))
+            kept << QString::fromLatin1(exec::valueFileName(kind));
+    if (!settings.entered.empty()) kept << tr("typed constants");
+    if (sameModel && !samePath && hadFiles && !kept.isEmpty())
+        emit notice(tr("Kept the files loaded for %1 (%2): %3 is the same model")
+                        .arg(QFileInfo(before->path).fileName(), kept.join(QStringLiteral(", ")),
+                             QFileInfo(doc_->path).fileName()));
 }
 
 void DebugController::clearSnapshot() {
