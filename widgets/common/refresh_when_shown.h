@@ -21,7 +21,6 @@ public:
     RefreshWhenShown(QWidget* panel, std::function<void()> refresh);
     void request();
     void flush();
-    bool pending() const { return pending_; }
 
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;

@@ -216,7 +216,6 @@ void DebugController::onGraphLoaded() {
     doc_ = session_->documentPtr();
     clearSnapshot();
     if (!doc_) return;
-    const bool hadFiles = !settings.files.empty() || !settings.entered.empty();
     const bool samePath = before && canonicalDocumentPath(before->path) == canonicalDocumentPath(doc_->path);
     const bool sameModel = before && session_->sameModelAsBefore();
     moduleEntries_.clear();
@@ -272,7 +271,7 @@ void DebugController::onGraphLoaded() {
                         [kind](const auto& f) { return f.first == kind; }))
             kept << QString::fromLatin1(exec::valueFileName(kind));
     if (!settings.entered.empty()) kept << tr("typed constants");
-    if (sameModel && !samePath && hadFiles && !kept.isEmpty())
+    if (sameModel && !samePath && !kept.isEmpty())
         emit notice(tr("Kept the files loaded for %1 (%2): %3 is the same model")
                         .arg(QFileInfo(before->path).fileName(), kept.join(QStringLiteral(", ")),
                              QFileInfo(doc_->path).fileName()));
