@@ -5,7 +5,7 @@
 // irscope version it was built as and what it offers; the loader refuses a
 // module that registers another version (a stale build or a half-upgraded
 // install) with a message naming both versions and the file. Everything
-// crosses as C++ (the launcher and the modules share one libirscope_light.so,
+// crosses as C++ (the launcher and the modules share the one libirscope_ir.so,
 // so an ir::Graph is the same type on both sides); no extern "C" entry points.
 #include <string>
 
