@@ -58,16 +58,16 @@ ConstantsPanel::ConstantsPanel(DebugController* c, QWidget* parent) : QWidget(pa
     connectEditing();
     rebuildWhenShown_ = new RefreshWhenShown(this, [this] { rebuild(); });
     connect(c_, &DebugController::valuesChanged, rebuildWhenShown_, &RefreshWhenShown::request);
-    connect(c_, &DebugController::debuggerReset, this, [this] {
-        // A half-typed entry and its hint belong to the model they were typed for.
-        if (!c_->session()->sameModelAsBefore()) {
-            name_->setCurrentText(QString());
-            value_->clear();
-            message_->clear();
-        }
-    });
     connect(c_, &DebugController::debuggerReset, rebuildWhenShown_, &RefreshWhenShown::request);
     rebuild();
+}
+
+// A half-typed entry and its hint belong to the model they were typed for.
+void ConstantsPanel::documentOpened(bool sameModel) {
+    if (sameModel) return;
+    name_->setCurrentText(QString());
+    value_->clear();
+    message_->clear();
 }
 
 QTableView* ConstantsPanel::table() const {

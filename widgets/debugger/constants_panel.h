@@ -6,6 +6,7 @@
 #include <QWidget>
 
 #include "core/exec/values/value_rows.h"
+#include "widgets/common/panel_events.h"
 #include "widgets/common/panel_id.h"
 
 class QComboBox;
@@ -24,7 +25,7 @@ class RefreshWhenShown;
 // Its dock in the MainWindow.
 inline constexpr PanelId kConstantsPanel{"constantsDock"};
 
-class ConstantsPanel : public QWidget {
+class ConstantsPanel : public QWidget, public PanelEvents {
     Q_OBJECT
 public:
     explicit ConstantsPanel(DebugController* controller, QWidget* parent = nullptr);
@@ -37,6 +38,7 @@ public:
     QLabel* messageLabel() const { return message_; }
     void loadDialog();
     bool saveDialog();  // false: cancelled or failed
+    void documentOpened(bool sameModel) override;
 
 private:
     QLayout* buildEditRow();

@@ -23,7 +23,6 @@ ExecInfoPanel::ExecInfoPanel(DebugController* c, QWidget* parent) : QWidget(pare
     lay->addWidget(title);
     lay->addWidget(text_);
     connect(c_, &DebugController::nodeStatesChanged, this, &ExecInfoPanel::rebuild);
-    connect(c_->session(), &GraphSession::selectionChanged, this, &ExecInfoPanel::rebuild);
     connect(c_, &DebugController::debuggerReset, this, &ExecInfoPanel::rebuild);
     rebuild();
 }

@@ -4,6 +4,7 @@
 // diagnostics.
 #include <QWidget>
 
+#include "widgets/common/panel_events.h"
 #include "widgets/common/panel_id.h"
 
 class QTextBrowser;
@@ -14,11 +15,12 @@ class DebugController;
 
 inline constexpr PanelId kExecInfoSection{"execInfoSection"};
 
-class ExecInfoPanel : public QWidget {
+class ExecInfoPanel : public QWidget, public PanelEvents {
     Q_OBJECT
 public:
     explicit ExecInfoPanel(DebugController* controller, QWidget* parent = nullptr);
     QString text() const;
+    void selectionChanged(const ItemRef&) override { rebuild(); }
 
 private:
     void rebuild();

@@ -99,16 +99,17 @@ InputsPanel::InputsPanel(DebugController* c, QWidget* parent) : QWidget(parent),
         divergence_->setStyleSheet(bad ? QStringLiteral("color:#d0302a") : QStringLiteral("color:#2a8a3a"));
         divergence_->setText(tr("Last run: %1").arg(c_->verdict()));
     });
-    // A document opened (another model, or this one again): the last run's
-    // verdict and divergence were about a run that is gone.
-    connect(c_, &DebugController::debuggerReset, this, [this] {
-        divergence_->clear();
-        divergence_->setStyleSheet({});
-    });
     rebuildWhenShown_ = new RefreshWhenShown(this, [this] { rebuild(); });
     connect(c_, &DebugController::valuesChanged, rebuildWhenShown_, &RefreshWhenShown::request);
     connect(c_, &DebugController::debuggerReset, rebuildWhenShown_, &RefreshWhenShown::request);
     rebuild();
+}
+
+// A document opened (another model, or this one again): the last run's
+// verdict and divergence were about a run that is gone.
+void InputsPanel::documentOpened(bool) {
+    divergence_->clear();
+    divergence_->setStyleSheet({});
 }
 
 QTableView* InputsPanel::table() const {

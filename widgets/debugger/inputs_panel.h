@@ -5,6 +5,7 @@
 // first node whose output differs from its reference.
 #include <QWidget>
 
+#include "widgets/common/panel_events.h"
 #include "widgets/common/panel_id.h"
 
 class QComboBox;
@@ -22,13 +23,14 @@ class RefreshWhenShown;
 // Its dock in the MainWindow.
 inline constexpr PanelId kInputsPanel{"inputsDock"};
 
-class InputsPanel : public QWidget {
+class InputsPanel : public QWidget, public PanelEvents {
     Q_OBJECT
 public:
     explicit InputsPanel(DebugController* controller, QWidget* parent = nullptr);
     // Read directly (tests, scripts): brought up to date first if it waited to be shown.
     QTableView* table() const;
     QLabel* referencesLabel() const;
+    void documentOpened(bool sameModel) override;
 
 private:
     void connectSources();

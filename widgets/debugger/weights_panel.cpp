@@ -97,20 +97,20 @@ WeightsPanel::WeightsPanel(DebugController* c, QWidget* parent) : QWidget(parent
     });
     refreshWhenShown_ = new RefreshWhenShown(this, [this] { refresh(); });
     connect(c_, &DebugController::valuesChanged, refreshWhenShown_, &RefreshWhenShown::request);
-    connect(c_, &DebugController::debuggerReset, this, [this] {
-        // Another model's filter would hide this one's weights; the same model's still applies.
-        if (!c_->session()->sameModelAsBefore()) {
-            name_->clear();
-            namePause_->stop();  // no pause to wait for: the rows are about to be replaced
-            name_->setStyleSheet(QString());
-            name_->setToolTip(QString());
-            proxy_->setPattern(NamePattern(QString()));
-            filter_->setCurrentIndex(0);
-        }
-    });
     connect(c_, &DebugController::debuggerReset, refreshWhenShown_, &RefreshWhenShown::request);
     connect(c_, &DebugController::valuesLoadChanged, this, [this] { summary_->setText(summaryText()); });
     refresh();
+}
+
+// Another model's filter would hide this one's weights; the same model's still applies.
+void WeightsPanel::documentOpened(bool sameModel) {
+    if (sameModel) return;
+    name_->clear();
+    namePause_->stop();  // no pause to wait for: the rows are about to be replaced
+    name_->setStyleSheet(QString());
+    name_->setToolTip(QString());
+    proxy_->setPattern(NamePattern(QString()));
+    filter_->setCurrentIndex(0);
 }
 
 QTableView* WeightsPanel::table() const {

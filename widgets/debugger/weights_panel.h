@@ -5,6 +5,7 @@
 // the weight and shows its tensor.
 #include <QWidget>
 
+#include "widgets/common/panel_events.h"
 #include "widgets/common/panel_id.h"
 
 class QComboBox;
@@ -24,7 +25,7 @@ class RefreshWhenShown;
 // Its dock in the MainWindow.
 inline constexpr PanelId kWeightsPanel{"weightsDock"};
 
-class WeightsPanel : public QWidget {
+class WeightsPanel : public QWidget, public PanelEvents {
     Q_OBJECT
 public:
     explicit WeightsPanel(DebugController* controller, QWidget* parent = nullptr);
@@ -38,6 +39,7 @@ public:
     void loadDialog();
     // A sharded Hugging Face checkpoint: its folder (shards and index).
     void loadFolderDialog();
+    void documentOpened(bool sameModel) override;
 
 private:
     void refresh();
