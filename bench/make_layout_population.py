@@ -25,6 +25,12 @@ Run with the venv that has torch 2.13.0+cpu and pytorch-ir (README: Building
 against your own PyTorch):
     build-py/venv/bin/python bench/make_layout_population.py OUTDIR [--count 200]
         [--seed 1] [--min-nodes 100] [--max-nodes 3000] [--families llama,moe,cnn,encdec]
+        [--depth-scale 1]
+--depth-scale K draws up to K times as many layers, stages and blocks (1:
+up to 16 decoder layers, 4 MoE layers, 4 CNN stages of depth 4, 6+6
+encoder-decoder layers). At 1 most graphs have a few hundred nodes; the
+population benchmark uses 3 so that they spread to 3,000. K = 1 draws
+exactly what it drew before the option existed (the committed fixtures).
 Writes OUTDIR/NAME.json and OUTDIR/configs.txt (NAME, node count, configuration).
 """
 import argparse
@@ -41,6 +47,8 @@ import torch.nn.functional as F
 import torch_ir
 
 warnings.filterwarnings("ignore")
+
+DEPTH = 1  # --depth-scale
 
 
 # ------------------------------------------------------------------ decoder LLM
@@ -223,7 +231,7 @@ def heads_config(rng, hidden):
 def draw_llama(rng):
     hidden = rng.choice([32, 64, 128])
     heads, kv = heads_config(rng, hidden)
-    c = dict(family="llama", layers=rng.randint(1, 16), hidden=hidden, heads=heads, kv_heads=kv,
+    c = dict(family="llama", layers=rng.randint(1, 16 * DEPTH), hidden=hidden, heads=heads, kv_heads=kv,
              ff=hidden * 2, vocab=rng.choice([64, 128]), rope=rng.random() < 0.7, cache=rng.random() < 0.5,
              tied=rng.random() < 0.3, sdpa=rng.random() < 0.7, bias=rng.random() < 0.3, seq=8, past=7, max_pos=32)
     return c, Decoder(c), decoder_inputs(c)
@@ -232,7 +240,7 @@ def draw_llama(rng):
 def draw_moe(rng):
     hidden = rng.choice([32, 64])
     heads, kv = heads_config(rng, hidden)
-    layers = rng.randint(1, 4)
+    layers = rng.randint(1, 4 * DEPTH)
     experts = rng.choice([2, 4, 8, 16, 32, 64])
     groups = rng.choice([g for g in (1, 2, 4, 8) if experts % g == 0 and experts // g >= 1])
     c = dict(family="moe", layers=layers, dense_layers=rng.randint(0, min(2, layers - 1)), hidden=hidden,
@@ -325,11 +333,13 @@ class CNN(nn.Module):
 
 
 def draw_cnn(rng):
-    n = rng.randint(1, 4)
+    n = rng.randint(1, 4 * DEPTH)
     c = dict(family="cnn", width=rng.choice([8, 16]), stages=[rng.choice(["res", "dense"]) for _ in range(n)],
-             depth=rng.randint(1, 4), growth=rng.choice([4, 8]), bn=rng.random() < 0.8,
+             depth=rng.randint(1, 4 * DEPTH), growth=rng.choice([4, 8]), bn=rng.random() < 0.8,
              heads=[h for h in ("box", "aux") if rng.random() < 0.5])
-    return c, CNN(c), (torch.zeros(1, 3, 32, 32),)
+    # Each stage halves the image: 32 px take four stages; more need more.
+    side = max(32, 2 ** (n + 1))
+    return c, CNN(c), (torch.zeros(1, 3, side, side),)
 
 
 # ------------------------------------------------------------------ encoder-decoder
@@ -384,7 +394,7 @@ class EncoderDecoder(nn.Module):
 def draw_encdec(rng):
     hidden = rng.choice([32, 64])
     heads, kv = heads_config(rng, hidden)
-    c = dict(family="encdec", enc_layers=rng.randint(1, 6), dec_layers=rng.randint(1, 6), hidden=hidden,
+    c = dict(family="encdec", enc_layers=rng.randint(1, 6 * DEPTH), dec_layers=rng.randint(1, 6 * DEPTH), hidden=hidden,
              heads=heads, kv_heads=kv, ff=hidden * 2, vocab=64, sdpa=rng.random() < 0.7, bias=True)
     return c, EncoderDecoder(c), (torch.zeros(1, 8, dtype=torch.long), torch.zeros(1, 6, dtype=torch.long))
 
@@ -400,7 +410,10 @@ def main():
     p.add_argument("--min-nodes", type=int, default=100)
     p.add_argument("--max-nodes", type=int, default=3000)
     p.add_argument("--families", default="llama,moe,cnn,encdec")
+    p.add_argument("--depth-scale", type=int, default=1)
     a = p.parse_args()
+    global DEPTH
+    DEPTH = a.depth_scale
     families = a.families.split(",")
     os.makedirs(a.outdir, exist_ok=True)
     rng = random.Random(a.seed)

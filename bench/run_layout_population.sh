@@ -17,7 +17,12 @@
 # Usage: bench/run_layout_population.sh [BUILD_DIR] [COUNT] [SEED]
 #   (defaults: build, 200 generated graphs, seed 1). Needs graphviz (dot).
 #   PYTHON=... names the venv's python (default build-py/venv/bin/python);
-#   POPULATION=DIR reuses graphs generated before (make_layout_population.py DIR).
+#   POPULATION=DIR reuses graphs generated before (make_layout_population.py DIR
+#   --depth-scale 3); DEPTH_SCALE=K generates with another scale.
+#   DOT_CACHE=DIR keeps dot's figures per exact input there, so a rerun after
+#   a change to our engine runs dot only on graphs whose input changed.
+#   RUNS=N caps our timing runs per graph (1: a quick look at the quality
+#   figures; the speed-ups are then not the best of several runs).
 set -e
 here=$(cd "$(dirname "$0")" && pwd)
 build=${1:-build}
@@ -30,7 +35,10 @@ rm -rf "$dir" && mkdir -p "$dir"
 if [ -n "$POPULATION" ]; then
   cp "$POPULATION"/*.json "$POPULATION"/configs.txt "$dir"/
 elif "$py" -c "import torch_ir" 2>/dev/null; then
-  "$py" "$here/make_layout_population.py" "$dir" --count "$count" --seed "$seed" >/dev/null
+  # Depth scale 3: configurations from one layer to 48 (decoders), 12 (MoE)
+  # or 18+18 (encoder-decoders), kept between 100 and 3,000 nodes.
+  "$py" "$here/make_layout_population.py" "$dir" --count "$count" --seed "$seed" \
+    --depth-scale "${DEPTH_SCALE:-3}" --max-nodes 3000 >/dev/null
 else
   echo "no python with torch and pytorch-ir at $py: generating decoder LLMs and MoE steps with make_big_ir.py" >&2
   python3 - "$here/make_big_ir.py" "$dir" "$count" "$seed" <<'PY'
@@ -55,20 +63,24 @@ for f in "$here"/../tests/data/real/*.json; do
   grep -q '"nodes"' "$f" && cp "$f" "$dir/real_$(basename "$f")"
 done
 for f in "$dir"/*.json; do
-  "$build/bin/bench_layout" --ir "$f" --dot 2>/dev/null | awk -v g="$(basename "$f" .json)" '
+  "$build/bin/bench_layout" --ir "$f" --dot ${DOT_CACHE:+--dot-cache "$DOT_CACHE"} ${RUNS:+--runs "$RUNS"} 2>/dev/null | awk -v g="$(basename "$f" .json)" '
     $4 == "ours" { oc = $7; ol = $9; ot = $5; items = $2 }
-    $4 == "dot-g" { dc = $7; dl = $9 }
+    $4 == "dot-g" && $6 == "timeout" { late = $5 / 1000 }
+    $4 == "dot-g" && $6 != "timeout" { dc = $7; dl = $9 }
     /over dot.s time less its start/ { s = $0; sub(/.*\(/, "", s); sub(/x over.*/, "", s); sp = s }
-    END { if (dc != "") printf "%-40s %6d items  crossings %5d vs dot %5d  length %.3fx  %sx\n", g, items, oc, dc, (dl > 0 ? ol / dl : 1), sp }'
+    END { if (late != "") printf "%-40s %6d items  dot timed out after %.0f s (ours %s ms, %d crossings)\n", g, items, late, ot, oc
+          else if (dc != "") printf "%-40s %6d items  crossings %5d vs dot %5d  length %.3fx  %sx\n", g, items, oc, dc, (dl > 0 ? ol / dl : 1), sp }'
 done | tee "$dir/results.txt"
 # The targets are over graphs of 100 items or more (dot's time less its start
 # is noise on smaller ones); the small real exports are summed apart.
 summary() {  # LABEL MIN_ITEMS MAX_ITEMS [NAME_REGEX]
-  awk -v label="$1" -v lo="$2" -v hi="$3" -v pat="${4:-.}" '$2 >= lo && $2 < hi && $1 ~ pat {
+  awk -v label="$1" -v lo="$2" -v hi="$3" -v pat="${4:-.}" '$2 >= lo && $2 < hi && $1 ~ pat && $5 == "timed" { late++ }
+     $2 >= lo && $2 < hi && $1 ~ pat && $4 == "crossings" {
        n++; if ($5 <= $8) ok++; oc += $5; dc += $8; r = $10 + 0; lsum += r; if (r > lmax) lmax = r;
        sp = $11 + 0; if (min == "" || sp < min) min = sp }
      END { if (!n) exit; printf "%s: %d graphs: crossings <= dot on %d (%.0f%%); sum %d vs dot %d (%.2fx); edge length %.3fx mean, %.3fx worst", label, n, ok, 100 * ok / n, oc, dc, (dc ? oc / dc : 0), lsum / n, lmax;
-           if (lo >= 100) printf "; speed-up over dot less start >= %.1fx", min; printf "\n" }' "$dir/results.txt"
+           if (lo >= 100) printf "; speed-up over dot less start >= %.1fx", min;
+           if (late) printf "; %d more where dot timed out", late; printf "\n" }' "$dir/results.txt"
 }
 echo
 summary "generated, 100+ items (targets: >=95%, sum <=0.8x, length <=1.15x mean, <=1.25x worst, >=10x)" 100 1000000000 '^gen'

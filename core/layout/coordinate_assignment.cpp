@@ -5,7 +5,9 @@
 #include <cstdint>
 #include <limits>
 
+#include "core/layout/length_descent.h"
 #include "core/layout/satellite_placement.h"
+#include "core/layout/separation.h"
 
 namespace irscope::layout::detail {
 
@@ -14,6 +16,8 @@ namespace {
 // Rounds of satellite placement: a weight-like op (a `stack`) and the row of
 // weights above it move towards each other, a little each round.
 constexpr int kSatelliteRounds = 4;
+// Passes of edge-length descent (length_descent.h); most graphs settle in a few.
+constexpr int kDescentPasses = 8;
 
 int64_t segmentKey(const LayeredGraph& g, int32_t a, int32_t b) {
     if (g.layer[a] > g.layer[b]) std::swap(a, b);
@@ -64,12 +68,6 @@ MarkedSegments markTypeOneConflicts(const LayeredGraph& g) {
     }
     marked.seal();
     return marked;
-}
-
-double separation(const LayeredGraph& g, const std::vector<double>& room, int32_t a, int32_t b,
-                  const LayoutOptions& o) {
-    const double gap = (g.isDummy(a) || g.isDummy(b)) ? o.dummyGap : o.nodeGap;
-    return (room[a] + room[b]) / 2 + gap;
 }
 
 // The width each vertex claims in its layer: its box's, except that an op
@@ -438,6 +436,7 @@ std::vector<double> assignCoordinates(const LayeredGraph& g, const LayoutOptions
         for (size_t i = 1; i < layer.size(); ++i)
             x[layer[i]] = std::max(x[layer[i]], x[layer[i - 1]] + separation(g, room, layer[i - 1], layer[i], options));
     for (int round = 0; round < kSatelliteRounds; ++round) placeSatellites(g, room, options, x);
+    shortenEdges(g, room, options, x, kDescentPasses);
     double left = std::numeric_limits<double>::infinity();
     for (int32_t v = 0; v < vc; ++v) left = std::min(left, x[v] - g.width[v] / 2);
     for (double& v : x) v -= left;

@@ -1,6 +1,10 @@
 #include "core/layout/crossing_reduction.h"
 
 #include <algorithm>
+#include <future>
+#include <iterator>
+#include <limits>
+#include <thread>
 
 #include "core/layout/adjacent_exchange.h"
 #include "core/layout/crossing_count.h"
@@ -53,12 +57,15 @@ void initialOrder(LayeredGraph& g) {
 }
 
 // How long the sweeps may go on. Graphs beyond a few thousand vertices
-// (the 100k-node LLM) keep the caller's rounds and stop after two rounds
-// without improvement. Smaller ones are "thorough": up to kMaxRounds rounds
-// with more patience, the order after each downward sweep measured too
-// (halfRounds), and four candidate orders instead of two (see
-// reduceCrossings). The work is about kSweepWork vertex visits per round
-// and candidate at most, so a thorough graph still lays out in a few ms.
+// (the 100k-node LLM) keep the caller's rounds. Smaller ones are
+// "thorough": up to kMaxRounds rounds, the order after each downward sweep
+// measured too (halfRounds), and candidates from a second, mirrored start
+// (see reduceCrossings). Both stop after two rounds without improvement
+// (four on the smallest): over the 200 generated graphs of
+// bench/run_layout_population.sh, four rounds of patience saved 4
+// crossings of 75,000 and cost about a fifth more time.
+// The work is about kSweepWork vertex visits per round and candidate at
+// most, so a thorough graph still lays out in about a millisecond.
 struct SweepBudget {
     int rounds = 0;
     int patience = 2;
@@ -68,11 +75,19 @@ struct SweepBudget {
 constexpr int64_t kSweepWork = 400000;
 constexpr int64_t kThoroughVisits = 48;  // rounds x candidates the budget must afford for a thorough run
 // Choosing between candidate orders by drawn length: one crossing counts as
-// this many px of horizontal edge span (about a long edge's), so a shorter
-// drawing wins only by saving much more than the crossing costs to read.
-constexpr double kCrossingWorth = 1000;
-constexpr double kPackGap = 20;  // the default node gap, for widthKeys
+// this many px of horizontal edge span (a few long edges'), so length
+// decides between orders with as many crossings, and a crossing more is
+// taken only for a much shorter drawing. Measured over the population and
+// the fixtures once edge-length descent (length_descent.h) made the lengths
+// honest: at 1,000 px, 9 graphs in 200 drew more crossings than dot; at
+// 10,000, tiny_moe took one crossing fewer for edges 1.32x dot's; anything
+// from 3,000 to 8,000 kept both within bounds.
+constexpr double kCrossingWorth = 5000;
 constexpr int kMaxRounds = 12;
+constexpr double kPackGap = 20;  // the default node gap, for widthKeys
+// A thorough graph of at least this many vertices sweeps its two starts on
+// two threads: below it a thread costs more than the sweeps it takes over.
+constexpr int32_t kParallelVertices = 150;
 
 SweepBudget sweepBudget(int sweeps, int32_t vertexCount) {
     SweepBudget b;
@@ -80,8 +95,11 @@ SweepBudget sweepBudget(int sweeps, int32_t vertexCount) {
     b.rounds = sweeps;
     if (affordable < kThoroughVisits) return b;
     b.rounds = std::max(sweeps, kMaxRounds);
-    b.patience = 4;
     b.halfRounds = true;
+    // A graph too small to pay for a second thread lays out in a few
+    // hundred microseconds: there patience is cheap, and two rounds of it
+    // left 2 crossings dot does not draw on a 22-item split/chunk export.
+    if (vertexCount < kParallelVertices) b.patience = 4;
     return b;
 }
 
@@ -345,64 +363,146 @@ private:
 
 }  // namespace
 
+namespace {
+
+// One candidate's outcome: its crossings and its order.
+struct SweptOrder {
+    int64_t crossings = 0;
+    std::vector<std::vector<int32_t>> layers;
+    // Crossings plus drawn length (see kCrossingWorth) once measured;
+    // infinite when not measured because it could not win.
+    double cost = std::numeric_limits<double>::infinity();
+};
+
+// How one candidate sweeps (BarycenterSweeps::run).
+struct TieRules {
+    bool lanesFirst, widthKeys;
+};
+
+// The candidates from one start, in the order of `rules`. stopAtZero: none
+// after one with no crossings (when no length decides between such orders).
+std::vector<SweptOrder> sweepFrom(LayeredGraph& g, Satellites satellites, const std::vector<int32_t>& group,
+                                  const std::vector<std::vector<int32_t>>& start, const std::vector<TieRules>& rules,
+                                  int sweeps, Progress* progress, int64_t total, bool stopAtZero) {
+    BarycenterSweeps sweeper(g, satellites, group, sweeps, progress, total);
+    std::vector<SweptOrder> out;
+    for (const TieRules& r : rules) {
+        g.layers = start;
+        g.updatePositions();
+        SweptOrder o;
+        o.crossings = sweeper.run(r.lanesFirst, r.widthKeys, o.layers);
+        out.push_back(std::move(o));
+        if (stopAtZero && out.back().crossings == 0) break;
+    }
+    return out;
+}
+
+// Measures the orders that could win (sets their cost), fewest crossings
+// first, so the best cost so far rules out the rest early: a length is never
+// negative, so an order whose crossings alone cost more cannot win, and one
+// already measured would only tie.
+void measureOrders(LayeredGraph& g, std::vector<SweptOrder>& orders, const OrderLength& orderLength) {
+    std::vector<size_t> rank(orders.size());
+    for (size_t i = 0; i < rank.size(); ++i) rank[i] = i;
+    std::stable_sort(rank.begin(), rank.end(),
+                     [&](size_t a, size_t b) { return orders[a].crossings < orders[b].crossings; });
+    double best = std::numeric_limits<double>::infinity();
+    std::vector<size_t> measured;
+    for (const size_t i : rank) {
+        SweptOrder& o = orders[i];
+        const double cost = static_cast<double>(o.crossings) * kCrossingWorth;
+        if (cost >= best) break;
+        if (std::any_of(measured.begin(), measured.end(), [&](size_t m) { return orders[m].layers == o.layers; }))
+            continue;
+        g.layers = o.layers;
+        g.updatePositions();
+        measured.push_back(i);
+        o.cost = cost + orderLength(g);
+        best = std::min(best, o.cost);
+    }
+}
+
+// Sweeps the candidates from one start and, when measuring, measures them.
+std::vector<SweptOrder> candidatesFrom(LayeredGraph& g, const Satellites& satellites, const std::vector<int32_t>& group,
+                                       const std::vector<std::vector<int32_t>>& start,
+                                       const std::vector<TieRules>& rules, int sweeps, Progress* progress,
+                                       int64_t total, const OrderLength* measure) {
+    std::vector<SweptOrder> orders =
+        sweepFrom(g, satellites, group, start, rules, sweeps, progress, total, /*stopAtZero=*/measure == nullptr);
+    if (measure != nullptr) measureOrders(g, orders, *measure);
+    return orders;
+}
+
+bool anyUncrossed(const std::vector<SweptOrder>& orders) {
+    return std::any_of(orders.begin(), orders.end(), [](const SweptOrder& o) { return o.crossings == 0; });
+}
+
+}  // namespace
+
 int64_t reduceCrossings(LayeredGraph& g, int sweeps, Progress* progress, const OrderLength& orderLength) {
     const int32_t vc = g.vertexCount();
     const SweepBudget budget = sweepBudget(sweeps, vc);
     const bool thorough = budget.halfRounds;
+    const OrderLength* measure = thorough && orderLength ? &orderLength : nullptr;
     // Work units: vertices sorted or visited by the exchange pass; a round
     // sorts every layer twice and the exchange visits about as many again,
-    // for each candidate (two, or eight when thorough).
-    const int64_t total = (thorough ? 4 : 1) * 2 * static_cast<int64_t>(std::max(budget.rounds, 1)) * 3 * vc;
+    // for each candidate this thread sweeps (two, or three when thorough;
+    // the mirrored start's report no progress).
+    const int64_t total = (thorough ? 3 : 2) * 2 * static_cast<int64_t>(std::max(budget.rounds, 1)) * 3 * vc;
     initialOrder(g);
-    Satellites satellites = findSatellites(g);
+    const Satellites satellites = findSatellites(g);
     const std::vector<int32_t> group = exchangeGroups(satellites, vc);
     if (sweeps <= 0) return countAllCrossings(g);
 
-    // Candidates, each from the same start: two tie rules (lanes first or
-    // not) and, on graphs small enough for a thorough budget, both again
-    // with width keys. The fewest crossings win, on equal counts the first
-    // (lanes-first: shorter edges beside weighted ops); when thorough and
-    // orderLength is given, the least crossings-plus-length cost. (Four more
-    // from the mirrored start, where crossings remain: over 200 generated
-    // graphs (bench/run_layout_population.sh) they took the share drawn with
-    // no more crossings than dot from 84% to 96%.)
-    struct Candidate {
-        bool lanesFirst, widthKeys;
-    };
-    std::vector<Candidate> candidates{{true, false}, {false, false}};
-    if (thorough) candidates.insert(candidates.end(), {{true, true}, {false, true}});
-    BarycenterSweeps sweeper(g, satellites, group, sweeps, progress, total);
-    std::vector<std::vector<std::vector<int32_t>>> starts{g.layers};
-    if (thorough) {
-        // The mirrored start too: each layer right to left. Where the
-        // depth-first order put a branch on the wrong side (an expert loop,
-        // an auxiliary head), the sweeps from the mirror often do not.
-        starts.push_back(g.layers);
-        for (auto& layer : starts.back()) std::reverse(layer.begin(), layer.end());
-    }
-    std::vector<std::vector<int32_t>> bestLayers, layers;
-    const bool measure = thorough && orderLength;
-    int64_t best = -1;
-    double bestCost = 0;
-    for (size_t run = 0; run < starts.size() * candidates.size(); ++run) {
-        const Candidate& c = candidates[run % candidates.size()];
-        if (best == 0 && (!measure || run >= candidates.size())) break;  // the mirror only where crossings remain
-        g.layers = starts[run / candidates.size()];
-        g.updatePositions();
-        const int64_t k = sweeper.run(c.lanesFirst, c.widthKeys, layers);
-        double cost = 0;
-        if (measure) {
-            g.layers = layers;
-            g.updatePositions();
-            cost = static_cast<double>(k) * kCrossingWorth + orderLength(g);
+    // Candidates: two tie rules from the depth-first start (on a barycenter
+    // tie a long edge's lane first or not) and, when thorough, a third with
+    // width keys (a row of wide weights counts as wide: without them the MoE
+    // decode fixtures drew up to 4 crossings more than dot; with lanes first
+    // too, it won no graph of the population on crossings), and when
+    // thorough and crossings remain, the three again from the mirrored start
+    // (each layer right to left): where the depth-first order put a branch
+    // on the wrong side (an expert loop, an auxiliary head), the sweeps
+    // from the mirror often do not. Over 200 generated graphs
+    // (bench/run_layout_population.sh) the mirror took the share drawn with
+    // no more crossings than dot from 84% to 96%. The two starts are
+    // independent (each its own copy of the graph and of the satellites'
+    // order, each measured apart), so on a graph big enough to pay for a
+    // thread the mirror is swept and measured beside the first start and
+    // kept only if needed: the result is the same on one core or two.
+    const std::vector<std::vector<int32_t>> start = g.layers;
+    std::vector<TieRules> rules{{true, false}, {false, false}};
+    std::vector<SweptOrder> orders;
+    if (!thorough) {
+        orders = candidatesFrom(g, satellites, group, start, rules, sweeps, progress, total, nullptr);
+    } else {
+        rules.push_back({false, true});
+        std::vector<std::vector<int32_t>> mirrored = start;
+        for (auto& layer : mirrored) std::reverse(layer.begin(), layer.end());
+        auto fromMirror = [&, mirrored = std::move(mirrored)](LayeredGraph& own) {
+            return candidatesFrom(own, satellites, group, mirrored, rules, sweeps, nullptr, total, measure);
+        };
+        std::vector<SweptOrder> mirror;
+        if (vc >= kParallelVertices && std::thread::hardware_concurrency() > 1) {
+            // Its own copy, taken before this thread starts changing g.
+            auto beside = std::async(std::launch::async, [own = g, &fromMirror]() mutable { return fromMirror(own); });
+            orders = candidatesFrom(g, satellites, group, start, rules, sweeps, progress, total, measure);
+            mirror = beside.get();
+        } else {
+            orders = candidatesFrom(g, satellites, group, start, rules, sweeps, progress, total, measure);
+            if (!anyUncrossed(orders)) mirror = fromMirror(g);
         }
-        if (best < 0 || (measure ? cost < bestCost : k < best)) {
-            best = k;
-            bestCost = cost;
-            bestLayers = std::move(layers);
-        }
+        if (!anyUncrossed(orders)) std::move(mirror.begin(), mirror.end(), std::back_inserter(orders));
     }
-    g.layers = std::move(bestLayers);
+
+    // The winner: the least cost when measured, then the fewest crossings,
+    // then the first.
+    size_t winner = 0;
+    for (size_t i = 1; i < orders.size(); ++i) {
+        const SweptOrder &o = orders[i], &w = orders[winner];
+        if (o.cost < w.cost || (o.cost == w.cost && o.crossings < w.crossings)) winner = i;
+    }
+    const int64_t best = orders[winner].crossings;
+    g.layers = std::move(orders[winner].layers);
     g.updatePositions();
     if (best == 0) return 0;
     return best - transposePass(g, group, kTransposeVisits);

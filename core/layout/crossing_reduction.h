@@ -20,9 +20,10 @@
 // Budget: graphs of up to a few thousand vertices, where effort is cheap
 // and the drawing is held to dot's crossings (tests/layout/
 // test_dot_bounds.cpp), get more rounds, measure the order after every
-// half-round, and try four candidate orders; larger ones (the 100k-node
-// LLM), where time matters more, keep the caller's rounds and two
-// candidates.
+// half-round, and try six candidate orders (three tie rules from two
+// starts, the second start swept on a second thread where the graph pays
+// for one); larger ones (the 100k-node LLM), where time matters more, keep
+// the caller's rounds and two candidates.
 #include <cstdint>
 #include <functional>
 #include <vector>
@@ -34,14 +35,15 @@
 namespace irscope::layout::detail {
 
 // The drawn length of an order (the caller's coordinates, summed over its
-// edges), to choose between candidate orders.
+// edges), to choose between candidate orders. It may be called from two
+// threads at once, each with its own graph.
 using OrderLength = std::function<double(const LayeredGraph&)>;
 
 // Reorders g.layers (and g.pos); returns the crossing count of the result.
 // Reports through `progress` (may throw LayoutCancelled). Graphs small
-// enough for the thorough budget try four candidate orders and, given
+// enough for the thorough budget try six candidate orders and, given
 // orderLength, keep the one with the least crossings-plus-length cost (a
-// crossing weighing as much as 1000 px of horizontal span); otherwise the
+// crossing weighing as much as 5,000 px of horizontal span); otherwise the
 // one with the fewest crossings.
 int64_t reduceCrossings(LayeredGraph& g, int sweeps, Progress* progress = nullptr, const OrderLength& orderLength = {});
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <mutex>
 #include <stdexcept>
 #include <utility>
 #include <vector>
@@ -166,10 +167,13 @@ LayoutResult computeLayout(const LayoutGraph& graph, const LayoutOptions& option
     // The coordinates of each candidate order measured to choose between
     // them: the winner's are the drawing's unless the last exchange pass
     // moved something (a fifth of the coordinate work on a small graph).
+    // Two candidates may be measured at once (crossing_reduction.h).
     std::vector<std::pair<std::vector<std::vector<int32_t>>, std::vector<double>>> measured;
+    std::mutex measuredLock;
     out.stats.crossings = reduceCrossings(g, options.crossingSweeps, &progress, [&](const LayeredGraph& order) {
         std::vector<double> xs = assignCoordinates(order, options);
         const double span = horizontalSpan(order, xs);
+        const std::lock_guard<std::mutex> hold(measuredLock);
         measured.emplace_back(order.layers, std::move(xs));
         return span;
     });

@@ -3,15 +3,11 @@
 #include <algorithm>
 #include <limits>
 
+#include "core/layout/separation.h"
+
 namespace irscope::layout::detail {
 
 namespace {
-
-double gapBetween(const LayeredGraph& g, const std::vector<double>& room, int32_t a, int32_t b,
-                  const LayoutOptions& o) {
-    const double gap = (g.isDummy(a) || g.isDummy(b)) ? o.dummyGap : o.nodeGap;
-    return (room[a] + room[b]) / 2 + gap;
-}
 
 // Mean x of v's neighbours above and below; its own x when it has none.
 double target(const LayeredGraph& g, int32_t v, const std::vector<double>& x) {
@@ -62,12 +58,12 @@ void placeSatellites(const LayeredGraph& g, const std::vector<double>& room, con
             // y = target minus the run's separations so far: the gaps hold iff y is nondecreasing.
             offset.assign(1, 0.0);
             for (size_t m = i + 1; m < j; ++m)
-                offset.push_back(offset.back() + gapBetween(g, room, layer[m - 1], layer[m], options));
+                offset.push_back(offset.back() + separation(g, room, layer[m - 1], layer[m], options));
             y.clear();
             for (size_t m = i; m < j; ++m) y.push_back(target(g, layer[m], x) - offset[m - i]);
-            const double lo = i > 0 ? x[layer[i - 1]] + gapBetween(g, room, layer[i - 1], layer[i], options) : -kInf;
+            const double lo = i > 0 ? x[layer[i - 1]] + separation(g, room, layer[i - 1], layer[i], options) : -kInf;
             const double hi =
-                j < k ? x[layer[j]] - gapBetween(g, room, layer[j - 1], layer[j], options) - offset.back() : kInf;
+                j < k ? x[layer[j]] - separation(g, room, layer[j - 1], layer[j], options) - offset.back() : kInf;
             // The current x satisfies the bounds; keep it if rounding made them cross.
             if (lo <= hi) {
                 isotonic(y, lo, hi, z);

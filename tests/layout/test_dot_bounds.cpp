@@ -11,6 +11,10 @@
 // make_layout_population.py, seed 7), with dot's bounds written once the
 // same way. On those the drawing may have at most one crossing more than
 // dot's (ties broken differently are not a defect; a systematic miss is).
+//
+// (irscope:threads - crossing reduction sweeps its second start on a thread
+// of its own on graphs of 150 vertices or more, most of these: the suite
+// also runs under ThreadSanitizer.)
 #include <QTest>
 
 #include <fstream>

@@ -1,0 +1,144 @@
+// Edge-length descent (core/layout/length_descent.h) on hand-built layered
+// graphs whose best coordinates are known, and on a real MoE fixture drawn
+// badly on purpose: the total horizontal span falls, no box moves past its
+// neighbour, and the order of every layer is untouched.
+#include <QTest>
+
+#include <cmath>
+#include <fstream>
+#include <initializer_list>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/layout/crossing_reduction.h"
+#include "core/layout/layered_graph.h"
+#include "core/layout/layering.h"
+#include "core/layout/layout.h"
+#include "core/layout/layout_graph_text.h"
+#include "core/layout/length_descent.h"
+#include "core/layout/long_edges.h"
+#include "core/layout/separation.h"
+
+using namespace irscope::layout;
+using namespace irscope::layout::detail;
+
+namespace {
+
+// Layers of vertex ids (drawing order), edges between adjacent layers; every
+// box 40 px wide.
+LayeredGraph descentGraph(std::vector<std::vector<int32_t>> layers,
+                          std::initializer_list<std::pair<int32_t, int32_t>> edges) {
+    LayeredGraph g;
+    int32_t vc = 0;
+    for (const auto& l : layers) vc += static_cast<int32_t>(l.size());
+    g.itemCount = vc;
+    g.type.assign(vc, VertexType::Item);
+    g.layer.assign(vc, 0);
+    g.width.assign(vc, 40);
+    g.height.assign(vc, 20);
+    for (size_t l = 0; l < layers.size(); ++l)
+        for (int32_t v : layers[l]) g.layer[v] = static_cast<int32_t>(l);
+    g.up.assign(vc, {});
+    g.down.assign(vc, {});
+    for (auto [a, b] : edges) {
+        g.down[a].push_back(b);
+        g.up[b].push_back(a);
+    }
+    g.layers = std::move(layers);
+    g.updatePositions();
+    return g;
+}
+
+double span(const LayeredGraph& g, const std::vector<double>& x) {
+    double s = 0;
+    for (int32_t v = 0; v < g.vertexCount(); ++v)
+        for (int32_t w : g.down[v]) s += std::abs(x[v] - x[w]);
+    return s;
+}
+
+}  // namespace
+
+class TestLengthDescent : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    // a -> c -> d with c pushed 300 px aside: the descent straightens the
+    // chain (which end moves is its choice; the span is 0 either way).
+    void aStrayVertexStraightensItsChain() {
+        const LayeredGraph g = descentGraph({{0}, {1}, {2}}, {{0, 1}, {1, 2}});
+        std::vector<double> x{0, 300, 0};
+        const std::vector<double> room(g.width.begin(), g.width.end());
+        QVERIFY(shortenEdges(g, room, LayoutOptions{}, x, 8) > 0);
+        QCOMPARE(span(g, x), 0.0);
+        QCOMPARE(x[0], x[1]);
+        QCOMPARE(x[1], x[2]);
+    }
+
+    // a -> c, each held by an unconnected box beside it: a may go right
+    // only to 40 (w at 100, less half of each width and the 20 px gap), c
+    // left only to 260 (v at 200): the one best drawing.
+    void theNeighboursRoomClampsTheMoves() {
+        // layer 0: a(0) w(1); layer 1: v(2) c(3)
+        const LayeredGraph g = descentGraph({{0, 1}, {2, 3}}, {{0, 3}});
+        std::vector<double> x{0, 100, 200, 300};
+        const std::vector<double> room(g.width.begin(), g.width.end());
+        shortenEdges(g, room, LayoutOptions{}, x, 8);
+        QCOMPARE(x[0], 40.0);
+        QCOMPARE(x[3], 260.0);
+        QCOMPARE(x[1], 100.0);  // nothing pulls the walls
+        QCOMPARE(x[2], 200.0);
+    }
+
+    // A straight run (b over c) 200 px aside from a above and d below
+    // moves or is joined as one: it stays straight, and the span is 0.
+    void aStraightRunStaysStraight() {
+        const LayeredGraph g = descentGraph({{0}, {1}, {2}, {3}}, {{0, 1}, {1, 2}, {2, 3}});
+        std::vector<double> x{0, 200, 200, 0};
+        const std::vector<double> room(g.width.begin(), g.width.end());
+        shortenEdges(g, room, LayoutOptions{}, x, 8);
+        QCOMPARE(x[1], x[2]);
+        QCOMPARE(span(g, x), 0.0);
+    }
+
+    // Already at its shortest: nothing moves.
+    void anOptimumIsLeftAlone() {
+        const LayeredGraph g = descentGraph({{0, 1}, {2, 3}}, {{0, 3}});
+        std::vector<double> x{40, 100, 200, 260};
+        const std::vector<double> room(g.width.begin(), g.width.end());
+        QCOMPARE(shortenEdges(g, room, LayoutOptions{}, x, 8), 0);
+        QCOMPARE(x[0], 40.0);
+        QCOMPARE(x[3], 260.0);
+    }
+
+    // A real MoE decode step, every layer packed left (the worst start):
+    // the descent shortens it by more than a quarter, keeps every gap and
+    // changes no layer's order.
+    void aPackedMoeGetsShorterAndKeepsItsGaps() {
+        std::ifstream f(std::string(IRSCOPE_TEST_DATA) + "/layout/tiny_moe.layout");
+        QVERIFY(f.good());
+        const LayoutGraph input = layoutGraphFromText(f);
+        const LayoutOptions o;
+        LayeredGraph g = buildLayeredGraph(input, assignLayers(input), o);
+        reduceCrossings(g, o.crossingSweeps);
+        const std::vector<std::vector<int32_t>> order = g.layers;
+        const std::vector<double> room(g.width.begin(), g.width.end());
+        std::vector<double> x(g.vertexCount());
+        for (const auto& layer : g.layers)
+            for (size_t i = 0; i < layer.size(); ++i)
+                x[layer[i]] = i == 0 ? 0 : x[layer[i - 1]] + separation(g, room, layer[i - 1], layer[i], o);
+        const double before = span(g, x);
+        QVERIFY(shortenEdges(g, room, o, x, 8) > 0);
+        const double after = span(g, x);
+        QVERIFY2(after < 0.75 * before, qPrintable(QString("span %1 -> %2").arg(before).arg(after)));
+        QVERIFY(g.layers == order);
+        for (const auto& layer : g.layers)
+            for (size_t i = 1; i < layer.size(); ++i)
+                QVERIFY(x[layer[i]] - x[layer[i - 1]] >= separation(g, room, layer[i - 1], layer[i], o) - 1e-6);
+    }
+};
+
+#include "common/suite_registry.h"
+
+IRSCOPE_TEST_APPLESS_MAIN(TestLengthDescent)
+#include "test_length_descent.moc"
