@@ -458,17 +458,17 @@ int64_t reduceCrossings(LayeredGraph& g, int sweeps, Progress* progress, const O
     // tie a long edge's lane first or not) and, when thorough, a third with
     // width keys (a row of wide weights counts as wide: without them the MoE
     // decode fixtures drew up to 4 crossings more than dot; with lanes first
-    // too, it won no graph of the population on crossings), and when
-    // thorough and crossings remain, the three again from the mirrored start
-    // (each layer right to left): where the depth-first order put a branch
-    // on the wrong side (an expert loop, an auxiliary head), the sweeps
-    // from the mirror often do not. Over 200 generated graphs
-    // (bench/run_layout_population.sh) the mirror took the share drawn with
-    // no more crossings than dot from 84% to 96%. The two starts are
-    // independent (each its own copy of the graph and of the satellites'
-    // order, each measured apart), so on a graph big enough to pay for a
-    // thread the mirror is swept and measured beside the first start and
-    // kept only if needed: the result is the same on one core or two.
+    // too, it won no graph of the population on crossings). When thorough,
+    // the three again from the mirrored start (each layer right to left),
+    // kept where crossings remain or where length decides: where the
+    // depth-first order put a branch on the wrong side (an expert loop, an
+    // auxiliary head), the sweeps from the mirror often do not. Over 200
+    // generated graphs (bench/run_layout_population.sh) the mirror took the
+    // share drawn with no more crossings than dot from 84% to 96%. The two
+    // starts are independent (each its own copy of the graph and of the
+    // satellites' order, each measured apart), so on a graph big enough to
+    // pay for a thread the mirror is swept and measured beside the first
+    // start: the result is the same on one core or two.
     const std::vector<std::vector<int32_t>> start = g.layers;
     std::vector<TieRules> rules{{true, false}, {false, false}};
     std::vector<SweptOrder> orders;
@@ -489,9 +489,14 @@ int64_t reduceCrossings(LayeredGraph& g, int sweeps, Progress* progress, const O
             mirror = beside.get();
         } else {
             orders = candidatesFrom(g, satellites, group, start, rules, sweeps, progress, total, measure);
-            if (!anyUncrossed(orders)) mirror = fromMirror(g);
+            if (measure != nullptr || !anyUncrossed(orders)) mirror = fromMirror(g);
         }
-        if (!anyUncrossed(orders)) std::move(mirror.begin(), mirror.end(), std::back_inserter(orders));
+        // When lengths decide, the mirror's orders compete even where the
+        // first start has one without crossings: that one may be long enough
+        // to lose to a crossed order, and the mirror's may be uncrossed and
+        // shorter (7 CNNs in 200 drew a crossing dot does not without it).
+        if (measure != nullptr || !anyUncrossed(orders))
+            std::move(mirror.begin(), mirror.end(), std::back_inserter(orders));
     }
 
     // The winner: the least cost when measured, then the fewest crossings,
