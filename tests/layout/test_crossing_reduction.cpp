@@ -13,37 +13,13 @@
 #include "core/layout/layering.h"
 #include "core/layout/layout.h"
 #include "core/layout/long_edges.h"
+#include "layout/hand_layered.h"
 
 using namespace irscope::layout;
 using namespace irscope::layout::detail;
+using hand_layered::layered;
 
 namespace {
-
-// A proper layered graph from its layers (vertex ids in drawing order) and
-// edges between adjacent layers. Vertices listed in `weights` are weights.
-LayeredGraph layered(std::vector<std::vector<int32_t>> layers, std::initializer_list<std::pair<int32_t, int32_t>> edges,
-                     std::initializer_list<int32_t> weights = {}) {
-    LayeredGraph g;
-    int32_t vc = 0;
-    for (const auto& l : layers) vc += static_cast<int32_t>(l.size());
-    g.itemCount = vc;
-    g.type.assign(vc, VertexType::Item);
-    for (int32_t w : weights) g.type[w] = VertexType::Weight;
-    g.layer.assign(vc, 0);
-    g.width.assign(vc, 40);
-    g.height.assign(vc, 20);
-    for (size_t l = 0; l < layers.size(); ++l)
-        for (int32_t v : layers[l]) g.layer[v] = static_cast<int32_t>(l);
-    g.up.assign(vc, {});
-    g.down.assign(vc, {});
-    for (auto [a, b] : edges) {
-        g.down[a].push_back(b);
-        g.up[b].push_back(a);
-    }
-    g.layers = std::move(layers);
-    g.updatePositions();
-    return g;
-}
 
 LayoutNode box(const char* name, ItemKind kind = ItemKind::Op) {
     LayoutNode n;

@@ -6,9 +6,7 @@
 
 #include <cmath>
 #include <fstream>
-#include <initializer_list>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "core/layout/crossing_reduction.h"
@@ -19,36 +17,13 @@
 #include "core/layout/length_descent.h"
 #include "core/layout/long_edges.h"
 #include "core/layout/separation.h"
+#include "layout/hand_layered.h"
 
 using namespace irscope::layout;
 using namespace irscope::layout::detail;
+using hand_layered::layered;
 
 namespace {
-
-// Layers of vertex ids (drawing order), edges between adjacent layers; every
-// box 40 px wide.
-LayeredGraph descentGraph(std::vector<std::vector<int32_t>> layers,
-                          std::initializer_list<std::pair<int32_t, int32_t>> edges) {
-    LayeredGraph g;
-    int32_t vc = 0;
-    for (const auto& l : layers) vc += static_cast<int32_t>(l.size());
-    g.itemCount = vc;
-    g.type.assign(vc, VertexType::Item);
-    g.layer.assign(vc, 0);
-    g.width.assign(vc, 40);
-    g.height.assign(vc, 20);
-    for (size_t l = 0; l < layers.size(); ++l)
-        for (int32_t v : layers[l]) g.layer[v] = static_cast<int32_t>(l);
-    g.up.assign(vc, {});
-    g.down.assign(vc, {});
-    for (auto [a, b] : edges) {
-        g.down[a].push_back(b);
-        g.up[b].push_back(a);
-    }
-    g.layers = std::move(layers);
-    g.updatePositions();
-    return g;
-}
 
 double span(const LayeredGraph& g, const std::vector<double>& x) {
     double s = 0;
@@ -66,7 +41,7 @@ private Q_SLOTS:
     // a -> c -> d with c pushed 300 px aside: the descent straightens the
     // chain (which end moves is its choice; the span is 0 either way).
     void aStrayVertexStraightensItsChain() {
-        const LayeredGraph g = descentGraph({{0}, {1}, {2}}, {{0, 1}, {1, 2}});
+        const LayeredGraph g = layered({{0}, {1}, {2}}, {{0, 1}, {1, 2}});
         std::vector<double> x{0, 300, 0};
         const std::vector<double> room(g.width.begin(), g.width.end());
         QVERIFY(shortenEdges(g, room, LayoutOptions{}, x, 8) > 0);
@@ -80,7 +55,7 @@ private Q_SLOTS:
     // left only to 260 (v at 200): the one best drawing.
     void theNeighboursRoomClampsTheMoves() {
         // layer 0: a(0) w(1); layer 1: v(2) c(3)
-        const LayeredGraph g = descentGraph({{0, 1}, {2, 3}}, {{0, 3}});
+        const LayeredGraph g = layered({{0, 1}, {2, 3}}, {{0, 3}});
         std::vector<double> x{0, 100, 200, 300};
         const std::vector<double> room(g.width.begin(), g.width.end());
         shortenEdges(g, room, LayoutOptions{}, x, 8);
@@ -93,7 +68,7 @@ private Q_SLOTS:
     // A straight run (b over c) 200 px aside from a above and d below
     // moves or is joined as one: it stays straight, and the span is 0.
     void aStraightRunStaysStraight() {
-        const LayeredGraph g = descentGraph({{0}, {1}, {2}, {3}}, {{0, 1}, {1, 2}, {2, 3}});
+        const LayeredGraph g = layered({{0}, {1}, {2}, {3}}, {{0, 1}, {1, 2}, {2, 3}});
         std::vector<double> x{0, 200, 200, 0};
         const std::vector<double> room(g.width.begin(), g.width.end());
         shortenEdges(g, room, LayoutOptions{}, x, 8);
@@ -103,7 +78,7 @@ private Q_SLOTS:
 
     // Already at its shortest: nothing moves.
     void anOptimumIsLeftAlone() {
-        const LayeredGraph g = descentGraph({{0, 1}, {2, 3}}, {{0, 3}});
+        const LayeredGraph g = layered({{0, 1}, {2, 3}}, {{0, 3}});
         std::vector<double> x{40, 100, 200, 260};
         const std::vector<double> room(g.width.begin(), g.width.end());
         QCOMPARE(shortenEdges(g, room, LayoutOptions{}, x, 8), 0);
