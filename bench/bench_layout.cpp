@@ -26,6 +26,8 @@
 // --save-layout writes it so (the fixtures of bench/make_layout_fixtures.sh).
 // --dot-cache keeps dot's figures per exact input (see dotCachePath); --runs
 // caps our timing runs (1: quality figures only, for a quick look).
+#include <sys/wait.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -259,7 +261,10 @@ Metrics runDot(const LayoutGraph& g, const LayoutOptions& o, const std::string& 
         const double ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
         if (rc != 0) {
             m.ms = ms;
-            m.note = "timeout " + std::to_string(timeout) + " s";
+            // timeout(1) exits 124 when it stopped dot; anything else is dot failing.
+            const bool late = WIFEXITED(rc) && WEXITSTATUS(rc) == 124;
+            m.note =
+                late ? "timeout " + std::to_string(timeout) + " s" : "dot failed (status " + std::to_string(rc) + ")";
             return m;
         }
         best = std::min(best, ms);
@@ -351,12 +356,14 @@ std::string dotCachePath(const std::string& cacheDir, const std::string& name, c
     return cacheDir + "/" + name + "-" + hex + ".dot-figures";
 }
 
-bool readDotFigures(const std::string& file, Metrics& m, double& startMs) {
+bool readDotFigures(const std::string& file, int timeout, Metrics& m, double& startMs) {
     std::ifstream f(file);
     std::string first;
     if (f >> first && first == "timeout") {  // dot did not finish in time: no figures, only that
-        if (!(f >> m.ms >> m.note)) return false;
-        m.note = "timeout " + m.note + " s";
+        int within = 0;
+        // A timeout kept from a shorter limit says nothing of a longer one: run dot again.
+        if (!(f >> m.ms >> within) || within < timeout) return false;
+        m.note = "timeout " + std::to_string(within) + " s";
         return true;
     }
     f.clear();
@@ -369,8 +376,8 @@ bool readDotFigures(const std::string& file, Metrics& m, double& startMs) {
 }
 
 void writeDotFigures(const std::string& file, const Metrics& m, double startMs, int timeout) {
-    if (!m.ok) {
-        std::ofstream(file) << "timeout " << m.ms << " " << timeout << "\n";
+    if (!m.ok) {  // only a timeout is worth keeping (a crash or an interrupt is not dot's answer)
+        if (m.note.rfind("timeout", 0) == 0) std::ofstream(file) << "timeout " << m.ms << " " << timeout << "\n";
         return;
     }
     std::ofstream(file) << m.ms << " " << m.layers << " " << m.crossings << " " << m.width << " " << m.edgeLength << " "
@@ -438,7 +445,7 @@ int renderIr(const std::string& path, const std::string& svg, bool weights, bool
         const std::string cached = dotCache.empty() ? std::string() : dotCachePath(dotCache, name, dotInput);
         Metrics viaDot;
         double start = 0;
-        if (cached.empty() || !readDotFigures(cached, viaDot, start)) {
+        if (cached.empty() || !readDotFigures(cached, dotTimeout, viaDot, start)) {
             viaDot = runDot(dotInput, LayoutOptions{}, dir, name + "-g", dotTimeout);
             start = dotStartMs(dir);
             if (!cached.empty()) {

@@ -18,15 +18,15 @@
 # our layout to at most one crossing more than dot on each.
 #
 # Usage: bench/make_layout_fixtures.sh [BENCH_LAYOUT_BINARY] [--generated-only]
-# The binary defaults to build-layout/bench_layout_direct, as built by
-# bench/run_layout_vs_dot.sh. Needs python3 and graphviz (dot); the
+# The binary defaults to build/bin/bench_layout (cmake --build build
+# --target bench_layout). Needs python3 and graphviz (dot); the
 # generated graphs need the venv with torch 2.13 and pytorch-ir
 # (PYTHON=..., default build-py/venv/bin/python).
 # The ghosts depend on the engine that writes the bounds: rerun after a
 # change to ghosting (long_edges) or layering.
 set -e
 root=$(cd "$(dirname "$0")/.." && pwd)
-bin=${1:-$root/build-layout/bench_layout_direct}
+bin=${1:-$root/build/bin/bench_layout}
 generated_only=false
 [ "$2" = "--generated-only" ] && generated_only=true
 py=${PYTHON:-$root/build-py/venv/bin/python}

@@ -23,7 +23,9 @@
 //  - a final left-to-right pass per layer restores the minimum separation
 //    that balancing can violate with unequal widths, so boxes never overlap;
 //  - then weights and ghosts slide towards their consumers within the room
-//    left (satellite_placement.h).
+//    left (satellite_placement.h);
+//  - then straight runs of vertices move sideways to shorten the edges
+//    that leave them, the order kept (length_descent.h).
 #include <vector>
 
 #include "core/layout/layered_graph.h"

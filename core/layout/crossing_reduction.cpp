@@ -4,6 +4,7 @@
 #include <future>
 #include <iterator>
 #include <limits>
+#include <system_error>
 #include <thread>
 
 #include "core/layout/adjacent_exchange.h"
@@ -73,7 +74,9 @@ struct SweepBudget {
 };
 
 constexpr int64_t kSweepWork = 400000;
-constexpr int64_t kThoroughVisits = 48;  // rounds x candidates the budget must afford for a thorough run
+// Rounds x candidates the budget must afford for a thorough run (12 rounds
+// of the four candidates a thread swept when this was set; three now).
+constexpr int64_t kThoroughVisits = 48;
 // Choosing between candidate orders by drawn length: one crossing counts as
 // this many px of horizontal edge span (a few long edges'), so length
 // decides between orders with as many crossings, and a crossing more is
@@ -448,7 +451,7 @@ int64_t reduceCrossings(LayeredGraph& g, int sweeps, Progress* progress, const O
     // sorts every layer twice and the exchange visits about as many again,
     // for each candidate this thread sweeps (two, or three when thorough;
     // the mirrored start's report no progress).
-    const int64_t total = (thorough ? 3 : 2) * 2 * static_cast<int64_t>(std::max(budget.rounds, 1)) * 3 * vc;
+    const int64_t total = (thorough ? 3 : 2) * static_cast<int64_t>(std::max(budget.rounds, 1)) * 3 * vc;
     initialOrder(g);
     const Satellites satellites = findSatellites(g);
     const std::vector<int32_t> group = exchangeGroups(satellites, vc);
@@ -484,9 +487,13 @@ int64_t reduceCrossings(LayeredGraph& g, int sweeps, Progress* progress, const O
         std::vector<SweptOrder> mirror;
         if (vc >= kParallelVertices && std::thread::hardware_concurrency() > 1) {
             // Its own copy, taken before this thread starts changing g.
-            auto beside = std::async(std::launch::async, [own = g, &fromMirror]() mutable { return fromMirror(own); });
+            std::future<std::vector<SweptOrder>> beside;
+            try {
+                beside = std::async(std::launch::async, [own = g, &fromMirror]() mutable { return fromMirror(own); });
+            } catch (const std::system_error&) {  // no thread to be had: both starts on this one
+            }
             orders = candidatesFrom(g, satellites, group, start, rules, sweeps, progress, total, measure);
-            mirror = beside.get();
+            mirror = beside.valid() ? beside.get() : fromMirror(g);
         } else {
             orders = candidatesFrom(g, satellites, group, start, rules, sweeps, progress, total, measure);
             if (measure != nullptr || !anyUncrossed(orders)) mirror = fromMirror(g);

@@ -20,7 +20,7 @@
 // Budget: graphs of up to a few thousand vertices, where effort is cheap
 // and the drawing is held to dot's crossings (tests/layout/
 // test_dot_bounds.cpp), get more rounds, measure the order after every
-// half-round, and try six candidate orders (three tie rules from two
+// half-round, and try up to six candidate orders (three tie rules from two
 // starts, the second start swept on a second thread where the graph pays
 // for one); larger ones (the 100k-node LLM), where time matters more, keep
 // the caller's rounds and two candidates.
@@ -41,7 +41,7 @@ using OrderLength = std::function<double(const LayeredGraph&)>;
 
 // Reorders g.layers (and g.pos); returns the crossing count of the result.
 // Reports through `progress` (may throw LayoutCancelled). Graphs small
-// enough for the thorough budget try six candidate orders and, given
+// enough for the thorough budget try up to six candidate orders and, given
 // orderLength, keep the one with the least crossings-plus-length cost (a
 // crossing weighing as much as 5,000 px of horizontal span); otherwise the
 // one with the fewest crossings.

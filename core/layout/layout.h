@@ -9,7 +9,8 @@
 //      crossing count; small graphs: several candidate orders, the least
 //      crossings-plus-length one kept)
 //   -> coordinates (Brandes-Koepf, weights and ghosts left out of the
-//      alignment, then slid towards their consumers)
+//      alignment, then slid towards their consumers, then edge-length
+//      descent)
 //   -> edge routing (polylines from the source's bottom to the target's top).
 #include <exception>
 #include <functional>
