@@ -24,11 +24,11 @@ constexpr double kLeast = 0.5;
 // graph is a few microseconds, and a vector per run made it mostly malloc.
 struct Runs {
     std::vector<int32_t> of, start, members;
+    std::vector<int32_t> fill;  // scratch for the counting sort, kept across passes
 };
 
 void findRuns(const LayeredGraph& g, const std::vector<double>& x, Runs& r) {
     r.of.assign(g.vertexCount(), -1);
-    r.start.assign(1, 0);
     int32_t count = 0;
     for (const auto& layer : g.layers)
         for (int32_t v : layer) {
@@ -47,9 +47,9 @@ void findRuns(const LayeredGraph& g, const std::vector<double>& x, Runs& r) {
     for (int32_t run : r.of) ++r.start[static_cast<size_t>(run) + 1];
     for (int32_t i = 0; i < count; ++i) r.start[i + 1] += r.start[i];
     r.members.resize(r.of.size());
-    std::vector<int32_t> fill(r.start.begin(), r.start.end() - 1);
+    r.fill.assign(r.start.begin(), r.start.end() - 1);
     for (const auto& layer : g.layers)
-        for (int32_t v : layer) r.members[fill[r.of[v]]++] = v;
+        for (int32_t v : layer) r.members[r.fill[r.of[v]]++] = v;
 }
 
 }  // namespace
