@@ -60,6 +60,25 @@ int shortenEdges(const LayeredGraph& g, const std::vector<double>& room, const L
     int moves = 0;
     std::vector<double> offsets;
     Runs runs;
+    // A run is skipped when nothing it depends on has changed since it was
+    // last looked at, so it would find the same t as then: one it took (now
+    // 0) or one too small to take. It depends on its members (seenAs: the
+    // run's top vertex and size then; runs join as they line up), their x,
+    // their edges' far ends and their layer neighbours (stale: none of
+    // those moved since). After the first pass only a few runs move, and
+    // visiting every run again was most of the descent's time.
+    const int32_t vc = g.vertexCount();
+    std::vector<char> stale(vc, 0);
+    std::vector<std::pair<int32_t, int32_t>> seenAs(vc, {-1, 0});
+    auto touch = [&](int32_t v) {
+        stale[v] = 0;
+        for (int32_t w : g.up[v]) stale[w] = 0;
+        for (int32_t w : g.down[v]) stale[w] = 0;
+        const auto& layer = g.layers[g.layer[v]];
+        const auto p = static_cast<size_t>(g.pos[v]);
+        if (p > 0) stale[layer[p - 1]] = 0;
+        if (p + 1 < layer.size()) stale[layer[p + 1]] = 0;
+    };
     for (int pass = 0; pass < passes; ++pass) {
         findRuns(g, x, runs);
         int moved = 0;
@@ -67,6 +86,12 @@ int shortenEdges(const LayeredGraph& g, const std::vector<double>& room, const L
         for (int32_t id = 0; id < count; ++id) {
             const auto first = runs.members.begin() + runs.start[id];
             const auto last = runs.members.begin() + runs.start[id + 1];
+            const std::pair<int32_t, int32_t> as{*first, runs.start[id + 1] - runs.start[id]};
+            if (std::all_of(first, last, [&](int32_t v) { return stale[v] != 0 && seenAs[v] == as; })) continue;
+            for (auto it = first; it != last; ++it) {
+                stale[*it] = 1;
+                seenAs[*it] = as;
+            }
             offsets.clear();
             double lo = -kInf, hi = kInf;
             for (auto it = first; it != last; ++it) {
@@ -92,6 +117,8 @@ int shortenEdges(const LayeredGraph& g, const std::vector<double>& room, const L
             t = std::clamp(t, std::min(lo, 0.0), std::max(hi, 0.0));
             if (std::abs(t) < kLeast) continue;
             for (auto it = first; it != last; ++it) x[*it] += t;
+            for (auto it = first; it != last; ++it) touch(*it);
+            for (auto it = first; it != last; ++it) stale[*it] = 1;  // at its best t now
             ++moved;
         }
         moves += moved;
