@@ -1,14 +1,16 @@
 #include "core/layout/crossing_reduction.h"
 
 #include <algorithm>
+#include <functional>
 #include <future>
-#include <iterator>
 #include <limits>
 #include <system_error>
 #include <thread>
 
 #include "core/layout/adjacent_exchange.h"
+#include "core/layout/candidate_pool.h"
 #include "core/layout/crossing_count.h"
+#include "core/layout/small_sort.h"
 
 namespace irscope::layout::detail {
 
@@ -77,15 +79,6 @@ constexpr int64_t kSweepWork = 400000;
 // Rounds x candidates the budget must afford for a thorough run (12 rounds
 // of the four candidates a thread swept when this was set; three now).
 constexpr int64_t kThoroughVisits = 48;
-// Choosing between candidate orders by drawn length: one crossing counts as
-// this many px of horizontal edge span (a few long edges'), so length
-// decides between orders with as many crossings, and a crossing more is
-// taken only for a much shorter drawing. Measured over the population and
-// the fixtures once edge-length descent (length_descent.h) made the lengths
-// honest: at 1,000 px, 9 graphs in 200 drew more crossings than dot; at
-// 10,000, tiny_moe took one crossing fewer for edges 1.32x dot's; anything
-// from 3,000 to 8,000 kept both within bounds.
-constexpr double kCrossingWorth = 5000;
 constexpr int kMaxRounds = 12;
 constexpr double kPackGap = 20;  // the default node gap, for widthKeys
 // A thorough graph of at least this many vertices sweeps its two starts on
@@ -261,7 +254,7 @@ private:
         // lanesFirst: on a tie a long edge's lane goes first (left).
         // Satellites take the right of their anchor on their own ties, so the
         // lane then runs beside the chain instead of beyond its weights.
-        std::stable_sort(buffer_.begin(), buffer_.end(), [&](int32_t a, int32_t b) {
+        stableSortSmall(buffer_.begin(), buffer_.end(), [&](int32_t a, int32_t b) {
             if (key_[a] != key_[b]) return key_[a] < key_[b];
             return lanesFirst_ && g_.isDummy(a) && !g_.isDummy(b);
         });
@@ -282,8 +275,8 @@ private:
             layer.push_back(v);
             return;
         }
-        std::stable_sort(sat.begin(), sat.end(),
-                         [&](int32_t a, int32_t b) { return g_.pos[g_.down[a][0]] < g_.pos[g_.down[b][0]]; });
+        stableSortSmall(sat.begin(), sat.end(),
+                        [&](int32_t a, int32_t b) { return g_.pos[g_.down[a][0]] < g_.pos[g_.down[b][0]]; });
         const size_t split = leftSatellites(v, sat);
         layer.insert(layer.end(), sat.begin(), sat.begin() + static_cast<std::ptrdiff_t>(split));
         layer.push_back(v);
@@ -368,76 +361,46 @@ private:
 
 namespace {
 
-// One candidate's outcome: its crossings and its order.
-struct SweptOrder {
-    int64_t crossings = 0;
-    std::vector<std::vector<int32_t>> layers;
-    // Crossings plus drawn length (see kCrossingWorth) once measured;
-    // infinite when not measured because it could not win.
-    double cost = std::numeric_limits<double>::infinity();
-};
-
 // How one candidate sweeps (BarycenterSweeps::run).
 struct TieRules {
     bool lanesFirst, widthKeys;
 };
 
-// The candidates from one start, in the order of `rules`. stopAtZero: none
-// after one with no crossings (when no length decides between such orders).
-std::vector<SweptOrder> sweepFrom(LayeredGraph& g, Satellites satellites, const std::vector<int32_t>& group,
-                                  const std::vector<std::vector<int32_t>>& start, const std::vector<TieRules>& rules,
-                                  int sweeps, Progress* progress, int64_t total, bool stopAtZero) {
+// Sweeps the candidates from one start, in the order of `rules`, handing
+// each to `done`. stopAtZero: none after one with no crossings (when no
+// length decides between such orders).
+void sweepFrom(LayeredGraph& g, Satellites satellites, const std::vector<int32_t>& group,
+               const std::vector<std::vector<int32_t>>& start, const std::vector<TieRules>& rules, int sweeps,
+               Progress* progress, int64_t total, bool stopAtZero, const std::function<void(SweptOrder)>& done) {
     BarycenterSweeps sweeper(g, satellites, group, sweeps, progress, total);
-    std::vector<SweptOrder> out;
     for (const TieRules& r : rules) {
         g.layers = start;
         g.updatePositions();
         SweptOrder o;
         o.crossings = sweeper.run(r.lanesFirst, r.widthKeys, o.layers);
-        out.push_back(std::move(o));
-        if (stopAtZero && out.back().crossings == 0) break;
-    }
-    return out;
-}
-
-// Measures the orders that could win (sets their cost), fewest crossings
-// first, so the best cost so far rules out the rest early: a length is never
-// negative, so an order whose crossings alone cost more cannot win, and one
-// already measured would only tie.
-void measureOrders(LayeredGraph& g, std::vector<SweptOrder>& orders, const OrderLength& orderLength) {
-    std::vector<size_t> rank(orders.size());
-    for (size_t i = 0; i < rank.size(); ++i) rank[i] = i;
-    std::stable_sort(rank.begin(), rank.end(),
-                     [&](size_t a, size_t b) { return orders[a].crossings < orders[b].crossings; });
-    double best = std::numeric_limits<double>::infinity();
-    std::vector<size_t> measured;
-    for (const size_t i : rank) {
-        SweptOrder& o = orders[i];
-        const double cost = static_cast<double>(o.crossings) * kCrossingWorth;
-        if (cost >= best) break;
-        if (std::any_of(measured.begin(), measured.end(), [&](size_t m) { return orders[m].layers == o.layers; }))
-            continue;
-        g.layers = o.layers;
-        g.updatePositions();
-        measured.push_back(i);
-        o.cost = cost + orderLength(g);
-        best = std::min(best, o.cost);
+        const bool uncrossed = o.crossings == 0;
+        done(std::move(o));
+        if (stopAtZero && uncrossed) break;
     }
 }
 
-// Sweeps the candidates from one start and, when measuring, measures them.
-std::vector<SweptOrder> candidatesFrom(LayeredGraph& g, const Satellites& satellites, const std::vector<int32_t>& group,
-                                       const std::vector<std::vector<int32_t>>& start,
-                                       const std::vector<TieRules>& rules, int sweeps, Progress* progress,
-                                       int64_t total, const OrderLength* measure) {
-    std::vector<SweptOrder> orders =
-        sweepFrom(g, satellites, group, start, rules, sweeps, progress, total, /*stopAtZero=*/measure == nullptr);
-    if (measure != nullptr) measureOrders(g, orders, *measure);
-    return orders;
-}
-
-bool anyUncrossed(const std::vector<SweptOrder>& orders) {
-    return std::any_of(orders.begin(), orders.end(), [](const SweptOrder& o) { return o.crossings == 0; });
+// What the sweeps and the measuring of one start need of g, without its
+// order (layers and pos: the sweeps set them from their start) and without
+// the edges' chains (only routing reads them). Reads only members that
+// neither the sweeps nor the measuring change (not even layers' size: an
+// assignment to g.layers writes it), so it may run beside sweeps of g.
+LayeredGraph orderingCopy(const LayeredGraph& g) {
+    LayeredGraph own;
+    own.itemCount = g.itemCount;
+    own.ghostCount = g.ghostCount;
+    own.type = g.type;
+    own.layer = g.layer;
+    own.width = g.width;
+    own.height = g.height;
+    own.ghostOf = g.ghostOf;
+    own.up = g.up;
+    own.down = g.down;
+    return own;
 }
 
 }  // namespace
@@ -476,34 +439,51 @@ int64_t reduceCrossings(LayeredGraph& g, int sweeps, Progress* progress, const O
     std::vector<TieRules> rules{{true, false}, {false, false}};
     std::vector<SweptOrder> orders;
     if (!thorough) {
-        orders = candidatesFrom(g, satellites, group, start, rules, sweeps, progress, total, nullptr);
+        sweepFrom(g, satellites, group, start, rules, sweeps, progress, total, /*stopAtZero=*/true,
+                  [&](SweptOrder o) { orders.push_back(std::move(o)); });
     } else {
         rules.push_back({false, true});
         std::vector<std::vector<int32_t>> mirrored = start;
         for (auto& layer : mirrored) std::reverse(layer.begin(), layer.end());
-        auto fromMirror = [&, mirrored = std::move(mirrored)](LayeredGraph& own) {
-            return candidatesFrom(own, satellites, group, mirrored, rules, sweeps, nullptr, total, measure);
+        CandidatePool pool(measure);
+        // One start's candidates swept on `own`, each measured as soon as it
+        // is swept (by this thread, or by the other one where it is free).
+        auto sweepStart = [&](LayeredGraph& own, int id, const std::vector<std::vector<int32_t>>& from,
+                              Progress* reporting) {
+            sweepFrom(own, satellites, group, from, rules, sweeps, reporting, total, measure == nullptr,
+                      [&](SweptOrder o) {
+                          pool.add(id, std::move(o));
+                          pool.measureWaiting(own);
+                      });
         };
-        std::vector<SweptOrder> mirror;
         if (vc >= kParallelVertices && std::thread::hardware_concurrency() > 1) {
-            // Its own copy, taken before this thread starts changing g.
-            std::future<std::vector<SweptOrder>> beside;
+            // Its own copy, taken on that thread (a graph of a few hundred
+            // vertices is as many small vectors, a fifth of a small layout's
+            // allocations): it reads only what this thread's sweeps leave
+            // alone (orderingCopy), and brings its own layers. Declared after
+            // everything it uses, so an exception here waits for it first.
+            std::future<void> beside;
             try {
-                beside = std::async(std::launch::async, [own = g, &fromMirror]() mutable { return fromMirror(own); });
+                beside = std::async(std::launch::async, [&]() {
+                    LayeredGraph own = orderingCopy(g);
+                    sweepStart(own, 1, mirrored, nullptr);
+                });
             } catch (const std::system_error&) {  // no thread to be had: both starts on this one
             }
-            orders = candidatesFrom(g, satellites, group, start, rules, sweeps, progress, total, measure);
-            mirror = beside.valid() ? beside.get() : fromMirror(g);
+            sweepStart(g, 0, start, progress);
+            if (beside.valid())
+                beside.get();
+            else
+                sweepStart(g, 1, mirrored, nullptr);
         } else {
-            orders = candidatesFrom(g, satellites, group, start, rules, sweeps, progress, total, measure);
-            if (measure != nullptr || !anyUncrossed(orders)) mirror = fromMirror(g);
+            sweepStart(g, 0, start, progress);
+            if (measure != nullptr || !pool.anyUncrossed(0)) sweepStart(g, 1, mirrored, nullptr);
         }
         // When lengths decide, the mirror's orders compete even where the
         // first start has one without crossings: that one may be long enough
         // to lose to a crossed order, and the mirror's may be uncrossed and
         // shorter (7 CNNs in 200 drew a crossing dot does not without it).
-        if (measure != nullptr || !anyUncrossed(orders))
-            std::move(mirror.begin(), mirror.end(), std::back_inserter(orders));
+        orders = pool.orders(/*withMirror=*/measure != nullptr || !pool.anyUncrossed(0));
     }
 
     // The winner: the least cost when measured, then the fewest crossings,

@@ -29,15 +29,15 @@
 #include <vector>
 
 #include "core/layout/adjacent_exchange.h"  // transposePass, used with the groups below
+#include "core/layout/candidate_pool.h"
 #include "core/layout/layered_graph.h"
 #include "core/layout/progress.h"
 
 namespace irscope::layout::detail {
 
-// The drawn length of an order (the caller's coordinates, summed over its
-// edges), to choose between candidate orders. It may be called from two
-// threads at once, each with its own graph.
-using OrderLength = std::function<double(const LayeredGraph&)>;
+// OrderLength (candidate_pool.h): the drawn length of an order (the
+// caller's coordinates, summed over its edges), to choose between candidate
+// orders. It may be called from two threads at once, each with its own graph.
 
 // Reorders g.layers (and g.pos); returns the crossing count of the result.
 // Reports through `progress` (may throw LayoutCancelled). Graphs small
