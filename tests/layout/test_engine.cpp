@@ -413,14 +413,14 @@ private Q_SLOTS:
     }
 
     void progressIsReportedAndCancels() {
-        // 150 decoder layers: ~11k vertices with the lanes, past the size
-        // whose crossing budget is thorough and measures candidate orders
-        // (whose coordinates the drawing reuses, leaving that phase no work).
+        // 300 decoder layers: ~22k vertices with the lanes, past the sizes
+        // whose candidate orders are weighed by drawn length (their
+        // coordinates the drawing reuses, leaving that phase no work).
         // The callback sees every phase in order, fractions from 0 to 1 that
         // never go back, several reports inside the crossing and coordinate
         // loops (one per 4096 vertices sorted or aligned), and does not change
         // the result.
-        const LayoutGraph g = llamaBlocks(150);
+        const LayoutGraph g = llamaBlocks(300);
         std::vector<std::pair<double, std::string>> calls;
         LayoutOptions o;
         o.progress = [&](double f, const char* phase) {
