@@ -21,11 +21,13 @@
 // and the drawing is held to dot's crossings (tests/layout/
 // test_dot_bounds.cpp), get more rounds, measure the order after every
 // half-round, and try up to six candidate orders (three tie rules from two
-// starts, the second start swept on a second thread where the graph pays
-// for one); larger ones keep the caller's rounds and, up to 20,000 vertices
-// (a 3,000-node MoE step), still weigh four candidates (two tie rules from
-// both starts) by drawn length; beyond that (the 100k-node LLM), where time
-// matters more, two candidates compete on crossings alone.
+// starts; where the graph pays for a second thread, the second start is
+// swept there with two of them, and either thread measures any order
+// swept, candidate_pool.h). Larger ones keep the caller's rounds and, up
+// to 20,000 vertices (a 3,000-node MoE step), still weigh four candidates
+// (two tie rules from both starts) by drawn length; beyond that (the
+// 100k-node LLM), where time matters more, two candidates compete on
+// crossings alone.
 #include <cstdint>
 #include <functional>
 #include <vector>
@@ -42,11 +44,10 @@ namespace irscope::layout::detail {
 // orders. It may be called from two threads at once, each with its own graph.
 
 // Reorders g.layers (and g.pos); returns the crossing count of the result.
-// Reports through `progress` (may throw LayoutCancelled). Graphs small
-// enough for the thorough budget try up to six candidate orders and, given
-// orderLength, keep the one with the least crossings-plus-length cost (a
-// crossing weighing as much as 5,000 px of horizontal span); otherwise the
-// one with the fewest crossings.
+// Reports through `progress` (may throw LayoutCancelled). Given
+// orderLength, graphs of up to 20,000 vertices keep the candidate with the
+// least crossings-plus-length cost (a crossing weighing as much as 5,000 px
+// of horizontal span); otherwise the one with the fewest crossings.
 int64_t reduceCrossings(LayeredGraph& g, int sweeps, Progress* progress = nullptr, const OrderLength& orderLength = {});
 
 }  // namespace irscope::layout::detail
