@@ -5,13 +5,14 @@
 
 namespace irscope::layout::detail {
 
-void CandidatePool::add(int start, SweptOrder order) {
+void CandidatePool::add(int start, SweptOrder order, bool weigh) {
     const std::lock_guard<std::mutex> hold(lock_);
     auto e = std::make_unique<Entry>();
     e->start = start;
     e->seq = static_cast<int>(std::count_if(entries_.begin(), entries_.end(),
                                             [&](const std::unique_ptr<Entry>& o) { return o->start == start; }));
     e->order = std::move(order);
+    e->taken = !weigh;
     entries_.push_back(std::move(e));
 }
 

@@ -54,8 +54,10 @@ public:
     // measure: null when no length decides (orders are then never measured).
     explicit CandidatePool(const OrderLength* measure) : measure_(measure) {}
 
-    // Adds an order swept from start `start` (0 the first, 1 the mirror).
-    void add(int start, SweptOrder order);
+    // Adds an order swept from start `start` (0 the first, 1 the mirror),
+    // in the order swept. weigh: false to leave it unmeasured (it competes
+    // on crossings only, so it wins only where no order is measured).
+    void add(int start, SweptOrder order, bool weigh = true);
 
     // Measures waiting orders, fewest crossings first, on `own` (the
     // calling thread's graph; its order is overwritten) until none waits.

@@ -1,6 +1,7 @@
 // The candidate pool of the crossing reduction (core/layout/candidate_pool.h):
 // orders come back in sweep order whichever thread measured them; an order
-// that cannot win and the twin of one measured are not measured; waiting
+// that cannot win, the twin of one measured and one added unweighed are not
+// measured; waiting
 // orders are measured fewest crossings first; two threads measuring at once
 // (std::thread) measure every order exactly once, each with its own length.
 #include <QTest>
@@ -110,6 +111,26 @@ private Q_SLOTS:
         QCOMPARE(all[1].cost, 2 * kCrossingWorth + 1e6);
         QCOMPARE(all[2].cost, 1 * kCrossingWorth + 1e6);
         QCOMPARE(all[3].cost, std::numeric_limits<double>::infinity());
+    }
+
+    // An order added unweighed (a start weighs only its fewest crossings)
+    // is never measured, and still comes back in sweep order.
+    void anOrderAddedUnweighedIsNeverMeasured() {
+        std::vector<int32_t> measured;
+        const OrderLength length = [&](const LayeredGraph& g) {
+            measured.push_back(onlyVertex(g));
+            return 1e6;
+        };
+        CandidatePool pool(&length);
+        pool.add(0, order(1, 0), /*weigh=*/false);
+        pool.add(0, order(2, 5));
+        LayeredGraph g = graphFor(3);
+        pool.measureWaiting(g);
+        QCOMPARE(measured, (std::vector<int32_t>{2}));
+        const std::vector<SweptOrder> all = pool.orders(true);
+        QCOMPARE(all[0].layers[0][0], 1);
+        QCOMPARE(all[0].cost, std::numeric_limits<double>::infinity());
+        QCOMPARE(all[1].cost, 5 * kCrossingWorth + 1e6);
     }
 
     // Two threads drain one pool, each on its own graph: every order is
