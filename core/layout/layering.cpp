@@ -21,13 +21,24 @@ struct TopologicalOrder {
 TopologicalOrder topologicalOrder(const LayoutGraph& graph) {
     const auto n = static_cast<int32_t>(graph.nodes.size());
     const auto m = static_cast<int32_t>(graph.edges.size());
-    std::vector<std::vector<int32_t>> outEdges(n);
+    // Out-edges in compressed rows (a vector per node was most of the
+    // layering's allocations on a small graph).
+    std::vector<int32_t> outStart(static_cast<size_t>(n) + 1, 0), outEdges;
     std::vector<int32_t> indeg(n, 0);
     for (int32_t e = 0; e < m; ++e) {
         const auto& ed = graph.edges[e];
         if (ed.source == ed.target) continue;
-        outEdges[ed.source].push_back(e);
+        ++outStart[ed.source + 1];
         ++indeg[ed.target];
+    }
+    for (int32_t v = 0; v < n; ++v) outStart[v + 1] += outStart[v];
+    outEdges.resize(outStart[n]);
+    {
+        std::vector<int32_t> fill(outStart.begin(), outStart.end() - 1);
+        for (int32_t e = 0; e < m; ++e) {
+            const auto& ed = graph.edges[e];
+            if (ed.source != ed.target) outEdges[fill[ed.source]++] = e;
+        }
     }
     TopologicalOrder t;
     t.topoPos.assign(n, -1);
@@ -49,8 +60,8 @@ TopologicalOrder topologicalOrder(const LayoutGraph& graph) {
         t.topoPos[v] = static_cast<int32_t>(t.order.size());
         t.order.push_back(v);
         indeg[v] = -1;
-        for (int32_t e : outEdges[v]) {
-            const int32_t u = graph.edges[e].target;
+        for (int32_t k = outStart[v]; k < outStart[v + 1]; ++k) {
+            const int32_t u = graph.edges[outEdges[k]].target;
             if (t.topoPos[u] < 0 && --indeg[u] == 0) queue.push_back(u);
         }
     }
@@ -70,6 +81,17 @@ DownwardAdjacency downwardAdjacency(const LayoutGraph& graph, const std::vector<
     DownwardAdjacency adj;
     adj.preds.resize(n);
     adj.succs.resize(n);
+    std::vector<int32_t> ins(n, 0), outs(n, 0);  // to size each list once
+    for (const auto& ed : graph.edges) {
+        if (ed.source == ed.target) continue;
+        const bool against = topoPos[ed.source] > topoPos[ed.target];
+        ++outs[against ? ed.target : ed.source];
+        ++ins[against ? ed.source : ed.target];
+    }
+    for (int32_t v = 0; v < n; ++v) {
+        adj.preds[v].reserve(ins[v]);
+        adj.succs[v].reserve(outs[v]);
+    }
     for (int32_t e = 0; e < m; ++e) {
         const auto& ed = graph.edges[e];
         if (ed.source == ed.target) continue;
