@@ -6,11 +6,11 @@
 // sweeps of one start carry the satellites' order from one candidate to
 // the next, so a start's candidates stay together), but measuring an order
 // (laying it out to weigh its drawn length) needs nothing but the order.
-// On a graph of a few hundred vertices a measurement costs about as much
-// as a sweep, and one start may finish well before the other: the pool
-// lets whichever thread is free measure whatever order is waiting, instead
-// of each thread measuring its own (on the 150-item MoE graphs one thread
-// then waited half a millisecond on the other).
+// The pool holds both starts' orders in sweep order, lets whichever thread
+// is free measure any order waiting (on a graph of a few hundred vertices
+// a measurement costs about as much as a sweep, and one start may finish
+// well before the other), and rules out an order by the best cost either
+// thread has measured so far.
 //
 // The result does not depend on which thread measures what: an order left
 // unmeasured is one that cannot win (its crossings alone cost more than an
