@@ -58,7 +58,14 @@ std::vector<Rect> vertexRects(const LayeredGraph& g, const std::vector<double>& 
     const int32_t vc = g.vertexCount();
     std::vector<Rect> rects(vc);
     for (int32_t v = 0; v < vc; ++v) {
-        const double cy = (out.layerTop[g.layer[v]] + out.layerBottom[g.layer[v]]) / 2;
+        const double top = out.layerTop[g.layer[v]], bottom = out.layerBottom[g.layer[v]];
+        // Centred in its layer, except that a box with edges on one side
+        // only keeps to that side: beside a tall box (a module drawn open)
+        // a weight sits at the bottom, just above the op it feeds, and an
+        // output at the top, instead of both at mid-height with long edges.
+        double cy = (top + bottom) / 2;
+        if (g.up[v].empty() && !g.down[v].empty()) cy = bottom - g.height[v] / 2;
+        if (!g.up[v].empty() && g.down[v].empty()) cy = top + g.height[v] / 2;
         rects[v] = {options.margin + x[v] - g.width[v] / 2, cy - g.height[v] / 2, g.width[v], g.height[v]};
     }
     return rects;

@@ -469,6 +469,31 @@ private Q_SLOTS:
         QCOMPARE(calls.front().first, 1.0);
     }
 
+    // Beside a tall box (a module drawn open), a weight sits at the bottom
+    // of the layer, just above the op it feeds, and a box with inputs only
+    // at the top, next to what feeds it; a box with both stays centred.
+    void oneSidedBoxesKeepToTheirSideOfATallLayer() {
+        LayoutGraph g;
+        const int32_t in = node(g, "in");
+        const int32_t tall = node(g, "tall", ItemKind::Op, 200, 300);
+        const int32_t out = node(g, "out");
+        const int32_t w = node(g, "w", ItemKind::Parameter, 80, 30);
+        const int32_t sink = node(g, "sink", ItemKind::Op, 80, 30);
+        const int32_t mid = node(g, "mid", ItemKind::Op, 80, 30);
+        const int32_t end = node(g, "end");
+        edge(g, in, tall);
+        edge(g, tall, out);
+        edge(g, w, out, EdgeStyle::Dashed);
+        edge(g, in, sink);
+        edge(g, in, mid);
+        edge(g, mid, end);
+        const LayoutResult r = computeLayout(g);
+        for (int32_t v : {w, sink, mid}) QCOMPARE(r.items[v].layer, r.items[tall].layer);
+        QCOMPARE(r.items[w].rect.bottom(), r.items[tall].rect.bottom());
+        QCOMPARE(r.items[sink].rect.top(), r.items[tall].rect.top());
+        QCOMPARE(r.items[mid].rect.center().y, r.items[tall].rect.center().y);
+    }
+
     void deterministic() {
         LayoutGraph g;
         std::vector<int> v;
