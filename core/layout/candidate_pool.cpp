@@ -27,9 +27,11 @@ CandidatePool::Entry* CandidatePool::next() {
         if (pick == nullptr) return nullptr;
         pick->taken = true;
         // A length is never negative: an order whose crossings alone cost
-        // more than one measured cannot win; a twin of one measured would
-        // only tie with it.
-        if (static_cast<double>(pick->order.crossings) * kCrossingWorth >= best_) continue;
+        // more than one measured cannot win (strictly more: at equal cost
+        // it could still win the tie on sweep order, and which thread
+        // measured first would decide); a twin of one measured would only
+        // tie with it.
+        if (static_cast<double>(pick->order.crossings) * kCrossingWorth > best_) continue;
         if (std::any_of(entries_.begin(), entries_.end(), [&](const std::unique_ptr<Entry>& o) {
                 return o->measuring && o->order.layers == pick->order.layers;
             }))

@@ -13,9 +13,10 @@
 // thread has measured so far.
 //
 // The result does not depend on which thread measures what: an order left
-// unmeasured is one that cannot win (its crossings alone cost more than an
-// order already measured) or the twin of one measured, and the winner is
-// chosen by cost, then crossings, then the first swept start's first.
+// unmeasured is one that cannot win (its crossings alone cost strictly more
+// than an order already measured), the twin of one measured, or one its
+// caller added unweighed; the winner is chosen by cost, then crossings,
+// then the first swept start's first.
 #include <cstdint>
 #include <functional>
 #include <limits>

@@ -81,8 +81,9 @@ constexpr int64_t kSweepWork = 400000;
 constexpr int64_t kThoroughVisits = 48;
 constexpr int kMaxRounds = 12;
 constexpr double kPackGap = 20;  // the default node gap, for widthKeys
-// A thorough graph of at least this many vertices sweeps its two starts on
-// two threads: below it a thread costs more than the sweeps it takes over.
+// A graph of at least this many vertices that weighs its candidates
+// (thorough, or up to kWeighedVertices) sweeps its two starts on two
+// threads: below it a thread costs more than the sweeps it takes over.
 constexpr int32_t kParallelVertices = 150;
 // Beyond the thorough budget, a graph of up to this many vertices still
 // weighs its candidates by drawn length, from both starts (two tie rules
@@ -437,16 +438,18 @@ int64_t reduceCrossings(LayeredGraph& g, int sweeps, Progress* progress, const O
     // width keys (a row of wide weights counts as wide: without them the MoE
     // decode fixtures drew up to 4 crossings more than dot; with lanes first
     // too, it won no graph of the population on crossings). When thorough,
-    // the three again from the mirrored start (each layer right to left),
-    // kept where crossings remain or where length decides: where the
+    // the same again from the mirrored start (each layer right to left;
+    // without lanes first from 150 vertices, see mirrorRules), kept where
+    // crossings remain or where length decides: where the
     // depth-first order put a branch on the wrong side (an expert loop, an
     // auxiliary head), the sweeps from the mirror often do not. Over 200
     // generated graphs (bench/run_layout_population.sh) the mirror took the
     // share drawn with no more crossings than dot from 84% to 96%. The two
     // starts are independent (each its own copy of the graph and of the
-    // satellites' order, each measured apart), so on a graph big enough to
-    // pay for a thread the mirror is swept and measured beside the first
-    // start: the result is the same on one core or two. A graph past the
+    // satellites' order; their orders measured through one pool,
+    // candidate_pool.h), so on a graph big enough to pay for a thread the
+    // mirror is swept beside the first start: the result is the same on one
+    // core or two. A graph past the
     // thorough budget but weighed (kWeighedVertices) gets both starts and
     // the two tie rules.
     const std::vector<std::vector<int32_t>> start = g.layers;
@@ -472,9 +475,10 @@ int64_t reduceCrossings(LayeredGraph& g, int sweeps, Progress* progress, const O
         // the fewest crossings (the first swept of a tie first), once the
         // start is swept. Over the 200 generated graphs that keeps the
         // crossings, mean and worst edge length of weighing all five, and
-        // took the smallest speed-up over dot's work from 4.5x to 6.3x;
-        // weighing only each start's fewest was as fast, but one MoE graph
-        // of the depth-1 population then drew edges 1.28x as long as dot's.
+        // took the smallest speed-up over dot's work from 4.5x to 6.3-7.5x
+        // (timings on the 2-core test machine vary by a fifth); weighing
+        // only each start's fewest was as fast, but one MoE graph of the
+        // depth-1 population then drew edges 1.28x as long as dot's.
         const bool weighEvery = vc < kParallelVertices;
         // One start's candidates swept on `own`, and measured (by this
         // thread, or by the other one where it is free).

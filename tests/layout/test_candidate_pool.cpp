@@ -88,6 +88,23 @@ private Q_SLOTS:
         const std::vector<SweptOrder> all = pool.orders(true);
         QCOMPARE(all[0].cost, std::numeric_limits<double>::infinity());
         QCOMPARE(all[1].cost, 100.0);
+
+        // An order that could tie the best (its crossings cost exactly as
+        // much, its length may be 0) is measured: left out, it could not
+        // win a tie on sweep order, and the thread measuring first would
+        // decide the drawing.
+        measured.clear();
+        const OrderLength flat = [&](const LayeredGraph& h) {
+            measured.push_back(onlyVertex(h));
+            return 0.0;
+        };
+        CandidatePool ties(&flat);
+        ties.add(1, order(1, 1));
+        ties.measureWaiting(g);
+        ties.add(0, order(2, 1));
+        ties.measureWaiting(g);
+        QCOMPARE(measured, (std::vector<int32_t>{1, 2}));
+        for (const SweptOrder& o : ties.orders(true)) QCOMPARE(o.cost, kCrossingWorth);
     }
 
     // Lengths large enough that nothing is ruled out: measured fewest
@@ -113,8 +130,8 @@ private Q_SLOTS:
         QCOMPARE(all[3].cost, std::numeric_limits<double>::infinity());
     }
 
-    // An order added unweighed (a start weighs only its fewest crossings)
-    // is never measured, and still comes back in sweep order.
+    // An order added unweighed (a start weighs only its fewest-crossings
+    // orders) is never measured, and still comes back in sweep order.
     void anOrderAddedUnweighedIsNeverMeasured() {
         std::vector<int32_t> measured;
         const OrderLength length = [&](const LayeredGraph& g) {
