@@ -449,9 +449,8 @@ int64_t reduceCrossings(LayeredGraph& g, int sweeps, Progress* progress, const O
     // satellites' order; their orders measured through one pool,
     // candidate_pool.h), so on a graph big enough to pay for a thread the
     // mirror is swept beside the first start: the result is the same on one
-    // core or two. A graph past the
-    // thorough budget but weighed (kWeighedVertices) gets both starts and
-    // the two tie rules.
+    // core or two. A graph past the thorough budget but weighed
+    // (kWeighedVertices) gets both starts and the two tie rules.
     const std::vector<std::vector<int32_t>> start = g.layers;
     std::vector<TieRules> rules{{true, false}, {false, false}};
     std::vector<SweptOrder> orders;
@@ -469,37 +468,30 @@ int64_t reduceCrossings(LayeredGraph& g, int sweeps, Progress* progress, const O
         std::vector<TieRules> mirrorRules = rules;
         if (thorough && vc >= kParallelVertices) mirrorRules.erase(mirrorRules.begin());
         CandidatePool pool(measure);
-        // Which orders are weighed. On a graph too small for a second
-        // thread, every candidate, as soon as it is swept (measuring is a
-        // few dozen microseconds there). Beyond it, each start's two with
-        // the fewest crossings (the first swept of a tie first), once the
-        // start is swept. Over the 200 generated graphs that keeps the
-        // crossings, mean and worst edge length of weighing all five, and
-        // took the smallest speed-up over dot's work from 4.5x to 6.3-7.5x
-        // (timings on the 2-core test machine vary by a fifth); weighing
-        // only each start's fewest was as fast, but one MoE graph of the
-        // depth-1 population then drew edges 1.28x as long as dot's.
-        const bool weighEvery = vc < kParallelVertices;
-        // One start's candidates swept on `own`, and measured (by this
+        // Which orders are weighed, once their start is swept. On a graph
+        // too small for a second thread, every candidate (measuring is a few
+        // dozen microseconds there). Beyond it, each start's two with the
+        // fewest crossings (the first swept of a tie first). Over the 200
+        // generated graphs that keeps the crossings, mean and worst edge
+        // length of weighing all five, and took the smallest speed-up over
+        // dot's work from 4.5x to 6.3-7.5x (timings on the 2-core test
+        // machine vary by a fifth); weighing only each start's fewest was as
+        // fast, but one MoE graph of the depth-1 population then drew edges
+        // 1.28x as long as dot's.
+        const size_t weighedPerStart = vc < kParallelVertices ? std::numeric_limits<size_t>::max() : kWeighedPerStart;
+        // One start's candidates swept on `own`, then measured (by this
         // thread, or by the other one where it is free).
         auto sweepStart = [&](LayeredGraph& own, int id, const std::vector<std::vector<int32_t>>& from,
                               Progress* reporting) {
             std::vector<SweptOrder> swept;
             sweepFrom(own, satellites, group, from, id == 0 ? rules : mirrorRules, sweeps, reporting, total,
-                      measure == nullptr, [&](SweptOrder o) {
-                          if (weighEvery) {
-                              pool.add(id, std::move(o));
-                              pool.measureWaiting(own);
-                          } else {
-                              swept.push_back(std::move(o));
-                          }
-                      });
+                      measure == nullptr, [&](SweptOrder o) { swept.push_back(std::move(o)); });
             std::vector<size_t> rank(swept.size());
             for (size_t i = 0; i < rank.size(); ++i) rank[i] = i;
             std::stable_sort(rank.begin(), rank.end(),
                              [&](size_t a, size_t b) { return swept[a].crossings < swept[b].crossings; });
             std::vector<char> weigh(swept.size(), 0);
-            for (size_t r = 0; r < std::min<size_t>(rank.size(), kWeighedPerStart); ++r) weigh[rank[r]] = 1;
+            for (size_t r = 0; r < std::min(rank.size(), weighedPerStart); ++r) weigh[rank[r]] = 1;
             for (size_t i = 0; i < swept.size(); ++i) pool.add(id, std::move(swept[i]), weigh[i] != 0);
             pool.measureWaiting(own);
         };
