@@ -97,10 +97,12 @@ int64_t exchangeUnits(LayeredGraph& g, const std::vector<int32_t>& group, std::v
 
 }  // namespace
 
-int64_t transposeWithGaps(LayeredGraph& g, const std::vector<int32_t>& group, int maxVisitsPerLayer, bool allowTies,
-                          std::vector<int64_t>& gap, TransposeScratch& scratch, Progress* progress, int64_t total) {
+ExchangeOutcome transposeWithGaps(LayeredGraph& g, const std::vector<int32_t>& group, int maxVisitsPerLayer,
+                                  bool allowTies, std::vector<int64_t>& gap, TransposeScratch& scratch,
+                                  Progress* progress, int64_t total) {
+    ExchangeOutcome outcome;
     const auto layerCount = static_cast<int32_t>(g.layers.size());
-    if (layerCount < 2) return 0;
+    if (layerCount < 2) return outcome;
     auto& [work, visits, queued, upEnds, downEnds, units, tree] = scratch;
     work.clear();
     visits.assign(layerCount, 0);
@@ -112,12 +114,15 @@ int64_t transposeWithGaps(LayeredGraph& g, const std::vector<int32_t>& group, in
             work.push_back(l);
             queued[l] = 1;
         }
-    int64_t gained = 0;
     while (!work.empty()) {
         const int32_t l = work.back();  // lowest-numbered first: the stack was filled bottom-up
         work.pop_back();
         queued[l] = 0;
-        if (!dirty(l) || ++visits[l] > maxVisitsPerLayer) continue;
+        if (!dirty(l)) continue;  // no crossings beside it: no strict gain to be had
+        if (++visits[l] > maxVisitsPerLayer) {
+            outcome.settled = false;
+            continue;
+        }
         auto& layer = g.layers[l];
         const size_t k = layer.size();
         if (progress != nullptr) progress->advance(static_cast<int64_t>(k), total);
@@ -142,9 +147,8 @@ int64_t transposeWithGaps(LayeredGraph& g, const std::vector<int32_t>& group, in
         // so such swaps cannot ping-pong.
         // At most kTransposePasses passes a visit keeps a wide layer linear.
         int64_t layerGain = 0;
-        bool moved = false, tiePass = allowTies && visits[l] == 1;
-        int passes = 0;
-        for (bool changed = true; changed && passes < kTransposePasses; tiePass = false, ++passes) {
+        bool moved = false, changed = true, tiePass = allowTies && visits[l] == 1;
+        for (int passes = 0; changed && passes < kTransposePasses; tiePass = false, ++passes) {
             changed = false;
             for (size_t i = 0; i + 1 < k; ++i) {
                 const int32_t u = layer[i], v = layer[i + 1];
@@ -169,8 +173,9 @@ int64_t transposeWithGaps(LayeredGraph& g, const std::vector<int32_t>& group, in
                 layerGain += unitGain;
             }
         }
+        if (changed) outcome.settled = false;  // out of passes while still gaining
         if (!moved) continue;
-        gained += layerGain;
+        outcome.gained += layerGain;
         // The neighbour layers see new positions here: recount and requeue them.
         if (l > 0) gap[l - 1] = countLayerCrossings(g, l - 1, tree);
         if (l + 1 < layerCount) gap[l] = countLayerCrossings(g, l, tree);
@@ -180,7 +185,7 @@ int64_t transposeWithGaps(LayeredGraph& g, const std::vector<int32_t>& group, in
                 queued[m] = 1;
             }
     }
-    return gained;
+    return outcome;
 }
 
 std::vector<int64_t> layerGaps(const LayeredGraph& g) {
@@ -193,7 +198,7 @@ std::vector<int64_t> layerGaps(const LayeredGraph& g) {
 int64_t transposePass(LayeredGraph& g, const std::vector<int32_t>& group, int maxVisitsPerLayer, bool allowTies) {
     std::vector<int64_t> gap = layerGaps(g);
     TransposeScratch scratch;
-    return transposeWithGaps(g, group, maxVisitsPerLayer, allowTies, gap, scratch);
+    return transposeWithGaps(g, group, maxVisitsPerLayer, allowTies, gap, scratch).gained;
 }
 
 }  // namespace irscope::layout::detail

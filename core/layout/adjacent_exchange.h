@@ -48,10 +48,19 @@ struct TransposeScratch {
     std::vector<int32_t> tree;  // for countLayerCrossings
 };
 
+// What one transposeWithGaps did. settled: it stopped because no exchange
+// gains anything, not because a layer ran out of visits or passes, so the
+// order is a fixed point of the strict pass (ties off): transposePass on it
+// would find nothing to do.
+struct ExchangeOutcome {
+    int64_t gained = 0;  // crossings removed
+    bool settled = true;
+};
+
 // transposePass given the crossings per layer gap, which it keeps up to
 // date; reports through `progress` (work units out of `total`).
-int64_t transposeWithGaps(LayeredGraph& g, const std::vector<int32_t>& group, int maxVisitsPerLayer, bool allowTies,
-                          std::vector<int64_t>& gap, TransposeScratch& scratch, Progress* progress = nullptr,
-                          int64_t total = 0);
+ExchangeOutcome transposeWithGaps(LayeredGraph& g, const std::vector<int32_t>& group, int maxVisitsPerLayer,
+                                  bool allowTies, std::vector<int64_t>& gap, TransposeScratch& scratch,
+                                  Progress* progress = nullptr, int64_t total = 0);
 
 }  // namespace irscope::layout::detail

@@ -45,6 +45,9 @@ struct SweptOrder {
     // Crossings plus drawn length (kCrossingWorth) once measured; infinite
     // when not measured because it could not win.
     double cost = std::numeric_limits<double>::infinity();
+    // The exchange pass that ended its sweeps left nothing to gain
+    // (ExchangeOutcome::settled), so a last pass would not move it.
+    bool settled = false;
 };
 
 // The drawn length of an order on the graph given (the caller's layout).

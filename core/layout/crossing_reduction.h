@@ -21,9 +21,10 @@
 // and the drawing is held to dot's crossings (tests/layout/
 // test_dot_bounds.cpp), get more rounds, measure the order after every
 // half-round, and try up to six candidate orders (three tie rules from two
-// starts; from 150 vertices the second start sweeps two of them, on a
-// second thread where there is one, and either thread measures any order
-// waiting, candidate_pool.h). Larger ones keep the caller's rounds and, up
+// starts; from 150 vertices the second start sweeps two of them, and two
+// threads, where there are two cores, share the candidates' sweeps and
+// measuring: barycenter_sweeps.h, candidate_pool.h). Larger ones keep the
+// caller's rounds and, up
 // to 20,000 vertices (a 3,000-node MoE step), still weigh four candidates
 // (two tie rules from both starts) by drawn length; beyond that (the
 // 100k-node LLM), where time matters more, two candidates compete on

@@ -1,6 +1,6 @@
 // Crossing reduction internals on hand-built layered graphs whose optimum is
 // known: the side a weight (satellite) takes next to its anchor, and the
-// adjacent-exchange (transpose) pass.
+// adjacent-exchange (transpose) pass, including whether it settled.
 #include <QTest>
 
 #include <initializer_list>
@@ -139,6 +139,35 @@ private Q_SLOTS:
         QCOMPARE(countAllCrossings(g), 0);
         for (const auto& l : g.layers)
             for (size_t i = 0; i < l.size(); ++i) QCOMPARE(g.pos[l[i]], static_cast<int32_t>(i));
+    }
+
+    void exchangeSaysWhetherItSettled() {
+        // The crossed X again: the pass removes the crossing and stops
+        // because nothing more gains, so it has settled, and a last pass on
+        // its result finds nothing to do (the crossing reduction then skips
+        // that pass and keeps the measured coordinates).
+        auto g = layered({{0, 1}, {2, 3}}, {{0, 3}, {1, 2}});
+        const std::vector<int32_t> plain(4, -1);
+        std::vector<int64_t> gap = layerGaps(g);
+        TransposeScratch scratch;
+        const ExchangeOutcome done = transposeWithGaps(g, plain, 8, /*allowTies=*/false, gap, scratch);
+        QCOMPARE(done.gained, 1);
+        QVERIFY(done.settled);
+        const auto after = g.layers;
+        QCOMPARE(transposePass(g, plain, 8), 0);
+        QCOMPARE(g.layers, after);
+        // Without a visit to spare, a layer with crossings beside it is left
+        // as it is: not settled, and the crossing is still there.
+        auto cut = layered({{0, 1}, {2, 3}}, {{0, 3}, {1, 2}});
+        gap = layerGaps(cut);
+        const ExchangeOutcome stopped = transposeWithGaps(cut, plain, 0, /*allowTies=*/false, gap, scratch);
+        QCOMPARE(stopped.gained, 0);
+        QVERIFY(!stopped.settled);
+        QCOMPARE(countAllCrossings(cut), 1);
+        // Nothing crossed: settled without a visit.
+        auto clean = layered({{0, 1}, {2, 3}}, {{0, 2}, {1, 3}});
+        gap = layerGaps(clean);
+        QVERIFY(transposeWithGaps(clean, plain, 0, /*allowTies=*/false, gap, scratch).settled);
     }
 
     void transposePropagatesAcrossLayers() {

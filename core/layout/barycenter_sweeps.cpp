@@ -1,0 +1,256 @@
+#include "core/layout/barycenter_sweeps.h"
+
+#include <algorithm>
+
+#include "core/layout/small_sort.h"
+
+namespace irscope::layout::detail {
+
+namespace {
+
+constexpr int64_t kSweepWork = 400000;
+// Rounds x candidates the budget must afford for a thorough run (12 rounds
+// of the four candidates a thread swept when this was set; three now).
+constexpr int64_t kThoroughVisits = 48;
+constexpr int kMaxRounds = 12;
+constexpr double kPackGap = 20;  // the default node gap, for widthKeys
+
+// Crossings of edges ending at `ends` with the anchor's edges ending at
+// anchorEnds (sorted), were the satellite left or right of the anchor.
+void addSideCosts(const std::vector<int32_t>& anchorEnds, const std::vector<int32_t>& ends, int64_t& left,
+                  int64_t& right) {
+    for (int32_t p : ends) {
+        left += std::lower_bound(anchorEnds.begin(), anchorEnds.end(), p) - anchorEnds.begin();
+        right += anchorEnds.end() - std::upper_bound(anchorEnds.begin(), anchorEnds.end(), p);
+    }
+}
+
+}  // namespace
+
+SweepBudget sweepBudget(int sweeps, int32_t vertexCount) {
+    SweepBudget b;
+    const int64_t affordable = kSweepWork / std::max<int64_t>(vertexCount, 1);
+    b.rounds = sweeps;
+    if (affordable < kThoroughVisits) return b;
+    b.rounds = std::max(sweeps, kMaxRounds);
+    b.halfRounds = true;
+    // A graph too small to pay for a second thread lays out in a few
+    // hundred microseconds: there patience is cheap, and two rounds of it
+    // left 2 crossings dot does not draw on a 22-item split/chunk export.
+    if (vertexCount < kParallelVertices) b.patience = 4;
+    return b;
+}
+
+Satellites findSatellites(const LayeredGraph& g) {
+    const int32_t vc = g.vertexCount();
+    Satellites s;
+    s.anchorOf.assign(vc, -1);
+    s.ofAnchor.resize(vc);
+    for (int32_t v = 0; v < vc; ++v) {
+        if (g.alignsFreely(v) || g.down[v].size() != 1) continue;
+        if (!g.up[v].empty()) continue;  // a weight-like op (long_edges.cpp): ordered freely with its row
+        const int32_t c = g.down[v][0];
+        for (int32_t u : g.up[c])
+            if (g.alignsFreely(u)) {
+                s.anchorOf[v] = u;
+                s.ofAnchor[u].push_back(v);
+                break;
+            }
+    }
+    return s;
+}
+
+std::vector<int32_t> exchangeGroups(const Satellites& s, int32_t vc) {
+    std::vector<int32_t> group(vc, -1);
+    for (int32_t v = 0; v < vc; ++v) {
+        if (s.anchorOf[v] >= 0)
+            group[v] = s.anchorOf[v];
+        else if (!s.ofAnchor[v].empty())
+            group[v] = v;
+    }
+    return group;
+}
+
+BarycenterSweeps::BarycenterSweeps(LayeredGraph& g, const Satellites& satellites, const std::vector<int32_t>& group,
+                                   int sweeps, Progress* progress, int64_t total)
+    : g_(g),
+      satellites_(satellites),
+      group_(group),
+      sweeps_(sweeps),
+      progress_(progress),
+      total_(total),
+      key_(g.vertexCount(), 0) {}
+
+SweptOrder BarycenterSweeps::sweep(const std::vector<std::vector<int32_t>>& start, TieRules rules) {
+    g_.layers = start;
+    g_.updatePositions();
+    lanesFirst_ = rules.lanesFirst;
+    widthKeys_ = rules.widthKeys;
+    if (widthKeys_) packedX_.assign(g_.vertexCount(), 0.0);
+    const auto layerCount = static_cast<int32_t>(g_.layers.size());
+    const SweepBudget budget = sweepBudget(sweeps_, g_.vertexCount());
+    SweptOrder best;
+    best.crossings = -1;
+    int stale = 0;
+    // The exchange pass on the current order, then keep it if it is the best.
+    auto consider = [&](bool ties) {
+        std::vector<int64_t> gap = layerGaps(g_);
+        int64_t c = 0;
+        for (int64_t x : gap) c += x;
+        bool settled = true;
+        if (c > 0) {
+            const ExchangeOutcome exchanged =
+                transposeWithGaps(g_, group_, kTransposeVisits, ties, gap, transposeScratch_, progress_, total_);
+            c -= exchanged.gained;
+            settled = exchanged.settled;
+        }
+        if (best.crossings < 0 || c < best.crossings) {
+            best.crossings = c;
+            best.layers = g_.layers;
+            best.settled = settled;
+            stale = 0;
+            return;
+        }
+        ++stale;
+    };
+    for (int round = 0; round < budget.rounds; ++round) {
+        for (int32_t l = 1; l < layerCount; ++l) {
+            sortLayer(l, true);
+            if (progress_ != nullptr) progress_->advance(static_cast<int64_t>(g_.layers[l].size()), total_);
+        }
+        if (budget.halfRounds && round > 0) {  // after the first up sweep: every layer sorted once
+            consider(round % 2 == 1);
+            if (best.crossings == 0) break;
+        }
+        for (int32_t l = layerCount - 2; l >= 0; --l) {
+            sortLayer(l, false);
+            if (progress_ != nullptr) progress_->advance(static_cast<int64_t>(g_.layers[l].size()), total_);
+        }
+        consider(round % 2 == 1);
+        if (best.crossings == 0 || stale >= budget.patience) break;
+    }
+    return best;
+}
+
+// Barycenter of v's neighbours on the fixed side, satellites left out
+// when there are others: a weight sits where its anchor put it, and
+// letting it pull its consumer would push lanes passing the anchor away
+// from the chain.
+double BarycenterSweeps::barycenter(int32_t v, bool downward) const {
+    const auto& nb = downward ? g_.up[v] : g_.down[v];
+    double s = 0, all = 0;
+    int32_t k = 0;
+    for (int32_t u : nb) {
+        all += at(u);
+        if (satellites_.anchorOf[u] >= 0) continue;
+        s += at(u);
+        ++k;
+    }
+    if (nb.empty()) return at(v);
+    if (k > 0) return s / k;
+    return all / static_cast<double>(nb.size());
+}
+
+void BarycenterSweeps::packLayer(int32_t l) {
+    double x = 0;
+    for (int32_t v : g_.layers[l]) {
+        packedX_[v] = x + g_.width[v] / 2;
+        x += g_.width[v] + kPackGap;
+    }
+}
+
+// Sorts layer l by barycenter (satellites excluded), then puts each
+// anchor's satellites beside it.
+void BarycenterSweeps::sortLayer(int32_t l, bool downward) {
+    auto& layer = g_.layers[l];
+    if (widthKeys_) {
+        packLayer(l);
+        packLayer(downward ? l - 1 : l + 1);
+    }
+    buffer_.clear();
+    for (int32_t v : layer) {
+        if (satellites_.anchorOf[v] >= 0) continue;
+        key_[v] = barycenter(v, downward);
+        buffer_.push_back(v);
+    }
+    // lanesFirst: on a tie a long edge's lane goes first (left).
+    // Satellites take the right of their anchor on their own ties, so the
+    // lane then runs beside the chain instead of beyond its weights.
+    stableSortSmall(buffer_.begin(), buffer_.end(), [&](int32_t a, int32_t b) {
+        if (key_[a] != key_[b]) return key_[a] < key_[b];
+        return lanesFirst_ && g_.isDummy(a) && !g_.isDummy(b);
+    });
+    layer.clear();
+    for (int32_t v : buffer_) appendWithSatellites(layer, v);
+    for (size_t i = 0; i < layer.size(); ++i) g_.pos[layer[i]] = static_cast<int32_t>(i);
+}
+
+// Appends v to layer, its satellites around it. Satellites go in the
+// order of their consumers below (ties: vertex id, i.e. the consumer's
+// input-slot order), then split around the anchor: each goes to the side
+// where its edge crosses fewer of the anchor's edges. Left costs grow and
+// right costs shrink along this order, so the split is a prefix and the
+// satellites' own edges never cross one another.
+void BarycenterSweeps::appendWithSatellites(std::vector<int32_t>& layer, int32_t v) {
+    auto& sat = satellites_.ofAnchor[v];
+    if (sat.empty()) {
+        layer.push_back(v);
+        return;
+    }
+    stableSortSmall(sat.begin(), sat.end(),
+                    [&](int32_t a, int32_t b) { return g_.pos[g_.down[a][0]] < g_.pos[g_.down[b][0]]; });
+    const size_t split = leftSatellites(v, sat);
+    layer.insert(layer.end(), sat.begin(), sat.begin() + static_cast<std::ptrdiff_t>(split));
+    layer.push_back(v);
+    layer.insert(layer.end(), sat.begin() + static_cast<std::ptrdiff_t>(split), sat.end());
+}
+
+// How many of the anchor's satellites (sorted by consumer position) go
+// to its left. A satellite's edge crosses the anchor's edges to vertices
+// beyond its own endpoint on the far side: left of the anchor, those
+// ending left of it; right of the anchor, those ending right of it. Up
+// edges (a weight fed by something) count the same way. Among the splits
+// with the fewest such crossings, the one nearest the middle: a weight
+// on each side of its op (as dot draws it) keeps the satellites' edges
+// about half as long as a row on one side; with an odd count the extra
+// one goes right, after the activation as in the op's input order.
+size_t BarycenterSweeps::leftSatellites(int32_t anchor, const std::vector<int32_t>& sat) {
+    sortedPositions(g_.down[anchor], anchorDown_);
+    sortedPositions(g_.up[anchor], anchorUp_);
+    // cost(s) = sum of left costs below s + right costs from s on.
+    int64_t cost = 0;
+    sideDelta_.clear();
+    for (size_t i = 0; i < sat.size(); ++i) {
+        int64_t left = 0, right = 0;
+        positions(g_.down[sat[i]], ends_);
+        addSideCosts(anchorDown_, ends_, left, right);
+        positions(g_.up[sat[i]], ends_);
+        addSideCosts(anchorUp_, ends_, left, right);
+        cost += right;
+        sideDelta_.push_back(left - right);
+    }
+    const size_t middle = sat.size() / 2;
+    auto offCentre = [middle](size_t s) { return s > middle ? s - middle : middle - s; };
+    size_t split = 0;
+    int64_t best = cost;
+    for (size_t s = 1; s <= sat.size(); ++s) {
+        cost += sideDelta_[s - 1];
+        if (cost < best || (cost == best && offCentre(s) < offCentre(split))) {
+            best = cost;
+            split = s;
+        }
+    }
+    return split;
+}
+
+void BarycenterSweeps::positions(const std::vector<int32_t>& vertices, std::vector<int32_t>& out) const {
+    out.clear();
+    for (int32_t w : vertices) out.push_back(g_.pos[w]);
+}
+
+void BarycenterSweeps::sortedPositions(const std::vector<int32_t>& vertices, std::vector<int32_t>& out) const {
+    positions(vertices, out);
+    std::sort(out.begin(), out.end());
+}
+
+}  // namespace irscope::layout::detail
