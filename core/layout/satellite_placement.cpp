@@ -18,16 +18,18 @@ double target(const LayeredGraph& g, int32_t v, const std::vector<double>& x) {
     return k == 0 ? x[v] : s / static_cast<double>(k);
 }
 
+struct Pool {
+    double sum;
+    size_t count;
+    double mean() const { return sum / static_cast<double>(count); }
+};
+
 // Isotonic least squares (pool adjacent violators): the nondecreasing z
 // nearest y, then clamped to [lo, hi] (optimal under those bounds too).
-void isotonic(const std::vector<double>& y, double lo, double hi, std::vector<double>& z) {
-    struct Pool {
-        double sum;
-        size_t count;
-        double mean() const { return sum / static_cast<double>(count); }
-    };
-    std::vector<Pool> pools;
-    pools.reserve(y.size());
+// `pools` is the caller's scratch: a layout places hundreds of runs, and a
+// list per run was half of the coordinate phase's allocations.
+void isotonic(const std::vector<double>& y, double lo, double hi, std::vector<Pool>& pools, std::vector<double>& z) {
+    pools.clear();
     for (double v : y) {
         pools.push_back({v, 1});
         while (pools.size() > 1 && pools[pools.size() - 2].mean() >= pools.back().mean()) {
@@ -46,6 +48,7 @@ void placeSatellites(const LayeredGraph& g, const std::vector<double>& room, con
                      std::vector<double>& x) {
     constexpr double kInf = std::numeric_limits<double>::infinity();
     std::vector<double> offset, y, z;
+    std::vector<Pool> pools;
     for (const auto& layer : g.layers) {
         const size_t k = layer.size();
         for (size_t i = 0; i < k;) {
@@ -66,7 +69,7 @@ void placeSatellites(const LayeredGraph& g, const std::vector<double>& room, con
                 j < k ? x[layer[j]] - separation(g, room, layer[j - 1], layer[j], options) - offset.back() : kInf;
             // The current x satisfies the bounds; keep it if rounding made them cross.
             if (lo <= hi) {
-                isotonic(y, lo, hi, z);
+                isotonic(y, lo, hi, pools, z);
                 for (size_t m = i; m < j; ++m) x[layer[m]] = z[m - i] + offset[m - i];
             }
             i = j;
