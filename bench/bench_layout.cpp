@@ -24,8 +24,9 @@
 //                     [--save-layout OUT.layout] [--keep DIR] [--dot-cache DIR] [--runs N]
 // --ir also reads the engine's input as text (core/layout/layout_graph_text.h);
 // --save-layout writes it so (the fixtures of bench/make_layout_fixtures.sh).
-// --dot-cache keeps dot's figures per exact input (see dotCachePath); --runs
-// caps our timing runs (1: quality figures only, for a quick look).
+// --dot-cache keeps dot's figures per exact input (see dotCachePath; a run
+// under a second is timed again unless --runs is 1); --runs caps our timing
+// runs (1: quality figures only, for a quick look).
 #include <sys/wait.h>
 
 #include <algorithm>
@@ -344,6 +345,9 @@ void printRow(const std::string& graph, const LayoutGraph& g, const std::string&
     std::fflush(stdout);
 }
 
+// A cached dot run shorter than this is run again for its time (renderIr).
+constexpr double kRetimeDotBelowMs = 1000;
+
 // dot's figures for one input, kept in DIR/NAME-HASH.dot-figures where
 // HASH is a digest of the exact graph dot was given (its text form): dot's
 // drawing of it never changes, so a population rerun after a change to our
@@ -445,7 +449,14 @@ int renderIr(const std::string& path, const std::string& svg, bool weights, bool
         const std::string cached = dotCache.empty() ? std::string() : dotCachePath(dotCache, name, dotInput);
         Metrics viaDot;
         double start = 0;
-        if (cached.empty() || !readDotFigures(cached, dotTimeout, viaDot, start)) {
+        // A cached run under a second is timed again: its drawing figures
+        // come out the same, but its speed-up is the one near the target,
+        // and timings taken on another day on a shared 2-core VM differ by a
+        // third. Ours and dot's are then seconds apart. (Not with --runs 1:
+        // a quick look at the quality figures.)
+        const bool reuse = !cached.empty() && readDotFigures(cached, dotTimeout, viaDot, start) &&
+                           !(viaDot.ok && viaDot.ms < kRetimeDotBelowMs && maxRuns > 1);
+        if (!reuse) {
             viaDot = runDot(dotInput, LayoutOptions{}, dir, name + "-g", dotTimeout);
             start = dotStartMs(dir);
             if (!cached.empty()) {
