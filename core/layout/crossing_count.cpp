@@ -55,6 +55,24 @@ int64_t countLayerCrossings(const LayeredGraph& g, int32_t upper, std::vector<in
     const auto& top = g.layers[upper];
     const auto lowerSize = static_cast<int32_t>(g.layers[upper + 1].size());
     if (top.size() < 2 || lowerSize < 2) return 0;
+    // Most gaps have no crossing at all, which one scan proves: no edge may
+    // end left of where an edge from an earlier upper vertex ended (edges of
+    // one upper vertex never cross one another). Then the tree is not needed.
+    int32_t reached = -1;  // the rightmost end of the upper vertices so far
+    bool clean = true;
+    for (int32_t u : top) {
+        int32_t least = lowerSize, most = -1;
+        for (int32_t v : g.down[u]) {
+            least = std::min(least, g.pos[v]);
+            most = std::max(most, g.pos[v]);
+        }
+        if (least < reached) {
+            clean = false;
+            break;
+        }
+        reached = std::max(reached, most);
+    }
+    if (clean) return 0;
     // The upper layer in order is the segments sorted by upper end already,
     // so no segment list and no sort: the sweeps and the exchange pass count
     // a gap thousands of times per layout, and the caller's tree only grows
