@@ -243,12 +243,12 @@ size_t BarycenterSweeps::leftSatellites(int32_t anchor, const std::vector<int32_
     return split;
 }
 
-void BarycenterSweeps::positions(const std::vector<int32_t>& vertices, std::vector<int32_t>& out) const {
+void BarycenterSweeps::positions(std::span<const int32_t> vertices, std::vector<int32_t>& out) const {
     out.clear();
     for (int32_t w : vertices) out.push_back(g_.pos[w]);
 }
 
-void BarycenterSweeps::sortedPositions(const std::vector<int32_t>& vertices, std::vector<int32_t>& out) const {
+void BarycenterSweeps::sortedPositions(std::span<const int32_t> vertices, std::vector<int32_t>& out) const {
     positions(vertices, out);
     std::sort(out.begin(), out.end());
 }

@@ -11,6 +11,7 @@
 // the next. So a thread may sweep any candidate of either start, in any
 // order, and the drawing is the same on one core or two.
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "core/layout/adjacent_exchange.h"
@@ -92,8 +93,8 @@ private:
     void sortLayer(int32_t l, bool downward);
     void appendWithSatellites(std::vector<int32_t>& layer, int32_t v);
     size_t leftSatellites(int32_t anchor, const std::vector<int32_t>& sat);
-    void positions(const std::vector<int32_t>& vertices, std::vector<int32_t>& out) const;
-    void sortedPositions(const std::vector<int32_t>& vertices, std::vector<int32_t>& out) const;
+    void positions(std::span<const int32_t> vertices, std::vector<int32_t>& out) const;
+    void sortedPositions(std::span<const int32_t> vertices, std::vector<int32_t>& out) const;
 
     LayeredGraph& g_;
     Satellites satellites_;  // this object's own: appendWithSatellites re-sorts them

@@ -4,6 +4,7 @@
 #include <array>
 #include <cstdint>
 #include <limits>
+#include <span>
 
 #include "core/layout/length_descent.h"
 #include "core/layout/satellite_placement.h"
@@ -141,7 +142,7 @@ Links medianLinks(const LayeredGraph& g) {
     k.up.assign(vc, {-1, -1});
     k.down.assign(vc, {-1, -1});
     std::vector<int32_t> nbs;
-    auto medians = [&](const std::vector<int32_t>& adj, std::array<int32_t, 2>& m) {
+    auto medians = [&](std::span<const int32_t> adj, std::array<int32_t, 2>& m) {
         nbs.clear();
         for (int32_t u : adj)
             if (k.aligns[u]) nbs.push_back(u);

@@ -1,10 +1,12 @@
 #pragma once
 // Internal: the "proper" layered graph the phases share. Vertices are the
 // LayoutGraph's items, then ghosts, then dummies; every edge joins adjacent
-// layers. Adjacency lists are sorted by vertex id for determinism.
+// layers. Each vertex's neighbours come in the order of the edges (the
+// LayoutGraph's edge order), for determinism.
 #include <cstdint>
 #include <vector>
 
+#include "core/layout/adjacency.h"
 #include "core/layout/layout_graph.h"
 
 namespace irscope::layout::detail {
@@ -17,10 +19,10 @@ struct LayeredGraph {
     std::vector<VertexType> type;  // per vertex
     std::vector<int32_t> layer;
     std::vector<double> width, height;
-    std::vector<int32_t> ghostOf;                // per ghost vertex (index - itemCount): the item it stands for
-    std::vector<std::vector<int32_t>> up, down;  // neighbours in layer-1 / layer+1
-    std::vector<std::vector<int32_t>> layers;    // vertex ids per layer, in drawing order
-    std::vector<int32_t> pos;                    // index of each vertex within its layer
+    std::vector<int32_t> ghostOf;              // per ghost vertex (index - itemCount): the item it stands for
+    Adjacency up, down;                        // neighbours in layer-1 / layer+1
+    std::vector<std::vector<int32_t>> layers;  // vertex ids per layer, in drawing order
+    std::vector<int32_t> pos;                  // index of each vertex within its layer
 
     // Per LayoutGraph edge: the vertex chain from top to bottom (source or
     // ghost, dummies, target); empty for a self-loop. reversed: the edge

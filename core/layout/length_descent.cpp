@@ -96,8 +96,8 @@ int shortenEdges(const LayeredGraph& g, const std::vector<double>& room, const L
             double lo = -kInf, hi = kInf;
             for (auto it = first; it != last; ++it) {
                 const int32_t v = *it;
-                for (const auto* nb : {&g.up[v], &g.down[v]})
-                    for (int32_t w : *nb)
+                for (const auto nb : {g.up[v], g.down[v]})
+                    for (int32_t w : nb)
                         if (runs.of[w] != id) offsets.push_back(x[w] - x[v]);
                 const auto& layer = g.layers[g.layer[v]];
                 const auto p = static_cast<size_t>(g.pos[v]);

@@ -155,29 +155,24 @@ void addChains(LayeredGraph& g, const Layering& layering, const OrientedEdges& o
     }
 }
 
-// Adjacency from the chains, then the layers in vertex order. Each list is
-// sized before it is filled: growing them was a third of a small graph's
-// allocations.
+// Adjacency from the chains (in chain order), then the layers in vertex
+// order, each sized before it is filled.
 void connectAndLayer(LayeredGraph& g, int32_t layerCount) {
     const int32_t vc = g.vertexCount();
-    std::vector<int32_t> ups(vc, 0), downs(vc, 0), perLayer(std::max(layerCount, 1), 0);
+    std::vector<int32_t> perLayer(std::max(layerCount, 1), 0);
+    size_t segments = 0;
+    for (const auto& c : g.chain) segments += c.empty() ? 0 : c.size() - 1;
+    std::vector<std::pair<int32_t, int32_t>> downs, ups;
+    downs.reserve(segments);
+    ups.reserve(segments);
     for (const auto& c : g.chain)
         for (size_t i = 0; i + 1 < c.size(); ++i) {
-            ++downs[c[i]];
-            ++ups[c[i + 1]];
+            downs.emplace_back(c[i], c[i + 1]);
+            ups.emplace_back(c[i + 1], c[i]);
         }
-    g.up.assign(vc, {});
-    g.down.assign(vc, {});
-    for (int32_t v = 0; v < vc; ++v) {
-        g.up[v].reserve(ups[v]);
-        g.down[v].reserve(downs[v]);
-        ++perLayer[g.layer[v]];
-    }
-    for (const auto& c : g.chain)
-        for (size_t i = 0; i + 1 < c.size(); ++i) {
-            g.down[c[i]].push_back(c[i + 1]);
-            g.up[c[i + 1]].push_back(c[i]);
-        }
+    g.down = Adjacency(vc, downs);
+    g.up = Adjacency(vc, ups);
+    for (int32_t v = 0; v < vc; ++v) ++perLayer[g.layer[v]];
     g.layers.assign(std::max(layerCount, 1), {});
     for (size_t l = 0; l < g.layers.size(); ++l) g.layers[l].reserve(perLayer[l]);
     for (int32_t v = 0; v < vc; ++v) g.layers[g.layer[v]].push_back(v);

@@ -30,12 +30,13 @@ inline LayeredGraph layered(std::vector<std::vector<int32_t>> layers,
     g.height.assign(vc, 20);
     for (size_t l = 0; l < layers.size(); ++l)
         for (int32_t v : layers[l]) g.layer[v] = static_cast<int32_t>(l);
-    g.up.assign(vc, {});
-    g.down.assign(vc, {});
+    std::vector<std::pair<int32_t, int32_t>> downs, ups;
     for (auto [a, b] : edges) {
-        g.down[a].push_back(b);
-        g.up[b].push_back(a);
+        downs.emplace_back(a, b);
+        ups.emplace_back(b, a);
     }
+    g.down = irscope::layout::detail::Adjacency(vc, downs);
+    g.up = irscope::layout::detail::Adjacency(vc, ups);
     g.layers = std::move(layers);
     g.updatePositions();
     return g;

@@ -35,8 +35,8 @@ LayeredGraph graphFor(int32_t vertices) {
     g.layer.assign(vertices, 0);
     g.width.assign(vertices, 40);
     g.height.assign(vertices, 20);
-    g.up.assign(vertices, {});
-    g.down.assign(vertices, {});
+    g.up = Adjacency(vertices, {});
+    g.down = Adjacency(vertices, {});
     return g;
 }
 

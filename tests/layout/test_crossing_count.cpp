@@ -8,6 +8,7 @@
 
 #include "core/layout/crossing_count.h"
 
+using irscope::layout::detail::Adjacency;
 using irscope::layout::detail::countBilayerCrossings;
 using irscope::layout::detail::countLayerCrossings;
 using irscope::layout::detail::LayeredGraph;
@@ -80,16 +81,17 @@ private Q_SLOTS:
                     g.type.push_back(VertexType::Item);
                     g.layer.push_back(l);
                 }
-            g.up.resize(g.vertexCount());
-            g.down.resize(g.vertexCount());
+            std::vector<std::pair<int32_t, int32_t>> downs, ups;
             for (int32_t l = 0; l < 2; ++l) {
                 const int m = rng() % 30;  // parallel edges allowed: they never cross
                 for (int i = 0; i < m; ++i) {
                     const int32_t u = g.layers[l][rng() % sizes[l]], v = g.layers[l + 1][rng() % sizes[l + 1]];
-                    g.down[u].push_back(v);
-                    g.up[v].push_back(u);
+                    downs.emplace_back(u, v);
+                    ups.emplace_back(v, u);
                 }
             }
+            g.down = Adjacency(g.vertexCount(), downs);
+            g.up = Adjacency(g.vertexCount(), ups);
             for (auto& layer : g.layers) std::shuffle(layer.begin(), layer.end(), rng);
             g.pos.assign(g.vertexCount(), 0);
             for (auto& layer : g.layers)
