@@ -117,6 +117,9 @@ std::vector<double> roomWidths(const LayeredGraph& g, const LayoutOptions& o) {
 // centred on it, as dot draws them.
 struct Links {
     std::vector<std::array<int32_t, 2>> up, down;
+    // Whether the segment to each median is marked (markTypeOneConflicts):
+    // looked up once here rather than by every alignment for every candidate.
+    std::vector<std::array<char, 2>> upMarked, downMarked;
     std::vector<int32_t> chainUp, chainDown;
     std::vector<char> aligns;
 };
@@ -135,7 +138,7 @@ std::vector<char> aligningVertices(const LayeredGraph& g) {
     return aligns;
 }
 
-Links medianLinks(const LayeredGraph& g) {
+Links medianLinks(const LayeredGraph& g, const MarkedSegments& marked) {
     const int32_t vc = g.vertexCount();
     Links k;
     k.aligns = aligningVertices(g);
@@ -150,10 +153,16 @@ Links medianLinks(const LayeredGraph& g) {
         std::sort(nbs.begin(), nbs.end(), [&](int32_t a, int32_t b) { return g.pos[a] < g.pos[b]; });
         m = {nbs[(nbs.size() - 1) / 2], nbs[nbs.size() / 2]};
     };
+    k.upMarked.assign(vc, {0, 0});
+    k.downMarked.assign(vc, {0, 0});
     for (int32_t v = 0; v < vc; ++v) {
         if (!k.aligns[v]) continue;
         medians(g.up[v], k.up[v]);
         medians(g.down[v], k.down[v]);
+        for (int i = 0; i < 2; ++i) {
+            if (k.up[v][i] >= 0) k.upMarked[v][i] = marked.contains(segmentKey(g, k.up[v][i], v));
+            if (k.down[v][i] >= 0) k.downMarked[v][i] = marked.contains(segmentKey(g, v, k.down[v][i]));
+        }
     }
     auto isMedian = [](const std::array<int32_t, 2>& m, int32_t v) { return m[0] == v || m[1] == v; };
     k.chainUp.assign(vc, 1);
@@ -198,15 +207,15 @@ struct MirroredView {
 // the top vertex of v's block (in the sweep's direction).
 class Alignment {
 public:
-    Alignment(const LayeredGraph& g, const MarkedSegments& marked, const Links& links, const MirroredView& view,
-              bool downward)
+    Alignment(const LayeredGraph& g, const Links& links, const MirroredView& view, bool downward)
         : g_(g),
-          marked_(marked),
           view_(view),
           p_(view.p),
           downward_(downward),
           farMed_(downward ? links.up : links.down),
           nearMed_(downward ? links.down : links.up),
+          farMarked_(downward ? links.upMarked : links.downMarked),
+          nearMarked_(downward ? links.downMarked : links.upMarked),
           chainFar_(downward ? links.chainUp : links.chainDown),
           chainNear_(downward ? links.chainDown : links.chainUp),
           aligns_(links.aligns),
@@ -231,23 +240,30 @@ public:
     const std::vector<int32_t>& roots() const { return root_; }
 
 private:
-    bool mutual(int32_t u, int32_t v) const {
-        return (nearMed_[u][0] == v || nearMed_[u][1] == v) && !marked_.contains(segmentKey(g_, u, v));
+    // A median and whether the segment to it is marked.
+    struct Link {
+        int32_t to;
+        bool marked;
+    };
+
+    // u -> v, v a median of u on u's near side, whose segment is not marked.
+    bool mutual(int32_t u, int32_t v, bool marked) const {
+        return (nearMed_[u][0] == v || nearMed_[u][1] == v) && !marked;
     }
 
-    // Medians in scan order (the mirrored view's left one first).
-    std::array<int32_t, 2> ordered(const std::array<int32_t, 2>& m) const {
-        std::array<int32_t, 2> o = m;
-        if (o[0] >= 0 && p_[o[1]] < p_[o[0]]) std::swap(o[0], o[1]);
-        if (o[1] == o[0]) o[1] = -1;
+    // Medians in scan order (the mirrored view's left one first); to = -1 for none.
+    std::array<Link, 2> ordered(const std::array<int32_t, 2>& m, const std::array<char, 2>& marked) const {
+        std::array<Link, 2> o{{{m[0], marked[0] != 0}, {m[1], marked[1] != 0}}};
+        if (o[0].to >= 0 && p_[o[1].to] < p_[o[0].to]) std::swap(o[0], o[1]);
+        if (o[1].to == o[0].to) o[1].to = -1;
         return o;
     }
 
     // u's preferred partner: the mutual one with the longest chain beyond it, then scan order.
     int32_t preferredPartner(int32_t u) const {
         int32_t best = -1;
-        for (int32_t w : ordered(nearMed_[u]))
-            if (w >= 0 && (farMed_[w][0] == u || farMed_[w][1] == u) && !marked_.contains(segmentKey(g_, u, w)) &&
+        for (const auto [w, marked] : ordered(nearMed_[u], nearMarked_[u]))
+            if (w >= 0 && (farMed_[w][0] == u || farMed_[w][1] == u) && !marked &&
                 (best < 0 || chainNear_[w] > chainNear_[best]))
                 best = w;
         return best;
@@ -261,8 +277,8 @@ private:
             if (!aligns_[v] || farMed_[v][0] < 0) continue;
             int32_t c[2];
             int nc = 0;
-            for (int32_t u : ordered(farMed_[v])) {
-                if (u < 0 || !mutual(u, v)) continue;
+            for (const auto [u, marked] : ordered(farMed_[v], farMarked_[v])) {
+                if (u < 0 || !mutual(u, v, marked)) continue;
                 if (preferredPartner(u) == v) c[nc++] = u;
             }
             if (nc == 2 && chainFar_[c[1]] > chainFar_[c[0]]) std::swap(c[0], c[1]);
@@ -291,9 +307,9 @@ private:
                 continue;
             }
             if (!aligns_[v] || farMed_[v][0] < 0) continue;
-            for (int32_t u : ordered(farMed_[v])) {
+            for (const auto [u, marked] : ordered(farMed_[v], farMarked_[v])) {
                 // The window excludes every u taken already, in either round.
-                if (u >= 0 && r < p_[u] && p_[u] < bound_[k] && !marked_.contains(segmentKey(g_, u, v))) {
+                if (u >= 0 && r < p_[u] && p_[u] < bound_[k] && !marked) {
                     chosen_[k] = u;
                     r = p_[u];
                     break;
@@ -313,12 +329,13 @@ private:
     }
 
     const LayeredGraph& g_;
-    const MarkedSegments& marked_;
     const MirroredView& view_;
     const std::vector<int32_t>& p_;
     const bool downward_;
     const std::vector<std::array<int32_t, 2>>& farMed_;   // v's medians on the aligned side
     const std::vector<std::array<int32_t, 2>>& nearMed_;  // u's medians on v's side
+    const std::vector<std::array<char, 2>>& farMarked_;   // whether the segment to each of farMed_ is marked
+    const std::vector<std::array<char, 2>>& nearMarked_;
     const std::vector<int32_t>& chainFar_;
     const std::vector<int32_t>& chainNear_;
     const std::vector<char>& aligns_;
@@ -385,12 +402,11 @@ std::vector<double> compactBlocks(const BlockGraph& b, int32_t vc) {
 
 // One of the four alignments plus its compaction. downward: align with upper
 // neighbours, layers top to bottom; leftward: medians and packing from the left.
-std::vector<double> alignAndCompact(const LayeredGraph& g, const std::vector<double>& room,
-                                    const MarkedSegments& marked, const Links& links, bool downward, bool leftward,
-                                    const LayoutOptions& o, Progress* progress) {
+std::vector<double> alignAndCompact(const LayeredGraph& g, const std::vector<double>& room, const Links& links,
+                                    bool downward, bool leftward, const LayoutOptions& o, Progress* progress) {
     const int32_t vc = g.vertexCount();
     const MirroredView view(g, leftward);
-    Alignment alignment(g, marked, links, view, downward);
+    Alignment alignment(g, links, view, downward);
     alignment.run(progress);
     const std::vector<int32_t>& root = alignment.roots();
     const std::vector<double> xs = compactBlocks(blockGraph(g, room, view, root, o), vc);
@@ -405,13 +421,13 @@ std::vector<double> assignCoordinates(const LayeredGraph& g, const LayoutOptions
     const int32_t vc = g.vertexCount();
     if (vc == 0) return {};
     const auto marked = markTypeOneConflicts(g);
-    const Links links = medianLinks(g);
+    const Links links = medianLinks(g, marked);
     const std::vector<double> room = roomWidths(g, options);
     std::array<std::vector<double>, 4> xs;
     std::array<double, 4> lo{}, hi{};
     int smallest = 0;
     for (int k = 0; k < 4; ++k) {
-        xs[k] = alignAndCompact(g, room, marked, links, /*downward=*/k < 2, /*leftward=*/k % 2 == 0, options, progress);
+        xs[k] = alignAndCompact(g, room, links, /*downward=*/k < 2, /*leftward=*/k % 2 == 0, options, progress);
         lo[k] = std::numeric_limits<double>::infinity();
         hi[k] = -lo[k];
         for (int32_t v = 0; v < vc; ++v) {
