@@ -207,7 +207,9 @@ struct MirroredView {
 // the top vertex of v's block (in the sweep's direction).
 class Alignment {
 public:
-    Alignment(const LayeredGraph& g, const Links& links, const MirroredView& view, bool downward)
+    // root, chosen, bound: the caller's working memory (AlignmentWork).
+    Alignment(const LayeredGraph& g, const Links& links, const MirroredView& view, bool downward,
+              std::vector<int32_t>& root, std::vector<int32_t>& chosen, std::vector<int32_t>& bound)
         : g_(g),
           view_(view),
           p_(view.p),
@@ -219,7 +221,10 @@ public:
           chainFar_(downward ? links.chainUp : links.chainDown),
           chainNear_(downward ? links.chainDown : links.chainUp),
           aligns_(links.aligns),
-          root_(g.vertexCount()) {
+          root_(root),
+          chosen_(chosen),
+          bound_(bound) {
+        root_.resize(g.vertexCount());
         for (int32_t v = 0; v < g.vertexCount(); ++v) root_[v] = v;
     }
 
@@ -339,8 +344,9 @@ private:
     const std::vector<int32_t>& chainFar_;
     const std::vector<int32_t>& chainNear_;
     const std::vector<char>& aligns_;
-    std::vector<int32_t> root_;  // per vertex: the first vertex of its block
-    std::vector<int32_t> chosen_, bound_;
+    std::vector<int32_t>& root_;  // per vertex: the first vertex of its block
+    std::vector<int32_t>& chosen_;
+    std::vector<int32_t>& bound_;
 };
 
 // Block graph: an edge from the block of each vertex to the block of its
@@ -352,39 +358,51 @@ struct BlockGraph {
     std::vector<int32_t> topo;
 };
 
-BlockGraph blockGraph(const LayeredGraph& g, const std::vector<double>& room, const MirroredView& view,
-                      const std::vector<int32_t>& root, const LayoutOptions& o) {
+// The four alignments' working memory, sized by the first and reused by the
+// others (a fresh set each time was a third of a coordinate assignment's
+// allocations).
+struct AlignmentWork {
+    std::vector<int32_t> root, chosen, bound;  // Alignment's
+    std::vector<int32_t> indeg, fill;          // blockGraph's
+    BlockGraph blocks;
+    std::vector<double> xs;  // compactBlocks'
+};
+
+void blockGraph(const LayeredGraph& g, const std::vector<double>& room, const MirroredView& view,
+                const std::vector<int32_t>& root, const LayoutOptions& o, AlignmentWork& work) {
     const int32_t vc = g.vertexCount();
     const auto h = static_cast<int32_t>(g.layers.size());
-    BlockGraph b;
+    BlockGraph& b = work.blocks;
     auto& succStart = b.succStart;
     succStart.assign(vc + 1, 0);
-    std::vector<int32_t> indeg(vc, 0);
+    auto& indeg = work.indeg;
+    indeg.assign(vc, 0);
     for (int32_t l = 0; l < h; ++l)
         for (size_t k = 1; k < g.layers[l].size(); ++k) ++succStart[root[view.at(l, k - 1)] + 1];
     for (int32_t v = 0; v < vc; ++v) succStart[v + 1] += succStart[v];
     b.succ.resize(succStart[vc]);
-    std::vector<int32_t> fill(succStart.begin(), succStart.end() - 1);
+    auto& fill = work.fill;
+    fill.assign(succStart.begin(), succStart.end() - 1);
     for (int32_t l = 0; l < h; ++l)
         for (size_t k = 1; k < g.layers[l].size(); ++k) {
             const int32_t a = view.at(l, k - 1), c = view.at(l, k);
             b.succ[fill[root[a]]++] = {root[c], separation(g, room, a, c, o)};
             ++indeg[root[c]];
         }
+    b.topo.clear();
     b.topo.reserve(vc);
     for (int32_t v = 0; v < vc; ++v)
         if (root[v] == v && indeg[v] == 0) b.topo.push_back(v);
     for (size_t i = 0; i < b.topo.size(); ++i)
         for (int32_t j = succStart[b.topo[i]]; j < succStart[b.topo[i] + 1]; ++j)
             if (--indeg[b.succ[j].first] == 0) b.topo.push_back(b.succ[j].first);
-    return b;
 }
 
-// Block positions (per root), measured from the packing side.
-std::vector<double> compactBlocks(const BlockGraph& b, int32_t vc) {
+// Block positions (per root), measured from the packing side, into xs.
+void compactBlocks(const BlockGraph& b, int32_t vc, std::vector<double>& xs) {
     const auto& succStart = b.succStart;
     const auto& succ = b.succ;
-    std::vector<double> xs(vc, 0.0);
+    xs.assign(vc, 0.0);
     // Pass 1: every block as far towards the packing side as its predecessors allow.
     for (int32_t c : b.topo)
         for (int32_t j = succStart[c]; j < succStart[c + 1]; ++j)
@@ -397,21 +415,22 @@ std::vector<double> compactBlocks(const BlockGraph& b, int32_t vc) {
             limit = std::min(limit, xs[succ[j].first] - succ[j].second);
         if (limit != std::numeric_limits<double>::infinity()) xs[c] = std::max(xs[c], limit);
     }
-    return xs;
 }
 
 // One of the four alignments plus its compaction. downward: align with upper
 // neighbours, layers top to bottom; leftward: medians and packing from the left.
 std::vector<double> alignAndCompact(const LayeredGraph& g, const std::vector<double>& room, const Links& links,
-                                    bool downward, bool leftward, const LayoutOptions& o, Progress* progress) {
+                                    const MirroredView& view, bool downward, const LayoutOptions& o,
+                                    AlignmentWork& work, Progress* progress) {
     const int32_t vc = g.vertexCount();
-    const MirroredView view(g, leftward);
-    Alignment alignment(g, links, view, downward);
+    Alignment alignment(g, links, view, downward, work.root, work.chosen, work.bound);
     alignment.run(progress);
     const std::vector<int32_t>& root = alignment.roots();
-    const std::vector<double> xs = compactBlocks(blockGraph(g, room, view, root, o), vc);
+    blockGraph(g, room, view, root, o, work);
+    compactBlocks(work.blocks, vc, work.xs);
+    const std::vector<double>& xs = work.xs;
     std::vector<double> x(vc);
-    for (int32_t v = 0; v < vc; ++v) x[v] = leftward ? xs[root[v]] : -xs[root[v]];
+    for (int32_t v = 0; v < vc; ++v) x[v] = view.leftward ? xs[root[v]] : -xs[root[v]];
     return x;
 }
 
@@ -423,11 +442,14 @@ std::vector<double> assignCoordinates(const LayeredGraph& g, const LayoutOptions
     const auto marked = markTypeOneConflicts(g);
     const Links links = medianLinks(g, marked);
     const std::vector<double> room = roomWidths(g, options);
+    // Leftward (medians and packing from the left) for even k, rightward for odd.
+    const std::array<MirroredView, 2> views{MirroredView(g, true), MirroredView(g, false)};
+    AlignmentWork work;
     std::array<std::vector<double>, 4> xs;
     std::array<double, 4> lo{}, hi{};
     int smallest = 0;
     for (int k = 0; k < 4; ++k) {
-        xs[k] = alignAndCompact(g, room, links, /*downward=*/k < 2, /*leftward=*/k % 2 == 0, options, progress);
+        xs[k] = alignAndCompact(g, room, links, views[k % 2], /*downward=*/k < 2, options, work, progress);
         lo[k] = std::numeric_limits<double>::infinity();
         hi[k] = -lo[k];
         for (int32_t v = 0; v < vc; ++v) {
