@@ -1,6 +1,7 @@
 #include "core/layout/adjacent_exchange.h"
 
 #include <algorithm>
+#include <span>
 
 #include "core/layout/crossing_count.h"
 
@@ -23,7 +24,7 @@ struct PairCrossings {
     }
 };
 
-PairCrossings pairCrossings(const std::vector<int32_t>& a, const std::vector<int32_t>& b) {
+PairCrossings pairCrossings(std::span<const int32_t> a, std::span<const int32_t> b) {
     PairCrossings c;
     size_t below = 0, notAbove = 0;  // ends in B < x, and <= x
     const auto nb = static_cast<int64_t>(b.size());
@@ -37,20 +38,54 @@ PairCrossings pairCrossings(const std::vector<int32_t>& a, const std::vector<int
     return c;
 }
 
-void mergedEnds(const std::vector<std::vector<int32_t>>& ends, size_t from, size_t to, std::vector<int32_t>& out) {
-    out.clear();
-    for (size_t i = from; i < to; ++i) out.insert(out.end(), ends[i].begin(), ends[i].end());
-    std::sort(out.begin(), out.end());
-}
+// The sorted ends of the layer's vertices, above and below (TransposeScratch).
+class LayerEnds {
+public:
+    LayerEnds(const LayeredGraph& g, const std::vector<int32_t>& layer, TransposeScratch& s) : g_(g), s_(s) {
+        if (s.upAt.size() < static_cast<size_t>(g.vertexCount())) {
+            s.upAt.resize(g.vertexCount());
+            s.downAt.resize(g.vertexCount());
+        }
+        fill(layer, g.up, s.upEnds, s.upAt);
+        fill(layer, g.down, s.downEnds, s.downAt);
+    }
 
-// Moves [from, mid) behind [mid, to) in the layer and its per-position ends.
-void rotateUnits(LayeredGraph& g, std::vector<int32_t>& layer, std::vector<std::vector<int32_t>>& upEnds,
-                 std::vector<std::vector<int32_t>>& downEnds, size_t from, size_t mid, size_t to) {
-    const auto f = static_cast<std::ptrdiff_t>(from), m = static_cast<std::ptrdiff_t>(mid),
-               t = static_cast<std::ptrdiff_t>(to);
-    std::rotate(layer.begin() + f, layer.begin() + m, layer.begin() + t);
-    std::rotate(upEnds.begin() + f, upEnds.begin() + m, upEnds.begin() + t);
-    std::rotate(downEnds.begin() + f, downEnds.begin() + m, downEnds.begin() + t);
+    std::span<const int32_t> up(int32_t v) const { return {s_.upEnds.data() + s_.upAt[v], g_.up[v].size()}; }
+    std::span<const int32_t> down(int32_t v) const { return {s_.downEnds.data() + s_.downAt[v], g_.down[v].size()}; }
+
+    // The ends of layer[from, to) on one side, merged and sorted, in out;
+    // a single vertex's own slice needs no copy.
+    std::span<const int32_t> merged(const std::vector<int32_t>& layer, size_t from, size_t to, bool above,
+                                    std::vector<int32_t>& out) const {
+        if (to - from == 1) return above ? up(layer[from]) : down(layer[from]);
+        out.clear();
+        for (size_t i = from; i < to; ++i) {
+            const auto ends = above ? up(layer[i]) : down(layer[i]);
+            out.insert(out.end(), ends.begin(), ends.end());
+        }
+        std::sort(out.begin(), out.end());
+        return out;
+    }
+
+private:
+    void fill(const std::vector<int32_t>& layer, const Adjacency& side, std::vector<int32_t>& ends,
+              std::vector<int32_t>& at) const {
+        ends.clear();
+        for (int32_t v : layer) {
+            at[v] = static_cast<int32_t>(ends.size());
+            for (int32_t w : side[v]) ends.push_back(g_.pos[w]);
+            std::sort(ends.begin() + at[v], ends.end());
+        }
+    }
+
+    const LayeredGraph& g_;
+    TransposeScratch& s_;
+};
+
+// Moves [from, mid) behind [mid, to) in the layer.
+void rotateUnits(LayeredGraph& g, std::vector<int32_t>& layer, size_t from, size_t mid, size_t to) {
+    std::rotate(layer.begin() + static_cast<std::ptrdiff_t>(from), layer.begin() + static_cast<std::ptrdiff_t>(mid),
+                layer.begin() + static_cast<std::ptrdiff_t>(to));
     for (size_t i = from; i < to; ++i) g.pos[layer[i]] = static_cast<int32_t>(i);
 }
 
@@ -63,8 +98,7 @@ void rotateUnits(LayeredGraph& g, std::vector<int32_t>& layer, std::vector<std::
 // side of an island of weights (a `stack` of 16 expert weights) that the
 // sweeps had put there. Returns the crossings removed.
 int64_t exchangeUnits(LayeredGraph& g, const std::vector<int32_t>& group, std::vector<int32_t>& layer,
-                      std::vector<std::vector<int32_t>>& upEnds, std::vector<std::vector<int32_t>>& downEnds,
-                      TransposeScratch::Units& u) {
+                      const LayerEnds& ends, TransposeScratch::Units& u) {
     const size_t k = layer.size();
     u.start.clear();
     for (size_t i = 0; i < k;) {
@@ -80,15 +114,12 @@ int64_t exchangeUnits(LayeredGraph& g, const std::vector<int32_t>& group, std::v
     for (size_t j = 0; j + 2 < u.start.size(); ++j) {
         const size_t a = u.start[j], b = u.start[j + 1], c = u.start[j + 2];
         if (b - a == 1 && c - b == 1 && group[layer[a]] < 0 && group[layer[b]] < 0) continue;
-        mergedEnds(upEnds, a, b, u.upA);
-        mergedEnds(upEnds, b, c, u.upB);
-        mergedEnds(downEnds, a, b, u.downA);
-        mergedEnds(downEnds, b, c, u.downB);
-        PairCrossings cross = pairCrossings(u.upA, u.upB);
-        cross += pairCrossings(u.downA, u.downB);
+        PairCrossings cross =
+            pairCrossings(ends.merged(layer, a, b, true, u.upA), ends.merged(layer, b, c, true, u.upB));
+        cross += pairCrossings(ends.merged(layer, a, b, false, u.downA), ends.merged(layer, b, c, false, u.downB));
         const int64_t now = cross.now, swapped = cross.swapped;
         if (swapped >= now) continue;
-        rotateUnits(g, layer, upEnds, downEnds, a, b, c);
+        rotateUnits(g, layer, a, b, c);
         u.start[j + 1] = a + (c - b);  // the unit that moved left now ends here
         gained += now - swapped;
     }
@@ -103,7 +134,9 @@ ExchangeOutcome transposeWithGaps(LayeredGraph& g, const std::vector<int32_t>& g
     ExchangeOutcome outcome;
     const auto layerCount = static_cast<int32_t>(g.layers.size());
     if (layerCount < 2) return outcome;
-    auto& [work, visits, queued, upEnds, downEnds, units, tree] = scratch;
+    auto& work = scratch.work;
+    auto& visits = scratch.visits;
+    auto& queued = scratch.queued;
     work.clear();
     visits.assign(layerCount, 0);
     queued.assign(layerCount, 0);
@@ -126,18 +159,7 @@ ExchangeOutcome transposeWithGaps(LayeredGraph& g, const std::vector<int32_t>& g
         auto& layer = g.layers[l];
         const size_t k = layer.size();
         if (progress != nullptr) progress->advance(static_cast<int64_t>(k), total);
-        upEnds.resize(std::max(upEnds.size(), k));
-        downEnds.resize(std::max(downEnds.size(), k));
-        for (size_t i = 0; i < k; ++i) {
-            auto& up = upEnds[i];
-            auto& down = downEnds[i];
-            up.clear();
-            down.clear();
-            for (int32_t w : g.up[layer[i]]) up.push_back(g.pos[w]);
-            for (int32_t w : g.down[layer[i]]) down.push_back(g.pos[w]);
-            std::sort(up.begin(), up.end());
-            std::sort(down.begin(), down.end());
-        }
+        const LayerEnds ends(g, layer, scratch);
         // Greedy adjacent exchange until a pass changes nothing. Only strict
         // gains are taken, so it terminates; vertices swap only within their
         // group (an anchor and its satellites) or as two plain vertices.
@@ -153,21 +175,19 @@ ExchangeOutcome transposeWithGaps(LayeredGraph& g, const std::vector<int32_t>& g
             for (size_t i = 0; i + 1 < k; ++i) {
                 const int32_t u = layer[i], v = layer[i + 1];
                 if (group[u] != group[v]) continue;
-                PairCrossings c = pairCrossings(upEnds[i], upEnds[i + 1]);
-                c += pairCrossings(downEnds[i], downEnds[i + 1]);
+                PairCrossings c = pairCrossings(ends.up(u), ends.up(v));
+                c += pairCrossings(ends.down(u), ends.down(v));
                 const int64_t now = c.now, swapped = c.swapped;
                 if (swapped > now || (swapped == now && !(tiePass && now > 0))) continue;
                 moved = true;
                 std::swap(layer[i], layer[i + 1]);
-                std::swap(upEnds[i], upEnds[i + 1]);
-                std::swap(downEnds[i], downEnds[i + 1]);
                 g.pos[layer[i]] = static_cast<int32_t>(i);
                 g.pos[layer[i + 1]] = static_cast<int32_t>(i + 1);
                 layerGain += now - swapped;
                 changed = true;
             }
             // Then whole groups past their neighbours (see exchangeUnits).
-            const int64_t unitGain = exchangeUnits(g, group, layer, upEnds, downEnds, units);
+            const int64_t unitGain = exchangeUnits(g, group, layer, ends, scratch.units);
             if (unitGain > 0) {
                 moved = changed = true;
                 layerGain += unitGain;
@@ -177,8 +197,8 @@ ExchangeOutcome transposeWithGaps(LayeredGraph& g, const std::vector<int32_t>& g
         if (!moved) continue;
         outcome.gained += layerGain;
         // The neighbour layers see new positions here: recount and requeue them.
-        if (l > 0) gap[l - 1] = countLayerCrossings(g, l - 1, tree);
-        if (l + 1 < layerCount) gap[l] = countLayerCrossings(g, l, tree);
+        if (l > 0) gap[l - 1] = countLayerCrossings(g, l - 1, scratch.tree);
+        if (l + 1 < layerCount) gap[l] = countLayerCrossings(g, l, scratch.tree);
         for (int32_t m : {l + 1, l - 1})
             if (m >= 0 && m < layerCount && !queued[m] && dirty(m)) {
                 work.push_back(m);

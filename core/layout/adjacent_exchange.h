@@ -34,16 +34,20 @@ int64_t transposePass(LayeredGraph& g, const std::vector<int32_t>& group, int ma
                       bool allowTies = false);
 
 // transposeWithGaps' working memory, kept by a caller that calls it often
-// (the sweeps call it after every round; allocating the per-position end
-// lists each time cost more than the exchanges on the MoE fixtures).
+// (the sweeps call it after every round; allocating the end lists each time
+// cost more than the exchanges on the MoE fixtures).
 struct TransposeScratch {
     struct Units {                                    // for the exchange of whole groups
         std::vector<size_t> start;                    // per unit: its first position; one past the end last
         std::vector<int32_t> upA, downA, upB, downB;  // merged sorted ends of two neighbouring units
     };
-    std::vector<int32_t> work, visits;                   // layers to visit; visits per layer
-    std::vector<char> queued;                            // per layer: in `work`
-    std::vector<std::vector<int32_t>> upEnds, downEnds;  // per position in the layer being improved
+    std::vector<int32_t> work, visits;  // layers to visit; visits per layer
+    std::vector<char> queued;           // per layer: in `work`
+    // The ends of the layer being improved: per vertex, the sorted positions
+    // of its neighbours above (below), a slice of upEnds (downEnds) from
+    // upAt[v] (downAt[v]). Kept by vertex, not by position, so an exchange
+    // moves no list.
+    std::vector<int32_t> upEnds, downEnds, upAt, downAt;
     Units units;
     std::vector<int32_t> tree;  // for countLayerCrossings
 };
