@@ -4,6 +4,7 @@
 #include <span>
 
 #include "core/layout/crossing_count.h"
+#include "core/layout/small_sort.h"
 
 namespace irscope::layout::detail {
 
@@ -70,11 +71,15 @@ public:
 private:
     void fill(const std::vector<int32_t>& layer, const Adjacency& side, std::vector<int32_t>& ends,
               std::vector<int32_t>& at) const {
-        ends.clear();
+        size_t total = 0;
+        for (int32_t v : layer) total += side[v].size();
+        ends.resize(total);
+        auto next = ends.begin();
         for (int32_t v : layer) {
-            at[v] = static_cast<int32_t>(ends.size());
-            for (int32_t w : side[v]) ends.push_back(g_.pos[w]);
-            std::sort(ends.begin() + at[v], ends.end());
+            at[v] = static_cast<int32_t>(next - ends.begin());
+            const auto first = next;
+            for (int32_t w : side[v]) *next++ = g_.pos[w];
+            stableSortSmall(first, next, std::less<>());  // a few ends each: no call to std::sort
         }
     }
 

@@ -9,6 +9,7 @@
 #include "core/layout/length_descent.h"
 #include "core/layout/satellite_placement.h"
 #include "core/layout/separation.h"
+#include "core/layout/small_sort.h"
 
 namespace irscope::layout::detail {
 
@@ -150,7 +151,8 @@ Links medianLinks(const LayeredGraph& g, const MarkedSegments& marked) {
         for (int32_t u : adj)
             if (k.aligns[u]) nbs.push_back(u);
         if (nbs.empty()) return;
-        std::sort(nbs.begin(), nbs.end(), [&](int32_t a, int32_t b) { return g.pos[a] < g.pos[b]; });
+        // Neighbours in one layer have distinct positions: any sort gives this order.
+        stableSortSmall(nbs.begin(), nbs.end(), [&](int32_t a, int32_t b) { return g.pos[a] < g.pos[b]; });
         m = {nbs[(nbs.size() - 1) / 2], nbs[nbs.size() / 2]};
     };
     k.upMarked.assign(vc, {0, 0});
