@@ -163,6 +163,9 @@ void BarycenterSweeps::packLayer(int32_t l) {
 // anchor's satellites beside it.
 void BarycenterSweeps::sortLayer(int32_t l, bool downward) {
     auto& layer = g_.layers[l];
+    // A vertex alone in its layer stays where it is (it is no satellite:
+    // a satellite shares its anchor's layer). Most layers of a decoder are so.
+    if (layer.size() < 2) return;
     if (widthKeys_) {
         packLayer(l);
         packLayer(downward ? l - 1 : l + 1);
@@ -180,29 +183,30 @@ void BarycenterSweeps::sortLayer(int32_t l, bool downward) {
         if (key_[a] != key_[b]) return key_[a] < key_[b];
         return lanesFirst_ && g_.isDummy(a) && !g_.isDummy(b);
     });
-    layer.clear();
-    for (int32_t v : buffer_) appendWithSatellites(layer, v);
+    // Written over the layer in place: it keeps its size.
+    size_t at = 0;
+    for (int32_t v : buffer_) appendWithSatellites(layer, at, v);
     for (size_t i = 0; i < layer.size(); ++i) g_.pos[layer[i]] = static_cast<int32_t>(i);
 }
 
-// Appends v to layer, its satellites around it. Satellites go in the
+// Writes v to layer from `at` on, its satellites around it. Satellites go in the
 // order of their consumers below (ties: vertex id, i.e. the consumer's
 // input-slot order), then split around the anchor: each goes to the side
 // where its edge crosses fewer of the anchor's edges. Left costs grow and
 // right costs shrink along this order, so the split is a prefix and the
 // satellites' own edges never cross one another.
-void BarycenterSweeps::appendWithSatellites(std::vector<int32_t>& layer, int32_t v) {
+void BarycenterSweeps::appendWithSatellites(std::vector<int32_t>& layer, size_t& at, int32_t v) {
     auto& sat = satellites_.ofAnchor[v];
     if (sat.empty()) {
-        layer.push_back(v);
+        layer[at++] = v;
         return;
     }
     stableSortSmall(sat.begin(), sat.end(),
                     [&](int32_t a, int32_t b) { return g_.pos[g_.down[a][0]] < g_.pos[g_.down[b][0]]; });
     const size_t split = leftSatellites(v, sat);
-    layer.insert(layer.end(), sat.begin(), sat.begin() + static_cast<std::ptrdiff_t>(split));
-    layer.push_back(v);
-    layer.insert(layer.end(), sat.begin() + static_cast<std::ptrdiff_t>(split), sat.end());
+    for (size_t i = 0; i < split; ++i) layer[at++] = sat[i];
+    layer[at++] = v;
+    for (size_t i = split; i < sat.size(); ++i) layer[at++] = sat[i];
 }
 
 // How many of the anchor's satellites (sorted by consumer position) go
@@ -244,13 +248,13 @@ size_t BarycenterSweeps::leftSatellites(int32_t anchor, const std::vector<int32_
 }
 
 void BarycenterSweeps::positions(std::span<const int32_t> vertices, std::vector<int32_t>& out) const {
-    out.clear();
-    for (int32_t w : vertices) out.push_back(g_.pos[w]);
+    out.resize(vertices.size());
+    for (size_t i = 0; i < vertices.size(); ++i) out[i] = g_.pos[vertices[i]];
 }
 
 void BarycenterSweeps::sortedPositions(std::span<const int32_t> vertices, std::vector<int32_t>& out) const {
     positions(vertices, out);
-    std::sort(out.begin(), out.end());
+    stableSortSmall(out.begin(), out.end(), std::less<>());  // a few each: no call to std::sort
 }
 
 }  // namespace irscope::layout::detail

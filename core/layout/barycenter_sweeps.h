@@ -91,7 +91,7 @@ private:
     double at(int32_t v) const { return widthKeys_ ? packedX_[v] : g_.pos[v]; }
     void packLayer(int32_t l);
     void sortLayer(int32_t l, bool downward);
-    void appendWithSatellites(std::vector<int32_t>& layer, int32_t v);
+    void appendWithSatellites(std::vector<int32_t>& layer, size_t& at, int32_t v);
     size_t leftSatellites(int32_t anchor, const std::vector<int32_t>& sat);
     void positions(std::span<const int32_t> vertices, std::vector<int32_t>& out) const;
     void sortedPositions(std::span<const int32_t> vertices, std::vector<int32_t>& out) const;
