@@ -11,9 +11,8 @@ constexpr int kMaxPasses = 4;  // a pass moves every chain that can move; later 
 
 }  // namespace
 
-void sinkTowardConsumers(const std::vector<int32_t>& order, const std::vector<std::vector<int32_t>>& preds,
-                         const std::vector<std::vector<int32_t>>& succs, const std::vector<char>& weight,
-                         std::vector<int32_t>& layer) {
+void sinkTowardConsumers(const std::vector<int32_t>& order, const Adjacency& preds, const Adjacency& succs,
+                         const std::vector<char>& weight, std::vector<int32_t>& layer) {
     for (int pass = 0; pass < kMaxPasses; ++pass) {
         bool moved = false;
         for (auto it = order.rbegin(); it != order.rend(); ++it) {

@@ -19,13 +19,14 @@
 #include <cstdint>
 #include <vector>
 
+#include "core/layout/adjacency.h"
+
 namespace irscope::layout::detail {
 
 // order: nodes in topological order; preds/succs: the downward adjacency;
 // weight: nodes placed later just above their consumer (their layer is not
 // read). Updates layer in place.
-void sinkTowardConsumers(const std::vector<int32_t>& order, const std::vector<std::vector<int32_t>>& preds,
-                         const std::vector<std::vector<int32_t>>& succs, const std::vector<char>& weight,
-                         std::vector<int32_t>& layer);
+void sinkTowardConsumers(const std::vector<int32_t>& order, const Adjacency& preds, const Adjacency& succs,
+                         const std::vector<char>& weight, std::vector<int32_t>& layer);
 
 }  // namespace irscope::layout::detail

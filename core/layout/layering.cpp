@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <deque>
+#include <utility>
 
 #include "core/layout/layer_sinking.h"
 
@@ -68,9 +69,10 @@ TopologicalOrder topologicalOrder(const LayoutGraph& graph) {
     return t;
 }
 
-// Effective (downward) adjacency: every edge oriented along the topological order.
+// Effective (downward) adjacency: every edge oriented along the topological
+// order, each node's list in edge order.
 struct DownwardAdjacency {
-    std::vector<std::vector<int32_t>> preds, succs;
+    Adjacency preds, succs;
 };
 
 // Also marks in edgeReversed the edges that point against the order.
@@ -78,20 +80,9 @@ DownwardAdjacency downwardAdjacency(const LayoutGraph& graph, const std::vector<
                                     std::vector<char>& edgeReversed) {
     const auto n = static_cast<int32_t>(graph.nodes.size());
     const auto m = static_cast<int32_t>(graph.edges.size());
-    DownwardAdjacency adj;
-    adj.preds.resize(n);
-    adj.succs.resize(n);
-    std::vector<int32_t> ins(n, 0), outs(n, 0);  // to size each list once
-    for (const auto& ed : graph.edges) {
-        if (ed.source == ed.target) continue;
-        const bool against = topoPos[ed.source] > topoPos[ed.target];
-        ++outs[against ? ed.target : ed.source];
-        ++ins[against ? ed.source : ed.target];
-    }
-    for (int32_t v = 0; v < n; ++v) {
-        adj.preds[v].reserve(ins[v]);
-        adj.succs[v].reserve(outs[v]);
-    }
+    std::vector<std::pair<int32_t, int32_t>> down, up;
+    down.reserve(m);
+    up.reserve(m);
     for (int32_t e = 0; e < m; ++e) {
         const auto& ed = graph.edges[e];
         if (ed.source == ed.target) continue;
@@ -100,10 +91,10 @@ DownwardAdjacency downwardAdjacency(const LayoutGraph& graph, const std::vector<
             std::swap(a, b);
             edgeReversed[e] = 1;
         }
-        adj.succs[a].push_back(b);
-        adj.preds[b].push_back(a);
+        down.emplace_back(a, b);
+        up.emplace_back(b, a);
     }
-    return adj;
+    return {Adjacency(n, up), Adjacency(n, down)};
 }
 
 // Longest path over non-weight edges; a node fed by a weight needs a layer above it.
