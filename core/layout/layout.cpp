@@ -175,19 +175,29 @@ LayoutResult computeLayout(const LayoutGraph& graph, const LayoutOptions& option
     // them: the winner's are the drawing's unless the last exchange pass
     // moved something (a fifth of the coordinate work on a small graph).
     // Two candidates may be measured at once (crossing_reduction.h).
-    std::vector<std::pair<std::vector<std::vector<int32_t>>, std::vector<double>>> measured;
+    // An order is kept flat (its layers one after another): every order
+    // has the same layer sizes, so that compares alike, in one allocation.
+    auto flat = [](const LayeredGraph& order) {
+        std::vector<int32_t> ids;
+        ids.reserve(order.pos.size());
+        for (const auto& layer : order.layers) ids.insert(ids.end(), layer.begin(), layer.end());
+        return ids;
+    };
+    std::vector<std::pair<std::vector<int32_t>, std::vector<double>>> measured;
     std::mutex measuredLock;
     out.stats.crossings = reduceCrossings(g, options.crossingSweeps, &progress, [&](const LayeredGraph& order) {
         std::vector<double> xs = assignCoordinates(order, options);
         const double span = horizontalSpan(order, xs);
+        std::vector<int32_t> ids = flat(order);
         const std::lock_guard<std::mutex> hold(measuredLock);
-        measured.emplace_back(order.layers, std::move(xs));
+        measured.emplace_back(std::move(ids), std::move(xs));
         return span;
     });
     progress.phase("coordinates", 0.78, 0.87);
     std::vector<double> x;
-    for (auto& [layers, xs] : measured)
-        if (layers == g.layers) {
+    const std::vector<int32_t> chosen = measured.empty() ? std::vector<int32_t>() : flat(g);
+    for (auto& [ids, xs] : measured)
+        if (ids == chosen) {
             x = std::move(xs);
             break;
         }
