@@ -106,7 +106,7 @@ SweptOrder BarycenterSweeps::sweep(const std::vector<std::vector<int32_t>>& star
         }
         if (best.crossings < 0 || c < best.crossings) {
             best.crossings = c;
-            best.layers = g_.layers;
+            g_.orderInto(best.order);
             best.settled = settled;
             stale = 0;
             return;

@@ -33,7 +33,7 @@ CandidatePool::Entry* CandidatePool::next() {
         // tie with it.
         if (static_cast<double>(pick->order.crossings) * kCrossingWorth > best_) continue;
         if (std::any_of(entries_.begin(), entries_.end(), [&](const std::unique_ptr<Entry>& o) {
-                return o->measuring && o->order.layers == pick->order.layers;
+                return o->measuring && o->order.order == pick->order.order;
             }))
             continue;
         pick->measuring = true;
@@ -45,8 +45,7 @@ void CandidatePool::measureWaiting(LayeredGraph& own) {
     if (measure_ == nullptr) return;
     while (Entry* e = next()) {
         // Only this thread touches a taken entry's order until it sets the cost.
-        own.layers = e->order.layers;
-        own.updatePositions();
+        own.setOrder(e->order.order);
         const double cost = static_cast<double>(e->order.crossings) * kCrossingWorth + (*measure_)(own);
         const std::lock_guard<std::mutex> hold(lock_);
         e->order.cost = cost;

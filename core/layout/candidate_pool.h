@@ -41,7 +41,7 @@ constexpr double kCrossingWorth = 5000;
 // One candidate's outcome: its crossings and its order.
 struct SweptOrder {
     int64_t crossings = 0;
-    std::vector<std::vector<int32_t>> layers;
+    std::vector<int32_t> order;  // layer after layer (LayeredGraph::orderInto)
     // Crossings plus drawn length (kCrossingWorth) once measured; infinite
     // when not measured because it could not win.
     double cost = std::numeric_limits<double>::infinity();

@@ -72,12 +72,13 @@ void initialOrder(LayeredGraph& g) {
     g.updatePositions();
 }
 
-// What the sweeps and the measuring of one start need of g, without its
-// order (layers and pos: the sweeps set them from their start) and without
-// the edges' chains (only routing reads them). Reads only members that
-// neither the sweeps nor the measuring change (not even layers' size: an
-// assignment to g.layers writes it), so it may run beside sweeps of g.
-LayeredGraph orderingCopy(const LayeredGraph& g) {
+// What the sweeps and the measuring need of g, its order taken from `start`
+// (g's own changes under the other thread's sweeps; the sweeps and
+// measuring set it anyway, keeping its layer sizes), without the edges'
+// chains (only routing reads them). Reads only members that neither the
+// sweeps nor the measuring change (not even g.layers' size: an assignment
+// to it writes that), so it may run beside sweeps of g.
+LayeredGraph orderingCopy(const LayeredGraph& g, const std::vector<std::vector<int32_t>>& start) {
     LayeredGraph own;
     own.itemCount = g.itemCount;
     own.ghostCount = g.ghostCount;
@@ -88,6 +89,8 @@ LayeredGraph orderingCopy(const LayeredGraph& g) {
     own.ghostOf = g.ghostOf;
     own.up = g.up;
     own.down = g.down;
+    own.layers = start;  // the layer sizes every order keeps (SweptOrder)
+    own.updatePositions();
     return own;
 }
 
@@ -301,7 +304,7 @@ int64_t reduceCrossings(LayeredGraph& g, int sweeps, Progress* progress, const O
         std::future<void> beside;
         try {
             beside = std::async(std::launch::async, [&]() {
-                LayeredGraph own = orderingCopy(g);
+                LayeredGraph own = orderingCopy(g, start);
                 BarycenterSweeps ownSweeper(own, satellites, group, sweeps, nullptr, total);
                 tasks.work(ownSweeper, own);
             });
@@ -327,8 +330,7 @@ int64_t reduceCrossings(LayeredGraph& g, int sweeps, Progress* progress, const O
     }
     const int64_t best = orders[winner].crossings;
     const bool settled = orders[winner].settled;
-    g.layers = std::move(orders[winner].layers);
-    g.updatePositions();
+    g.setOrder(orders[winner].order);
     // A last exchange pass, unless the winner's own left nothing to gain
     // (then this one would change nothing: the measured coordinates stay
     // the drawing's, and a small graph saves a tenth of its time).

@@ -36,6 +36,12 @@ struct LayeredGraph {
     // Kept out of the vertical alignment so the main chain stays straight.
     bool alignsFreely(int32_t v) const { return type[v] == VertexType::Item || type[v] == VertexType::Dummy; }
     void updatePositions();
+    // The order as one array, layer after layer, into flat: every order of
+    // a graph has the same layer sizes, so that is all of it (the candidate
+    // orders are kept and compared so, one allocation each).
+    void orderInto(std::vector<int32_t>& flat) const;
+    // Sets the order (layers, keeping their sizes, and pos) from such an array.
+    void setOrder(const std::vector<int32_t>& flat);
 };
 
 }  // namespace irscope::layout::detail

@@ -180,7 +180,7 @@ LayoutResult computeLayout(const LayoutGraph& graph, const LayoutOptions& option
     auto flat = [](const LayeredGraph& order) {
         std::vector<int32_t> ids;
         ids.reserve(order.pos.size());
-        for (const auto& layer : order.layers) ids.insert(ids.end(), layer.begin(), layer.end());
+        order.orderInto(ids);
         return ids;
     };
     std::vector<std::pair<std::vector<int32_t>, std::vector<double>>> measured;

@@ -11,6 +11,18 @@ void LayeredGraph::updatePositions() {
         for (size_t i = 0; i < l.size(); ++i) pos[l[i]] = static_cast<int32_t>(i);
 }
 
+void LayeredGraph::orderInto(std::vector<int32_t>& flat) const {
+    flat.clear();
+    for (const auto& l : layers) flat.insert(flat.end(), l.begin(), l.end());
+}
+
+void LayeredGraph::setOrder(const std::vector<int32_t>& flat) {
+    size_t at = 0;
+    for (auto& l : layers)
+        for (int32_t& v : l) v = flat[at++];
+    updatePositions();
+}
+
 namespace {
 
 // Each edge oriented downward: top and bottom endpoint (-1 for a

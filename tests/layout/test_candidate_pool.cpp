@@ -24,7 +24,7 @@ namespace {
 SweptOrder order(int32_t id, int64_t crossings) {
     SweptOrder o;
     o.crossings = crossings;
-    o.layers = {{id}};
+    o.order = {id};
     return o;
 }
 
@@ -37,6 +37,7 @@ LayeredGraph graphFor(int32_t vertices) {
     g.height.assign(vertices, 20);
     g.up = Adjacency(vertices, {});
     g.down = Adjacency(vertices, {});
+    g.layers = {{0}};  // one layer of one vertex: the shape of every order here
     return g;
 }
 
@@ -56,10 +57,10 @@ private Q_SLOTS:
         pool.add(0, order(21, 0));
         std::vector<SweptOrder> all = pool.orders(/*withMirror=*/true);
         QCOMPARE(all.size(), size_t{4});
-        QCOMPARE(all[0].layers[0][0], 20);
-        QCOMPARE(all[1].layers[0][0], 21);
-        QCOMPARE(all[2].layers[0][0], 10);
-        QCOMPARE(all[3].layers[0][0], 11);
+        QCOMPARE(all[0].order[0], 20);
+        QCOMPARE(all[1].order[0], 21);
+        QCOMPARE(all[2].order[0], 10);
+        QCOMPARE(all[3].order[0], 11);
 
         CandidatePool first(nullptr);
         first.add(1, order(10, 0));
@@ -68,7 +69,7 @@ private Q_SLOTS:
         QVERIFY(first.anyUncrossed(1));
         const std::vector<SweptOrder> mine = first.orders(/*withMirror=*/false);
         QCOMPARE(mine.size(), size_t{1});
-        QCOMPARE(mine[0].layers[0][0], 20);
+        QCOMPARE(mine[0].order[0], 20);
     }
 
     // Lengths of 100 px: an order with a crossing (5,000 px) cannot beat an
@@ -145,7 +146,7 @@ private Q_SLOTS:
         pool.measureWaiting(g);
         QCOMPARE(measured, (std::vector<int32_t>{2}));
         const std::vector<SweptOrder> all = pool.orders(true);
-        QCOMPARE(all[0].layers[0][0], 1);
+        QCOMPARE(all[0].order[0], 1);
         QCOMPARE(all[0].cost, std::numeric_limits<double>::infinity());
         QCOMPARE(all[1].cost, 5 * kCrossingWorth + 1e6);
     }
@@ -167,7 +168,7 @@ private Q_SLOTS:
         pool.measureWaiting(mine);
         other.join();
         for (int32_t i = 0; i < kOrders; ++i) QCOMPARE(times[i].load(), 1);
-        for (const SweptOrder& o : pool.orders(true)) QCOMPARE(o.cost, 1000.0 + o.layers[0][0]);
+        for (const SweptOrder& o : pool.orders(true)) QCOMPARE(o.cost, 1000.0 + o.order[0]);
     }
 };
 
