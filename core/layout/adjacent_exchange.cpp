@@ -200,6 +200,7 @@ ExchangeOutcome transposeWithGaps(LayeredGraph& g, const std::vector<int32_t>& g
         }
         if (changed) outcome.settled = false;  // out of passes while still gaining
         if (!moved) continue;
+        if (static_cast<size_t>(l) < scratch.version.size()) ++scratch.version[l];
         outcome.gained += layerGain;
         // The neighbour layers see new positions here: recount and requeue them.
         if (l > 0) gap[l - 1] = countLayerCrossings(g, l - 1, scratch.tree);

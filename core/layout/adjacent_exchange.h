@@ -50,6 +50,10 @@ struct TransposeScratch {
     std::vector<int32_t> upEnds, downEnds, upAt, downAt;
     Units units;
     std::vector<int32_t> tree;  // for countLayerCrossings
+    // Per layer, when sized by the caller: bumped each time the pass
+    // reorders that layer (the caller bumps it for its own reorderings), so
+    // the caller can tell an unchanged layer from its version.
+    std::vector<uint32_t> version;
 };
 
 // What one transposeWithGaps did. settled: it stopped because no exchange

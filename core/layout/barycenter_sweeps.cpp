@@ -72,14 +72,22 @@ std::vector<int32_t> exchangeGroups(const Satellites& s, int32_t vc) {
 }
 
 BarycenterSweeps::BarycenterSweeps(LayeredGraph& g, const Satellites& satellites, const std::vector<int32_t>& group,
-                                   int sweeps, Progress* progress, int64_t total)
+                                   int sweeps, Progress* progress, int64_t total, bool skipSettled)
     : g_(g),
       satellites_(satellites),
       group_(group),
       sweeps_(sweeps),
       progress_(progress),
       total_(total),
-      key_(g.vertexCount(), 0) {}
+      key_(g.vertexCount(), 0),
+      skipSettled_(skipSettled) {
+    for (int d = 0; d < 2; ++d) anchored_[d].assign(g.layers.size(), 1);
+    for (int32_t v = 0; v < g.vertexCount(); ++v) {
+        if (satellites_.anchorOf[v] >= 0) continue;
+        if (g.up[v].empty()) anchored_[1][g.layer[v]] = 0;
+        if (g.down[v].empty()) anchored_[0][g.layer[v]] = 0;
+    }
+}
 
 SweptOrder BarycenterSweeps::sweep(const std::vector<std::vector<int32_t>>& start, TieRules rules) {
     g_.layers = start;
@@ -88,6 +96,13 @@ SweptOrder BarycenterSweeps::sweep(const std::vector<std::vector<int32_t>>& star
     widthKeys_ = rules.widthKeys;
     if (widthKeys_) packedX_.assign(g_.vertexCount(), 0.0);
     const auto layerCount = static_cast<int32_t>(g_.layers.size());
+    // A new start: every layer counts as changed.
+    auto& version = transposeScratch_.version;
+    version.resize(layerCount);
+    for (uint32_t& v : version) ++v;
+    constexpr uint32_t kNever = 0xffffffffu;
+
+    for (auto& at : sortedAt_) at.assign(layerCount, {kNever, kNever, kNever});
     const SweepBudget budget = sweepBudget(sweeps_, g_.vertexCount());
     SweptOrder best;
     best.crossings = -1;
@@ -166,6 +181,14 @@ void BarycenterSweeps::sortLayer(int32_t l, bool downward) {
     // A vertex alone in its layer stays where it is (it is no satellite:
     // a satellite shares its anchor's layer). Most layers of a decoder are so.
     if (layer.size() < 2) return;
+    auto& version = transposeScratch_.version;
+    const auto last = static_cast<int32_t>(g_.layers.size()) - 1;
+    auto versions = [&]() -> std::array<uint32_t, 3> {
+        return {l > 0 ? version[l - 1] : 0, version[l], l < last ? version[l + 1] : 0};
+    };
+    auto& sortedAt = sortedAt_[downward ? 1 : 0][l];
+    if (skipSettled_ && anchored_[downward ? 1 : 0][l] && sortedAt == versions()) return;  // sorted so, same neighbours
+
     if (widthKeys_) {
         packLayer(l);
         packLayer(downward ? l - 1 : l + 1);
@@ -185,8 +208,11 @@ void BarycenterSweeps::sortLayer(int32_t l, bool downward) {
     });
     // Written over the layer in place: it keeps its size.
     size_t at = 0;
+    changed_ = false;
     for (int32_t v : buffer_) appendWithSatellites(layer, at, v);
     for (size_t i = 0; i < layer.size(); ++i) g_.pos[layer[i]] = static_cast<int32_t>(i);
+    if (changed_) ++version[l];
+    sortedAt = versions();
 }
 
 // Writes v to layer from `at` on, its satellites around it. Satellites go in the
@@ -198,15 +224,15 @@ void BarycenterSweeps::sortLayer(int32_t l, bool downward) {
 void BarycenterSweeps::appendWithSatellites(std::vector<int32_t>& layer, size_t& at, int32_t v) {
     auto& sat = satellites_.ofAnchor[v];
     if (sat.empty()) {
-        layer[at++] = v;
+        put(layer, at, v);
         return;
     }
     stableSortSmall(sat.begin(), sat.end(),
                     [&](int32_t a, int32_t b) { return g_.pos[g_.down[a][0]] < g_.pos[g_.down[b][0]]; });
     const size_t split = leftSatellites(v, sat);
-    for (size_t i = 0; i < split; ++i) layer[at++] = sat[i];
-    layer[at++] = v;
-    for (size_t i = split; i < sat.size(); ++i) layer[at++] = sat[i];
+    for (size_t i = 0; i < split; ++i) put(layer, at, sat[i]);
+    put(layer, at, v);
+    for (size_t i = split; i < sat.size(); ++i) put(layer, at, sat[i]);
 }
 
 // How many of the anchor's satellites (sorted by consumer position) go

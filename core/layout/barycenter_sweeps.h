@@ -10,6 +10,7 @@
 // keep their input order throughout: nothing one run leaves behind changes
 // the next. So a thread may sweep any candidate of either start, in any
 // order, and the drawing is the same on one core or two.
+#include <array>
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -72,8 +73,10 @@ struct TieRules {
 // buffers (and its own copy of the satellites) between them.
 class BarycenterSweeps {
 public:
+    // skipSettled: skip sorting a layer whose sort would change nothing
+    // (sortedAt_); off only to test that it changes nothing.
     BarycenterSweeps(LayeredGraph& g, const Satellites& satellites, const std::vector<int32_t>& group, int sweeps,
-                     Progress* progress, int64_t total);
+                     Progress* progress, int64_t total, bool skipSettled = true);
 
     // The candidate from `start` under `rules`: down/up rounds, each
     // followed by the exchange pass (ties allowed on odd rounds), the best
@@ -92,6 +95,10 @@ private:
     void packLayer(int32_t l);
     void sortLayer(int32_t l, bool downward);
     void appendWithSatellites(std::vector<int32_t>& layer, size_t& at, int32_t v);
+    void put(std::vector<int32_t>& layer, size_t& at, int32_t v) {
+        changed_ = changed_ || layer[at] != v;
+        layer[at++] = v;
+    }
     size_t leftSatellites(int32_t anchor, const std::vector<int32_t>& sat);
     void positions(std::span<const int32_t> vertices, std::vector<int32_t>& out) const;
     void sortedPositions(std::span<const int32_t> vertices, std::vector<int32_t>& out) const;
@@ -110,6 +117,17 @@ private:
     std::vector<int32_t> anchorDown_, anchorUp_, ends_;  // positions, for leftSatellites
     std::vector<int64_t> sideDelta_;                     // per satellite: left cost - right cost
     TransposeScratch transposeScratch_;                  // for the exchange pass after each sweep
+    // Per layer and direction (sortLayer): the versions (transposeScratch_.version)
+    // of the layer and its two neighbours when it was last sorted that way.
+    // Sorting it again with none of them changed would give the same order
+    // (the sort is stable and the order sorted already), so it is skipped:
+    // late in a candidate's rounds most layers are settled. Not where a
+    // vertex has no neighbour on the fixed side (its key is its own place,
+    // which the sort moved): anchored[direction][layer] says there is none.
+    std::vector<std::array<uint32_t, 3>> sortedAt_[2];
+    std::vector<char> anchored_[2];
+    bool changed_ = false;  // the sort being written moved a vertex
+    bool skipSettled_;
 };
 
 }  // namespace irscope::layout::detail
