@@ -102,8 +102,15 @@ void rotateUnits(LayeredGraph& g, std::vector<int32_t>& layer, size_t from, size
 // not pass a plain vertex at all, and a weighted op stayed on the wrong
 // side of an island of weights (a `stack` of 16 expert weights) that the
 // sweeps had put there. Returns the crossings removed.
+// Crossing changes in the gaps above and below the layer: an exchange of two
+// neighbours (or two units) changes only the crossings between their own
+// edges, so the gaps' counts follow from the pair counts without a recount.
+struct GapChange {
+    int64_t above = 0, below = 0;
+};
+
 int64_t exchangeUnits(LayeredGraph& g, const std::vector<int32_t>& group, std::vector<int32_t>& layer,
-                      const LayerEnds& ends, TransposeScratch::Units& u) {
+                      const LayerEnds& ends, TransposeScratch::Units& u, GapChange& change) {
     const size_t k = layer.size();
     u.start.clear();
     for (size_t i = 0; i < k;) {
@@ -119,12 +126,15 @@ int64_t exchangeUnits(LayeredGraph& g, const std::vector<int32_t>& group, std::v
     for (size_t j = 0; j + 2 < u.start.size(); ++j) {
         const size_t a = u.start[j], b = u.start[j + 1], c = u.start[j + 2];
         if (b - a == 1 && c - b == 1 && group[layer[a]] < 0 && group[layer[b]] < 0) continue;
-        PairCrossings cross =
+        const PairCrossings up =
             pairCrossings(ends.merged(layer, a, b, true, u.upA), ends.merged(layer, b, c, true, u.upB));
-        cross += pairCrossings(ends.merged(layer, a, b, false, u.downA), ends.merged(layer, b, c, false, u.downB));
-        const int64_t now = cross.now, swapped = cross.swapped;
+        const PairCrossings down =
+            pairCrossings(ends.merged(layer, a, b, false, u.downA), ends.merged(layer, b, c, false, u.downB));
+        const int64_t now = up.now + down.now, swapped = up.swapped + down.swapped;
         if (swapped >= now) continue;
         rotateUnits(g, layer, a, b, c);
+        change.above += up.swapped - up.now;
+        change.below += down.swapped - down.now;
         u.start[j + 1] = a + (c - b);  // the unit that moved left now ends here
         gained += now - swapped;
     }
@@ -174,17 +184,20 @@ ExchangeOutcome transposeWithGaps(LayeredGraph& g, const std::vector<int32_t>& g
         // so such swaps cannot ping-pong.
         // At most kTransposePasses passes a visit keeps a wide layer linear.
         int64_t layerGain = 0;
+        GapChange change;
         bool moved = false, changed = true, tiePass = allowTies && visits[l] == 1;
         for (int passes = 0; changed && passes < kTransposePasses; tiePass = false, ++passes) {
             changed = false;
             for (size_t i = 0; i + 1 < k; ++i) {
                 const int32_t u = layer[i], v = layer[i + 1];
                 if (group[u] != group[v]) continue;
-                PairCrossings c = pairCrossings(ends.up(u), ends.up(v));
-                c += pairCrossings(ends.down(u), ends.down(v));
-                const int64_t now = c.now, swapped = c.swapped;
+                const PairCrossings up = pairCrossings(ends.up(u), ends.up(v));
+                const PairCrossings down = pairCrossings(ends.down(u), ends.down(v));
+                const int64_t now = up.now + down.now, swapped = up.swapped + down.swapped;
                 if (swapped > now || (swapped == now && !(tiePass && now > 0))) continue;
                 moved = true;
+                change.above += up.swapped - up.now;
+                change.below += down.swapped - down.now;
                 std::swap(layer[i], layer[i + 1]);
                 g.pos[layer[i]] = static_cast<int32_t>(i);
                 g.pos[layer[i + 1]] = static_cast<int32_t>(i + 1);
@@ -192,7 +205,7 @@ ExchangeOutcome transposeWithGaps(LayeredGraph& g, const std::vector<int32_t>& g
                 changed = true;
             }
             // Then whole groups past their neighbours (see exchangeUnits).
-            const int64_t unitGain = exchangeUnits(g, group, layer, ends, scratch.units);
+            const int64_t unitGain = exchangeUnits(g, group, layer, ends, scratch.units, change);
             if (unitGain > 0) {
                 moved = changed = true;
                 layerGain += unitGain;
@@ -202,9 +215,10 @@ ExchangeOutcome transposeWithGaps(LayeredGraph& g, const std::vector<int32_t>& g
         if (!moved) continue;
         if (static_cast<size_t>(l) < scratch.version.size()) ++scratch.version[l];
         outcome.gained += layerGain;
-        // The neighbour layers see new positions here: recount and requeue them.
-        if (l > 0) gap[l - 1] = countLayerCrossings(g, l - 1, scratch.tree);
-        if (l + 1 < layerCount) gap[l] = countLayerCrossings(g, l, scratch.tree);
+        // The neighbour layers see new positions here: their gaps' counts
+        // change by what the exchanges changed, and they are requeued.
+        if (l > 0) gap[l - 1] += change.above;
+        if (l + 1 < layerCount) gap[l] += change.below;
         for (int32_t m : {l + 1, l - 1})
             if (m >= 0 && m < layerCount && !queued[m] && dirty(m)) {
                 work.push_back(m);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "core/layout/crossing_count.h"
 #include "core/layout/small_sort.h"
 
 namespace irscope::layout::detail {
@@ -103,21 +104,32 @@ SweptOrder BarycenterSweeps::sweep(const std::vector<std::vector<int32_t>>& star
     constexpr uint32_t kNever = 0xffffffffu;
 
     for (auto& at : sortedAt_) at.assign(layerCount, {kNever, kNever, kNever});
+    gap_.assign(std::max(layerCount - 1, 0), 0);
+    gapAt_.assign(gap_.size(), {kNever, kNever});
     const SweepBudget budget = sweepBudget(sweeps_, g_.vertexCount());
     SweptOrder best;
     best.crossings = -1;
     int stale = 0;
     // The exchange pass on the current order, then keep it if it is the best.
     auto consider = [&](bool ties) {
-        std::vector<int64_t> gap = layerGaps(g_);
+        // Each gap's crossings, counted again only where a layer beside it
+        // changed since (the exchange pass keeps the counts it changes).
         int64_t c = 0;
-        for (int64_t x : gap) c += x;
+        for (size_t l = 0; l < gap_.size(); ++l) {
+            const std::array<uint32_t, 2> now{version[l], version[l + 1]};
+            if (gapAt_[l] != now) {
+                gap_[l] = countLayerCrossings(g_, static_cast<int32_t>(l), transposeScratch_.tree);
+                gapAt_[l] = now;
+            }
+            c += gap_[l];
+        }
         bool settled = true;
         if (c > 0) {
             const ExchangeOutcome exchanged =
-                transposeWithGaps(g_, group_, kTransposeVisits, ties, gap, transposeScratch_, progress_, total_);
+                transposeWithGaps(g_, group_, kTransposeVisits, ties, gap_, transposeScratch_, progress_, total_);
             c -= exchanged.gained;
             settled = exchanged.settled;
+            for (size_t l = 0; l < gap_.size(); ++l) gapAt_[l] = {version[l], version[l + 1]};
         }
         if (best.crossings < 0 || c < best.crossings) {
             best.crossings = c;

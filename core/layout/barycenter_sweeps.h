@@ -127,6 +127,10 @@ private:
     std::vector<std::array<uint32_t, 3>> sortedAt_[2];
     std::vector<char> anchored_[2];
     bool changed_ = false;  // the sort being written moved a vertex
+    // Per gap between layers: its crossings and the versions of its two
+    // layers when they were counted (sweep's consider).
+    std::vector<int64_t> gap_;
+    std::vector<std::array<uint32_t, 2>> gapAt_;
     bool skipSettled_;
 };
 
