@@ -468,6 +468,7 @@ int renderIr(const std::string& path, const std::string& svg, bool weights, bool
         const bool reuse = !cached.empty() && readDotFigures(cached, dotTimeout, viaDot, start) &&
                            !(viaDot.ok && viaDot.ms < kRetimeDotBelowMs && maxRuns > 1);
         if (!reuse) {
+            start = 0;  // not a cached start beside a fresh time
             viaDot = runDot(dotInput, LayoutOptions{}, dir, name + "-g", dotTimeout, &start);
             if (!cached.empty()) {
                 std::filesystem::create_directories(dotCache);

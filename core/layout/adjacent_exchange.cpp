@@ -94,6 +94,13 @@ void rotateUnits(LayeredGraph& g, std::vector<int32_t>& layer, size_t from, size
     for (size_t i = from; i < to; ++i) g.pos[layer[i]] = static_cast<int32_t>(i);
 }
 
+// Crossing changes in the gaps above and below the layer: an exchange of two
+// neighbours (or two units) changes only the crossings between their own
+// edges, so the gaps' counts follow from the pair counts without a recount.
+struct GapChange {
+    int64_t above = 0, below = 0;
+};
+
 // Adjacent exchange of units, where a unit is a plain vertex or the run of
 // an anchor and its satellites (kept together, so a group is never split):
 // two neighbouring units trade places when that strictly lowers the
@@ -101,13 +108,8 @@ void rotateUnits(LayeredGraph& g, std::vector<int32_t>& layer, size_t from, size
 // vertices are left to the vertex exchange. Without this an anchor could
 // not pass a plain vertex at all, and a weighted op stayed on the wrong
 // side of an island of weights (a `stack` of 16 expert weights) that the
-// sweeps had put there. Returns the crossings removed.
-// Crossing changes in the gaps above and below the layer: an exchange of two
-// neighbours (or two units) changes only the crossings between their own
-// edges, so the gaps' counts follow from the pair counts without a recount.
-struct GapChange {
-    int64_t above = 0, below = 0;
-};
+// sweeps had put there. Returns the crossings removed; adds what it changed
+// in each gap to `change`.
 
 int64_t exchangeUnits(LayeredGraph& g, const std::vector<int32_t>& group, std::vector<int32_t>& layer,
                       const LayerEnds& ends, TransposeScratch::Units& u, GapChange& change) {

@@ -65,8 +65,9 @@ struct ExchangeOutcome {
     bool settled = true;
 };
 
-// transposePass given the crossings per layer gap, which it keeps up to
-// date; reports through `progress` (work units out of `total`).
+// transposePass given the crossings per layer gap, which must be exact on
+// entry: it keeps them so by what each exchange changes, never recounting.
+// Reports through `progress` (work units out of `total`).
 ExchangeOutcome transposeWithGaps(LayeredGraph& g, const std::vector<int32_t>& group, int maxVisitsPerLayer,
                                   bool allowTies, std::vector<int64_t>& gap, TransposeScratch& scratch,
                                   Progress* progress = nullptr, int64_t total = 0);

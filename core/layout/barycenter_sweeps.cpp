@@ -11,7 +11,8 @@ namespace {
 
 constexpr int64_t kSweepWork = 400000;
 // Rounds x candidates the budget must afford for a thorough run (12 rounds
-// of the four candidates a thread swept when this was set; three now).
+// of four candidates when this was set; a thorough graph now sweeps five,
+// shared by two threads where it has 150 vertices or more).
 constexpr int64_t kThoroughVisits = 48;
 constexpr int kMaxRounds = 12;
 constexpr double kPackGap = 20;  // the default node gap, for widthKeys

@@ -2,15 +2,13 @@
 // Internal: the candidate orders of the crossing reduction and their
 // measuring, shared by the threads that sweep them.
 //
-// Why a pool: each start's candidates are swept on their own thread (the
-// sweeps of one start carry the satellites' order from one candidate to
-// the next, so a start's candidates stay together), but measuring an order
-// (laying it out to weigh its drawn length) needs nothing but the order.
-// The pool holds both starts' orders in sweep order, lets whichever thread
-// is free measure any order waiting (on a graph of a few hundred vertices
-// a measurement costs about as much as a sweep, and one start may finish
-// well before the other), and rules out an order by the best cost either
-// thread has measured so far.
+// Why a pool: the candidates of both starts are swept by whichever thread
+// takes them (crossing_reduction.cpp), and measuring an order (laying it
+// out to weigh its drawn length) needs nothing but the order. The pool
+// holds both starts' orders in sweep order, lets whichever thread is free
+// measure any order waiting (on a graph of a few hundred vertices a
+// measurement costs about as much as a sweep), and rules out an order by
+// the best cost either thread has measured so far.
 //
 // The result does not depend on which thread measures what: an order left
 // unmeasured is one that cannot win (its crossings alone cost strictly more

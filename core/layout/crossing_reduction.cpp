@@ -122,6 +122,7 @@ public:
             swept_.emplace_back(starts_[s].rules.size());
             left_.push_back(starts_[s].rules.size());
             for (size_t r = 0; r < starts_[s].rules.size(); ++r) tasks_.push_back({s, r});
+            if (starts_[s].rules.empty()) ++added_;  // nothing to sweep: added as it is, or none would wait it out
         }
     }
 
@@ -139,6 +140,7 @@ public:
                 }
                 {
                     std::unique_lock<std::mutex> hold(lock_);
+                    if (failed_) return;  // the other thread failed: its exception ends the run
                     if (added_ == measuredUpTo) {
                         if (failed_ || added_ == static_cast<int>(starts_.size())) return;
                         const int seen = added_;
@@ -237,11 +239,6 @@ int64_t reduceCrossings(LayeredGraph& g, int sweeps, Progress* progress, const O
     const bool thorough = budget.halfRounds;
     const bool weighed = thorough || (vc <= kWeighedVertices && orderLength);
     const OrderLength* measure = weighed && orderLength ? &orderLength : nullptr;
-    // Work units: vertices sorted or visited by the exchange pass; a round
-    // sorts every layer twice and the exchange visits about as many again,
-    // for each candidate this thread sweeps (two, or three when thorough;
-    // the mirrored start's report no progress).
-    const int64_t total = (thorough ? 3 : 2) * static_cast<int64_t>(std::max(budget.rounds, 1)) * 3 * vc;
     initialOrder(g);
     const Satellites satellites = findSatellites(g);
     const std::vector<int32_t> group = exchangeGroups(satellites, vc);
@@ -293,6 +290,15 @@ int64_t reduceCrossings(LayeredGraph& g, int sweeps, Progress* progress, const O
     // fast, but one MoE graph of the depth-1 population then drew edges
     // 1.28x as long as dot's.
     const size_t weighedPerStart = vc < kParallelVertices ? std::numeric_limits<size_t>::max() : kWeighedPerStart;
+    // Work units for progress: vertices sorted or visited by the exchange
+    // pass; a round sorts every layer twice and the exchange visits about as
+    // many again, for each candidate the calling thread sweeps (the other
+    // reports none): all of them at most, about half where a second thread
+    // shares them, so the bar may jump at the end of the phase rather than
+    // wait at it.
+    size_t candidates = 0;
+    for (const auto& s : starts) candidates += s.rules.size();
+    const int64_t total = static_cast<int64_t>(candidates) * static_cast<int64_t>(std::max(budget.rounds, 1)) * 3 * vc;
     CandidateTasks tasks(std::move(starts), pool, weighedPerStart, /*stopAtZero=*/measure == nullptr);
     BarycenterSweeps sweeper(g, satellites, group, sweeps, progress, total);
     if (weighed && vc >= kParallelVertices && std::thread::hardware_concurrency() > 1) {

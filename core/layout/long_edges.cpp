@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <stdexcept>
 
 namespace irscope::layout::detail {
 
@@ -17,6 +18,9 @@ void LayeredGraph::orderInto(std::vector<int32_t>& flat) const {
 }
 
 void LayeredGraph::setOrder(const std::vector<int32_t>& flat) {
+    size_t slots = 0;
+    for (const auto& l : layers) slots += l.size();
+    if (flat.size() != slots) throw std::logic_error("LayeredGraph::setOrder: an order of another graph");
     size_t at = 0;
     for (auto& l : layers)
         for (int32_t& v : l) v = flat[at++];
