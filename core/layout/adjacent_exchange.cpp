@@ -18,11 +18,6 @@ constexpr int kTransposePasses = 8;  // per visit of a layer
 // merge counts both (the exchange pass asks for both of every pair).
 struct PairCrossings {
     int64_t now = 0, swapped = 0;
-    PairCrossings& operator+=(const PairCrossings& o) {
-        now += o.now;
-        swapped += o.swapped;
-        return *this;
-    }
 };
 
 PairCrossings pairCrossings(std::span<const int32_t> a, std::span<const int32_t> b) {
@@ -97,8 +92,15 @@ void rotateUnits(LayeredGraph& g, std::vector<int32_t>& layer, size_t from, size
 // Crossing changes in the gaps above and below the layer: an exchange of two
 // neighbours (or two units) changes only the crossings between their own
 // edges, so the gaps' counts follow from the pair counts without a recount.
+// Only gains are taken, so the crossings removed are -(above + below).
 struct GapChange {
     int64_t above = 0, below = 0;
+    // Records an exchange that turned `up` and `down` (the pair's crossings
+    // above and below) from their `now` to their `swapped` counts.
+    void exchanged(const PairCrossings& up, const PairCrossings& down) {
+        above += up.swapped - up.now;
+        below += down.swapped - down.now;
+    }
 };
 
 // Adjacent exchange of units, where a unit is a plain vertex or the run of
@@ -108,11 +110,10 @@ struct GapChange {
 // vertices are left to the vertex exchange. Without this an anchor could
 // not pass a plain vertex at all, and a weighted op stayed on the wrong
 // side of an island of weights (a `stack` of 16 expert weights) that the
-// sweeps had put there. Returns the crossings removed; adds what it changed
-// in each gap to `change`.
-
-int64_t exchangeUnits(LayeredGraph& g, const std::vector<int32_t>& group, std::vector<int32_t>& layer,
-                      const LayerEnds& ends, TransposeScratch::Units& u, GapChange& change) {
+// sweeps had put there. Returns whether a unit moved; adds what that
+// changed in each gap to `change`.
+bool exchangeUnits(LayeredGraph& g, const std::vector<int32_t>& group, std::vector<int32_t>& layer,
+                   const LayerEnds& ends, TransposeScratch::Units& u, GapChange& change) {
     const size_t k = layer.size();
     u.start.clear();
     for (size_t i = 0; i < k;) {
@@ -123,8 +124,8 @@ int64_t exchangeUnits(LayeredGraph& g, const std::vector<int32_t>& group, std::v
             while (i < k && group[layer[i]] == gr) ++i;
     }
     u.start.push_back(k);
-    if (u.start.size() <= 2) return 0;
-    int64_t gained = 0;
+    if (u.start.size() <= 2) return false;
+    bool moved = false;
     for (size_t j = 0; j + 2 < u.start.size(); ++j) {
         const size_t a = u.start[j], b = u.start[j + 1], c = u.start[j + 2];
         if (b - a == 1 && c - b == 1 && group[layer[a]] < 0 && group[layer[b]] < 0) continue;
@@ -135,12 +136,11 @@ int64_t exchangeUnits(LayeredGraph& g, const std::vector<int32_t>& group, std::v
         const int64_t now = up.now + down.now, swapped = up.swapped + down.swapped;
         if (swapped >= now) continue;
         rotateUnits(g, layer, a, b, c);
-        change.above += up.swapped - up.now;
-        change.below += down.swapped - down.now;
+        change.exchanged(up, down);
         u.start[j + 1] = a + (c - b);  // the unit that moved left now ends here
-        gained += now - swapped;
+        moved = true;
     }
-    return gained;
+    return moved;
 }
 
 }  // namespace
@@ -185,7 +185,6 @@ ExchangeOutcome transposeWithGaps(LayeredGraph& g, const std::vector<int32_t>& g
         // alternate rounds), so the sweeps can leave a plateau; one pass only,
         // so such swaps cannot ping-pong.
         // At most kTransposePasses passes a visit keeps a wide layer linear.
-        int64_t layerGain = 0;
         GapChange change;
         bool moved = false, changed = true, tiePass = allowTies && visits[l] == 1;
         for (int passes = 0; changed && passes < kTransposePasses; tiePass = false, ++passes) {
@@ -197,26 +196,19 @@ ExchangeOutcome transposeWithGaps(LayeredGraph& g, const std::vector<int32_t>& g
                 const PairCrossings down = pairCrossings(ends.down(u), ends.down(v));
                 const int64_t now = up.now + down.now, swapped = up.swapped + down.swapped;
                 if (swapped > now || (swapped == now && !(tiePass && now > 0))) continue;
-                moved = true;
-                change.above += up.swapped - up.now;
-                change.below += down.swapped - down.now;
+                moved = changed = true;
+                change.exchanged(up, down);
                 std::swap(layer[i], layer[i + 1]);
                 g.pos[layer[i]] = static_cast<int32_t>(i);
                 g.pos[layer[i + 1]] = static_cast<int32_t>(i + 1);
-                layerGain += now - swapped;
-                changed = true;
             }
             // Then whole groups past their neighbours (see exchangeUnits).
-            const int64_t unitGain = exchangeUnits(g, group, layer, ends, scratch.units, change);
-            if (unitGain > 0) {
-                moved = changed = true;
-                layerGain += unitGain;
-            }
+            if (exchangeUnits(g, group, layer, ends, scratch.units, change)) moved = changed = true;
         }
         if (changed) outcome.settled = false;  // out of passes while still gaining
         if (!moved) continue;
         if (static_cast<size_t>(l) < scratch.version.size()) ++scratch.version[l];
-        outcome.gained += layerGain;
+        outcome.gained -= change.above + change.below;
         // The neighbour layers see new positions here: their gaps' counts
         // change by what the exchanges changed, and they are requeued.
         if (l > 0) gap[l - 1] += change.above;
