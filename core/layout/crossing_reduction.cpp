@@ -72,13 +72,15 @@ void initialOrder(LayeredGraph& g) {
     g.updatePositions();
 }
 
+using Layers = std::vector<std::vector<int32_t>>;
+
 // What the sweeps and the measuring need of g, its order taken from `start`
 // (g's own changes under the other thread's sweeps; the sweeps and
 // measuring set it anyway, keeping its layer sizes), without the edges'
 // chains (only routing reads them). Reads only members that neither the
 // sweeps nor the measuring change (not even g.layers' size: an assignment
 // to it writes that), so it may run beside sweeps of g.
-LayeredGraph orderingCopy(const LayeredGraph& g, const std::vector<std::vector<int32_t>>& start) {
+LayeredGraph orderingCopy(const LayeredGraph& g, const Layers& start) {
     LayeredGraph own;
     own.itemCount = g.itemCount;
     own.ghostCount = g.ghostCount;
@@ -93,8 +95,6 @@ LayeredGraph orderingCopy(const LayeredGraph& g, const std::vector<std::vector<i
     own.updatePositions();
     return own;
 }
-
-using Layers = std::vector<std::vector<int32_t>>;
 
 // The candidates of both starts as tasks that the threads take in order
 // (the first start's first), each sweeping on its own graph; a start's
@@ -142,7 +142,7 @@ public:
                     std::unique_lock<std::mutex> hold(lock_);
                     if (failed_) return;  // the other thread failed: its exception ends the run
                     if (added_ == measuredUpTo) {
-                        if (failed_ || added_ == static_cast<int>(starts_.size())) return;
+                        if (added_ == static_cast<int>(starts_.size())) return;
                         const int seen = added_;
                         changed_.wait(hold, [&] { return failed_ || added_ != seen; });
                         continue;
@@ -181,7 +181,7 @@ private:
     bool settledUncrossed(const Task& t) const {
         for (size_t r = 0; r < t.rule; ++r)
             if (swept_[t.start][r] && swept_[t.start][r]->crossings == 0) return true;
-        return t.start > 0 && firstUncrossed_;
+        return t.start > 0 && pool_.anyUncrossed(0);
     }
 
     void finish(const Task& t, SweptOrder o) {
@@ -208,10 +208,7 @@ private:
                          [&](size_t a, size_t b) { return swept[a]->crossings < swept[b]->crossings; });
         std::vector<char> weigh(kept, 0);
         for (size_t r = 0; r < std::min(kept, weighedPerStart_); ++r) weigh[rank[r]] = 1;
-        for (size_t i = 0; i < kept; ++i) {
-            if (s == 0 && swept[i]->crossings == 0) firstUncrossed_ = true;
-            pool_.add(static_cast<int>(s), std::move(*swept[i]), weigh[i] != 0);
-        }
+        for (size_t i = 0; i < kept; ++i) pool_.add(static_cast<int>(s), std::move(*swept[i]), weigh[i] != 0);
         ++added_;
         changed_.notify_all();
     }
@@ -227,7 +224,6 @@ private:
     std::vector<std::vector<std::optional<SweptOrder>>> swept_;  // per start and rule, once swept
     std::vector<size_t> left_;                                   // per start: candidates not yet swept or skipped
     int added_ = 0;                                              // starts handed to the pool
-    bool firstUncrossed_ = false;
     bool failed_ = false;
 };
 
@@ -302,11 +298,10 @@ int64_t reduceCrossings(LayeredGraph& g, int sweeps, Progress* progress, const O
     CandidateTasks tasks(std::move(starts), pool, weighedPerStart, /*stopAtZero=*/measure == nullptr);
     BarycenterSweeps sweeper(g, satellites, group, sweeps, progress, total);
     if (weighed && vc >= kParallelVertices && std::thread::hardware_concurrency() > 1) {
-        // The other thread's own copy, taken there (a graph of a few
-        // hundred vertices is as many small vectors, a fifth of a small
-        // layout's allocations): it reads only what this thread's sweeps
-        // leave alone (orderingCopy), and brings its own layers. Declared
-        // after everything it uses, so an exception here waits for it first.
+        // The other thread's own copy, taken there, beside this thread's
+        // first sweep: it reads only what those sweeps leave alone
+        // (orderingCopy). Declared after everything it uses, so an
+        // exception here waits for it first.
         std::future<void> beside;
         try {
             beside = std::async(std::launch::async, [&]() {

@@ -179,7 +179,6 @@ LayoutResult computeLayout(const LayoutGraph& graph, const LayoutOptions& option
     // has the same layer sizes, so that compares alike, in one allocation.
     auto flat = [](const LayeredGraph& order) {
         std::vector<int32_t> ids;
-        ids.reserve(order.pos.size());
         order.orderInto(ids);
         return ids;
     };

@@ -14,6 +14,7 @@ void LayeredGraph::updatePositions() {
 
 void LayeredGraph::orderInto(std::vector<int32_t>& flat) const {
     flat.clear();
+    flat.reserve(type.size());
     for (const auto& l : layers) flat.insert(flat.end(), l.begin(), l.end());
 }
 
