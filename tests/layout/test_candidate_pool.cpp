@@ -43,6 +43,14 @@ LayeredGraph graphFor(int32_t vertices) {
 
 int32_t onlyVertex(const LayeredGraph& g) { return g.layers.at(0).at(0); }
 
+// A length of `px` for every order, noting in `measured` each order measured.
+OrderLength recording(std::vector<int32_t>& measured, double px) {
+    return [&measured, px](const LayeredGraph& g) {
+        measured.push_back(onlyVertex(g));
+        return px;
+    };
+}
+
 }  // namespace
 
 class TestCandidatePool : public QObject {
@@ -76,10 +84,7 @@ private Q_SLOTS:
     // uncrossed one once that is measured, so it is never measured.
     void anOrderThatCannotWinIsNotMeasured() {
         std::vector<int32_t> measured;
-        const OrderLength length = [&](const LayeredGraph& g) {
-            measured.push_back(onlyVertex(g));
-            return 100.0;
-        };
+        const OrderLength length = recording(measured, 100.0);
         CandidatePool pool(&length);
         pool.add(0, order(1, 1));
         pool.add(0, order(2, 0));
@@ -95,10 +100,7 @@ private Q_SLOTS:
         // win a tie on sweep order, and the thread measuring first would
         // decide the drawing.
         measured.clear();
-        const OrderLength flat = [&](const LayeredGraph& h) {
-            measured.push_back(onlyVertex(h));
-            return 0.0;
-        };
+        const OrderLength flat = recording(measured, 0.0);
         CandidatePool ties(&flat);
         ties.add(1, order(1, 1));
         ties.measureWaiting(g);
@@ -112,10 +114,7 @@ private Q_SLOTS:
     // crossings first, and a twin of an order measured is skipped.
     void fewestCrossingsFirstAndTwinsOnce() {
         std::vector<int32_t> measured;
-        const OrderLength length = [&](const LayeredGraph& g) {
-            measured.push_back(onlyVertex(g));
-            return 1e6;
-        };
+        const OrderLength length = recording(measured, 1e6);
         CandidatePool pool(&length);
         pool.add(0, order(3, 3));
         pool.add(1, order(1, 1));
@@ -135,10 +134,7 @@ private Q_SLOTS:
     // orders) is never measured, and still comes back in sweep order.
     void anOrderAddedUnweighedIsNeverMeasured() {
         std::vector<int32_t> measured;
-        const OrderLength length = [&](const LayeredGraph& g) {
-            measured.push_back(onlyVertex(g));
-            return 1e6;
-        };
+        const OrderLength length = recording(measured, 1e6);
         CandidatePool pool(&length);
         pool.add(0, order(1, 0), /*weigh=*/false);
         pool.add(0, order(2, 5));
