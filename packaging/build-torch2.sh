@@ -20,11 +20,13 @@ status=0
 (
   set -e
   [[ -x $venv/bin/python ]] || python3 -m venv "$venv"
-  if ! "$venv/bin/python" -c "import torch, sys; sys.exit(torch.__version__ != '$version+cpu')" 2>/dev/null; then
+  if ! "$venv/bin/python" -c "import torch, torch_ir, sys; sys.exit(torch.__version__ != '$version+cpu')" 2>/dev/null; then
     # --no-compile: the venv is read for its libtorch and CMake files, and
     # Python imports torch once or twice; byte-compiling its ~3,000 modules
     # took 19 of the 30 s this install cost in a fresh clone.
-    "$venv/bin/pip" install -q --no-compile --disable-pip-version-check "torch==$version+cpu" || {
+    # pytorch-ir computes the bit-exact references of cli.real_exports on this
+    # machine (tests/data/real/make_executor_reference.py).
+    "$venv/bin/pip" install -q --no-compile --disable-pip-version-check "torch==$version+cpu" pytorch-ir || {
       echo "irscope: no torch==$version+cpu wheel reachable (PyPI's plain torch wheel is the CUDA build;" \
         "put the CPU wheel where pip finds it, e.g. pip's find-links)" >&2
       exit 1
@@ -44,7 +46,7 @@ if [[ "${CI:-}" == true ]]; then werror=ON; fi
 stage_begin "torch2 configure"
 status=0
 cmake -S . -B build-torch2 -G Ninja -DCMAKE_BUILD_TYPE=Release -DIRSCOPE_WERROR=$werror \
-  -DIRSCOPE_BUILD_BENCH=OFF -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_LIBRARY_PATH="$libdir" || status=$?
+  -DIRSCOPE_BUILD_BENCH=OFF -DIRSCOPE_REFERENCE_PYTHON="$PWD/$venv/bin/python" -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_LIBRARY_PATH="$libdir" || status=$?
 stage_end $status
 (( status == 0 )) || exit $status
 

@@ -24,9 +24,6 @@ For each case NAME it writes into OUTDIR (default: this script's folder):
   NAME.inputs.pt           {graph input name (as in ir.graph_inputs): tensor}
   NAME.expected.pt         {graph output name (as in ir.graph_outputs): tensor} from the eager module
                            (a name listed twice in graph_outputs appears once)
-  NAME.executor.pt         {graph output name: tensor} from pytorch-ir's own execute_ir() on the
-                           NAME.json just written + the state_dict, whenever it runs (also when its
-                           outputs differ from eager: status executor_failed, why says which)
   NAME.intermediates.pt    {tensor name: tensor} for every node output named in the IR ("node", or
                            "node_0", "node_1", ... for tuple outputs), recorded by running the
                            ExportedProgram's graph module with a torch.fx.Interpreter on the real
@@ -34,7 +31,8 @@ For each case NAME it writes into OUTDIR (default: this script's folder):
                            (so an in-place op's entry is the value just after it, and a view's entry
                            is its value before later in-place ops changed it)
 and manifest.json: one entry per attempted case (also the ones pytorch-ir cannot extract/save):
-  {"name", "files", "traits", "status": ok|extract_failed|save_failed|executor_failed,
+  {"name", "files", "traits", "status": ok|extract_failed|save_failed|executor_failed (pytorch-ir's
+   own execute_ir() on NAME.json + the state_dict fails, or its outputs differ from eager),
    "why": first line of the exception (or of the executor/eager mismatch), "cleaned_attrs": bool,
    "notes": [anything else worth knowing: meta extraction outcome, name mismatches, ...]}
 
@@ -352,7 +350,8 @@ def run_case(name, traits, build, out):
         result = {}
         for meta, t in zip(loaded.graph_outputs, outs):
             result.setdefault(meta.name, t.detach().clone())
-        torch.save(result, path(".executor.pt"))
+        # Not kept: its last bits depend on the processor; the bit-exact check
+        # computes it where it runs (make_executor_reference.py).
         bad = compare_named(result, expected, "executor")
         if bad:
             entry.update(status="executor_failed", why=bad)
