@@ -7,6 +7,7 @@
 #include "core/ir/higher_order_ops.h"
 #include "core/ir/op_schema_table.h"
 #include "core/ir/optional_tensor_readings.h"
+#include "core/ir/python_defined_ops.h"
 
 namespace irscope::ir {
 namespace {
@@ -116,6 +117,9 @@ private:
                         "; node names must be unique");
             if (auto why = higherOrderOpExplanation(node.opType))
                 add(Severity::Warning, "higher-order-op", node.name, "", path + ".op_type", *why);
+            else if (!isKnownOpType(node.opType) && pythonDefinedOpExplanation(node.opType))
+                add(Severity::Warning, "unknown-op", node.name, "", path + ".op_type",
+                    *pythonDefinedOpExplanation(node.opType));
             else if (!isKnownOpType(node.opType)) {
                 const std::string ns = node.opType.substr(0, node.opType.find('.'));
                 const bool custom = node.opType.find('.') != std::string::npos && ns != "aten" && ns != "prims" &&

@@ -41,7 +41,18 @@ aten._make_dep_token.default aten._weight_int8pack_mm.default aten._grouped_mm.d
 aten._scaled_mm.default aten.copy.default aten.alias.default aten.lift_fresh_copy.default
 aten.var.correction aten.std.correction aten.var_mean.correction aten.std_mean.correction
 aten.stft.default aten.stft.center aten.pad_sequence.default
+""".split() + """
+quantized_decomposed.quantize_per_tensor.default quantized_decomposed.quantize_per_tensor.tensor
+quantized_decomposed.quantize_per_tensor.tensor2 quantized_decomposed.dequantize_per_tensor.default
+quantized_decomposed.dequantize_per_tensor.tensor quantized_decomposed.quantize_per_channel.default
+quantized_decomposed.dequantize_per_channel.default quantized_decomposed.choose_qparams.tensor
+quantized_decomposed.choose_qparams_symmetric.tensor
+quantized_decomposed.choose_qparams_per_token_asymmetric.default
+quantized_decomposed.quantize_per_token.default quantized_decomposed.dequantize_per_token.default
 """.split()
+# The ops PyTorch defines in Python, which PT2E quantization leaves in a
+# program (core/exec/compat/compat_quantized.cpp): no libtorch has them.
+import torch.ao.quantization.fx._decomposed  # noqa: E402,F401 - registers quantized_decomposed
 
 
 def schema_of(op_type):

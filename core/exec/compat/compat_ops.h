@@ -5,7 +5,8 @@
 // 2.x changed (var.correction, stft, pad_sequence): the binder takes the
 // equivalent first, so such nodes are read by their 2.x argument names.
 // Families: compat_ops.cpp (the table; norms, attention, shapes, asserts),
-// compat_matmul.cpp, compat_changed_schemas.cpp.
+// compat_matmul.cpp, compat_changed_schemas.cpp, and on every libtorch the
+// ops PyTorch defines only in Python (quantized_decomposed: compat_quantized.cpp).
 #include <ATen/core/function_schema.h>
 
 #include "core/exec/engine/op_binding.h"

@@ -25,6 +25,7 @@ struct Unsupported {
 std::vector<Entry> matmulEntries();            // compat_matmul.cpp
 std::vector<Unsupported> matmulUnsupported();  // compat_matmul.cpp
 std::vector<Entry> changedSchemaEntries();     // compat_changed_schemas.cpp
+std::vector<Entry> quantizedEntries();         // compat_quantized.cpp
 
 inline c10::optional<at::Tensor> optTensor(const c10::IValue& v) {
     if (v.isNone()) return c10::nullopt;

@@ -10,6 +10,7 @@
 #include "core/exec/engine/exec_error.h"
 #include "core/ir/higher_order_ops.h"
 #include "core/ir/optional_tensor_readings.h"
+#include "core/ir/python_defined_ops.h"
 
 namespace irscope::exec {
 
@@ -102,6 +103,8 @@ void resolveSchema(const ir::OpNode& node, BoundOp& op) {
     } else if (const char* why = unsupportedReason(*opName)) {
         throw ExecError(node.name, node.opType,
                         "'" + qualifiedName(*opName) + "' is not supported on this libtorch (1.13): " + why);
+    } else if (auto pythonDefined = ir::pythonDefinedOpExplanation(node.opType)) {
+        throw ExecError(node.name, node.opType, *pythonDefined);
     } else if (const std::string ns = opName->name.substr(0, opName->name.find("::"));
                ns != "aten" && ns != "prims" && ns != "quantized" && ns != "_quantized") {
         // torch.library / TORCH_LIBRARY ops of the user's own: their kernels live in
