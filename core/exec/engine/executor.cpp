@@ -318,33 +318,40 @@ c10::SmallVector<at::Tensor, 4> Executor::outputsOf(int64_t node) const {
 bool Executor::runNode(int64_t i, std::vector<std::string>& diags) {
     const auto& step = plan_.steps[static_cast<size_t>(i)];
     if (!diags.empty()) diags.clear();
-    if (!overrides_.empty()) [[unlikely]] {
-        runOverridden(i, diags);
-    } else if (autocast_) [[unlikely]] {
-        runAutocast(i, diags);
-    } else if (const FastCall& fast = fast_[static_cast<size_t>(i)]; fast.fn) [[likely]] {
-        const at::Tensor** in = inputScratch_.data();
-        for (uint32_t k = 0; k < step.inputCount; ++k) {
-            const at::Tensor& t = values_[static_cast<size_t>(plan_.inputSlots[step.inputBegin + k])];
-            if (!t.defined()) [[unlikely]]
-                throwUnavailable(i, k);
-            in[k] = &t;
+    try {
+        if (!overrides_.empty()) [[unlikely]] {
+            runOverridden(i, diags);
+        } else if (autocast_) [[unlikely]] {
+            runAutocast(i, diags);
+        } else if (const FastCall& fast = fast_[static_cast<size_t>(i)]; fast.fn) [[likely]] {
+            const at::Tensor** in = inputScratch_.data();
+            for (uint32_t k = 0; k < step.inputCount; ++k) {
+                const at::Tensor& t = values_[static_cast<size_t>(plan_.inputSlots[step.inputBegin + k])];
+                if (!t.defined()) [[unlikely]]
+                    throwUnavailable(i, k);
+                in[k] = &t;
+            }
+            at::Tensor r;
+            try {
+                r = fast.fn(fast.handle, in, fast.slots, fast.ints);
+            } catch (const c10::Error& e) {
+                failNode(i, e.what_without_backtrace());
+            } catch (const std::exception& e) {
+                failNode(i, e.what());
+            }
+            resultCount_[static_cast<size_t>(i)] = 1;
+            if (step.outputCount > 0) [[likely]] {
+                values_[step.outputBegin] = std::move(r);
+                for (uint32_t k = 1; k < step.outputCount; ++k) values_[step.outputBegin + k].reset();
+            }
+        } else {
+            runGeneral(i, diags);
         }
-        at::Tensor r;
-        try {
-            r = fast.fn(fast.handle, in, fast.slots, fast.ints);
-        } catch (const c10::Error& e) {
-            failNode(i, e.what_without_backtrace());
-        } catch (const std::exception& e) {
-            failNode(i, e.what());
-        }
-        resultCount_[static_cast<size_t>(i)] = 1;
-        if (step.outputCount > 0) [[likely]] {
-            values_[step.outputBegin] = std::move(r);
-            for (uint32_t k = 1; k < step.outputCount; ++k) values_[step.outputBegin + k].reset();
-        }
-    } else {
-        runGeneral(i, diags);
+    } catch (const ExecError& e) {
+        // This libtorch has no kernel for the node's float16 / bfloat16
+        // inputs: float32 on the rounded inputs, rounded back (widened_run.cpp).
+        if (autocast_ || !overrides_.empty() || !lacksReducedPrecisionKernel(e.reason())) throw;
+        runWidened(i, diags, std::current_exception(), at::kFloat);
     }
 
     // Compare with the IR's TensorMeta: a mismatch means the graph and the op

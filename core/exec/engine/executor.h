@@ -13,6 +13,7 @@
 // Its loop reads the flat ExecutionPlan, not the graph: the OpNode is
 // touched only to bind a node on its first run and to word an error.
 #include <cstdint>
+#include <exception>
 #include <map>
 #include <memory>
 #include <optional>
@@ -34,6 +35,9 @@
 #include "core/ir/graph_index.h"
 
 namespace irscope::exec {
+
+// Whether libtorch's message says it has no kernel for float16 or bfloat16 (widened_run.cpp).
+bool lacksReducedPrecisionKernel(const std::string& why);
 
 // Converts an IR constant (packed little-endian bytes) to a tensor; throws
 // ExecError when the constant is unusable.
@@ -88,8 +92,10 @@ public:
     void clearOverride(int64_t node, size_t output);
     void clearOverrides() { overrides_.clear(); }
     bool isOverridden(int64_t node, size_t output) const;
-    // The nodes that ran in float32 instead, with libtorch's reason; cleared by reset().
-    const std::map<int64_t, std::string>& autocastFallbacks() const { return fallbacks_; }
+    // The nodes that computed in float32 because this libtorch has no kernel
+    // for their float16 / bfloat16 inputs (widened_run.cpp), with libtorch's
+    // reason; cleared by reset().
+    const std::map<int64_t, std::string>& widenedNodes() const { return fallbacks_; }
 
     // Every placeholder or graph input without a value, with the nodes that need it.
     std::vector<MissingValue> preflight() const;
@@ -145,6 +151,9 @@ private:
     [[noreturn]] void throwUnavailable(int64_t node, uint32_t input) const;
     void runGeneral(int64_t node, std::vector<std::string>& diagnostics);
     void runAutocast(int64_t node, std::vector<std::string>& diagnostics);
+    // widened_run.cpp: rerun a node that failed for want of a reduced-precision kernel.
+    void runWidened(int64_t node, std::vector<std::string>& diagnostics, std::exception_ptr failure,
+                    at::ScalarType fallbackType);
     bool castInputs(int64_t node, const BoundOp& op, at::ScalarType target, bool lowerPrecision);
     void restoreCastInputs();
     bool aliasesAnInput(int64_t node, const at::Tensor& t) const;
@@ -202,7 +211,7 @@ private:
     std::vector<NodeInspector*> inspectors_;
 
     std::optional<Autocast> autocast_;
-    std::vector<std::pair<int32_t, at::Tensor>> castSaved_;  // slot, its value before runAutocast's cast
+    std::vector<std::pair<int32_t, at::Tensor>> castSaved_;  // slot, its value before castInputs
     std::map<int64_t, std::string> fallbacks_;
     std::unordered_map<uint32_t, at::Tensor> overrides_;  // by value slot (setOverride)
 };

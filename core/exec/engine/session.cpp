@@ -271,6 +271,10 @@ std::vector<std::string> Session::diagnostics(int64_t node) const {
     auto lock = d_->callerLock();
     return d_->diagnostics.at(node);
 }
+std::map<int64_t, std::string> Session::widenedNodes() const {
+    auto lock = d_->callerLock();
+    return d_->exec.widenedNodes();
+}
 std::optional<NodeError> Session::error() const {
     auto lock = d_->callerLock();
     return d_->error;

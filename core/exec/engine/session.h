@@ -18,6 +18,7 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -90,6 +91,9 @@ public:
     // Result shape/dtype vs the node's output TensorMeta ("" when they agree).
     std::vector<std::string> diagnostics(int64_t node) const;
     std::optional<NodeError> error() const;  // the failure that stopped the last run
+    // Nodes that computed in float32 because this libtorch has no kernel for
+    // their float16 / bfloat16 inputs, with libtorch's reason (Executor::widenedNodes).
+    std::map<int64_t, std::string> widenedNodes() const;
 
     // Retention.
     void setRetention(RetentionPolicy policy);

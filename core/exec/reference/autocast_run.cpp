@@ -26,54 +26,7 @@ int widthRank(at::ScalarType t) {
     }
 }
 
-// libtorch's words only: the first line, without the advice irscope adds to a
-// missing-kernel error (the note says what the reference did instead).
-std::string reasonOf(const std::string& s) {
-    std::string r = s.substr(0, s.find('\n'));
-    const size_t advice = r.find(" (this libtorch");
-    return advice == std::string::npos ? r : r.substr(0, advice);
-}
-
 }  // namespace
-
-// Casts the node's floating, not-written inputs to `target` (with
-// `lowerPrecision`, float64 stays: autocast casts only float32 down).
-// True when any input is in a reduced dtype afterwards.
-bool Executor::castInputs(int64_t i, const BoundOp& op, at::ScalarType target, bool lowerPrecision) {
-    const auto& step = plan_.steps[static_cast<size_t>(i)];
-    bool anyReduced = false;
-    for (uint32_t k = 0; k < step.inputCount; ++k) {
-        const int32_t slot = plan_.inputSlots[step.inputBegin + k];
-        at::Tensor& v = values_[static_cast<size_t>(slot)];
-        if (!v.defined() || !at::isFloatingType(v.scalar_type())) continue;
-        const bool written = std::find(op.writtenInputs.begin(), op.writtenInputs.end(), static_cast<int32_t>(k)) !=
-                             op.writtenInputs.end();
-        if (!written && v.scalar_type() != target && !(lowerPrecision && v.scalar_type() == at::kDouble)) {
-            castSaved_.emplace_back(slot, v);
-            v = v.to(target);
-        }
-        anyReduced = anyReduced || reduced(v.scalar_type());
-    }
-    return anyReduced;
-}
-
-void Executor::restoreCastInputs() {
-    for (auto it = castSaved_.rbegin(); it != castSaved_.rend(); ++it)
-        values_[static_cast<size_t>(it->first)] = std::move(it->second);
-    castSaved_.clear();
-}
-
-// Whether `t` shares storage with any of node `i`'s inputs (a view, an
-// in-place op's result): such a result must stay what it is, or writes
-// through it would stop reaching the tensor it views.
-bool Executor::aliasesAnInput(int64_t i, const at::Tensor& t) const {
-    const auto& step = plan_.steps[static_cast<size_t>(i)];
-    for (uint32_t k = 0; k < step.inputCount; ++k) {
-        const at::Tensor& v = values_[static_cast<size_t>(plan_.inputSlots[step.inputBegin + k])];
-        if (v.defined() && t.is_alias_of(v)) return true;
-    }
-    return false;
-}
 
 void Executor::runAutocast(int64_t i, std::vector<std::string>& diags) {
     const auto& step = plan_.steps[static_cast<size_t>(i)];
@@ -165,38 +118,8 @@ void Executor::runAutocast(int64_t i, std::vector<std::string>& diags) {
         std::rethrow_exception(failure);
     }
     // No kernel for the reduced dtype in this libtorch, or a dtype clash
-    // autocast's lists do not settle: the op computes in float32, on its
-    // inputs as the reduced kernel would have had them (already rounded),
-    // and its fresh results are rounded to the reduced dtype, as that
-    // kernel's would be (they accumulate in float32 too).
-    at::ScalarType reducedType = dtype;
-    for (uint32_t k = 0; k < step.inputCount; ++k) {
-        const at::Tensor& v = values_[static_cast<size_t>(plan_.inputSlots[step.inputBegin + k])];
-        if (v.defined() && reduced(v.scalar_type())) {
-            reducedType = v.scalar_type();
-            break;
-        }
-    }
-    std::string reason;
-    try {
-        std::rethrow_exception(failure);
-    } catch (const ExecError& e) {
-        reason = reasonOf(e.reason());
-    }
-    try {
-        castInputs(i, *op, at::kFloat, false);
-        runGeneral(i, diags);
-    } catch (...) {
-        restoreCastInputs();
-        std::rethrow_exception(failure);  // the reduced dtype's own reason
-    }
-    restoreCastInputs();
-    if (op->writtenInputs.empty())
-        for (uint32_t k = 0; k < step.outputCount; ++k) {
-            at::Tensor& out = values_[step.outputBegin + k];
-            if (out.defined() && out.scalar_type() == at::kFloat && !aliasesAnInput(i, out)) out = out.to(reducedType);
-        }
-    fallbacks_[i] = reason;
+    // autocast's lists do not settle: the op computes in float32.
+    runWidened(i, diags, failure, dtype);
 }
 
 }  // namespace irscope::exec

@@ -69,7 +69,7 @@ at::Tensor ReferenceRun::valueOf(const std::string& tensorName) const {
 
 std::string ReferenceRun::noteOf(int64_t node) const {
     std::lock_guard lock(mutex_);
-    const auto& fallbacks = exec_.autocastFallbacks();
+    const auto& fallbacks = exec_.widenedNodes();
     const auto it = fallbacks.find(node);
     return it == fallbacks.end() ? std::string()
                                  : "the reference computed this op in float32 (in " + io::scalarTypeName(*dtype_) +
