@@ -183,6 +183,7 @@ public:
         }
         report_["ran"] = true;
         if (!asJson_) std::cout << "ran " << ran_ << "/" << session_->nodeCount() << " nodes in " << ms(wall_) << "\n";
+        reportWidened();
         if (check_) {
             checked_ = check_->takeReport();
             referenceFailure_ = check_->referenceFailure();
@@ -211,6 +212,14 @@ private:
         });
         graph_ = loadGraphOrReport("run", parsed_.positional[0]);
         if (!graph_) return false;
+        // A damaged archive's own weights are not "missing values": say what broke.
+        if (!parsed_.has("--weights"))
+            for (const auto& d : graph_->loadDiagnostics)
+                if (d.code == "pt2-damaged") {
+                    std::cerr << "irscope run: " << parsed_.positional[0] << ": " << d.message
+                              << " (or give its weights with --weights)\n";
+                    return false;
+                }
         weights_ = readOrReport(
             "--weights", parsed_.has("--weights") ? parsed_.value("--weights") : std::optional(parsed_.positional[0]));
         constants_ = readOrReport("--constants", parsed_.value("--constants"));
@@ -344,6 +353,24 @@ private:
             return false;
         }
         return true;
+    }
+
+    // Nodes that computed in float32 for want of a float16 / bfloat16 kernel.
+    void reportWidened() {
+        const auto widened = session_->widenedNodes();
+        json list = json::array();
+        std::string names;
+        for (const auto& [node, reason] : widened) {
+            const std::string& name = graph_->nodes[static_cast<size_t>(node)].name;
+            list.push_back(json{{"node", name}, {"reason", reason}});
+            names += (names.empty() ? "" : ", ") + name;
+        }
+        report_["computed_in_float32"] = list;
+        if (widened.empty() || asJson_) return;
+        std::cout << widened.size() << " node" << (widened.size() == 1 ? "" : "s")
+                  << " computed in float32 on their rounded inputs and rounded back (this libtorch has no kernel "
+                     "for their dtype: "
+                  << widened.begin()->second << "): " << names << "\n";
     }
 
     int reportFailure(const exec::NodeError& e) {

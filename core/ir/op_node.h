@@ -29,6 +29,11 @@ struct OpNode {
     // entry of nn_module_stack: "layers.0.self_attn", "" for the model
     // itself); absent in torch_ir JSON, where modules are inferred.
     std::optional<std::string> modulePath;
+    // The Tensor? arguments the program passes None, by schema name. A .pt2
+    // spells each (clamp(x, min=None, max=t)); torch_ir JSON drops them, so
+    // there they are empty and the reading may be ambiguous
+    // (ir/optional_tensor_readings.h). Never written back.
+    std::vector<std::string> noneArguments;
 
     bool isGetitem() const { return opType == kGetitemOp; }
     // "conv2d", "mul.Tensor": op_type without a leading "aten." and a trailing ".default".

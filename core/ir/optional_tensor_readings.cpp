@@ -44,7 +44,8 @@ OptionalTensorPlan planOptionalTensors(const std::vector<SchemaArg>& args, const
         if (k == SchemaArgKind::Tensor && !hasAttr(args[i].name)) ++certain;
         if (isList(k)) certain += list < listSizes.size() ? static_cast<int32_t>(listSizes[list++]) : 0;
         if (k != SchemaArgKind::OptionalTensor) continue;
-        if (hasAttr(args[i].name) && node.attrs[args[i].name].is_null())
+        if ((hasAttr(args[i].name) && node.attrs[args[i].name].is_null()) ||
+            std::find(node.noneArguments.begin(), node.noneArguments.end(), args[i].name) != node.noneArguments.end())
             plan.takes[i] = 0;
         else
             open.push_back(i);

@@ -4,7 +4,8 @@
 // with and without affine weights. When fewer inputs are left for an op's
 // Tensor? arguments than there are of them, which ones received a tensor is
 // decided here, for every reading the input count allows:
-//   - an attr of the argument's name holding null says None was passed;
+//   - an attr of the argument's name holding null, or the argument among the
+//     node's noneArguments (a .pt2 names each), says None was passed;
 //   - a weight's placeholder ending in the argument's name
 //     (b_bn_running_mean -> running_mean) says where it goes;
 //   - otherwise the IR does not say, and the plan lists the readings.

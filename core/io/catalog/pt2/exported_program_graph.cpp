@@ -129,7 +129,6 @@ json attrValue(const std::string& kind, const json& v) {
     return nullptr;
 }
 
-// "key,path,type;key,path,type" (outermost first) -> the innermost path. A
 // Whether the op's argument takes a tensor: from the op's schema
 // (core/ir/op_schema_table.h); for an op the table lacks (a custom op), by
 // the names ATen gives its optional tensor arguments.
@@ -145,20 +144,54 @@ bool isTensorArgument(const std::string& opType, const std::string& argName) {
     return tensorArgs.count(argName) != 0;
 }
 
-// path may hold commas inside brackets ("layers.slice(None, 2, None).0").
-std::string innermostModulePath(const std::string& stack) {
-    const std::string last = stack.substr(stack.rfind(';') == std::string::npos ? 0 : stack.rfind(';') + 1);
-    std::vector<std::string> fields(1);
-    int depth = 0;
-    for (char c : last) {
-        if (c == '(' || c == '[') ++depth;
-        if (c == ')' || c == ']') --depth;
-        if (c == ',' && depth == 0)
-            fields.emplace_back();
-        else
-            fields.back() += c;
+// One module of a node's nn_module_stack, serialized "key,path,type" (path may
+// hold commas inside brackets: "layers.slice(None, 2, None).0").
+struct StackEntry {
+    std::string path, type;
+};
+
+// torch.export's placeholder for a node its passes made without a module
+// stack (torch/_export/passes/_node_metadata_hook.py), and the wrapper class
+// its non-strict tracing puts around the model (a local class of
+// torch.export._trace): neither is a module of the user's model.
+bool isExportInternal(const StackEntry& e) {
+    return e.type == "_empty_nn_module_stack_from_metadata_hook" || e.type.find("<locals>") != std::string::npos;
+}
+
+// "key,path,type;key,path,type" (outermost first), without export's own entries.
+std::vector<StackEntry> moduleStackEntries(const std::string& stack) {
+    std::vector<StackEntry> entries;
+    size_t begin = 0;
+    while (begin <= stack.size()) {
+        size_t end = stack.find(';', begin);
+        if (end == std::string::npos) end = stack.size();
+        std::vector<std::string> fields(1);
+        int depth = 0;
+        for (size_t i = begin; i < end; ++i) {
+            const char c = stack[i];
+            if (c == '(' || c == '[') ++depth;
+            if (c == ')' || c == ']') --depth;
+            if (c == ',' && depth == 0)
+                fields.emplace_back();
+            else
+                fields.back() += c;
+        }
+        if (fields.size() >= 3) {
+            StackEntry e{fields[1], fields.back()};
+            if (!isExportInternal(e)) entries.push_back(std::move(e));
+        }
+        begin = end + 1;
     }
-    return fields.size() >= 2 ? fields[1] : "";
+    return entries;
+}
+
+// The model's class, as pytorch-ir names a model: the innermost root (path
+// "") of the stack, or empty when the stack holds none of the model's own.
+std::string modelClassOf(const std::vector<StackEntry>& entries) {
+    std::string type;
+    for (const auto& e : entries)
+        if (e.path.empty()) type = e.type;
+    return type.substr(type.rfind('.') + 1);
 }
 
 std::string opTypeOf(const std::string& target) {
@@ -503,13 +536,10 @@ ir::Graph convertProgram(std::string_view text, const std::string& file, const s
         op.name = node.value("name", "");
         op.opType = opTypeOf(r.at(node, "target", where).get<std::string>());
         if (!moduleStack.empty()) {
-            op.modulePath = innermostModulePath(moduleStack);
+            const auto entries = moduleStackEntries(moduleStack);
+            if (!entries.empty()) op.modulePath = entries.back().path;
             // pytorch-ir names the model after its class: the root of nn_module_stack.
-            if (g.modelName.empty()) {
-                const std::string root = moduleStack.substr(0, moduleStack.find(';'));
-                const std::string type = root.substr(root.rfind(',') + 1);
-                g.modelName = type.substr(type.rfind('.') + 1);
-            }
+            if (g.modelName.empty()) g.modelName = modelClassOf(entries);
         }
         if (op.name.empty()) op.name = "node_" + std::to_string(n);
 
@@ -573,6 +603,8 @@ ir::Graph convertProgram(std::string_view text, const std::string& file, const s
                 auto [k2, t] = unionOf(*v);
                 if (k2 == "as_tensor" && t)
                     for (auto& m : inputMetas(t->value("name", ""), argWhere)) op.inputs.push_back(std::move(m));
+                else
+                    op.noneArguments.push_back(argName);
             } else if (kind == "as_tensors" || kind == "as_optional_tensors") {
                 int64_t count = 0;
                 json mask = json::array();
@@ -594,7 +626,12 @@ ir::Graph convertProgram(std::string_view text, const std::string& file, const s
             } else if (kind == "as_none") {
                 // pytorch-ir drops a None given for a Tensor argument and keeps
                 // None for others; the serialized form spells both as_none.
-                if (!isTensorArgument(op.opType, argName)) positionalAttrs[argName] = nullptr;
+                // The program still says which argument was None: kept beside the
+                // node, never written back (ir/optional_tensor_readings.h).
+                if (!isTensorArgument(op.opType, argName))
+                    positionalAttrs[argName] = nullptr;
+                else
+                    op.noneArguments.push_back(argName);
             } else {
                 positionalAttrs[argName] = attrValue(kind, *v);
             }

@@ -10,6 +10,7 @@
 
 #include "core/io/catalog/pt2/exported_program_graph.h"
 #include "core/io/catalog/pt2/pt2_constants.h"
+#include "core/io/catalog/pt2/pt2_integrity.h"
 #include "core/io/catalog/tensor_file_error.h"
 #include "core/ir/archive_path.h"
 #include "core/ir/archive_readers.h"
@@ -20,6 +21,12 @@ namespace {
 
 bool endsWith(std::string_view s, std::string_view tail) {
     return s.size() >= tail.size() && s.substr(s.size() - tail.size()) == tail;
+}
+
+// "tiny_cond" for "/models/tiny_cond.pt2".
+std::string fileStem(const std::string& file) {
+    const std::string base = file.substr(file.rfind('/') == std::string::npos ? 0 : file.rfind('/') + 1);
+    return base.substr(0, base.rfind('.') == 0 || base.rfind('.') == std::string::npos ? base.size() : base.rfind('.'));
 }
 
 ir::Graph readPt2Graph(std::string_view bytes, const std::string& path, const ir::LoadOptions& options) {
@@ -37,6 +44,14 @@ ir::Graph readPt2Graph(std::string_view bytes, const std::string& path, const ir
         const std::string_view text = zip.data(*record);
         ir::Graph g = graphFromExportedProgram(text, path, program.graphEntry);
         g.fileHoldsExampleInputs = !program.sampleInputsEntry.empty();
+        // A program whose modules torch.export did not record (its nodes carry
+        // only export's own placeholder stack) is named as the archive names it.
+        if (g.modelName.empty())
+            g.modelName = program.name != "model" ? program.name : fileStem(ir::splitArchivePath(path).file);
+        if (auto damage = pt2Damage(zip, program, g))
+            g.loadDiagnostics.push_back({ir::Severity::Error, "pt2-damaged", "", "", program.graphEntry,
+                                         "the archive is damaged: " + *damage +
+                                             ". Save the program again with torch.export.save"});
         try {
             g.constants = readPt2Constants(zip, bytes, program);
         } catch (const FormatError& e) {
