@@ -38,13 +38,8 @@ QJsonArray manifest() {
 
 // What the IR cannot run, as cli.real_exports lists it, and what the window says.
 bool cannotRun(const QString& name) {
-    static const QStringList names {
-        QStringLiteral("no_grad_in_forward"), QStringLiteral("autocast_in_forward"), QStringLiteral("clamp_tensor_max")
-#if IRSCOPE_LIBTORCH_MAJOR < 2
-                                                                                         ,
-            QStringLiteral("half_model")
-#endif
-    };
+    static const QStringList names{QStringLiteral("no_grad_in_forward"), QStringLiteral("autocast_in_forward"),
+                                   QStringLiteral("clamp_tensor_max")};
     return names.contains(name);
 }
 
