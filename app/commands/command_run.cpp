@@ -298,11 +298,18 @@ private:
                     entry["dtype"] = m.haveDtype;
                     entry["ir_dtype"] = m.irDtype;
                 }
+                if (!m.refusal.empty()) entry["refused"] = m.refusal;
                 list.push_back(std::move(entry));
             }
             report_["missing"] = list;
             std::cout << report_.dump(2) << "\n";
         }
+        // An input a dynamic-shape program's ranges refuse: that alone is the answer.
+        for (const auto& m : missing)
+            if (!m.refusal.empty()) {
+                std::cerr << "irscope run: " << m.refusal << "\n";
+                return false;
+            }
         const auto wrongDtype =
             std::count_if(missing.begin(), missing.end(), [](const auto& m) { return m.wrongDtype(); });
         const auto absent = static_cast<long>(missing.size()) - wrongDtype;

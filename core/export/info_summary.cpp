@@ -1,5 +1,7 @@
 #include "core/export/info_summary.h"
 
+#include "core/ir/symbol_ranges.h"
+
 #include <algorithm>
 #include <unordered_map>
 
@@ -60,6 +62,10 @@ InfoSummary summarize(const ir::Graph& graph) {
     };
     byName(graph.graphInputs, info.inputShapes);
     byName(graph.graphOutputs, info.outputShapes);
+    for (const auto* metas : {&graph.graphInputs, &graph.graphOutputs})
+        for (const auto& m : *metas)
+            if (!m.symbolicDims.empty()) info.symbolicShapes.emplace_back(m.name, ir::shapeWithSymbols(m));
+    info.symbols = graph.symbolRanges;
 
     std::unordered_map<std::string, size_t> position;
     for (const auto& node : graph.nodes) {
@@ -80,10 +86,19 @@ std::string formatInfoText(const InfoSummary& info) {
     out += "Outputs: " + std::to_string(info.numOutputs) + "\n";
     out += "Weights: " + std::to_string(info.numWeights) + "\n";
     out += "Total parameters: " + withThousands(info.totalParameters) + "\n";
+    const auto shapeText = [&info](const std::string& name, const ir::Shape& shape) {
+        for (const auto& [n, text] : info.symbolicShapes)
+            if (n == name) return text;
+        return ir::shapeToList(shape);
+    };
     out += "\nInput shapes:\n";
-    for (const auto& [name, shape] : info.inputShapes) out += "  " + name + ": " + ir::shapeToList(shape) + "\n";
+    for (const auto& [name, shape] : info.inputShapes) out += "  " + name + ": " + shapeText(name, shape) + "\n";
     out += "\nOutput shapes:\n";
-    for (const auto& [name, shape] : info.outputShapes) out += "  " + name + ": " + ir::shapeToList(shape) + "\n";
+    for (const auto& [name, shape] : info.outputShapes) out += "  " + name + ": " + shapeText(name, shape) + "\n";
+    if (!info.symbols.empty()) {
+        out += "\nSymbols:\n";
+        for (const auto& s : info.symbols) out += "  " + ir::formatSymbolRange(s) + "\n";
+    }
     out += "\nOp distribution:\n";
     for (const auto& [op, count] : info.opDistribution) out += "  " + op + ": " + std::to_string(count) + "\n";
     return out;

@@ -16,6 +16,10 @@ struct InfoSummary {
     // files can declare absurd shapes, and Python's ints never overflow.
     unsigned __int128 totalParameters = 0;
     std::vector<std::pair<std::string, ir::Shape>> inputShapes, outputShapes;
+    // A dynamic-shape program (.pt2): "[1, s27]" by input or output name, and
+    // the symbols' ranges. Empty for JSON, whose text stays pytorch-ir's.
+    std::vector<std::pair<std::string, std::string>> symbolicShapes;
+    std::vector<ir::SymbolRange> symbols;
     // Count per op_type, largest first, ties in first-seen order (Counter.most_common).
     std::vector<std::pair<std::string, size_t>> opDistribution;
 };

@@ -29,6 +29,9 @@ struct Graph {
     // one this graph is ("model.pt2#NAME" opens another). Empty for JSON.
     std::vector<std::string> archivePrograms;
     std::string archiveProgram;
+    // A dynamic-shape program's symbols and the ranges it was exported for
+    // (a .pt2's range_constraints), in the file's order. Empty for JSON.
+    std::vector<SymbolRange> symbolRanges;
 
     // Findings the loader made while reading values it keeps anyway
     // (non-integer dims, ragged constants): validation reports them.

@@ -32,7 +32,7 @@ OptionalTensorPlan planOptionalTensors(const std::vector<SchemaArg>& args, const
     plan.takes.assign(args.size(), -1);
     const auto hasAttr = [&](const std::string& name) { return node.attrs.is_object() && node.attrs.contains(name); };
     const std::vector<int64_t> listSizes = listSizesOf(node);
-    const int32_t nInputs = static_cast<int32_t>(node.inputs.size());
+    const int32_t nInputs = static_cast<int32_t>(node.inputs.size() - sizeInputCount(node));
 
     // Inputs the other arguments certainly take: a Tensor not given as an
     // attr takes one, a list as many as _tensor_list_sizes says.
@@ -127,6 +127,22 @@ std::string OptionalTensorPlan::explanation() const {
            " of this node's " + std::to_string(undecided.size()) + " optional tensor arguments can be read as " + text +
            "; run as the first (pytorch-ir's " +
            "reading). If that is wrong, add which one was None to the node's attrs (" + settle + ")";
+}
+
+size_t sizeInputCount(const OpNode& node) {
+    if (!node.attrs.is_object() || node.inputs.empty()) return 0;
+    std::vector<std::string> named;
+    for (const auto& [key, value] : node.attrs.items()) {
+        if (value.is_string()) named.push_back(value.get<std::string>());
+        if (value.is_array())
+            for (const auto& element : value)
+                if (element.is_string()) named.push_back(element.get<std::string>());
+    }
+    size_t count = 0;
+    while (count < node.inputs.size() &&
+           std::find(named.begin(), named.end(), node.inputs[node.inputs.size() - 1 - count].name) != named.end())
+        ++count;
+    return count;
 }
 
 }  // namespace irscope::ir

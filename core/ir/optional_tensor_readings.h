@@ -40,4 +40,10 @@ struct OptionalTensorPlan {
 
 OptionalTensorPlan planOptionalTensors(const std::vector<SchemaArg>& args, const OpNode& node);
 
+// The node's last inputs that an attr names (a string value, or a string
+// element of a list): sizes a dynamic-shape program computes at run time and
+// passes by name (.pt2's as_sym_int: view(x, [1, "sym_size_int_1", 32])).
+// They follow the tensor inputs and bind to no tensor argument.
+size_t sizeInputCount(const OpNode& node);
+
 }  // namespace irscope::ir

@@ -20,6 +20,18 @@ std::string shapeToList(const Shape& shape) {
     return text + "]";
 }
 
+std::string shapeWithSymbols(const TensorMeta& meta) {
+    if (meta.symbolicDims.size() != meta.shape.size()) return shapeToList(meta.shape);
+    std::string text = "[";
+    for (size_t i = 0; i < meta.shape.size(); ++i) {
+        if (i) text += ", ";
+        text += !meta.symbolicDims[i].empty()      ? meta.symbolicDims[i]
+                : meta.shape[i] == kInvalidDim ? std::string("?")
+                                               : std::to_string(meta.shape[i]);
+    }
+    return text + "]";
+}
+
 std::optional<int64_t> elementCount(const Shape& shape) {
     int64_t count = 1;
     for (int64_t dim : shape) {

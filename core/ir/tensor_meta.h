@@ -20,10 +20,26 @@ struct TensorMeta {
     std::string dtype;                        // torch_ir spelling ("float32"); empty when absent
     std::optional<std::string> producerNode;  // set for activations and graph inputs
     int64_t producerOutputIdx = 0;
+    // A dynamic-shape program's symbolic dims ("s27", "2*s27"), one per dim,
+    // "" for a static one; their shape entries are kInvalidDim. Empty when
+    // every dim is static (always, in torch_ir JSON). Never written back.
+    std::vector<std::string> symbolicDims;
 
     bool hasDtype() const { return !dtype.empty(); }
     bool operator==(const TensorMeta&) const = default;
 };
+
+// The range torch.export allows a symbolic dim (range_constraints:
+// Dim("seq", min=2, max=256) is s27 in [2, 256]).
+struct SymbolRange {
+    std::string symbol;
+    int64_t min = 0;
+    int64_t max = INT64_MAX;  // INT64_MAX: unbounded
+    bool operator==(const SymbolRange&) const = default;
+};
+
+// "[1, s27]": the shape with its symbols where it has them, else shapeToList.
+std::string shapeWithSymbols(const TensorMeta& meta);
 
 // "1x4" as torch_ir's drawings write shapes; "" for a scalar.
 std::string shapeToX(const Shape& shape);

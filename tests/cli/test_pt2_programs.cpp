@@ -47,7 +47,6 @@ constexpr RefusedProgram kRefusedPrograms[] = {
     {"map_rows", "map_impl"},
     {"autocast_region", "'wrap_with_autocast' is a higher-order op"},
     {"no_grad_region", "'wrap_with_set_grad_enabled' is a higher-order op"},
-    {"dynamic_seq_llama", "sym_size_int"},
     // A user's own op: its kernel lives in the code that registered it.
     {"custom_op", "'irscope_test::scaled_add' is a custom op"},
 };
@@ -136,6 +135,31 @@ private Q_SLOTS:
         if (IRSCOPE_LIBTORCH_MAJOR < 2)
             QVERIFY2(r.out.contains("computed in float32 on their rounded inputs") && r.out.contains("linear"),
                      qPrintable(explainProgramRun(r)));
+    }
+
+    // A dynamic-shape program: its symbols by name with their ranges, sizes
+    // as edges, and inputs outside a range or a specialized dim refused
+    // before the run, naming the symbol, its range and the input.
+    void dynamicShapes() {
+        const CliResult info = runIrscope({"info", programFile("dynamic_seq_llama.pt2")});
+        QVERIFY2(info.exitCode == 0, qPrintable(explainProgramRun(info)));
+        QVERIFY2(info.out.contains("  ids: [1, s27]\n") && info.out.contains("  linear_14: [1, s27, 64]\n") &&
+                     info.out.contains("Symbols:\n  s27 \u2208 [2, 256]\n"),
+                 qPrintable(info.out));
+        const CliResult mermaid = runIrscope({"mermaid", programFile("dynamic_seq_llama.pt2")});
+        QVERIFY2(mermaid.out.contains("op_sym_size_int_1 -->|\"\"| op_arange") &&
+                     mermaid.out.contains("op_sym_size_int_1 -->|\"\"| op_view"),
+                 qPrintable(mermaid.out.left(2000)));
+        const CliResult tooLong = runIrscope({"run", programFile("dynamic_seq_llama.pt2"), "--inputs",
+                                              programFile("dynamic_seq_llama.refused_long.pt")});
+        QVERIFY2(tooLong.exitCode == 2 && tooLong.err.contains("input 'ids' has shape [1, 300]: 300 at dim 1 is "
+                                                               "outside s27 \u2208 [2, 256]"),
+                 qPrintable(explainProgramRun(tooLong)));
+        QVERIFY2(!tooLong.out.contains("ran "), qPrintable(explainProgramRun(tooLong)));  // refused before the run
+        const CliResult batch = runIrscope({"run", programFile("dynamic_seq_llama.pt2"), "--inputs",
+                                            programFile("dynamic_seq_llama.refused_batch.pt")});
+        QVERIFY2(batch.exitCode == 2 && batch.err.contains("2 at dim 0, where the program was exported for 1 only"),
+                 qPrintable(explainProgramRun(batch)));
     }
 
     void damagedArchives_data() {

@@ -16,7 +16,7 @@ ir::Graph mlpGraph() {
     ir::Graph g;
     g.modelName = "Mlp";
     auto weight = [&](const std::string& placeholder, const std::string& name, ir::Shape shape, std::string dtype) {
-        g.weights.push_back({name, std::move(shape), std::move(dtype), {}});
+        g.weights.push_back({name, std::move(shape), std::move(dtype), {}, 0, {}});
         g.weightNameMapping.emplace_back(placeholder, name);
     };
     weight("p_fc1_weight", "fc1.weight", {8, 4}, "float32");
@@ -93,8 +93,8 @@ private Q_SLOTS:
         TensorMap file;
         file.insert("p_w", at::ones({2}));  // saved by placeholder name
         ir::Graph g;
-        g.weights.push_back({"w", {2}, "float32", {}});
-        g.weights.push_back({"mask", {2}, "bool", {}});
+        g.weights.push_back({"w", {2}, "float32", {}, 0, {}});
+        g.weights.push_back({"mask", {2}, "bool", {}, 0, {}});
         g.weightNameMapping = {{"p_w", "w"}, {"c_mask", "mask"}};
         g.constants.emplace_back("mask", ir::ConstantValue{"bool", {2}, {1, 0}, {}, {}});
         WeightBinding b = bindWeights(g, file);

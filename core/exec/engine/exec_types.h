@@ -30,6 +30,9 @@ struct MissingValue {
     // that is neither a node nor a graph input: that name ('nowhere'). The IR
     // is broken there; no file can help.
     std::string namedProducer;
+    // Set when an input is there but does not fit a dynamic-shape program
+    // (ir/symbol_ranges.h): why, naming the symbol and its range.
+    std::string refusal;
     bool wrongDtype() const { return !haveDtype.empty(); }
 };
 // "c_mask (constant 'mask'), needed by: mul";

@@ -1,4 +1,6 @@
 #include "core/exec/engine/executor.h"
+
+#include "core/ir/symbol_ranges.h"
 #include "core/io/tensor_dtype.h"
 
 #include <algorithm>
@@ -55,6 +57,7 @@ const char* stopReasonName(StopReason r) {
 }
 
 std::string missingValueMessage(const MissingValue& m, const std::string& node) {
+    if (!m.refusal.empty()) return m.refusal + " (node '" + node + "' needs it)";
     if (!m.wrongDtype()) return torchIrMissingMessage(m.name, node);
     std::string s = "'";
     s += m.name;
@@ -78,6 +81,7 @@ std::string formatMissingValue(const MissingValue& m) {
         s += ", the IR says ";
         s += m.irDtype;
     }
+    if (!m.refusal.empty()) s += ": " + m.refusal;
     if (!m.nodes.empty()) {
         s += ", needed by: ";
         for (size_t i = 0; i < m.nodes.size(); ++i) s += (i ? ", " : "") + m.nodes[i];
@@ -156,9 +160,18 @@ void Executor::rebuildRegistry() {
         registry_[c.name] = c.tensor;
         for (const auto& placeholder : index_.placeholdersOf(c.name)) registry_[placeholder] = c.tensor;
     }
-    // 3. Graph inputs by name.
+    // 3. Graph inputs by name; one a dynamic-shape program's ranges refuse
+    //    is not supplied, and says why.
+    refusedInputs_.clear();
+    std::map<std::string, int64_t> symbolSizes;
     for (size_t i = 0; i < graph_.graphInputs.size(); ++i) {
         const at::Tensor* t = inputs_.find(graph_.graphInputs[i].name);
+        if (t && t->defined() && !graph_.symbolRanges.empty())
+            if (auto why = ir::inputShapeRefusal(graph_, graph_.graphInputs[i], t->sizes().vec(), symbolSizes);
+                !why.empty()) {
+                refusedInputs_[graph_.graphInputs[i].name] = why;
+                t = nullptr;
+            }
         values_[i] = t ? *t : at::Tensor();
         if (t) registry_[graph_.graphInputs[i].name] = *t;
     }
@@ -200,6 +213,7 @@ MissingValue Executor::describeMissing(const std::string& name) const {
     case ir::TensorKind::OtherWeight: m.kind = "weight"; break;
     default: m.kind = "value"; break;
     }
+    if (auto it = refusedInputs_.find(name); it != refusedInputs_.end()) m.refusal = it->second;
     if (auto it = registry_.find(name); it != registry_.end() && it->second.defined()) {
         const auto wi = index_.weightIndex(name);
         const auto irType = wi ? scalarTypeOfIrDtype(graph_.weights[static_cast<size_t>(*wi)].dtype) : std::nullopt;

@@ -213,6 +213,7 @@ private:
     std::optional<Autocast> autocast_;
     std::vector<std::pair<int32_t, at::Tensor>> castSaved_;  // slot, its value before castInputs
     std::map<int64_t, std::string> fallbacks_;
+    std::map<std::string, std::string> refusedInputs_;  // input -> why a dynamic-shape program refuses it
     std::unordered_map<uint32_t, at::Tensor> overrides_;  // by value slot (setOverride)
 };
 

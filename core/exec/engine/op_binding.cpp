@@ -133,7 +133,7 @@ public:
           op_(op),
           args_(op.schema->arguments()),
           attrs_(node.attrs),
-          nInputs_(static_cast<int32_t>(node.inputs.size())) {
+          nInputs_(static_cast<int32_t>(node.inputs.size() - ir::sizeInputCount(node))) {
         for (const auto& a : args_) classes_.push_back(classify(a));
         listSizes_ = intListAttr(node, "_tensor_list_sizes");
         readNoneMasks();
@@ -284,7 +284,9 @@ private:
     }
 
     void bindOther(const c10::Argument& a, ArgSlot& slot) {
-        if (hasAttr(a.name())) {
+        if (hasAttr(a.name()) && namesSizeInput(attrs_[a.name()])) {
+            bindSizes(a, slot);
+        } else if (hasAttr(a.name())) {
             slot.constant = fromAttr(a);
         } else if (a.default_value()) {
             slot.constant = *a.default_value();
@@ -293,6 +295,43 @@ private:
         } else {
             fail("argument '" + a.name() + "' (" + a.type()->str() +
                  ") is missing: no attr of that name and no default in the schema");
+        }
+    }
+
+    // The node input a size input's name stands for, or -1.
+    int32_t sizeInputNamed(const ir::AttrMap& v) const {
+        if (!v.is_string()) return -1;
+        for (int32_t k = nInputs_; k < static_cast<int32_t>(node_.inputs.size()); ++k)
+            if (node_.inputs[static_cast<size_t>(k)].name == v.get<std::string>()) return k;
+        return -1;
+    }
+    bool namesSizeInput(const ir::AttrMap& v) const {
+        if (sizeInputNamed(v) >= 0) return true;
+        if (v.is_array())
+            for (const auto& e : v)
+                if (sizeInputNamed(e) >= 0) return true;
+        return false;
+    }
+
+    // An int, float or int list some of whose values are computed at run
+    // time: converted with 0 in their place, each noted for buildStack.
+    void bindSizes(const c10::Argument& a, ArgSlot& slot) {
+        const auto slotIndex = static_cast<int32_t>(op_.slots.size());
+        ir::AttrMap v = attrs_[a.name()];
+        if (const int32_t input = sizeInputNamed(v); input >= 0) {
+            op_.sizeUses.push_back({slotIndex, -1, input});
+            v = 0;
+        } else {
+            for (size_t e = 0; e < v.size(); ++e)
+                if (const int32_t element = sizeInputNamed(v[e]); element >= 0) {
+                    op_.sizeUses.push_back({slotIndex, static_cast<int32_t>(e), element});
+                    v[e] = 0;
+                }
+        }
+        try {
+            slot.constant = attrToIValue(a, v);
+        } catch (const std::exception& e) {
+            fail("argument '" + a.name() + "': " + e.what());
         }
     }
 
@@ -319,7 +358,8 @@ BoundOp bindNode(const ir::OpNode& node) {
     ArgumentBinder binder(node, op);
     binder.bindAll();
     binder.collectIgnoredAttrs();
-    if (op.handle && op.ambiguity.empty()) op.unboxed = unboxedCallFor(*op.handle, op.slots, op.ints);
+    if (op.handle && op.ambiguity.empty() && op.sizeUses.empty())
+        op.unboxed = unboxedCallFor(*op.handle, op.slots, op.ints);
     return op;
 }
 
@@ -350,6 +390,18 @@ void buildStack(const BoundOp& op, const at::Tensor* const* inputs, torch::jit::
         }
         case ArgSlot::Kind::Constant:
         case ArgSlot::Kind::Absent: stack.push_back(s.constant); break;
+        }
+    }
+    // Sizes computed at run time: the items of the inputs that hold them.
+    for (const SizeUse& u : op.sizeUses) {
+        const at::Tensor& value = *inputs[u.input];
+        c10::IValue& arg = stack[static_cast<size_t>(u.slot)];
+        if (u.element < 0) {
+            arg = arg.isDouble() ? c10::IValue(value.item<double>()) : c10::IValue(value.item<int64_t>());
+        } else {
+            std::vector<int64_t> list = arg.toIntVector();  // a copy: the bound constant stays as it is
+            list[static_cast<size_t>(u.element)] = value.item<int64_t>();
+            arg = c10::IValue(std::move(list));
         }
     }
 }

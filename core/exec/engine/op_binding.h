@@ -45,6 +45,15 @@ struct ArgSlot {
     c10::IValue constant;   // Constant: converted attr, default, None or wrapped scalar
 };
 
+// A size a dynamic-shape program computes at run time and passes by name
+// (ir::sizeInputCount): argument `slot` (or element `element` of its int
+// list; -1 for the argument itself) is the item of node input `input`.
+struct SizeUse {
+    int32_t slot = 0;
+    int32_t element = -1;
+    int32_t input = 0;
+};
+
 // What the run loop reads comes first: a node's call touches as few cache
 // lines as possible.
 struct BoundOp {
@@ -57,6 +66,7 @@ struct BoundOp {
     const c10::FunctionSchema* schema = nullptr;
     std::string opType;
     std::vector<std::vector<bool>> noneMasks;  // true where an element of a Tensor?[] is None
+    std::vector<SizeUse> sizeUses;             // filled in by buildStack from the inputs named
     int32_t inputsUsed = 0;
     // Attrs that name no argument of the schema: a 2.x argument 1.13 lacks, or
     // a typo in a hand-edited IR. They are not passed; the node reports them.

@@ -13,6 +13,8 @@ Writes, for each case NAME:
   NAME.inputs_b.pt   a second input set ({graph input name: tensor}), where the
                      case has one (the other branch of a cond, another size of
                      a dynamic dim), with NAME.expected_b.pt
+  NAME.refused_*.pt  inputs a dynamic-shape program must refuse before running
+                     (a size outside its Dim's range, a static dim changed)
 and manifest.json: [{"name", "traits", "inputs": [graph input names],
 "outputs": [graph output names]}].
 
@@ -369,6 +371,9 @@ def main():
             if args_b is not None:
                 torch.save(named(inputs, args_b), os.path.join(outdir, name + ".inputs_b.pt"))
                 torch.save(named(outputs, module(*args_b)), os.path.join(outdir, name + ".expected_b.pt"))
+        if name == "dynamic_seq_llama":
+            torch.save({inputs[0]: torch.randint(0, 64, (1, 300))}, os.path.join(outdir, name + ".refused_long.pt"))
+            torch.save({inputs[0]: torch.randint(0, 64, (2, 6))}, os.path.join(outdir, name + ".refused_batch.pt"))
         manifest.append({"name": name, "traits": traits, "inputs": inputs, "outputs": outputs})
         print(f"written  {name}")
     damage(outdir)

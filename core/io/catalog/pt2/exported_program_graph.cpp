@@ -14,6 +14,7 @@
 //     result directly; "<node>_unused_<i>" marks an output nobody reads).
 #include "core/io/catalog/pt2/exported_program_graph.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <map>
@@ -81,6 +82,35 @@ int64_t symIntOf(const json& v) {
     return ir::kInvalidDim;  // symbolic: pytorch-ir refuses such programs; we draw them
 }
 
+// The name of a SymInt / SymFloat / SymBool result or argument given by name
+// ({"as_sym_int": {"as_name": "sym_size_int_1"}}), "" otherwise.
+std::string symbolicName(const json& argUnion) {
+    auto [kind, v] = unionOf(argUnion);
+    if (!v || (kind != "as_sym_int" && kind != "as_sym_float" && kind != "as_sym_bool")) return {};
+    auto [k, inner] = unionOf(*v);
+    return inner && k == "as_name" && inner->is_string() ? inner->get<std::string>() : std::string();
+}
+
+// The dtype of the 0-d tensor that holds such a value at run time.
+std::string symbolicDtype(const json& argUnion) {
+    const std::string kind = unionOf(argUnion).first;
+    return kind == "as_sym_float" ? "float64" : kind == "as_sym_bool" ? "bool" : "int64";
+}
+
+// Appends the names of the sizes an argument takes by name (as_sym_int, or
+// elements of as_sym_ints), each once.
+void collectSymbolicNames(const std::string& kind, const json& v, std::vector<std::string>& names) {
+    const auto add = [&](const json& element) {
+        auto [k, inner] = unionOf(element);
+        if (inner && k == "as_name" && inner->is_string() &&
+            std::find(names.begin(), names.end(), inner->get<std::string>()) == names.end())
+            names.push_back(inner->get<std::string>());
+    };
+    if (kind == "as_sym_int" || kind == "as_sym_float" || kind == "as_sym_bool") add(v);
+    if (kind == "as_sym_ints" && v.is_array())
+        for (const auto& element : v) add(element);
+}
+
 // The value pytorch-ir would put in attrs for a non-tensor argument, as its
 // IR JSON holds it (torch objects as their str(): "torch.float16", "cpu").
 json attrValue(const std::string& kind, const json& v) {
@@ -100,10 +130,14 @@ json attrValue(const std::string& kind, const json& v) {
         return nullptr;
     }
     if (kind == "as_sym_ints") {
+        // A size computed at run time stays the name of the value that holds it.
         json out = json::array();
         for (const auto& x : v) {
             const int64_t d = symIntOf(x);
-            out.push_back(d == ir::kInvalidDim ? json(nullptr) : json(d));
+            auto [k, inner] = unionOf(x);
+            out.push_back(d != ir::kInvalidDim           ? json(d)
+                          : inner && k == "as_name" ? *inner
+                                                    : json(nullptr));
         }
         return out;
     }
@@ -238,6 +272,7 @@ namespace {
 struct ValueMeta {
     std::vector<int64_t> shape;
     std::string dtype;
+    std::vector<std::string> symbolicDims;  // empty when every dim is static
 };
 
 // The parts of the program read before the nodes. The program is read in
@@ -257,6 +292,7 @@ struct ProgramParts {
     json outputSpecs = json::array();
     bool haveSignature = false, haveValues = false;
     std::unordered_map<std::string, ValueMeta> values;
+    std::vector<ir::SymbolRange> symbolRanges;
     size_t nodesOffset = std::string::npos;
     int64_t schemaMajor = 0, schemaMinor = 0;
 };
@@ -297,10 +333,36 @@ void forEachElement(ir::JsonCursor& c, Read read) {
 
 bool startsNumber(char c) { return c == '-' || (c >= '0' && c <= '9'); }
 
+// sympy's srepr of a size, as torch.export writes it, made readable:
+// "Symbol('s27', positive=True, integer=True)" -> "s27",
+// "Mul(Integer(2), Symbol('s27', ...))" -> "Mul(2, s27)".
+std::string symbolText(const std::string& expr) {
+    std::string out;
+    for (size_t i = 0; i < expr.size();) {
+        if (expr.compare(i, 8, "Symbol('") == 0) {
+            const size_t end = expr.find('\'', i + 8);
+            const size_t close = expr.find(')', i);
+            if (end == std::string::npos || close == std::string::npos) break;
+            out += expr.substr(i + 8, end - i - 8);
+            i = close + 1;
+        } else if (expr.compare(i, 8, "Integer(") == 0) {
+            const size_t close = expr.find(')', i);
+            if (close == std::string::npos) break;
+            out += expr.substr(i + 8, close - i - 8);
+            i = close + 1;
+        } else {
+            out += expr[i++];
+        }
+    }
+    return out;
+}
+
 // A size: {"as_int": 4} (or {"$type": "as_int", "$value": 4} before PyTorch
 // 2.3), read in place: a large program has hundreds of thousands of them.
-// Anything else is symbolic (kInvalidDim), as symIntOf says.
-int64_t readSymInt(ir::JsonCursor& c) {
+// Anything else is symbolic (kInvalidDim), as symIntOf says; an expression
+// ({"as_expr": {"expr_str": ...}}) leaves its text in `symbol`.
+int64_t readSymInt(ir::JsonCursor& c, std::string& symbol) {
+    symbol.clear();
     if (c.peek() != '{') {
         c.skipValue();
         return ir::kInvalidDim;
@@ -316,11 +378,25 @@ int64_t readSymInt(ir::JsonCursor& c) {
             number = n.isInteger;
             value = n.integer;
             if (key == "as_int") type = "as_int";
+        } else if (key == "as_expr" && c.peek() == '{') {
+            forEachKey(c, [&](const std::string& exprKey) {
+                if (exprKey == "expr_str" && c.peek() == '"') {
+                    std::string expr;
+                    c.readString(expr);
+                    symbol = symbolText(expr);
+                } else {
+                    c.skipValue();
+                }
+            });
         } else {
             c.skipValue();
         }
     });
-    return number && type == "as_int" ? value : ir::kInvalidDim;
+    if (number && type == "as_int") {
+        symbol.clear();
+        return value;
+    }
+    return ir::kInvalidDim;
 }
 
 ValueMeta readValueMeta(ir::JsonCursor& c) {
@@ -328,8 +404,16 @@ ValueMeta readValueMeta(ir::JsonCursor& c) {
     forEachKey(c, [&](const std::string& key) {
         if (key == "dtype" && startsNumber(c.peek()))
             m.dtype = dtypeOfScalarType(intOf(c));
-        else if (key == "sizes" && c.peek() == '[')
-            forEachElement(c, [&](int64_t) { m.shape.push_back(readSymInt(c)); });
+        else if (key == "sizes" && c.peek() == '[') {
+            std::string symbol;
+            forEachElement(c, [&](int64_t i) {
+                m.shape.push_back(readSymInt(c, symbol));
+                if (symbol.empty()) return;
+                m.symbolicDims.resize(static_cast<size_t>(i) + 1);
+                m.symbolicDims.back() = symbol;
+            });
+            if (!m.symbolicDims.empty()) m.symbolicDims.resize(m.shape.size());
+        }
         else
             c.skipValue();
     });
@@ -433,6 +517,17 @@ ProgramParts readProgramParts(ir::JsonCursor& c, const Reader& r) {
             });
         } else if (key == "torch_version" && c.peek() == '"') {
             c.readString(parts.torchVersion);
+        } else if (key == "range_constraints" && c.peek() == '{') {
+            forEachKey(c, [&](const std::string& symbol) {
+                const json range = c.readValue();
+                ir::SymbolRange s{symbol, 0, INT64_MAX};
+                if (auto lo = range.find("min_val"); lo != range.end() && lo->is_number_integer())
+                    s.min = lo->get<int64_t>();
+                // An unbounded max is int_oo, written as a string or a huge number.
+                if (auto hi = range.find("max_val"); hi != range.end() && hi->is_number_integer())
+                    s.max = hi->get<int64_t>();
+                parts.symbolRanges.push_back(std::move(s));
+            });
         } else if (key == "schema_version" && c.peek() == '{') {
             const json v = c.readValue();
             if (auto m = v.find("major"); m != v.end() && m->is_number_integer()) parts.schemaMajor = m->get<int64_t>();
@@ -465,6 +560,7 @@ ir::Graph convertProgram(std::string_view text, const std::string& file, const s
 
     ir::Graph g;
     g.pytorchVersion = parts.torchVersion;
+    g.symbolRanges = parts.symbolRanges;
 
     // name -> (shape, dtype) of every tensor in the program.
     auto metaOf = [&](const std::string& name, const std::string& where) {
@@ -474,6 +570,7 @@ ir::Graph convertProgram(std::string_view text, const std::string& file, const s
         m.name = name;
         m.shape = it->second.shape;
         m.dtype = it->second.dtype;
+        m.symbolicDims = it->second.symbolicDims;
         return m;
     };
 
@@ -551,7 +648,17 @@ ir::Graph convertProgram(std::string_view text, const std::string& file, const s
         // element of a tuple (a higher-order op's one-element tuple).
         const bool single = outs.size() == 1 && unionOf(outs[0]).first == "as_tensor" &&
                             unionOf(outs[0]).second->value("name", "") == op.name;
-        if (single) {
+        const std::string symbolicResult = outs.size() == 1 ? symbolicName(outs[0]) : std::string();
+        if (!symbolicResult.empty()) {
+            // A size, numel or expression over sizes (sym_size.int): a value
+            // later nodes take by name, so it is drawn as an edge and runs as a
+            // 0-d tensor (the executor reads its item where an int is due).
+            ir::TensorMeta meta;
+            meta.name = symbolicResult;
+            meta.dtype = symbolicDtype(outs[0]);
+            op.outputs.push_back(meta);
+            producerOf[symbolicResult] = {op.name, 0};
+        } else if (single) {
             const std::string t = r.at(*unionOf(outs[0]).second, "name", where + ".outputs[0]").get<std::string>();
             auto meta = metaOf(t, where + ".outputs[0]");
             meta.name = op.name;
@@ -582,6 +689,7 @@ ir::Graph convertProgram(std::string_view text, const std::string& file, const s
         // A higher-order op has no schema: pytorch-ir keeps only its keyword arguments.
         const bool higherOrder =
             r.at(node, "target", where).get<std::string>().rfind("torch.ops.higher_order.", 0) == 0;
+        std::vector<std::string> symbolic;  // sizes this node takes by name (as_sym_int), in order
         for (size_t a = 0; a < args.size(); ++a) {
             const std::string argWhere = where + ".inputs[" + std::to_string(a) + "]";
             const json& named = args[a];
@@ -589,6 +697,7 @@ ir::Graph convertProgram(std::string_view text, const std::string& file, const s
             const bool keyword = named.value("kind", 1) == 2;
             auto [kind, v] = unionOf(r.at(named, "arg", argWhere));
             if (!v) r.fail(argWhere, "has no argument value");
+            collectSymbolicNames(kind, *v, symbolic);
             if (keyword) {
                 // pytorch-ir copies node.kwargs whole: a tensor there is its node's name.
                 if (kind == "as_tensor")
@@ -636,6 +745,12 @@ ir::Graph convertProgram(std::string_view text, const std::string& file, const s
                 positionalAttrs[argName] = attrValue(kind, *v);
             }
         }
+        // The sizes it takes by name follow its tensor inputs: edges from the
+        // nodes that compute them; the binder reads them where their names
+        // stand in the attrs (core/exec/engine/op_binding.cpp).
+        for (const auto& name : symbolic)
+            if (producerOf.count(name))
+                for (auto& m : inputMetas(name, where)) op.inputs.push_back(std::move(m));
         op.attrs = ir::AttrMap::object();
         for (auto& [k, v] : keywordAttrs.items()) op.attrs[k] = v;
         if (higherOrder) {

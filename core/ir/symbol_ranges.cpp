@@ -1,0 +1,43 @@
+// Checks inputs against a dynamic-shape program's ranges (symbol_ranges.h).
+#include "core/ir/symbol_ranges.h"
+
+namespace irscope::ir {
+
+std::string formatSymbolRange(const SymbolRange& range) {
+    return range.symbol + " \u2208 [" + std::to_string(range.min) + ", " +
+           (range.max == INT64_MAX ? std::string("\u221e") : std::to_string(range.max)) + "]";
+}
+
+std::string inputShapeRefusal(const Graph& graph, const TensorMeta& input, const std::vector<int64_t>& sizes,
+                              std::map<std::string, int64_t>& seen) {
+    if (graph.symbolRanges.empty()) return {};
+    const std::string what = "input '" + input.name + "' has shape " + shapeToList(sizes);
+    if (sizes.size() != input.shape.size())
+        return what + ", but the program takes " + std::to_string(input.shape.size()) + " dims (" +
+               shapeWithSymbols(input) + ")";
+    for (size_t d = 0; d < sizes.size(); ++d) {
+        const std::string symbol = d < input.symbolicDims.size() ? input.symbolicDims[d] : std::string();
+        const std::string at = " at dim " + std::to_string(d);
+        if (symbol.empty()) {
+            // A static dim of a dynamic program: export specialized it.
+            if (input.shape[d] != kInvalidDim && sizes[d] != input.shape[d])
+                return what + ": " + std::to_string(sizes[d]) + at + ", where the program was exported for " +
+                       std::to_string(input.shape[d]) + " only (" + shapeWithSymbols(input) +
+                       "; export it with a Dim there to vary it)";
+            continue;
+        }
+        const SymbolRange* range = nullptr;
+        for (const auto& r : graph.symbolRanges)
+            if (r.symbol == symbol) range = &r;
+        if (!range) continue;  // an expression over symbols: its symbols are checked where they stand alone
+        if (sizes[d] < range->min || sizes[d] > range->max)
+            return what + ": " + std::to_string(sizes[d]) + at + " is outside " + formatSymbolRange(*range) +
+                   ", the range the program was exported for";
+        if (auto [it, fresh] = seen.emplace(symbol, sizes[d]); !fresh && it->second != sizes[d])
+            return what + ": " + std::to_string(sizes[d]) + at + " is " + symbol + ", which another input sets to " +
+                   std::to_string(it->second) + " (one symbol, one size)";
+    }
+    return {};
+}
+
+}  // namespace irscope::ir
