@@ -184,6 +184,7 @@ public:
         report_["ran"] = true;
         if (!asJson_) std::cout << "ran " << ran_ << "/" << session_->nodeCount() << " nodes in " << ms(wall_) << "\n";
         reportWidened();
+        reportHigherOrder();
         if (check_) {
             checked_ = check_->takeReport();
             referenceFailure_ = check_->referenceFailure();
@@ -360,6 +361,26 @@ private:
             return false;
         }
         return true;
+    }
+
+    // What each higher-order op did: the branch a cond took, how often a loop ran its body.
+    void reportHigherOrder() {
+        const exec::Executor& e = session_->executor();
+        json list = json::array();
+        for (const auto& [node, branch] : e.takenBranches()) {
+            const auto& n = graph_->nodes[static_cast<size_t>(node)];
+            const std::string taken = branch < n.subgraphs.size() ? n.subgraphs[branch].name : "?";
+            list.push_back(json{{"node", n.name}, {"op", n.opType}, {"branch", taken}});
+            if (!asJson_) std::cout << n.name << " (" << n.opType << ") took " << taken << "\n";
+        }
+        for (const auto& [node, count] : e.iterations()) {
+            const auto& n = graph_->nodes[static_cast<size_t>(node)];
+            list.push_back(json{{"node", n.name}, {"op", n.opType}, {"iterations", count}});
+            if (!asJson_)
+                std::cout << n.name << " (" << n.opType << ") ran its body " << count << " time"
+                          << (count == 1 ? "" : "s") << "\n";
+        }
+        report_["higher_order"] = list;
     }
 
     // Nodes that computed in float32 for want of a float16 / bfloat16 kernel.

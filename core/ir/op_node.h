@@ -1,5 +1,6 @@
 #pragma once
 // OpNode: one ATen call (or getitem) of the graph, in execution order.
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -9,6 +10,15 @@
 #include "core/ir/tensor_meta.h"
 
 namespace irscope::ir {
+
+struct Graph;
+
+// A graph a higher-order op runs (cond's true_graph_0, a loop's body), read
+// from the .pt2 that holds it inline. Immutable, shared by copies of the node.
+struct NamedSubgraph {
+    std::string name;
+    std::shared_ptr<const Graph> graph;
+};
 
 // attrs keep the JSON exactly as written (key order, numbers' int/float kind,
 // NaN/Infinity), for display and for the executor's conversion to schema types.
@@ -34,6 +44,15 @@ struct OpNode {
     // there they are empty and the reading may be ambiguous
     // (ir/optional_tensor_readings.h). Never written back.
     std::vector<std::string> noneArguments;
+    // A higher-order op read from a .pt2 (torch.cond, while_loop, scan,
+    // map_impl, wrap_with_autocast, wrap_with_set_grad_enabled): its
+    // subgraphs in argument order, how many of `inputs` each tensor argument
+    // took (cond: the predicate, then the operands), and its other positional
+    // arguments as attrs would hold them. Empty in torch_ir JSON, which has
+    // no subgraphs; never written back.
+    std::vector<NamedSubgraph> subgraphs;
+    std::vector<int32_t> inputGroups;
+    std::vector<AttrMap> higherOrderArgs;
 
     bool isGetitem() const { return opType == kGetitemOp; }
     // "conv2d", "mul.Tensor": op_type without a leading "aten." and a trailing ".default".

@@ -1,8 +1,8 @@
 // torch.export programs with what pytorch-ir's JSON cannot hold
 // (tests/data/programs/, written by make_programs.py on PyTorch 2.13):
-// PT2E-quantized programs, float16 and bfloat16, an explicit None, a custom
-// op, damaged archives, and the higher-order ops and dynamic shapes irscope
-// does not run yet. Each runnable program runs with no other file to the
+// PT2E-quantized programs, control flow (cond, while_loop, scan, map) and
+// autocast / no_grad regions, dynamic shapes, float16 and bfloat16, an
+// explicit None, a custom op, damaged archives. Each runnable program runs with no other file to the
 // module's own outputs (NAME.expected.pt, computed by PyTorch), within
 // assert_close's defaults for its dtype, on both libtorches. On the build
 // against PyTorch 2.x the outputs are also PyTorch's bit for bit, computed on
@@ -34,19 +34,13 @@ QJsonArray programManifest() {
 
 QString explainProgramRun(const CliResult& r) { return "exit " + QString::number(r.exitCode) + "\n" + r.out + "\n" + r.err; }
 
-// Programs irscope cannot run yet, and the words its refusal must contain:
-// it stops at that node and says why, never runs it wrong.
+// Programs irscope refuses, and the words its refusal must contain: it stops
+// at that node and says why, never runs it wrong.
 struct RefusedProgram {
     const char* name;
     const char* says;
 };
 constexpr RefusedProgram kRefusedPrograms[] = {
-    {"cond_branches", "'cond' is a higher-order op"},
-    {"while_loop_count", "'while_loop' is a higher-order op"},
-    {"scan_cumulative", "'scan' is a higher-order op"},
-    {"map_rows", "map_impl"},
-    {"autocast_region", "'wrap_with_autocast' is a higher-order op"},
-    {"no_grad_region", "'wrap_with_set_grad_enabled' is a higher-order op"},
     // A user's own op: its kernel lives in the code that registered it.
     {"custom_op", "'irscope_test::scaled_add' is a custom op"},
 };
@@ -100,6 +94,25 @@ private Q_SLOTS:
                 {"run", programFile(name + ".pt2"), "--expected", reference, "--rtol", "0", "--atol", "0"});
             QVERIFY2(e.exitCode == 0, qPrintable(explainProgramRun(e)));
         }
+    }
+
+    // Control flow runs as PyTorch runs it: cond takes the branch its
+    // predicate picks (each input set picks another), loops run their body
+    // until their condition or their input ends.
+    void controlFlowSaysWhatItDid() {
+        const CliResult a = runIrscope({"run", programFile("cond_branches.pt2")});
+        QVERIFY2(a.exitCode == 0 && a.out.contains("cond (cond) took true_graph_0"), qPrintable(explainProgramRun(a)));
+        const CliResult b = runIrscope({"run", programFile("cond_branches.pt2"), "--inputs",
+                                        programFile("cond_branches.inputs_b.pt")});
+        QVERIFY2(b.exitCode == 0 && b.out.contains("cond (cond) took false_graph_0"), qPrintable(explainProgramRun(b)));
+        const CliResult w = runIrscope({"run", programFile("while_loop_count.pt2")});
+        QVERIFY2(w.exitCode == 0 && w.out.contains("while_loop (while_loop) ran its body 5 times"),
+                 qPrintable(explainProgramRun(w)));
+        const CliResult s = runIrscope({"run", programFile("scan_cumulative.pt2")});
+        QVERIFY2(s.exitCode == 0 && s.out.contains("scan (scan) ran its body 5 times"), qPrintable(explainProgramRun(s)));
+        // validate has nothing to say of a higher-order op whose subgraphs the archive holds.
+        const CliResult v = runIrscope({"validate", programFile("cond_branches.pt2")});
+        QVERIFY2(v.exitCode == 0 && !(v.out + v.err).contains("higher-order"), qPrintable(explainProgramRun(v)));
     }
 
     // PT2E's quantize / dequantize ops run natively; the model keeps its

@@ -52,15 +52,16 @@ bool hasFile(const QJsonObject& c, const QString& suffix) {
 
 // Cases whose graph holds something irscope cannot run, and what it must say.
 // `archiveToo`: the .pt2 of the case cannot run either. An archive knows more
-// than pytorch-ir's JSON: clamp_tensor_max's archive says the tensor is `max`.
+// than pytorch-ir's JSON: clamp_tensor_max's archive says the tensor is `max`,
+// and the no_grad and autocast regions' archives hold the regions' subgraphs.
 struct CannotRun {
     const char* name;
     const char* says;
     bool archiveToo;
 };
 constexpr CannotRun kCannotRun[] = {
-    {"no_grad_in_forward", "higher-order op", true},
-    {"autocast_in_forward", "higher-order op", true},
+    {"no_grad_in_forward", "higher-order op", false},
+    {"autocast_in_forward", "higher-order op", false},
     {"clamp_tensor_max", "ambiguous inputs", false},
 };
 

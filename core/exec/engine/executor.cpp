@@ -276,6 +276,8 @@ void Executor::reset() {
     }  // the old values go here, then their array
     std::fill(resultCount_.begin(), resultCount_.end(), -1);
     fallbacks_.clear();
+    takenBranches_.clear();
+    iterations_.clear();
     castSaved_.clear();
     // The last run may have written into the copies of the user's tensors.
     for (size_t j = 0; j < rootOriginals_.size(); ++j) {
@@ -489,6 +491,10 @@ bool Executor::producedUninitialized(int64_t node, size_t output) const {
     resultCount_[static_cast<size_t>(i)] = -1;
     if (step.getitemInput != ExecutionPlan::kNotGetitem) {
         runGetitem(i);
+        return;
+    }
+    if (!graph_.nodes[static_cast<size_t>(i)].subgraphs.empty()) {
+        runHigherOrder(i);
         return;
     }
     BoundOp* op = bound_[static_cast<size_t>(i)].get();

@@ -96,6 +96,11 @@ public:
     // for their float16 / bfloat16 inputs (widened_run.cpp), with libtorch's
     // reason; cleared by reset().
     const std::map<int64_t, std::string>& widenedNodes() const { return fallbacks_; }
+    // Higher-order ops that ran (higher_order_run.cpp), cleared by reset():
+    // the branch a cond took (0: true_graph, 1: false_graph), and how many
+    // times a loop, scan or map ran its body.
+    const std::map<int64_t, size_t>& takenBranches() const { return takenBranches_; }
+    const std::map<int64_t, int64_t>& iterations() const { return iterations_; }
 
     // Every placeholder or graph input without a value, with the nodes that need it.
     std::vector<MissingValue> preflight() const;
@@ -151,6 +156,9 @@ private:
     [[noreturn]] void throwUnavailable(int64_t node, uint32_t input) const;
     void runGeneral(int64_t node, std::vector<std::string>& diagnostics);
     void runAutocast(int64_t node, std::vector<std::string>& diagnostics);
+    // higher_order_run.cpp: a node that owns subgraphs (cond, loops, regions).
+    void runHigherOrder(int64_t node);
+    std::vector<at::Tensor> runSubgraph(int64_t node, size_t which, const std::vector<at::Tensor>& operands);
     // widened_run.cpp: rerun a node that failed for want of a reduced-precision kernel.
     void runWidened(int64_t node, std::vector<std::string>& diagnostics, std::exception_ptr failure,
                     at::ScalarType fallbackType);
@@ -214,6 +222,10 @@ private:
     std::vector<std::pair<int32_t, at::Tensor>> castSaved_;  // slot, its value before castInputs
     std::map<int64_t, std::string> fallbacks_;
     std::map<std::string, std::string> refusedInputs_;  // input -> why a dynamic-shape program refuses it
+    // One executor per (node, subgraph), kept across runs: a loop reruns it.
+    std::map<std::pair<int64_t, size_t>, std::unique_ptr<Executor>> subgraphExecutors_;
+    std::map<int64_t, size_t> takenBranches_;
+    std::map<int64_t, int64_t> iterations_;
     std::unordered_map<uint32_t, at::Tensor> overrides_;  // by value slot (setOverride)
 };
 

@@ -30,7 +30,7 @@ int widthRank(at::ScalarType t) {
 
 void Executor::runAutocast(int64_t i, std::vector<std::string>& diags) {
     const auto& step = plan_.steps[static_cast<size_t>(i)];
-    if (step.getitemInput != ExecutionPlan::kNotGetitem) {
+    if (step.getitemInput != ExecutionPlan::kNotGetitem || !graph_.nodes[static_cast<size_t>(i)].subgraphs.empty()) {
         runGeneral(i, diags);
         return;
     }

@@ -420,6 +420,25 @@ ValueMeta readValueMeta(ir::JsonCursor& c) {
     return m;
 }
 
+// The same from a DOM: a subgraph's tensor_values, read with its node.
+ValueMeta valueMetaOf(const json& meta) {
+    ValueMeta m;
+    if (auto d = meta.find("dtype"); d != meta.end() && d->is_number_integer())
+        m.dtype = dtypeOfScalarType(d->get<int64_t>());
+    if (auto sizes = meta.find("sizes"); sizes != meta.end() && sizes->is_array())
+        for (size_t i = 0; i < sizes->size(); ++i) {
+            const json& dim = (*sizes)[i];
+            m.shape.push_back(symIntOf(dim));
+            auto [kind, v] = unionOf(dim);
+            if (kind == "as_expr" && v && v->is_object() && v->contains("expr_str")) {
+                m.symbolicDims.resize(i + 1);
+                m.symbolicDims.back() = symbolText(v->value("expr_str", ""));
+            }
+        }
+    if (!m.symbolicDims.empty()) m.symbolicDims.resize(m.shape.size());
+    return m;
+}
+
 void readGraphParts(ir::JsonCursor& c, ProgramParts& parts) {
     forEachKey(c, [&](const std::string& key) {
         if (key == "nodes") {
@@ -544,6 +563,309 @@ ProgramParts readProgramParts(ir::JsonCursor& c, const Reader& r) {
 
 namespace {
 
+// Builds one graph from its serialized nodes: the program's own, or a
+// higher-order op's subgraph (cond's branches, a loop's body, an autocast
+// region), which torch.export writes inline as a whole graph of its own
+// (inputs, nodes, outputs, tensor_values) and which is read the same way.
+class GraphBuilder {
+public:
+    GraphBuilder(const Reader& r, ir::Graph& g, const std::unordered_map<std::string, ValueMeta>& values)
+        : r_(r), g_(g), values_(values) {}
+
+    // name -> (shape, dtype) of every tensor in the graph.
+    ir::TensorMeta metaOf(const std::string& name, const std::string& where) const {
+        auto it = values_.find(name);
+        if (it == values_.end()) r_.fail(where, "names tensor '" + name + "', which tensor_values does not describe");
+        ir::TensorMeta m;
+        m.name = name;
+        m.shape = it->second.shape;
+        m.dtype = it->second.dtype;
+        m.symbolicDims = it->second.symbolicDims;
+        return m;
+    }
+
+    void addInput(const ir::TensorMeta& meta) {
+        g_.graphInputs.push_back(meta);
+        outputsOf_[meta.name] = {meta};
+        producerOf_[meta.name] = {meta.name, 0};
+    }
+
+    void addWeight(const std::string& placeholder, const std::string& original, const ir::TensorMeta& meta) {
+        weightOf_.emplace(placeholder, g_.weights.size());
+        g_.weightNameMapping.emplace_back(placeholder, original);
+        ir::TensorMeta w = meta;
+        w.name = original;
+        g_.weights.push_back(std::move(w));
+    }
+
+    std::vector<ir::TensorMeta> inputMetas(const std::string& tensor, const std::string& where) {
+        std::vector<ir::TensorMeta> out;
+        // A weight: the placeholder, with no producer.
+        if (const auto w = weightOf_.find(tensor); w != weightOf_.end()) {
+            out.push_back(g_.weights[w->second]);
+            out.back().name = tensor;
+            return out;
+        }
+        const auto p = producerOf_.find(tensor);
+        if (p == producerOf_.end()) r_.fail(where, "reads tensor '" + tensor + "', which no earlier node makes");
+        const std::string& node = p->second.first;
+        const auto& metas = outputsOf_[node];
+        for (size_t k = 0; k < metas.size(); ++k) {
+            ir::TensorMeta m = metas[k];
+            m.producerNode = node;
+            m.producerOutputIdx = static_cast<int64_t>(k);
+            out.push_back(std::move(m));
+        }
+        return out;
+    }
+
+    // The program's outputs, as pytorch-ir lists them: every output of the node that makes `tensor`.
+    void addProgramOutput(const std::string& tensor) {
+        auto p = producerOf_.find(tensor);
+        const std::string node = p == producerOf_.end() ? tensor : p->second.first;
+        for (const auto& m : outputsOf_[node]) g_.graphOutputs.push_back(m);
+    }
+
+    // A subgraph's output: exactly the tensor it names.
+    void addSubgraphOutput(const std::string& tensor, const std::string& where) {
+        const auto p = producerOf_.find(tensor);
+        if (p == producerOf_.end()) r_.fail(where, "returns tensor '" + tensor + "', which no node of it makes");
+        const auto& metas = outputsOf_[p->second.first];
+        const auto k = static_cast<size_t>(p->second.second);
+        if (k >= metas.size()) r_.fail(where, "returns tensor '" + tensor + "', which its node does not make");
+        ir::TensorMeta m = metas[k];
+        m.producerNode = p->second.first;
+        m.producerOutputIdx = p->second.second;
+        g_.graphOutputs.push_back(std::move(m));
+    }
+
+    // One serialized node (`op` holds its stack trace already), and the getitem
+    // nodes for the used elements of a tuple result.
+    void addNode(const json& node, ir::OpNode op, const std::string& moduleStack, size_t n, const std::string& where) {
+        const Reader& r = r_;
+        ir::Graph& g = g_;
+        auto& producerOf = producerOf_;
+        auto& outputsOf = outputsOf_;
+        const auto metaOf = [this](const std::string& name, const std::string& at) { return this->metaOf(name, at); };
+        const auto inputMetas = [this](const std::string& t, const std::string& at) { return this->inputMetas(t, at); };
+    op.name = node.value("name", "");
+    op.opType = opTypeOf(r.at(node, "target", where).get<std::string>());
+    if (!moduleStack.empty()) {
+        const auto entries = moduleStackEntries(moduleStack);
+        if (!entries.empty()) op.modulePath = entries.back().path;
+        // pytorch-ir names the model after its class: the root of nn_module_stack.
+        if (g.modelName.empty()) g.modelName = modelClassOf(entries);
+    }
+    if (op.name.empty()) op.name = "node_" + std::to_string(n);
+
+    // Outputs: one tensor (named as the node), or a tuple (node_0, node_1, ...)
+    // whose used elements become getitem nodes after this one.
+    std::vector<std::pair<std::string, int64_t>> tupleElements;  // (serialized name, index)
+    const json& outs = r.at(node, "outputs", where);
+    // One tensor named as the node. A result named otherwise is the first
+    // element of a tuple (a higher-order op's one-element tuple).
+    const bool single = outs.size() == 1 && unionOf(outs[0]).first == "as_tensor" &&
+                        unionOf(outs[0]).second->value("name", "") == op.name;
+    const std::string symbolicResult = outs.size() == 1 ? symbolicName(outs[0]) : std::string();
+    if (!symbolicResult.empty()) {
+        // A size, numel or expression over sizes (sym_size.int): a value
+        // later nodes take by name, so it is drawn as an edge and runs as a
+        // 0-d tensor (the executor reads its item where an int is due).
+        ir::TensorMeta meta;
+        meta.name = symbolicResult;
+        meta.dtype = symbolicDtype(outs[0]);
+        op.outputs.push_back(meta);
+        producerOf[symbolicResult] = {op.name, 0};
+    } else if (single) {
+        const std::string t = r.at(*unionOf(outs[0]).second, "name", where + ".outputs[0]").get<std::string>();
+        auto meta = metaOf(t, where + ".outputs[0]");
+        meta.name = op.name;
+        op.outputs.push_back(meta);
+        producerOf[t] = {op.name, 0};
+    } else {
+        std::vector<std::string> names;
+        for (const auto& o : outs) {
+            auto [kind, v] = unionOf(o);
+            if (kind == "as_tensor" && v) names.push_back(v->value("name", ""));
+            if (kind == "as_tensors" && v)
+                for (const auto& t : *v) names.push_back(t.value("name", ""));
+        }
+        for (size_t k = 0; k < names.size(); ++k) {
+            auto meta = metaOf(names[k], where + ".outputs");
+            meta.name = op.name + "_" + std::to_string(k);
+            op.outputs.push_back(meta);
+            if (names[k].rfind(op.name + "_unused_", 0) != 0) tupleElements.emplace_back(names[k], k);
+        }
+    }
+
+    // Inputs and attrs.
+    // Ordered: attrs keep the arguments' order, as pytorch-ir's dicts do.
+    nlohmann::ordered_json keywordAttrs = nlohmann::ordered_json::object(),
+                           positionalAttrs = nlohmann::ordered_json::object();
+    json listSizes = json::array(), noneMasks = json::array();
+    const json& args = r.at(node, "inputs", where);
+    // A higher-order op has no schema: pytorch-ir keeps only its keyword arguments.
+    const bool higherOrder =
+        r.at(node, "target", where).get<std::string>().rfind("torch.ops.higher_order.", 0) == 0;
+    std::vector<std::string> symbolic;  // sizes this node takes by name (as_sym_int), in order
+    for (size_t a = 0; a < args.size(); ++a) {
+        const std::string argWhere = where + ".inputs[" + std::to_string(a) + "]";
+        const json& named = args[a];
+        const std::string argName = named.value("name", "");
+        const bool keyword = named.value("kind", 1) == 2;
+        auto [kind, v] = unionOf(r.at(named, "arg", argWhere));
+        if (!v) r.fail(argWhere, "has no argument value");
+        collectSymbolicNames(kind, *v, symbolic);
+        if (keyword) {
+            // pytorch-ir copies node.kwargs whole: a tensor there is its node's name.
+            if (kind == "as_tensor")
+                keywordAttrs[argName] = v->value("name", "");
+            else
+                keywordAttrs[argName] = attrValue(kind, *v);
+            continue;
+        }
+        if (higherOrder) {
+            // Kept beside the node for running it, never written back: its
+            // subgraphs, how many inputs each tensor argument took, and its
+            // other arguments in order (wrap_with_autocast's device and dtype).
+            if (kind == "as_graph" && v->is_object() && v->contains("graph"))
+                op.subgraphs.push_back({v->value("name", ""), std::make_shared<const ir::Graph>(subgraphOf(
+                                                                   (*v)["graph"], argWhere + ".arg.as_graph.graph"))});
+            else if (kind == "as_tensor")
+                op.inputGroups.push_back(1);
+            else if (kind == "as_tensors")
+                op.inputGroups.push_back(static_cast<int32_t>(v->size()));
+            else
+                op.higherOrderArgs.push_back(attrValue(kind, *v));
+        }
+        if (kind == "as_tensor") {
+            for (auto& m : inputMetas(v->value("name", ""), argWhere)) op.inputs.push_back(std::move(m));
+        } else if (kind == "as_optional_tensor") {
+            auto [k2, t] = unionOf(*v);
+            if (k2 == "as_tensor" && t)
+                for (auto& m : inputMetas(t->value("name", ""), argWhere)) op.inputs.push_back(std::move(m));
+            else
+                op.noneArguments.push_back(argName);
+        } else if (kind == "as_tensors" || kind == "as_optional_tensors") {
+            int64_t count = 0;
+            json mask = json::array();
+            bool anyNone = false;
+            for (const auto& element : *v) {
+                std::string t;
+                if (kind == "as_tensors")
+                    t = element.value("name", "");
+                else if (auto [k2, e] = unionOf(element); k2 == "as_tensor" && e)
+                    t = e->value("name", "");
+                mask.push_back(t.empty());
+                anyNone = anyNone || t.empty();
+                if (t.empty()) continue;
+                ++count;
+                for (auto& m : inputMetas(t, argWhere)) op.inputs.push_back(std::move(m));
+            }
+            listSizes.push_back(count);
+            if (anyNone) noneMasks.push_back(mask);
+        } else if (kind == "as_none") {
+            // pytorch-ir drops a None given for a Tensor argument and keeps
+            // None for others; the serialized form spells both as_none.
+            // The program still says which argument was None: kept beside the
+            // node, never written back (ir/optional_tensor_readings.h).
+            if (!isTensorArgument(op.opType, argName))
+                positionalAttrs[argName] = nullptr;
+            else
+                op.noneArguments.push_back(argName);
+        } else {
+            positionalAttrs[argName] = attrValue(kind, *v);
+        }
+    }
+    // The sizes it takes by name follow its tensor inputs: edges from the
+    // nodes that compute them; the binder reads them where their names
+    // stand in the attrs (core/exec/engine/op_binding.cpp).
+    for (const auto& name : symbolic)
+        if (producerOf.count(name))
+            for (auto& m : inputMetas(name, where)) op.inputs.push_back(std::move(m));
+    op.attrs = ir::AttrMap::object();
+    for (auto& [k, v] : keywordAttrs.items()) op.attrs[k] = v;
+    if (higherOrder) {
+        listSizes = noneMasks = json();
+        positionalAttrs = nullptr;
+    }
+    if (!listSizes.empty()) op.attrs["_tensor_list_sizes"] = listSizes;
+    if (!noneMasks.empty()) op.attrs["_tensor_list_none_masks"] = noneMasks;
+    if (positionalAttrs.is_object())
+        for (auto& [k, v] : positionalAttrs.items()) op.attrs[k] = v;
+    if (op.isGetitem() && !op.attrs.contains("index")) op.attrs["index"] = 0;
+
+    outputsOf[op.name] = op.outputs;
+    const std::string producer = op.name;
+    const auto producerOutputs = op.outputs;
+    g.nodes.push_back(std::move(op));
+
+    for (const auto& [tensor, index] : tupleElements) {
+        ir::OpNode item;
+        item.name = tensor;
+        item.opType = ir::kGetitemOp;
+        for (size_t k = 0; k < producerOutputs.size(); ++k) {
+            ir::TensorMeta m = producerOutputs[k];
+            m.producerNode = producer;
+            m.producerOutputIdx = static_cast<int64_t>(k);
+            item.inputs.push_back(std::move(m));
+        }
+        ir::TensorMeta out = producerOutputs[index];
+        out.name = tensor;
+        item.outputs.push_back(out);
+        item.attrs = ir::AttrMap::object();
+        item.attrs["index"] = index;
+        item.modulePath = g.nodes.back().modulePath;
+        outputsOf[tensor] = item.outputs;
+        producerOf[tensor] = {tensor, 0};
+        g.nodes.push_back(std::move(item));
+    }
+    }
+
+private:
+    // A higher-order op's subgraph, from its inline DOM.
+    ir::Graph subgraphOf(const json& graph, const std::string& where) {
+        std::unordered_map<std::string, ValueMeta> values;
+        if (auto tv = graph.find("tensor_values"); tv != graph.end() && tv->is_object())
+            for (const auto& [name, meta] : tv->items()) values[name] = valueMetaOf(meta);
+        ir::Graph sub;
+        GraphBuilder b(r_, sub, values);
+        const json& inputs = r_.at(graph, "inputs", where);
+        for (size_t i = 0; i < inputs.size(); ++i) {
+            auto [kind, v] = unionOf(inputs[i]);
+            const std::string at = where + ".inputs[" + std::to_string(i) + "]";
+            if (kind != "as_tensor" || !v) r_.fail(at, "is not a tensor input (irscope runs subgraphs over tensors)");
+            b.addInput(b.metaOf(v->value("name", ""), at));
+        }
+        const json& nodes = r_.at(graph, "nodes", where);
+        for (size_t k = 0; k < nodes.size(); ++k) {
+            ir::OpNode op;
+            std::string moduleStack;
+            if (auto meta = nodes[k].find("metadata"); meta != nodes[k].end() && meta->is_object()) {
+                op.stackTrace = meta->value("stack_trace", "");
+                moduleStack = meta->value("nn_module_stack", "");
+            }
+            b.addNode(nodes[k], std::move(op), moduleStack, k, where + ".nodes[" + std::to_string(k) + "]");
+        }
+        const json& outputs = r_.at(graph, "outputs", where);
+        for (size_t i = 0; i < outputs.size(); ++i) {
+            auto [kind, v] = unionOf(outputs[i]);
+            const std::string at = where + ".outputs[" + std::to_string(i) + "]";
+            if (kind != "as_tensor" || !v) r_.fail(at, "is not a tensor output (irscope runs subgraphs over tensors)");
+            b.addSubgraphOutput(v->value("name", ""), at);
+        }
+        return sub;
+    }
+
+    const Reader& r_;
+    ir::Graph& g_;
+    const std::unordered_map<std::string, ValueMeta>& values_;
+    // placeholder -> its weight in g.weights (70,000 in a large MoE: no copy of the meta).
+    std::unordered_map<std::string, size_t> weightOf_;
+    std::unordered_map<std::string, std::vector<ir::TensorMeta>> outputsOf_;       // node or placeholder -> outputs
+    std::unordered_map<std::string, std::pair<std::string, int64_t>> producerOf_;  // tensor -> (node, index)
+};
+
 ir::Graph convertProgram(std::string_view text, const std::string& file, const std::string& entry) {
     const Reader r{file, entry};
     ir::JsonCursor c(text, file, 256);
@@ -556,66 +878,23 @@ ir::Graph convertProgram(std::string_view text, const std::string& file, const s
     if (parts.nodesOffset == std::string::npos) r.fail("graph_module.graph", "has no \"nodes\"");
     if (!parts.haveValues) r.fail("graph_module.graph", "has no \"tensor_values\" object");
     if (!parts.haveSignature) r.fail("graph_module", "has no \"signature\"");
-    const auto& values = parts.values;
 
     ir::Graph g;
     g.pytorchVersion = parts.torchVersion;
     g.symbolRanges = parts.symbolRanges;
 
-    // name -> (shape, dtype) of every tensor in the program.
-    auto metaOf = [&](const std::string& name, const std::string& where) {
-        auto it = values.find(name);
-        if (it == values.end()) r.fail(where, "names tensor '" + name + "', which tensor_values does not describe");
-        ir::TensorMeta m;
-        m.name = name;
-        m.shape = it->second.shape;
-        m.dtype = it->second.dtype;
-        m.symbolicDims = it->second.symbolicDims;
-        return m;
-    };
+    GraphBuilder builder(r, g, parts.values);
 
     // The signature: which placeholders are user inputs and which are weights.
-    // placeholder -> its weight in g.weights (70,000 in a large MoE: no copy of the meta).
-    std::unordered_map<std::string, size_t> weightOf;
-    std::unordered_map<std::string, std::vector<ir::TensorMeta>> outputsOf;       // node or placeholder -> outputs
-    std::unordered_map<std::string, std::pair<std::string, int64_t>> producerOf;  // tensor -> (node, index)
     for (size_t i = 0; i < parts.inputSpecs.size(); ++i) {
         const InputSpec& spec = parts.inputSpecs[i];
         if (spec.placeholder.empty()) continue;  // a non-tensor user input, a custom object, a token
-        const auto meta = metaOf(spec.placeholder, "graph_module.signature.input_specs[" + std::to_string(i) + "]");
-        if (spec.kind == "user_input") {
-            g.graphInputs.push_back(meta);
-            outputsOf[spec.placeholder] = {meta};
-            producerOf[spec.placeholder] = {spec.placeholder, 0};
-            continue;
-        }
-        weightOf.emplace(spec.placeholder, g.weights.size());
-        g.weightNameMapping.emplace_back(spec.placeholder, spec.original);
-        ir::TensorMeta w = meta;
-        w.name = spec.original;
-        g.weights.push_back(std::move(w));
+        const auto meta = builder.metaOf(spec.placeholder, "graph_module.signature.input_specs[" + std::to_string(i) + "]");
+        if (spec.kind == "user_input")
+            builder.addInput(meta);
+        else
+            builder.addWeight(spec.placeholder, spec.original, meta);
     }
-
-    auto inputMetas = [&](const std::string& tensor, const std::string& where) {
-        std::vector<ir::TensorMeta> out;
-        // A weight: the placeholder, with no producer.
-        if (const auto w = weightOf.find(tensor); w != weightOf.end()) {
-            out.push_back(g.weights[w->second]);
-            out.back().name = tensor;
-            return out;
-        }
-        const auto p = producerOf.find(tensor);
-        if (p == producerOf.end()) r.fail(where, "reads tensor '" + tensor + "', which no earlier node makes");
-        const std::string& node = p->second.first;
-        const auto& metas = outputsOf[node];
-        for (size_t k = 0; k < metas.size(); ++k) {
-            ir::TensorMeta m = metas[k];
-            m.producerNode = node;
-            m.producerOutputIdx = static_cast<int64_t>(k);
-            out.push_back(std::move(m));
-        }
-        return out;
-    };
 
     // The second pass: the nodes, one at a time.
     c.seek(parts.nodesOffset);
@@ -630,164 +909,7 @@ ir::Graph convertProgram(std::string_view text, const std::string& file, const s
         ir::OpNode op;
         const json node = readNode(c, op.stackTrace, moduleStack);
         c.pop();
-        op.name = node.value("name", "");
-        op.opType = opTypeOf(r.at(node, "target", where).get<std::string>());
-        if (!moduleStack.empty()) {
-            const auto entries = moduleStackEntries(moduleStack);
-            if (!entries.empty()) op.modulePath = entries.back().path;
-            // pytorch-ir names the model after its class: the root of nn_module_stack.
-            if (g.modelName.empty()) g.modelName = modelClassOf(entries);
-        }
-        if (op.name.empty()) op.name = "node_" + std::to_string(n);
-
-        // Outputs: one tensor (named as the node), or a tuple (node_0, node_1, ...)
-        // whose used elements become getitem nodes after this one.
-        std::vector<std::pair<std::string, int64_t>> tupleElements;  // (serialized name, index)
-        const json& outs = r.at(node, "outputs", where);
-        // One tensor named as the node. A result named otherwise is the first
-        // element of a tuple (a higher-order op's one-element tuple).
-        const bool single = outs.size() == 1 && unionOf(outs[0]).first == "as_tensor" &&
-                            unionOf(outs[0]).second->value("name", "") == op.name;
-        const std::string symbolicResult = outs.size() == 1 ? symbolicName(outs[0]) : std::string();
-        if (!symbolicResult.empty()) {
-            // A size, numel or expression over sizes (sym_size.int): a value
-            // later nodes take by name, so it is drawn as an edge and runs as a
-            // 0-d tensor (the executor reads its item where an int is due).
-            ir::TensorMeta meta;
-            meta.name = symbolicResult;
-            meta.dtype = symbolicDtype(outs[0]);
-            op.outputs.push_back(meta);
-            producerOf[symbolicResult] = {op.name, 0};
-        } else if (single) {
-            const std::string t = r.at(*unionOf(outs[0]).second, "name", where + ".outputs[0]").get<std::string>();
-            auto meta = metaOf(t, where + ".outputs[0]");
-            meta.name = op.name;
-            op.outputs.push_back(meta);
-            producerOf[t] = {op.name, 0};
-        } else {
-            std::vector<std::string> names;
-            for (const auto& o : outs) {
-                auto [kind, v] = unionOf(o);
-                if (kind == "as_tensor" && v) names.push_back(v->value("name", ""));
-                if (kind == "as_tensors" && v)
-                    for (const auto& t : *v) names.push_back(t.value("name", ""));
-            }
-            for (size_t k = 0; k < names.size(); ++k) {
-                auto meta = metaOf(names[k], where + ".outputs");
-                meta.name = op.name + "_" + std::to_string(k);
-                op.outputs.push_back(meta);
-                if (names[k].rfind(op.name + "_unused_", 0) != 0) tupleElements.emplace_back(names[k], k);
-            }
-        }
-
-        // Inputs and attrs.
-        // Ordered: attrs keep the arguments' order, as pytorch-ir's dicts do.
-        nlohmann::ordered_json keywordAttrs = nlohmann::ordered_json::object(),
-                               positionalAttrs = nlohmann::ordered_json::object();
-        json listSizes = json::array(), noneMasks = json::array();
-        const json& args = r.at(node, "inputs", where);
-        // A higher-order op has no schema: pytorch-ir keeps only its keyword arguments.
-        const bool higherOrder =
-            r.at(node, "target", where).get<std::string>().rfind("torch.ops.higher_order.", 0) == 0;
-        std::vector<std::string> symbolic;  // sizes this node takes by name (as_sym_int), in order
-        for (size_t a = 0; a < args.size(); ++a) {
-            const std::string argWhere = where + ".inputs[" + std::to_string(a) + "]";
-            const json& named = args[a];
-            const std::string argName = named.value("name", "");
-            const bool keyword = named.value("kind", 1) == 2;
-            auto [kind, v] = unionOf(r.at(named, "arg", argWhere));
-            if (!v) r.fail(argWhere, "has no argument value");
-            collectSymbolicNames(kind, *v, symbolic);
-            if (keyword) {
-                // pytorch-ir copies node.kwargs whole: a tensor there is its node's name.
-                if (kind == "as_tensor")
-                    keywordAttrs[argName] = v->value("name", "");
-                else
-                    keywordAttrs[argName] = attrValue(kind, *v);
-                continue;
-            }
-            if (kind == "as_tensor") {
-                for (auto& m : inputMetas(v->value("name", ""), argWhere)) op.inputs.push_back(std::move(m));
-            } else if (kind == "as_optional_tensor") {
-                auto [k2, t] = unionOf(*v);
-                if (k2 == "as_tensor" && t)
-                    for (auto& m : inputMetas(t->value("name", ""), argWhere)) op.inputs.push_back(std::move(m));
-                else
-                    op.noneArguments.push_back(argName);
-            } else if (kind == "as_tensors" || kind == "as_optional_tensors") {
-                int64_t count = 0;
-                json mask = json::array();
-                bool anyNone = false;
-                for (const auto& element : *v) {
-                    std::string t;
-                    if (kind == "as_tensors")
-                        t = element.value("name", "");
-                    else if (auto [k2, e] = unionOf(element); k2 == "as_tensor" && e)
-                        t = e->value("name", "");
-                    mask.push_back(t.empty());
-                    anyNone = anyNone || t.empty();
-                    if (t.empty()) continue;
-                    ++count;
-                    for (auto& m : inputMetas(t, argWhere)) op.inputs.push_back(std::move(m));
-                }
-                listSizes.push_back(count);
-                if (anyNone) noneMasks.push_back(mask);
-            } else if (kind == "as_none") {
-                // pytorch-ir drops a None given for a Tensor argument and keeps
-                // None for others; the serialized form spells both as_none.
-                // The program still says which argument was None: kept beside the
-                // node, never written back (ir/optional_tensor_readings.h).
-                if (!isTensorArgument(op.opType, argName))
-                    positionalAttrs[argName] = nullptr;
-                else
-                    op.noneArguments.push_back(argName);
-            } else {
-                positionalAttrs[argName] = attrValue(kind, *v);
-            }
-        }
-        // The sizes it takes by name follow its tensor inputs: edges from the
-        // nodes that compute them; the binder reads them where their names
-        // stand in the attrs (core/exec/engine/op_binding.cpp).
-        for (const auto& name : symbolic)
-            if (producerOf.count(name))
-                for (auto& m : inputMetas(name, where)) op.inputs.push_back(std::move(m));
-        op.attrs = ir::AttrMap::object();
-        for (auto& [k, v] : keywordAttrs.items()) op.attrs[k] = v;
-        if (higherOrder) {
-            listSizes = noneMasks = json();
-            positionalAttrs = nullptr;
-        }
-        if (!listSizes.empty()) op.attrs["_tensor_list_sizes"] = listSizes;
-        if (!noneMasks.empty()) op.attrs["_tensor_list_none_masks"] = noneMasks;
-        if (positionalAttrs.is_object())
-            for (auto& [k, v] : positionalAttrs.items()) op.attrs[k] = v;
-        if (op.isGetitem() && !op.attrs.contains("index")) op.attrs["index"] = 0;
-
-        outputsOf[op.name] = op.outputs;
-        const std::string producer = op.name;
-        const auto producerOutputs = op.outputs;
-        g.nodes.push_back(std::move(op));
-
-        for (const auto& [tensor, index] : tupleElements) {
-            ir::OpNode item;
-            item.name = tensor;
-            item.opType = ir::kGetitemOp;
-            for (size_t k = 0; k < producerOutputs.size(); ++k) {
-                ir::TensorMeta m = producerOutputs[k];
-                m.producerNode = producer;
-                m.producerOutputIdx = static_cast<int64_t>(k);
-                item.inputs.push_back(std::move(m));
-            }
-            ir::TensorMeta out = producerOutputs[index];
-            out.name = tensor;
-            item.outputs.push_back(out);
-            item.attrs = ir::AttrMap::object();
-            item.attrs["index"] = index;
-            item.modulePath = g.nodes.back().modulePath;
-            outputsOf[tensor] = item.outputs;
-            producerOf[tensor] = {tensor, 0};
-            g.nodes.push_back(std::move(item));
-        }
+        builder.addNode(node, std::move(op), moduleStack, n, where);
     }
 
     // Graph outputs: the user outputs, as their nodes' outputs.
@@ -798,10 +920,7 @@ ir::Graph convertProgram(std::string_view text, const std::string& file, const s
         const json& argUnion = r.at(*spec, "arg", "graph_module.signature.output_specs[" + std::to_string(i) + "]");
         auto [argKind, arg] = unionOf(argUnion);
         if (argKind != "as_tensor" || !arg) continue;
-        const std::string t = arg->value("name", "");
-        auto p = producerOf.find(t);
-        const std::string node = p == producerOf.end() ? t : p->second.first;
-        for (const auto& m : outputsOf[node]) g.graphOutputs.push_back(m);
+        builder.addProgramOutput(arg->value("name", ""));
     }
 
     return g;
