@@ -25,7 +25,7 @@ std::string shapeWithSymbols(const TensorMeta& meta) {
     std::string text = "[";
     for (size_t i = 0; i < meta.shape.size(); ++i) {
         if (i) text += ", ";
-        text += !meta.symbolicDims[i].empty()      ? meta.symbolicDims[i]
+        text += !meta.symbolicDims[i].empty()  ? meta.symbolicDims[i]
                 : meta.shape[i] == kInvalidDim ? std::string("?")
                                                : std::to_string(meta.shape[i]);
     }

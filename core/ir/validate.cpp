@@ -119,8 +119,7 @@ private:
                 // A .pt2 holds the subgraphs, and irscope runs them.
                 if (node.subgraphs.empty())
                     add(Severity::Warning, "higher-order-op", node.name, "", path + ".op_type", *why);
-            }
-            else if (!isKnownOpType(node.opType) && pythonDefinedOpExplanation(node.opType))
+            } else if (!isKnownOpType(node.opType) && pythonDefinedOpExplanation(node.opType))
                 add(Severity::Warning, "unknown-op", node.name, "", path + ".op_type",
                     *pythonDefinedOpExplanation(node.opType));
             else if (!isKnownOpType(node.opType)) {

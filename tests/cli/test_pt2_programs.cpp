@@ -32,7 +32,9 @@ QJsonArray programManifest() {
     return QJsonDocument::fromJson(f.readAll()).array();
 }
 
-QString explainProgramRun(const CliResult& r) { return "exit " + QString::number(r.exitCode) + "\n" + r.out + "\n" + r.err; }
+QString explainProgramRun(const CliResult& r) {
+    return "exit " + QString::number(r.exitCode) + "\n" + r.out + "\n" + r.err;
+}
 
 // Programs irscope refuses, and the words its refusal must contain: it stops
 // at that node and says why, never runs it wrong.
@@ -57,7 +59,9 @@ class TestPt2Programs : public QObject {
     Q_OBJECT
 
 private Q_SLOTS:
-    void corpusIsThere() { QVERIFY2(programManifest().size() >= 17, "tests/data/programs/manifest.json: run make_programs.py"); }
+    void corpusIsThere() {
+        QVERIFY2(programManifest().size() >= 17, "tests/data/programs/manifest.json: run make_programs.py");
+    }
 
     void programs_data() {
         QTest::addColumn<QString>("name");
@@ -73,16 +77,19 @@ private Q_SLOTS:
         QFETCH(QString, name);
         const CliResult v = runIrscope({"validate", programFile(name + ".pt2")});
         QVERIFY2(v.exitCode == 0, qPrintable(explainProgramRun(v)));
-        const CliResult r = runIrscope({"run", programFile(name + ".pt2"), "--expected", programFile(name + ".expected.pt")});
+        const CliResult r =
+            runIrscope({"run", programFile(name + ".pt2"), "--expected", programFile(name + ".expected.pt")});
         if (const RefusedProgram* why = refusedProgram(name)) {
             QVERIFY2(r.exitCode != 0, qPrintable(explainProgramRun(r)));
             QVERIFY2((r.out + r.err).contains(why->says), qPrintable(explainProgramRun(r)));
             return;
         }
-        QVERIFY2(r.exitCode == 0 && r.out.contains(": OK") && !r.out.contains("MISMATCH"), qPrintable(explainProgramRun(r)));
+        QVERIFY2(r.exitCode == 0 && r.out.contains(": OK") && !r.out.contains("MISMATCH"),
+                 qPrintable(explainProgramRun(r)));
         if (QFile::exists(programFile(name + ".inputs_b.pt"))) {
-            const CliResult b = runIrscope({"run", programFile(name + ".pt2"), "--inputs", programFile(name + ".inputs_b.pt"),
-                                            "--expected", programFile(name + ".expected_b.pt")});
+            const CliResult b =
+                runIrscope({"run", programFile(name + ".pt2"), "--inputs", programFile(name + ".inputs_b.pt"),
+                            "--expected", programFile(name + ".expected_b.pt")});
             QVERIFY2(b.exitCode == 0 && b.out.contains(": OK"), qPrintable(explainProgramRun(b)));
         }
         // PyTorch's own numbers, bit for bit, where they were computed here.
@@ -90,8 +97,8 @@ private Q_SLOTS:
         if (IRSCOPE_LIBTORCH_MAJOR >= 2 && !dir.isEmpty()) {
             const QString reference = dir + "/" + name + ".torch.pt";
             QVERIFY2(QFile::exists(reference), qPrintable(reference + " was not computed"));
-            const CliResult e = runIrscope(
-                {"run", programFile(name + ".pt2"), "--expected", reference, "--rtol", "0", "--atol", "0"});
+            const CliResult e =
+                runIrscope({"run", programFile(name + ".pt2"), "--expected", reference, "--rtol", "0", "--atol", "0"});
             QVERIFY2(e.exitCode == 0, qPrintable(explainProgramRun(e)));
         }
     }
@@ -102,14 +109,15 @@ private Q_SLOTS:
     void controlFlowSaysWhatItDid() {
         const CliResult a = runIrscope({"run", programFile("cond_branches.pt2")});
         QVERIFY2(a.exitCode == 0 && a.out.contains("cond (cond) took true_graph_0"), qPrintable(explainProgramRun(a)));
-        const CliResult b = runIrscope({"run", programFile("cond_branches.pt2"), "--inputs",
-                                        programFile("cond_branches.inputs_b.pt")});
+        const CliResult b =
+            runIrscope({"run", programFile("cond_branches.pt2"), "--inputs", programFile("cond_branches.inputs_b.pt")});
         QVERIFY2(b.exitCode == 0 && b.out.contains("cond (cond) took false_graph_0"), qPrintable(explainProgramRun(b)));
         const CliResult w = runIrscope({"run", programFile("while_loop_count.pt2")});
         QVERIFY2(w.exitCode == 0 && w.out.contains("while_loop (while_loop) ran its body 5 times"),
                  qPrintable(explainProgramRun(w)));
         const CliResult s = runIrscope({"run", programFile("scan_cumulative.pt2")});
-        QVERIFY2(s.exitCode == 0 && s.out.contains("scan (scan) ran its body 5 times"), qPrintable(explainProgramRun(s)));
+        QVERIFY2(s.exitCode == 0 && s.out.contains("scan (scan) ran its body 5 times"),
+                 qPrintable(explainProgramRun(s)));
         // validate has nothing to say of a higher-order op whose subgraphs the archive holds.
         const CliResult v = runIrscope({"validate", programFile("cond_branches.pt2")});
         QVERIFY2(v.exitCode == 0 && !(v.out + v.err).contains("higher-order"), qPrintable(explainProgramRun(v)));
@@ -142,8 +150,8 @@ private Q_SLOTS:
     // On libtorch 1.13 (no CPU half matmul) the float16 nodes compute in
     // float32 on their rounded inputs and say so; on 2.x they need not.
     void halfPrecisionRunsEverywhere() {
-        const CliResult r = runIrscope(
-            {"run", programFile("float16_mlp.pt2"), "--expected", programFile("float16_mlp.expected.pt")});
+        const CliResult r =
+            runIrscope({"run", programFile("float16_mlp.pt2"), "--expected", programFile("float16_mlp.expected.pt")});
         QVERIFY2(r.exitCode == 0 && r.out.contains(": OK"), qPrintable(explainProgramRun(r)));
         if (IRSCOPE_LIBTORCH_MAJOR < 2)
             QVERIFY2(r.out.contains("computed in float32 on their rounded inputs") && r.out.contains("linear"),
@@ -178,9 +186,10 @@ private Q_SLOTS:
     void damagedArchives_data() {
         QTest::addColumn<QString>("name");
         QTest::addColumn<QString>("says");
-        QTest::newRow("weight file removed") << "damaged_weight_file" << "mlp_float/data/weights/weight_0";
-        QTest::newRow("weights config removed")
-            << "damaged_weights_config" << "mlp_float/data/weights/model_weights_config.json is missing";
+        QTest::newRow("weight file removed") << "damaged_weight_file"
+                                             << "mlp_float/data/weights/weight_0";
+        QTest::newRow("weights config removed") << "damaged_weights_config"
+                                                << "mlp_float/data/weights/model_weights_config.json is missing";
         QTest::newRow("weights config cut short") << "damaged_config_json"
                                                   << "model_weights_config.json: not JSON";
     }

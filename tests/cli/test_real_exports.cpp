@@ -181,9 +181,9 @@ private Q_SLOTS:
         if (!reference.isEmpty()) {
             QVERIFY2(QFile::exists(reference), qPrintable(reference + " was not computed"));
             QStringList exact = realRunArgs(name, name + ".json") << "--expected" << reference << "--rtol"
-                                                              << "0"
-                                                              << "--atol"
-                                                              << "0";
+                                                                  << "0"
+                                                                  << "--atol"
+                                                                  << "0";
             const CliResult e = runIrscope(exact);
             QVERIFY2(e.exitCode == 0, qPrintable(explain(e)));
         }

@@ -52,8 +52,7 @@ std::vector<at::Tensor> runQuantizedOp(const std::string& opType, const std::str
             name += '_';
             name += std::to_string(k);
         }
-        outs.push_back(meta(name, t.sizes().vec(),
-                            io::scalarTypeName(t.scalar_type())));
+        outs.push_back(meta(name, t.sizes().vec(), io::scalarTypeName(t.scalar_type())));
     }
     const ir::Graph g = graphOf(gin, outs, json::array({node("n", opType, nin, outs, std::move(attrs))}));
     Session s(g);
@@ -79,10 +78,9 @@ void verifyExact(const std::vector<at::Tensor>& got, const std::string& caseName
         const at::Tensor want = fixtureTensor(caseName + ".out" + std::to_string(k));
         const std::string what = caseName + " output " + std::to_string(k);
         QVERIFY2(got[k].defined(), what.c_str());
-        QVERIFY2(got[k].scalar_type() == want.scalar_type(),
-                 (what + ": " + io::scalarTypeName(got[k].scalar_type()) + ", PyTorch's " +
-                  io::scalarTypeName(want.scalar_type()))
-                     .c_str());
+        QVERIFY2(got[k].scalar_type() == want.scalar_type(), (what + ": " + io::scalarTypeName(got[k].scalar_type()) +
+                                                              ", PyTorch's " + io::scalarTypeName(want.scalar_type()))
+                                                                 .c_str());
         QVERIFY2(got[k].sizes().equals(want.sizes()), what.c_str());
         const int64_t differ = at::ne(got[k], want).sum().item<int64_t>();
         QVERIFY2(differ == 0, (what + ": " + std::to_string(differ) + " elements differ from PyTorch's").c_str());
@@ -90,8 +88,8 @@ void verifyExact(const std::vector<at::Tensor>& got, const std::string& caseName
 }
 
 json qparams(double scale, int64_t zeroPoint, int64_t qmin, int64_t qmax, const char* dtype) {
-    return json{{"scale", scale}, {"zero_point", zeroPoint}, {"quant_min", qmin}, {"quant_max", qmax},
-                {"dtype", dtype}};
+    return json{
+        {"scale", scale}, {"zero_point", zeroPoint}, {"quant_min", qmin}, {"quant_max", qmax}, {"dtype", dtype}};
 }
 
 json bounds(int64_t qmin, int64_t qmax, const char* dtype) {
@@ -132,9 +130,9 @@ private Q_SLOTS:
     void perChannel() {
         json attrs = bounds(-128, 127, "torch.int8");
         attrs["axis"] = 1;
-        verifyExact(runQuantizedOp("quantized_decomposed.quantize_per_channel.default", "quantize_per_channel", 3, 1,
-                                   attrs),
-                    "quantize_per_channel");
+        verifyExact(
+            runQuantizedOp("quantized_decomposed.quantize_per_channel.default", "quantize_per_channel", 3, 1, attrs),
+            "quantize_per_channel");
         verifyExact(runQuantizedOp("quantized_decomposed.dequantize_per_channel.default", "dequantize_per_channel", 3,
                                    1, attrs),
                     "dequantize_per_channel");
@@ -169,9 +167,9 @@ private Q_SLOTS:
                     "quantize_per_token");
         json attrs = bounds(-128, 127, "torch.int8");
         attrs["output_dtype"] = "torch.float32";
-        verifyExact(runQuantizedOp("quantized_decomposed.dequantize_per_token.default", "dequantize_per_token", 3, 1,
-                                   attrs),
-                    "dequantize_per_token");
+        verifyExact(
+            runQuantizedOp("quantized_decomposed.dequantize_per_token.default", "dequantize_per_token", 3, 1, attrs),
+            "dequantize_per_token");
     }
 
     // PyTorch's own checks: an int8 range beyond int8, an input of the wrong dtype.

@@ -62,8 +62,7 @@ at::Tensor quantizePerTensor(at::Tensor x, double scale, int64_t zeroPoint, int6
 
 at::Tensor dequantizePerTensor(const at::Tensor& q, double scale, int64_t zeroPoint, at::ScalarType dtype,
                                const c10::IValue& outDtype) {
-    TORCH_CHECK(q.scalar_type() == dtype, "dequantize_per_tensor: expected a ", dtype, " input, got ",
-                q.scalar_type());
+    TORCH_CHECK(q.scalar_type() == dtype, "dequantize_per_tensor: expected a ", dtype, " input, got ", q.scalar_type());
     const at::ScalarType out = outDtype.isNone() ? at::kFloat : scalarType(outDtype);
     return (q.to(out) - zeroPoint) * scale;
 }

@@ -1,7 +1,7 @@
 #include "core/exec/engine/executor.h"
 
-#include "core/ir/symbol_ranges.h"
 #include "core/io/tensor_dtype.h"
+#include "core/ir/symbol_ranges.h"
 
 #include <algorithm>
 #include <cstring>

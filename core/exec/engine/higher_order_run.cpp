@@ -98,7 +98,8 @@ Tensors stacked(const std::vector<Tensors>& steps) {
 }
 
 bool truthOf(const std::string& what, const at::Tensor& t) {
-    if (t.numel() != 1) throw std::runtime_error(what + " is not one value but a tensor of shape " + c10::str(t.sizes()));
+    if (t.numel() != 1)
+        throw std::runtime_error(what + " is not one value but a tensor of shape " + c10::str(t.sizes()));
     return t.item<bool>();
 }
 
@@ -190,7 +191,7 @@ void Executor::runHigherOrder(int64_t i) {
             const auto& a = node.higherOrderArgs;
             const std::string device = a.size() > 0 && a[0].is_string() ? a[0].get<std::string>() : "";
             const auto dtype = a.size() > 1 && a[1].is_string() ? parseScalarType(a[1].get<std::string>())
-                                                                 : std::optional<at::ScalarType>();
+                                                                : std::optional<at::ScalarType>();
             const bool enabled = a.size() > 2 && a[2].is_boolean() && a[2].get<bool>();
             if (device != "cpu")
                 throw std::runtime_error("autocast for device '" + device + "': irscope runs on the CPU only");

@@ -135,9 +135,7 @@ json attrValue(const std::string& kind, const json& v) {
         for (const auto& x : v) {
             const int64_t d = symIntOf(x);
             auto [k, inner] = unionOf(x);
-            out.push_back(d != ir::kInvalidDim           ? json(d)
-                          : inner && k == "as_name" ? *inner
-                                                    : json(nullptr));
+            out.push_back(d != ir::kInvalidDim ? json(d) : inner && k == "as_name" ? *inner : json(nullptr));
         }
         return out;
     }
@@ -413,8 +411,7 @@ ValueMeta readValueMeta(ir::JsonCursor& c) {
                 m.symbolicDims.back() = symbol;
             });
             if (!m.symbolicDims.empty()) m.symbolicDims.resize(m.shape.size());
-        }
-        else
+        } else
             c.skipValue();
     });
     return m;
@@ -648,178 +645,179 @@ public:
         auto& outputsOf = outputsOf_;
         const auto metaOf = [this](const std::string& name, const std::string& at) { return this->metaOf(name, at); };
         const auto inputMetas = [this](const std::string& t, const std::string& at) { return this->inputMetas(t, at); };
-    op.name = node.value("name", "");
-    op.opType = opTypeOf(r.at(node, "target", where).get<std::string>());
-    if (!moduleStack.empty()) {
-        const auto entries = moduleStackEntries(moduleStack);
-        if (!entries.empty()) op.modulePath = entries.back().path;
-        // pytorch-ir names the model after its class: the root of nn_module_stack.
-        if (g.modelName.empty()) g.modelName = modelClassOf(entries);
-    }
-    if (op.name.empty()) op.name = "node_" + std::to_string(n);
-
-    // Outputs: one tensor (named as the node), or a tuple (node_0, node_1, ...)
-    // whose used elements become getitem nodes after this one.
-    std::vector<std::pair<std::string, int64_t>> tupleElements;  // (serialized name, index)
-    const json& outs = r.at(node, "outputs", where);
-    // One tensor named as the node. A result named otherwise is the first
-    // element of a tuple (a higher-order op's one-element tuple).
-    const bool single = outs.size() == 1 && unionOf(outs[0]).first == "as_tensor" &&
-                        unionOf(outs[0]).second->value("name", "") == op.name;
-    const std::string symbolicResult = outs.size() == 1 ? symbolicName(outs[0]) : std::string();
-    if (!symbolicResult.empty()) {
-        // A size, numel or expression over sizes (sym_size.int): a value
-        // later nodes take by name, so it is drawn as an edge and runs as a
-        // 0-d tensor (the executor reads its item where an int is due).
-        ir::TensorMeta meta;
-        meta.name = symbolicResult;
-        meta.dtype = symbolicDtype(outs[0]);
-        op.outputs.push_back(meta);
-        producerOf[symbolicResult] = {op.name, 0};
-    } else if (single) {
-        const std::string t = r.at(*unionOf(outs[0]).second, "name", where + ".outputs[0]").get<std::string>();
-        auto meta = metaOf(t, where + ".outputs[0]");
-        meta.name = op.name;
-        op.outputs.push_back(meta);
-        producerOf[t] = {op.name, 0};
-    } else {
-        std::vector<std::string> names;
-        for (const auto& o : outs) {
-            auto [kind, v] = unionOf(o);
-            if (kind == "as_tensor" && v) names.push_back(v->value("name", ""));
-            if (kind == "as_tensors" && v)
-                for (const auto& t : *v) names.push_back(t.value("name", ""));
+        op.name = node.value("name", "");
+        op.opType = opTypeOf(r.at(node, "target", where).get<std::string>());
+        if (!moduleStack.empty()) {
+            const auto entries = moduleStackEntries(moduleStack);
+            if (!entries.empty()) op.modulePath = entries.back().path;
+            // pytorch-ir names the model after its class: the root of nn_module_stack.
+            if (g.modelName.empty()) g.modelName = modelClassOf(entries);
         }
-        for (size_t k = 0; k < names.size(); ++k) {
-            auto meta = metaOf(names[k], where + ".outputs");
-            meta.name = op.name + "_" + std::to_string(k);
+        if (op.name.empty()) op.name = "node_" + std::to_string(n);
+
+        // Outputs: one tensor (named as the node), or a tuple (node_0, node_1, ...)
+        // whose used elements become getitem nodes after this one.
+        std::vector<std::pair<std::string, int64_t>> tupleElements;  // (serialized name, index)
+        const json& outs = r.at(node, "outputs", where);
+        // One tensor named as the node. A result named otherwise is the first
+        // element of a tuple (a higher-order op's one-element tuple).
+        const bool single = outs.size() == 1 && unionOf(outs[0]).first == "as_tensor" &&
+                            unionOf(outs[0]).second->value("name", "") == op.name;
+        const std::string symbolicResult = outs.size() == 1 ? symbolicName(outs[0]) : std::string();
+        if (!symbolicResult.empty()) {
+            // A size, numel or expression over sizes (sym_size.int): a value
+            // later nodes take by name, so it is drawn as an edge and runs as a
+            // 0-d tensor (the executor reads its item where an int is due).
+            ir::TensorMeta meta;
+            meta.name = symbolicResult;
+            meta.dtype = symbolicDtype(outs[0]);
             op.outputs.push_back(meta);
-            if (names[k].rfind(op.name + "_unused_", 0) != 0) tupleElements.emplace_back(names[k], k);
-        }
-    }
-
-    // Inputs and attrs.
-    // Ordered: attrs keep the arguments' order, as pytorch-ir's dicts do.
-    nlohmann::ordered_json keywordAttrs = nlohmann::ordered_json::object(),
-                           positionalAttrs = nlohmann::ordered_json::object();
-    json listSizes = json::array(), noneMasks = json::array();
-    const json& args = r.at(node, "inputs", where);
-    // A higher-order op has no schema: pytorch-ir keeps only its keyword arguments.
-    const bool higherOrder =
-        r.at(node, "target", where).get<std::string>().rfind("torch.ops.higher_order.", 0) == 0;
-    std::vector<std::string> symbolic;  // sizes this node takes by name (as_sym_int), in order
-    for (size_t a = 0; a < args.size(); ++a) {
-        const std::string argWhere = where + ".inputs[" + std::to_string(a) + "]";
-        const json& named = args[a];
-        const std::string argName = named.value("name", "");
-        const bool keyword = named.value("kind", 1) == 2;
-        auto [kind, v] = unionOf(r.at(named, "arg", argWhere));
-        if (!v) r.fail(argWhere, "has no argument value");
-        collectSymbolicNames(kind, *v, symbolic);
-        if (keyword) {
-            // pytorch-ir copies node.kwargs whole: a tensor there is its node's name.
-            if (kind == "as_tensor")
-                keywordAttrs[argName] = v->value("name", "");
-            else
-                keywordAttrs[argName] = attrValue(kind, *v);
-            continue;
-        }
-        if (higherOrder) {
-            // Kept beside the node for running it, never written back: its
-            // subgraphs, how many inputs each tensor argument took, and its
-            // other arguments in order (wrap_with_autocast's device and dtype).
-            if (kind == "as_graph" && v->is_object() && v->contains("graph"))
-                op.subgraphs.push_back({v->value("name", ""), std::make_shared<const ir::Graph>(subgraphOf(
-                                                                   (*v)["graph"], argWhere + ".arg.as_graph.graph"))});
-            else if (kind == "as_tensor")
-                op.inputGroups.push_back(1);
-            else if (kind == "as_tensors")
-                op.inputGroups.push_back(static_cast<int32_t>(v->size()));
-            else
-                op.higherOrderArgs.push_back(attrValue(kind, *v));
-        }
-        if (kind == "as_tensor") {
-            for (auto& m : inputMetas(v->value("name", ""), argWhere)) op.inputs.push_back(std::move(m));
-        } else if (kind == "as_optional_tensor") {
-            auto [k2, t] = unionOf(*v);
-            if (k2 == "as_tensor" && t)
-                for (auto& m : inputMetas(t->value("name", ""), argWhere)) op.inputs.push_back(std::move(m));
-            else
-                op.noneArguments.push_back(argName);
-        } else if (kind == "as_tensors" || kind == "as_optional_tensors") {
-            int64_t count = 0;
-            json mask = json::array();
-            bool anyNone = false;
-            for (const auto& element : *v) {
-                std::string t;
-                if (kind == "as_tensors")
-                    t = element.value("name", "");
-                else if (auto [k2, e] = unionOf(element); k2 == "as_tensor" && e)
-                    t = e->value("name", "");
-                mask.push_back(t.empty());
-                anyNone = anyNone || t.empty();
-                if (t.empty()) continue;
-                ++count;
-                for (auto& m : inputMetas(t, argWhere)) op.inputs.push_back(std::move(m));
-            }
-            listSizes.push_back(count);
-            if (anyNone) noneMasks.push_back(mask);
-        } else if (kind == "as_none") {
-            // pytorch-ir drops a None given for a Tensor argument and keeps
-            // None for others; the serialized form spells both as_none.
-            // The program still says which argument was None: kept beside the
-            // node, never written back (ir/optional_tensor_readings.h).
-            if (!isTensorArgument(op.opType, argName))
-                positionalAttrs[argName] = nullptr;
-            else
-                op.noneArguments.push_back(argName);
+            producerOf[symbolicResult] = {op.name, 0};
+        } else if (single) {
+            const std::string t = r.at(*unionOf(outs[0]).second, "name", where + ".outputs[0]").get<std::string>();
+            auto meta = metaOf(t, where + ".outputs[0]");
+            meta.name = op.name;
+            op.outputs.push_back(meta);
+            producerOf[t] = {op.name, 0};
         } else {
-            positionalAttrs[argName] = attrValue(kind, *v);
+            std::vector<std::string> names;
+            for (const auto& o : outs) {
+                auto [kind, v] = unionOf(o);
+                if (kind == "as_tensor" && v) names.push_back(v->value("name", ""));
+                if (kind == "as_tensors" && v)
+                    for (const auto& t : *v) names.push_back(t.value("name", ""));
+            }
+            for (size_t k = 0; k < names.size(); ++k) {
+                auto meta = metaOf(names[k], where + ".outputs");
+                meta.name = op.name + "_" + std::to_string(k);
+                op.outputs.push_back(meta);
+                if (names[k].rfind(op.name + "_unused_", 0) != 0) tupleElements.emplace_back(names[k], k);
+            }
         }
-    }
-    // The sizes it takes by name follow its tensor inputs: edges from the
-    // nodes that compute them; the binder reads them where their names
-    // stand in the attrs (core/exec/engine/op_binding.cpp).
-    for (const auto& name : symbolic)
-        if (producerOf.count(name))
-            for (auto& m : inputMetas(name, where)) op.inputs.push_back(std::move(m));
-    op.attrs = ir::AttrMap::object();
-    for (auto& [k, v] : keywordAttrs.items()) op.attrs[k] = v;
-    if (higherOrder) {
-        listSizes = noneMasks = json();
-        positionalAttrs = nullptr;
-    }
-    if (!listSizes.empty()) op.attrs["_tensor_list_sizes"] = listSizes;
-    if (!noneMasks.empty()) op.attrs["_tensor_list_none_masks"] = noneMasks;
-    if (positionalAttrs.is_object())
-        for (auto& [k, v] : positionalAttrs.items()) op.attrs[k] = v;
-    if (op.isGetitem() && !op.attrs.contains("index")) op.attrs["index"] = 0;
 
-    outputsOf[op.name] = op.outputs;
-    const std::string producer = op.name;
-    const auto producerOutputs = op.outputs;
-    g.nodes.push_back(std::move(op));
-
-    for (const auto& [tensor, index] : tupleElements) {
-        ir::OpNode item;
-        item.name = tensor;
-        item.opType = ir::kGetitemOp;
-        for (size_t k = 0; k < producerOutputs.size(); ++k) {
-            ir::TensorMeta m = producerOutputs[k];
-            m.producerNode = producer;
-            m.producerOutputIdx = static_cast<int64_t>(k);
-            item.inputs.push_back(std::move(m));
+        // Inputs and attrs.
+        // Ordered: attrs keep the arguments' order, as pytorch-ir's dicts do.
+        nlohmann::ordered_json keywordAttrs = nlohmann::ordered_json::object(),
+                               positionalAttrs = nlohmann::ordered_json::object();
+        json listSizes = json::array(), noneMasks = json::array();
+        const json& args = r.at(node, "inputs", where);
+        // A higher-order op has no schema: pytorch-ir keeps only its keyword arguments.
+        const bool higherOrder =
+            r.at(node, "target", where).get<std::string>().rfind("torch.ops.higher_order.", 0) == 0;
+        std::vector<std::string> symbolic;  // sizes this node takes by name (as_sym_int), in order
+        for (size_t a = 0; a < args.size(); ++a) {
+            const std::string argWhere = where + ".inputs[" + std::to_string(a) + "]";
+            const json& named = args[a];
+            const std::string argName = named.value("name", "");
+            const bool keyword = named.value("kind", 1) == 2;
+            auto [kind, v] = unionOf(r.at(named, "arg", argWhere));
+            if (!v) r.fail(argWhere, "has no argument value");
+            collectSymbolicNames(kind, *v, symbolic);
+            if (keyword) {
+                // pytorch-ir copies node.kwargs whole: a tensor there is its node's name.
+                if (kind == "as_tensor")
+                    keywordAttrs[argName] = v->value("name", "");
+                else
+                    keywordAttrs[argName] = attrValue(kind, *v);
+                continue;
+            }
+            if (higherOrder) {
+                // Kept beside the node for running it, never written back: its
+                // subgraphs, how many inputs each tensor argument took, and its
+                // other arguments in order (wrap_with_autocast's device and dtype).
+                if (kind == "as_graph" && v->is_object() && v->contains("graph"))
+                    op.subgraphs.push_back(
+                        {v->value("name", ""), std::make_shared<const ir::Graph>(
+                                                   subgraphOf((*v)["graph"], argWhere + ".arg.as_graph.graph"))});
+                else if (kind == "as_tensor")
+                    op.inputGroups.push_back(1);
+                else if (kind == "as_tensors")
+                    op.inputGroups.push_back(static_cast<int32_t>(v->size()));
+                else
+                    op.higherOrderArgs.push_back(attrValue(kind, *v));
+            }
+            if (kind == "as_tensor") {
+                for (auto& m : inputMetas(v->value("name", ""), argWhere)) op.inputs.push_back(std::move(m));
+            } else if (kind == "as_optional_tensor") {
+                auto [k2, t] = unionOf(*v);
+                if (k2 == "as_tensor" && t)
+                    for (auto& m : inputMetas(t->value("name", ""), argWhere)) op.inputs.push_back(std::move(m));
+                else
+                    op.noneArguments.push_back(argName);
+            } else if (kind == "as_tensors" || kind == "as_optional_tensors") {
+                int64_t count = 0;
+                json mask = json::array();
+                bool anyNone = false;
+                for (const auto& element : *v) {
+                    std::string t;
+                    if (kind == "as_tensors")
+                        t = element.value("name", "");
+                    else if (auto [k2, e] = unionOf(element); k2 == "as_tensor" && e)
+                        t = e->value("name", "");
+                    mask.push_back(t.empty());
+                    anyNone = anyNone || t.empty();
+                    if (t.empty()) continue;
+                    ++count;
+                    for (auto& m : inputMetas(t, argWhere)) op.inputs.push_back(std::move(m));
+                }
+                listSizes.push_back(count);
+                if (anyNone) noneMasks.push_back(mask);
+            } else if (kind == "as_none") {
+                // pytorch-ir drops a None given for a Tensor argument and keeps
+                // None for others; the serialized form spells both as_none.
+                // The program still says which argument was None: kept beside the
+                // node, never written back (ir/optional_tensor_readings.h).
+                if (!isTensorArgument(op.opType, argName))
+                    positionalAttrs[argName] = nullptr;
+                else
+                    op.noneArguments.push_back(argName);
+            } else {
+                positionalAttrs[argName] = attrValue(kind, *v);
+            }
         }
-        ir::TensorMeta out = producerOutputs[index];
-        out.name = tensor;
-        item.outputs.push_back(out);
-        item.attrs = ir::AttrMap::object();
-        item.attrs["index"] = index;
-        item.modulePath = g.nodes.back().modulePath;
-        outputsOf[tensor] = item.outputs;
-        producerOf[tensor] = {tensor, 0};
-        g.nodes.push_back(std::move(item));
-    }
+        // The sizes it takes by name follow its tensor inputs: edges from the
+        // nodes that compute them; the binder reads them where their names
+        // stand in the attrs (core/exec/engine/op_binding.cpp).
+        for (const auto& name : symbolic)
+            if (producerOf.count(name))
+                for (auto& m : inputMetas(name, where)) op.inputs.push_back(std::move(m));
+        op.attrs = ir::AttrMap::object();
+        for (auto& [k, v] : keywordAttrs.items()) op.attrs[k] = v;
+        if (higherOrder) {
+            listSizes = noneMasks = json();
+            positionalAttrs = nullptr;
+        }
+        if (!listSizes.empty()) op.attrs["_tensor_list_sizes"] = listSizes;
+        if (!noneMasks.empty()) op.attrs["_tensor_list_none_masks"] = noneMasks;
+        if (positionalAttrs.is_object())
+            for (auto& [k, v] : positionalAttrs.items()) op.attrs[k] = v;
+        if (op.isGetitem() && !op.attrs.contains("index")) op.attrs["index"] = 0;
+
+        outputsOf[op.name] = op.outputs;
+        const std::string producer = op.name;
+        const auto producerOutputs = op.outputs;
+        g.nodes.push_back(std::move(op));
+
+        for (const auto& [tensor, index] : tupleElements) {
+            ir::OpNode item;
+            item.name = tensor;
+            item.opType = ir::kGetitemOp;
+            for (size_t k = 0; k < producerOutputs.size(); ++k) {
+                ir::TensorMeta m = producerOutputs[k];
+                m.producerNode = producer;
+                m.producerOutputIdx = static_cast<int64_t>(k);
+                item.inputs.push_back(std::move(m));
+            }
+            ir::TensorMeta out = producerOutputs[index];
+            out.name = tensor;
+            item.outputs.push_back(out);
+            item.attrs = ir::AttrMap::object();
+            item.attrs["index"] = index;
+            item.modulePath = g.nodes.back().modulePath;
+            outputsOf[tensor] = item.outputs;
+            producerOf[tensor] = {tensor, 0};
+            g.nodes.push_back(std::move(item));
+        }
     }
 
 private:
@@ -889,7 +887,8 @@ ir::Graph convertProgram(std::string_view text, const std::string& file, const s
     for (size_t i = 0; i < parts.inputSpecs.size(); ++i) {
         const InputSpec& spec = parts.inputSpecs[i];
         if (spec.placeholder.empty()) continue;  // a non-tensor user input, a custom object, a token
-        const auto meta = builder.metaOf(spec.placeholder, "graph_module.signature.input_specs[" + std::to_string(i) + "]");
+        const auto meta =
+            builder.metaOf(spec.placeholder, "graph_module.signature.input_specs[" + std::to_string(i) + "]");
         if (spec.kind == "user_input")
             builder.addInput(meta);
         else

@@ -49,9 +49,9 @@ ir::Graph readPt2Graph(std::string_view bytes, const std::string& path, const ir
         if (g.modelName.empty())
             g.modelName = program.name != "model" ? program.name : fileStem(ir::splitArchivePath(path).file);
         if (auto damage = pt2Damage(zip, program, g))
-            g.loadDiagnostics.push_back({ir::Severity::Error, "pt2-damaged", "", "", program.graphEntry,
-                                         "the archive is damaged: " + *damage +
-                                             ". Save the program again with torch.export.save"});
+            g.loadDiagnostics.push_back(
+                {ir::Severity::Error, "pt2-damaged", "", "", program.graphEntry,
+                 "the archive is damaged: " + *damage + ". Save the program again with torch.export.save"});
         try {
             g.constants = readPt2Constants(zip, bytes, program);
         } catch (const FormatError& e) {
