@@ -254,7 +254,14 @@ void DebugController::onGraphLoaded() {
                                           [](const auto& f) { return f.first == exec::ValueFile::Weights; });
     const bool inputsGiven = std::any_of(settings.files.begin(), settings.files.end(),
                                          [](const auto& f) { return f.first == exec::ValueFile::Inputs; });
-    if (archive && !weightsGiven) {
+    // ...unless the archive is damaged (a weight file or its config gone):
+    // then that is what the window says, not that a state_dict is missing.
+    const auto damage = std::find_if(doc_->graph.loadDiagnostics.begin(), doc_->graph.loadDiagnostics.end(),
+                                     [](const ir::Diagnostic& d) { return d.code == "pt2-damaged"; });
+    if (archive && !weightsGiven && damage != doc_->graph.loadDiagnostics.end()) {
+        emit errorOccurred(tr("%1: %2. Load its weights from another file (Weights dock) to run it.")
+                               .arg(QFileInfo(doc_->path).fileName(), QString::fromStdString(damage->message)));
+    } else if (archive && !weightsGiven) {
         loadWeights(doc_->path);
         // ...and the example inputs it was exported with, when it stored them.
         const bool inputs = !inputsGiven && doc_->graph.fileHoldsExampleInputs;
