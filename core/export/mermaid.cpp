@@ -24,8 +24,7 @@ std::string graphToMermaid(const ir::Graph& graph, const MermaidOptions& options
 
     std::unordered_map<std::string, std::string> producers;  // tensor name -> mermaid node id
     for (const auto& input : graph.graphInputs) {
-        line("input_" + input.name + "[/\"" + label("Input: " + input.name + "<br/>" + ir::shapeToX(input.shape)) +
-             "\"/]");
+        line("input_" + input.name + "[/\"" + label("Input: " + input.name + "<br/>" + ir::shapeToX(input)) + "\"/]");
         producers[input.name] = "input_" + input.name;
     }
 
@@ -41,13 +40,13 @@ std::string graphToMermaid(const ir::Graph& graph, const MermaidOptions& options
         const auto& node = graph.nodes[n];
         const std::string id = "op_" + node.name;
         std::string text = node.shortOpName();
-        if (!node.outputs.empty()) text += "<br/>" + ir::shapeToX(node.outputs.front().shape);
+        if (!node.outputs.empty()) text += "<br/>" + ir::shapeToX(node.outputs.front());
         line(id + "[\"" + label(text) + "\"]");
         for (const auto& input : node.inputs) {
-            const std::string shape = label(ir::shapeToX(input.shape));
+            const std::string shape = label(ir::shapeToX(input));
             if (weightNames.count(input.name)) {
                 if (!options.includeWeights) continue;
-                line("w_" + input.name + "[/\"" + label(input.name + "<br/>" + ir::shapeToX(input.shape)) + "\"/]");
+                line("w_" + input.name + "[/\"" + label(input.name + "<br/>" + ir::shapeToX(input)) + "\"/]");
                 line("w_" + input.name + " -.->|\"" + shape + "\"| " + id);
             } else if (auto producer = producers.find(input.name); producer != producers.end()) {
                 line(producer->second + " -->|\"" + shape + "\"| " + id);
@@ -58,7 +57,7 @@ std::string graphToMermaid(const ir::Graph& graph, const MermaidOptions& options
     for (size_t i = 0; i < graph.graphOutputs.size(); ++i) {
         const auto& output = graph.graphOutputs[i];
         const std::string id = "output_" + std::to_string(i);
-        line(id + "[\\\"" + label("Output<br/>" + ir::shapeToX(output.shape)) + "\"/]");
+        line(id + "[\\\"" + label("Output<br/>" + ir::shapeToX(output)) + "\"/]");
         if (auto producer = producers.find(output.name); producer != producers.end())
             line(producer->second + " --> " + id);
     }

@@ -46,6 +46,8 @@ FamilyColors itemColors(const PlacedItem& item) {
     case ItemKind::Ghost: return {"#ffffff", "#9a9a9a"};
     case ItemKind::Module: return {"#e8eef7", "#4a6a94"};
     case ItemKind::Frame: return {"#f7f9fc", "#9aa9bd"};
+    case ItemKind::Region: return {"#f4f7fb", "#5b7fa8"};
+    case ItemKind::Subgraph: return {"#ffffff", "#8fa6c2"};
     case ItemKind::Port: return {"#f0f0f0", "#9a9a9a"};
     case ItemKind::Op: break;
     }
@@ -75,6 +77,10 @@ void num(std::string& out, double v) {
 }
 
 std::string idPrefix(const PlacedItem& item) {
+    // Inside a higher-order op's subgraph: names repeat across branches.
+    if (item.region >= 0 && item.kind != ItemKind::Subgraph)
+        return "in" + std::to_string(item.region) + "_" + std::to_string(item.subgraph) + "_" +
+               std::string(itemKindName(item.kind)) + "_" + item.name;
     switch (item.kind) {
     case ItemKind::Op: return "op_" + item.name;
     case ItemKind::GraphInput: return "input_" + item.name;
@@ -82,6 +88,8 @@ std::string idPrefix(const PlacedItem& item) {
     case ItemKind::Ghost: return "ghost_" + item.name;
     case ItemKind::Module: return "module_" + item.name;
     case ItemKind::Frame: return "frame_" + item.name;
+    case ItemKind::Region: return "region_" + item.name;
+    case ItemKind::Subgraph: return "subgraph" + std::to_string(item.irIndex) + "_" + item.name;
     case ItemKind::Port: return "port_" + item.name;
     default: return "w_" + item.name;
     }
@@ -146,7 +154,7 @@ void writeRectGeometry(std::string& s, const Rect& r) {
 // An expanded module's frame: a rounded rect with its name in the top-left corner.
 void writeFrame(std::string& s, const PlacedItem& it, const std::string& id, const SvgOptions& o) {
     const FamilyColors c = itemColors(it);
-    s += "<g id=\"" + id + "\" class=\"node frame\"><title>" + xmlEscape(it.name) + "</title>";
+    s += "<g id=\"" + id + "\" class=\"node " + itemKindName(it.kind) + "\"><title>" + xmlEscape(it.name) + "</title>";
     writeRectGeometry(s, it.rect);
     s += "\" rx=\"8\" ry=\"8\" fill=\"";
     s += c.fill;
@@ -319,7 +327,7 @@ std::string layoutToSvg(const LayoutResult& layout, const SvgOptions& o) {
     // Frames of expanded modules first: everything inside is drawn over them.
     s += "<g id=\"frames\">\n";
     for (size_t i = 0; i < layout.items.size(); ++i)
-        if (layout.items[i].kind == ItemKind::Frame) writeFrame(s, layout.items[i], ids[i], o);
+        if (layout::isFrameKind(layout.items[i].kind)) writeFrame(s, layout.items[i], ids[i], o);
     s += "</g>\n";
 
     // Edges next: boxes are drawn over their ends.
@@ -328,7 +336,7 @@ std::string layoutToSvg(const LayoutResult& layout, const SvgOptions& o) {
     s += "</g>\n<g id=\"nodes\">\n";
 
     for (size_t i = 0; i < layout.items.size(); ++i)
-        if (layout.items[i].kind != ItemKind::Frame) writeNode(s, layout.items[i], ids[i], o);
+        if (!layout::isFrameKind(layout.items[i].kind)) writeNode(s, layout.items[i], ids[i], o);
     s += "</g>\n</svg>\n";
     return s;
 }

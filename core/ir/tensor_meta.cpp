@@ -20,6 +20,16 @@ std::string shapeToList(const Shape& shape) {
     return text + "]";
 }
 
+std::string shapeToX(const TensorMeta& meta) {
+    if (meta.symbolicDims.size() != meta.shape.size()) return shapeToX(meta.shape);
+    std::string text;
+    for (size_t i = 0; i < meta.shape.size(); ++i) {
+        if (i) text += 'x';
+        text += !meta.symbolicDims[i].empty() ? meta.symbolicDims[i] : shapeToX(Shape{meta.shape[i]});
+    }
+    return text;
+}
+
 std::string shapeWithSymbols(const TensorMeta& meta) {
     if (meta.symbolicDims.size() != meta.shape.size()) return shapeToList(meta.shape);
     std::string text = "[";

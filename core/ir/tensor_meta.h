@@ -41,6 +41,10 @@ struct SymbolRange {
 // "[1, s27]": the shape with its symbols where it has them, else shapeToList.
 std::string shapeWithSymbols(const TensorMeta& meta);
 
+// "1xs27x64": shapeToX with a dynamic-shape program's symbols in place of
+// their dims (the drawings, edge labels and mermaid use it).
+std::string shapeToX(const TensorMeta& meta);
+
 // "1x4" as torch_ir's drawings write shapes; "" for a scalar.
 std::string shapeToX(const Shape& shape);
 // "[1, 4]" as Python prints a list.

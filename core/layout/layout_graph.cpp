@@ -15,6 +15,8 @@ const char* itemKindName(ItemKind kind) {
     case ItemKind::Module: return "module";
     case ItemKind::Frame: return "frame";
     case ItemKind::Port: return "port";
+    case ItemKind::Region: return "region";
+    case ItemKind::Subgraph: return "subgraph";
     }
     return "op";
 }

@@ -26,10 +26,17 @@ enum class ItemKind : unsigned char {
     Module,  // a collapsed module: one box for everything inside it
     Frame,   // an expanded module: a frame around its children
     Port,    // inside a frame: a value entering it from outside (name = tensor)
+    // An open higher-order op (core/modules/region_drawing.h); irIndex = node index:
+    Region,    // a frame around the op's subgraphs
+    Subgraph,  // one subgraph's frame inside it (PlacedItem::subgraph says which)
 };
 const char* itemKindName(ItemKind kind);  // "op", "input", "parameter", "buffer", "constant", "weight", "output",
-                                          // "ghost", "module", "frame", "port"
+                                          // "ghost", "module", "frame", "port", "region", "subgraph"
 bool isWeightItem(ItemKind kind);         // Parameter, Buffer, Constant, OtherWeight
+// Drawn behind everything as a titled frame: Frame, Region, Subgraph.
+inline bool isFrameKind(ItemKind kind) {
+    return kind == ItemKind::Frame || kind == ItemKind::Region || kind == ItemKind::Subgraph;
+}
 
 struct LayoutNode {
     double width = 0;

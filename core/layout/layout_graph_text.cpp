@@ -9,7 +9,8 @@ namespace {
 
 constexpr ItemKind kKinds[] = {ItemKind::Op,       ItemKind::GraphInput,  ItemKind::Parameter, ItemKind::Buffer,
                                ItemKind::Constant, ItemKind::OtherWeight, ItemKind::Output,    ItemKind::Ghost,
-                               ItemKind::Module,   ItemKind::Frame,       ItemKind::Port};
+                               ItemKind::Module,   ItemKind::Frame,       ItemKind::Port,      ItemKind::Region,
+                               ItemKind::Subgraph};
 
 ItemKind kindNamed(const std::string& name, int line) {
     for (ItemKind k : kKinds)

@@ -24,6 +24,11 @@ struct PlacedItem {
     int32_t count = 1;  // as LayoutNode::count
     Rect rect;
     int32_t layer = 0;
+    // Drawn inside an open higher-order op (core/modules/region_drawing.h):
+    // that op's node index, and which of its subgraphs. irIndex of such an
+    // item counts in the subgraph (its ops, inputs, outputs), never in the graph.
+    int64_t region = -1;
+    int32_t subgraph = -1;
 };
 
 struct RoutedEdge {

@@ -4,6 +4,7 @@
 #include <unordered_map>
 
 #include "core/modules/module_kind.h"
+#include "core/modules/region_drawing.h"
 
 namespace irscope::modules {
 
@@ -28,7 +29,8 @@ ModuleDrawing::ModuleDrawing(const ir::Graph& graph, const ir::GraphIndex& index
       options_(std::move(options)),
       kinds_(moduleKinds(tree, graph)),
       expanded_(tree.size(), 0),
-      levels_(tree.size()) {
+      levels_(tree.size()),
+      regionClosed_(graph.nodes.size(), 0) {
     expanded_[kRootModule] = 1;
     // Where graph inputs and outputs are drawn: the level of the module that
     // holds all their readers (or their producer). An LLM's per-layer KV cache
@@ -163,6 +165,26 @@ bool ModuleDrawing::reveal(int64_t node) {
     return changed;
 }
 
+bool ModuleDrawing::isRegionOpen(int64_t node) const {
+    return node >= 0 && node < static_cast<int64_t>(graph_.nodes.size()) &&
+           hasRegion(graph_.nodes[static_cast<size_t>(node)]) && regionClosed_[static_cast<size_t>(node)] == 0;
+}
+
+void ModuleDrawing::setRegionOpen(int64_t node, bool open) {
+    if (node < 0 || node >= static_cast<int64_t>(graph_.nodes.size()) || !hasRegion(graph_.nodes[node])) return;
+    if (isRegionOpen(node) == open) return;
+    regionClosed_[static_cast<size_t>(node)] = open ? 0 : 1;
+    // The level that draws the op: the one holding its item.
+    for (size_t m = 0; m < levels_.size(); ++m) {
+        if (!levels_[m]) continue;
+        const auto& nodes = levels_[m]->graph.nodes;
+        for (size_t i = 0; i < nodes.size(); ++i)
+            if (levels_[m]->itemModule[i] == kNoModule && nodes[i].irIndex == node &&
+                (nodes[i].kind == ItemKind::Op || nodes[i].kind == ItemKind::Region))
+                invalidateUpward(static_cast<ModuleId>(m));
+    }
+}
+
 // A module of one op is drawn as that op, open or not.
 bool ModuleDrawing::isOpen(ModuleId m) const { return isExpanded(m) || isSingleOp(tree_, graph_, m); }
 
@@ -194,12 +216,46 @@ ModuleDrawing::Level& ModuleDrawing::level(ModuleId m) {
     return *slot;
 }
 
+const LayoutResult& ModuleDrawing::region(int64_t node) {
+    auto it = regions_.find(node);
+    if (it == regions_.end())
+        it = regions_.emplace(node, layOutRegion(graph_.nodes[static_cast<size_t>(node)], node, options_)).first;
+    return it->second;
+}
+
+// An op with subgraphs: a Region frame as big as its subgraphs when open, its
+// op box when closed.
+void ModuleDrawing::shapeRegionItem(Level& lv, size_t item) {
+    LayoutNode& node = lv.graph.nodes[item];
+    const int64_t n = node.irIndex;
+    if (isRegionOpen(n)) {
+        if (node.kind == ItemKind::Region) return;
+        regionOpForm_.emplace(n, node);
+        const auto& b = region(n).bounds;
+        node.kind = ItemKind::Region;
+        node.width = b.width;
+        node.height = b.height + options_.frameHeader;
+        node.lines = {regionTitle(graph_.nodes[static_cast<size_t>(n)])};
+        lv.valid = false;
+    } else if (node.kind == ItemKind::Region) {
+        node = regionOpForm_.at(n);
+        lv.valid = false;
+    }
+}
+
 void ModuleDrawing::layOut(ModuleId m) {
     Level& lv = level(m);
     // Children first: an open child's frame is as big as its own layout.
     for (size_t item = 0; item < lv.itemModule.size(); ++item) {
         const ModuleId c = lv.itemModule[item];
-        if (c == kNoModule) continue;
+        if (c == kNoModule) {
+            const auto kind = lv.graph.nodes[item].kind;
+            const int64_t n = lv.graph.nodes[item].irIndex;
+            if ((kind == ItemKind::Op || kind == ItemKind::Region) && n >= 0 &&
+                n < static_cast<int64_t>(graph_.nodes.size()) && hasRegion(graph_.nodes[static_cast<size_t>(n)]))
+                shapeRegionItem(lv, item);
+            continue;
+        }
         LayoutNode& node = lv.graph.nodes[item];
         const bool open = isExpanded(c) && tree_.module(c).opCount > 0;
         const ItemKind wanted = open ? ItemKind::Frame : ItemKind::Module;
@@ -228,8 +284,10 @@ void ModuleDrawing::layOut(ModuleId m) {
     lv.valid = true;
 }
 
-void ModuleDrawing::appendLevel(ModuleId m, double dx, double dy, LayoutResult& out) {
-    const LayoutResult& r = level(m).result;
+namespace {
+
+// Appends r moved by (dx, dy).
+void appendMoved(const LayoutResult& r, double dx, double dy, LayoutResult& out) {
     const auto base = static_cast<int32_t>(out.items.size());
     for (const auto& it : r.items) {
         out.items.push_back(it);
@@ -251,8 +309,21 @@ void ModuleDrawing::appendLevel(ModuleId m, double dx, double dy, LayoutResult& 
     out.stats.ghosts += r.stats.ghosts;
     out.stats.crossings += r.stats.crossings;
     out.stats.reversedEdges += r.stats.reversedEdges;
+}
+
+}  // namespace
+
+void ModuleDrawing::appendLevel(ModuleId m, double dx, double dy, LayoutResult& out) {
+    const LayoutResult& r = level(m).result;
+    appendMoved(r, dx, dy, out);
     for (size_t k = 0; k < r.items.size(); ++k) {
         const auto& it = r.items[k];
+        if (it.kind == ItemKind::Region) {
+            const LayoutResult& inside = region(it.irIndex);
+            appendMoved(inside, it.rect.x + dx - inside.bounds.x,
+                        it.rect.y + dy + options_.frameHeader - inside.bounds.y, out);
+            continue;
+        }
         if (it.kind != ItemKind::Frame) continue;
         const LayoutResult& inner = level(static_cast<ModuleId>(it.irIndex)).result;
         appendLevel(static_cast<ModuleId>(it.irIndex), it.rect.x + dx - inner.bounds.x,

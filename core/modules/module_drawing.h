@@ -21,6 +21,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "core/ir/graph.h"
@@ -63,6 +64,11 @@ public:
     void expandInitial(int maxItems = 150);
     // Expands every module on the way to the node's module; true if anything changed.
     bool reveal(int64_t node);
+    // A higher-order op with subgraphs (region_drawing.h) drawn open, as a
+    // frame around them, or as its op box. Open by default: a cond's
+    // branches are what a reader wants to see.
+    bool isRegionOpen(int64_t node) const;
+    void setRegionOpen(int64_t node, bool open);
     // The deepest expanded-and-visible module drawn as a box for a node (the
     // node's own module when it is visible; else its collapsed ancestor).
     ModuleId visibleModuleOf(int64_t node) const;
@@ -90,6 +96,8 @@ private:
     void layOut(ModuleId m);
     void invalidateUpward(ModuleId m);
     void appendLevel(ModuleId m, double dx, double dy, layout::LayoutResult& out);
+    void shapeRegionItem(Level& lv, size_t item);
+    const layout::LayoutResult& region(int64_t node);
 
     const ir::Graph& graph_;
     const ir::GraphIndex& index_;
@@ -99,6 +107,10 @@ private:
     std::vector<char> expanded_;
     std::vector<ModuleId> inputHome_, outputHome_;
     std::vector<std::unique_ptr<Level>> levels_;  // by ModuleId, built on demand
+    std::vector<char> regionClosed_;              // by node index
+    // Laid out on first opening; the op box's own size and label, kept for closing.
+    std::unordered_map<int64_t, layout::LayoutResult> regions_;
+    std::unordered_map<int64_t, layout::LayoutNode> regionOpForm_;
 };
 
 }  // namespace irscope::modules

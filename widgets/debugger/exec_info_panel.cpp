@@ -8,6 +8,7 @@
 #include "widgets/common/qt_text.h"
 #include "widgets/session/debug_controller.h"
 #include "widgets/session/graph_session.h"
+#include "widgets/session/loaded_document.h"
 
 namespace irscope::widgets {
 
@@ -46,7 +47,19 @@ void ExecInfoPanel::rebuild() {
         html += tr("<tr><td>Time</td><td>%1 ms</td></tr>").arg(ms, 0, 'f', ms < 1 ? 4 : 2);
         html += tr("<tr><td>Output size</td><td>%1</td></tr>").arg(q(exec::formatBytes(i.outputBytes)));
     }
+    // What a higher-order op did: the branch a cond took, a loop's count.
+    const auto* doc = c_->session()->document();
+    const bool inGraph = doc && sel.index < static_cast<int64_t>(doc->graph.nodes.size());
+    const auto* subgraphs = inGraph ? &doc->graph.nodes[static_cast<size_t>(sel.index)].subgraphs : nullptr;
+    if (subgraphs && i.takenSubgraph >= 0 && i.takenSubgraph < static_cast<int32_t>(subgraphs->size()))
+        html += tr("<tr><td>Took</td><td><b>%1</b></td></tr>")
+                    .arg(q((*subgraphs)[static_cast<size_t>(i.takenSubgraph)].name).toHtmlEscaped());
+    if (i.iterations >= 0) html += tr("<tr><td>Ran its body</td><td><b>%n time(s)</b></td></tr>", "", i.iterations);
     html += QStringLiteral("</table>");
+    if (!i.widened.empty())
+        html += tr("<p style='color:#8a6d00'>Computed in float32 from its rounded inputs and rounded back: this "
+                   "libtorch has no kernel for its dtype (%1).</p>")
+                    .arg(q(i.widened).toHtmlEscaped());
     if (i.needsMissing) html += tr("<p style='color:#d0302a'>Reads a value that is missing (see Diagnostics).</p>");
     if (!i.error.empty()) html += tr("<p style='color:#d0302a'><b>Failed:</b> %1</p>").arg(q(i.error).toHtmlEscaped());
     for (const auto& d : i.diagnostics)

@@ -38,6 +38,8 @@ struct Frame {
     uint8_t itemFlag(size_t i) const { return rq.itemFlags && i < rq.itemFlags->size() ? (*rq.itemFlags)[i] : 0; }
     uint8_t edgeFlag(size_t i) const { return rq.edgeFlags && i < rq.edgeFlags->size() ? (*rq.edgeFlags)[i] : 0; }
     const NodeDecoration* decoration(const PlacedItem& it) const {
+        if (it.region >= 0) return nullptr;  // inside a subgraph: the run marks its op (the region)
+        if (it.kind == ItemKind::Region) return rq.decoration ? rq.decoration(it.irIndex) : nullptr;
         if (it.kind == ItemKind::Parameter || it.kind == ItemKind::Buffer || it.kind == ItemKind::Constant ||
             it.kind == ItemKind::OtherWeight)
             return rq.weightDecoration ? rq.weightDecoration(it.name) : nullptr;
@@ -48,7 +50,7 @@ struct Frame {
     }
     // The comparison's mark of an op (None for other items or without a comparison).
     DiffMark diffMark(const PlacedItem& it) const {
-        if (!rq.diff) return DiffMark::None;
+        if (!rq.diff || it.region >= 0) return DiffMark::None;
         switch (it.kind) {
         case ItemKind::Op: return rq.diff->node(it.irIndex);
         case ItemKind::GraphInput: return rq.diff->graphInput(it.irIndex);
@@ -152,7 +154,7 @@ void renderOverview(QPainter& p, const Frame& f) {
     const auto items = f.items();
     for (int32_t i : items) {  // frames of open modules under everything
         const PlacedItem& it = f.r.items[i];
-        if (it.kind != ItemKind::Frame) continue;
+        if (!layout::isFrameKind(it.kind)) continue;
         const auto& c = rq.theme.colors(it);
         const int x0 = static_cast<int>(px(it.rect.x)), y0 = static_cast<int>(py(it.rect.y));
         const int x1 = std::max(x0, static_cast<int>(px(it.rect.right())) - 1);
@@ -168,7 +170,7 @@ void renderOverview(QPainter& p, const Frame& f) {
     }
     for (int32_t i : items) {
         const PlacedItem& it = f.r.items[i];
-        if (it.kind == ItemKind::Frame) continue;
+        if (layout::isFrameKind(it.kind)) continue;
         const auto& c = rq.theme.colors(it);
         const int x0 = static_cast<int>(px(it.rect.x)), y0 = static_cast<int>(py(it.rect.y));
         const int x1 = std::max(x0, static_cast<int>(px(it.rect.right())) - 1);
@@ -246,6 +248,8 @@ void drawShape(QPainter& p, const PlacedItem& it, const Rect& r, bool rounded) {
             p.drawRect(q);
         break;
     case ItemKind::Frame:
+    case ItemKind::Region:
+    case ItemKind::Subgraph:
         if (rounded)
             p.drawRoundedRect(q, 8, 8);
         else
@@ -292,25 +296,67 @@ void drawArrow(QPainter& p, Point from, Point tip) {
     p.drawPolygon(pts, 3);
 }
 
-// Frames of open modules: under everything, title in the header.
+// How a subgraph frame reads after a run: which branch a cond took, how
+// often a loop body ran. Empty title suffix and no dimming before a run.
+struct SubgraphRun {
+    QString suffix;
+    bool skipped = false;  // a branch the run did not take
+    bool taken = false;
+};
+
+SubgraphRun subgraphRun(const Frame& f, const PlacedItem& it) {
+    SubgraphRun out;
+    const NodeDecoration* d = f.rq.decoration ? f.rq.decoration(it.irIndex) : nullptr;
+    if (!d) return out;
+    if (d->takenSubgraph >= 0) {
+        out.taken = d->takenSubgraph == it.subgraph;
+        out.skipped = !out.taken;
+        out.suffix = out.taken ? QStringLiteral("  \u2714 taken") : QStringLiteral("  (not taken)");
+    } else if (d->iterations >= 0) {
+        out.suffix = QStringLiteral("  \u2714 ran %1 time%2").arg(d->iterations).arg(d->iterations == 1 ? "" : "s");
+    }
+    return out;
+}
+
+// Frames of open modules and higher-order ops: under everything, title in the header.
 void drawFrames(QPainter& p, const Frame& f, const std::vector<int32_t>& items, bool full) {
     const auto& theme = f.rq.theme;
     for (int32_t i : items) {
         const PlacedItem& it = f.r.items[i];
-        if (it.kind != ItemKind::Frame) continue;
+        if (!layout::isFrameKind(it.kind)) continue;
         const auto& c = theme.colors(it);
-        p.setPen(QPen(c.stroke, full ? 1.2 : 0));
+        const SubgraphRun run = it.kind == ItemKind::Subgraph ? subgraphRun(f, it) : SubgraphRun{};
+        QPen pen(run.taken ? QColor("#2e9d4f") : c.stroke, full ? (run.taken ? 2.4 : 1.2) : 0);
+        if (it.kind == ItemKind::Region && full) pen.setWidthF(1.8);
+        if (run.skipped && full) pen.setStyle(Qt::DashLine);
+        p.setPen(pen);
         p.setBrush(c.fill);
         drawShape(p, it, it.rect, full);
         if (full && !it.lines.empty()) {
             QFont fnt = labelFont(0);
             fnt.setPixelSize(11);
             p.setFont(fnt);
-            p.setPen(theme.dark ? QColor("#aab6c6") : QColor("#3d4f66"));
+            QColor text = theme.dark ? QColor("#aab6c6") : QColor("#3d4f66");
+            if (run.skipped) text.setAlpha(140);
+            p.setPen(text);
+            // Modules and regions close from the chevron; a subgraph is part of its region.
+            const QString lead = it.kind == ItemKind::Subgraph ? QString() : QChar(0x25BE) + QStringLiteral(" ");
             p.drawText(QRectF(it.rect.x + 8, it.rect.y + 3, std::max(0.0, it.rect.width - 16), 16),
-                       Qt::AlignLeft | Qt::AlignVCenter,
-                       QChar(0x25BE) + QStringLiteral(" ") + QString::fromStdString(it.lines.front()));
+                       Qt::AlignLeft | Qt::AlignVCenter, lead + QString::fromStdString(it.lines.front()) + run.suffix);
         }
+    }
+}
+
+// A subgraph the run did not take is veiled, its items included.
+void veilSkippedSubgraphs(QPainter& p, const Frame& f, const std::vector<int32_t>& items) {
+    for (int32_t i : items) {
+        const PlacedItem& it = f.r.items[i];
+        if (it.kind != ItemKind::Subgraph || !subgraphRun(f, it).skipped) continue;
+        QColor veil = f.rq.theme.background;
+        veil.setAlpha(150);
+        p.setPen(Qt::NoPen);
+        p.setBrush(veil);
+        p.drawRoundedRect(QRectF(it.rect.x + 1, it.rect.y + 20, it.rect.width - 2, it.rect.height - 21), 8, 8);
     }
 }
 
@@ -416,7 +462,7 @@ void drawItems(QPainter& p, const Frame& f, const std::vector<int32_t>& items, b
     const double borderW = full ? 1.2 : 0;
     for (int32_t i : items) {
         const PlacedItem& it = f.r.items[i];
-        if (it.kind == ItemKind::Frame) continue;
+        if (layout::isFrameKind(it.kind)) continue;
         const auto& c = theme.colors(it);
         const NodeDecoration* d = f.decoration(it);
         QPen pen(c.stroke, it.kind == ItemKind::Module && full ? 2.4 : borderW);
@@ -546,7 +592,7 @@ void drawLabels(QPainter& p, const Frame& f, const std::vector<int32_t>& items) 
     const auto& theme = f.rq.theme;
     for (int32_t i : items) {
         const PlacedItem& it = f.r.items[i];
-        if (it.lines.empty() || it.kind == ItemKind::Frame) continue;
+        if (it.lines.empty() || layout::isFrameKind(it.kind)) continue;
         if (it.kind == ItemKind::Module) {  // a "+": double-click opens it
             const QRectF plus(it.rect.right() - 15, it.rect.y + 4, 11, 11);
             p.setPen(QPen(theme.colors(it).stroke, 1.2));
@@ -608,6 +654,7 @@ void renderDetailed(QPainter& p, const Frame& f, bool full) {
     drawMarks(p, f, items, full);
     if (rq.diff) drawDiffMarks(p, f, items, full);
     if (full) drawLabels(p, f, items);
+    veilSkippedSubgraphs(p, f, items);
     if (rq.diff && rq.diff->dimUnchanged) dimUnchanged(p, f, items);
     p.restore();
 }

@@ -31,7 +31,7 @@ struct GraphTheme {
 
 private:
     void buildTable();
-    std::array<ItemColors, 11> kindColors_;   // by ItemKind (Op unused)
+    std::array<ItemColors, 13> kindColors_;   // by ItemKind (Op unused)
     std::array<ItemColors, 8> familyColors_;  // by OpFamily
 };
 

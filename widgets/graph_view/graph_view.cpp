@@ -353,7 +353,7 @@ bool GraphView::coversItems(const QRect& viewportRect) const {
     const QPointF a = mapToScene(viewportRect.topLeft()), b = mapToScene(viewportRect.bottomRight());
     for (int32_t i : lay->grid.itemsIn(layout::Rect{a.x(), a.y(), b.x() - a.x(), b.y() - a.y()})) {
         const auto& it = lay->result.items[static_cast<size_t>(i)];
-        if (it.kind == layout::ItemKind::Frame) continue;
+        if (layout::isFrameKind(it.kind)) continue;
         const QRectF r(mapFromScene(QPointF(it.rect.x, it.rect.y)),
                        mapFromScene(QPointF(it.rect.right(), it.rect.bottom())));
         if (r.intersects(viewportRect)) return true;
@@ -529,6 +529,12 @@ void GraphView::mouseReleaseEvent(QMouseEvent* e) {
                 const auto& r = it.rect;
                 const bool plus = it.kind == layout::ItemKind::Module && s.x() >= r.right() - 17 && s.y() <= r.y + 17;
                 const bool chevron = it.kind == layout::ItemKind::Frame && s.x() <= r.x + 20 && s.y() <= r.y + 20;
+                if (it.kind == layout::ItemKind::Region && s.x() <= r.x + 20 && s.y() <= r.y + 20) {
+                    session_->select(lay->refOf(item));
+                    session_->setRegionOpen(it.irIndex, false);
+                    pressed_ = dragging_ = false;
+                    return;
+                }
                 if (plus || chevron) {
                     session_->select(lay->refOf(item));
                     session_->setModuleExpanded(it.irIndex, plus);
@@ -551,7 +557,11 @@ void GraphView::mouseDoubleClickEvent(QMouseEvent* e) {
     if (item < 0) return;
     const auto& it = lay->result.items[item];
     // A box opens; a frame closes from its title bar (inside it, clicks belong to its children).
-    if (it.kind == layout::ItemKind::Module)
+    if (it.kind == layout::ItemKind::Op && it.region < 0 && session_->hasRegion(it.irIndex))
+        session_->setRegionOpen(it.irIndex, true);
+    else if (it.kind == layout::ItemKind::Region && s.y() <= it.rect.y + 22)
+        session_->setRegionOpen(it.irIndex, false);
+    else if (it.kind == layout::ItemKind::Module)
         session_->setModuleExpanded(it.irIndex, true);
     else if (it.kind == layout::ItemKind::Frame && s.y() <= it.rect.y + 22)
         session_->setModuleExpanded(it.irIndex, false);
@@ -582,6 +592,12 @@ void GraphView::contextMenuEvent(QContextMenuEvent* e) {
 void GraphView::addModuleActions(QMenu& menu, const ItemRef& ref) {
     const auto* tree = session_->moduleTree();
     const int64_t module = session_->moduleOf(ref);
+    if (ref.isNode() && session_->hasRegion(ref.index)) {
+        const bool open = session_->isRegionOpen(ref.index);
+        const QString name = QString::fromStdString(session_->document()->graph.nodes[ref.index].name);
+        menu.addAction(open ? tr("Hide subgraphs of %1").arg(name) : tr("Show subgraphs of %1").arg(name), this,
+                       [this, node = ref.index, open] { session_->setRegionOpen(node, !open); });
+    }
     if (ref.isModule() && module > 0) {
         const bool open = session_->isModuleExpanded(module);
         menu.addAction(open ? tr("Collapse %1").arg(QString::fromStdString(tree->module(module).path))
@@ -605,7 +621,11 @@ void GraphView::keyPressEvent(QKeyEvent* e) {
     const ItemRef sel = session_->selection();
     switch (e->key()) {
     case Qt::Key_Plus:
-    case Qt::Key_Right:  // open the selected module (tree-view keys)
+    case Qt::Key_Right:  // open the selected module or higher-order op (tree-view keys)
+        if (sel.isNode() && session_->hasRegion(sel.index) && !session_->isRegionOpen(sel.index)) {
+            session_->setRegionOpen(sel.index, true);
+            return;
+        }
         if (sel.isModule() && !session_->isModuleExpanded(sel.index)) {
             session_->setModuleExpanded(sel.index, true);
             return;
@@ -613,6 +633,10 @@ void GraphView::keyPressEvent(QKeyEvent* e) {
         break;
     case Qt::Key_Minus:
     case Qt::Key_Left: {  // close the selected module ('-' also the module around the selected op)
+        if (sel.isNode() && session_->hasRegion(sel.index) && session_->isRegionOpen(sel.index)) {
+            session_->setRegionOpen(sel.index, false);
+            return;
+        }
         if (e->key() == Qt::Key_Left && !sel.isModule()) break;
         const int64_t m = sel.isModule() && session_->isModuleExpanded(sel.index) ? sel.index : session_->moduleOf(sel);
         if (m > 0 && session_->isModuleExpanded(m)) {

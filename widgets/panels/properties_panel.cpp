@@ -24,7 +24,8 @@ constexpr int kRefRole = Qt::UserRole + 1;
 QString qs(const std::string& s) { return QString::fromStdString(s); }
 
 QString tensorSummary(const ir::TensorMeta& t) {
-    return QStringLiteral("%1  %2").arg(shapeText(t.shape), t.hasDtype() ? qs(t.dtype) : QStringLiteral("(no dtype)"));
+    return QStringLiteral("%1  %2").arg(qs(ir::shapeWithSymbols(t)),
+                                        t.hasDtype() ? qs(t.dtype) : QStringLiteral("(no dtype)"));
 }
 
 QString jsonScalar(const ir::AttrMap& v) {
@@ -128,6 +129,15 @@ void PropertiesPanel::showSummary() {
     for (size_t i = 0; i < g.graphOutputs.size(); ++i)
         link(out, qs(g.graphOutputs[i].name), tensorSummary(g.graphOutputs[i]),
              ItemRef::output(static_cast<int64_t>(i)));
+    // A dynamic-shape program: each symbol with the range it was exported for.
+    if (!g.symbolRanges.empty()) {
+        auto* symbols = section(tr("Symbols"));
+        for (const auto& r : g.symbolRanges)
+            row(symbols, qs(r.symbol),
+                QStringLiteral("[%1, %2]")
+                    .arg(r.min)
+                    .arg(r.max == INT64_MAX ? QStringLiteral("\u221e") : QString::number(r.max)));
+    }
 }
 
 void PropertiesPanel::showModule(int64_t id) {
@@ -192,6 +202,26 @@ void PropertiesPanel::showNode(int64_t n) {
     showNodeAttributes(node);
     showNodeInputs(n);
     showNodeOutputs(n);
+    showSubgraphs(node);
+}
+
+// A higher-order op's subgraphs (a .pt2 holds them): each with its ops and
+// what it takes and gives, drawn inside the op's frame in the graph.
+void PropertiesPanel::showSubgraphs(const ir::OpNode& node) {
+    if (node.subgraphs.empty()) return;
+    auto* s = section(tr("Subgraphs (%1)").arg(node.subgraphs.size()));
+    for (const auto& sub : node.subgraphs) {
+        if (!sub.graph) continue;
+        const auto& g = *sub.graph;
+        auto* item = row(s, qs(sub.name), tr("%n op(s)", "", static_cast<int>(g.nodes.size())));
+        QStringList ins, outs, ops;
+        for (const auto& in : g.graphInputs) ins << QStringLiteral("%1 %2").arg(qs(in.name), tensorSummary(in));
+        for (const auto& out : g.graphOutputs) outs << QStringLiteral("%1 %2").arg(qs(out.name), tensorSummary(out));
+        for (const auto& op : g.nodes) ops << qs(op.shortOpName());
+        row(item, tr("Inputs"), ins.join(QStringLiteral(", ")));
+        row(item, tr("Outputs"), outs.join(QStringLiteral(", ")));
+        row(item, tr("Ops"), ops.join(QStringLiteral(" → ")));
+    }
 }
 
 // Attributes, with the exporter's internal list bookkeeping spelled out.
@@ -314,7 +344,7 @@ void PropertiesPanel::showGraphInput(int64_t i) {
     const auto& t = g.graphInputs[i];
     auto* s = section(tr("Graph input"));
     row(s, tr("Name"), qs(t.name));
-    row(s, tr("Shape"), shapeText(t.shape));
+    row(s, tr("Shape"), qs(ir::shapeWithSymbols(t)));
     row(s, tr("dtype"), qs(t.dtype));
     auto* c = section(tr("Consumers"));
     for (const auto& use : doc->index->consumersOfGraphInput(i))
@@ -373,7 +403,7 @@ void PropertiesPanel::showOutput(int64_t i) {
     auto* s = section(tr("Graph output"));
     row(s, tr("Name"), QStringLiteral("output_%1").arg(i));
     row(s, tr("Tensor"), qs(t.name));
-    row(s, tr("Shape"), shapeText(t.shape));
+    row(s, tr("Shape"), qs(ir::shapeWithSymbols(t)));
     row(s, tr("dtype"), qs(t.dtype));
     if (auto p = doc->index->producerOfTensor(t.name))
         link(s, tr("producer"), qs(g.nodes[p->first].name), ItemRef::node(p->first));

@@ -5,6 +5,7 @@
 
 #include "core/ir/json_io.h"
 #include "core/ir/same_model.h"
+#include "core/modules/region_drawing.h"
 #include "widgets/common/document_path.h"
 
 namespace irscope::widgets {
@@ -243,6 +244,19 @@ void GraphSession::setModuleExpanded(int64_t module, bool expanded) {
     if (drawing_->isExpanded(static_cast<modules::ModuleId>(module)) == expanded) return;
     emit moduleToggling(module);
     drawing_->setExpanded(static_cast<modules::ModuleId>(module), expanded);
+    relayoutModulesNow();
+}
+
+bool GraphSession::hasRegion(int64_t node) const {
+    return drawing_ && doc_ && node >= 0 && node < static_cast<int64_t>(doc_->graph.nodes.size()) &&
+           modules::hasRegion(doc_->graph.nodes[static_cast<size_t>(node)]);
+}
+
+bool GraphSession::isRegionOpen(int64_t node) const { return drawing_ && drawing_->isRegionOpen(node); }
+
+void GraphSession::setRegionOpen(int64_t node, bool open) {
+    if (!hasRegion(node) || drawing_->isRegionOpen(node) == open) return;
+    drawing_->setRegionOpen(node, open);
     relayoutModulesNow();
 }
 

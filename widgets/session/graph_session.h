@@ -74,6 +74,11 @@ public:
     // Single toggles lay out on the UI thread (one module's contents: milliseconds).
     void setModuleExpanded(int64_t module, bool expanded);
     void toggleModule(int64_t module) { setModuleExpanded(module, !isModuleExpanded(module)); }
+    // A higher-order op (cond, while_loop, an autocast region) drawn open, as a
+    // frame around its subgraphs, or as its op box; false for other nodes.
+    bool hasRegion(int64_t node) const;
+    bool isRegionOpen(int64_t node) const;
+    void setRegionOpen(int64_t node, bool open);
     // Bulk changes re-lay out on a worker. depth < 0: the first view's depth.
     void expandModulesToDepth(int depth);
     void expandAllModules();

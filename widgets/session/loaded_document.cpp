@@ -36,9 +36,13 @@ ItemRef DocumentLayout::refOf(int32_t item) const {
     if (item < 0 || item >= static_cast<int32_t>(result.items.size())) return {};
     const auto* it = &result.items[item];
     if (it->kind == ItemKind::Ghost && it->ghostOf >= 0) it = &result.items[it->ghostOf];
+    // Anything drawn for a higher-order op, its subgraphs included, stands for that op.
+    if (it->region >= 0) return ItemRef::node(it->region);
     const QString name = QString::fromStdString(it->name);
     switch (it->kind) {
-    case ItemKind::Op: return ItemRef::node(it->irIndex, name);
+    case ItemKind::Op:
+    case ItemKind::Region:
+    case ItemKind::Subgraph: return ItemRef::node(it->irIndex, name);
     case ItemKind::GraphInput: return ItemRef::graphInput(it->irIndex, name);
     case ItemKind::Output: return ItemRef::output(it->irIndex, name);
     case ItemKind::Ghost: return {};
@@ -147,13 +151,16 @@ void buildLookups(DocumentLayout& lay, const LoadedDocument& doc) {
     for (size_t i = 0; i < r.items.size(); ++i) {
         const auto& it = r.items[i];
         const auto id = static_cast<int32_t>(i);
+        if (it.region >= 0) continue;  // inside a subgraph: indexes count there
         switch (it.kind) {
-        case ItemKind::Op: put(out->nodeItem, it.irIndex, id); break;
+        case ItemKind::Op:
+        case ItemKind::Region: put(out->nodeItem, it.irIndex, id); break;
         case ItemKind::GraphInput: put(out->inputItem, it.irIndex, id); break;
         case ItemKind::Output: put(out->outputItem, it.irIndex, id); break;
         case ItemKind::Ghost:
         case ItemKind::Module:
         case ItemKind::Frame:
+        case ItemKind::Subgraph:
         case ItemKind::Port: break;
         default: out->weightItems[QString::fromStdString(it.name)].push_back(id); break;
         }

@@ -21,9 +21,14 @@ struct NodeDecoration {
     QString badge;              // short text drawn at the box's top-right ("1.2e-3"), empty: none
     bool missingValue = false;  // needs (or, on a placeholder, is) a value the pre-flight check found missing: red mark
     double seconds = 0;         // time the node took when it ran (summed per module in the Modules dock)
+    // A higher-order op after it ran: the subgraph a cond took, or how often
+    // a loop's body ran (-1: not that kind, or not run). Drawn on its region.
+    int32_t takenSubgraph = -1;
+    int64_t iterations = -1;
 
     bool isEmpty() const {
-        return state == RunMark::None && !breakpoint && !overlay.isValid() && badge.isEmpty() && !missingValue;
+        return state == RunMark::None && !breakpoint && !overlay.isValid() && badge.isEmpty() && !missingValue &&
+               takenSubgraph < 0 && iterations < 0;
     }
 };
 

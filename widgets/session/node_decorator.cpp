@@ -66,6 +66,8 @@ void NodeDecorator::decorateNodes(const OverlayScale* scale) {
         }
         d.breakpoint = info.breakpoint;
         d.missingValue = info.needsMissing;
+        d.takenSubgraph = info.takenSubgraph;
+        d.iterations = info.iterations;
         if (d.state == RunMark::Done) d.seconds = info.seconds;
         if (scale) {
             d.overlay = scale->color(values[i]);

@@ -375,6 +375,11 @@ NodeInfo Debugger::nodeInfo(int64_t node) const {
     info.diagnostics = s.diagnostics(node);
     if (auto e = s.error(); e && e->node == node) info.error = e->message;
     const auto& n = d_->graph.nodes[node];
+    info.widened = s.widenedReason(node);
+    if (!n.subgraphs.empty()) {
+        info.takenSubgraph = s.takenSubgraph(node);
+        info.iterations = s.iterations(node);
+    }
     for (const auto& o : n.outputs) {
         at::Tensor t;
         if (s.value(o.name, t)) info.outputBytes += t.numel() * t.element_size();

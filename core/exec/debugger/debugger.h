@@ -61,6 +61,11 @@ struct NodeInfo {
     size_t outputBytes = 0;  // of its outputs still held
     std::vector<std::string> diagnostics;
     std::string error;  // when failed
+    // Computed in float32 for want of a float16 / bfloat16 kernel: libtorch's reason ("" otherwise).
+    std::string widened;
+    // A higher-order op that ran: the subgraph a cond took, how often a loop ran its body (-1: n/a).
+    int32_t takenSubgraph = -1;
+    int64_t iterations = -1;
 };
 
 class Debugger {

@@ -275,6 +275,24 @@ std::map<int64_t, std::string> Session::widenedNodes() const {
     auto lock = d_->callerLock();
     return d_->exec.widenedNodes();
 }
+std::string Session::widenedReason(int64_t node) const {
+    auto lock = d_->callerLock();
+    const auto& w = d_->exec.widenedNodes();
+    auto it = w.find(node);
+    return it == w.end() ? std::string() : it->second;
+}
+int32_t Session::takenSubgraph(int64_t node) const {
+    auto lock = d_->callerLock();
+    const auto& t = d_->exec.takenBranches();
+    auto it = t.find(node);
+    return it == t.end() ? -1 : static_cast<int32_t>(it->second);
+}
+int64_t Session::iterations(int64_t node) const {
+    auto lock = d_->callerLock();
+    const auto& t = d_->exec.iterations();
+    auto it = t.find(node);
+    return it == t.end() ? -1 : it->second;
+}
 std::optional<NodeError> Session::error() const {
     auto lock = d_->callerLock();
     return d_->error;

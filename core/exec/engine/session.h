@@ -94,6 +94,12 @@ public:
     // Nodes that computed in float32 because this libtorch has no kernel for
     // their float16 / bfloat16 inputs, with libtorch's reason (Executor::widenedNodes).
     std::map<int64_t, std::string> widenedNodes() const;
+    std::string widenedReason(int64_t node) const;  // "" when it ran in its own dtype
+    // A higher-order op's last run: the subgraph a cond took (its index in
+    // OpNode::subgraphs), and how many times a loop, scan or map ran its
+    // body; -1 when not that kind of op or not run.
+    int32_t takenSubgraph(int64_t node) const;
+    int64_t iterations(int64_t node) const;
 
     // Retention.
     void setRetention(RetentionPolicy policy);
