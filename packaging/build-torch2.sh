@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # `bash packaging/setup.sh torch2`: irscope built against the libtorch inside
 # PyTorch's own CPU wheel (the PyTorch users export their models with), in
-# build-torch2/, and every test suite run there. Debian's libtorch 1.13 stays
+# build-torch2/, and every test suite run there; then the same venv gets
+# irscope as a Python user installs it (`pip install .`), and the installed
+# command and Python API are tested there (tests/python/test_python_api.py). Debian's libtorch 1.13 stays
 # the default build and the one the package ships; this one proves the code
 # and the tests hold on a current libtorch too.
 #
@@ -59,5 +61,21 @@ stage_end $status
 stage_begin "torch2 ctest"
 status=0
 ctest --test-dir build-torch2 --output-on-failure -j"$(nproc)" || status=$?
+stage_end $status
+(( status == 0 )) || exit $status
+
+# The package a Python user installs (pyproject.toml, docs/python.md): `pip
+# install .` of this clone into the same venv builds irscope against its torch
+# (build-wheel/ keeps the build for the next install), then the installed
+# command and the Python API are tested from that venv.
+stage_begin "torch2 pip install ."
+status=0
+"$venv/bin/pip" install -q --no-compile --disable-pip-version-check . || status=$?
+stage_end $status
+(( status == 0 )) || exit $status
+
+stage_begin "torch2 python API"
+status=0
+QT_QPA_PLATFORM=offscreen "$venv/bin/python" tests/python/test_python_api.py || status=$?
 stage_end $status
 exit $status

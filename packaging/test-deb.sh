@@ -46,7 +46,7 @@ dpkg-deb -x "$deb" "$root"
 bin="$root/usr/bin/irscope"
 ex="$root/usr/share/irscope/examples"
 got=$(env -u LD_LIBRARY_PATH "$bin" --version)
-[[ $got == "irscope $version" ]] || fail "--version said '$got'"
+[[ $got == "irscope $version (built with libtorch "* ]] || fail "--version said '$got'"
 env -u LD_LIBRARY_PATH "$bin" info "$ex/mlp.json" | grep -q "SimpleMLP" || fail "info on an installed example"
 # A torch command loads /usr/lib/irscope/libirscope_commands.so from beside the binary.
 env -u LD_LIBRARY_PATH "$bin" run "$ex/llama_block.json" --weights "$ex/llama_block.weights.pt" \

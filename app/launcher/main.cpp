@@ -87,6 +87,10 @@ int runGui(int argc, char** argv) {
     const auto* module = irscope::app::loadModule("irscope_gui", error);
     if (!module || !module->gui) {
         std::cerr << "irscope: cannot start the window: " << (error.empty() ? "not a GUI module" : error) << "\n";
+        // A pip-installed irscope uses the system's Qt 6 (README: Install with pip).
+        if (error.find("libQt6") != std::string::npos)
+            std::cerr << "irscope: Qt 6 is not installed. On Debian or Ubuntu: sudo apt-get install libqt6widgets6 "
+                         "libqt6charts6 libqt6svgwidgets6 libqt6network6 qt6-qpa-plugins\n";
         return kExitUsage;
     }
     return module->gui->main(argc, argv);
@@ -97,7 +101,7 @@ int launch(int argc, char** argv) {
     if (argc >= 2) {
         const std::string first = argv[1];
         if (first == "--version" || first == "-V") {
-            std::cout << "irscope " IRSCOPE_VERSION "\n";
+            std::cout << "irscope " IRSCOPE_VERSION " (built with libtorch " IRSCOPE_TORCH_VERSION ")\n";
             return kExitOk;
         }
         if (first == "--help" || first == "-h" || first == "help") {
