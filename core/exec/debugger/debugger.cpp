@@ -329,6 +329,7 @@ std::vector<MissingRow> Debugger::missing() const {
 // ------------------------------------------------------------------ run control
 
 void Debugger::reset() {
+    d_->frames.leave();
     d_->session.reset();
     std::lock_guard lock(d_->m);
     d_->overlays.reset(d_->graph.nodes.size());
@@ -337,14 +338,19 @@ void Debugger::reset() {
 RunStatus Debugger::finish(const RunResult& r) { return describeStop(d_->graph, r, d_->session.cursor()); }
 
 RunStatus Debugger::step() {
+    if (d_->frames.frame()) {
+        if (d_->frames.step(d_->session)) return inFrame(StopReason::Stepped, "stepped");
+        RunStatus st;
+        st.reason = StopReason::Stepped;
+        st.message = "stepped out: stopped before " + (d_->session.finished()
+                                                            ? std::string("the end")
+                                                            : "'" + d_->graph.nodes[cursor()].name + "'");
+        return st;
+    }
     return finish(d_->session.step([this](int64_t node) { d_->recordRun(node); }));
 }
-RunStatus Debugger::runTo(int64_t node) {
-    return finish(d_->session.runTo(node, [this](int64_t n) { d_->recordRun(n); }));
-}
-RunStatus Debugger::runToEnd() {
-    return finish(d_->session.runToEnd([this](int64_t node) { d_->recordRun(node); }));
-}
+RunStatus Debugger::runTo(int64_t node) { return runWithSubgraphBreakpoints(node); }
+RunStatus Debugger::runToEnd() { return runWithSubgraphBreakpoints(nodeCount() - 1); }
 void Debugger::cancel() { d_->session.cancel(); }
 void Debugger::setBreakpoint(int64_t node, bool on) { d_->session.setBreakpoint(node, on); }
 bool Debugger::hasBreakpoint(int64_t node) const { return d_->session.hasBreakpoint(node); }

@@ -34,6 +34,7 @@
 
 #include "core/exec/debugger/node_overlays.h"
 #include "core/exec/debugger/run_status.h"
+#include "core/exec/debugger/subgraph_frames.h"
 #include "core/exec/debugger/watchpoints.h"
 #include "core/exec/engine/exec_types.h"
 #include "core/exec/numerics/error_report.h"
@@ -158,6 +159,24 @@ public:
     size_t bytesHeld() const;
     double totalSeconds() const;
 
+    // ---- inside higher-order ops (subgraph_frames.h): a cond's branch, a loop's body
+    // Where the debugger stands inside one, if it does.
+    std::optional<SubgraphFrame> frame() const;
+    // At a higher-order op: runs it and stands before its first subgraph
+    // node (its first call). In a frame, and elsewhere, as step().
+    RunStatus stepInto();
+    // Leaves the frame: the op has run, the cursor is after it.
+    RunStatus stepOut();
+    // The iteration selector: call `call` of the op's recorded calls, done
+    // (every value shown). False when there is no such call.
+    bool selectCall(int64_t node, size_t call);
+    std::vector<SubgraphCallInfo> subgraphCalls(int64_t node) const;
+    // Breakpoints on nodes inside subgraphs: Continue and Run To stop there,
+    // in the first call that reaches the node, after the op has run.
+    void setSubgraphBreakpoint(const SubgraphBreakpoint& b, bool on);
+    bool hasSubgraphBreakpoint(const SubgraphBreakpoint& b) const;
+    std::vector<SubgraphBreakpoint> subgraphBreakpoints() const;
+
     NodeInfo nodeInfo(int64_t node) const;
     std::vector<NodeInfo> nodeInfos() const;
     std::optional<NodeError> error() const;
@@ -266,6 +285,8 @@ public:
 
 private:
     RunStatus finish(const RunResult& result);
+    RunStatus inFrame(StopReason reason, const std::string& how) const;
+    RunStatus runWithSubgraphBreakpoints(int64_t last);
     RunStatus continueAfterOverride(int64_t cursor, const std::string& tensor, const std::string& what);
     void valuesChanged();
     void applyConstants();

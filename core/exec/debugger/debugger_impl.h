@@ -12,6 +12,7 @@
 
 #include "core/exec/debugger/debugger.h"
 #include "core/exec/debugger/run_checks.h"
+#include "core/exec/debugger/subgraph_frames.h"
 #include "core/exec/engine/executor.h"
 #include "core/exec/engine/session.h"
 #include "core/exec/numerics/tensor_probes.h"
@@ -32,10 +33,11 @@ DivergenceInfo firstFailingRow(const std::vector<OutputError>& rows, const Refer
 at::Tensor tensorFromText(const ParsedValues& parsed, c10::ScalarType dtype);
 
 struct Debugger::Impl {
-    Impl(const ir::Graph& g, RetentionPolicy p) : graph(g), session(g, p), sources(g), checks(g) {}
+    Impl(const ir::Graph& g, RetentionPolicy p) : graph(g), session(g, p), frames(g), sources(g), checks(g) {}
 
     const ir::Graph& graph;
     Session session;
+    SubgraphFrames frames;  // its own lock
     mutable std::mutex m;  // everything below
     ValueSources sources;
     io::TensorMap effectiveInputs;
@@ -66,7 +68,12 @@ struct Debugger::Impl {
     // reference's in its place), the session's (node outputs, inputs,
     // registry), else any loaded file entry.
     at::Tensor actual(const std::string& name) const {
-        at::Tensor t = checks.ownValue(name);
+        at::Tensor t;
+        if (SubgraphFrames::isQualified(name)) {
+            frames.value(session, name, t);
+            return t;
+        }
+        t = checks.ownValue(name);
         if (t.defined()) return t;
         if (session.value(name, t)) return t;
         std::lock_guard lock(m);

@@ -51,6 +51,12 @@ struct NodeError {
 // not found in registry for node 'mul'." The CLI keeps them; the window says it its way.
 std::string torchIrMissingMessage(const std::string& name, const std::string& node);
 
+// One recorded run of a higher-order op's subgraph (Executor::subgraphCalls).
+struct SubgraphCallInfo {
+    int32_t subgraph = 0;   // index in OpNode::subgraphs
+    int64_t iteration = 0;  // calls of that subgraph before it, in the node's run
+};
+
 enum class StopReason {
     Finished,       // every node ran
     Stepped,        // step(): one node ran

@@ -278,6 +278,8 @@ void Executor::reset() {
     fallbacks_.clear();
     takenBranches_.clear();
     iterations_.clear();
+    calls_.clear();
+    unrecordedCalls_.clear();
     castSaved_.clear();
     // The last run may have written into the copies of the user's tensors.
     for (size_t j = 0; j < rootOriginals_.size(); ++j) {

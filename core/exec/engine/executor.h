@@ -101,6 +101,20 @@ public:
     // times a loop, scan or map ran its body.
     const std::map<int64_t, size_t>& takenBranches() const { return takenBranches_; }
     const std::map<int64_t, int64_t>& iterations() const { return iterations_; }
+    // Every run of a higher-order op's subgraph, in the order they ran, with
+    // the values the call computed (the subgraph's inputs and its nodes'
+    // outputs, by the subgraph's tensor names): what the debugger steps
+    // through and shows per iteration (debugger/subgraph_frames.h). The first
+    // kRecordedCalls calls of a node are kept; cleared by reset().
+    struct SubgraphCall {
+        size_t subgraph = 0;     // index in OpNode::subgraphs
+        int64_t iteration = 0;   // how many calls of that subgraph came before, in this run of the node
+        std::unordered_map<std::string, at::Tensor> values;
+    };
+    static constexpr size_t kRecordedCalls = 1024;
+    // The node's recorded calls (nullptr: none), and how many calls ran beyond them.
+    const std::vector<SubgraphCall>* subgraphCalls(int64_t node) const;
+    int64_t unrecordedCalls(int64_t node) const;
 
     // Every placeholder or graph input without a value, with the nodes that need it.
     std::vector<MissingValue> preflight() const;
@@ -159,6 +173,7 @@ private:
     // higher_order_run.cpp: a node that owns subgraphs (cond, loops, regions).
     void runHigherOrder(int64_t node);
     std::vector<at::Tensor> runSubgraph(int64_t node, size_t which, const std::vector<at::Tensor>& operands);
+    void recordCall(int64_t node, size_t which, const Executor& nested);
     // widened_run.cpp: rerun a node that failed for want of a reduced-precision kernel.
     void runWidened(int64_t node, std::vector<std::string>& diagnostics, std::exception_ptr failure,
                     at::ScalarType fallbackType);
@@ -226,6 +241,8 @@ private:
     std::map<std::pair<int64_t, size_t>, std::unique_ptr<Executor>> subgraphExecutors_;
     std::map<int64_t, size_t> takenBranches_;
     std::map<int64_t, int64_t> iterations_;
+    std::map<int64_t, std::vector<SubgraphCall>> calls_;
+    std::map<int64_t, int64_t> unrecordedCalls_;
     std::unordered_map<uint32_t, at::Tensor> overrides_;  // by value slot (setOverride)
 };
 

@@ -143,6 +143,8 @@ void Executor::runHigherOrder(int64_t i) {
         return out;
     };
 
+    calls_.erase(i);  // this run's calls only
+    unrecordedCalls_.erase(i);
     Tensors out;
     try {
         const std::string& op = node.opType;
@@ -240,6 +242,7 @@ std::vector<at::Tensor> Executor::runSubgraph(int64_t node, size_t which, const 
             throw ExecError(owner.name, owner.opType, "in its subgraph '" + named.name + "', " + e.what());
         }
     }
+    recordCall(node, which, *nested);
     std::vector<at::Tensor> out;
     for (const auto& o : sub.graphOutputs) {
         at::Tensor v = nested->valueOf(o.name);
@@ -249,6 +252,33 @@ std::vector<at::Tensor> Executor::runSubgraph(int64_t node, size_t which, const 
         out.push_back(std::move(v));
     }
     return out;
+}
+
+void Executor::recordCall(int64_t node, size_t which, const Executor& nested) {
+    auto& calls = calls_[node];
+    if (calls.size() >= kRecordedCalls) {
+        ++unrecordedCalls_[node];
+        return;
+    }
+    SubgraphCall call;
+    call.subgraph = which;
+    for (const auto& c : calls) call.iteration += c.subgraph == which;
+    const ir::Graph& sub = nested.graph();
+    for (const auto& in : sub.graphInputs) call.values.emplace(in.name, nested.valueOf(in.name));
+    for (const auto& n : sub.nodes)
+        for (const auto& o : n.outputs)
+            if (at::Tensor v = nested.valueOf(o.name); v.defined()) call.values.emplace(o.name, std::move(v));
+    calls.push_back(std::move(call));
+}
+
+const std::vector<Executor::SubgraphCall>* Executor::subgraphCalls(int64_t node) const {
+    auto it = calls_.find(node);
+    return it == calls_.end() ? nullptr : &it->second;
+}
+
+int64_t Executor::unrecordedCalls(int64_t node) const {
+    auto it = unrecordedCalls_.find(node);
+    return it == unrecordedCalls_.end() ? 0 : it->second;
 }
 
 }  // namespace irscope::exec

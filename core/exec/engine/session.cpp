@@ -293,6 +293,26 @@ int64_t Session::iterations(int64_t node) const {
     auto it = t.find(node);
     return it == t.end() ? -1 : it->second;
 }
+std::vector<SubgraphCallInfo> Session::subgraphCalls(int64_t node) const {
+    auto lock = d_->callerLock();
+    std::vector<SubgraphCallInfo> out;
+    if (const auto* calls = d_->exec.subgraphCalls(node))
+        for (const auto& c : *calls) out.push_back({static_cast<int32_t>(c.subgraph), c.iteration});
+    return out;
+}
+int64_t Session::unrecordedCalls(int64_t node) const {
+    auto lock = d_->callerLock();
+    return d_->exec.unrecordedCalls(node);
+}
+bool Session::subgraphValue(int64_t node, size_t call, const std::string& name, at::Tensor& out) const {
+    auto lock = d_->callerLock();
+    const auto* calls = d_->exec.subgraphCalls(node);
+    if (!calls || call >= calls->size()) return false;
+    auto it = (*calls)[call].values.find(name);
+    if (it == (*calls)[call].values.end()) return false;
+    out = it->second;
+    return out.defined();
+}
 std::optional<NodeError> Session::error() const {
     auto lock = d_->callerLock();
     return d_->error;

@@ -100,6 +100,12 @@ public:
     // body; -1 when not that kind of op or not run.
     int32_t takenSubgraph(int64_t node) const;
     int64_t iterations(int64_t node) const;
+    // The higher-order op's recorded subgraph calls in the order they ran
+    // (Executor::subgraphCalls), how many ran beyond those, and a value of
+    // call `call` by the subgraph's tensor name (false: none).
+    std::vector<SubgraphCallInfo> subgraphCalls(int64_t node) const;
+    int64_t unrecordedCalls(int64_t node) const;
+    bool subgraphValue(int64_t node, size_t call, const std::string& tensorName, at::Tensor& out) const;
 
     // Retention.
     void setRetention(RetentionPolicy policy);
