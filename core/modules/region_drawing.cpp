@@ -82,8 +82,9 @@ LayoutResult layOutRegion(const ir::OpNode& node, int64_t nodeIndex, const Drawi
         frame.lines = {subgraphTitle(sub)};
         frame.region = nodeIndex;
         frame.subgraph = static_cast<int32_t>(s);
-        const double titleWidth =
-            (io.textWidth ? io.textWidth(frame.lines.front()) : layout::defaultTextWidth(frame.lines.front())) + 40;
+        // Room for what a run adds to the title ("  ▶ iteration 12 of 40", "  ✔ ran 5 times").
+        const std::string widest = frame.lines.front() + "  > iteration 9999 of 9999";
+        const double titleWidth = (io.textWidth ? io.textWidth(widest) : layout::defaultTextWidth(widest)) + 24;
         const double w = std::max(inner.bounds.width, titleWidth);
         frame.rect = {x, pad, w, inner.bounds.height + header};
         out.items.push_back(frame);

@@ -82,8 +82,7 @@ private Q_SLOTS:
         QCOMPARE(f->cursor, int64_t(0));
         QCOMPARE(f->calls, size_t(11));  // 6 conditions, 5 bodies
         QCOMPARE(f->iterationsOfIt, int64_t(6));
-        QVERIFY2(in.message.find("cond_graph_0 (iteration 1 of 6)") != std::string::npos,
-                 in.message.c_str());
+        QVERIFY2(in.message.find("cond_graph_0 (iteration 1 of 6)") != std::string::npos, in.message.c_str());
         // The loop itself ran: the cursor is past it.
         QCOMPARE(d.cursor(), p.loop + 1);
 
@@ -134,8 +133,8 @@ private Q_SLOTS:
         at::Tensor x;
         QVERIFY(d.session().value("x", x));
         const auto& loopNode = p.graph.nodes[static_cast<size_t>(p.loop)];
-        const std::string acc =
-            SubgraphFrames::qualifiedName(loopNode.name, loopNode.subgraphs[p.subgraphNamed("body_graph")].name, p.accNode());
+        const std::string acc = SubgraphFrames::qualifiedName(
+            loopNode.name, loopNode.subgraphs[p.subgraphNamed("body_graph")].name, p.accNode());
         int bodies = 0;
         for (size_t c = 0; c < calls.size(); ++c) {
             if (calls[c].subgraph != p.subgraphNamed("body_graph")) continue;

@@ -6,7 +6,11 @@
 // range; a damaged archive is called damaged, not "no state_dict loaded".
 // A cond is drawn as a frame around both branches; after a run the branch
 // taken is marked (decoration, Execution section), per input; its frame
-// closes from its title like a module's.
+// closes from its title like a module's. Step Into a while_loop stands
+// before its first subgraph node, the Call Stack shows the subgraph and its
+// iteration above the loop, the iteration selector brings back any
+// iteration's values, and F9 on a node inside the body stops Continue there,
+// once per iteration.
 #include <QFileInfo>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -14,8 +18,12 @@
 
 #include "widgets/debugger/debugger_ui.h"
 #include "widgets/debugger/exec_info_panel.h"
+#include "widgets/debugger/iteration_selector.h"
+#include "widgets/debugger/tensor_viewer.h"
+#include "widgets/debugger/tensor_viewer_area.h"
 #include "widgets/graph_view/graph_view.h"
 #include "widgets/main_window/main_window.h"
+#include "widgets/panels/call_stack_panel.h"
 #include "widgets/session/debug_controller.h"
 #include "widgets/session/graph_session.h"
 #include "widgets/session/loaded_document.h"
@@ -132,6 +140,92 @@ private slots:
         QCOMPARE(closed.size(), size_t(1));
         QCOMPARE(s->layout()->result.items[static_cast<size_t>(closed.front())].kind, irscope::layout::ItemKind::Op);
         s->setRegionOpen(cond, true);
+    }
+
+    void stepIntoALoopBodyChooseAnIterationAndBreakInside() {
+        DebugController* c = ui_.controller;
+        GraphSession* s = window_->session();
+        QVERIFY(open(QStringLiteral("while_loop_count.pt2")));
+        const auto& nodes = s->document()->graph.nodes;
+        int64_t loop = -1;
+        for (size_t n = 0; n < nodes.size(); ++n)
+            if (!nodes[n].subgraphs.empty()) loop = static_cast<int64_t>(n);
+        QVERIFY(loop >= 0);
+        const auto& subs = nodes[static_cast<size_t>(loop)].subgraphs;
+        const int32_t body = subs[0].name.find("body") != std::string::npos ? 0 : 1;
+        const auto& bodyGraph = *subs[static_cast<size_t>(body)].graph;
+        const std::string acc = bodyGraph.graphOutputs.back().name;  // acc * 0.5 + 1.0
+        int64_t accAt = -1;
+        for (size_t j = 0; j < bodyGraph.nodes.size(); ++j)
+            if (bodyGraph.nodes[j].outputs.front().name == acc) accAt = static_cast<int64_t>(j);
+        QVERIFY(accAt >= 0);
+
+        while (c->cursor() < loop) {
+            ui_.stepAction->trigger();
+            QVERIFY(c->waitIdle());
+        }
+        ui_.stepIntoAction->trigger();
+        QVERIFY(c->waitIdle());
+        QVERIFY(c->frame());
+        QCOMPARE(c->frame()->node, loop);
+        QCOMPARE(c->frame()->cursor, int64_t(0));
+        QCOMPARE(s->currentNode(), loop);  // the loop is the call site
+        auto* stack = window_->panelAs<CallStackPanel>(kCallStackPanel);
+        QStringList frames = stack->frames();
+        QVERIFY2(frames.size() >= 3, qPrintable(frames.join(" | ")));
+        QVERIFY2(frames[0].startsWith(QStringLiteral("▶ lt")), qPrintable(frames.join(" | ")));
+        QVERIFY2(frames[1].contains(QStringLiteral("cond_graph_0    iteration 1 of 6")),
+                 qPrintable(frames.join(" | ")));
+        QVERIFY2(frames[2].startsWith(QString::fromStdString(nodes[static_cast<size_t>(loop)].name)),
+                 qPrintable(frames.join(" | ")));
+
+        // F10 twice: past the condition into the first body call.
+        for (int k = 0; k < 2; ++k) {
+            ui_.stepAction->trigger();
+            QVERIFY(c->waitIdle());
+        }
+        QCOMPARE(c->frame()->subgraph, body);
+        QCOMPARE(c->frame()->iteration, int64_t(0));
+
+        // The iteration selector: the fifth iteration, every value of it shown.
+        auto* selector = window_->findChild<IterationSelector*>();
+        QVERIFY(selector);
+        QCOMPARE(selector->iterations(), 5);
+        selector->choose(5);
+        QVERIFY(c->waitIdle());
+        QCOMPARE(c->frame()->iteration, int64_t(4));
+        QCOMPARE(selector->iteration(), 5);
+        // Selecting the body's node shows its value of that iteration in the Tensor dock.
+        s->select(ItemRef::subgraphNode(loop, body, accAt, QString::fromStdString(acc)));
+        QVERIFY(c->waitIdle());
+        auto* viewer = ui_.tensors->follower();
+        const QString qualified =
+            QString::fromStdString(nodes[static_cast<size_t>(loop)].name + "/" + subs[body].name + "/" + acc);
+        QCOMPARE(viewer->tensor(), qualified);
+        QVERIFY2(viewer->summaryText().contains(QStringLiteral("3 × 4")) ||
+                     viewer->summaryText().contains(QStringLiteral("[3, 4]")),
+                 qPrintable(viewer->summaryText()));
+
+        // Shift+F11 leaves the loop.
+        ui_.stepOutAction->trigger();
+        QVERIFY(c->waitIdle());
+        QVERIFY(!c->frame());
+
+        // F9 on the body's node: Continue stops there in each iteration, then finishes.
+        ui_.resetAction->trigger();
+        QVERIFY(c->waitIdle());
+        c->toggleBreakpointAtSelection();
+        QCOMPARE(c->subgraphBreakpoints().size(), size_t(1));
+        for (int k = 0; k < 5; ++k) {
+            const QString status = continueToEnd();
+            QVERIFY2(c->frame() && c->frame()->iteration == k && c->frame()->cursor == accAt, qPrintable(status));
+            QVERIFY2(status.contains(QStringLiteral("breakpoint")), qPrintable(status));
+        }
+        continueToEnd();
+        QVERIFY(!c->frame());
+        QCOMPARE(c->cursor(), c->nodeCount());
+        c->toggleBreakpointAtSelection();
+        QVERIFY(c->subgraphBreakpoints().empty());
     }
 
     // A sequence longer than Dim("seq", max=256): refused before any node

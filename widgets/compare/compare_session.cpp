@@ -234,6 +234,7 @@ ItemRef CompareSession::partnerRef(GraphSession* to, const ItemRef& ref) const {
         return id == modules::kNoModule ? ItemRef{} : ItemRef::module(id, ref.name);
     }
     case RefKind::Output: return ref;  // outputs pair by position
+    case RefKind::SubgraphNode:        // subgraphs are not paired
     case RefKind::None: break;
     }
     return {};

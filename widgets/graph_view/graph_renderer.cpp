@@ -61,6 +61,18 @@ struct Frame {
         default: return DiffMark::None;
         }
     }
+    // A subgraph op against the debugger's frame: -1 not in the frame's call,
+    // 0 ran, 1 the next node, 2 not reached yet.
+    int framePosition(const PlacedItem& it) const {
+        if (!rq.frame || !*rq.frame || it.region < 0 || it.kind != ItemKind::Op) return -1;
+        const auto& fr = **rq.frame;
+        if (fr.node != it.region || fr.subgraph != it.subgraph) return -1;
+        return it.irIndex < fr.cursor ? 0 : it.irIndex == fr.cursor ? 1 : 2;
+    }
+    bool subgraphBreakpoint(const PlacedItem& it) const {
+        return it.region >= 0 && it.kind == ItemKind::Op && rq.subgraphBreakpoint &&
+               rq.subgraphBreakpoint(it.region, it.subgraph, it.irIndex);
+    }
     int32_t moduleChanges(const PlacedItem& it) const {
         return rq.diff && it.kind == ItemKind::Module ? rq.diff->changesIn(it.irIndex) : 0;
     }
@@ -306,6 +318,13 @@ struct SubgraphRun {
 
 SubgraphRun subgraphRun(const Frame& f, const PlacedItem& it) {
     SubgraphRun out;
+    // The debugger stands in this subgraph: which call of it.
+    if (f.rq.frame && *f.rq.frame && (*f.rq.frame)->node == it.irIndex && (*f.rq.frame)->subgraph == it.subgraph) {
+        const auto& fr = **f.rq.frame;
+        out.taken = true;
+        out.suffix = QStringLiteral("  \u25B6 iteration %1 of %2").arg(fr.iteration + 1).arg(fr.iterationsOfIt);
+        return out;
+    }
     const NodeDecoration* d = f.rq.decoration ? f.rq.decoration(it.irIndex) : nullptr;
     if (!d) return out;
     if (d->takenSubgraph >= 0) {
@@ -313,7 +332,10 @@ SubgraphRun subgraphRun(const Frame& f, const PlacedItem& it) {
         out.skipped = !out.taken;
         out.suffix = out.taken ? QStringLiteral("  \u2714 taken") : QStringLiteral("  (not taken)");
     } else if (d->iterations >= 0) {
-        out.suffix = QStringLiteral("  \u2714 ran %1 time%2").arg(d->iterations).arg(d->iterations == 1 ? "" : "s");
+        const int64_t runs = it.subgraph >= 0 && it.subgraph < static_cast<int32_t>(d->subgraphRuns.size())
+                                 ? d->subgraphRuns[static_cast<size_t>(it.subgraph)]
+                                 : d->iterations;
+        out.suffix = QStringLiteral("  \u2714 ran %1 time%2").arg(runs).arg(runs == 1 ? "" : "s");
     }
     return out;
 }
@@ -471,7 +493,7 @@ void drawItems(QPainter& p, const Frame& f, const std::vector<int32_t>& items, b
         // border dashed) while it is still to run. Rings are for the selection,
         // the cursor and failures; the selection's neighbours show on edges.
         QColor fill = d && d->overlay.isValid() ? d->overlay : c.fill;
-        if (d && d->state == RunMark::Pending) {
+        if ((d && d->state == RunMark::Pending) || f.framePosition(it) == 2) {
             fill.setAlpha(70);
             if (full) pen.setStyle(Qt::DashLine);
         }
@@ -502,7 +524,8 @@ void drawMarks(QPainter& p, const Frame& f, const std::vector<int32_t>& items, b
         const uint8_t fl = f.itemFlag(i);
         const PlacedItem& it = f.r.items[i];
         const NodeDecoration* d = f.decoration(it);
-        if (!fl && !d) continue;
+        const bool next = f.framePosition(it) == 1, inner = f.subgraphBreakpoint(it);
+        if (!fl && !d && !next && !inner) continue;
         p.setBrush(Qt::NoBrush);
         auto ring = [&](const QColor& color, double width, double out) {
             QPen pen(color, full ? width : 0);
@@ -511,7 +534,7 @@ void drawMarks(QPainter& p, const Frame& f, const std::vector<int32_t>& items, b
             drawShape(p, it, grow(it.rect, out), full);
         };
         if (d && d->state == RunMark::Failed) ring(QColor("#d0302a"), 3, 1.5);
-        if ((fl & kFlagCurrent) || (d && d->state == RunMark::Current)) ring(theme.current, 2.5, 4);
+        if ((fl & kFlagCurrent) || (d && d->state == RunMark::Current) || next) ring(theme.current, 2.5, 4);
         if (fl & kFlagSelected) ring(theme.selection, 3.2, 2);
         if (fl & kFlagMarked) {  // dashed: apart from selection, neighbourhood and run state
             QPen pen(QColor("#7b1fa2"), full ? 2.5 : 0, Qt::DashLine);
@@ -519,7 +542,7 @@ void drawMarks(QPainter& p, const Frame& f, const std::vector<int32_t>& items, b
             p.setPen(pen);
             drawShape(p, it, grow(it.rect, 5), full);
         }
-        if (d && d->breakpoint) {
+        if ((d && d->breakpoint) || inner) {
             p.setPen(Qt::NoPen);
             p.setBrush(QColor("#d0302a"));
             p.drawEllipse(QPointF(it.rect.x, it.rect.y), 5, 5);

@@ -9,11 +9,13 @@
 //   Full: antialiased shapes, labels, arrowheads, shape labels on edges.
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include <QRectF>
 
+#include "core/exec/debugger/subgraph_frames.h"
 #include "widgets/graph_view/graph_theme.h"
 #include "widgets/session/diff_marks.h"
 #include "widgets/session/loaded_document.h"
@@ -38,6 +40,11 @@ struct RenderRequest {
     std::function<const NodeDecoration*(const std::string& placeholder)> weightDecoration;
     // Decorations of collapsed module boxes and frames (aggregated over the ops inside); may be empty.
     std::function<const NodeDecoration*(int64_t module)> moduleDecoration;
+    // Where the run stands inside a higher-order op (its subgraph's next node
+    // ringed, the nodes after it faded) and which subgraph nodes have a
+    // breakpoint; may be null / empty.
+    const std::optional<exec::SubgraphFrame>* frame = nullptr;
+    std::function<bool(int64_t node, int32_t subgraph, int64_t inner)> subgraphBreakpoint;
     // A comparison's marks (added / removed / changed, modules holding changes); may be null.
     const DiffMarks* diff = nullptr;
     DetailLevel detail = DetailLevel::Auto;

@@ -285,6 +285,10 @@ RenderRequest GraphView::frameRequest(const QSizeF& size, qreal devicePixelRatio
         };
         rq.moduleDecoration = [s = session_](int64_t m) { return s->moduleDecoration(m); };
     }
+    rq.frame = &session_->subgraphFrame();
+    rq.subgraphBreakpoint = [s = session_](int64_t node, int32_t subgraph, int64_t inner) {
+        return s->hasSubgraphBreakpoint(node, subgraph, inner);
+    };
     return rq;
 }
 

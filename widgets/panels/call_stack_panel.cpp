@@ -10,7 +10,7 @@
 namespace irscope::widgets {
 
 namespace {
-constexpr int kRefRole = Qt::UserRole + 1;
+constexpr int kFrameRefRole = Qt::UserRole + 1;
 }
 
 CallStackPanel::CallStackPanel(GraphSession* session, QWidget* parent)
@@ -21,7 +21,7 @@ CallStackPanel::CallStackPanel(GraphSession* session, QWidget* parent)
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(list_);
     connect(list_, &QListWidget::itemClicked, this,
-            [this](QListWidgetItem* item) { session_->select(item->data(kRefRole).value<ItemRef>(), true); });
+            [this](QListWidgetItem* item) { session_->select(item->data(kFrameRefRole).value<ItemRef>(), true); });
     rebuild();
 }
 
@@ -42,11 +42,37 @@ void CallStackPanel::rebuild() {
         return;
     }
     const auto& n = doc->graph.nodes[static_cast<size_t>(node)];
-    auto* top = new QListWidgetItem(QStringLiteral("▶ %1    %2").arg(q(n.name), q(n.shortOpName())), list_);
-    top->setData(kRefRole, QVariant::fromValue(ItemRef::node(node, q(n.name))));
-    QFont bold = top->font();
+    QFont bold = list_->font();
     bold.setBold(true);
-    top->setFont(bold);
+    // Inside a higher-order op: the subgraph's next node, then the subgraph
+    // and its iteration, then the op that called it, like a call's frame.
+    const auto& frame = session_->subgraphFrame();
+    if (frame && frame->node == node && frame->subgraph >= 0 &&
+        frame->subgraph < static_cast<int32_t>(n.subgraphs.size()) && n.subgraphs[frame->subgraph].graph) {
+        const auto& sub = n.subgraphs[static_cast<size_t>(frame->subgraph)];
+        const auto& inner = sub.graph->nodes;
+        QListWidgetItem* next;
+        if (frame->cursor < static_cast<int64_t>(inner.size())) {
+            const auto& in = inner[static_cast<size_t>(frame->cursor)];
+            next = new QListWidgetItem(QStringLiteral("▶ %1    %2").arg(q(in.name), q(in.shortOpName())), list_);
+            next->setData(kFrameRefRole,
+                          QVariant::fromValue(ItemRef::subgraphNode(node, frame->subgraph, frame->cursor, q(in.name))));
+        } else {
+            next = new QListWidgetItem(tr("▶ (every node of %1 ran)").arg(q(sub.name)), list_);
+            next->setData(kFrameRefRole, QVariant::fromValue(ItemRef::node(node, q(n.name))));
+        }
+        next->setFont(bold);
+        auto* call = new QListWidgetItem(
+            tr("%1    iteration %2 of %3").arg(q(sub.name)).arg(frame->iteration + 1).arg(frame->iterationsOfIt),
+            list_);
+        call->setData(kFrameRefRole, QVariant::fromValue(ItemRef::node(node, q(n.name))));
+        auto* op = new QListWidgetItem(QStringLiteral("%1    %2").arg(q(n.name), q(n.shortOpName())), list_);
+        op->setData(kFrameRefRole, QVariant::fromValue(ItemRef::node(node, q(n.name))));
+    } else {
+        auto* top = new QListWidgetItem(QStringLiteral("▶ %1    %2").arg(q(n.name), q(n.shortOpName())), list_);
+        top->setData(kFrameRefRole, QVariant::fromValue(ItemRef::node(node, q(n.name))));
+        top->setFont(bold);
+    }
     if (!tree) return;
     const auto* kinds = session_->moduleKinds();
     auto path = tree->pathFromRoot(tree->moduleOfNode(node));
@@ -56,7 +82,7 @@ void CallStackPanel::rebuild() {
         QString text = *it == modules::kRootModule ? tr("model") : q(m.path);
         if (kinds) text += QStringLiteral("    [%1]").arg(q((*kinds)[static_cast<size_t>(*it)]));
         auto* item = new QListWidgetItem(text, list_);
-        item->setData(kRefRole,
+        item->setData(kFrameRefRole,
                       QVariant::fromValue(*it == modules::kRootModule ? ItemRef{} : ItemRef::module(*it, q(m.path))));
     }
 }

@@ -103,6 +103,7 @@ void PropertiesPanel::rebuild() {
         case RefKind::Weight: showWeight(sel); break;
         case RefKind::Output: showOutput(sel.index); break;
         case RefKind::Module: showModule(sel.index); break;
+        case RefKind::SubgraphNode: showSubgraphNode(sel); break;
         case RefKind::None: showSummary(); break;
         }
     }
@@ -203,6 +204,30 @@ void PropertiesPanel::showNode(int64_t n) {
     showNodeInputs(n);
     showNodeOutputs(n);
     showSubgraphs(node);
+}
+
+// A node inside a higher-order op's subgraph: its own op and tensors, and
+// the op (the frame it is drawn in) as a link.
+void PropertiesPanel::showSubgraphNode(const ItemRef& ref) {
+    const auto& g = session_->document()->graph;
+    if (ref.index < 0 || ref.index >= static_cast<int64_t>(g.nodes.size())) return;
+    const auto& op = g.nodes[static_cast<size_t>(ref.index)];
+    if (ref.subgraph < 0 || ref.subgraph >= static_cast<int32_t>(op.subgraphs.size())) return;
+    const auto& sub = op.subgraphs[static_cast<size_t>(ref.subgraph)];
+    if (!sub.graph || ref.inner < 0 || ref.inner >= static_cast<int64_t>(sub.graph->nodes.size())) return;
+    const auto& node = sub.graph->nodes[static_cast<size_t>(ref.inner)];
+    auto* s = section(tr("Node"));
+    row(s, tr("Name"), qs(node.name));
+    row(s, tr("op_type"), qs(node.opType));
+    row(s, tr("Index"), tr("%1 of %2 in %3").arg(ref.inner).arg(sub.graph->nodes.size()).arg(qs(sub.name)));
+    link(s, tr("Subgraph of"), qs(op.name), ItemRef::node(ref.index, qs(op.name)));
+    showNodeAttributes(node);
+    auto* ins = section(tr("Inputs (%1)").arg(node.inputs.size()));
+    for (size_t k = 0; k < node.inputs.size(); ++k)
+        row(ins, QStringLiteral("%1: %2").arg(k).arg(qs(node.inputs[k].name)), tensorSummary(node.inputs[k]));
+    auto* outs = section(tr("Outputs (%1)").arg(node.outputs.size()));
+    for (size_t k = 0; k < node.outputs.size(); ++k)
+        row(outs, QStringLiteral("%1: %2").arg(k).arg(qs(node.outputs[k].name)), tensorSummary(node.outputs[k]));
 }
 
 // A higher-order op's subgraphs (a .pt2 holds them): each with its ops and

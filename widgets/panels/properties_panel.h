@@ -30,6 +30,7 @@ private:
     void showNode(int64_t node);
     void showNodeAttributes(const ir::OpNode& node);
     void showSubgraphs(const ir::OpNode& node);
+    void showSubgraphNode(const ItemRef& ref);
     void addAttribute(QTreeWidgetItem* parent, const QString& key, const ir::AttrMap& value);
     void showNodeInputs(int64_t node);
     void showNodeOutputs(int64_t node);

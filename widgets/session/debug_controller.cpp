@@ -108,6 +108,16 @@ QString DebugController::tensorOf(const ItemRef& ref) const {
         if (ref.index >= 0 && ref.index < (int64_t)g.graphOutputs.size()) return q(g.graphOutputs[ref.index].name);
         break;
     case RefKind::Weight: return ref.name;
+    case RefKind::SubgraphNode:  // "cond/true_graph_0/linear": the debugger's name for it
+        if (ref.index >= 0 && ref.index < (int64_t)g.nodes.size() && ref.subgraph >= 0 &&
+            ref.subgraph < (int)g.nodes[ref.index].subgraphs.size()) {
+            const auto& sub = g.nodes[ref.index].subgraphs[ref.subgraph];
+            if (sub.graph && ref.inner >= 0 && ref.inner < (int64_t)sub.graph->nodes.size() &&
+                !sub.graph->nodes[ref.inner].outputs.empty())
+                return q(exec::SubgraphFrames::qualifiedName(g.nodes[ref.index].name, sub.name,
+                                                             sub.graph->nodes[ref.inner].outputs[0].name));
+        }
+        break;
     default: break;
     }
     return {};
@@ -157,6 +167,8 @@ DebugController::Snapshot DebugController::snapshot(exec::Debugger& d, bool rows
     }
     s.nodeInfos = d.nodeInfos();
     s.cursor = d.cursor();
+    s.frame = d.frame();
+    if (s.frame) s.frameCalls = d.subgraphCalls(s.frame->node);
     s.bytes = d.bytesHeld();
     return s;
 }
@@ -169,6 +181,8 @@ void DebugController::apply(Snapshot s) {
     }
     nodeInfos_ = std::move(s.nodeInfos);
     cursor_ = s.cursor;
+    frame_ = s.frame;
+    frameCalls_ = std::move(s.frameCalls);
     const bool rowsChanged = s.rowsRestart || !s.newErrorRows.empty();
     if (s.rowsRestart) {
         errorRows_.clear();
@@ -236,6 +250,9 @@ void DebugController::onGraphLoaded() {
                    ir::isArchivePath(f.second);
         });
     dbg_ = std::make_unique<exec::Debugger>(doc_->graph, retention_);
+    frame_.reset();
+    frameCalls_.clear();
+    subgraphBreakpoints_.clear();  // they name another graph's subgraphs
     if (sameModel && !breakpoints.empty()) {
         std::unordered_map<std::string_view, int64_t> byName;
         for (size_t i = 0; i < doc_->graph.nodes.size(); ++i) byName.emplace(doc_->graph.nodes[i].name, int64_t(i));
@@ -509,6 +526,7 @@ void DebugController::step() {
     postRun([](exec::Debugger& d) { return d.step(); });
 }
 void DebugController::stepOver() {
+    if (frame_) return step();  // inside a subgraph: its next node
     const int64_t box = cursor_ < nodeCount() ? session_->closedModuleOf(cursor_) : -1;
     if (box > 0)
         runToNode(session_->moduleTree()->module(static_cast<modules::ModuleId>(box)).lastNode);
@@ -516,6 +534,13 @@ void DebugController::stepOver() {
         step();
 }
 void DebugController::stepInto() {
+    // A cond, a loop, a region: run it and stand before its first subgraph node.
+    const auto* doc = session_->document();
+    if (frame_ || (doc && cursor_ < static_cast<int64_t>(doc->graph.nodes.size()) &&
+                   !doc->graph.nodes[static_cast<size_t>(cursor_)].subgraphs.empty())) {
+        postRun([](exec::Debugger& d) { return d.stepInto(); });
+        return;
+    }
     if (cursor_ < nodeCount() && session_->closedModuleOf(cursor_) > 0) {
         session_->select(ItemRef::node(cursor_), true);  // opens the modules around it
         return;
@@ -523,6 +548,10 @@ void DebugController::stepInto() {
     step();
 }
 void DebugController::stepOut() {
+    if (frame_) {
+        postRun([](exec::Debugger& d) { return d.stepOut(); });
+        return;
+    }
     if (cursor_ >= nodeCount()) return;
     const int64_t m = session_->enclosingModuleOf(cursor_);
     if (m <= 0)
@@ -559,7 +588,7 @@ void DebugController::continueRun() {
     // F5 on a finished run starts a new one (Visual Studio's Start after the
     // program ended), which stops at the breakpoints again.
     postRun([](exec::Debugger& d) {
-        if (d.cursor() >= d.nodeCount()) d.reset();
+        if (d.cursor() >= d.nodeCount() && !d.frame()) d.reset();
         return d.runToEnd();
     });
 }
@@ -616,8 +645,34 @@ void DebugController::toggleBreakpoint(qint64 node) {
     emit snapshotChanged();
     emit nodeStatesChanged();
 }
+void DebugController::selectCall(qint64 node, qint64 call) {
+    if (!dbg_ || call < 0) return;
+    postRun([node, call](exec::Debugger& d) {
+        exec::RunStatus st;
+        st.reason = exec::StopReason::Stepped;
+        if (!d.selectCall(node, static_cast<size_t>(call))) {
+            st.message = "no such iteration";
+            return st;
+        }
+        const auto f = d.frame();
+        const auto& op = d.graph().nodes[static_cast<size_t>(node)];
+        st.message = "showing '" + op.name + "' " + op.subgraphs[static_cast<size_t>(f->subgraph)].name +
+                     ", iteration " + std::to_string(f->iteration + 1) + " of " + std::to_string(f->iterationsOfIt);
+        return st;
+    });
+}
+
+void DebugController::toggleSubgraphBreakpoint(qint64 node, int subgraph, qint64 inner) {
+    if (!dbg_) return;
+    const exec::SubgraphBreakpoint b{node, subgraph, inner};
+    dbg_->setSubgraphBreakpoint(b, !dbg_->hasSubgraphBreakpoint(b));  // thread-safe: the frames' own lock
+    subgraphBreakpoints_ = dbg_->subgraphBreakpoints();
+    emit snapshotChanged();
+}
+
 void DebugController::toggleBreakpointAtSelection() {
     const ItemRef sel = session_->selection();
+    if (sel.isSubgraphNode()) toggleSubgraphBreakpoint(sel.index, sel.subgraph, sel.inner);
     if (sel.isNode()) toggleBreakpoint(sel.index);
     const modules::ModuleTree* tree = session_->moduleTree();
     if (!sel.isModule() || !tree || sel.index <= 0 || sel.index >= static_cast<int64_t>(tree->size())) return;

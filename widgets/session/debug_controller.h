@@ -194,6 +194,17 @@ public slots:
     void stop();           // cancel a run
     void toggleBreakpoint(qint64 node);
 
+    // ---- inside higher-order ops (exec/debugger/subgraph_frames.h)
+    // Where the run stands inside a cond's branch or a loop's body (F11 on
+    // such an op enters it; F10 steps inside; Shift+F11 leaves), and the
+    // op's recorded calls (the iteration selector chooses among them).
+    const std::optional<exec::SubgraphFrame>& frame() const { return frame_; }
+    const std::vector<exec::SubgraphCallInfo>& frameCalls() const { return frameCalls_; }
+    void selectCall(qint64 node, qint64 call);
+    // Breakpoints on nodes inside subgraphs (F9 on one).
+    void toggleSubgraphBreakpoint(qint64 node, int subgraph, qint64 inner);
+    const std::vector<exec::SubgraphBreakpoint>& subgraphBreakpoints() const { return subgraphBreakpoints_; }
+
     // F9: on a node, before it; on a module (closed or open), before the
     // first node inside it (its entry: a debugger's function breakpoint).
     void toggleBreakpointAtSelection();
@@ -299,6 +310,8 @@ private:
         size_t bytes = 0;
         bool rowsRestart = false;  // newErrorRows replace errorRows_ instead of extending it
         std::vector<exec::OutputError> newErrorRows;
+        std::optional<exec::SubgraphFrame> frame;
+        std::vector<exec::SubgraphCallInfo> frameCalls;
     };
     // Run lane only: the rows the snapshots have handed to the UI thread.
     struct RowsSent {
@@ -320,6 +333,9 @@ private:
     std::vector<exec::InputRow> inputRows_;
     std::vector<exec::MissingRow> missing_;
     std::vector<exec::NodeInfo> nodeInfos_;
+    std::optional<exec::SubgraphFrame> frame_;
+    std::vector<exec::SubgraphCallInfo> frameCalls_;
+    std::vector<exec::SubgraphBreakpoint> subgraphBreakpoints_;
     std::vector<double> overlayValues_;
     exec::DivergenceInfo divergence_;
     std::vector<exec::OutputError> errorRows_;

@@ -366,6 +366,23 @@ bool GraphSession::selectNodeByName(const QString& name, bool focus) {
     return false;
 }
 
+void GraphSession::setSubgraphFrame(std::optional<exec::SubgraphFrame> frame) {
+    if (frame == frame_) return;
+    frame_ = frame;
+    emit currentNodeChanged(currentNode_);
+}
+
+void GraphSession::setSubgraphBreakpoints(std::vector<exec::SubgraphBreakpoint> breakpoints) {
+    if (breakpoints == subgraphBreakpoints_) return;
+    subgraphBreakpoints_ = std::move(breakpoints);
+    emit decorationsChanged();
+}
+
+bool GraphSession::hasSubgraphBreakpoint(int64_t node, int32_t subgraph, int64_t inner) const {
+    const exec::SubgraphBreakpoint b{node, subgraph, inner};
+    return std::find(subgraphBreakpoints_.begin(), subgraphBreakpoints_.end(), b) != subgraphBreakpoints_.end();
+}
+
 void GraphSession::setCurrentNode(int64_t node) {
     if (node == currentNode_) return;
     currentNode_ = node;

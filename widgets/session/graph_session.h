@@ -12,6 +12,7 @@
 // (its result is dropped).
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include <QHash>
@@ -19,6 +20,7 @@
 #include <QSet>
 #include <QString>
 
+#include "core/exec/debugger/subgraph_frames.h"
 #include "widgets/session/diff_marks.h"
 #include "widgets/session/item_ref.h"
 #include "widgets/session/loaded_document.h"
@@ -119,6 +121,15 @@ public:
     const std::vector<uint8_t>& itemFlags() const { return itemFlags_; }
     const std::vector<uint8_t>& edgeFlags() const { return edgeFlags_; }
 
+    // ---- inside higher-order ops (the debugger fills these): where the run
+    // stands in a cond's branch or a loop's body, and the breakpoints on
+    // subgraph nodes. A move of the frame is announced as currentNodeChanged
+    // (the current node is then the op the frame is in).
+    void setSubgraphFrame(std::optional<exec::SubgraphFrame> frame);
+    const std::optional<exec::SubgraphFrame>& subgraphFrame() const { return frame_; }
+    void setSubgraphBreakpoints(std::vector<exec::SubgraphBreakpoint> breakpoints);
+    bool hasSubgraphBreakpoint(int64_t node, int32_t subgraph, int64_t inner) const;
+
     // ---- decorations (the debugger fills these)
     void setNodeDecorations(std::vector<NodeDecoration> perNode);
     void setNodeDecoration(int64_t node, const NodeDecoration& decoration);
@@ -210,6 +221,8 @@ private:
 
     ItemRef selection_;
     int64_t currentNode_ = -1;
+    std::optional<exec::SubgraphFrame> frame_;
+    std::vector<exec::SubgraphBreakpoint> subgraphBreakpoints_;
     std::vector<ItemRef> highlight_;
     std::vector<int64_t> marked_;  // ascending
     std::vector<uint8_t> itemFlags_, edgeFlags_;

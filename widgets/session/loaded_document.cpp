@@ -27,6 +27,14 @@ std::vector<int32_t> DocumentLayout::itemsOf(const ItemRef& ref) const {
         auto it = weightItems.find(ref.name);
         return it == weightItems.end() ? std::vector<int32_t>{} : it.value();
     }
+    case RefKind::SubgraphNode: {
+        const auto& items = result.items;
+        for (size_t i = 0; i < items.size(); ++i)
+            if (items[i].region == ref.index && items[i].subgraph == ref.subgraph && items[i].kind == ItemKind::Op &&
+                items[i].irIndex == ref.inner)
+                return {static_cast<int32_t>(i)};
+        return {};
+    }
     case RefKind::None: break;
     }
     return {};
@@ -36,7 +44,10 @@ ItemRef DocumentLayout::refOf(int32_t item) const {
     if (item < 0 || item >= static_cast<int32_t>(result.items.size())) return {};
     const auto* it = &result.items[item];
     if (it->kind == ItemKind::Ghost && it->ghostOf >= 0) it = &result.items[it->ghostOf];
-    // Anything drawn for a higher-order op, its subgraphs included, stands for that op.
+    // A subgraph's op is itself; anything else drawn for a higher-order op
+    // (its subgraphs' frames, inputs and outputs) stands for that op.
+    if (it->region >= 0 && it->kind == ItemKind::Op)
+        return ItemRef::subgraphNode(it->region, it->subgraph, it->irIndex, QString::fromStdString(it->name));
     if (it->region >= 0) return ItemRef::node(it->region);
     const QString name = QString::fromStdString(it->name);
     switch (it->kind) {

@@ -4,6 +4,7 @@
 // breakpoints, missing values, and an overlay colour (a per-node value mapped
 // through a colour scale).
 #include <cstdint>
+#include <vector>
 
 #include <QColor>
 #include <QString>
@@ -25,6 +26,7 @@ struct NodeDecoration {
     // a loop's body ran (-1: not that kind, or not run). Drawn on its region.
     int32_t takenSubgraph = -1;
     int64_t iterations = -1;
+    std::vector<int64_t> subgraphRuns;  // per subgraph, how many times it ran (empty: not known)
 
     bool isEmpty() const {
         return state == RunMark::None && !breakpoint && !overlay.isValid() && badge.isEmpty() && !missingValue &&

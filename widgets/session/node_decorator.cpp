@@ -43,9 +43,13 @@ void NodeDecorator::update() {
     decoratePlaceholders();
     session_->setModuleOverlays(scale ? moduleOverlays(*scale) : std::vector<std::pair<QColor, QString>>{});
     decorateNodes(scale ? &*scale : nullptr);
-    const int64_t cursor = c_->cursor();
+    session_->setSubgraphBreakpoints(c_->subgraphBreakpoints());
+    // Inside a cond's branch or a loop's body the op is where the run stands (its call site).
+    const auto& frame = c_->frame();
+    const int64_t cursor = frame ? frame->node : c_->cursor();
     const int64_t current = cursor < static_cast<int64_t>(n) ? cursor : -1;
     if (session_->currentNode() != current) session_->setCurrentNode(current);
+    session_->setSubgraphFrame(frame);
 }
 
 // Nodes: run state, breakpoint, missing value, overlay (`scale`: none when null).
@@ -56,18 +60,23 @@ void NodeDecorator::decorateNodes(const OverlayScale* scale) {
     std::vector<NodeDecoration> decs(n);
     // Before anything ran, nodes are plain; after, the ones not yet run are "pending".
     const bool started = c_->cursor() > 0 || c_->lastRunFailed();
+    // Inside a cond's branch or a loop's body the next node is there, not after the op.
+    const bool inFrame = c_->frame().has_value();
     for (size_t i = 0; i < n && i < infos.size(); ++i) {
         const auto& info = infos[i];
         auto& d = decs[i];
         switch (info.state) {
         case exec::NodeState::Done: d.state = RunMark::Done; break;
         case exec::NodeState::Failed: d.state = RunMark::Failed; break;
-        default: d.state = info.current ? RunMark::Current : (started ? RunMark::Pending : RunMark::None); break;
+        default:
+            d.state = info.current && !inFrame ? RunMark::Current : (started ? RunMark::Pending : RunMark::None);
+            break;
         }
         d.breakpoint = info.breakpoint;
         d.missingValue = info.needsMissing;
         d.takenSubgraph = info.takenSubgraph;
         d.iterations = info.iterations;
+        d.subgraphRuns = info.subgraphRuns;
         if (d.state == RunMark::Done) d.seconds = info.seconds;
         if (scale) {
             d.overlay = scale->color(values[i]);

@@ -342,9 +342,8 @@ RunStatus Debugger::step() {
         if (d_->frames.step(d_->session)) return inFrame(StopReason::Stepped, "stepped");
         RunStatus st;
         st.reason = StopReason::Stepped;
-        st.message = "stepped out: stopped before " + (d_->session.finished()
-                                                            ? std::string("the end")
-                                                            : "'" + d_->graph.nodes[cursor()].name + "'");
+        st.message = "stepped out: stopped before " +
+                     (d_->session.finished() ? std::string("the end") : "'" + d_->graph.nodes[cursor()].name + "'");
         return st;
     }
     return finish(d_->session.step([this](int64_t node) { d_->recordRun(node); }));
@@ -385,6 +384,15 @@ NodeInfo Debugger::nodeInfo(int64_t node) const {
     if (!n.subgraphs.empty()) {
         info.takenSubgraph = s.takenSubgraph(node);
         info.iterations = s.iterations(node);
+        const auto calls = s.subgraphCalls(node);
+        if (!calls.empty()) {
+            info.subgraphRuns.assign(n.subgraphs.size(), 0);
+            for (const auto& c : calls)
+                if (c.subgraph >= 0 && c.subgraph < static_cast<int32_t>(n.subgraphs.size()))
+                    ++info.subgraphRuns[c.subgraph];
+            // Calls beyond the recorded ones were the same subgraphs again; the count says how many ran in all.
+            if (info.iterations >= 0 && s.unrecordedCalls(node) > 0) info.subgraphRuns.clear();
+        }
     }
     for (const auto& o : n.outputs) {
         at::Tensor t;

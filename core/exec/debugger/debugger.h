@@ -67,6 +67,8 @@ struct NodeInfo {
     // A higher-order op that ran: the subgraph a cond took, how often a loop ran its body (-1: n/a).
     int32_t takenSubgraph = -1;
     int64_t iterations = -1;
+    // How many times each of its subgraphs ran (a while_loop's condition once more than its body).
+    std::vector<int64_t> subgraphRuns;
 };
 
 class Debugger {

@@ -38,7 +38,7 @@ struct Debugger::Impl {
     const ir::Graph& graph;
     Session session;
     SubgraphFrames frames;  // its own lock
-    mutable std::mutex m;  // everything below
+    mutable std::mutex m;   // everything below
     ValueSources sources;
     io::TensorMap effectiveInputs;
     Tolerance tolerance;  // unset: the dtypes' defaults (tolerance.h)

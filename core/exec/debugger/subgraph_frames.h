@@ -34,13 +34,13 @@ namespace irscope::exec {
 class Session;
 
 struct SubgraphFrame {
-    int64_t node = -1;            // the higher-order op, a node of the graph
-    size_t call = 0;              // which of its recorded calls (Session::subgraphCalls)
-    size_t calls = 0;             // how many it has
-    int32_t subgraph = 0;         // the call's subgraph (index in OpNode::subgraphs)
-    int64_t iteration = 0;        // the call's iteration of that subgraph
-    int64_t iterationsOfIt = 0;   // recorded calls of that subgraph
-    int64_t cursor = 0;           // the subgraph's next node; its node count once the call is done
+    int64_t node = -1;           // the higher-order op, a node of the graph
+    size_t call = 0;             // which of its recorded calls (Session::subgraphCalls)
+    size_t calls = 0;            // how many it has
+    int32_t subgraph = 0;        // the call's subgraph (index in OpNode::subgraphs)
+    int64_t iteration = 0;       // the call's iteration of that subgraph
+    int64_t iterationsOfIt = 0;  // recorded calls of that subgraph
+    int64_t cursor = 0;          // the subgraph's next node; its node count once the call is done
     bool operator==(const SubgraphFrame&) const = default;
 };
 

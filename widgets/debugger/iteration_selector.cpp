@@ -1,0 +1,81 @@
+#include "widgets/debugger/iteration_selector.h"
+
+#include <algorithm>
+
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QSpinBox>
+
+#include "widgets/common/panel_registry.h"
+#include "widgets/common/qt_text.h"
+#include "widgets/session/debug_controller.h"
+#include "widgets/session/graph_session.h"
+#include "widgets/session/loaded_document.h"
+
+namespace irscope::widgets {
+
+IterationSelector::IterationSelector(DebugController* c, QWidget* parent)
+    : QWidget(parent), c_(c), where_(new QLabel(this)), spin_(new QSpinBox(this)), count_(new QLabel(this)) {
+    setObjectName(QStringLiteral("iterationSelector"));
+    spin_->setObjectName(QStringLiteral("iterationSpin"));
+    spin_->setToolTip(tr("Show another iteration of this subgraph: its values are kept from the run"));
+    auto* lay = new QHBoxLayout(this);
+    lay->setContentsMargins(4, 2, 4, 2);
+    lay->addWidget(where_);
+    lay->addWidget(spin_);
+    lay->addWidget(count_);
+    lay->addStretch(1);
+    connect(spin_, &QSpinBox::valueChanged, this, [this](int v) {
+        if (!updating_) choose(v);
+    });
+    connect(c_, &DebugController::snapshotChanged, this, &IterationSelector::rebuild);
+    connect(c_, &DebugController::debuggerReset, this, &IterationSelector::rebuild);
+    rebuild();
+}
+
+int IterationSelector::iteration() const { return c_->frame() ? static_cast<int>(c_->frame()->iteration + 1) : 0; }
+int IterationSelector::iterations() const { return c_->frame() ? static_cast<int>(c_->frame()->iterationsOfIt) : 0; }
+
+void IterationSelector::choose(int iteration) {
+    const auto& f = c_->frame();
+    if (!f) return;
+    const auto& calls = c_->frameCalls();
+    for (size_t k = 0; k < calls.size(); ++k)
+        if (calls[k].subgraph == f->subgraph && calls[k].iteration == iteration - 1) {
+            c_->selectCall(f->node, static_cast<qint64>(k));
+            return;
+        }
+}
+
+void IterationSelector::rebuild() {
+    const auto& f = c_->frame();
+    setVisible(f.has_value());
+    if (!f) return;
+    const auto* doc = c_->session()->document();
+    QString sub;
+    if (doc && f->node >= 0 && f->node < static_cast<int64_t>(doc->graph.nodes.size()) &&
+        f->subgraph < static_cast<int32_t>(doc->graph.nodes[f->node].subgraphs.size()))
+        sub = q(doc->graph.nodes[f->node].subgraphs[f->subgraph].name);
+    updating_ = true;
+    where_->setText(tr("%1, iteration").arg(sub));
+    spin_->setRange(1, static_cast<int>(std::max<int64_t>(1, f->iterationsOfIt)));
+    spin_->setValue(static_cast<int>(f->iteration + 1));
+    count_->setText(tr("of %1").arg(f->iterationsOfIt));
+    updating_ = false;
+}
+
+namespace {
+
+const bool iterationSelectorRegistered = registerPanel({
+    .id = kIterationSection,
+    .title = QT_TRANSLATE_NOOP("irscope::widgets::Panels", "Iteration"),
+    .order = 51,
+    .needs = PanelNeeds::Controller,
+    .make = [](const PanelContext& c) -> QWidget* { return new IterationSelector(c.controller); },
+    .sectionOf = kCallStackPanel,
+    .sectionEdge = Qt::TopEdge,
+});
+
+}  // namespace
+
+}  // namespace irscope::widgets
