@@ -12,8 +12,8 @@ std::optional<std::string> pythonDefinedOpExplanation(const std::string& opType)
     if (!owner || opType.find('.') == std::string::npos) return std::nullopt;
     return "'" + opType + "' has no kernel in any libtorch: " + owner +
            ", and irscope has no equivalent for this op yet (it runs quantized_decomposed's quantize, dequantize "
-           "and choose_qparams ops). Run the graph up to it, or cut it out (irscope extract) and check that part "
-           "in PyTorch";
+           "and choose_qparams ops, and torchao's quantize_affine, dequantize_affine and choose_qparams_affine). "
+           "Run the graph up to it, or cut it out (irscope extract) and check that part in PyTorch";
 }
 
 }  // namespace irscope::ir

@@ -172,6 +172,51 @@ private Q_SLOTS:
             "dequantize_per_token");
     }
 
+    // torchao's affine ops: per row, per group of 4, an int4 range kept in
+    // int8, bfloat16 in and out; scale and zero point chosen by torchao's
+    // choose_qparams_affine (SYMMETRIC, ASYMMETRIC, SYMMETRIC_NO_CLIPPING_ERR).
+    void torchaoAffine() {
+        verifyExact(runQuantizedOp(
+                        "torchao.choose_qparams_affine.default", "choose_qparams_affine_symmetric", 1, 2,
+                        json{{"mapping_type", "SYMMETRIC"}, {"block_size", {1, 16}}, {"target_dtype", "torch.int8"}}),
+                    "choose_qparams_affine_symmetric");
+        const json perRow{{"block_size", {1, 16}}, {"output_dtype", "torch.int8"}};
+        verifyExact(runQuantizedOp("torchao.quantize_affine.default", "quantize_affine_per_row", 3, 1, perRow),
+                    "quantize_affine_per_row");
+        verifyExact(runQuantizedOp("torchao.dequantize_affine.default", "dequantize_affine_per_row", 3, 1,
+                                   json{{"block_size", {1, 16}}, {"input_dtype", "torch.int8"}}),
+                    "dequantize_affine_per_row");
+        verifyExact(
+            runQuantizedOp("torchao.choose_qparams_affine.default", "choose_qparams_affine_asymmetric_groups", 1, 2,
+                           json{{"mapping_type", "ASYMMETRIC"},
+                                {"block_size", {1, 4}},
+                                {"target_dtype", "torch.uint8"},
+                                {"scale_dtype", "torch.float32"},
+                                {"zero_point_dtype", "torch.int32"}}),
+            "choose_qparams_affine_asymmetric_groups");
+        verifyExact(runQuantizedOp("torchao.quantize_affine.default", "quantize_affine_groups", 3, 1,
+                                   json{{"block_size", {1, 4}}, {"output_dtype", "torch.uint8"}}),
+                    "quantize_affine_groups");
+        verifyExact(
+            runQuantizedOp(
+                "torchao.dequantize_affine.default", "dequantize_affine_groups_bf16", 3, 1,
+                json{{"block_size", {1, 4}}, {"input_dtype", "torch.uint8"}, {"output_dtype", "torch.bfloat16"}}),
+            "dequantize_affine_groups_bf16");
+        verifyExact(runQuantizedOp("torchao.choose_qparams_affine.default", "choose_qparams_affine_int4_keepdim", 1, 2,
+                                   json{{"mapping_type", "SYMMETRIC_NO_CLIPPING_ERR"},
+                                        {"block_size", {1, 8}},
+                                        {"target_dtype", "torch.int8"},
+                                        {"quant_min", -8},
+                                        {"quant_max", 7},
+                                        {"keepdim", true}}),
+                    "choose_qparams_affine_int4_keepdim");
+        verifyExact(
+            runQuantizedOp(
+                "torchao.quantize_affine.default", "quantize_affine_bf16_int4", 3, 1,
+                json{{"block_size", {1, 8}}, {"output_dtype", "torch.int8"}, {"quant_min", -8}, {"quant_max", 7}}),
+            "quantize_affine_bf16_int4");
+    }
+
     // PyTorch's own checks: an int8 range beyond int8, an input of the wrong dtype.
     void refusesWhatPyTorchRefuses() {
         std::string error;

@@ -9,8 +9,8 @@ knows an op the executor runs through an equivalent on 1.13
 (the IR was exported there). On a 2.x libtorch the same lines are that
 dispatcher's own schemas.
 
-Run it with the PyTorch 2.13 wheel (the virtual environment the tests make,
-build-py/venv, has it):
+Run it with the PyTorch 2.13 wheel and torchao (the virtual environment
+build-torch2/venv has torch; `pip install torchao` adds torchao):
     build-py/venv/bin/python tools/op_schemas/make_pytorch2_schemas.py \
         > tools/op_schemas/pytorch2_schemas.txt
 An op added here is usually also given an equivalent in core/exec/compat/
@@ -49,10 +49,14 @@ quantized_decomposed.dequantize_per_channel.default quantized_decomposed.choose_
 quantized_decomposed.choose_qparams_symmetric.tensor
 quantized_decomposed.choose_qparams_per_token_asymmetric.default
 quantized_decomposed.quantize_per_token.default quantized_decomposed.dequantize_per_token.default
+""".split() + """
+torchao.quantize_affine.default torchao.dequantize_affine.default torchao.choose_qparams_affine.default
 """.split()
 # The ops PyTorch defines in Python, which PT2E quantization leaves in a
-# program (core/exec/compat/compat_quantized.cpp): no libtorch has them.
+# program (core/exec/compat/compat_quantized.cpp), and torchao's affine ones
+# (compat_torchao.cpp; the venv has torchao): no libtorch has them.
 import torch.ao.quantization.fx._decomposed  # noqa: E402,F401 - registers quantized_decomposed
+import torchao.quantization.quant_primitives  # noqa: E402,F401 - registers torchao's ops
 
 
 def schema_of(op_type):

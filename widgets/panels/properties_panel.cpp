@@ -11,6 +11,7 @@
 
 #include "core/ir/graph_index.h"
 #include "core/ir/stack_trace.h"
+#include "core/ir/weight_quantization.h"
 #include "widgets/common/panel_registry.h"
 #include "widgets/common/qt_text.h"
 #include "widgets/session/graph_session.h"
@@ -395,6 +396,7 @@ void PropertiesPanel::showWeight(const ItemRef& ref) {
         row(s, tr("dtype"), qs(w.dtype));
         if (auto n = ir::elementCount(w.shape)) row(s, tr("Elements"), QLocale().toString(static_cast<qlonglong>(*n)));
     }
+    showWeightQuantization(placeholder);
     auto* v = section(tr("Value"));
     const ir::ConstantValue* constant = original ? index.constant(*original) : nullptr;
     if (constant) {
@@ -404,6 +406,8 @@ void PropertiesPanel::showWeight(const ItemRef& ref) {
                                : tr("unusable: %1").arg(qs(constant->problem)));
     } else if (session_->suppliedPlaceholders().contains(ref.name)) {
         row(v, tr("Source"), tr("supplied for the run (Constants dock); its tensor is in the Tensor dock"));
+    } else if (!g.archiveProgram.empty()) {
+        row(v, tr("Stored"), tr("in the archive's weights (the Weights dock says whether it loaded)"));
     } else {
         // The debugger's docks say whether a loaded file has it; this panel reads the IR only.
         row(v, tr("Stored"), tr("no value in the IR (a state_dict or the Constants dock supplies it)"));
@@ -418,6 +422,33 @@ void PropertiesPanel::showWeight(const ItemRef& ref) {
                 link(c, tr("consumer"), QStringLiteral("%1 (input %2)").arg(qs(g.nodes[use.node].name)).arg(use.input),
                      ItemRef::node(use.node));
     }
+}
+
+// A quantized weight (a PT2E program's int8 conv weight, torchao's): how it
+// is read back to float, with its scale and zero point as links.
+void PropertiesPanel::showWeightQuantization(const std::string& placeholder) {
+    const auto* doc = session_->document();
+    const auto q = ir::weightQuantization(doc->graph, placeholder);
+    if (!q) return;
+    auto* s = section(tr("Quantization"));
+    row(s, tr("Stored as"), q->dtype.empty() ? tr("(dtype not given)") : qs(q->dtype));
+    row(s, tr("Scheme"), qs(q->scheme));
+    if (q->quantMin && q->quantMax) row(s, tr("Range"), QStringLiteral("[%1, %2]").arg(*q->quantMin).arg(*q->quantMax));
+    auto tensorRow = [&](const QString& key, const std::string& tensor) {
+        if (tensor.empty()) return;
+        if (doc->index->weightIndex(tensor) || doc->index->originalName(tensor))
+            link(s, key, qs(tensor), ItemRef::weight(qs(tensor), doc->index->weightIndex(tensor).value_or(-1)));
+        else if (const auto p = doc->index->producerOfTensor(tensor))
+            link(s, key, qs(tensor), ItemRef::node(p->first, qs(doc->graph.nodes[p->first].name)));
+        else
+            row(s, key, qs(tensor));
+    };
+    tensorRow(tr("Scale"), q->scaleTensor);
+    if (q->scale) row(s, tr("Scale"), QString::number(*q->scale, 'g', 9));
+    tensorRow(tr("Zero point"), q->zeroPointTensor);
+    if (q->zeroPoint) row(s, tr("Zero point"), QString::number(*q->zeroPoint));
+    const auto& dq = doc->graph.nodes[static_cast<size_t>(q->dequantizeNode)];
+    link(s, tr("Read back by"), qs(dq.name), ItemRef::node(q->dequantizeNode, qs(dq.name)));
 }
 
 void PropertiesPanel::showOutput(int64_t i) {

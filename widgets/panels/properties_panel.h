@@ -37,6 +37,7 @@ private:
     void showModule(int64_t module);
     void showGraphInput(int64_t input);
     void showWeight(const ItemRef& ref);
+    void showWeightQuantization(const std::string& placeholder);
     void showOutput(int64_t output);
     void showSummary();
 

@@ -26,6 +26,7 @@ std::vector<Entry> matmulEntries();            // compat_matmul.cpp
 std::vector<Unsupported> matmulUnsupported();  // compat_matmul.cpp
 std::vector<Entry> changedSchemaEntries();     // compat_changed_schemas.cpp
 std::vector<Entry> quantizedEntries();         // compat_quantized.cpp
+std::vector<Entry> torchaoEntries();           // compat_torchao.cpp
 
 inline c10::optional<at::Tensor> optTensor(const c10::IValue& v) {
     if (v.isNone()) return c10::nullopt;

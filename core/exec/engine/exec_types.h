@@ -30,6 +30,10 @@ struct MissingValue {
     // that is neither a node nor a graph input: that name ('nowhere'). The IR
     // is broken there; no file can help.
     std::string namedProducer;
+    // A value the loaded file holds but irscope cannot read (a .pt2 weight
+    // stored pickled, as torchao's quantized tensor subclasses are): the
+    // file and the reason.
+    std::string unreadable;
     // Set when an input is there but does not fit a dynamic-shape program
     // (ir/symbol_ranges.h): why, naming the symbol and its range.
     std::string refusal;

@@ -82,6 +82,7 @@ std::string formatMissingValue(const MissingValue& m) {
         s += m.irDtype;
     }
     if (!m.refusal.empty()) s += ": " + m.refusal;
+    if (!m.unreadable.empty()) s += ": " + m.unreadable;
     if (!m.nodes.empty()) {
         s += ", needed by: ";
         for (size_t i = 0; i < m.nodes.size(); ++i) s += (i ? ", " : "") + m.nodes[i];
@@ -214,6 +215,10 @@ MissingValue Executor::describeMissing(const std::string& name) const {
     default: m.kind = "value"; break;
     }
     if (auto it = refusedInputs_.find(name); it != refusedInputs_.end()) m.refusal = it->second;
+    for (const io::TensorMap* loaded : {&weights_, &constants_, &inputs_})
+        for (const auto& skipped : loaded->skipped())
+            if (skipped.name == name || (!m.originalName.empty() && skipped.name == m.originalName))
+                m.unreadable = "in " + skipped.source + " but " + skipped.reason;
     if (auto it = registry_.find(name); it != registry_.end() && it->second.defined()) {
         const auto wi = index_.weightIndex(name);
         const auto irType = wi ? scalarTypeOfIrDtype(graph_.weights[static_cast<size_t>(*wi)].dtype) : std::nullopt;

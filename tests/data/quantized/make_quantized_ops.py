@@ -1,7 +1,8 @@
 """PyTorch's own results for its quantized_decomposed ops (the quantize,
-dequantize and choose_qparams ops PT2E quantization leaves in a program),
-which tests/exec/test_quantized_ops.cpp compares with irscope's equivalents
-(core/exec/compat/compat_quantized.cpp) bit for bit.
+dequantize and choose_qparams ops PT2E quantization leaves in a program), and
+torchao's for its affine ones, which tests/exec/test_quantized_ops.cpp
+compares with irscope's equivalents (core/exec/compat/compat_quantized.cpp,
+compat_torchao.cpp) bit for bit.
 
 Every op here is elementwise arithmetic, rounding and min/max, which IEEE
 float gives alike on every x86-64 processor, so the recorded values hold on
@@ -9,7 +10,8 @@ any machine. The inputs put values on the rounding boundaries (k + 0.5 times
 the scale) where a different order of operations would round the other way.
 
 Writes quantized_ops.pt: {"CASE.in0": tensor, ..., "CASE.out0": tensor, ...}.
-Run with PyTorch 2.13 (the torch2 build's venv):
+Run with PyTorch 2.13 and torchao (the torch2 build's venv, plus
+`pip install torchao`):
   build-torch2/venv/bin/python tests/data/quantized/make_quantized_ops.py
 """
 import os
@@ -78,6 +80,35 @@ def main():
     tq = qd.quantize_per_token(t, ts, tz, -128, 127, torch.int8)
     case("quantize_per_token", [t, ts, tz], tq)
     case("dequantize_per_token", [tq, ts, tz], qd.dequantize_per_token(tq, ts, tz, -128, 127, torch.int8, torch.float32))
+
+    # torchao's affine ops (core/exec/compat/compat_torchao.cpp): per row,
+    # per group of 4, an int4 range kept in int8, bfloat16 in and out.
+    import torchao.quantization.quant_primitives  # noqa: F401 - registers torch.ops.torchao
+
+    ta = torch.ops.torchao
+    w = torch.randn(8, 16) * 0.3
+    ws, wz = ta.choose_qparams_affine(w, "SYMMETRIC", [1, 16], torch.int8, None, None, None, None, None, False)
+    case("choose_qparams_affine_symmetric", [w], (ws, wz))
+    w1 = w.clone()
+    w1[:, 0] = ((torch.arange(8) % 5 - 2).float() + 0.5) * ws  # halfway between two steps
+    wq = ta.quantize_affine(w1, [1, 16], ws, wz, torch.int8, None, None)
+    case("quantize_affine_per_row", [w1, ws, wz], wq)
+    case("dequantize_affine_per_row", [wq, ws, wz],
+         ta.dequantize_affine(wq, [1, 16], ws, wz, torch.int8, None, None, torch.float32))
+    g = torch.randn(4, 16) * 2 + 0.5
+    gs, gz = ta.choose_qparams_affine(g, "ASYMMETRIC", [1, 4], torch.uint8, None, None, None, torch.float32,
+                                      torch.int32, False)
+    case("choose_qparams_affine_asymmetric_groups", [g], (gs, gz))
+    gq = ta.quantize_affine(g, [1, 4], gs, gz, torch.uint8, None, None)
+    case("quantize_affine_groups", [g, gs, gz], gq)
+    case("dequantize_affine_groups_bf16", [gq, gs, gz],
+         ta.dequantize_affine(gq, [1, 4], gs, gz, torch.uint8, None, None, torch.bfloat16))
+    h = torch.randn(6, 8)
+    hs, hz = ta.choose_qparams_affine(h, "SYMMETRIC_NO_CLIPPING_ERR", [1, 8], torch.int8, -8, 7, None, None, None,
+                                      True)
+    case("choose_qparams_affine_int4_keepdim", [h], (hs, hz))
+    hb = h.bfloat16()
+    case("quantize_affine_bf16_int4", [hb, hs, hz], ta.quantize_affine(hb, [1, 8], hs, hz, torch.int8, -8, 7))
 
     torch.save(out, os.path.join(HERE, "quantized_ops.pt"))
     print(f"wrote {len(out)} tensors")
