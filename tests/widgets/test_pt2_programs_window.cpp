@@ -127,6 +127,26 @@ private slots:
         QVERIFY2(c->verdict().startsWith(QLatin1String("outputs match")), qPrintable(c->verdict()));
         QCOMPARE(s->nodeDecoration(cond)->takenSubgraph, 1);
 
+        // F11 at the cond enters the branch it takes (the false one for inputs_b).
+        ui_.resetAction->trigger();
+        QVERIFY(c->waitIdle());
+        while (c->cursor() < cond) {
+            ui_.stepAction->trigger();
+            QVERIFY(c->waitIdle());
+        }
+        ui_.stepIntoAction->trigger();
+        QVERIFY(c->waitIdle());
+        QVERIFY(c->frame());
+        QCOMPARE(c->frame()->subgraph, 1);
+        QVERIFY2(window_->panelAs<CallStackPanel>(kCallStackPanel)
+                     ->frames()
+                     .join(" | ")
+                     .contains(QStringLiteral("false_graph_0    iteration 1 of 1")),
+                 qPrintable(window_->panelAs<CallStackPanel>(kCallStackPanel)->frames().join(" | ")));
+        ui_.stepOutAction->trigger();
+        QVERIFY(c->waitIdle());
+        QVERIFY(!c->frame());
+
         // A double-click on the frame's title closes it to the op's box.
         auto* view = window_->findChild<GraphView*>();
         QVERIFY(view);
