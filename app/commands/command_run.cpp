@@ -17,6 +17,7 @@
 #include "cli/arg_parser.h"
 #include "cli/cli_io.h"
 #include "commands/cast_weights_option.h"
+#include "commands/quantization_report.h"
 #include "core/exec/debugger/watchpoints.h"
 #include "core/exec/engine/attr_convert.h"
 #include "core/exec/engine/executor.h"
@@ -102,12 +103,12 @@ std::optional<io::TensorMap> readOrReport(const std::string& what, const std::op
 class RunCommand {
 public:
     explicit RunCommand(const std::vector<std::string>& args)
-        : parsed_(parseArgs(
-              args, {{"--json", "--local", kCastWeightsFlag},
-                     {"--weights", "--constants", "--inputs", "--random-inputs", "--expected",
-                      "--reference-intermediates", "--reference-weights", "--reference-dtype", "--report", "--break-on",
-                      "--node-data", "--metric", "--dump", "--until", "--rtol", "--atol", "--threads"},
-                     {}})) {
+        : parsed_(parseArgs(args, {{"--json", "--local", kCastWeightsFlag},
+                                   {"--weights", "--constants", "--inputs", "--random-inputs", "--expected",
+                                    "--reference-intermediates", "--reference-weights", "--reference-dtype",
+                                    "--reference-program", "--report", "--break-on", "--node-data", "--metric",
+                                    "--dump", "--until", "--rtol", "--atol", "--threads"},
+                                   {}})) {
         requirePositional(parsed_, 1, 1, "IR (a torch_ir JSON file or a .pt2 archive)");
         // A torch.export archive carries its weights: they are the default.
         if (!parsed_.has("--weights") && !isArchive())
@@ -121,6 +122,14 @@ public:
             at::set_num_threads(static_cast<int>(*t));
         }
         asJson_ = parsed_.has("--json");
+        if (parsed_.has("--reference-program")) {
+            for (const char* other : {"--reference-intermediates", "--reference-dtype", "--local", "--break-on",
+                                      "--node-data", "--dump", "--until"})
+                if (parsed_.has(other))
+                    throw UsageError(std::string("--reference-program excludes ") + other +
+                                     " (it measures the quantized program against the float one)");
+            return;
+        }
         const bool fileReference = parsed_.has("--reference-intermediates");
         runReference_ = parsed_.has("--reference-weights") || parsed_.has("--reference-dtype");
         if (fileReference && runReference_)
@@ -158,6 +167,18 @@ public:
     }
 
     int run() {
+        if (parsed_.has("--reference-program")) {
+            if (!loadValues()) return kExitUsage;
+            QuantizationReportRequest request;
+            request.quantized = &*graph_;
+            request.quantizedWeights = &*weights_;
+            request.inputs = &*inputs_;
+            request.referenceProgram = *parsed_.value("--reference-program");
+            if (parsed_.has("--reference-weights")) request.referenceWeights = &*referenceWeights_;
+            request.reportPath = parsed_.value("--report");
+            request.json = asJson_;
+            return runQuantizationReport(request);
+        }
         if (!loadValues() || !findTarget()) return kExitUsage;
         // Keep intermediates only when something will look at them after
         // the run (the reference check measures each node as it runs).
@@ -599,7 +620,8 @@ const CommandRegistration commandRunRegistration{
     Command{"run", "execute an IR with libtorch node by node and verify it against references",
             "Usage: irscope run IR --weights FILE [--cast-weights] [--constants FILE]\n"
             "                  [--inputs FILE | --random-inputs SEED] [--expected FILE]\n"
-            "                  [--reference-intermediates FILE | --reference-weights FILE | --reference-dtype DTYPE]\n"
+            "                  [--reference-intermediates FILE | --reference-weights FILE | --reference-dtype DTYPE\n"
+            "                   | --reference-program FLOAT [--reference-weights FILE]]\n"
             "                  [--local] [--report FILE] [--node-data FILE [--metric M]] [--break-on COND]\n"
             "                  [--dump FILE] [--until NODE] [--rtol R] [--atol A] [--threads N] [--json]\n\n"
             "Runs the graph as torch_ir's IRExecutor does, on libtorch: weights by state_dict\n"
@@ -624,6 +646,11 @@ const CommandRegistration commandRunRegistration{
             "                        node outputs by tensor name (an `irscope run --dump`)\n"
             "  --reference-weights FILE\n"
             "                        the same graph run a second time with these weights\n"
+            "  --reference-program FLOAT\n"
+            "                        a quantized IR against its float program (a .pt2, or an IR with\n"
+            "                        --reference-weights): per tensor SQNR, MSE, max abs and cosine,\n"
+            "                        what to keep in float (sensitivity) and the weights' SQNR per\n"
+            "                        channel; --report FILE writes every row as JSON\n"
             "  --reference-dtype DTYPE\n"
             "                        ... or with every floating value cast to float64, float32,\n"
             "                        float16 or bfloat16 (with --reference-weights: those, cast)\n"

@@ -159,7 +159,12 @@ int runGui(int argc, char** argv) {
             QApplication::exit(2);
         });
     };
+    // The command line's files, --select and --run are for the file it named:
+    // a file opened later in this window (File > Open, a hand-off) starts
+    // from what its own model carries over, never from them.
+    bool scriptRan = false;
     auto afterLoad = [&, session] {
+        if (std::exchange(scriptRan, true)) return;
         if (!selectNode.isEmpty() && !session->selectNodeByName(selectNode, true))
             std::fprintf(stderr, "irscope: --select: no node, input or weight named '%s'\n", qPrintable(selectNode));
         widgets::runDebuggerScript(parser, debugUi, selectNode, [&] {
@@ -192,6 +197,7 @@ int runGui(int argc, char** argv) {
     widgets::SingleInstance single;
     if (!parser.isSet(newWindow) && shotPath.isEmpty() && single.listen()) {
         QObject::connect(&single, &widgets::SingleInstance::filesReceived, &window, [&](const QStringList& files) {
+            if (files.isEmpty()) return;
             window.showNormal();
             window.raise();
             window.activateWindow();

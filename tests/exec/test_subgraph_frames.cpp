@@ -11,6 +11,7 @@
 #include "test_support.h"
 
 #include "core/exec/debugger/debugger.h"
+#include "core/exec/engine/session.h"
 #include "core/io/tensor_file.h"
 #include "core/ir/json_io.h"
 

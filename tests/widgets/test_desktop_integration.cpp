@@ -6,6 +6,7 @@
 #include <QAction>
 #include <QDir>
 #include <QFile>
+#include <QLocalSocket>
 #include <QMenu>
 #include <QProcess>
 #include <QSettings>
@@ -167,6 +168,28 @@ private slots:
         QCOMPARE(p.state(), QProcess::Running);  // its own window
         p.kill();
         p.waitForFinished();
+    }
+
+    // Any process of the user can write to the socket: a message naming no
+    // file is answered and ignored, and a second message on the same
+    // connection carries its own files only.
+    void aMessageWithoutFilesOpensNothing() {
+        SingleInstance window;
+        QVERIFY(window.listen());
+        QSignalSpy received(&window, &SingleInstance::filesReceived);
+        QLocalSocket socket;
+        socket.connectToServer(SingleInstance::socketPath());
+        QVERIFY(socket.waitForConnected(5000));
+        socket.write("\n");
+        socket.flush();
+        QTRY_VERIFY_WITH_TIMEOUT(socket.canReadLine(), 5000);
+        QCOMPARE(socket.readLine(), QByteArray("ok\n"));
+        QCOMPARE(received.count(), 0);
+        socket.write("/tmp/a.json\n\n/tmp/b.json\n\n");
+        socket.flush();
+        QTRY_COMPARE_WITH_TIMEOUT(received.count(), 2, 5000);
+        QCOMPARE(received.at(0).first().toStringList(), QStringList{QStringLiteral("/tmp/a.json")});
+        QCOMPARE(received.at(1).first().toStringList(), QStringList{QStringLiteral("/tmp/b.json")});
     }
 
     // A socket file left by a window that crashed answers nobody: taken over.

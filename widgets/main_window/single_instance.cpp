@@ -22,9 +22,11 @@ SingleInstance::SingleInstance(QObject* parent) : QObject(parent), server_(new Q
                         continue;
                     }
                     files = socket->property("files").toStringList();  // the empty line: all there
+                    socket->setProperty("files", QStringList());       // the next message starts afresh
                     socket->write("ok\n");
                     socket->flush();
-                    emit filesReceived(files);
+                    // Any process of the user can connect: a message naming no file opens nothing.
+                    if (!files.isEmpty()) emit filesReceived(files);
                 }
             });
         }

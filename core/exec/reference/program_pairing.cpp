@@ -1,0 +1,138 @@
+#include "core/exec/reference/program_pairing.h"
+
+#include <unordered_map>
+
+#include "core/ir/graph_index.h"
+
+namespace irscope::exec {
+namespace {
+
+bool startsWith(const std::string& s, const char* prefix) { return s.rfind(prefix, 0) == 0; }
+
+bool isWeight(ir::TensorKind kind) {
+    return kind == ir::TensorKind::Parameter || kind == ir::TensorKind::Buffer || kind == ir::TensorKind::Constant ||
+           kind == ir::TensorKind::OtherWeight;
+}
+
+}  // namespace
+
+QuantRole quantRole(const ir::OpNode& node) {
+    const std::string& op = node.opType;
+    if (startsWith(op, "quantized_decomposed.quantize_") || startsWith(op, "torchao.quantize_affine"))
+        return QuantRole::Quantize;
+    if (startsWith(op, "quantized_decomposed.dequantize_") || startsWith(op, "torchao.dequantize_affine"))
+        return QuantRole::Dequantize;
+    if (startsWith(op, "quantized_decomposed.choose_qparams") || startsWith(op, "torchao.choose_qparams"))
+        return QuantRole::QParams;
+    return QuantRole::Compute;
+}
+
+ProgramPairing pairPrograms(const ir::Graph& q, const ir::Graph& f) {
+    const ir::GraphIndex qi(q), fi(f);
+    ProgramPairing out;
+    std::vector<QuantRole> roles(q.nodes.size());
+    std::vector<int64_t> pairedNode(q.nodes.size(), -1);  // the float node of a paired compute node
+    std::unordered_map<int64_t, size_t> activationOf;     // quantize node -> index in out.activations
+
+    // The float tensor a tensor of the quantized program stands for ("": none).
+    auto floatOf = [&](const std::string& tensor) -> std::string {
+        if (qi.graphInputIndex(tensor)) return fi.graphInputIndex(tensor) ? tensor : std::string();
+        const auto p = qi.producerOfTensor(tensor);
+        if (!p) return {};
+        const auto node = static_cast<size_t>(p->first);
+        if (roles[node] == QuantRole::Compute && pairedNode[node] >= 0) {
+            const auto& fn = f.nodes[static_cast<size_t>(pairedNode[node])];
+            const auto k = static_cast<size_t>(p->second);
+            return k < fn.outputs.size() ? fn.outputs[k].name : std::string();
+        }
+        return {};
+    };
+    auto floatNodeOf = [&](const std::string& tensor) -> std::string {
+        const auto p = fi.producerOfTensor(tensor);
+        return p ? f.nodes[static_cast<size_t>(p->first)].name : std::string();
+    };
+
+    for (size_t n = 0; n < q.nodes.size(); ++n) {
+        const ir::OpNode& node = q.nodes[n];
+        roles[n] = quantRole(node);
+        const auto i = static_cast<int64_t>(n);
+        // A getitem of choose_qparams' pair is a parameter too.
+        if (node.isGetitem() && !node.inputs.empty())
+            if (const auto p = qi.producerOfTensor(node.inputs[0].name);
+                p && roles[static_cast<size_t>(p->first)] == QuantRole::QParams)
+                roles[n] = QuantRole::QParams;
+        switch (roles[n]) {
+        case QuantRole::QParams:
+            out.unpaired.push_back({i, "quantization parameters (choose_qparams): not a float tensor"});
+            break;
+        case QuantRole::Quantize: {
+            out.unpaired.push_back({i, "quantize: an integer tensor; it is compared after its dequantize"});
+            if (!node.inputs.empty() && !isWeight(qi.kindOf(node.inputs[0].name))) {
+                activationOf[i] = out.activations.size();
+                out.activations.push_back({i, node.inputs[0].name, {}});
+            }
+            break;
+        }
+        case QuantRole::Dequantize: {
+            if (node.inputs.empty() || node.outputs.empty()) {
+                out.unpaired.push_back({i, "dequantize without an input"});
+                break;
+            }
+            const std::string& source = node.inputs[0].name;
+            if (isWeight(qi.kindOf(source))) {
+                // A weight read back: the float weight its consumer reads in the float program.
+                PairedWeight w{source, i, {}};
+                const auto& users = qi.consumersOf(i, 0);
+                for (const auto& use : users) {
+                    const auto c = static_cast<size_t>(use.node);
+                    const auto fc = fi.nodeIndex(q.nodes[c].name);
+                    if (!fc || f.nodes[*fc].opType != q.nodes[c].opType) continue;
+                    const auto& fin = f.nodes[*fc].inputs;
+                    if (static_cast<size_t>(use.input) < fin.size()) {
+                        w.referencePlaceholder = fin[static_cast<size_t>(use.input)].name;
+                        break;
+                    }
+                }
+                out.weights.push_back(std::move(w));
+                out.unpaired.push_back({i, "a weight read back to float (see the weights)"});
+                break;
+            }
+            const auto p = qi.producerOfTensor(source);
+            if (!p || roles[static_cast<size_t>(p->first)] != QuantRole::Quantize) {
+                out.unpaired.push_back({i, "dequantize of '" + source + "', which no quantize node makes"});
+                break;
+            }
+            const auto& quantize = q.nodes[static_cast<size_t>(p->first)];
+            if (auto a = activationOf.find(p->first); a != activationOf.end())
+                out.activations[a->second].dequantize.push_back(i);
+            const std::string floatTensor = quantize.inputs.empty() ? std::string() : floatOf(quantize.inputs[0].name);
+            if (floatTensor.empty()) {
+                out.unpaired.push_back({i, "the tensor it quantizes has no pair in the float program"});
+                break;
+            }
+            out.outputs.push_back({i, 0, node.outputs[0].name, floatTensor, floatNodeOf(floatTensor)});
+            break;
+        }
+        case QuantRole::Compute: {
+            const auto fn = fi.nodeIndex(node.name);
+            if (!fn) {
+                out.unpaired.push_back({i, "no node named '" + node.name + "' in the float program"});
+                break;
+            }
+            const auto& fnode = f.nodes[static_cast<size_t>(*fn)];
+            if (fnode.opType != node.opType) {
+                out.unpaired.push_back(
+                    {i, "the float program's '" + node.name + "' is " + fnode.opType + ", not " + node.opType});
+                break;
+            }
+            pairedNode[n] = *fn;
+            for (size_t k = 0; k < node.outputs.size() && k < fnode.outputs.size(); ++k)
+                out.outputs.push_back({i, k, node.outputs[k].name, fnode.outputs[k].name, fnode.name});
+            break;
+        }
+        }
+    }
+    return out;
+}
+
+}  // namespace irscope::exec

@@ -1,0 +1,161 @@
+#include "core/exec/reference/quantization_compare.h"
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+#include <ATen/ATen.h>
+
+#include "core/exec/engine/session.h"
+#include "core/exec/numerics/error_metrics.h"
+#include "core/io/tensor_map.h"
+#include "core/ir/graph_index.h"
+
+namespace irscope::exec {
+namespace {
+
+// Every node output of a run of `g`, by tensor name; `problem` says why not.
+io::TensorMap runWhole(const ir::Graph& g, const io::TensorMap& weights, const io::TensorMap& inputs, const char* which,
+                       std::string& problem) {
+    Session s(g, RetentionPolicy::KeepAll);
+    s.setWeights(weights);
+    s.setInputs(inputs);
+    io::TensorMap all;
+    if (const auto missing = s.preflight(); !missing.empty()) {
+        problem = std::string("the ") + which + " program lacks " + formatMissingValue(missing.front());
+        return all;
+    }
+    const RunResult r = s.runToEnd();
+    if (r.error) {
+        problem =
+            std::string("the ") + which + " program failed at node '" + r.error->nodeName + "': " + r.error->message;
+        return all;
+    }
+    s.intermediates(all);
+    io::TensorMap outs;
+    s.outputs(outs);
+    size_t k = 0;
+    for (const auto& e : outs) all.insert("output:" + std::to_string(k++), e.tensor);
+    return all;
+}
+
+// SQNR of the first graph output.
+double outputSqnr(const io::TensorMap& run, const io::TensorMap& reference) {
+    const at::Tensor* a = run.find("output:0");
+    const at::Tensor* r = reference.find("output:0");
+    if (!a || !r || !a->sizes().equals(r->sizes())) return std::nan("");
+    return errorMetrics(a->to(at::kDouble), r->to(at::kDouble)).sqnrDb;
+}
+
+const at::Tensor* floatWeight(const ir::GraphIndex& index, const io::TensorMap& weights,
+                              const std::string& placeholder) {
+    if (const at::Tensor* t = weights.find(placeholder)) return t;
+    if (const std::string* original = index.originalName(placeholder)) return weights.find(*original);
+    return nullptr;
+}
+
+WeightError measureWeight(const ir::Graph& q, const PairedWeight& w, const at::Tensor& readBack,
+                          const at::Tensor& reference) {
+    WeightError e;
+    e.weight = w.placeholder;
+    e.referenceWeight = w.referencePlaceholder;
+    const at::Tensor a = readBack.to(at::kDouble), r = reference.to(at::kDouble);
+    e.sqnrDb = errorMetrics(a, r).sqnrDb;
+    const auto& dq = q.nodes[static_cast<size_t>(w.dequantize)];
+    if (dq.attrs.contains("axis") && dq.attrs["axis"].is_number_integer()) e.axis = dq.attrs["axis"].get<int64_t>();
+    if (e.axis < 0 || e.axis >= a.dim()) {
+        e.axis = -1;
+        return e;
+    }
+    std::vector<double> mse;
+    for (int64_t c = 0; c < a.size(e.axis); ++c) {
+        const ErrorMetrics m = errorMetrics(a.select(e.axis, c), r.select(e.axis, c));
+        e.channelSqnrDb.push_back(m.sqnrDb);
+        mse.push_back(m.mse);
+    }
+    std::vector<double> sorted = mse;
+    std::sort(sorted.begin(), sorted.end());
+    const double median = sorted.empty() ? 0 : sorted[sorted.size() / 2];
+    for (size_t c = 0; c < mse.size(); ++c)
+        if (mse[c] > 10 * median && mse[c] > 0) e.outlierChannels.push_back(static_cast<int64_t>(c));
+    return e;
+}
+
+}  // namespace
+
+ir::Graph keepInFloat(const ir::Graph& quantized, const ActivationQuantizer& activation) {
+    ir::Graph g = quantized;
+    const ir::TensorMeta source = g.nodes[static_cast<size_t>(activation.quantize)].inputs.at(0);
+    std::set<std::string> readBack;
+    for (int64_t d : activation.dequantize)
+        for (const auto& o : g.nodes[static_cast<size_t>(d)].outputs) readBack.insert(o.name);
+    auto rewire = [&](ir::TensorMeta& in) {
+        if (!readBack.count(in.name)) return;
+        const auto shape = in.shape;
+        const auto dtype = in.dtype;
+        in = source;
+        in.shape = shape;
+        in.dtype = dtype;
+    };
+    for (auto& node : g.nodes)
+        for (auto& in : node.inputs) rewire(in);
+    for (auto& out : g.graphOutputs) rewire(out);
+    return g;
+}
+
+QuantizationComparison compareQuantized(const ir::Graph& q, const io::TensorMap& qWeights, const ir::Graph& f,
+                                        const io::TensorMap& fWeights, const io::TensorMap& inputs,
+                                        const QuantizationCompareOptions& options) {
+    QuantizationComparison out;
+    out.pairing = pairPrograms(q, f);
+    const io::TensorMap fRun = runWhole(f, fWeights, inputs, "float", out.problem);
+    if (!out.problem.empty()) return out;
+    const io::TensorMap qRun = runWhole(q, qWeights, inputs, "quantized", out.problem);
+    if (!out.problem.empty()) return out;
+    const ir::GraphIndex fi(f);
+
+    for (const auto& p : out.pairing.outputs) {
+        const at::Tensor* a = qRun.find(p.tensor);
+        const at::Tensor* r = fRun.find(p.referenceTensor);
+        if (!r) r = inputs.find(p.referenceTensor);  // a graph input
+        if (!a || !r || !a->defined() || !r->defined() || !a->sizes().equals(r->sizes()) ||
+            !at::isFloatingType(a->scalar_type()) || !at::isFloatingType(r->scalar_type()))
+            continue;
+        const ErrorMetrics m = errorMetrics(a->to(at::kDouble), r->to(at::kDouble));
+        PairedError e;
+        e.node = p.node;
+        e.nodeName = q.nodes[static_cast<size_t>(p.node)].name;
+        e.output = p.tensor;
+        e.referenceNode = p.referenceNode;
+        e.referenceTensor = p.referenceTensor;
+        e.sqnrDb = m.sqnrDb;
+        e.mse = m.mse;
+        e.maxAbs = m.maxAbs;
+        e.cosine = m.cosine;
+        out.nodes.push_back(std::move(e));
+    }
+    out.outputSqnrDb = outputSqnr(qRun, fRun);
+
+    for (const auto& w : out.pairing.weights) {
+        const auto& dq = q.nodes[static_cast<size_t>(w.dequantize)];
+        const at::Tensor* readBack = dq.outputs.empty() ? nullptr : qRun.find(dq.outputs[0].name);
+        const at::Tensor* reference = floatWeight(fi, fWeights, w.referencePlaceholder);
+        if (!readBack || !reference || !readBack->sizes().equals(reference->sizes())) continue;
+        out.weights.push_back(measureWeight(q, w, *readBack, *reference));
+    }
+
+    if (options.sensitivity) {
+        for (const auto& a : out.pairing.activations) {
+            if (a.dequantize.empty()) continue;
+            std::string problem;
+            const io::TensorMap run = runWhole(keepInFloat(q, a), qWeights, inputs, "quantized", problem);
+            if (!problem.empty()) continue;
+            out.sensitivity.push_back({q.nodes[static_cast<size_t>(a.quantize)].name, a.input, outputSqnr(run, fRun)});
+        }
+        std::stable_sort(out.sensitivity.begin(), out.sensitivity.end(),
+                         [](const Sensitivity& x, const Sensitivity& y) { return x.outputSqnrDb > y.outputSqnrDb; });
+    }
+    return out;
+}
+
+}  // namespace irscope::exec
