@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 
 #include <QObject>
 
@@ -38,6 +39,25 @@ double badness(exec::OverlayKind kind, double v) {
     if (kind == exec::OverlayKind::ErrorCosine) return 1 - v;
     if (kind == exec::OverlayKind::ErrorSqnr) return -v;
     return v;
+}
+
+// SQNR on an absolute scale, never relative to the run's own range: 135 dB
+// is float rounding whatever else the run holds, 25 dB is a lossy int8
+// tensor whatever else it holds. Bands of dB, best first, with their colours.
+struct SqnrBand {
+    double from;  // dB, inclusive
+    const char* colour;
+    const char* label;
+};
+constexpr SqnrBand kSqnrBands[] = {
+    {60, "#c9f2c9", "≥ 60 dB"},  {40, "#fff5c0", "40–60 dB"},       {30, "#ffd080", "30–40 dB"},
+    {20, "#ffa040", "20–30 dB"}, {-INFINITY, "#e0302a", "< 20 dB"},
+};
+
+QColor sqnrColour(double db) {
+    for (const auto& b : kSqnrBands)
+        if (db >= b.from) return QColor(QString::fromUtf8(b.colour));
+    return QColor(QString::fromUtf8(kSqnrBands[std::size(kSqnrBands) - 1].colour));
 }
 
 QString fmt(double v) {
@@ -103,7 +123,7 @@ QColor OverlayScale::color(double v) const {
     if (kind_ == exec::OverlayKind::NanInf) return v > 0 ? QColor("#ff6b6b") : kGood;
     if (isError(kind_) && v == 0) return kGood;
     if (kind_ == exec::OverlayKind::ErrorCosine && v == 1) return kGood;
-    if (kind_ == exec::OverlayKind::ErrorSqnr && std::isinf(v) && v > 0) return kGood;
+    if (kind_ == exec::OverlayKind::ErrorSqnr) return std::isinf(v) && v > 0 ? kGood : sqnrColour(v);
     if (kind_ == exec::OverlayKind::Imported && !thresholds_.empty()) {
         const std::string c = exporter::nodeDataColour(thresholds_, v);
         const QColor colour(QString::fromStdString(c));
@@ -137,6 +157,7 @@ QString OverlayScale::title() const {
     QString t = overlayName(kind_);
     if (kind_ == exec::OverlayKind::Imported && !thresholds_.empty()) return t + QObject::tr(" (file's thresholds)");
     if (isLogScale(kind_) && kind_ != exec::OverlayKind::ErrorCosine) t += QObject::tr(" (log scale)");
+    if (kind_ == exec::OverlayKind::ErrorSqnr) t += QObject::tr(", absolute bands");
     if (kind_ == exec::OverlayKind::Time) t += QObject::tr(" per node");
     return t;
 }
@@ -153,7 +174,12 @@ std::vector<std::pair<QColor, QString>> OverlayScale::legend() const {
     }
     if (isError(kind_)) out.emplace_back(kGood, QObject::tr("exact"));
     if (kind_ == exec::OverlayKind::ErrorCosine) out.emplace_back(kGood, QStringLiteral("1"));
-    if (kind_ == exec::OverlayKind::ErrorSqnr) out.emplace_back(kGood, QStringLiteral("+inf"));
+    if (kind_ == exec::OverlayKind::ErrorSqnr) {
+        out.emplace_back(kGood, QStringLiteral("+inf (exact)"));
+        for (const auto& b : kSqnrBands)
+            out.emplace_back(QColor(QString::fromUtf8(b.colour)), QString::fromUtf8(b.label));
+        return out;
+    }
     if (!(lo_ <= hi_)) return out;  // no finite value yet
     // Five swatches from lo to hi in the scale's own spacing, labelled with the value they stand for.
     for (int i = 0; i < 5; ++i) {

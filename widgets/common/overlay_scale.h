@@ -7,7 +7,8 @@
 //
 // Magnitudes (max |x|, the errors) use a log scale so that values spread
 // over orders of magnitude stay apart; time uses a linear one; cosine is
-// scaled by how far it is from 1 and SQNR reversed (higher is better);
+// scaled by how far it is from 1; SQNR on absolute dB bands (60, 40, 30, 20:
+// the same colour means the same dB in every run);
 // NaN/Inf and an exact match are flags (red / green). Imported node data
 // takes its file's threshold colours when it has them.
 #include <utility>

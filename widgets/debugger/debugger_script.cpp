@@ -8,6 +8,7 @@
 #include <QComboBox>
 #include <QCommandLineParser>
 #include <QDockWidget>
+#include <QFileInfo>
 #include <QTabWidget>
 #include <QTimer>
 
@@ -39,6 +40,10 @@ void addDebuggerOptions(QCommandLineParser& p) {
     p.addOption({QStringLiteral("reference-weights"),
                  QStringLiteral("Measure against a second run with these weights (Differences dock)."),
                  QStringLiteral("FILE")});
+    p.addOption({QStringLiteral("reference-program"),
+                 QStringLiteral("Measure against another program: the float model of a quantized one "
+                                "(with --reference-weights for a pytorch-ir IR's state_dict)."),
+                 QStringLiteral("FLOAT")});
     p.addOption({QStringLiteral("reference-dtype"),
                  QStringLiteral("Measure against a second run in float64, float16 or bfloat16."),
                  QStringLiteral("DTYPE")});
@@ -76,7 +81,14 @@ void runDebuggerScript(const QCommandLineParser& p, DebuggerUi& ui, const QStrin
     for (const auto& [option, file] : files)
         if (p.isSet(QLatin1String(option))) c->load(file, opt(option));
     if (p.isSet(QStringLiteral("local"))) c->setErrorMode(exec::ErrorMode::Local);
-    if (p.isSet(QStringLiteral("reference-weights")) || p.isSet(QStringLiteral("reference-dtype"))) {
+    if (p.isSet(QStringLiteral("reference-program"))) {
+        exec::ReferenceChoice choice;
+        choice.kind = exec::ReferenceChoice::Kind::Program;
+        choice.programPath = QFileInfo(opt("reference-program")).absoluteFilePath().toStdString();
+        if (p.isSet(QStringLiteral("reference-weights")))
+            choice.weightsPath = QFileInfo(opt("reference-weights")).absoluteFilePath().toStdString();
+        c->setReferenceChoice(choice);
+    } else if (p.isSet(QStringLiteral("reference-weights")) || p.isSet(QStringLiteral("reference-dtype"))) {
         exec::ReferenceChoice choice;
         if (p.isSet(QStringLiteral("reference-weights"))) {
             choice.kind = exec::ReferenceChoice::Kind::Weights;

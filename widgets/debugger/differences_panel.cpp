@@ -33,7 +33,7 @@ namespace irscope::widgets {
 
 namespace {
 
-enum ReferenceItem { kFiles, kOtherWeights, kFloat64, kFloat16, kBFloat16 };
+enum ReferenceItem { kFiles, kOtherWeights, kFloat64, kFloat16, kBFloat16, kProgram };
 
 const char* dtypeOf(int item) {
     switch (item) {
@@ -46,6 +46,7 @@ const char* dtypeOf(int item) {
 
 int itemOf(const exec::ReferenceChoice& c) {
     if (c.kind == exec::ReferenceChoice::Kind::Weights) return kOtherWeights;
+    if (c.kind == exec::ReferenceChoice::Kind::Program) return kProgram;
     if (c.kind == exec::ReferenceChoice::Kind::Dtype)
         return c.dtype == "float64" ? kFloat64 : c.dtype == "float16" ? kFloat16 : kBFloat16;
     return kFiles;
@@ -98,6 +99,8 @@ DifferencesPanel::DifferencesPanel(DebugController* c, QWidget* parent)
     reference_->addItem(tr("Second run: float64"), kFloat64);
     reference_->addItem(tr("Second run: float16"), kFloat16);
     reference_->addItem(tr("Second run: bfloat16"), kBFloat16);
+    // A quantized program against the float program it was made from.
+    reference_->addItem(tr("Another program (the float model)…"), kProgram);
     reference_->setToolTip(
         tr("What the run is measured against: the reference intermediates and expected outputs "
            "loaded (Debug ▸ Load, or drop a file), or the same graph run a second time with other "
@@ -395,6 +398,10 @@ void DifferencesPanel::checksChanged() {
                             choice.kind == exec::ReferenceChoice::Kind::Weights
                                 ? tr("Second run: %1").arg(QFileInfo(q(choice.weightsPath)).fileName())
                                 : tr("Second run: other weights…"));
+    reference_->setItemText(reference_->findData(kProgram),
+                            choice.kind == exec::ReferenceChoice::Kind::Program
+                                ? tr("Program: %1").arg(QFileInfo(q(choice.programPath)).fileName())
+                                : tr("Another program (the float model)…"));
     mode_->setCurrentIndex(mode_->findData(static_cast<int>(c_->errorMode())));
     const exec::Tolerance tol = c_->tolerance();
     const auto text = [](const std::optional<double>& v) { return v ? QString::number(*v, 'g', 6) : QString(); };
@@ -422,6 +429,27 @@ void DifferencesPanel::chooseReference(int index) {
         }
         choice.kind = exec::ReferenceChoice::Kind::Weights;
         choice.weightsPath = path.toStdString();
+    } else if (item == kProgram) {
+        const QString program = QFileDialog::getOpenFileName(
+            this, tr("The program to measure against (the float model of a quantized one)"),
+            dialogStart(DialogKind::Weights, c_->documentPath()), tr("Programs (*.pt2 *.json);;All files (*)"));
+        if (program.isEmpty()) {
+            checksChanged();
+            return;
+        }
+        rememberDialogFolder(DialogKind::Weights, program);
+        choice.kind = exec::ReferenceChoice::Kind::Program;
+        choice.programPath = program.toStdString();
+        if (!program.endsWith(QLatin1String(".pt2"), Qt::CaseInsensitive)) {  // a pytorch-ir IR: its state_dict too
+            const QString weights = QFileDialog::getOpenFileName(
+                this, tr("The state_dict of %1").arg(QFileInfo(program).fileName()), QFileInfo(program).absolutePath(),
+                tr("Tensor files (*.pt *.pth *.bin *.safetensors *.npz);;All files (*)"));
+            if (weights.isEmpty()) {
+                checksChanged();
+                return;
+            }
+            choice.weightsPath = weights.toStdString();
+        }
     } else if (item != kFiles) {
         choice.kind = exec::ReferenceChoice::Kind::Dtype;
         choice.dtype = dtypeOf(item);

@@ -90,6 +90,8 @@ void Debugger::rebuildChecks() {
             weights = d_->sources.weightsForRun();
             constants = d_->sources.userConstants();
             inputs = d_->effectiveInputs;
+        } else if (d_->checks.choice().kind == ReferenceChoice::Kind::Program) {
+            inputs = d_->effectiveInputs;  // the other program runs on this run's inputs
         } else {
             references = d_->sources.references();
         }

@@ -82,6 +82,7 @@ struct Debugger::Impl {
     // The reference the user chose: a second run's value, else the files'.
     at::Tensor reference(const std::string& name) const {
         if (checks.runsReference()) return checks.runValue(name);
+        if (checks.choice().kind == ReferenceChoice::Kind::Program) return checks.programValue(name);
         std::lock_guard lock(m);
         return sources.reference(name);
     }

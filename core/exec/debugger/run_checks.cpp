@@ -5,9 +5,12 @@
 #include <stdexcept>
 
 #include "core/exec/engine/session.h"
+#include "core/exec/reference/program_pairing.h"
 #include "core/exec/reference/reference_check.h"
 #include "core/exec/reference/reference_run.h"
 #include "core/io/tensor_file.h"
+#include "core/ir/archive_path.h"
+#include "core/ir/json_io.h"
 
 namespace irscope::exec {
 
@@ -29,10 +32,62 @@ void RunChecks::setChoice(const ReferenceChoice& choice) {
             throw std::runtime_error(why);
         }
     }
+    std::shared_ptr<const ir::Graph> program;
+    if (choice.kind == ReferenceChoice::Kind::Program) {
+        // The other program and its weights: a .pt2 carries its own.
+        const std::string weightsFile = choice.weightsPath.empty() ? choice.programPath : choice.weightsPath;
+        if (choice.weightsPath.empty() && !ir::isArchivePath(choice.programPath))
+            throw std::runtime_error(choice.programPath +
+                                     ": a pytorch-ir IR as the reference program needs its state_dict too");
+        try {
+            program = std::make_shared<const ir::Graph>(ir::loadGraphFile(choice.programPath));
+            weights = io::readTensorFile(weightsFile);
+        } catch (const std::exception& e) {
+            std::string why = e.what();
+            if (why.find(choice.programPath) == std::string::npos && why.find(weightsFile) == std::string::npos)
+                why = choice.programPath + ": " + why;
+            throw std::runtime_error(why);
+        }
+    }
     choiceWeights_ = std::move(weights);
+    program_ = std::move(program);
     std::lock_guard lock(mutex_);
     choice_ = choice;
+    programValues_ = {};
 }
+
+at::Tensor RunChecks::programValue(const std::string& tensorName) const {
+    std::lock_guard lock(mutex_);
+    const at::Tensor* t = programValues_.find(tensorName);
+    return t ? *t : at::Tensor();
+}
+
+namespace {
+
+// The other program run on this graph's inputs, its values renamed to the
+// tensors of this graph they stand for (program_pairing.h).
+io::TensorMap programReference(const ir::Graph& graph, const ir::Graph& program, const io::TensorMap& weights,
+                               const io::TensorMap& inputs) {
+    Session run(program, RetentionPolicy::KeepAll);
+    run.setWeights(weights);
+    run.setInputs(inputs);
+    if (const auto missing = run.preflight(); !missing.empty())
+        throw std::runtime_error("the reference program lacks " + formatMissingValue(missing.front()));
+    const RunResult r = run.runToEnd();
+    if (r.error)
+        throw std::runtime_error("the reference program failed at node '" + r.error->nodeName +
+                                 "': " + r.error->message);
+    io::TensorMap values;
+    for (const auto& p : pairPrograms(graph, program).outputs) {
+        at::Tensor t;
+        if (!run.value(p.referenceTensor, t))
+            if (const at::Tensor* input = inputs.find(p.referenceTensor)) t = *input;
+        if (t.defined()) values.insert(p.tensor, t);
+    }
+    return values;
+}
+
+}  // namespace
 
 ReferenceChoice RunChecks::choice() const {
     std::lock_guard lock(mutex_);
@@ -73,6 +128,13 @@ bool RunChecks::rebuild(Session& session, const Values& values, const Tolerance&
         run = std::make_shared<ReferenceRun>(graph_, otherWeights ? choiceWeights_ : values.weights, values.constants,
                                              values.inputs, dtype, session.retention());
         source = run;
+    } else if (choice.kind == ReferenceChoice::Kind::Program && program_) {
+        io::TensorMap renamed = programReference(graph_, *program_, choiceWeights_, values.inputs);
+        {
+            std::lock_guard lock(mutex_);
+            programValues_ = renamed;
+        }
+        source = std::make_shared<TensorMapReference>(std::move(renamed));
     } else if (!values.references.empty()) {
         source = std::make_shared<TensorMapReference>(values.references);
     }

@@ -73,6 +73,9 @@ public:
     std::string referenceFailure() const;
     // The reference run's value of a tensor (undefined without one).
     at::Tensor runValue(const std::string& tensorName) const;
+    // Kind::Program: the other program's value of the tensor this graph's
+    // `tensorName` stands for (undefined when it has none, or before a rebuild).
+    at::Tensor programValue(const std::string& tensorName) const;
     // Local mode: what the node itself computed for a tensor the run then
     // replaced with the reference's (undefined otherwise).
     at::Tensor ownValue(const std::string& tensorName) const;
@@ -82,7 +85,8 @@ public:
 
 private:
     const ir::Graph& graph_;
-    io::TensorMap choiceWeights_;  // Kind::Weights: the file's values (run lane only)
+    io::TensorMap choiceWeights_;               // Kind::Weights and Program: the file's values (run lane only)
+    std::shared_ptr<const ir::Graph> program_;  // Kind::Program (run lane only)
     std::shared_ptr<Watchpoints> watch_;
     mutable std::mutex mutex_;  // everything below
     ReferenceChoice choice_;
@@ -90,6 +94,7 @@ private:
     uint64_t builds_ = 0;  // folded into the epoch: a new check restarts readers
     std::shared_ptr<ReferenceCheck> check_;
     std::shared_ptr<ReferenceRun> run_;
+    io::TensorMap programValues_;  // Kind::Program: its values under this graph's tensor names
 };
 
 }  // namespace irscope::exec

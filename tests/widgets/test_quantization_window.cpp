@@ -1,0 +1,100 @@
+// The quantization debugger in the window: a PT2E-quantized CNN opened with
+// its float program as the Differences dock's reference (tests/data/
+// quantization/). The run measures each paired tensor against the float
+// program's; the SQNR overlay colours nodes on absolute dB bands (its legend
+// says so), so a node's colour depends on its own SQNR only; a dequantized
+// activation is measured against the float tensor it stands for.
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTest>
+
+#include "widgets/debugger/debugger_ui.h"
+#include "widgets/graph_view/graph_view.h"
+#include "widgets/graph_view/overlay_legend.h"
+#include "widgets/main_window/main_window.h"
+#include "widgets/session/debug_controller.h"
+#include "widgets/session/graph_session.h"
+#include "widgets/session/loaded_document.h"
+
+using namespace irscope;
+using namespace irscope::widgets;
+
+namespace {
+
+QString quantizationPath(const QString& file) {
+    return QString::fromUtf8(IRSCOPE_TEST_DATA) + QStringLiteral("/quantization/") + file;
+}
+
+}  // namespace
+
+class TestQuantizationWindow : public QObject {
+    Q_OBJECT
+
+    MainWindow* window_ = nullptr;
+    DebuggerUi ui_;
+
+private slots:
+    void initTestCase() {
+        QStandardPaths::setTestModeEnabled(true);
+        window_ = new MainWindow;
+        ui_ = installDebugger(*window_);
+        window_->resize(1400, 900);
+        window_->show();
+    }
+    void cleanupTestCase() { delete window_; }
+
+    void theFloatProgramIsTheReference() {
+        DebugController* c = ui_.controller;
+        GraphSession* s = window_->session();
+        QSignalSpy loaded(s, &GraphSession::graphLoaded);
+        window_->openFile(quantizationPath(QStringLiteral("pt2e_static_cnn.pt2")));
+        QVERIFY(loaded.wait(30000));
+        QVERIFY(c->waitIdle());
+        exec::ReferenceChoice choice;
+        choice.kind = exec::ReferenceChoice::Kind::Program;
+        choice.programPath = quantizationPath(QStringLiteral("pt2e_static_cnn.float.pt2")).toStdString();
+        c->setReferenceChoice(choice);
+        QVERIFY(c->waitIdle());
+        ui_.continueAction->trigger();
+        QVERIFY(c->waitIdle());
+        QVERIFY(!c->lastRunFailed());
+
+        // Each paired tensor measured against the float program's: 10 of them, none exact.
+        const auto& rows = c->errorRows();
+        QCOMPARE(static_cast<int>(rows.size()), 10);
+        bool input = false;
+        for (const auto& r : rows) {
+            QVERIFY2(r.metrics.sqnrDb > 30 && r.metrics.sqnrDb < 60, r.output.c_str());
+            input |= r.output == "dequantize_per_tensor";  // x after quantize and dequantize, against x
+        }
+        QVERIFY(input);
+
+        // The SQNR overlay: absolute bands, the legend says so; a node at 40-60 dB is pale yellow.
+        c->setOverlay(exec::OverlayKind::ErrorSqnr);
+        QVERIFY(c->waitIdle());
+        auto* legend = window_->graphView()->findChild<OverlayLegend*>();
+        QVERIFY(legend);
+        QVERIFY2(legend->title().contains(QLatin1String("absolute bands")), qPrintable(legend->title()));
+        const auto& nodes = s->document()->graph.nodes;
+        int coloured = 0;
+        for (const auto& r : rows) {
+            const auto* deco = s->nodeDecoration(r.node);
+            QVERIFY(deco && deco->overlay.isValid());
+            const QColor expected = r.metrics.sqnrDb >= 40 ? QColor("#fff5c0") : QColor("#ffd080");
+            QVERIFY2(deco->overlay == expected, qPrintable(QString("%1: %2 dB, %3")
+                                                               .arg(nodes[r.node].name.c_str())
+                                                               .arg(r.metrics.sqnrDb)
+                                                               .arg(deco->overlay.name())));
+            ++coloured;
+        }
+        QCOMPARE(coloured, 10);
+        c->setOverlay(exec::OverlayKind::None);
+        c->setReferenceChoice({});
+        QVERIFY(c->waitIdle());
+    }
+};
+
+#include "common/suite_registry.h"
+
+IRSCOPE_TEST_MAIN(TestQuantizationWindow)
+#include "test_quantization_window.moc"
