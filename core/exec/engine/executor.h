@@ -107,8 +107,8 @@ public:
     // through and shows per iteration (debugger/subgraph_frames.h). The first
     // kRecordedCalls calls of a node are kept; cleared by reset().
     struct SubgraphCall {
-        size_t subgraph = 0;     // index in OpNode::subgraphs
-        int64_t iteration = 0;   // how many calls of that subgraph came before, in this run of the node
+        size_t subgraph = 0;    // index in OpNode::subgraphs
+        int64_t iteration = 0;  // how many calls of that subgraph came before, in this run of the node
         std::unordered_map<std::string, at::Tensor> values;
     };
     static constexpr size_t kRecordedCalls = 1024;
