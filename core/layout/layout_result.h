@@ -64,4 +64,10 @@ struct LayoutResult {
     LayoutStats stats;
 };
 
+// Appends `from` moved by (dx, dy) to `to`, its item ids shifted past
+// `to`'s (edges and ghosts follow), its stats added: how a drawing made of
+// parts laid out on their own (modules, a higher-order op's subgraphs) is
+// put together.
+void appendMoved(const LayoutResult& from, double dx, double dy, LayoutResult& to);
+
 }  // namespace irscope::layout

@@ -284,44 +284,15 @@ void ModuleDrawing::layOut(ModuleId m) {
     lv.valid = true;
 }
 
-namespace {
-
-// Appends r moved by (dx, dy).
-void appendMoved(const LayoutResult& r, double dx, double dy, LayoutResult& out) {
-    const auto base = static_cast<int32_t>(out.items.size());
-    for (const auto& it : r.items) {
-        out.items.push_back(it);
-        auto& p = out.items.back();
-        p.rect.x += dx;
-        p.rect.y += dy;
-        if (p.ghostOf >= 0) p.ghostOf += base;
-    }
-    for (const auto& e : r.edges) {
-        out.edges.push_back(e);
-        auto& q = out.edges.back();
-        q.source += base;
-        q.target += base;
-        for (auto& pt : q.points) pt.x += dx, pt.y += dy;
-        q.labelPos.x += dx;
-        q.labelPos.y += dy;
-    }
-    out.stats.dummies += r.stats.dummies;
-    out.stats.ghosts += r.stats.ghosts;
-    out.stats.crossings += r.stats.crossings;
-    out.stats.reversedEdges += r.stats.reversedEdges;
-}
-
-}  // namespace
-
 void ModuleDrawing::appendLevel(ModuleId m, double dx, double dy, LayoutResult& out) {
     const LayoutResult& r = level(m).result;
-    appendMoved(r, dx, dy, out);
+    layout::appendMoved(r, dx, dy, out);
     for (size_t k = 0; k < r.items.size(); ++k) {
         const auto& it = r.items[k];
         if (it.kind == ItemKind::Region) {
             const LayoutResult& inside = region(it.irIndex);
-            appendMoved(inside, it.rect.x + dx - inside.bounds.x,
-                        it.rect.y + dy + options_.frameHeader - inside.bounds.y, out);
+            layout::appendMoved(inside, it.rect.x + dx - inside.bounds.x,
+                                it.rect.y + dy + options_.frameHeader - inside.bounds.y, out);
             continue;
         }
         if (it.kind != ItemKind::Frame) continue;

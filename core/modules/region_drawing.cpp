@@ -34,29 +34,12 @@ std::string subgraphTitle(const ir::NamedSubgraph& sub) {
 
 // Appends `inner` moved by (dx, dy), its items marked as drawn in subgraph s of the op.
 void appendInside(const LayoutResult& inner, double dx, double dy, int64_t node, int32_t s, LayoutResult& out) {
-    const auto base = static_cast<int32_t>(out.items.size());
-    for (const auto& it : inner.items) {
-        out.items.push_back(it);
-        auto& p = out.items.back();
-        p.rect.x += dx;
-        p.rect.y += dy;
-        if (p.ghostOf >= 0) p.ghostOf += base;
-        p.region = node;
-        p.subgraph = s;
+    const size_t base = out.items.size();
+    layout::appendMoved(inner, dx, dy, out);
+    for (size_t i = base; i < out.items.size(); ++i) {
+        out.items[i].region = node;
+        out.items[i].subgraph = s;
     }
-    for (const auto& e : inner.edges) {
-        out.edges.push_back(e);
-        auto& q = out.edges.back();
-        q.source += base;
-        q.target += base;
-        for (auto& pt : q.points) pt.x += dx, pt.y += dy;
-        q.labelPos.x += dx;
-        q.labelPos.y += dy;
-    }
-    out.stats.dummies += inner.stats.dummies;
-    out.stats.ghosts += inner.stats.ghosts;
-    out.stats.crossings += inner.stats.crossings;
-    out.stats.reversedEdges += inner.stats.reversedEdges;
 }
 
 }  // namespace

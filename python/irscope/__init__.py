@@ -97,6 +97,20 @@ def _tensor_file(values, folder: str, stem: str, names=None):
     return path
 
 
+def _value_options(folder, weights, inputs, expected, input_names):
+    """--weights / --inputs / --expected with the files irscope reads for them."""
+    options = []
+    for flag, value, stem, names in (
+        ("--weights", weights, "weights", None),
+        ("--inputs", inputs, "inputs", input_names),
+        ("--expected", expected, "expected", None),
+    ):
+        file = _tensor_file(value, folder, stem, names)
+        if file:
+            options += [flag, file]
+    return options
+
+
 def _window_environment(screenshot) -> dict:
     env = dict(os.environ)
     # A screenshot needs no screen: notebooks on a server, CI.
@@ -151,15 +165,7 @@ def show(x, *, weights=None, inputs=None, expected=None, screenshot=None, block=
 def _open_window(folder, path, input_names, weights, inputs, expected, screenshot, block, run):
     """Starts the window on `path`; `folder` (temporary, holding what was written) is its to remove."""
     try:
-        command = [program(), path, "--new-window"]
-        for flag, value, stem, value_names in (
-            ("--weights", weights, "weights", None),
-            ("--inputs", inputs, "inputs", input_names),
-            ("--expected", expected, "expected", None),
-        ):
-            file = _tensor_file(value, folder, stem, value_names)
-            if file:
-                command += [flag, file]
+        command = [program(), path, "--new-window", *_value_options(folder, weights, inputs, expected, input_names)]
         if run:
             command.append("--run")
         if screenshot:
@@ -245,15 +251,8 @@ def run(x, *, weights=None, inputs=None, expected=None, reference="float64", rto
     folder = tempfile.mkdtemp(prefix="irscope-")
     try:
         path = _program_file(x, folder, "program")
-        command = [program(), "run", path, "--json"]
-        for flag, value, stem, value_names in (
-            ("--weights", weights, "weights", None),
-            ("--inputs", inputs, "inputs", _graph_input_names(x)),
-            ("--expected", expected, "expected", None),
-        ):
-            file = _tensor_file(value, folder, stem, value_names)
-            if file:
-                command += [flag, file]
+        command = [program(), "run", path, "--json",
+                   *_value_options(folder, weights, inputs, expected, _graph_input_names(x))]
         if rtol is not None:
             command += ["--rtol", repr(float(rtol))]
         if atol is not None:
