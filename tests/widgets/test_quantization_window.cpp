@@ -3,12 +3,15 @@
 // quantization/). The run measures each paired tensor against the float
 // program's; the SQNR overlay colours nodes on absolute dB bands (its legend
 // says so), so a node's colour depends on its own SQNR only; a dequantized
-// activation is measured against the float tensor it stands for.
+// activation is measured against the float tensor it stands for. The
+// Quantization dock lists what to keep in float in PyTorch's order
+// (tests/data/quantization/*.torch.json), and a click selects the quantize node.
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTest>
 
 #include "widgets/debugger/debugger_ui.h"
+#include "widgets/debugger/quantization_panel.h"
 #include "widgets/graph_view/graph_view.h"
 #include "widgets/graph_view/overlay_legend.h"
 #include "widgets/main_window/main_window.h"
@@ -88,6 +91,24 @@ private slots:
             ++coloured;
         }
         QCOMPARE(coloured, 10);
+
+        // What to keep in float, best first, as PyTorch's reruns rank it.
+        auto* panel = window_->panelAs<QuantizationPanel>(kQuantizationPanel);
+        QVERIFY(panel);
+        QSignalSpy measured(c, &DebugController::quantizationChanged);
+        panel->measure();
+        QVERIFY(c->waitIdle());
+        QVERIFY(c->quantization());
+        const QStringList keep = panel->keepInFloat();
+        QCOMPARE(keep.size(), 3);
+        QVERIFY2(keep[0].endsWith(QStringLiteral("(quantize_per_tensor)")), qPrintable(keep.join(" | ")));
+        QVERIFY2(keep[1].endsWith(QStringLiteral("(quantize_per_tensor_2)")), qPrintable(keep.join(" | ")));
+        QVERIFY2(keep[2].endsWith(QStringLiteral("(quantize_per_tensor_1)")), qPrintable(keep.join(" | ")));
+        panel->chooseRow(1);
+        QVERIFY(s->selection().isNode());
+        QCOMPARE(s->document()->graph.nodes[static_cast<size_t>(s->selection().index)].name,
+                 std::string("quantize_per_tensor_2"));
+        QVERIFY(!c->quantization()->weights.empty());
         c->setOverlay(exec::OverlayKind::None);
         c->setReferenceChoice({});
         QVERIFY(c->waitIdle());

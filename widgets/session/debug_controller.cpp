@@ -253,6 +253,7 @@ void DebugController::onGraphLoaded() {
     frame_.reset();
     frameCalls_.clear();
     subgraphBreakpoints_.clear();  // they name another graph's subgraphs
+    quantization_.reset();
     if (sameModel && !breakpoints.empty()) {
         std::unordered_map<std::string_view, int64_t> byName;
         for (size_t i = 0; i < doc_->graph.nodes.size(); ++i) byName.emplace(doc_->graph.nodes[i].name, int64_t(i));

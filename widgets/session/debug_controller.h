@@ -194,6 +194,14 @@ public slots:
     void stop();           // cancel a run
     void toggleBreakpoint(qint64 node);
 
+    // ---- the quantization debugger: this program against the reference
+    // program (ReferenceChoice::Program), what to keep in float, the weights
+    // per channel (exec::Debugger::compareWithProgram: 2 + N runs, on the
+    // run lane). quantizationChanged when it is there (null before, and after
+    // the reference or the values change).
+    void measureQuantization();
+    std::shared_ptr<const exec::QuantizationComparison> quantization() const { return quantization_; }
+
     // ---- inside higher-order ops (exec/debugger/subgraph_frames.h)
     // Where the run stands inside a cond's branch or a loop's body (F11 on
     // such an op enters it; F10 steps inside; Shift+F11 leaves), and the
@@ -261,6 +269,7 @@ signals:
     void valuesLoadFailed(exec::ValueFile file);  // not read; errorOccurred says why
     void errorRowsChanged();                      // errorRows() grew or started over
     void checksChanged();                         // the reference choice, the error mode or the tolerance
+    void quantizationChanged();                   // quantization() measured, or dropped
     void watchesChanged();
     void errorOccurred(const QString& message);
     // Something worth a line in the status bar that is not an error (the
@@ -335,6 +344,7 @@ private:
     std::vector<exec::NodeInfo> nodeInfos_;
     std::optional<exec::SubgraphFrame> frame_;
     std::vector<exec::SubgraphCallInfo> frameCalls_;
+    std::shared_ptr<const exec::QuantizationComparison> quantization_;
     std::vector<exec::SubgraphBreakpoint> subgraphBreakpoints_;
     std::vector<double> overlayValues_;
     exec::DivergenceInfo divergence_;

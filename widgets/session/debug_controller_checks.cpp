@@ -35,6 +35,31 @@ void DebugController::restoreChecks(exec::Debugger& d, const ChecksSettings& che
     }
 }
 
+void DebugController::measureQuantization() {
+    if (!dbg_) return;
+    post({}, [this](exec::Debugger& d) -> Continuation {
+        QString error;
+        std::shared_ptr<const exec::QuantizationComparison> result;
+        try {
+            if (auto c = d.compareWithProgram()) {
+                if (!c->problem.empty())
+                    error = q(c->problem);
+                else
+                    result = std::make_shared<const exec::QuantizationComparison>(std::move(*c));
+            } else {
+                error = tr("Choose the float program as the reference first (Differences dock: Another program)");
+            }
+        } catch (const std::exception& e) {
+            error = q(e.what());
+        }
+        return [this, result, error] {
+            quantization_ = result;
+            emit quantizationChanged();
+            if (!error.isEmpty()) emit errorOccurred(error);
+        };
+    });
+}
+
 void DebugController::setReferenceChoice(const exec::ReferenceChoice& choice) {
     // The same again resets nothing (a weights file is read again: it may have changed on disk).
     if (!dbg_ || (choice == referenceChoice_ && choice.kind != exec::ReferenceChoice::Kind::Weights)) return;
@@ -51,6 +76,8 @@ void DebugController::setReferenceChoice(const exec::ReferenceChoice& choice) {
             if (error.isEmpty()) {
                 referenceChoice_ = choice;
                 lastFailed_ = false;
+                quantization_.reset();  // measured against another reference
+                emit quantizationChanged();
             }
             apply(std::move(*s));
             emit checksChanged();

@@ -41,6 +41,7 @@
 #include "core/exec/numerics/node_metric.h"
 #include "core/exec/numerics/probe_types.h"
 #include "core/exec/numerics/verify.h"
+#include "core/exec/reference/quantization_compare.h"
 #include "core/exec/reference/reference_choice.h"
 #include "core/exec/reference/reference_diff.h"
 #include "core/exec/values/value_rows.h"
@@ -160,6 +161,13 @@ public:
     bool finished() const;
     size_t bytesHeld() const;
     double totalSeconds() const;
+
+    // ---- the quantization debugger (reference/quantization_compare.h)
+    // This program against the reference program (ReferenceChoice::Program)
+    // on this run's inputs: every paired tensor, what to keep in float
+    // (one rerun per activation) and the weights per channel. nullopt when
+    // the reference is not a program. Run lane only; takes as long as 2 + N runs.
+    std::optional<QuantizationComparison> compareWithProgram() const;
 
     // ---- inside higher-order ops (subgraph_frames.h): a cond's branch, a loop's body
     // Where the debugger stands inside one, if it does.

@@ -100,6 +100,18 @@ void Debugger::rebuildChecks() {
         clearOverlays();  // the run went back to its start
 }
 
+std::optional<QuantizationComparison> Debugger::compareWithProgram() const {
+    const ir::Graph* program = d_->checks.program();
+    if (d_->checks.choice().kind != ReferenceChoice::Kind::Program || !program) return std::nullopt;
+    io::TensorMap weights, inputs;
+    {
+        std::lock_guard lock(d_->m);
+        weights = d_->sources.weightsForRun();
+        inputs = d_->effectiveInputs;
+    }
+    return compareQuantized(d_->graph, weights, *program, d_->checks.programWeights(), inputs);
+}
+
 void Debugger::clearOverlays() {
     std::lock_guard lock(d_->m);
     d_->overlays.reset(d_->graph.nodes.size());

@@ -76,6 +76,9 @@ public:
     // Kind::Program: the other program's value of the tensor this graph's
     // `tensorName` stands for (undefined when it has none, or before a rebuild).
     at::Tensor programValue(const std::string& tensorName) const;
+    // Kind::Program: the other program and its weights (null when the reference is not a program). Run lane only.
+    const ir::Graph* program() const { return program_.get(); }
+    const io::TensorMap& programWeights() const { return choiceWeights_; }
     // Local mode: what the node itself computed for a tensor the run then
     // replaced with the reference's (undefined otherwise).
     at::Tensor ownValue(const std::string& tensorName) const;
