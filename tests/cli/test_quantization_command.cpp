@@ -63,6 +63,36 @@ private Q_SLOTS:
         QVERIFY(doc["unpaired"].toArray().size() > 0);
     }
 
+    // pytorch-ir's JSON of both programs, each with its state_dict: the same answer as the archives.
+    void worksOnPytorchIrJsonToo() {
+        QTemporaryDir dir;
+        for (const char* stem : {"pt2e_static_mlp", "pt2e_static_mlp.float"}) {
+            const QString archive = quantizationData(QString::fromLatin1(stem) + ".pt2");
+            QCOMPARE(runIrscope({"convert", archive, dir.filePath(QString::fromLatin1(stem) + ".json")}).exitCode, 0);
+            QCOMPARE(
+                runIrscope({"convert", archive, dir.filePath(QString::fromLatin1(stem) + ".safetensors")}).exitCode, 0);
+        }
+        const CliResult fromJson = runIrscope({"run", dir.filePath("pt2e_static_mlp.json"), "--weights",
+                                               dir.filePath("pt2e_static_mlp.safetensors"), "--inputs",
+                                               quantizationData("pt2e_static_mlp.pt2"), "--reference-program",
+                                               dir.filePath("pt2e_static_mlp.float.json"), "--reference-weights",
+                                               dir.filePath("pt2e_static_mlp.float.safetensors"), "--json"});
+        QVERIFY2(fromJson.exitCode == 0, qPrintable(fromJson.err));
+        const CliResult fromArchive = runIrscope({"run", quantizationData("pt2e_static_mlp.pt2"), "--reference-program",
+                                                  quantizationData("pt2e_static_mlp.float.pt2"), "--json"});
+        QVERIFY2(fromArchive.exitCode == 0, qPrintable(fromArchive.err));
+        const QJsonObject a = QJsonDocument::fromJson(fromJson.out.toUtf8()).object();
+        const QJsonObject b = QJsonDocument::fromJson(fromArchive.out.toUtf8()).object();
+        QCOMPARE(a["nodes"].toArray().size(), b["nodes"].toArray().size());
+        QCOMPARE(a["output_sqnr_db"].toDouble(), b["output_sqnr_db"].toDouble());
+        QCOMPARE(a["sensitivity"].toArray().size(), b["sensitivity"].toArray().size());
+        // An IR as the reference program needs its state_dict.
+        const CliResult bare = runIrscope({"run", quantizationData("pt2e_static_mlp.pt2"), "--reference-program",
+                                           dir.filePath("pt2e_static_mlp.float.json")});
+        QCOMPARE(bare.exitCode, 2);
+        QVERIFY2(bare.err.contains("give its state_dict with --reference-weights"), qPrintable(bare.err));
+    }
+
     void anUnusableReferenceIsRefused() {
         const CliResult mixed =
             runIrscope({"run", quantizationData("pt2e_static_cnn.pt2"), "--reference-program",
