@@ -44,6 +44,11 @@ struct OpNode {
     // there they are empty and the reading may be ambiguous
     // (ir/optional_tensor_readings.h). Never written back.
     std::vector<std::string> noneArguments;
+    // The node of the earlier program this one was made from, as torch.export
+    // recorded it (the oldest name of the node's from_node chain: a
+    // quantized program's conv2d says it is the float program's conv2d).
+    // Absent in torch_ir JSON; never written back.
+    std::string origin;
     // A higher-order op read from a .pt2 (torch.cond, while_loop, scan,
     // map_impl, wrap_with_autocast, wrap_with_set_grad_enabled): its
     // subgraphs in argument order, how many of `inputs` each tensor argument

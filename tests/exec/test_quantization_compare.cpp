@@ -6,7 +6,9 @@
 // activation). irscope's per-tensor SQNR and output SQNR are within 0.1 dB of
 // PyTorch's, its sensitivity list has the same order within 0.1 dB, every
 // unpaired node says why, and each int8 weight read back is measured against
-// its float weight per channel.
+// its float weight per channel. The CNN's batch norms have statistics of their
+// own: the conv PT2E folded one into stands for the norm's output, and its
+// weight is compared with the float weight scaled by the norm.
 #include "test_support.h"
 
 #include <cmath>

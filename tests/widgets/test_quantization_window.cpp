@@ -101,10 +101,10 @@ private slots:
         QVERIFY(c->quantization());
         const QStringList keep = panel->keepInFloat();
         QCOMPARE(keep.size(), 3);
-        QVERIFY2(keep[0].endsWith(QStringLiteral("(quantize_per_tensor)")), qPrintable(keep.join(" | ")));
-        QVERIFY2(keep[1].endsWith(QStringLiteral("(quantize_per_tensor_2)")), qPrintable(keep.join(" | ")));
+        QVERIFY2(keep[0].endsWith(QStringLiteral("(quantize_per_tensor_2)")), qPrintable(keep.join(" | ")));
+        QVERIFY2(keep[1].endsWith(QStringLiteral("(quantize_per_tensor)")), qPrintable(keep.join(" | ")));
         QVERIFY2(keep[2].endsWith(QStringLiteral("(quantize_per_tensor_1)")), qPrintable(keep.join(" | ")));
-        panel->chooseRow(1);
+        panel->chooseRow(0);
         QVERIFY(s->selection().isNode());
         QCOMPARE(s->document()->graph.nodes[static_cast<size_t>(s->selection().index)].name,
                  std::string("quantize_per_tensor_2"));

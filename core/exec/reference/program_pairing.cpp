@@ -1,5 +1,6 @@
 #include "core/exec/reference/program_pairing.h"
 
+#include <optional>
 #include <unordered_map>
 
 #include "core/ir/graph_index.h"
@@ -47,6 +48,33 @@ ProgramPairing pairPrograms(const ir::Graph& q, const ir::Graph& f) {
         }
         return {};
     };
+    // The float node a compute node was made from: by the provenance a .pt2
+    // records (from_node), else by name.
+    std::unordered_map<std::string, int64_t> floatByOrigin;
+    for (size_t k = 0; k < f.nodes.size(); ++k)
+        if (!f.nodes[k].origin.empty()) floatByOrigin.emplace(f.nodes[k].origin, static_cast<int64_t>(k));
+    auto floatTwin = [&](const ir::OpNode& node) -> std::optional<int64_t> {
+        if (!node.origin.empty()) {
+            if (const auto byName = fi.nodeIndex(node.origin)) return byName;
+            if (auto it = floatByOrigin.find(node.origin); it != floatByOrigin.end()) return it->second;
+        }
+        return fi.nodeIndex(node.name);
+    };
+    // A batch norm the quantized program no longer has, alone after float node
+    // `fn` (its only reader): the node's output in the quantized program is the
+    // norm's (-1: none).
+    auto absorbedNorm = [&](int64_t fn) -> int64_t {
+        const auto& users = fi.consumersOf(fn, 0);
+        if (users.size() != 1) return -1;
+        const auto& norm = f.nodes[static_cast<size_t>(users.front().node)];
+        const bool isNorm = norm.opType == "aten.batch_norm.default" ||
+                            norm.opType == "aten._native_batch_norm_legit_no_training.default";
+        if (!isNorm || qi.nodeIndex(norm.name) || norm.outputs.empty()) return -1;
+        if (norm.opType == "aten.batch_norm.default") return users.front().node;
+        for (const auto& u : fi.consumersOf(users.front().node, 0))  // its getitem 0
+            if (f.nodes[static_cast<size_t>(u.node)].isGetitem()) return u.node;
+        return -1;
+    };
     auto floatNodeOf = [&](const std::string& tensor) -> std::string {
         const auto p = fi.producerOfTensor(tensor);
         return p ? f.nodes[static_cast<size_t>(p->first)].name : std::string();
@@ -90,6 +118,13 @@ ProgramPairing pairPrograms(const ir::Graph& q, const ir::Graph& f) {
                     const auto& fin = f.nodes[*fc].inputs;
                     if (static_cast<size_t>(use.input) < fin.size()) {
                         w.referencePlaceholder = fin[static_cast<size_t>(use.input)].name;
+                        // The norm itself (a getitem of the legit form leads back to it).
+                        if (int64_t norm = absorbedNorm(*fc); norm >= 0) {
+                            if (f.nodes[static_cast<size_t>(norm)].isGetitem())
+                                if (auto p = fi.producerOfTensor(f.nodes[static_cast<size_t>(norm)].inputs[0].name))
+                                    norm = p->first;
+                            w.foldedNorm = norm;
+                        }
                         break;
                     }
                 }
@@ -114,7 +149,7 @@ ProgramPairing pairPrograms(const ir::Graph& q, const ir::Graph& f) {
             break;
         }
         case QuantRole::Compute: {
-            const auto fn = fi.nodeIndex(node.name);
+            const auto fn = floatTwin(node);
             if (!fn) {
                 out.unpaired.push_back({i, "no node named '" + node.name + "' in the float program"});
                 break;
@@ -122,10 +157,17 @@ ProgramPairing pairPrograms(const ir::Graph& q, const ir::Graph& f) {
             const auto& fnode = f.nodes[static_cast<size_t>(*fn)];
             if (fnode.opType != node.opType) {
                 out.unpaired.push_back(
-                    {i, "the float program's '" + node.name + "' is " + fnode.opType + ", not " + node.opType});
+                    {i, "the float program's '" + fnode.name + "' is " + fnode.opType + ", not " + node.opType});
                 break;
             }
             pairedNode[n] = *fn;
+            // A conv or linear that absorbed the batch norm after it (PT2E folds it
+            // in) stands for the batch norm's output.
+            if (const auto absorbed = absorbedNorm(*fn); absorbed >= 0 && !node.outputs.empty()) {
+                const auto& norm = f.nodes[static_cast<size_t>(absorbed)];
+                out.outputs.push_back({i, 0, node.outputs[0].name, norm.outputs[0].name, norm.name});
+                break;
+            }
             for (size_t k = 0; k < node.outputs.size() && k < fnode.outputs.size(); ++k)
                 out.outputs.push_back({i, k, node.outputs[k].name, fnode.outputs[k].name, fnode.name});
             break;

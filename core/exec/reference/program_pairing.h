@@ -54,6 +54,9 @@ struct PairedWeight {
     std::string placeholder;           // the quantized program's (an int8 buffer)
     int64_t dequantize = -1;           // the node reading it back to float
     std::string referencePlaceholder;  // the float program's weight the paired consumer reads
+    // The float program's batch norm folded into that consumer (-1: none): the
+    // quantized weight is the float weight scaled by the norm, per channel.
+    int64_t foldedNorm = -1;
 };
 
 struct ProgramPairing {

@@ -54,6 +54,29 @@ const at::Tensor* floatWeight(const ir::GraphIndex& index, const io::TensorMap& 
     return nullptr;
 }
 
+// The float weight scaled by the batch norm PT2E folded into its conv, as
+// fuse_conv_bn_weights does: w * (gamma * rsqrt(running_var + eps)) per output
+// channel. Undefined when the norm's values are not there.
+at::Tensor foldNorm(const ir::Graph& f, const ir::GraphIndex& fi, const io::TensorMap& weights, int64_t norm,
+                    const at::Tensor& weight) {
+    const auto& node = f.nodes[static_cast<size_t>(norm)];
+    auto value = [&](size_t k) -> const at::Tensor* {
+        return k < node.inputs.size() ? floatWeight(fi, weights, node.inputs[k].name) : nullptr;
+    };
+    // (input, weight, bias, running_mean, running_var) affine; (input, running_mean, running_var) without.
+    const bool affine = node.inputs.size() >= 5;
+    const at::Tensor* gamma = affine ? value(1) : nullptr;
+    const at::Tensor* var = value(affine ? 4 : 2);
+    if (!var || (affine && !gamma)) return {};
+    const double eps =
+        node.attrs.contains("eps") && node.attrs["eps"].is_number() ? node.attrs["eps"].get<double>() : 1e-5;
+    at::Tensor scale = at::rsqrt(*var + eps);
+    if (gamma) scale = *gamma * scale;
+    std::vector<int64_t> shape(static_cast<size_t>(weight.dim()), 1);
+    shape[0] = -1;
+    return weight * scale.reshape(shape);
+}
+
 WeightError measureWeight(const ir::Graph& q, const PairedWeight& w, const at::Tensor& readBack,
                           const at::Tensor& reference) {
     WeightError e;
@@ -141,7 +164,9 @@ QuantizationComparison compareQuantized(const ir::Graph& q, const io::TensorMap&
         const at::Tensor* readBack = dq.outputs.empty() ? nullptr : qRun.find(dq.outputs[0].name);
         const at::Tensor* reference = floatWeight(fi, fWeights, w.referencePlaceholder);
         if (!readBack || !reference || !readBack->sizes().equals(reference->sizes())) continue;
-        out.weights.push_back(measureWeight(q, w, *readBack, *reference));
+        const at::Tensor folded = w.foldedNorm >= 0 ? foldNorm(f, fi, fWeights, w.foldedNorm, *reference) : *reference;
+        if (!folded.defined()) continue;
+        out.weights.push_back(measureWeight(q, w, *readBack, folded));
     }
 
     if (options.sensitivity) {

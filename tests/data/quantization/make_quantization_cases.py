@@ -9,7 +9,8 @@ quantizer), built with the same seeds. For each NAME it writes:
   NAME.float.pt2    the float program it was quantized from
   NAME.torch.json   PyTorch's numbers: every node of both programs run by an
                     fx.Interpreter, paired as irscope pairs them (a compute node
-                    with the float node of its name; an activation's dequantize
+                    with the float node of its name, or with the batch norm after it
+                    that PT2E folded into it; an activation's dequantize
                     with the float tensor its quantize read), and
                       "nodes": {quantized tensor: SQNR dB},
                       "output_sqnr_db": the first output's,
@@ -83,6 +84,7 @@ def number(v):
 def pairs(qgm, fgm):
     """{quantized node name: float node name} as irscope pairs them."""
     fnodes = {n.name: n for n in fgm.graph.nodes}
+    qnames = {n.name for n in qgm.graph.nodes}
     out = {}
     paired = {}
     for n in qgm.graph.nodes:
@@ -94,6 +96,13 @@ def pairs(qgm, fgm):
             if f is not None and f.op == "call_function" and str(f.target) == str(n.target):
                 paired[n.name] = n.name
                 out[n.name] = n.name
+                # A conv or linear that absorbed the batch norm after it stands for the norm's output.
+                users = list(f.users)
+                if len(users) == 1 and "batch_norm" in str(users[0].target) and users[0].name not in qnames:
+                    norm = users[0]
+                    if "_native_batch_norm_legit" in str(norm.target):
+                        norm = next(u for u in norm.users if u.args[1] == 0)
+                    out[n.name] = norm.name
         elif r == "dequantize":
             src = n.args[0]
             if isinstance(src, torch.fx.Node) and role(src) == "quantize":
@@ -110,6 +119,15 @@ def main():
         _, _, build = cases[name]
         make_programs.seed(name)
         model, args, _, _, quantize = build()
+        # Batch norms with statistics of their own (a trained model's): PT2E folds
+        # them into the conv before them, whose output then stands for the norm's.
+        with torch.no_grad():
+            for m in model.modules():
+                if isinstance(m, torch.nn.BatchNorm2d):
+                    m.running_mean.uniform_(-0.5, 0.5)
+                    m.running_var.uniform_(0.5, 2.0)
+                    m.weight.uniform_(0.5, 1.5)
+                    m.bias.uniform_(-0.2, 0.2)
         model.eval()
         float_ep = torch.export.export(model, args, strict=False)
         quant_ep, _ = make_programs.quantize_pt2e(model, args, quantize == "dynamic")

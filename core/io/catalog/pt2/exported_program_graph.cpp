@@ -450,13 +450,30 @@ void readGraphParts(ir::JsonCursor& c, ProgramParts& parts) {
     });
 }
 
+// The oldest name of a from_node chain (a JSON list of {"name", "from_node":
+// [...]}, serialized as a string): the node the first program had. "" when
+// there is none or it does not parse.
+std::string originOf(const std::string& fromNode) {
+    if (fromNode.empty()) return {};
+    const json chain = json::parse(fromNode, nullptr, false);
+    const json* at = chain.is_array() && !chain.empty() ? &chain[0] : nullptr;
+    std::string name;
+    for (int depth = 0; at && at->is_object() && depth < 64; ++depth) {
+        if (auto n = at->find("name"); n != at->end() && n->is_string()) name = n->get<std::string>();
+        auto next = at->find("from_node");
+        at = next != at->end() && next->is_array() && !next->empty() ? &(*next)[0] : nullptr;
+    }
+    return name;
+}
+
 // One node: its arguments and results as a small DOM; the metadata's stack
-// trace and module stack read straight into strings, the rest of it skipped
-// (torch_fn, source_fn_stack, custom: most of a node's bytes).
-json readNode(ir::JsonCursor& c, std::string& stackTrace, std::string& moduleStack) {
+// trace, module stack and provenance read straight into strings, the rest of
+// it skipped (torch_fn, source_fn_stack, custom: most of a node's bytes).
+json readNode(ir::JsonCursor& c, std::string& stackTrace, std::string& moduleStack, std::string& origin) {
     json node = json::object();
     stackTrace.clear();
     moduleStack.clear();
+    origin.clear();
     forEachKey(c, [&](const std::string& key) {
         if (key != "metadata" || c.peek() != '{') {
             node[key] = c.readValue();
@@ -467,7 +484,11 @@ json readNode(ir::JsonCursor& c, std::string& stackTrace, std::string& moduleSta
                 c.readString(stackTrace);
             else if (metaKey == "nn_module_stack" && c.peek() == '"')
                 c.readString(moduleStack);
-            else
+            else if (metaKey == "from_node" && c.peek() == '"') {
+                std::string fromNode;
+                c.readString(fromNode);
+                origin = originOf(fromNode);
+            } else
                 c.skipValue();
         });
     });
@@ -842,6 +863,7 @@ private:
             if (auto meta = nodes[k].find("metadata"); meta != nodes[k].end() && meta->is_object()) {
                 op.stackTrace = meta->value("stack_trace", "");
                 moduleStack = meta->value("nn_module_stack", "");
+                op.origin = originOf(meta->value("from_node", ""));
             }
             b.addNode(nodes[k], std::move(op), moduleStack, k, where + ".nodes[" + std::to_string(k) + "]");
         }
@@ -906,7 +928,7 @@ ir::Graph convertProgram(std::string_view text, const std::string& file, const s
         const std::string where = "graph_module.graph.nodes[" + std::to_string(n) + "]";
         c.pushIndex(static_cast<int64_t>(n));
         ir::OpNode op;
-        const json node = readNode(c, op.stackTrace, moduleStack);
+        const json node = readNode(c, op.stackTrace, moduleStack, op.origin);
         c.pop();
         builder.addNode(node, std::move(op), moduleStack, n, where);
     }
