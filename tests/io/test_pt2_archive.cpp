@@ -363,6 +363,7 @@ private Q_SLOTS:
         QTest::newRow("past the end") << "weights_past_end.pt2" << false << "'lin.weight' reaches element 6399";
         QTest::newRow("missing file") << "missing_weight_file.pt2" << false
                                       << "weight_99, which the archive does not hold";
+        QTest::newRow("stride count") << "stride_count.pt2" << false << "lists 1 strides for a 2-dim tensor";
     }
     void hostileArchives() {
         QFETCH(QString, file);

@@ -108,6 +108,9 @@ def write_hostile(outdir):
     w = copy.deepcopy(weights)
     w["config"]["lin.bias"]["path_name"] = "weight_99"
     save("missing_weight_file.pt2", weights_json=w)
+    w = copy.deepcopy(weights)
+    w["config"]["lin.weight"]["tensor_meta"]["strides"] = [{"as_int": 1}]  # one stride for two dims
+    save("stride_count.pt2", weights_json=w)
     save("compressed_graph.pt2", compress=top + "models/model.json")
     # The example inputs: none stored (PyTorch before 2.8 wrote none there), or
     # more tensors than the program takes.

@@ -82,6 +82,9 @@ void addPayload(TensorCatalog& catalog, const ZipReader& zip, const std::string&
             for (const auto& d : tensor->value("strides", nlohmann::ordered_json::array()))
                 strides.push_back(symIntValue(d));
             r.storageOffset = tensor->contains("storage_offset") ? symIntValue((*tensor)["storage_offset"]) : 0;
+            if (!strides.empty() && strides.size() != r.shape.size())
+                throw FormatError(where + " lists " + std::to_string(strides.size()) + " strides for a " +
+                                  std::to_string(r.shape.size()) + "-dim tensor");
             // Contiguous strides are left empty, as the other formats leave them.
             int64_t expect = 1;
             bool contiguous = strides.size() == r.shape.size();
