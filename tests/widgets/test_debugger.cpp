@@ -454,6 +454,27 @@ private slots:
         QVERIFY(ctl()->lastStatus().contains(QStringLiteral("run to cursor")));
         trigger(ui_.continueAction);
         QCOMPARE(ctl()->cursor(), ctl()->nodeCount());
+        // Ctrl+F10 on a module runs to its entry: its first node is next.
+        {
+            // A module entered before the breakpoint at node 10 (the run stops there first otherwise).
+            const auto* tree = session()->moduleTree();
+            irscope::modules::ModuleId m = irscope::modules::kNoModule;
+            for (size_t k = 1; k < tree->size() && m == irscope::modules::kNoModule; ++k) {
+                const auto& mod = tree->module(static_cast<irscope::modules::ModuleId>(k));
+                if (!mod.isList && mod.firstNode > 0 && mod.firstNode < 10)
+                    m = static_cast<irscope::modules::ModuleId>(k);
+            }
+            QVERIFY(m != irscope::modules::kNoModule);
+            session()->select(ItemRef::module(m), false);
+            trigger(ui_.runToAction);
+            QCOMPARE(ctl()->cursor(), tree->module(m).firstNode);
+            QVERIFY2(ctl()->lastStatus().contains(QStringLiteral("the entry of module")),
+                     qPrintable(ctl()->lastStatus()));
+            trigger(ui_.continueAction);
+            QCOMPARE(ctl()->cursor(), int64_t(10));  // the breakpoint still stops a new run
+            trigger(ui_.continueAction);
+            QCOMPARE(ctl()->cursor(), ctl()->nodeCount());
+        }
         // F5 on a finished run starts a new one, which stops at the breakpoint again.
         trigger(ui_.continueAction);
         QCOMPARE(ctl()->cursor(), int64_t(10));

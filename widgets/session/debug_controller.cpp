@@ -602,16 +602,30 @@ void DebugController::runToNode(qint64 node) {
 }
 void DebugController::runToSelected() {
     const ItemRef sel = session_->selection();
-    if (sel.isNode() && dbg_) {
+    // A module (a closed box, a frame) runs to its entry: its first node is next.
+    std::string module;
+    qint64 node = sel.isNode() ? sel.index : -1;
+    if (const auto* tree = session_->moduleTree();
+        sel.isModule() && tree && sel.index > 0 && sel.index < static_cast<int64_t>(tree->size())) {
+        const auto& m = tree->module(static_cast<modules::ModuleId>(sel.index));
+        node = m.firstNode;
+        module = m.path;
+        if (node < 0) {
+            emit errorOccurred(tr("Run to cursor: module %1 runs no node").arg(q(m.path)));
+            return;
+        }
+    }
+    if (node >= 0 && dbg_) {
         // Run to Cursor stops before the node, as a breakpoint there would:
         // the node is next, its inputs are there to look at.
-        const qint64 node = sel.index;
-        postRun([node](exec::Debugger& d) {
+        postRun([node, module](exec::Debugger& d) {
             if (node < d.cursor() || d.cursor() >= d.nodeCount()) d.reset();  // already ran: start over
             exec::RunStatus st = node > d.cursor() ? d.runTo(node - 1) : exec::RunStatus{};
             if (!st.failed && d.cursor() == node && node < d.nodeCount()) {
                 st.reason = exec::StopReason::ReachedTarget;
-                st.message = "stopped before '" + d.graph().nodes[static_cast<size_t>(node)].name + "' (run to cursor)";
+                st.message = "stopped before '" + d.graph().nodes[static_cast<size_t>(node)].name + "'" +
+                             (module.empty() ? std::string() : ", the entry of module '" + module + "'") +
+                             " (run to cursor)";
             }
             return st;
         });
