@@ -100,7 +100,9 @@ QByteArray chainGraph(int n, int pairs) {
 class TestDebugger : public QObject {
     Q_OBJECT
 
-    static constexpr int kChainSide = 768, kChainPairs = 32;
+    // Long enough that the run outlasts the viewer's refresh throttle (TensorViewer::kRunRefreshMs,
+    // 250 ms) several times over on a fast machine: ~0.9 s here, not ~0.2 s.
+    static constexpr int kChainSide = 768, kChainPairs = 128;
 
     MainWindow* window_ = nullptr;
     DebuggerUi ui_;
