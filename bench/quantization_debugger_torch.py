@@ -5,7 +5,6 @@ activation kept in float (sensitivity), then the weights' SQNR per channel.
 
   python bench/quantization_debugger_torch.py QUANT.pt2 FLOAT.pt2
 """
-import copy
 import os
 import sys
 
@@ -13,34 +12,16 @@ import torch
 import torch.ao.quantization.fx._decomposed  # noqa: F401 - registers quantized_decomposed
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "data", "quantization"))
-from make_quantization_cases import capture, first_output, pairs, role, sqnr  # noqa: E402
+from make_quantization_cases import capture, compare, first_output, role, sqnr  # noqa: E402
 
 
 def main(quant_path, float_path):
     quant_ep, float_ep = torch.export.load(quant_path), torch.export.load(float_path)
     args = quant_ep.example_inputs[0]
     qgm, fgm = quant_ep.module(), float_ep.module()
-    qenv, qout = capture(qgm, args)
-    fenv, fout = capture(fgm, args)
-    rows = {}
-    for qn, fn in pairs(qgm, fgm).items():
-        a, r = qenv.get(qn), fenv.get(fn)
-        if isinstance(a, torch.Tensor) and isinstance(r, torch.Tensor) and a.shape == r.shape:
-            rows[qn] = sqnr(r, a)
-    reference = first_output(fout)
-    sensitivity = []
-    for n in qgm.graph.nodes:
-        if role(n) != "quantize" or n.args[0].op == "get_attr":
-            continue
-        gm = copy.deepcopy(qgm)
-        q = next(m for m in gm.graph.nodes if m.name == n.name)
-        for user in list(q.users):
-            if role(user) == "dequantize":
-                user.replace_all_uses_with(q.args[0])
-        gm.recompile()
-        _, out = capture(gm, args)
-        sensitivity.append((sqnr(reference, first_output(out)), n.name))
-    sensitivity.sort(reverse=True)
+    rows, reference, qout, sensitivity = compare(qgm, fgm, args)
+    fenv, _ = capture(fgm, args)
+    qenv, _ = capture(qgm, args)
     weights = 0
     fnodes = {m.name: m for m in fgm.graph.nodes}
     for n in qgm.graph.nodes:  # weights read back (a dequantize of a get_attr) against the float ones, per channel

@@ -112,6 +112,34 @@ def pairs(qgm, fgm):
     return out
 
 
+def compare(qgm, fgm, args):
+    """PyTorch's numbers: ({quantized tensor: SQNR dB}, the float output, the quantized output,
+    [[quantize node, output SQNR dB with that activation kept in float], ...] best first)."""
+    qenv, qout = capture(qgm, args)
+    fenv, fout = capture(fgm, args)
+    nodes = {}
+    for qn, fn in pairs(qgm, fgm).items():
+        a, r = qenv.get(qn), fenv.get(fn)
+        if isinstance(a, torch.Tensor) and isinstance(r, torch.Tensor) and a.shape == r.shape \
+                and a.is_floating_point() and r.is_floating_point():
+            nodes[qn] = sqnr(r, a)
+    reference = first_output(fout)
+    sensitivity = []
+    for n in qgm.graph.nodes:
+        if role(n) != "quantize" or n.args[0].op == "get_attr":
+            continue
+        gm = copy.deepcopy(qgm)
+        q = next(m for m in gm.graph.nodes if m.name == n.name)
+        for user in list(q.users):
+            if role(user) == "dequantize":
+                user.replace_all_uses_with(q.args[0])
+        gm.recompile()
+        _, out = capture(gm, args)
+        sensitivity.append([n.name, sqnr(reference, first_output(out))])
+    sensitivity.sort(key=lambda e: -e[1])
+    return nodes, reference, qout, sensitivity
+
+
 def main():
     torch.set_num_threads(1)
     cases = {c[0]: c for c in make_programs.cases()}
@@ -134,30 +162,8 @@ def main():
         torch.export.save(quant_ep, os.path.join(HERE, name + ".pt2"))
         torch.export.save(float_ep, os.path.join(HERE, name + ".float.pt2"))
 
-        qgm, fgm = quant_ep.module(), float_ep.module()
-        qenv, qout = capture(qgm, args)
-        fenv, fout = capture(fgm, args)
-        nodes = {}
-        for qn, fn in pairs(qgm, fgm).items():
-            a, r = qenv.get(qn), fenv.get(fn)
-            if isinstance(a, torch.Tensor) and isinstance(r, torch.Tensor) and a.shape == r.shape \
-                    and a.is_floating_point() and r.is_floating_point():
-                nodes[qn] = number(sqnr(r, a))
-        reference = first_output(fout)
-        sensitivity = []
-        for n in qgm.graph.nodes:
-            if role(n) != "quantize" or n.args[0].op == "get_attr":
-                continue
-            gm = copy.deepcopy(qgm)
-            q = next(m for m in gm.graph.nodes if m.name == n.name)
-            x = q.args[0]
-            for user in list(q.users):
-                if role(user) == "dequantize":
-                    user.replace_all_uses_with(x)
-            gm.recompile()
-            _, out = capture(gm, args)
-            sensitivity.append([n.name, sqnr(reference, first_output(out))])
-        sensitivity.sort(key=lambda e: -e[1])
+        nodes, reference, qout, sensitivity = compare(quant_ep.module(), float_ep.module(), args)
+        nodes = {k: number(v) for k, v in nodes.items()}
         result = {
             "nodes": nodes,
             "output_sqnr_db": number(sqnr(reference, first_output(qout))),
