@@ -6,7 +6,7 @@
 // and holds the values that iteration computed (checked against the same
 // recurrence computed here with torch); a breakpoint inside the body stops
 // once per iteration, then the run finishes; Step Into a cond enters the
-// branch its predicate took.
+// branch its predicate took; a run that frees values records no calls.
 #include "exec_test_util.h"
 #include "test_support.h"
 
@@ -174,6 +174,20 @@ private Q_SLOTS:
         QVERIFY(d.finished());
         d.setSubgraphBreakpoint(b, false);
         QVERIFY(d.subgraphBreakpoints().empty());
+    }
+
+    // A run that frees values (`irscope run`, or the debugger told to) records
+    // no calls: stepping into the loop then runs it as one step.
+    void aRunThatFreesValuesRecordsNoCalls() {
+        LoopProgram p;
+        Debugger d(p.graph, RetentionPolicy::FreeAfterLastUse);
+        d.load(ValueFile::Inputs, irscope::test::dataPath("programs/while_loop_count.pt2"));
+        while (d.cursor() < p.loop) QVERIFY(!d.step().failed);
+        QVERIFY(!d.stepInto().failed);
+        QVERIFY(!d.frame());
+        QCOMPARE(d.cursor(), p.loop + 1);
+        QVERIFY(d.subgraphCalls(p.loop).empty());
+        QCOMPARE(d.nodeInfo(p.loop).iterations, int64_t(5));  // it ran all the same
     }
 
     void stepIntoACondEntersTheBranchTaken() {

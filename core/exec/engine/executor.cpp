@@ -285,6 +285,7 @@ void Executor::reset() {
     iterations_.clear();
     calls_.clear();
     unrecordedCalls_.clear();
+    recordedBytes_.clear();
     castSaved_.clear();
     // The last run may have written into the copies of the user's tensors.
     for (size_t j = 0; j < rootOriginals_.size(); ++j) {

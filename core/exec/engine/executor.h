@@ -104,14 +104,18 @@ public:
     // Every run of a higher-order op's subgraph, in the order they ran, with
     // the values the call computed (the subgraph's inputs and its nodes'
     // outputs, by the subgraph's tensor names): what the debugger steps
-    // through and shows per iteration (debugger/subgraph_frames.h). The first
-    // kRecordedCalls calls of a node are kept; cleared by reset().
+    // through and shows per iteration (debugger/subgraph_frames.h). Kept
+    // only when the run keeps values (RetentionPolicy::KeepAll, the
+    // debugger's default; `irscope run` frees them), and for the first
+    // kRecordedCalls calls of a node holding at most kRecordedBytes: a long
+    // loop over big tensors is not held whole. Cleared by reset().
     struct SubgraphCall {
         size_t subgraph = 0;    // index in OpNode::subgraphs
         int64_t iteration = 0;  // how many calls of that subgraph came before, in this run of the node
         std::unordered_map<std::string, at::Tensor> values;
     };
     static constexpr size_t kRecordedCalls = 1024;
+    static constexpr size_t kRecordedBytes = size_t(512) << 20;
     // The node's recorded calls (nullptr: none), and how many calls ran beyond them.
     const std::vector<SubgraphCall>* subgraphCalls(int64_t node) const;
     int64_t unrecordedCalls(int64_t node) const;
@@ -243,6 +247,7 @@ private:
     std::map<int64_t, int64_t> iterations_;
     std::map<int64_t, std::vector<SubgraphCall>> calls_;
     std::map<int64_t, int64_t> unrecordedCalls_;
+    std::map<int64_t, size_t> recordedBytes_;
     std::unordered_map<uint32_t, at::Tensor> overrides_;  // by value slot (setOverride)
 };
 

@@ -145,6 +145,7 @@ void Executor::runHigherOrder(int64_t i) {
 
     calls_.erase(i);  // this run's calls only
     unrecordedCalls_.erase(i);
+    recordedBytes_.erase(i);
     Tensors out;
     try {
         const std::string& op = node.opType;
@@ -255,19 +256,26 @@ std::vector<at::Tensor> Executor::runSubgraph(int64_t node, size_t which, const 
 }
 
 void Executor::recordCall(int64_t node, size_t which, const Executor& nested) {
+    if (policy_ != RetentionPolicy::KeepAll) return;
     auto& calls = calls_[node];
-    if (calls.size() >= kRecordedCalls) {
+    size_t& bytes = recordedBytes_[node];
+    if (calls.size() >= kRecordedCalls || bytes >= kRecordedBytes) {
         ++unrecordedCalls_[node];
         return;
     }
     SubgraphCall call;
     call.subgraph = which;
     for (const auto& c : calls) call.iteration += c.subgraph == which;
+    auto keep = [&](const std::string& name) {
+        at::Tensor v = nested.valueOf(name);
+        if (!v.defined()) return;
+        bytes += static_cast<size_t>(v.numel()) * v.element_size();
+        call.values.emplace(name, std::move(v));
+    };
     const ir::Graph& sub = nested.graph();
-    for (const auto& in : sub.graphInputs) call.values.emplace(in.name, nested.valueOf(in.name));
+    for (const auto& in : sub.graphInputs) keep(in.name);
     for (const auto& n : sub.nodes)
-        for (const auto& o : n.outputs)
-            if (at::Tensor v = nested.valueOf(o.name); v.defined()) call.values.emplace(o.name, std::move(v));
+        for (const auto& o : n.outputs) keep(o.name);
     calls.push_back(std::move(call));
 }
 
