@@ -6,6 +6,7 @@
 
 #include "core/exec/engine/session.h"
 #include "core/exec/reference/program_pairing.h"
+#include "core/exec/reference/quantization_compare.h"
 #include "core/exec/reference/reference_check.h"
 #include "core/exec/reference/reference_run.h"
 #include "core/io/tensor_file.h"
@@ -68,21 +69,14 @@ namespace {
 // tensors of this graph they stand for (program_pairing.h).
 io::TensorMap programReference(const ir::Graph& graph, const ir::Graph& program, const io::TensorMap& weights,
                                const io::TensorMap& inputs) {
-    Session run(program, RetentionPolicy::KeepAll);
-    run.setWeights(weights);
-    run.setInputs(inputs);
-    if (const auto missing = run.preflight(); !missing.empty())
-        throw std::runtime_error("the reference program lacks " + formatMissingValue(missing.front()));
-    const RunResult r = run.runToEnd();
-    if (r.error)
-        throw std::runtime_error("the reference program failed at node '" + r.error->nodeName +
-                                 "': " + r.error->message);
+    std::string problem;
+    const io::TensorMap run = runProgram(program, weights, inputs, "reference", problem);
+    if (!problem.empty()) throw std::runtime_error(problem);
     io::TensorMap values;
     for (const auto& p : pairPrograms(graph, program).outputs) {
-        at::Tensor t;
-        if (!run.value(p.referenceTensor, t))
-            if (const at::Tensor* input = inputs.find(p.referenceTensor)) t = *input;
-        if (t.defined()) values.insert(p.tensor, t);
+        const at::Tensor* t = run.find(p.referenceTensor);
+        if (!t) t = inputs.find(p.referenceTensor);
+        if (t && t->defined()) values.insert(p.tensor, *t);
     }
     return values;
 }

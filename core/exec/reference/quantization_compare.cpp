@@ -14,31 +14,6 @@
 namespace irscope::exec {
 namespace {
 
-// Every node output of a run of `g`, by tensor name; `problem` says why not.
-io::TensorMap runWhole(const ir::Graph& g, const io::TensorMap& weights, const io::TensorMap& inputs, const char* which,
-                       std::string& problem) {
-    Session s(g, RetentionPolicy::KeepAll);
-    s.setWeights(weights);
-    s.setInputs(inputs);
-    io::TensorMap all;
-    if (const auto missing = s.preflight(); !missing.empty()) {
-        problem = std::string("the ") + which + " program lacks " + formatMissingValue(missing.front());
-        return all;
-    }
-    const RunResult r = s.runToEnd();
-    if (r.error) {
-        problem =
-            std::string("the ") + which + " program failed at node '" + r.error->nodeName + "': " + r.error->message;
-        return all;
-    }
-    s.intermediates(all);
-    io::TensorMap outs;
-    s.outputs(outs);
-    size_t k = 0;
-    for (const auto& e : outs) all.insert("output:" + std::to_string(k++), e.tensor);
-    return all;
-}
-
 // SQNR of the first graph output.
 double outputSqnr(const io::TensorMap& run, const io::TensorMap& reference) {
     const at::Tensor* a = run.find("output:0");
@@ -106,6 +81,30 @@ WeightError measureWeight(const ir::Graph& q, const PairedWeight& w, const at::T
 
 }  // namespace
 
+io::TensorMap runProgram(const ir::Graph& program, const io::TensorMap& weights, const io::TensorMap& inputs,
+                         const char* which, std::string& problem, bool everyNode) {
+    Session s(program, everyNode ? RetentionPolicy::KeepAll : RetentionPolicy::FreeAfterLastUse);
+    s.setWeights(weights);
+    s.setInputs(inputs);
+    io::TensorMap all;
+    if (const auto missing = s.preflight(); !missing.empty()) {
+        problem = std::string("the ") + which + " program lacks " + formatMissingValue(missing.front());
+        return all;
+    }
+    const RunResult r = s.runToEnd();
+    if (r.error) {
+        problem =
+            std::string("the ") + which + " program failed at node '" + r.error->nodeName + "': " + r.error->message;
+        return all;
+    }
+    if (everyNode) s.intermediates(all);
+    io::TensorMap outs;
+    s.outputs(outs);
+    size_t k = 0;
+    for (const auto& e : outs) all.insert("output:" + std::to_string(k++), e.tensor);
+    return all;
+}
+
 ir::Graph keepInFloat(const ir::Graph& quantized, const ActivationQuantizer& activation) {
     ir::Graph g = quantized;
     const ir::TensorMeta source = g.nodes[static_cast<size_t>(activation.quantize)].inputs.at(0);
@@ -131,9 +130,9 @@ QuantizationComparison compareQuantized(const ir::Graph& q, const io::TensorMap&
                                         const QuantizationCompareOptions& options) {
     QuantizationComparison out;
     out.pairing = pairPrograms(q, f);
-    const io::TensorMap fRun = runWhole(f, fWeights, inputs, "float", out.problem);
+    const io::TensorMap fRun = runProgram(f, fWeights, inputs, "float", out.problem);
     if (!out.problem.empty()) return out;
-    const io::TensorMap qRun = runWhole(q, qWeights, inputs, "quantized", out.problem);
+    const io::TensorMap qRun = runProgram(q, qWeights, inputs, "quantized", out.problem);
     if (!out.problem.empty()) return out;
     const ir::GraphIndex fi(f);
 
@@ -173,7 +172,9 @@ QuantizationComparison compareQuantized(const ir::Graph& q, const io::TensorMap&
         for (const auto& a : out.pairing.activations) {
             if (a.dequantize.empty()) continue;
             std::string problem;
-            const io::TensorMap run = runWhole(keepInFloat(q, a), qWeights, inputs, "quantized", problem);
+            // Only its output counts: the rerun keeps nothing else.
+            const io::TensorMap run =
+                runProgram(keepInFloat(q, a), qWeights, inputs, "quantized", problem, /*everyNode=*/false);
             if (!problem.empty()) continue;
             out.sensitivity.push_back({q.nodes[static_cast<size_t>(a.quantize)].name, a.input, outputSqnr(run, fRun)});
         }

@@ -60,6 +60,13 @@ QuantizationComparison compareQuantized(const ir::Graph& quantized, const io::Te
                                         const ir::Graph& reference, const io::TensorMap& referenceWeights,
                                         const io::TensorMap& inputs, const QuantizationCompareOptions& options = {});
 
+// A whole run of `program` on `inputs` (by graph input name): every node
+// output by tensor name, and the graph outputs as "output:0", "output:1"...
+// (only those when `everyNode` is false: the run keeps nothing else).
+// `problem` says why it could not run ("the float program lacks ...").
+io::TensorMap runProgram(const ir::Graph& program, const io::TensorMap& weights, const io::TensorMap& inputs,
+                         const char* which, std::string& problem, bool everyNode = true);
+
 // The quantized program with the readers of `activation`'s dequantize
 // nodes reading its float input instead (that one tensor kept in float).
 ir::Graph keepInFloat(const ir::Graph& quantized, const ActivationQuantizer& activation);
