@@ -14,6 +14,7 @@ is removed when the program is done with it. Nothing here imports torch until
 an object, not a path, is given.
 """
 
+import contextlib
 import json
 import os
 import shutil
@@ -111,6 +112,16 @@ def _value_options(folder, weights, inputs, expected, input_names):
     return options
 
 
+@contextlib.contextmanager
+def _removed_on_error(folder):
+    """The temporary folder goes if preparing the files fails; otherwise the window's end removes it."""
+    try:
+        yield
+    except BaseException:
+        shutil.rmtree(folder, ignore_errors=True)
+        raise
+
+
 def _window_environment(screenshot) -> dict:
     env = dict(os.environ)
     # A screenshot needs no screen: notebooks on a server, CI.
@@ -154,25 +165,19 @@ def show(x, *, weights=None, inputs=None, expected=None, screenshot=None, block=
     run: run the program to its end once loaded (the verdict is in the window and the screenshot).
     """
     folder = tempfile.mkdtemp(prefix="irscope-")
-    try:
+    with _removed_on_error(folder):
         path = _program_file(x, folder, "program")
-    except BaseException:
-        shutil.rmtree(folder, ignore_errors=True)
-        raise
     return _open_window(folder, path, _graph_input_names(x), weights, inputs, expected, screenshot, block, run)
 
 
 def _open_window(folder, path, input_names, weights, inputs, expected, screenshot, block, run):
     """Starts the window on `path`; `folder` (temporary, holding what was written) is its to remove."""
-    try:
+    with _removed_on_error(folder):
         command = [program(), path, "--new-window", *_value_options(folder, weights, inputs, expected, input_names)]
         if run:
             command.append("--run")
         if screenshot:
             command += ["--screenshot", os.fspath(screenshot)]
-    except BaseException:
-        shutil.rmtree(folder, ignore_errors=True)
-        raise
     return _start(command, folder, screenshot, block)
 
 
@@ -197,7 +202,7 @@ def debug(module, args, kwargs=None, *, weights=None, inputs=None, screenshot=No
     kwargs = dict(kwargs or {})
     exported = torch.export.export(module, args, kwargs, strict=False)
     folder = tempfile.mkdtemp(prefix="irscope-")
-    try:
+    with _removed_on_error(folder):
         # Saved before the eager run: a module that updates its buffers as it runs
         # (batch norm in training) is exported with the values the program starts from.
         # Named after the model's class: the window's title and File row show it.
@@ -208,9 +213,6 @@ def debug(module, args, kwargs=None, *, weights=None, inputs=None, screenshot=No
             eager = module(*args, **kwargs)
         names = _output_names(exported)
         expected = {n: v for n, v in zip(names, pytree.tree_leaves(eager)) if isinstance(v, torch.Tensor)}
-    except BaseException:
-        shutil.rmtree(folder, ignore_errors=True)
-        raise
     if run is None:
         run = bool(screenshot)
     return _open_window(
@@ -221,13 +223,10 @@ def debug(module, args, kwargs=None, *, weights=None, inputs=None, screenshot=No
 def compare(a, b, *, screenshot=None, block=True):
     """Opens the comparison of two programs or IRs (paths, ExportedPrograms or pytorch-ir IRs)."""
     folder = tempfile.mkdtemp(prefix="irscope-")
-    try:
+    with _removed_on_error(folder):
         command = [program(), _program_file(a, folder, "a"), "--new-window", "--compare", _program_file(b, folder, "b")]
         if screenshot:
             command += ["--screenshot", os.fspath(screenshot)]
-    except BaseException:
-        shutil.rmtree(folder, ignore_errors=True)
-        raise
     return _start(command, folder, screenshot, block)
 
 
