@@ -1,0 +1,111 @@
+// bench_ui_silence: the UI thread's longest silence while the real window
+// (offscreen, with the debugger) opens a program, loads its weights and runs
+// it to the end, as a window manager would see it: a 5 ms timer on the UI
+// thread, and the longest gap between two of its ticks in each phase.
+//
+//   bench_ui_silence PROGRAM [WEIGHTS] [INPUTS]   (bench/run_ui_silence.sh makes the big ones)
+//
+// A .pt2 brings its own weights and example inputs; a torch_ir JSON without
+// INPUTS runs on random inputs (seed 0).
+#include <QApplication>
+#include <QElapsedTimer>
+#include <QTimer>
+
+#include <algorithm>
+#include <cstdio>
+
+#include "widgets/debugger/debugger_ui.h"
+#include "widgets/main_window/main_window.h"
+#include "widgets/session/debug_controller.h"
+#include "widgets/session/graph_session.h"
+
+using namespace irscope::widgets;
+
+namespace {
+
+// The longest gap between ticks of a 5 ms timer on this (the UI) thread.
+class Silence {
+public:
+    Silence() {
+        timer_.setInterval(5);
+        QObject::connect(&timer_, &QTimer::timeout, [this] { worst_ = std::max(worst_, since_.restart()); });
+    }
+    void start() {
+        worst_ = 0;
+        since_.start();
+        timer_.start();
+    }
+    qint64 stop() {
+        timer_.stop();
+        return std::max(worst_, since_.elapsed());
+    }
+
+private:
+    QTimer timer_;
+    QElapsedTimer since_;
+    qint64 worst_ = 0;
+};
+
+// Spins this thread's event loop until `done` (a bench, not the window: the
+// window itself never waits).
+template <class F>
+bool spinUntil(F done, int timeoutMs) {
+    QElapsedTimer t;
+    t.start();
+    while (!done()) {
+        if (t.elapsed() > timeoutMs) return false;
+        QCoreApplication::processEvents(QEventLoop::AllEvents, 5);
+    }
+    return true;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
+    QApplication app(argc, argv);
+    if (argc < 2) {
+        std::fprintf(stderr, "usage: bench_ui_silence PROGRAM [WEIGHTS] [INPUTS]\n");
+        return 2;
+    }
+    MainWindow window;
+    DebuggerUi ui = installDebugger(window);
+    window.resize(1400, 900);
+    window.show();
+    DebugController* c = ui.controller;
+    GraphSession* s = window.session();
+    Silence silence;
+
+    QElapsedTimer wall;
+    silence.start();
+    wall.start();
+    bool loaded = false;
+    QObject::connect(s, &GraphSession::graphLoaded, [&] { loaded = true; });
+    window.openFile(QString::fromLocal8Bit(argv[1]));
+    if (!spinUntil([&] { return loaded && !c->isBusy(); }, 600000)) return 1;
+    std::printf("%-28s %8lld ms   longest UI silence %5lld ms\n", "open (layout, archive loads)",
+                static_cast<long long>(wall.elapsed()), static_cast<long long>(silence.stop()));
+
+    if (argc > 2) {
+        silence.start();
+        wall.restart();
+        c->loadWeights(QString::fromLocal8Bit(argv[2]));
+        if (argc > 3) c->loadInputs(QString::fromLocal8Bit(argv[3]));
+        if (!spinUntil([&] { return !c->isBusy(); }, 600000)) return 1;
+        std::printf("%-28s %8lld ms   longest UI silence %5lld ms\n", "load weights",
+                    static_cast<long long>(wall.elapsed()), static_cast<long long>(silence.stop()));
+    }
+    if (!c->missing().empty()) c->setAllInputSources(irscope::exec::InputSource::Random);
+    spinUntil([&] { return !c->isBusy(); }, 600000);
+
+    silence.start();
+    wall.restart();
+    bool stopped = false;
+    QObject::connect(c, &DebugController::stopped, [&] { stopped = true; });
+    ui.continueAction->trigger();
+    if (!spinUntil([&] { return stopped && !c->isBusy(); }, 600000)) return 1;
+    std::printf("%-28s %8lld ms   longest UI silence %5lld ms   (%s)\n", "run to the end",
+                static_cast<long long>(wall.elapsed()), static_cast<long long>(silence.stop()),
+                qPrintable(c->lastStatus().left(60)));
+    return 0;
+}
