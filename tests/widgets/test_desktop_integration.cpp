@@ -16,6 +16,7 @@
 #include <QTest>
 
 #include "test_support.h"
+#include "widgets/main_window/handoff_message.h"
 #include "widgets/main_window/main_window.h"
 #include "widgets/main_window/recent_files.h"
 #include "widgets/main_window/single_instance.h"
@@ -170,26 +171,70 @@ private slots:
         p.waitForFinished();
     }
 
-    // Any process of the user can write to the socket: a message naming no
-    // file is answered and ignored, and a second message on the same
-    // connection carries its own files only.
-    void aMessageWithoutFilesOpensNothing() {
+    // Any process of the user can write to the socket: only a list of
+    // absolute paths ended by an empty line opens anything; the rest is
+    // answered "refused: <reason>" and the connection closed.
+    void malformedMessagesAreRefusedWithoutOpening_data() {
+        QTest::addColumn<QByteArray>("message");
+        QTest::addColumn<QString>("reason");
+        QTest::newRow("empty") << QByteArray("\n") << QStringLiteral("names no file");
+        QTest::newRow("relative") << QByteArray("model.json\n\n") << QStringLiteral("line 1 is not an absolute path");
+        QTest::newRow("binary") << QByteArray("/tmp/a.json\n\xff\xfe\x00\x01\n\n", 18)
+                                << QStringLiteral("line 2 is not UTF-8 text");
+        QTest::newRow("control") << QByteArray("/tmp/a\x1b[2J.json\n\n")
+                                 << QStringLiteral("line 1 holds a control character");
+        QTest::newRow("oversized") << QByteArray(70 * 1024, 'a') << QStringLiteral("longer than");
+        QTest::newRow("two messages") << QByteArray("/tmp/a.json\n\n/tmp/b.json\n\n")
+                                      << QStringLiteral("bytes follow the end");
+    }
+    void malformedMessagesAreRefusedWithoutOpening() {
+        QFETCH(QByteArray, message);
+        QFETCH(QString, reason);
         SingleInstance window;
+        QVERIFY(window.listen());
+        QSignalSpy received(&window, &SingleInstance::filesReceived);
+        QSignalSpy refused(&window, &SingleInstance::messageRefused);
+        QLocalSocket socket;
+        socket.connectToServer(SingleInstance::socketPath());
+        QVERIFY(socket.waitForConnected(5000));
+        socket.write(message);
+        socket.flush();
+        QTRY_VERIFY_WITH_TIMEOUT(socket.canReadLine(), 5000);
+        const QByteArray answer = socket.readLine();
+        QVERIFY2(answer.startsWith("refused: ") && answer.contains(reason.toUtf8()), answer.constData());
+        QTRY_COMPARE_WITH_TIMEOUT(socket.state(), QLocalSocket::UnconnectedState, 5000);
+        QCOMPARE(refused.count(), 1);
+        QCOMPARE(received.count(), 0);
+    }
+
+    void anUnendedMessageIsDropped() {
+        SingleInstance window;
+        window.setMessageTimeout(300);
         QVERIFY(window.listen());
         QSignalSpy received(&window, &SingleInstance::filesReceived);
         QLocalSocket socket;
         socket.connectToServer(SingleInstance::socketPath());
         QVERIFY(socket.waitForConnected(5000));
-        socket.write("\n");
+        socket.write("/tmp/a.json\n");  // no empty line, ever
         socket.flush();
-        QTRY_VERIFY_WITH_TIMEOUT(socket.canReadLine(), 5000);
-        QCOMPARE(socket.readLine(), QByteArray("ok\n"));
+        QTRY_COMPARE_WITH_TIMEOUT(socket.state(), QLocalSocket::UnconnectedState, 5000);
         QCOMPARE(received.count(), 0);
-        socket.write("/tmp/a.json\n\n/tmp/b.json\n\n");
-        socket.flush();
-        QTRY_COMPARE_WITH_TIMEOUT(received.count(), 2, 5000);
-        QCOMPARE(received.at(0).first().toStringList(), QStringList{QStringLiteral("/tmp/a.json")});
-        QCOMPARE(received.at(1).first().toStringList(), QStringList{QStringLiteral("/tmp/b.json")});
+    }
+
+    // A message may arrive in pieces; split anywhere it is still one list.
+    void aMessageInPiecesIsOneList() {
+        const std::string whole = "/tmp/ä b.json\n/tmp/c.pt2\n\n";
+        for (size_t cut = 0; cut <= whole.size(); ++cut) {
+            HandoffMessage m;
+            m.feed(std::string_view(whole).substr(0, cut));
+            QCOMPARE(m.feed(std::string_view(whole).substr(cut)), HandoffMessage::State::Complete);
+            QCOMPARE(m.files().size(), size_t(2));
+            QCOMPARE(QString::fromStdString(m.files()[0]), QStringLiteral("/tmp/ä b.json"));
+        }
+        HandoffMessage overlong;  // a truncated UTF-8 sequence and an overlong '/'
+        QCOMPARE(overlong.feed("/tmp/\xc3\n\n"), HandoffMessage::State::Refused);
+        HandoffMessage slash;
+        QCOMPARE(slash.feed("/tmp/\xc0\xaf\n\n"), HandoffMessage::State::Refused);
     }
 
     // A socket file left by a window that crashed answers nobody: taken over.

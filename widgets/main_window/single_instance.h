@@ -7,8 +7,10 @@
 // folder, per user, without XDG_RUNTIME_DIR); a socket left by a crash is
 // taken over.
 //
-// Protocol: the newcomer writes the absolute paths, one per line, then an
-// empty line; the window answers "ok\n" once it has them.
+// Protocol (HandoffMessage): the newcomer writes the absolute paths, one per
+// line, then an empty line; the window answers "ok\n" once it has them, or
+// "refused: <reason>\n" and opens nothing. Only this user's processes are
+// answered; a message not ended within a few seconds is dropped.
 #include <QObject>
 #include <QStringList>
 
@@ -31,11 +33,17 @@ public:
     // Starts answering newcomers; false when the socket cannot be made.
     bool listen();
 
+    // How long a connection may take to finish its message (5 s).
+    void setMessageTimeout(int ms) { messageTimeoutMs_ = ms; }
+
 signals:
     void filesReceived(const QStringList& files);
+    // A message that was not a list of files (the window shows nothing of it).
+    void messageRefused(const QString& reason);
 
 private:
     QLocalServer* server_;
+    int messageTimeoutMs_ = 5000;
 };
 
 }  // namespace irscope::widgets

@@ -6,6 +6,7 @@
 
 #include <QWidget>
 
+#include "widgets/common/panel_events.h"
 #include "widgets/session/item_ref.h"
 
 class QLabel;
