@@ -296,7 +296,9 @@ private slots:
 
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("sqnr.json"));
-        QCOMPARE(ctl()->exportNodeData(path, exec::NodeMetric::SqnrDb), QString());
+        QString written = QStringLiteral("not yet");
+        ctl()->exportNodeData(path, exec::NodeMetric::SqnrDb, [&written](const QString& e) { written = e; });
+        QTRY_COMPARE(written, QString());
         ctl()->setOverlay(exec::OverlayKind::None);
         QVERIFY(ctl()->waitIdle());
         QVERIFY(!legend->isVisible());

@@ -63,7 +63,14 @@ struct CompareSession::Result {
 CompareSession::CompareSession(GraphSession* sideA, QObject* parent)
     : QObject(parent), a_(sideA), b_(new GraphSession(this)), lane_(new TaskQueue(QThread::LowPriority, this)) {
     connect(a_, &GraphSession::graphLoaded, this, [this] {
-        if (open_) recompute();  // A reloaded or replaced: the old diff is stale
+        if (!open_) return;
+        // A reloaded (the same model): the diff is measured again. Another
+        // model opened in A's place: B was chosen against the old one, and the
+        // comparison ends (GraphSession::sameModelAsBefore is the rule).
+        if (a_->hasDocument() && a_->sameModelAsBefore())
+            recompute();
+        else
+            close();
     });
     connect(b_, &GraphSession::graphLoaded, this, &CompareSession::recompute);
     connect(b_, &GraphSession::loadFailed, this, [this](const QString&, const QString& message) {

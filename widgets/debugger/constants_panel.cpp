@@ -54,7 +54,7 @@ ConstantsPanel::ConstantsPanel(DebugController* c, QWidget* parent) : QWidget(pa
     lay->addWidget(message_);
 
     connect(load, &QPushButton::clicked, this, &ConstantsPanel::loadDialog);
-    connect(save, &QPushButton::clicked, this, &ConstantsPanel::saveDialog);
+    connect(save, &QPushButton::clicked, this, [this] { saveDialog(); });
     connectEditing();
     rebuildWhenShown_ = new RefreshWhenShown(this, [this] { rebuild(); });
     connect(c_, &DebugController::valuesChanged, rebuildWhenShown_, &RefreshWhenShown::request);
@@ -185,17 +185,22 @@ void ConstantsPanel::loadDialog() {
     if (!f.isEmpty()) c_->load(exec::ValueFile::Constants, f);
 }
 
-bool ConstantsPanel::saveDialog() {
+void ConstantsPanel::saveDialog(std::function<void(bool saved)> done) {
     const QString f = QFileDialog::getSaveFileName(
         this, tr("Save constants"),
         dialogStart(DialogKind::Constants, c_->documentPath(), QStringLiteral("constants.pt")),
         QStringLiteral("PyTorch (*.pt);;safetensors (*.safetensors)"));
-    if (f.isEmpty()) return false;
+    if (f.isEmpty()) {
+        if (done) done(false);
+        return;
+    }
     rememberDialogFolder(DialogKind::Constants, f);
-    const QString err = c_->saveConstants(f);
-    message_->setStyleSheet(err.isEmpty() ? QString() : QStringLiteral("color:#d0302a"));
-    message_->setText(err.isEmpty() ? tr("Saved %1").arg(f) : err);
-    return err.isEmpty();
+    message_->setText(tr("Saving %1…").arg(f));
+    c_->saveConstants(f, [this, f, done = std::move(done)](const QString& err) {
+        message_->setStyleSheet(err.isEmpty() ? QString() : QStringLiteral("color:#d0302a"));
+        message_->setText(err.isEmpty() ? tr("Saved %1").arg(f) : err);
+        if (done) done(err.isEmpty());
+    });
 }
 
 namespace {

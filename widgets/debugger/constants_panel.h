@@ -3,6 +3,8 @@
 // constants, non-persistent buffers) with their values from the IR, a file or
 // typed here; typing a value (name, text, dtype), clearing it, loading a
 // constants file and saving what was entered.
+#include <functional>
+
 #include <QWidget>
 
 #include "core/exec/values/value_rows.h"
@@ -37,7 +39,8 @@ public:
     QPushButton* setButton() const { return set_; }
     QLabel* messageLabel() const { return message_; }
     void loadDialog();
-    bool saveDialog();  // false: cancelled or failed
+    // Asks where, then writes off the UI thread; `done(false)`: cancelled or failed.
+    void saveDialog(std::function<void(bool saved)> done = {});
     void documentOpened(bool sameModel) override;
 
 private:

@@ -368,7 +368,7 @@ void installValueMenus(MainWindow& w, DebuggerUi& ui, QMenu* menu) {
     QObject::connect(loadMenu->addAction(QObject::tr("Constants…")), &QAction::triggered, ui.constants,
                      &ConstantsPanel::loadDialog);
     QObject::connect(menu->addAction(QObject::tr("Save entered constants…")), &QAction::triggered, ui.constants,
-                     &ConstantsPanel::saveDialog);
+                     [constants = ui.constants] { constants->saveDialog(); });
     auto* importData = loadMenu->addAction(QObject::tr("Node data as an overlay (Model Explorer JSON)…"));
     importData->setObjectName(QStringLiteral("importNodeData"));
     QObject::connect(importData, &QAction::triggered, &w, [c, &w] {
@@ -446,9 +446,10 @@ DebuggerUi installDebugger(MainWindow& w) {
     DebugController* c = ui.controller;
     ConstantsPanel* constants = ui.constants;
     w.addCloseGuard({[c] { return c->unsavedWork(); },
-                     [c, constants] {
+                     [c, constants](std::function<void(bool)> done) {
                          // Edited tensors have no file to go to; typed constants do.
-                         return !c->constantsUnsaved() || !constants || constants->saveDialog();
+                         if (!c->constantsUnsaved() || !constants) return done(true);
+                         constants->saveDialog(std::move(done));
                      }});
     return ui;
 }

@@ -176,6 +176,10 @@ DifferencesPanel::DifferencesPanel(DebugController* c, QWidget* parent)
     connect(reference_, &QComboBox::activated, this, &DifferencesPanel::chooseReference);
     connect(mode_, &QComboBox::activated, this,
             [this] { c_->setErrorMode(static_cast<exec::ErrorMode>(mode_->currentData().toInt())); });
+    // Failing only is set up for one model: another model starts with every row.
+    connect(c->session(), &GraphSession::graphLoaded, this, [this, c] {
+        if (!c->session()->sameModelAsBefore()) failingOnly_->setChecked(false);
+    });
     connect(failingOnly_, &QCheckBox::toggled, this, [this](bool on) { filter_->setFailingOnly(on); });
     connect(table_, &QTableView::clicked, this, [this](const QModelIndex& index) {
         const qint64 node = index.data(DifferencesModel::kNodeRole).toLongLong();
@@ -466,8 +470,12 @@ void DifferencesPanel::exportDialog(int metricIndex) {
         tr("Node data (*.json)"));
     if (path.isEmpty()) return;
     rememberDialogFolder(DialogKind::NodeData, path);
-    const QString error = c_->exportNodeData(path, metric);
-    if (!error.isEmpty()) QMessageBox::warning(this, tr("Export node data"), error);
+    c_->exportNodeData(path, metric, [this](const QString& error) {
+        if (error.isEmpty()) return;
+        auto* box = new QMessageBox(QMessageBox::Warning, tr("Export node data"), error, QMessageBox::Ok, this);
+        box->setAttribute(Qt::WA_DeleteOnClose);
+        box->open();  // window-modal, without a nested event loop
+    });
 }
 
 namespace {

@@ -233,7 +233,7 @@ void TensorViewer::exportDialog() {
         this, tr("Export tensor"), dialogStart(DialogKind::Tensor, c_->documentPath(), base + QStringLiteral(".npy")),
         QStringLiteral("NumPy (*.npy);;PyTorch (*.pt);;safetensors (*.safetensors)"));
     rememberDialogFolder(DialogKind::Tensor, f);
-    if (!f.isEmpty()) c_->exportTensorReportingErrors(tensor_, f, side());
+    if (!f.isEmpty()) c_->exportTensor(tensor_, f, side());
 }
 
 void TensorViewer::prefetchVisible() {

@@ -321,6 +321,10 @@ void MainWindow::buildActions() {
     auto* reloadAction = file->addAction(tr("&Reload"), this, &MainWindow::reload);
     reloadAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
     documentActions_ << reloadAction;
+    auto* closeAction = file->addAction(tr("&Close"), this, &MainWindow::closeDocument);
+    closeAction->setObjectName(QStringLiteral("closeDocumentAction"));
+    closeAction->setShortcut(QKeySequence::Close);
+    documentActions_ << closeAction;
     file->addSeparator();
     documentActions_ << file->addAction(tr("Export as &SVG…"), this, [this] {
         exportDialog(tr("SVG image (*.svg)"), QStringLiteral("svg"));
@@ -444,10 +448,20 @@ void MainWindow::openFile(const QString& path) {
     // (reopening the same file keeps it, so it asks nothing).
     if (session_->hasDocument() && canonicalDocumentPath(path) != canonicalDocumentPath(session_->filePath()) &&
         !confirmLosingWork(tr("Open %1").arg(QFileInfo(path).fileName()),
-                           tr("Save it before opening %1?").arg(QFileInfo(path).fileName())))
+                           tr("Save it before opening %1?").arg(QFileInfo(path).fileName()),
+                           [this, path] { openFile(path); }))
         return;
     messageBar_->hide();
     session_->openFile(QFileInfo(path).absoluteFilePath());
+}
+
+void MainWindow::closeDocument() {
+    if (!session_->hasDocument()) return;
+    if (!confirmLosingWork(tr("Close %1").arg(QFileInfo(session_->filePath()).fileName()),
+                           tr("Save it before closing?"), [this] { closeDocument(); }))
+        return;
+    messageBar_->hide();
+    session_->closeDocument();
 }
 
 void MainWindow::reload() {
@@ -615,7 +629,7 @@ void MainWindow::showEvent(QShowEvent* e) {
 
 void MainWindow::addCloseGuard(CloseGuard guard) { closeGuards_.push_back(std::move(guard)); }
 
-bool MainWindow::confirmLosingWork(const QString& title, const QString& question) {
+bool MainWindow::confirmLosingWork(const QString& title, const QString& question, std::function<void()> afterSave) {
     QStringList lost;
     for (const auto& g : closeGuards_) lost << g.unsaved();
     if (lost.isEmpty()) return true;
@@ -627,15 +641,26 @@ bool MainWindow::confirmLosingWork(const QString& title, const QString& question
     box.setStandardButtons(QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel);
     box.setDefaultButton(QMessageBox::Save);
     const int answer = box.exec();
-    if (answer == QMessageBox::Cancel) return false;
-    if (answer == QMessageBox::Save)
-        for (const auto& g : closeGuards_)
-            if (!g.unsaved().isEmpty() && !g.save()) return false;
-    return true;
+    if (answer == QMessageBox::Discard) return true;
+    if (answer == QMessageBox::Save) saveGuards(0, std::move(afterSave));
+    return false;
+}
+
+// Saves guard `first` and the ones after it, one at a time (each may write
+// off the UI thread), then runs `then`; a guard not saved stops the chain.
+void MainWindow::saveGuards(size_t first, std::function<void()> then) {
+    while (first < closeGuards_.size() && closeGuards_[first].unsaved().isEmpty()) ++first;
+    if (first == closeGuards_.size()) {
+        if (then) then();
+        return;
+    }
+    closeGuards_[first].save([this, first, then = std::move(then)](bool saved) mutable {
+        if (saved) saveGuards(first + 1, std::move(then));
+    });
 }
 
 void MainWindow::closeEvent(QCloseEvent* e) {
-    if (!confirmLosingWork(tr("Quit irscope"), tr("Save it before quitting?"))) {
+    if (!confirmLosingWork(tr("Quit irscope"), tr("Save it before quitting?"), [this] { close(); })) {
         e->ignore();
         return;
     }

@@ -70,13 +70,17 @@ public:
     // Discard or Cancel.
     struct CloseGuard {
         std::function<QStringList()> unsaved;  // one line per thing lost; empty: nothing
-        std::function<bool()> save;            // false: not saved (the close is cancelled)
+        // Saves it, off the UI thread where it writes; `done(false)`: not
+        // saved (cancelled or failed), and what was asked for does not happen.
+        std::function<void(std::function<void(bool saved)> done)> save;
     };
     void addCloseGuard(CloseGuard guard);
-    // Lists what the guards would lose and offers Save, Discard, Cancel; true
-    // when nothing is lost, it was saved or the user discarded it. Asked on
-    // Quit and before another document replaces this one.
-    bool confirmLosingWork(const QString& title, const QString& question);
+    // Lists what the guards would lose and offers Save, Discard, Cancel.
+    // True: go on now (nothing is lost, or the user discarded it). False:
+    // cancelled, or being saved; then `afterSave` runs once every guard has
+    // saved (it asks again, and finds nothing unsaved). Asked on Quit and
+    // before another document replaces this one.
+    bool confirmLosingWork(const QString& title, const QString& question, std::function<void()> afterSave);
 
     // ---- panels
     // Makes and places every registered panel not installed yet whose needs
@@ -104,6 +108,8 @@ public slots:
     void openFile(const QString& path);
     void openDialog();
     void reload();
+    // File ▸ Close (Ctrl+W): asks first when work would be lost, as Quit does.
+    void closeDocument();
     bool exportTo(const QString& path);  // .svg, .png or .mmd by extension
     void showMessage(const QString& text, bool error, bool offerReload);
     // Takes the bar down if it reports an error: a later load succeeded (a
@@ -117,6 +123,7 @@ protected:
     void dropEvent(QDropEvent*) override;
 
 private:
+    void saveGuards(size_t first, std::function<void()> then);
     QWidget* buildCentralArea();
     void buildStatusBar();
     void connectSession();

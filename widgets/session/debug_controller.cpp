@@ -229,18 +229,29 @@ void DebugController::onGraphLoaded() {
     rowsSent_ = {};  // both lanes are idle: the run lane's bookkeeping may be touched
     doc_ = session_->documentPtr();
     clearSnapshot();
-    if (!doc_) return;
-    const bool samePath = before && canonicalDocumentPath(before->path) == canonicalDocumentPath(doc_->path);
-    const bool sameModel = before && session_->sameModelAsBefore();
     moduleEntries_.clear();
+    const bool sameModel = before && doc_ && session_->sameModelAsBefore();
     if (!sameModel) {
+        // Another model: nothing the user set up for the old one applies
+        // (GraphSession::sameModelAsBefore is the rule). The value files,
+        // the Differences source (a second run with the old weights, the old
+        // model's float program), the error mode, the watch and the overlay
+        // all start afresh; the tolerance is the user's, not the document's.
         settings = {};
-        // A second run with the old model's weights is the old model's too.
-        if (referenceChoice_.kind == exec::ReferenceChoice::Kind::Weights) {
-            referenceChoice_ = {};
-            emit checksChanged();
+        const bool checksWereSet = referenceChoice_ != exec::ReferenceChoice{} ||
+                                   errorMode_ != exec::ErrorMode::Cumulative || globalWatch_.any();
+        referenceChoice_ = {};
+        errorMode_ = exec::ErrorMode::Cumulative;
+        globalWatch_ = {};
+        if (checksWereSet) emit checksChanged();
+        if (overlayKind_ != exec::OverlayKind::None) {
+            overlayKind_ = exec::OverlayKind::None;
+            overlayValues_.clear();
+            emit overlayChanged();
         }
     }
+    if (!doc_) return;  // closed
+    const bool samePath = before && canonicalDocumentPath(before->path) == canonicalDocumentPath(doc_->path);
     // A torch.export archive brings its own weights, constants and example
     // inputs: what another archive brought does not carry over to it (a
     // state_dict or inputs file the user loaded does).
@@ -403,31 +414,45 @@ void DebugController::clearConstant(const QString& name) {
     postChange([n = name.toStdString()](exec::Debugger& d) { d.clearEnteredConstant(n); });
 }
 
-QString DebugController::saveConstants(const QString& path) {
-    if (!dbg_) return tr("no graph loaded");
-    waitIdle();
-    try {
-        dbg_->saveConstants(path.toStdString());
-    } catch (const std::exception& e) {
-        return QString::fromStdString(e.what());
+void DebugController::writeFile(std::function<void(const exec::Debugger&)> write, WriteDone done) {
+    if (!dbg_) {
+        if (done) done(tr("no graph loaded"));
+        return;
     }
-    savedConstants_ = enteredConstants();
-    return {};
+    // The query lane: a write reads what the debugger holds under its lock
+    // and never waits for a run; the UI thread never waits for the disk.
+    const exec::Debugger* d = dbg_.get();
+    queryLane_->post({}, this, [d, write = std::move(write), done = std::move(done)](const TaskQueue::Context&) {
+        QString error;
+        try {
+            write(*d);
+        } catch (const std::exception& e) {
+            error = QString::fromStdString(e.what());
+        }
+        return Continuation([done, error] {
+            if (done) done(error);
+        });
+    });
 }
 
-QString DebugController::exportTensor(const QString& tensor, const QString& path, exec::ValueSide side) {
-    if (!dbg_) return tr("no graph loaded");
-    try {
-        dbg_->exportTensor(tensor.toStdString(), path.toStdString(), side);
-    } catch (const std::exception& e) {
-        return QString::fromStdString(e.what());
-    }
-    return {};
+void DebugController::saveConstants(const QString& path, WriteDone done) {
+    const QStringList typed = enteredConstants();
+    writeFile([p = path.toStdString()](const exec::Debugger& d) { d.saveConstants(p); },
+              [this, typed, done = std::move(done)](const QString& error) {
+                  if (error.isEmpty()) savedConstants_ = typed;
+                  if (done) done(error);
+              });
 }
 
-void DebugController::exportTensorReportingErrors(const QString& tensor, const QString& path, exec::ValueSide side) {
-    const QString error = exportTensor(tensor, path, side);
-    if (!error.isEmpty()) emit errorOccurred(error);
+void DebugController::exportTensor(const QString& tensor, const QString& path, exec::ValueSide side, WriteDone done) {
+    writeFile([t = tensor.toStdString(), p = path.toStdString(),
+               side](const exec::Debugger& d) { d.exportTensor(t, p, side); },
+              [this, done = std::move(done)](const QString& error) {
+                  if (done)
+                      done(error);
+                  else if (!error.isEmpty())
+                      emit errorOccurred(error);
+              });
 }
 
 void DebugController::setInputSource(const QString& input, exec::InputSource source) {

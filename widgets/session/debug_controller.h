@@ -65,6 +65,8 @@ public:
     // empty key nothing is replaced or dropped. Returns false without a document.
     using Continuation = std::function<void()>;
     using QueryJob = std::function<Continuation(const exec::Debugger&)>;
+    // What a file written off the UI thread reports: "" or the error.
+    using WriteDone = std::function<void(const QString& error)>;
     bool query(const QString& key, QObject* owner, QueryJob job);
     // Forgets `owner`'s queries not answered yet (its view of the tensor changed).
     void dropQueries(QObject* owner);
@@ -159,11 +161,12 @@ public slots:
     // "Cast weights to the IR's dtypes" (on), or the file's own dtypes again (off).
     void setCastWeights(bool on);
     void clearConstant(const QString& name);
-    // Synchronous (small): returns "" or the error.
-    QString saveConstants(const QString& path);
-    QString exportTensor(const QString& tensor, const QString& path, exec::ValueSide side = exec::ValueSide::Actual);
-    // exportTensor for a panel: a failure goes out through errorOccurred.
-    void exportTensorReportingErrors(const QString& tensor, const QString& path, exec::ValueSide side);
+    // Files written off the UI thread (the query lane): `done` gets "" or
+    // the error, on the UI thread. Without `done`, exportTensor's error goes
+    // out through errorOccurred.
+    void saveConstants(const QString& path, WriteDone done = {});
+    void exportTensor(const QString& tensor, const QString& path, exec::ValueSide side = exec::ValueSide::Actual,
+                      WriteDone done = {});
     void setInputSource(const QString& input, exec::InputSource source);
     void setAllInputSources(exec::InputSource source);
     void setSeed(qint64 seed);
@@ -233,8 +236,9 @@ public slots:
     void setGlobalWatch(const exec::WatchCondition& condition);
     // Node data as the Imported overlay (then shown); errors through errorOccurred.
     void importNodeData(const QString& path);
-    // Synchronous (small): "" or the error.
-    QString exportNodeData(const QString& path, exec::NodeMetric metric);
+    // The per-node values as Model Explorer node data, written off the UI
+    // thread; `done` gets "" or the reason nothing was written.
+    void exportNodeData(const QString& path, exec::NodeMetric metric, WriteDone done);
     // Cuts `nodes` out as a runnable IR with the values at the cut (running up
     // to them first); the outcome goes out through stopped / errorOccurred.
     void extract(std::vector<int64_t> nodes, const QString& path);
@@ -299,6 +303,7 @@ private:
     void postChange(std::function<void(exec::Debugger&)> change, const QString& tag = {});
     void postRun(std::function<exec::RunStatus(exec::Debugger&)> run);
     void loadWith(std::function<void(exec::Debugger&)> read);
+    void writeFile(std::function<void(const exec::Debugger&)> write, WriteDone done);
     struct QueuedLoad {
         QString tag;                                   // its own: no later load replaces it
         std::shared_ptr<std::atomic<bool>> cancelled;  // read by the run lane's job

@@ -138,8 +138,8 @@ void DebugController::importNodeData(const QString& path) {
 
 // From the snapshot on the UI thread: asking the core would wait for the
 // check's queue (or the node being run) while the window freezes.
-QString DebugController::exportNodeData(const QString& path, exec::NodeMetric metric) {
-    if (!dbg_ || !doc_) return tr("no model loaded");
+void DebugController::exportNodeData(const QString& path, exec::NodeMetric metric, WriteDone done) {
+    if (!dbg_ || !doc_) return done(tr("no model loaded"));
     const auto& graph = doc_->graph;
     std::vector<double> values;
     if (metric == exec::NodeMetric::TimeMs) {
@@ -151,15 +151,13 @@ QString DebugController::exportNodeData(const QString& path, exec::NodeMetric me
     }
     const auto data = exec::nodeMetricData(graph, values, metric, dbg_->tolerance(), exec::nodeDataGraphId(graph));
     if (data.values.empty())
-        return metric == exec::NodeMetric::TimeMs
-                   ? tr("No node has run yet: nothing to export.")
-                   : tr("No node has been measured against a reference yet: nothing to export.");
-    try {
-        ir::replaceFileContents(path.toStdString(), exporter::nodeDataJson(data));
-    } catch (const std::exception& e) {
-        return q(e.what());
-    }
-    return {};
+        return done(metric == exec::NodeMetric::TimeMs
+                        ? tr("No node has run yet: nothing to export.")
+                        : tr("No node has been measured against a reference yet: nothing to export."));
+    // Made here (the rows are the UI thread's), written on the query lane.
+    writeFile([p = path.toStdString(),
+               json = exporter::nodeDataJson(data)](const exec::Debugger&) { ir::replaceFileContents(p, json); },
+              std::move(done));
 }
 
 namespace {

@@ -121,6 +121,12 @@ void GraphSession::reload() {
     if (doc_) openFile(doc_->path);
 }
 
+void GraphSession::closeDocument() {
+    cancelLoad();
+    lane_->dropAll();  // a relayout of the closed document is stale
+    if (doc_) setDocument(nullptr, nullptr, nullptr);
+}
+
 void GraphSession::cancelLoad() {
     if (!loading_) return;
     // The worker notices between stages; its result is dropped whenever it comes.

@@ -63,6 +63,10 @@ public:
     void setDocument(std::shared_ptr<LoadedDocument> doc, std::shared_ptr<DocumentLayout> layout,
                      std::shared_ptr<modules::ModuleDrawing> drawing = nullptr);
 
+    // File ▸ Close: no document (an open still loading is cancelled);
+    // graphLoaded tells every observer, which then shows nothing.
+    void closeDocument();
+
     bool showWeights() const { return showWeights_; }
     void setShowWeights(bool show);  // re-lays out on a worker, then layoutChanged
 
