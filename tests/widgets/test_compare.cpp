@@ -20,6 +20,7 @@
 
 #include "core/diff/change_rows.h"
 #include "test_support.h"
+#include "wait_idle.h"
 #include "widgets/compare/changes_panel.h"
 #include "widgets/compare/compare_pane.h"
 #include "widgets/compare/compare_session.h"
@@ -242,13 +243,13 @@ private slots:
         DebugController* c = debug_.controller;
         c->loadWeights(irFixture(QStringLiteral("diff/diffnet.weights.pt")));
         c->loadInputs(irFixture(QStringLiteral("diff/diffnet.inputs.pt")));
-        QVERIFY(c->waitIdle());
+        QVERIFY(irscope::test::waitIdle(*c));
         debug_.continueAction->trigger();
-        QVERIFY(c->waitIdle());
+        QVERIFY(irscope::test::waitIdle(*c));
         const int64_t n = c->nodeCount();
         QCOMPARE(c->cursor(), n);
         openB(QStringLiteral("diff/diffnet_attr.json"));
-        QVERIFY(c->waitIdle());
+        QVERIFY(irscope::test::waitIdle(*c));
         QCOMPARE(c->cursor(), n);
         for (int64_t i = 0; i < n; ++i) {
             const NodeDecoration* d = a()->nodeDecoration(i);
@@ -265,9 +266,9 @@ private slots:
         c->loadInputs(irFixture(QStringLiteral("diff/diffnet.inputs.pt")));
         c->loadRenamedReference(irFixture(QStringLiteral("diff/diffnet.intermediates.pt")),
                                 ui_.session->tensorNamesBToA());
-        QVERIFY(c->waitIdle());
+        QVERIFY(irscope::test::waitIdle(*c));
         debug_.continueAction->trigger();
-        QVERIFY(c->waitIdle());
+        QVERIFY(irscope::test::waitIdle(*c));
         QFile f(irFixture(QStringLiteral("diff/diffnet_attr.vs_diffnet.json")));
         QVERIFY(f.open(QIODevice::ReadOnly));
         const auto want = QJsonDocument::fromJson(f.readAll()).object();

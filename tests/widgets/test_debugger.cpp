@@ -34,6 +34,7 @@
 
 #include "debugger_window.h"
 #include "test_support.h"
+#include "wait_idle.h"
 #include "widgets/common/panel_registry.h"
 #include "widgets/debugger/constants_panel.h"
 #include "widgets/debugger/debugger_ui.h"
@@ -112,7 +113,7 @@ class TestDebugger : public QObject {
 
     void open(const QString& file) {
         QVERIFY(irscope::test::openInFreshWindow(window_, ui_, file));
-        QVERIFY(ctl()->waitIdle());
+        QVERIFY(irscope::test::waitIdle(*ctl()));
     }
     int64_t nodeIndex(const QString& name) const {
         const auto& nodes = session()->document()->graph.nodes;
@@ -123,14 +124,14 @@ class TestDebugger : public QObject {
     void trigger(QAction* a) {
         QVERIFY(a->isEnabled());
         a->trigger();
-        QVERIFY(ctl()->waitIdle());
+        QVERIFY(irscope::test::waitIdle(*ctl()));
     }
     // The values table fetches blocks asynchronously: ask for all of them and wait.
     void fetchAll(TensorViewer* v) {
-        QVERIFY(ctl()->waitIdle());
+        QVERIFY(irscope::test::waitIdle(*ctl()));
         SliceModel* m = v->sliceModel();
         m->prefetch(0, 0, m->rowCount() - 1, m->columnCount() - 1);
-        QVERIFY(ctl()->waitIdle());
+        QVERIFY(irscope::test::waitIdle(*ctl()));
         QVERIFY(m->rowCount() == 0 || m->has(m->rowCount() - 1, m->columnCount() - 1));
     }
 
@@ -172,7 +173,7 @@ private slots:
     void shardedFolderLoadsAsWeights() {
         open(irFixture("resnet_tiny.json"));
         ctl()->loadWeights(irFixture("resnet_tiny.weights.pt"));
-        QVERIFY(ctl()->waitIdle());
+        QVERIFY(irscope::test::waitIdle(*ctl()));
         auto loaded = [this] {
             int n = 0;
             for (const auto& r : ctl()->weightRows()) n += r.status == exec::WeightStatus::Loaded;
@@ -197,7 +198,7 @@ private slots:
 
         open(irFixture("resnet_tiny.json"));
         ctl()->load(exec::ValueFile::Weights, repo);
-        QVERIFY(ctl()->waitIdle());
+        QVERIFY(irscope::test::waitIdle(*ctl()));
         QCOMPARE(loaded(), fromPt);
         QCOMPARE(ctl()->path(exec::ValueFile::Weights), repo);
     }
@@ -209,7 +210,7 @@ private slots:
         open(irFixture("resnet_tiny.json"));
         ctl()->loadWeights(irFixture("resnet_tiny.weights.pt"));
         ctl()->loadInputs(irFixture("resnet_tiny.inputs.pt"));
-        QVERIFY(ctl()->waitIdle());
+        QVERIFY(irscope::test::waitIdle(*ctl()));
         const auto* tree = session()->moduleTree();
         QVERIFY(tree);
         const int64_t block1 = tree->find("layer1.0"), block2 = tree->find("layer2.0");
@@ -217,7 +218,7 @@ private slots:
         // Run up to the first op of layer1.0 (conv1 of the block).
         const int64_t first = tree->module(static_cast<modules::ModuleId>(block1)).firstNode;
         ctl()->runToNode(first - 1);
-        QVERIFY(ctl()->waitIdle());
+        QVERIFY(irscope::test::waitIdle(*ctl()));
         QCOMPARE(ctl()->cursor(), first);
         QCOMPARE(session()->closedModuleOf(first), block1);
         // F10: the whole closed block runs, the cursor lands just after it.
@@ -228,7 +229,7 @@ private slots:
         QCOMPARE(*session()->moduleStatus(block1), QStringLiteral("done"));
         // Overlays aggregate onto the closed box: max |x| is the block's largest, time the sum.
         ctl()->setOverlay(exec::OverlayKind::MaxAbs);
-        QVERIFY(ctl()->waitIdle());
+        QVERIFY(irscope::test::waitIdle(*ctl()));
         double maxAbs = 0, seconds = 0;
         for (int64_t n = first; n <= last; ++n)
             maxAbs = std::max(maxAbs, ctl()->overlayValues()[static_cast<size_t>(n)]);
@@ -236,7 +237,7 @@ private slots:
         QCOMPARE(session()->moduleDecoration(block1)->badge, QString::number(maxAbs, 'g', 3));
         QVERIFY(session()->moduleDecoration(block1)->overlay.isValid());
         ctl()->setOverlay(exec::OverlayKind::Time);
-        QVERIFY(ctl()->waitIdle());
+        QVERIFY(irscope::test::waitIdle(*ctl()));
         for (int64_t n = first; n <= last; ++n) seconds += ctl()->overlayValues()[static_cast<size_t>(n)];
         const QString expected = seconds < 1e-3 ? QString::number(seconds * 1e6, 'f', 0) + QStringLiteral(" µs")
                                                 : QString::number(seconds * 1e3, 'f', 2) + QStringLiteral(" ms");
@@ -244,11 +245,11 @@ private slots:
         QVERIFY(std::abs(session()->moduleSeconds(block1) - seconds) <=
                 1e-9 + 1e-6 * seconds);  // the Modules dock's Time
         ctl()->setOverlay(exec::OverlayKind::None);
-        QVERIFY(ctl()->waitIdle());
+        QVERIFY(irscope::test::waitIdle(*ctl()));
         // Up to layer2.0's first op, then F11: the block opens, nothing runs.
         const int64_t first2 = tree->module(static_cast<modules::ModuleId>(block2)).firstNode;
         ctl()->runToNode(first2 - 1);
-        QVERIFY(ctl()->waitIdle());
+        QVERIFY(irscope::test::waitIdle(*ctl()));
         QCOMPARE(ctl()->cursor(), first2);
         trigger(ui_.stepIntoAction);
         QCOMPARE(ctl()->cursor(), first2);
@@ -273,7 +274,7 @@ private slots:
         open(irFixture("masked_linear.meta.json"));
         ctl()->loadWeights(irFixture("masked_linear.weights.pt"));
         ctl()->loadInputs(irFixture("masked_linear.inputs.pt"));
-        QVERIFY(ctl()->waitIdle());
+        QVERIFY(irscope::test::waitIdle(*ctl()));
         // Weights table: three IR weights; the filter shows the one missing.
         QCOMPARE(ui_.weights->table()->model()->rowCount(), 3);
         ui_.weights->filter()->setCurrentIndex(3);  // Missing
@@ -313,7 +314,7 @@ private slots:
         ui_.constants->valueEdit()->setText(QStringLiteral("[1, 0, 1, 0]"));
         ui_.constants->dtypeBox()->setCurrentText(QStringLiteral("float32"));
         QTest::mouseClick(ui_.constants->setButton(), Qt::LeftButton);
-        QVERIFY(ctl()->waitIdle());
+        QVERIFY(irscope::test::waitIdle(*ctl()));
         QVERIFY(ctl()->missing().empty());
         QCOMPARE(ui_.missing->list()->count(), 0);
         QVERIFY(!session()->weightDecoration(QStringLiteral("c_mask")));
@@ -379,7 +380,7 @@ private slots:
         ctl()->loadInputs(irFixture("masked_linear.inputs.pt"));
         ctl()->enterConstant(QStringLiteral("mask"), QStringLiteral("[1, 0, 1, 0]"), QStringLiteral("float32"));
         ctl()->setSeed(7);
-        QVERIFY(ctl()->waitIdle());
+        QVERIFY(irscope::test::waitIdle(*ctl()));
         QVERIFY(ctl()->missing().empty());
         const exec::Debugger* before = ctl()->debugger();
 
@@ -387,7 +388,7 @@ private slots:
         QSignalSpy errors(ctl(), &DebugController::errorOccurred);
         window_->reload();
         QVERIFY(loaded.wait(30000));
-        QVERIFY(ctl()->waitIdle());
+        QVERIFY(irscope::test::waitIdle(*ctl()));
         QVERIFY(ctl()->debugger() != before);
         QCOMPARE(ctl()->path(exec::ValueFile::Weights), weights);
         QCOMPARE(ctl()->path(exec::ValueFile::Inputs), irFixture("masked_linear.inputs.pt"));
@@ -401,7 +402,7 @@ private slots:
         QVERIFY(QFile::remove(weights));
         window_->reload();
         QVERIFY(loaded.wait(30000));
-        QVERIFY(ctl()->waitIdle());
+        QVERIFY(irscope::test::waitIdle(*ctl()));
         QCOMPARE(errors.count(), 1);
         QVERIFY(errors.at(0).at(0).toString().contains(QStringLiteral("w.pt")));
         QCOMPARE(ctl()->path(exec::ValueFile::Weights), QString());
@@ -414,7 +415,7 @@ private slots:
         ctl()->loadWeights(irFixture("masked_linear.weights.pt"));
         ctl()->enterConstant(QStringLiteral("mask"), QStringLiteral("[1, 0, 1]"),
                              QStringLiteral("float32"));  // wrong size
-        QVERIFY(ctl()->waitIdle());
+        QVERIFY(irscope::test::waitIdle(*ctl()));
         QVERIFY(ctl()->missing().empty());
         QSignalSpy stopped(ctl(), &DebugController::stopped);
         trigger(ui_.continueAction);
@@ -439,11 +440,11 @@ private slots:
     void breakpointsRunToAndCliDump() {
         open(irFixture("llama_block.meta.json"));
         ctl()->loadWeights(irFixture("llama_block.weights.pt"));
-        QVERIFY(ctl()->waitIdle());
+        QVERIFY(irscope::test::waitIdle(*ctl()));
         QCOMPARE(ctl()->missing().size(), size_t(3));  // b_rope_cos, b_rope_sin, c_positions
         ctl()->loadConstants(irFixture("llama_block.constants.pt"));
         ctl()->loadInputs(irFixture("llama_block.inputs.pt"));
-        QVERIFY(ctl()->waitIdle());
+        QVERIFY(irscope::test::waitIdle(*ctl()));
         QVERIFY(ctl()->missing().empty());
         // F9 on the selection, then F5 stops before it.
         session()->select(ItemRef::node(10), false);
@@ -501,7 +502,7 @@ private slots:
         QVERIFY(p.waitForFinished(120000));
         QVERIFY2(p.exitCode() == 0, p.readAllStandardError().constData());
         ctl()->loadReferenceIntermediates(dump);
-        QVERIFY(ctl()->waitIdle());
+        QVERIFY(irscope::test::waitIdle(*ctl()));
         const int64_t n = nodeIndex(QStringLiteral("mul_4"));
         session()->select(ItemRef::node(n), true);
         TensorViewer* v = ui_.tensors->follower();
@@ -518,14 +519,14 @@ private slots:
         for (int r = 0; r < rows; ++r)
             for (int c = 0; c < cols; ++c) QCOMPARE(v->sliceModel()->value(r, c), actual[r * cols + c]);
         v->sideBox()->setCurrentIndex(0);
-        QVERIFY(ctl()->waitIdle());
+        QVERIFY(irscope::test::waitIdle(*ctl()));
         // The channel spin box moves the slice.
         QVERIFY(!v->leadSpins().empty());
         v->tabs()->setCurrentIndex(3);
-        QVERIFY(ctl()->waitIdle());
+        QVERIFY(irscope::test::waitIdle(*ctl()));
         QCOMPARE(v->heatmap()->data().rows, int64_t(rows));
         v->tabs()->setCurrentIndex(2);
-        QVERIFY(ctl()->waitIdle());
+        QVERIFY(irscope::test::waitIdle(*ctl()));
         int64_t total = 0;
         for (auto c : v->histogramData().counts) total += c;
         QCOMPARE(total, v->histogramData().finite);
@@ -539,10 +540,10 @@ private slots:
         ctl()->loadReferenceIntermediates(irFixture("llama_block.intermediates_bad.pt"));
         // Another CPU's BLAS differs from the fixtures' by an ulp; the planted error is 1.0.
         ctl()->setTolerance(1e-5, 1e-6);
-        QVERIFY(ctl()->waitIdle());
+        QVERIFY(irscope::test::waitIdle(*ctl()));
         trigger(ui_.continueAction);
         ui_.overlay->setCurrentIndex(4);  // difference
-        QVERIFY(ctl()->waitIdle());
+        QVERIFY(irscope::test::waitIdle(*ctl()));
         trigger(ui_.divergenceAction);
         QVERIFY(ctl()->divergence().found);
         QCOMPARE(QString::fromStdString(ctl()->divergence().nodeName), QStringLiteral("mul_4"));
@@ -552,17 +553,17 @@ private slots:
         TensorViewer* v = ui_.tensors->follower();
         QCOMPARE(v->tensor(), QStringLiteral("mul_4"));
         v->tabs()->setCurrentIndex(4);
-        QVERIFY(ctl()->waitIdle());
+        QVERIFY(irscope::test::waitIdle(*ctl()));
         QVERIFY(v->compareText().contains(QStringLiteral("differs")));
         QVERIFY(v->compareText().contains(QStringLiteral("mul_4")));
         // Overlays: time and NaN/Inf are computed for every node.
         ui_.overlay->setCurrentIndex(1);
-        QVERIFY(ctl()->waitIdle());
+        QVERIFY(irscope::test::waitIdle(*ctl()));
         QCOMPARE(ctl()->overlayValues().size(), size_t(ctl()->nodeCount()));
         QVERIFY(!session()->nodeDecoration(0)->badge.isEmpty());
         // Difference overlay: badges only on nodes that differ (none on the matching ones).
         ui_.overlay->setCurrentIndex(4);
-        QVERIFY(ctl()->waitIdle());
+        QVERIFY(irscope::test::waitIdle(*ctl()));
         const auto& ov = ctl()->overlayValues();
         for (int64_t i = 0; i < ctl()->nodeCount(); ++i) {
             const auto* d = session()->nodeDecoration(i);
@@ -582,7 +583,7 @@ private slots:
         open(irFixture("llama_block.json"));
         ctl()->loadWeights(irFixture("llama_block.weights.pt"));
         ctl()->loadInputs(irFixture("llama_block.inputs.pt"));
-        QVERIFY(ctl()->waitIdle());
+        QVERIFY(irscope::test::waitIdle(*ctl()));
         trigger(ui_.continueAction);
         TensorViewer* v = ui_.tensors->follower();
         const int64_t n = nodeIndex(QStringLiteral("mul_4"));
@@ -612,7 +613,7 @@ private slots:
         session()->select(ItemRef::node(0), true);
         session()->select(ItemRef::node(n - 1), true);
         const QString second = ctl()->tensorOf(ItemRef::node(n - 1));
-        QVERIFY(ctl()->waitIdle());
+        QVERIFY(irscope::test::waitIdle(*ctl()));
         int heads = 0, summaries = 0;
         for (const auto& args : updated) {
             heads += args.at(0).toString() == QLatin1String("head");
@@ -639,12 +640,12 @@ private slots:
             QObject gone;
             ctl()->query({}, &gone, job(QStringLiteral("dead")));
         }
-        QVERIFY(ctl()->waitIdle());
+        QVERIFY(irscope::test::waitIdle(*ctl()));
         QCOMPARE(got, (QStringList{QStringLiteral("second"), QStringLiteral("keyless")}));
 
         // Values: a new slice shows placeholders; the blocks arrive, repaint, and equal the core's.
         v->tabs()->setCurrentIndex(1);
-        QVERIFY(ctl()->waitIdle());
+        QVERIFY(irscope::test::waitIdle(*ctl()));
         SliceModel* m = v->sliceModel();
         bool placeholder = false;
         auto conn = connect(m, &QAbstractItemModel::modelReset, this, [&] {
@@ -682,13 +683,13 @@ private slots:
         const int64_t pinNode = nodeIndex(QStringLiteral("tanh_1"));
         QVERIFY(pinNode > 0);
         session()->select(ItemRef::node(pinNode), true);
-        QVERIFY(ctl()->waitIdle());
+        QVERIFY(irscope::test::waitIdle(*ctl()));
         TensorViewer* pinned = ui_.tensors->pin(ui_.tensors->follower());
         QVERIFY(pinned);
-        QVERIFY(ctl()->waitIdle());
+        QVERIFY(irscope::test::waitIdle(*ctl()));
         QVERIFY(pinned->summaryText().contains(QStringLiteral("No value yet")));
         session()->select(ItemRef::node(0), true);  // the follower moves on; the pinned one stays
-        QVERIFY(ctl()->waitIdle());
+        QVERIFY(irscope::test::waitIdle(*ctl()));
         QCOMPARE(pinned->tensor(), QStringLiteral("tanh_1"));
 
         struct Seen {
@@ -707,7 +708,7 @@ private slots:
         QVERIFY(stopped.wait(180000));
         const qint64 ms = t.elapsed();
         disconnect(conn);
-        QVERIFY(ctl()->waitIdle());
+        QVERIFY(irscope::test::waitIdle(*ctl()));
         QCOMPARE(ctl()->cursor(), ctl()->nodeCount());
         const QString shape = QStringLiteral("[%1, %1]").arg(kChainSide);
         bool duringRun = false;

@@ -30,6 +30,7 @@
 #include "core/modules/module_tree.h"
 #include "debugger_window.h"
 #include "test_support.h"
+#include "wait_idle.h"
 #include "widgets/debugger/breakpoints_panel.h"
 #include "widgets/debugger/debugger_ui.h"
 #include "widgets/debugger/weights_panel.h"
@@ -62,7 +63,7 @@ class TestDebuggerHabits : public QObject {
         QVERIFY(irscope::test::openInFreshWindow(window_, ui_, irFixture(ir.isEmpty() ? stem + ".json" : ir)));
         ctl()->loadWeights(irFixture(stem + ".weights.pt"));
         ctl()->loadInputs(irFixture(stem + ".inputs.pt"));
-        QVERIFY(ctl()->waitIdle());
+        QVERIFY(irscope::test::waitIdle(*ctl()));
     }
     // llama_block drawn flat (no module boxes) at 2x: its last nodes are far
     // below the inputs, off screen.
@@ -76,7 +77,7 @@ class TestDebuggerHabits : public QObject {
     void trigger(QAction* a) {
         QVERIFY(a && a->isEnabled());
         a->trigger();
-        QVERIFY(ctl()->waitIdle());
+        QVERIFY(irscope::test::waitIdle(*ctl()));
     }
     // Wholly inside the viewport.
     bool onScreen(int64_t node) const {
@@ -144,7 +145,7 @@ private slots:
         ctl()->toggleBreakpoint(n - 2);
         trigger(ui_.resetAction);
         ctl()->runToNode(n - 2);  // stops before n - 1: in view already
-        QVERIFY(ctl()->waitIdle());
+        QVERIFY(irscope::test::waitIdle(*ctl()));
         QCOMPARE(ctl()->cursor(), n - 1);
         QCOMPARE(view()->horizontalScrollBar()->value(), h);
         QCOMPARE(view()->verticalScrollBar()->value(), v);
@@ -161,7 +162,7 @@ private slots:
         QVERIFY(window_->goMenu()->actions().contains(next));
         const int64_t n = static_cast<int64_t>(session()->document()->graph.nodes.size());
         ctl()->runToNode(n - 3);
-        QVERIFY(ctl()->waitIdle());
+        QVERIFY(irscope::test::waitIdle(*ctl()));
         QCOMPARE(ctl()->cursor(), n - 2);
         scrollAway();
         QVERIFY(!onScreen(n - 2));
@@ -233,7 +234,7 @@ private slots:
         window_->show();
 
         ctl()->enterConstant(QStringLiteral("mask"), QStringLiteral("[1, 0, 1, 0]"), QStringLiteral("float32"));
-        QVERIFY(ctl()->waitIdle());
+        QVERIFY(irscope::test::waitIdle(*ctl()));
         QString text;
         answerQuitQuestion(QMessageBox::Cancel, &text);
         QVERIFY(!window_->close());
@@ -259,7 +260,7 @@ private slots:
         open(QStringLiteral("masked_linear"), QStringLiteral("masked_linear.meta.json"));
         const QString before = session()->filePath();
         ctl()->enterConstant(QStringLiteral("mask"), QStringLiteral("[1, 0, 1, 0]"), QStringLiteral("float32"));
-        QVERIFY(ctl()->waitIdle());
+        QVERIFY(irscope::test::waitIdle(*ctl()));
         QString text;
         answerQuitQuestion(QMessageBox::Cancel, &text);
         window_->openFile(irFixture(QStringLiteral("simple_mlp.json")));
@@ -274,12 +275,12 @@ private slots:
         answerQuitQuestion(QMessageBox::Discard, &text);
         window_->openFile(irFixture(QStringLiteral("simple_mlp.json")));
         QVERIFY(!text.isEmpty());
-        QVERIFY(loaded.wait(20000) && ctl()->waitIdle());
+        QVERIFY(loaded.wait(20000) && irscope::test::waitIdle(*ctl()));
         QVERIFY(session()->filePath().endsWith(QLatin1String("simple_mlp.json")));
         QVERIFY2(ctl()->unsavedWork().isEmpty(), qPrintable(ctl()->unsavedWork().join(QLatin1Char('|'))));
         // Nothing unsaved now: the next open asks nothing (a question would hang here).
         window_->openFile(irFixture(QStringLiteral("llama_block.json")));
-        QVERIFY(loaded.wait(20000) && ctl()->waitIdle());
+        QVERIFY(loaded.wait(20000) && irscope::test::waitIdle(*ctl()));
     }
 
     // The Modules dock in the default right column: the names are what the
@@ -332,7 +333,7 @@ private slots:
         f.write(QJsonDocument(ir).toJson(QJsonDocument::Compact));
         f.close();
         QVERIFY(irscope::test::openInFreshWindow(window_, ui_, path, QSize()));
-        QVERIFY(ctl()->waitIdle());
+        QVERIFY(irscope::test::waitIdle(*ctl()));
         QCOMPARE(ui_.weights->visibleRows(), count);
 
         QLineEdit* name = ui_.weights->nameFilter();
@@ -386,7 +387,7 @@ private slots:
         QVERIFY(relaid.wait(20000));
         trigger(ui_.continueAction);                            // the run key appears
         ctl()->setOverlay(irscope::exec::OverlayKind::MaxAbs);  // and the overlay's
-        QVERIFY(ctl()->waitIdle());
+        QVERIFY(irscope::test::waitIdle(*ctl()));
         const auto legends = view()->findChildren<OverlayLegend*>();
         QCOMPARE(legends.size(), 2);
         int placedFree = 0;

@@ -29,6 +29,7 @@
 
 #include "debugger_window.h"
 #include "test_support.h"
+#include "wait_idle.h"
 #include "widgets/debugger/breakpoints_panel.h"
 #include "widgets/debugger/debugger_ui.h"
 #include "widgets/debugger/differences_model.h"
@@ -75,11 +76,11 @@ class TestDifferences : public QObject {
         c.kind = exec::ReferenceChoice::Kind::Weights;
         c.weightsPath = irFixture(QStringLiteral("llama_block.weights.pt")).toStdString();
         ctl()->setReferenceChoice(c);
-        QVERIFY(ctl()->waitIdle());
+        QVERIFY(irscope::test::waitIdle(*ctl()));
     }
     void runToEnd() {
         ui_.continueAction->trigger();
-        QVERIFY(ctl()->waitIdle());
+        QVERIFY(irscope::test::waitIdle(*ctl()));
     }
     int64_t nodeIndex(const QString& name) const {
         const auto& nodes = session()->document()->graph.nodes;
@@ -103,6 +104,28 @@ private slots:
     }
     void cleanupTestCase() { delete window_; }
 
+    // A bfloat16 second run as the reference, with the expected outputs
+    // loaded: the run is right (it matches the expected outputs, as
+    // `irscope run --expected` says), and the bfloat16 run only measures how
+    // far that precision moves it. The verdict said "output differs".
+    void lowerPrecisionReferenceDoesNotOverruleExpectedOutputs() {
+        QVERIFY(irscope::test::openInFreshWindow(window_, ui_, irFixture(QStringLiteral("llama_block.json"))));
+        ctl()->loadWeights(irFixture(QStringLiteral("llama_block.weights.pt")));
+        ctl()->loadInputs(irFixture(QStringLiteral("llama_block.inputs.pt")));
+        ctl()->loadExpected(irFixture(QStringLiteral("llama_block.expected.pt")));
+        exec::ReferenceChoice bf16;
+        bf16.kind = exec::ReferenceChoice::Kind::Dtype;
+        bf16.dtype = "bfloat16";
+        ctl()->setReferenceChoice(bf16);
+        QVERIFY(irscope::test::waitIdle(*ctl()));
+        runToEnd();
+        const QString verdict = ctl()->verdict();
+        QVERIFY2(verdict.startsWith(QLatin1String("outputs match the expected outputs")), qPrintable(verdict));
+        QVERIFY2(verdict.contains(QLatin1String("against a second run in bfloat16")), qPrintable(verdict));
+        QVERIFY2(ctl()->lastStatus().contains(QLatin1String("outputs match the expected outputs")),
+                 qPrintable(ctl()->lastStatus()));
+    }
+
     // Cumulative: the dock lists every output, the culprit first among the
     // failing; local: only the culprit fails and the summary names it.
     void dockNamesTheCulprit() {
@@ -123,7 +146,7 @@ private slots:
         QVERIFY(mode);
         mode->setCurrentIndex(mode->findData(static_cast<int>(exec::ErrorMode::Local)));
         emit mode->activated(mode->currentIndex());
-        QVERIFY(ctl()->waitIdle());
+        QVERIFY(irscope::test::waitIdle(*ctl()));
         QCOMPARE(ctl()->errorMode(), exec::ErrorMode::Local);
         QCOMPARE(table()->model()->rowCount(), 0);  // the run started over
         runToEnd();
@@ -181,7 +204,7 @@ private slots:
         f64.kind = exec::ReferenceChoice::Kind::Dtype;
         f64.dtype = "float64";
         ctl()->setReferenceChoice(f64);
-        QVERIFY(ctl()->waitIdle());
+        QVERIFY(irscope::test::waitIdle(*ctl()));
         runToEnd();
         const int all = table()->model()->rowCount();
         QVERIFY(all > 20);
@@ -200,7 +223,7 @@ private slots:
         rtol->setText(QStringLiteral("1e-5"));
         atol->setText(QStringLiteral("1e-8"));
         emit atol->editingFinished();
-        QVERIFY(ctl()->waitIdle());
+        QVERIFY(irscope::test::waitIdle(*ctl()));
         QCOMPARE(ctl()->tolerance().rtol.value_or(-1), 1e-5);
         QVERIFY(table()->model()->rowCount() > 0);  // measured again, no rerun needed
         QVERIFY2(ui_.differences->summary().contains(QLatin1String("rtol 1e-05, atol 1e-08 (set)")),
@@ -240,7 +263,7 @@ private slots:
         const QString out =
             QString::fromStdString(nodes[static_cast<size_t>(nodeIndex(culprit_))].outputs.front().name);
         ctl()->overrideOutput(out, DebugController::OverrideSource::Reference);
-        QVERIFY(ctl()->waitIdle());
+        QVERIFY(irscope::test::waitIdle(*ctl()));
         QVERIFY2(ctl()->lastStatus().contains(QLatin1String("overridden with the reference's value")),
                  qPrintable(ctl()->lastStatus()));
         QCOMPARE(ctl()->cursor(), ctl()->nodeCount());  // back where it was: the end
@@ -260,13 +283,13 @@ private slots:
         // A value of the wrong shape is refused, and says why.
         QSignalSpy refused(ctl(), &DebugController::errorOccurred);
         ctl()->overrideOutput(out, DebugController::OverrideSource::Text, QStringLiteral("[1, 2, 3]"));
-        QVERIFY(ctl()->waitIdle());
+        QVERIFY(irscope::test::waitIdle(*ctl()));
         QTRY_COMPARE(refused.size(), 1);
         QVERIFY2(refused.first().first().toString().contains(QLatin1String("shape")),
                  qPrintable(refused.first().first().toString()));
         // Cleared: the node's own result, and the failures, again.
         ctl()->clearOverride(out);
-        QVERIFY(ctl()->waitIdle());
+        QVERIFY(irscope::test::waitIdle(*ctl()));
         QVERIFY(ctl()->overridden().isEmpty());
         ui_.differences->setFailingOnly(true);
         QCOMPARE(failingShown().front(), culprit_);
@@ -276,10 +299,10 @@ private slots:
     void overlayByMetricWithLegendAndNodeData() {
         open();
         ctl()->setErrorMode(exec::ErrorMode::Local);
-        QVERIFY(ctl()->waitIdle());
+        QVERIFY(irscope::test::waitIdle(*ctl()));
         runToEnd();
         ctl()->setOverlay(exec::OverlayKind::ErrorSqnr);
-        QVERIFY(ctl()->waitIdle());
+        QVERIFY(irscope::test::waitIdle(*ctl()));
         auto* legend = window_->graphView()->findChild<OverlayLegend*>();
         QVERIFY(legend);
         QVERIFY(legend->isVisible());
@@ -300,10 +323,10 @@ private slots:
         ctl()->exportNodeData(path, exec::NodeMetric::SqnrDb, [&written](const QString& e) { written = e; });
         QTRY_COMPARE(written, QString());
         ctl()->setOverlay(exec::OverlayKind::None);
-        QVERIFY(ctl()->waitIdle());
+        QVERIFY(irscope::test::waitIdle(*ctl()));
         QVERIFY(!legend->isVisible());
         ctl()->importNodeData(path);
-        QVERIFY(ctl()->waitIdle());
+        QVERIFY(irscope::test::waitIdle(*ctl()));
         QCOMPARE(ctl()->overlay(), exec::OverlayKind::Imported);
         QCOMPARE(ui_.overlay->currentData().toInt(), static_cast<int>(exec::OverlayKind::Imported));
         QVERIFY(legend->isVisible());
@@ -321,7 +344,7 @@ private slots:
         f.close();
         QSignalSpy errors(ctl(), &DebugController::errorOccurred);
         ctl()->importNodeData(bad);
-        QVERIFY(ctl()->waitIdle());
+        QVERIFY(irscope::test::waitIdle(*ctl()));
         QCOMPARE(errors.size(), 1);
         QVERIFY2(errors[0][0].toString().contains(QLatin1String("bad.json")), qPrintable(errors[0][0].toString()));
         QCOMPARE(ctl()->overlay(), exec::OverlayKind::Imported);

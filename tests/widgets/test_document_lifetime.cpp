@@ -12,6 +12,7 @@
 
 #include "debugger_window.h"
 #include "test_support.h"
+#include "wait_idle.h"
 #include "widgets/compare/compare_session.h"
 #include "widgets/compare/compare_ui.h"
 #include "widgets/debugger/differences_panel.h"
@@ -37,13 +38,13 @@ class TestDocumentLifetime : public QObject {
     void openFresh(const QString& file) {
         QVERIFY(irscope::test::openInFreshWindow(window_, ui_, irFixture(file)));
         compare_ = installCompare(*window_, ctl());
-        QVERIFY(ctl()->waitIdle());
+        QVERIFY(irscope::test::waitIdle(*ctl()));
     }
     void openInWindow(const QString& file) {
         QSignalSpy loaded(session(), &GraphSession::graphLoaded);
         window_->openFile(irFixture(file));
         QVERIFY(loaded.wait(30000));
-        QVERIFY(ctl()->waitIdle());
+        QVERIFY(irscope::test::waitIdle(*ctl()));
     }
     // Everything a user sets up for llama_block: a bfloat16 second run as
     // the reference, local errors, failing rows only, the SQNR overlay, and
@@ -57,7 +58,7 @@ class TestDocumentLifetime : public QObject {
         ctl()->setReferenceChoice(bf16);
         ctl()->setErrorMode(exec::ErrorMode::Local);
         ctl()->setOverlay(exec::OverlayKind::ErrorSqnr);
-        QVERIFY(ctl()->waitIdle());
+        QVERIFY(irscope::test::waitIdle(*ctl()));
         failingOnly()->setChecked(true);
         QSignalSpy ready(compare_.session, &CompareSession::diffReady);
         compare_.session->open(irFixture(QStringLiteral("llama_block.meta.json")));
@@ -106,7 +107,7 @@ private slots:
         QVERIFY(close && close->isEnabled());
         QCOMPARE(close->shortcut(), QKeySequence(QKeySequence::Close));
         close->trigger();
-        QVERIFY(ctl()->waitIdle());
+        QVERIFY(irscope::test::waitIdle(*ctl()));
         QVERIFY(!session()->hasDocument());
         QVERIFY(!ctl()->hasDocument());
         QVERIFY(!close->isEnabled());

@@ -15,6 +15,7 @@
 
 #include "debugger_window.h"
 #include "test_support.h"
+#include "wait_idle.h"
 #include "widgets/debugger/debugger_ui.h"
 #include "widgets/graph_view/graph_view.h"
 #include "widgets/main_window/main_window.h"
@@ -44,7 +45,7 @@ private slots:
         c->loadWeights(irFixture(QStringLiteral("tiny_llama.weights.pt")));
         c->loadConstants(irFixture(QStringLiteral("tiny_llama.constants.pt")));
         c->loadInputs(irFixture(QStringLiteral("tiny_llama.inputs.pt")));
-        QVERIFY(c->waitIdle());
+        QVERIFY(irscope::test::waitIdle(*c));
         const auto* tree = window_->session()->moduleTree();
         QVERIFY(tree);
         const auto m = tree->find("layers.1.mlp");
@@ -60,7 +61,7 @@ private slots:
         QSignalSpy stopped(c, &DebugController::stopped);
         QCOMPARE(c->cursor(), int64_t(0));
         c->extract(nodes, sub);
-        QVERIFY(c->waitIdle());
+        QVERIFY(irscope::test::waitIdle(*c));
         QCOMPARE(c->cursor(), nodes.back() + 1);  // ran up to the selection's last node
         QVERIFY(!stopped.isEmpty());
         QVERIFY2(stopped.last()[0].toString().contains(QLatin1String("with the values at the cut")),
@@ -91,7 +92,7 @@ private slots:
         theirs.write("not ours");
         theirs.close();
         c->extract(nodes, other);
-        QVERIFY(c->waitIdle());
+        QVERIFY(irscope::test::waitIdle(*c));
         QVERIFY(QFile::exists(other));
         QVERIFY2(stopped.last()[0].toString().contains(QLatin1String("is not this extract's")),
                  qPrintable(stopped.last()[0].toString()));

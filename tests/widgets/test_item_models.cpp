@@ -18,6 +18,7 @@
 #include <QTest>
 
 #include "test_support.h"
+#include "wait_idle.h"
 #include "widgets/compare/compare_session.h"
 #include "widgets/compare/compare_ui.h"
 #include "widgets/debugger/debugger_ui.h"
@@ -71,7 +72,7 @@ class TestItemModels : public QObject {
         QSignalSpy loaded(window_->session(), &GraphSession::graphLoaded);
         window_->openFile(irFixture(name));
         QVERIFY(loaded.wait(30000));
-        QVERIFY(ctl()->waitIdle());
+        QVERIFY(irscope::test::waitIdle(*ctl()));
         watchNewModels();
     }
 
@@ -95,20 +96,20 @@ private slots:
         ctl()->loadInputs(irFixture(QStringLiteral("llama_block.inputs.pt")));
         ctl()->loadExpected(irFixture(QStringLiteral("llama_block.expected.pt")));
         ctl()->loadReferenceIntermediates(irFixture(QStringLiteral("llama_block.intermediates.pt")));
-        QVERIFY(ctl()->waitIdle());
+        QVERIFY(irscope::test::waitIdle(*ctl()));
         watchNewModels();
         // Step a few nodes (the differences grow a row at a time), then run on.
         for (int i = 0; i < 5; ++i) {
             debug_.stepAction->trigger();
-            QVERIFY(ctl()->waitIdle());
+            QVERIFY(irscope::test::waitIdle(*ctl()));
         }
         debug_.continueAction->trigger();
-        QVERIFY(ctl()->waitIdle());
+        QVERIFY(irscope::test::waitIdle(*ctl()));
         QVERIFY(!ctl()->errorRows().empty());
         // A tensor in the viewer: its slice model comes to life.
         const auto& nodes = window_->session()->document()->graph.nodes;
         ctl()->showTensor(QString::fromStdString(nodes.back().outputs.front().name));
-        QVERIFY(ctl()->waitIdle());
+        QVERIFY(irscope::test::waitIdle(*ctl()));
         watchNewModels();
         // Filters over the weights and the module tree.
         debug_.weights->nameFilter()->setText(QStringLiteral("norm"));
@@ -118,24 +119,24 @@ private slots:
         window_->panelAs<ModulesPanel>(kModulesPanel)->setFilterText(QString());
         // Reset and run again: every row goes and comes back.
         debug_.resetAction->trigger();
-        QVERIFY(ctl()->waitIdle());
+        QVERIFY(irscope::test::waitIdle(*ctl()));
         debug_.continueAction->trigger();
-        QVERIFY(ctl()->waitIdle());
+        QVERIFY(irscope::test::waitIdle(*ctl()));
     }
 
     void anotherModelThenACompare() {
         openIr(QStringLiteral("tiny_moe.json"));
         ctl()->loadWeights(irFixture(QStringLiteral("tiny_moe.weights.pt")));
-        QVERIFY(ctl()->waitIdle());
+        QVERIFY(irscope::test::waitIdle(*ctl()));
         openIr(QStringLiteral("tiny_llama.json"));
         QSignalSpy ready(compare_.session, &CompareSession::diffReady);
         compare_.session->open(irFixture(QStringLiteral("diff/tiny_llama_seq4.json")));
         QVERIFY(ready.wait(30000));
-        QVERIFY(ctl()->waitIdle());
+        QVERIFY(irscope::test::waitIdle(*ctl()));
         watchNewModels();                                                      // the changes list
         compare_.session->open(irFixture(QStringLiteral("tiny_llama.json")));  // another B: the rows start over
         QVERIFY(ready.wait(30000));
-        QVERIFY(ctl()->waitIdle());
+        QVERIFY(irscope::test::waitIdle(*ctl()));
     }
 
     // Each of irscope's own models was among those watched (the weights and

@@ -16,6 +16,7 @@
 #include <QStandardPaths>
 #include <QTest>
 
+#include "wait_idle.h"
 #include "widgets/debugger/debugger_ui.h"
 #include "widgets/debugger/exec_info_panel.h"
 #include "widgets/debugger/iteration_selector.h"
@@ -47,16 +48,16 @@ class TestPt2ProgramsWindow : public QObject {
     bool open(const QString& file) {
         QSignalSpy loaded(window_->session(), &GraphSession::graphLoaded);
         window_->openFile(programPath(file));
-        return loaded.wait(30000) && ui_.controller->waitIdle();
+        return loaded.wait(30000) && irscope::test::waitIdle(*ui_.controller);
     }
 
     // F5 once the loads are done; the status the run stopped with.
     QString continueToEnd() {
         DebugController* c = ui_.controller;
-        if (!c->waitIdle()) return QStringLiteral("loads never finished");
+        if (!irscope::test::waitIdle(*c)) return QStringLiteral("loads never finished");
         QSignalSpy stopped(c, &DebugController::stopped);
         ui_.continueAction->trigger();
-        if (!c->waitIdle() || stopped.isEmpty()) return QString();
+        if (!irscope::test::waitIdle(*c) || stopped.isEmpty()) return QString();
         return stopped.last()[0].toString();
     }
 
@@ -122,20 +123,20 @@ private slots:
 
         c->loadInputs(programPath(QStringLiteral("cond_branches.inputs_b.pt")));
         c->loadExpected(programPath(QStringLiteral("cond_branches.expected_b.pt")));
-        QVERIFY(c->waitIdle());
+        QVERIFY(irscope::test::waitIdle(*c));
         continueToEnd();
         QVERIFY2(c->verdict().startsWith(QLatin1String("outputs match")), qPrintable(c->verdict()));
         QCOMPARE(s->nodeDecoration(cond)->takenSubgraph, 1);
 
         // F11 at the cond enters the branch it takes (the false one for inputs_b).
         ui_.resetAction->trigger();
-        QVERIFY(c->waitIdle());
+        QVERIFY(irscope::test::waitIdle(*c));
         while (c->cursor() < cond) {
             ui_.stepAction->trigger();
-            QVERIFY(c->waitIdle());
+            QVERIFY(irscope::test::waitIdle(*c));
         }
         ui_.stepIntoAction->trigger();
-        QVERIFY(c->waitIdle());
+        QVERIFY(irscope::test::waitIdle(*c));
         QVERIFY(c->frame());
         QCOMPARE(c->frame()->subgraph, 1);
         QVERIFY2(window_->panelAs<CallStackPanel>(kCallStackPanel)
@@ -144,7 +145,7 @@ private slots:
                      .contains(QStringLiteral("false_graph_0    iteration 1 of 1")),
                  qPrintable(window_->panelAs<CallStackPanel>(kCallStackPanel)->frames().join(" | ")));
         ui_.stepOutAction->trigger();
-        QVERIFY(c->waitIdle());
+        QVERIFY(irscope::test::waitIdle(*c));
         QVERIFY(!c->frame());
 
         // A double-click on the frame's title closes it to the op's box.
@@ -182,10 +183,10 @@ private slots:
 
         while (c->cursor() < loop) {
             ui_.stepAction->trigger();
-            QVERIFY(c->waitIdle());
+            QVERIFY(irscope::test::waitIdle(*c));
         }
         ui_.stepIntoAction->trigger();
-        QVERIFY(c->waitIdle());
+        QVERIFY(irscope::test::waitIdle(*c));
         QVERIFY(c->frame());
         QCOMPARE(c->frame()->node, loop);
         QCOMPARE(c->frame()->cursor, int64_t(0));
@@ -202,7 +203,7 @@ private slots:
         // F10 twice: past the condition into the first body call.
         for (int k = 0; k < 2; ++k) {
             ui_.stepAction->trigger();
-            QVERIFY(c->waitIdle());
+            QVERIFY(irscope::test::waitIdle(*c));
         }
         QCOMPARE(c->frame()->subgraph, body);
         QCOMPARE(c->frame()->iteration, int64_t(0));
@@ -212,12 +213,12 @@ private slots:
         QVERIFY(selector);
         QCOMPARE(selector->iterations(), 5);
         selector->choose(5);
-        QVERIFY(c->waitIdle());
+        QVERIFY(irscope::test::waitIdle(*c));
         QCOMPARE(c->frame()->iteration, int64_t(4));
         QCOMPARE(selector->iteration(), 5);
         // Selecting the body's node shows its value of that iteration in the Tensor dock.
         s->select(ItemRef::subgraphNode(loop, body, accAt, QString::fromStdString(acc)));
-        QVERIFY(c->waitIdle());
+        QVERIFY(irscope::test::waitIdle(*c));
         auto* viewer = ui_.tensors->follower();
         const QString qualified =
             QString::fromStdString(nodes[static_cast<size_t>(loop)].name + "/" + subs[body].name + "/" + acc);
@@ -228,12 +229,12 @@ private slots:
 
         // Shift+F11 leaves the loop.
         ui_.stepOutAction->trigger();
-        QVERIFY(c->waitIdle());
+        QVERIFY(irscope::test::waitIdle(*c));
         QVERIFY(!c->frame());
 
         // F9 on the body's node: Continue stops there in each iteration, then finishes.
         ui_.resetAction->trigger();
-        QVERIFY(c->waitIdle());
+        QVERIFY(irscope::test::waitIdle(*c));
         c->toggleBreakpointAtSelection();
         QCOMPARE(c->subgraphBreakpoints().size(), size_t(1));
         for (int k = 0; k < 5; ++k) {
@@ -255,7 +256,7 @@ private slots:
         DebugController* c = ui_.controller;
         QVERIFY(open(QStringLiteral("dynamic_seq_llama.pt2")));
         c->loadInputs(programPath(QStringLiteral("dynamic_seq_llama.refused_long.pt")));
-        QVERIFY(c->waitIdle());
+        QVERIFY(irscope::test::waitIdle(*c));
         QString refusal;
         for (const auto& row : c->missing())
             if (!row.value.refusal.empty()) refusal = QString::fromStdString(row.value.refusal);

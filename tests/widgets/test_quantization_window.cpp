@@ -10,6 +10,7 @@
 #include <QStandardPaths>
 #include <QTest>
 
+#include "wait_idle.h"
 #include "widgets/debugger/debugger_ui.h"
 #include "widgets/debugger/quantization_panel.h"
 #include "widgets/graph_view/graph_view.h"
@@ -52,14 +53,14 @@ private slots:
         QSignalSpy loaded(s, &GraphSession::graphLoaded);
         window_->openFile(quantizationPath(QStringLiteral("pt2e_static_cnn.pt2")));
         QVERIFY(loaded.wait(30000));
-        QVERIFY(c->waitIdle());
+        QVERIFY(irscope::test::waitIdle(*c));
         exec::ReferenceChoice choice;
         choice.kind = exec::ReferenceChoice::Kind::Program;
         choice.programPath = quantizationPath(QStringLiteral("pt2e_static_cnn.float.pt2")).toStdString();
         c->setReferenceChoice(choice);
-        QVERIFY(c->waitIdle());
+        QVERIFY(irscope::test::waitIdle(*c));
         ui_.continueAction->trigger();
-        QVERIFY(c->waitIdle());
+        QVERIFY(irscope::test::waitIdle(*c));
         QVERIFY(!c->lastRunFailed());
 
         // Each paired tensor measured against the float program's: 10 of them, none exact.
@@ -74,7 +75,7 @@ private slots:
 
         // The SQNR overlay: absolute bands, the legend says so; a node at 40-60 dB is pale yellow.
         c->setOverlay(exec::OverlayKind::ErrorSqnr);
-        QVERIFY(c->waitIdle());
+        QVERIFY(irscope::test::waitIdle(*c));
         auto* legend = window_->graphView()->findChild<OverlayLegend*>();
         QVERIFY(legend);
         QVERIFY2(legend->title().contains(QLatin1String("absolute bands")), qPrintable(legend->title()));
@@ -97,7 +98,7 @@ private slots:
         QVERIFY(panel);
         QSignalSpy measured(c, &DebugController::quantizationChanged);
         panel->measure();
-        QVERIFY(c->waitIdle());
+        QVERIFY(irscope::test::waitIdle(*c));
         QVERIFY(c->quantization());
         const QStringList keep = panel->keepInFloat();
         QCOMPARE(keep.size(), 3);
@@ -111,7 +112,7 @@ private slots:
         QVERIFY(!c->quantization()->weights.empty());
         c->setOverlay(exec::OverlayKind::None);
         c->setReferenceChoice({});
-        QVERIFY(c->waitIdle());
+        QVERIFY(irscope::test::waitIdle(*c));
     }
 };
 

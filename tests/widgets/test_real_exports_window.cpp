@@ -18,6 +18,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include "wait_idle.h"
 #include "widgets/debugger/debugger_ui.h"
 #include "widgets/main_window/main_window.h"
 #include "widgets/session/debug_controller.h"
@@ -63,10 +64,10 @@ class TestRealExportsWindow : public QObject {
     // never stopped, which the caller's checks then report).
     QString continueToEnd() {
         DebugController* c = ui_.controller;
-        if (!c->waitIdle()) return QStringLiteral("loads never finished");
+        if (!irscope::test::waitIdle(*c)) return QStringLiteral("loads never finished");
         QSignalSpy stopped(c, &DebugController::stopped);
         ui_.continueAction->trigger();
-        if (!c->waitIdle() || stopped.isEmpty()) return QString();
+        if (!irscope::test::waitIdle(*c) || stopped.isEmpty()) return QString();
         return stopped.last()[0].toString();
     }
 
@@ -134,7 +135,7 @@ private slots:
         QSignalSpy notices(c, &DebugController::notice);
         window_->openFile(real(QStringLiteral("tiny_llama.pt2")));
         QVERIFY(loaded.wait(30000));
-        QVERIFY(c->waitIdle());
+        QVERIFY(irscope::test::waitIdle(*c));
         bool said = false;
         for (const auto& n : notices)
             said = said || n[0].toString().contains(QLatin1String("example inputs from the archive"));
@@ -162,9 +163,9 @@ private slots:
         QVERIFY(QFile::copy(real(QStringLiteral("tiny_llama.pt2")), copy));
         QSignalSpy loaded(window_->session(), &GraphSession::graphLoaded);
         window_->openFile(real(QStringLiteral("tiny_llama.pt2")));
-        QVERIFY(loaded.wait(30000) && c->waitIdle());
+        QVERIFY(loaded.wait(30000) && irscope::test::waitIdle(*c));
         window_->openFile(copy);
-        QVERIFY(loaded.wait(30000) && c->waitIdle());
+        QVERIFY(loaded.wait(30000) && irscope::test::waitIdle(*c));
         QVERIFY(window_->session()->sameModelAsBefore());
         // Neither its weights nor its inputs were kept, and the status bar does not claim they were
         // (an expected-outputs file loaded by an earlier test may be).
@@ -185,7 +186,7 @@ private slots:
         DebugController* c = ui_.controller;
         QSignalSpy loaded(window_->session(), &GraphSession::graphLoaded);
         window_->openFile(real(QStringLiteral("hostile/weights_past_end.pt2")));
-        QVERIFY(loaded.wait(30000) && c->waitIdle());
+        QVERIFY(loaded.wait(30000) && irscope::test::waitIdle(*c));
         QCoreApplication::processEvents();
         QVERIFY2(window_->messageVisible() && window_->messageText().contains(QLatin1String("weights_past_end.pt2")),
                  qPrintable(window_->messageText()));
@@ -200,7 +201,7 @@ private slots:
         QSignalSpy loaded(window_->session(), &GraphSession::graphLoaded);
         window_->openFile(multi);
         QVERIFY(loaded.wait(30000));
-        QVERIFY(c->waitIdle());
+        QVERIFY(irscope::test::waitIdle(*c));
         QMenu* menu = window_->programMenu();
         QVERIFY(menu->isEnabled());
         const auto actions = menu->actions();
@@ -210,7 +211,7 @@ private slots:
         QVERIFY(!actions[1]->isChecked());
         actions[1]->trigger();
         QVERIFY(loaded.wait(30000));
-        QVERIFY(c->waitIdle());
+        QVERIFY(irscope::test::waitIdle(*c));
         QVERIFY2(window_->session()->filePath().endsWith(QLatin1String("two_programs.pt2#tiny_llama")),
                  qPrintable(window_->session()->filePath()));
         QVERIFY(window_->windowTitle().contains(QLatin1String("two_programs.pt2#tiny_llama")));

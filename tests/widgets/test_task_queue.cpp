@@ -16,6 +16,7 @@
 #include <QStringList>
 #include <QTest>
 
+#include "wait_idle.h"
 #include "widgets/session/task_queue.h"
 
 using namespace irscope::widgets;
@@ -43,7 +44,7 @@ public:
     }
     // Until a job is inside the gate (the lane is held); then the gate can be entered again.
     bool waitEntered() {
-        const bool ok = processEventsUntil([this] { return state_->entered.load(); }, 5000);
+        const bool ok = QTest::qWaitFor([this] { return state_->entered.load(); }, 5000);
         state_->entered = false;
         return ok;
     }
@@ -79,7 +80,7 @@ private slots:
         for (const char* name : {"a", "b", "c"}) queue.post({}, nullptr, log.job(QString::fromLatin1(name)));
         QCOMPARE(queue.pending(), 3);
         QVERIFY(log.delivered.isEmpty());  // nothing runs on the caller's thread
-        QVERIFY(queue.waitIdle());
+        QVERIFY(irscope::test::waitIdle(queue));
         QCOMPARE(queue.pending(), 0);
         QCOMPARE(*log.ran, (QStringList{"a", "b", "c"}));
         QCOMPARE(log.delivered, (QStringList{"a", "b", "c"}));
@@ -99,7 +100,7 @@ private slots:
         // The gate, one waiting "k" (the newest job in the first one's place), the rest.
         QCOMPARE(queue.pending(), 4);
         gate.open();
-        QVERIFY(queue.waitIdle());
+        QVERIFY(irscope::test::waitIdle(queue));
         QCOMPARE(*log.ran, (QStringList{"k3", "untagged", "other"}));
         QCOMPARE(log.delivered, (QStringList{"k3", "untagged", "other"}));
     }
@@ -119,7 +120,7 @@ private slots:
         QVERIFY(gate.waitEntered());
         queue.post(QStringLiteral("k"), nullptr, log.job(QStringLiteral("new")));
         gate.open();
-        QVERIFY(queue.waitIdle());
+        QVERIFY(irscope::test::waitIdle(queue));
         QVERIFY(delivered.isEmpty());  // the old answer never arrives
         QCOMPARE(*log.ran, QStringList{"new"});
         QCOMPARE(log.delivered, QStringList{"new"});
@@ -142,7 +143,7 @@ private slots:
         delete running;
         delete waiting;
         gate.open();
-        QVERIFY(queue.waitIdle());
+        QVERIFY(irscope::test::waitIdle(queue));
         QCOMPARE(log.delivered, QStringList{"alive"});
     }
 
@@ -162,7 +163,7 @@ private slots:
         queue.post({}, &b, log.job(QStringLiteral("b")));
         queue.dropOwner(&a);
         gate.open();
-        QVERIFY(queue.waitIdle());
+        QVERIFY(irscope::test::waitIdle(queue));
         QVERIFY(sawDrop);                      // the running job of `a` could tell
         QCOMPARE(*log.ran, QStringList{"b"});  // a's waiting job never ran
         QCOMPARE(log.delivered, QStringList{"b"});
@@ -176,7 +177,7 @@ private slots:
         queue.dropAll();
         queue.post({}, nullptr, log.job(QStringLiteral("after")));  // a new document's first job
         gate.open();
-        QVERIFY(queue.waitIdle());
+        QVERIFY(irscope::test::waitIdle(queue));
         QCOMPARE(*log.ran, QStringList{"after"});
         QCOMPARE(log.delivered, QStringList{"after"});
 
@@ -189,7 +190,7 @@ private slots:
         queue.post(QStringLiteral("u"), nullptr, log.job(QStringLiteral("u")));
         queue.dropTag(QStringLiteral("t"));
         gate.open();
-        QVERIFY(queue.waitIdle());
+        QVERIFY(irscope::test::waitIdle(queue));
         QCOMPARE(log.delivered, QStringList{"u"});
     }
 
@@ -200,7 +201,7 @@ private slots:
             for (int i = 1; i <= 3; ++i) ctx.deliver([&got, i] { got << QStringLiteral("progress %1").arg(i); });
             return [&got] { got << QStringLiteral("done"); };
         });
-        QVERIFY(queue.waitIdle());
+        QVERIFY(irscope::test::waitIdle(queue));
         QCOMPARE(got, (QStringList{"progress 1", "progress 2", "progress 3", "done"}));
 
         // Dropped: its progress stops reaching the UI thread too.
@@ -215,7 +216,7 @@ private slots:
         QVERIFY(gate.waitEntered());
         queue.dropTag(QStringLiteral("load"));
         gate.open();
-        QVERIFY(queue.waitIdle());
+        QVERIFY(irscope::test::waitIdle(queue));
         QVERIFY(got.isEmpty());
     }
 
@@ -225,7 +226,7 @@ private slots:
         queue.post({}, nullptr, [](const TaskQueue::Context&) -> TaskQueue::Continuation {
             throw std::runtime_error("no such tensor");
         });
-        QVERIFY(queue.waitIdle());
+        QVERIFY(irscope::test::waitIdle(queue));
         QCOMPARE(failed.count(), 1);
         QCOMPARE(failed.at(0).at(0).toString(), QStringLiteral("no such tensor"));
     }
@@ -241,10 +242,10 @@ private slots:
             return [&delivered] { delivered = true; };
         });
         QVERIFY(queue.isBusy());
-        QVERIFY(!queue.waitIdle(200));  // the gate holds the lane
+        QVERIFY(!irscope::test::waitIdle(queue, 200));  // the gate holds the lane
         QVERIFY(!delivered);
         gate.open();
-        QVERIFY(queue.waitIdle());
+        QVERIFY(irscope::test::waitIdle(queue));
         QVERIFY(delivered);
         QVERIFY(!queue.isBusy());
         // One busy period, announced once each way.

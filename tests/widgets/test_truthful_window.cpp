@@ -25,6 +25,7 @@
 #include <QToolButton>
 
 #include "test_support.h"
+#include "wait_idle.h"
 #include "widgets/debugger/breakpoints_panel.h"
 #include "widgets/debugger/constants_panel.h"
 #include "widgets/debugger/debugger_ui.h"
@@ -83,7 +84,7 @@ bool openWithDebugger(MainWindow& w, DebuggerUi& ui, const QString& ir) {
     w.show();
     QSignalSpy loaded(w.session(), &GraphSession::graphLoaded);
     w.openFile(irFixture(ir));
-    return loaded.wait(20000) && ui.controller->waitIdle();
+    return loaded.wait(20000) && irscope::test::waitIdle(*ui.controller);
 }
 
 // The real window on llama_block (real-device IR: constants inside) with its
@@ -96,11 +97,11 @@ struct LlamaWindow {
         ui.controller->loadWeights(irFixture(weights));
         ui.controller->loadInputs(irFixture(QStringLiteral("llama_block.inputs.pt")));
         ui.controller->loadExpected(irFixture(QStringLiteral("llama_block.expected.pt")));
-        ui.controller->waitIdle();
+        irscope::test::waitIdle(*ui.controller);
     }
     void run() {
         ui.continueAction->trigger();
-        ui.controller->waitIdle();
+        irscope::test::waitIdle(*ui.controller);
     }
 };
 }  // namespace
@@ -125,7 +126,7 @@ private slots:
         QVERIFY(!c->weightRows().empty());
         QSignalSpy loaded(lw.w.session(), &GraphSession::graphLoaded);
         lw.w.openFile(irFixture(QStringLiteral("tiny_moe.json")));
-        QVERIFY(loaded.wait(20000) && c->waitIdle());
+        QVERIFY(loaded.wait(20000) && irscope::test::waitIdle(*c));
         for (const auto& r : c->weightRows()) {
             QVERIFY2(r.source.find("llama_block") == std::string::npos, r.originalName.c_str());
             QVERIFY2(!r.placeholder.empty(), ("unused entry " + r.originalName).c_str());
@@ -133,7 +134,7 @@ private slots:
         for (const auto& r : c->inputRows()) QVERIFY2(r.source != irscope::exec::InputSource::File, r.name.c_str());
 
         c->loadWeights(irFixture(QStringLiteral("tiny_moe.weights.pt")));
-        QVERIFY(c->waitIdle());
+        QVERIFY(irscope::test::waitIdle(*c));
         auto fromFile = [c] {
             int n = 0;
             for (const auto& r : c->weightRows()) n += r.source.find("tiny_moe.weights.pt") != std::string::npos;
@@ -142,7 +143,7 @@ private slots:
         const int loadedWeights = fromFile();
         QVERIFY(loadedWeights > 0);
         lw.w.openFile(irFixture(QStringLiteral("tiny_moe.meta.json")));
-        QVERIFY(loaded.wait(20000) && c->waitIdle());
+        QVERIFY(loaded.wait(20000) && irscope::test::waitIdle(*c));
         QCOMPARE(fromFile(), loadedWeights);
         QVERIFY2(lw.w.statusBar()->currentMessage().contains(QLatin1String("Kept the files loaded for tiny_moe.json")),
                  qPrintable(lw.w.statusBar()->currentMessage()));
@@ -172,7 +173,7 @@ private slots:
         QVERIFY(filtered > 0 && filtered < static_cast<int>(c->weightRows().size()));
         // The same file again (Ctrl+R): all of it applies still.
         lw.w.reload();
-        QVERIFY(loaded.wait(20000) && c->waitIdle());
+        QVERIFY(loaded.wait(20000) && irscope::test::waitIdle(*c));
         QCOMPARE(lw.ui.weights->nameFilter()->text(), QStringLiteral("/^p_(up|gate)/"));
         QCOMPARE(lw.ui.weights->visibleRows(), filtered);
         QCOMPARE(lw.w.panelAs<SearchPanel>(kSearchPanel)->lineEdit()->text(), QStringLiteral("scaled"));
@@ -180,9 +181,9 @@ private slots:
         QCOMPARE(lw.ui.constants->valueEdit()->text(), QStringLiteral("[5, 4, 3, 2, 1, 0]"));
         // Another model: none of it.
         lw.w.openFile(irFixture(QStringLiteral("tiny_moe.json")));
-        QVERIFY(loaded.wait(20000) && c->waitIdle());
+        QVERIFY(loaded.wait(20000) && irscope::test::waitIdle(*c));
         c->loadWeights(irFixture(QStringLiteral("tiny_moe.weights.pt")));
-        QVERIFY(c->waitIdle());
+        QVERIFY(irscope::test::waitIdle(*c));
         QVERIFY(lw.ui.weights->nameFilter()->text().isEmpty());
         QCOMPARE(lw.ui.weights->visibleRows(), static_cast<int>(c->weightRows().size()));
         QVERIFY(lw.w.panelAs<SearchPanel>(kSearchPanel)->lineEdit()->text().isEmpty());
@@ -213,7 +214,7 @@ private slots:
         QVERIFY2(label->text().startsWith(QLatin1String("Last run: ")), qPrintable(label->text()));
         QSignalSpy loaded(lw.w.session(), &GraphSession::graphLoaded);
         lw.w.openFile(irFixture(QStringLiteral("tiny_moe.json")));
-        QVERIFY(loaded.wait(20000) && lw.ui.controller->waitIdle());
+        QVERIFY(loaded.wait(20000) && irscope::test::waitIdle(*lw.ui.controller));
         QVERIFY2(label->text().isEmpty(), qPrintable(label->text()));
         // The summary counts the model's nodes and weights, not the drawing's rows as "layers".
         const QString info = lw.w.findChild<QLabel*>(QStringLiteral("infoLabel"))->text();
@@ -231,17 +232,17 @@ private slots:
         const int64_t mean = nodeIndex(lw.w.session(), QStringLiteral("mean"));
         QVERIFY(mean >= 0);
         c->toggleBreakpoint(mean);
-        QVERIFY(c->waitIdle());
+        QVERIFY(irscope::test::waitIdle(*c));
         QCOMPARE(lw.ui.breakpoints->entries().size(), 1);
         const QString entry = lw.ui.breakpoints->entries().front();
         lw.w.reload();
-        QVERIFY(loaded.wait(20000) && c->waitIdle());
+        QVERIFY(loaded.wait(20000) && irscope::test::waitIdle(*c));
         QCOMPARE(lw.ui.breakpoints->entries(), QStringList{entry});
         QVERIFY(c->debugger()->hasBreakpoint(mean));
         lw.run();  // and it still stops there
         QCOMPARE(c->cursor(), mean);
         lw.w.openFile(irFixture(QStringLiteral("tiny_moe.json")));
-        QVERIFY(loaded.wait(20000) && c->waitIdle());
+        QVERIFY(loaded.wait(20000) && irscope::test::waitIdle(*c));
         QVERIFY(lw.ui.breakpoints->entries().isEmpty());
     }
 
@@ -292,9 +293,9 @@ private slots:
         w.show();
         QSignalSpy loaded(w.session(), &GraphSession::graphLoaded);
         w.openFile(out.fileName());
-        QVERIFY(loaded.wait(20000) && ui.controller->waitIdle());
+        QVERIFY(loaded.wait(20000) && irscope::test::waitIdle(*ui.controller));
         ui.controller->loadWeights(irFixture(QStringLiteral("simple_mlp.weights.pt")));
-        QVERIFY(ui.controller->waitIdle());
+        QVERIFY(irscope::test::waitIdle(*ui.controller));
         const QString title = ui.missing->title();
         QVERIFY2(title.contains(QLatin1String("the IR is broken")), qPrintable(title));
         QVERIFY2(
@@ -316,7 +317,7 @@ private slots:
         TensorViewer* viewer = ui.tensors->follower();
         auto said = [&](const QString& tensor) {
             ui.controller->showTensor(tensor);
-            ui.controller->waitIdle();
+            irscope::test::waitIdle(*ui.controller);
             QTest::qWait(50);
             return viewer->summaryText();
         };
@@ -325,7 +326,7 @@ private slots:
         s = said(QStringLiteral("mul"));
         QVERIFY2(s.contains(QLatin1String("has not run")), qPrintable(s));
         ui.controller->loadWeights(irFixture(QStringLiteral("llama_block.weights.pt")));
-        QVERIFY(ui.controller->waitIdle());
+        QVERIFY(irscope::test::waitIdle(*ui.controller));
         s = said(QStringLiteral("p_qkv_weight"));
         QVERIFY2(!s.contains(QLatin1String("No value")), qPrintable(s));
     }
@@ -337,7 +338,7 @@ private slots:
         DebugController* c = ui.controller;
         c->loadWeights(irFixture(QStringLiteral("masked_linear.weights.pt")));
         c->loadInputs(irFixture(QStringLiteral("masked_linear.inputs.pt")));
-        QVERIFY(c->waitIdle());
+        QVERIFY(irscope::test::waitIdle(*c));
         // Opened with a constant missing, the Constants dock is the one in front.
         QVERIFY(!ui.constantsDock->visibleRegion().isEmpty());
         QVERIFY(ui.weightsDock->visibleRegion().isEmpty());
@@ -348,7 +349,7 @@ private slots:
         QVERIFY2(said.contains(QLatin1String("stops before")), qPrintable(said));
 
         ui.continueAction->trigger();
-        QVERIFY(c->waitIdle());
+        QVERIFY(irscope::test::waitIdle(*c));
         const QString status = ui.status->toolTip();
         QVERIFY2(status.contains(QLatin1String("stopped before 'mul': it needs constant 'mask' (c_mask)")),
                  qPrintable(status));
@@ -361,9 +362,9 @@ private slots:
 
         // Supplied: the same F5 runs to the end.
         c->loadConstants(irFixture(QStringLiteral("masked_linear.constants.pt")));
-        QVERIFY(c->waitIdle());
+        QVERIFY(irscope::test::waitIdle(*c));
         ui.continueAction->trigger();
-        QVERIFY(c->waitIdle());
+        QVERIFY(irscope::test::waitIdle(*c));
         QVERIFY2(ui.status->toolTip().startsWith(QLatin1String("finished")), qPrintable(ui.status->toolTip()));
     }
 
@@ -384,7 +385,7 @@ private slots:
                  qPrintable(inputsLabel->text()));
         QSignalSpy message(good.w.statusBar(), &QStatusBar::messageChanged);
         good.ui.divergenceAction->trigger();
-        QVERIFY(good.ui.controller->waitIdle());
+        QVERIFY(irscope::test::waitIdle(*good.ui.controller));
         QStringList shown;
         for (const auto& m : message) shown << m.first().toString();
         QVERIFY2(shown.join('|').contains(QLatin1String("no node diverges")), qPrintable(shown.join('|')));
@@ -397,7 +398,7 @@ private slots:
         auto* tabs = viewer->findChild<QTabWidget*>();
         QVERIFY(tabs);
         tabs->setCurrentIndex(tabs->count() - 1);  // Compare
-        QVERIFY(good.ui.controller->waitIdle());
+        QVERIFY(irscope::test::waitIdle(*good.ui.controller));
         QTest::qWait(50);
         const QString compare = viewer->findChild<QLabel*>(QStringLiteral("tensorCompare"))->text();
         QVERIFY2(compare.contains(QLatin1String("matches")), qPrintable(compare));
@@ -405,7 +406,7 @@ private slots:
 
         // Reset (Shift+F5): the verdict was about a run that is gone.
         good.ui.resetAction->trigger();
-        QVERIFY(good.ui.controller->waitIdle());
+        QVERIFY(irscope::test::waitIdle(*good.ui.controller));
         QVERIFY2(good.ui.controller->verdict().isEmpty(), qPrintable(good.ui.controller->verdict()));
         QVERIFY2(!inputsLabel->text().contains(QLatin1String("Last run")), qPrintable(inputsLabel->text()));
         QVERIFY2(good.ui.status->toolTip().startsWith(QLatin1String("reset")), qPrintable(good.ui.status->toolTip()));
@@ -432,7 +433,7 @@ private slots:
         const int64_t node = nodeIndex(lw.w.session(), QStringLiteral("linear_3"));
         QVERIFY(node >= 0);
         lw.w.session()->select(ItemRef::node(node), true);
-        QVERIFY(lw.ui.controller->waitIdle());
+        QVERIFY(irscope::test::waitIdle(*lw.ui.controller));
         QTest::qWait(100);
         QCOMPARE(view->viewport()->height(), before);
         const QPointF at = view->viewportPosOf(ItemRef::node(node));
@@ -447,7 +448,7 @@ private slots:
         LlamaWindow lw;
         const int64_t stop = nodeIndex(lw.w.session(), QStringLiteral("linear_3"));
         lw.ui.controller->toggleBreakpoint(stop);
-        QVERIFY(lw.ui.controller->waitIdle());
+        QVERIFY(irscope::test::waitIdle(*lw.ui.controller));
         lw.run();
         QCOMPARE(lw.ui.controller->cursor(), stop);
         lw.w.session()->select(ItemRef::node(stop - 1), true);  // ran; its consumer linear_3 has not
@@ -482,7 +483,7 @@ private slots:
         LlamaWindow lw(QStringLiteral("llama_block.weights_fp16.pt"));
         DebugController* c = lw.ui.controller;
         c->loadExpected(irFixture(QStringLiteral("llama_block.expected_fp16cast.pt")));
-        QVERIFY(c->waitIdle());
+        QVERIFY(irscope::test::waitIdle(*c));
         QString said;
         for (auto* label : lw.ui.missing->findChildren<QLabel*>()) said += label->text();
         QVERIFY2(said.contains(QLatin1String("8 weight(s) not in the IR's dtype")), qPrintable(said));
@@ -505,7 +506,7 @@ private slots:
         // The fix, clicked in Diagnostics: cast, said in the sources, and the run
         // gives PyTorch's output with those weights.
         QTest::mouseClick(lw.ui.missing->castButton(), Qt::LeftButton);
-        QVERIFY(c->waitIdle());
+        QVERIFY(irscope::test::waitIdle(*c));
         QVERIFY(c->missing().empty());
         QVERIFY(lw.ui.weights->castButton()->isChecked());
         QVERIFY2(lw.ui.weights->summary().contains(QLatin1String("8 cast to the IR's dtypes")),
@@ -515,7 +516,7 @@ private slots:
             provenance |= r.originalName == "up.weight" && r.source.find("(cast from float16)") != std::string::npos;
         QVERIFY(provenance);
         lw.ui.resetAction->trigger();
-        QVERIFY(c->waitIdle());
+        QVERIFY(irscope::test::waitIdle(*c));
         lw.run();
         const QString verdict = lw.ui.status->toolTip();
         QVERIFY2(verdict.startsWith(QLatin1String("finished")) && verdict.contains(QLatin1String("outputs match")),
@@ -542,7 +543,7 @@ private slots:
             cancelShown |= ui.cancelLoad->isVisible();
         });
         c->loadWeights(irFixture(QStringLiteral("llama_block.weights.pt")));
-        QVERIFY(c->waitIdle());
+        QVERIFY(irscope::test::waitIdle(*c));
         QVERIFY(!summaries.isEmpty());
         for (const auto& s : summaries)
             QVERIFY2(s.startsWith(QLatin1String("Loading llama_block.weights.pt")), qPrintable(s));
@@ -569,7 +570,7 @@ private slots:
         ui2.controller->loadWeights(irFixture(QStringLiteral("llama_block.weights.pt")));
         QVERIFY(ui2.cancelLoad->isVisible());
         QTest::mouseClick(ui2.cancelLoad, Qt::LeftButton);
-        QVERIFY(ui2.controller->waitIdle());
+        QVERIFY(irscope::test::waitIdle(*ui2.controller));
         QCOMPARE(ui2.controller->path(irscope::exec::ValueFile::Weights), QString());
         QVERIFY(!ui2.cancelLoad->isVisible());
         QVERIFY2(!ui2.weights->summary().startsWith(QLatin1String("Loading")), qPrintable(ui2.weights->summary()));
@@ -608,13 +609,13 @@ private slots:
         QCOMPARE(w.windowTitle(), QStringLiteral("SimpleMLP — simple_mlp.json — irscope"));
         QVERIFY(ui.progress->isVisible());
         ui.controller->loadWeights(irFixture(QStringLiteral("cnn_bn.weights.pt")));
-        QVERIFY(ui.controller->waitIdle());
+        QVERIFY(irscope::test::waitIdle(*ui.controller));
         QVERIFY(w.messageVisible());
         QVERIFY2(w.messageText().contains(QLatin1String("0 of 4 parameters and buffers found")) &&
                      w.messageText().contains(QLatin1String("different model")),
                  qPrintable(w.messageText()));
         ui.controller->loadWeights(irFixture(QStringLiteral("simple_mlp.weights.pt")));
-        QVERIFY(ui.controller->waitIdle());
+        QVERIFY(irscope::test::waitIdle(*ui.controller));
         QVERIFY(!w.messageVisible());
 
         // It could not shrink below 879x636 (the status text set its minimum).

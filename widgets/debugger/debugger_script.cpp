@@ -147,15 +147,18 @@ void runDebuggerScript(const QCommandLineParser& p, DebuggerUi& ui, const QStrin
         if (!c->path(exec::ValueFile::Expected).isEmpty() ||
             !c->path(exec::ValueFile::ReferenceIntermediates).isEmpty())
             c->findFirstDivergence();
-        c->waitIdle();
-        if (!select.isEmpty()) c->session()->selectNodeByName(select, true);
-        c->waitIdle();
-        if (done) done();
+        c->whenIdle(c, [c, select, done] {
+            if (!select.isEmpty()) c->session()->selectNodeByName(select, true);
+            c->whenIdle(c, [done] {
+                if (done) done();
+            });
+        });
     };
     const bool run = p.isSet(QStringLiteral("run"));
     const QString runTo = p.value(QStringLiteral("run-to"));
-    QTimer::singleShot(0, c, [c, run, runTo, finish] {
-        c->waitIdle();
+    // Each step starts when the one before it is done (whenIdle): the window
+    // keeps answering throughout.
+    c->whenIdle(c, [c, run, runTo, finish] {
         // Report what a run would lack, as `irscope run` does; parameters and
         // buffers waiting for a state_dict that was never given are one line.
         int awaiting = 0;
@@ -167,23 +170,23 @@ void runDebuggerScript(const QCommandLineParser& p, DebuggerUi& ui, const QStrin
         }
         if (awaiting > 0)
             std::fprintf(stderr, "irscope: no state_dict loaded: %d parameter(s)/buffer(s) have no value\n", awaiting);
-        if (run || !runTo.isEmpty()) {
-            if (!runTo.isEmpty()) {
-                const auto* doc = c->session()->document();
-                int64_t node = -1;
-                for (size_t i = 0; doc && i < doc->graph.nodes.size(); ++i)
-                    if (doc->graph.nodes[i].name == runTo.toStdString()) node = static_cast<int64_t>(i);
-                if (node < 0)
-                    std::fprintf(stderr, "irscope: --run-to: no node named '%s'\n", qPrintable(runTo));
-                else
-                    c->runToNode(node);
-            } else {
-                c->continueRun();
-            }
-            c->waitIdle(600000);
-            std::fprintf(stderr, "irscope: %s\n", qPrintable(c->lastStatus()));
+        if (!run && runTo.isEmpty()) return finish();
+        if (!runTo.isEmpty()) {
+            const auto* doc = c->session()->document();
+            int64_t node = -1;
+            for (size_t i = 0; doc && i < doc->graph.nodes.size(); ++i)
+                if (doc->graph.nodes[i].name == runTo.toStdString()) node = static_cast<int64_t>(i);
+            if (node < 0)
+                std::fprintf(stderr, "irscope: --run-to: no node named '%s'\n", qPrintable(runTo));
+            else
+                c->runToNode(node);
+        } else {
+            c->continueRun();
         }
-        finish();
+        c->whenIdle(c, [c, finish] {
+            std::fprintf(stderr, "irscope: %s\n", qPrintable(c->lastStatus()));
+            finish();
+        });
     });
 }
 

@@ -25,6 +25,9 @@ DebugController::DebugController(GraphSession* session, QObject* parent)
       queryLane_(new TaskQueue(QThread::InheritPriority, this)),
       tick_(new QTimer(this)) {
     connect(runLane_, &TaskQueue::busyChanged, this, &DebugController::busyChanged);
+    connect(runLane_, &TaskQueue::busyChanged, this, &DebugController::noteIfIdle);
+    connect(queryLane_, &TaskQueue::busyChanged, this, &DebugController::noteIfIdle);
+    connect(this, &DebugController::runStateChanged, this, &DebugController::noteIfIdle);
     connect(runLane_, &TaskQueue::failed, this, &DebugController::errorOccurred);
     connect(queryLane_, &TaskQueue::failed, this, &DebugController::errorOccurred);
     tick_->setInterval(100);
@@ -40,10 +43,10 @@ DebugController::DebugController(GraphSession* session, QObject* parent)
 DebugController::~DebugController() {
     // The lanes' jobs read dbg_: they must be done before it goes.
     if (dbg_) dbg_->cancel();
-    runLane_->dropAll();
-    queryLane_->dropAll();
-    runLane_->waitForDone();
-    queryLane_->waitForDone();
+    // Their jobs use this object too: the lanes go (dropping what waits and
+    // finishing what runs) before its members do.
+    delete runLane_;
+    delete queryLane_;
 }
 
 int64_t DebugController::producerOf(const QString& tensor) const {
@@ -123,16 +126,32 @@ QString DebugController::tensorOf(const ItemRef& ref) const {
     return {};
 }
 
-bool DebugController::waitIdle(int timeoutMs) {
-    return processEventsUntil([this] { return !runLane_->isBusy() && !running_ && !queryLane_->isBusy(); }, timeoutMs);
+bool DebugController::isIdle() const { return !runLane_->isBusy() && !running_ && !queryLane_->isBusy(); }
+
+void DebugController::noteIfIdle() {
+    if (isIdle()) emit becameIdle();
+}
+
+void DebugController::whenIdle(QObject* context, std::function<void()> then) {
+    if (isIdle()) {
+        QTimer::singleShot(0, context, std::move(then));
+        return;
+    }
+    // Once: the next time both lanes are empty and no run goes on.
+    auto connection = std::make_shared<QMetaObject::Connection>();
+    *connection = connect(this, &DebugController::becameIdle, context, [connection, then = std::move(then)] {
+        QObject::disconnect(*connection);
+        then();
+    });
 }
 
 // ------------------------------------------------------------------ lanes
 
 void DebugController::post(const QString& tag, RunJob job) {
     if (!dbg_) return;
-    exec::Debugger* d = dbg_.get();
-    runLane_->post(tag, this, [d, job = std::move(job)](const TaskQueue::Context&) { return job(*d); });
+    // The job holds the debugger: a document replaced while it runs does not
+    // wait for it, and the old debugger goes with the last job that used it.
+    runLane_->post(tag, this, [d = dbg_, job = std::move(job)](const TaskQueue::Context&) { return job(*d); });
 }
 
 void DebugController::postChange(std::function<void(exec::Debugger&)> change, const QString& tag) {
@@ -145,8 +164,10 @@ void DebugController::postChange(std::function<void(exec::Debugger&)> change, co
 
 bool DebugController::query(const QString& key, QObject* owner, QueryJob job) {
     if (!dbg_ || !job) return false;
-    const exec::Debugger* d = dbg_.get();
-    queryLane_->post(key, owner, [d, job = std::move(job)](const TaskQueue::Context&) { return job(*d); });
+    queryLane_->post(
+        key, owner, [d = std::shared_ptr<const exec::Debugger>(dbg_), job = std::move(job)](const TaskQueue::Context&) {
+            return job(*d);
+        });
     return true;
 }
 
@@ -154,6 +175,7 @@ void DebugController::dropQueries(QObject* owner) { queryLane_->dropOwner(owner)
 
 DebugController::Snapshot DebugController::snapshot(exec::Debugger& d, bool rows) {
     Snapshot s;
+    if (rowsSent_.debugger != &d) rowsSent_ = {.debugger = &d};  // a new document's debugger: nothing sent yet
     uint64_t epoch = rowsSent_.epoch;
     s.newErrorRows = d.errorRows(rowsSent_.count, epoch);
     s.rowsRestart = epoch != rowsSent_.epoch;
@@ -204,14 +226,13 @@ void DebugController::apply(Snapshot s) {
 // ------------------------------------------------------------------ documents
 
 void DebugController::onGraphLoaded() {
-    // What was asked of the old debugger still happens to it (a load queued
-    // just before a reload is restored with the rest), but no answer about
-    // the old document reaches the panels; its queries are not even run. All
-    // of it ends before the old debugger goes.
+    // Nothing about the old document reaches the panels: what either lane
+    // still has for it is dropped (a job not started never runs; a running
+    // one's answer is thrown away) and a run is cancelled. Nothing waits for
+    // them: each job holds the old debugger (and its document) and the last
+    // one to finish frees it, on its worker.
     if (dbg_) dbg_->cancel();
     queryLane_->dropAll();
-    runLane_->waitForDone();
-    queryLane_->waitForDone();
     runLane_->dropAll();
     // The user's value sources carry over to the same model (a reload, a new
     // export of it, its meta twin: ir/same_model.h); another model starts clean.
@@ -226,7 +247,6 @@ void DebugController::onGraphLoaded() {
             breakpoints.emplace_back(before->graph.nodes[static_cast<size_t>(node)].name, moduleEntries_.value(node));
     tick_->stop();
     dbg_.reset();
-    rowsSent_ = {};  // both lanes are idle: the run lane's bookkeeping may be touched
     doc_ = session_->documentPtr();
     clearSnapshot();
     moduleEntries_.clear();
@@ -260,7 +280,9 @@ void DebugController::onGraphLoaded() {
             return (f.first == exec::ValueFile::Weights || f.first == exec::ValueFile::Inputs) &&
                    ir::isArchivePath(f.second);
         });
-    dbg_ = std::make_unique<exec::Debugger>(doc_->graph, retention_);
+    // The debugger reads the document's graph: it keeps the document alive for as long as it lives.
+    dbg_ = std::shared_ptr<exec::Debugger>(new exec::Debugger(doc_->graph, retention_),
+                                           [doc = doc_](exec::Debugger* d) { delete d; });
     frame_.reset();
     frameCalls_.clear();
     subgraphBreakpoints_.clear();  // they name another graph's subgraphs
@@ -421,18 +443,19 @@ void DebugController::writeFile(std::function<void(const exec::Debugger&)> write
     }
     // The query lane: a write reads what the debugger holds under its lock
     // and never waits for a run; the UI thread never waits for the disk.
-    const exec::Debugger* d = dbg_.get();
-    queryLane_->post({}, this, [d, write = std::move(write), done = std::move(done)](const TaskQueue::Context&) {
-        QString error;
-        try {
-            write(*d);
-        } catch (const std::exception& e) {
-            error = QString::fromStdString(e.what());
-        }
-        return Continuation([done, error] {
-            if (done) done(error);
-        });
-    });
+    queryLane_->post({}, this,
+                     [d = std::shared_ptr<const exec::Debugger>(dbg_), write = std::move(write),
+                      done = std::move(done)](const TaskQueue::Context&) {
+                         QString error;
+                         try {
+                             write(*d);
+                         } catch (const std::exception& e) {
+                             error = QString::fromStdString(e.what());
+                         }
+                         return Continuation([done, error] {
+                             if (done) done(error);
+                         });
+                     });
 }
 
 void DebugController::saveConstants(const QString& path, WriteDone done) {
@@ -498,7 +521,8 @@ void DebugController::postRun(std::function<exec::RunStatus(exec::Debugger&)> ru
         auto s = std::make_shared<Snapshot>(snapshot(d, false));
         const std::string referenceFailure = d.referenceFailure();
         const std::vector<std::string> overridden = d.overriddenTensors();
-        return [this, s, st, referenceFailure, overridden] {
+        const std::string expected = st.reason == exec::StopReason::Finished ? d.expectedOutputsVerdict() : "";
+        return [this, s, st, referenceFailure, overridden, expected] {
             overridden_.clear();
             for (const auto& o : overridden) overridden_ << QString::fromStdString(o);
             running_ = false;
@@ -512,6 +536,16 @@ void DebugController::postRun(std::function<exec::RunStatus(exec::Debugger&)> ru
                 verdict_ = QString::fromStdString((errorMode_ == exec::ErrorMode::Local
                                                        ? exec::describeLocalVerdict(errorRows_)
                                                        : exec::describeVerdict(dbg_->graph(), errorRows_)));
+            // Against a second run (another dtype, other weights) with expected
+            // outputs loaded: whether the run is right is the expected outputs'
+            // word, as in `irscope run`; the second run says how far it moves.
+            if (!expected.empty())
+                verdict_ =
+                    QString::fromStdString(expected) +
+                    (verdict_.isEmpty()
+                         ? QString()
+                         : QStringLiteral("; against %1: %2")
+                               .arg(QString::fromStdString(exec::describeReference(referenceChoice_)), verdict_));
             if (!verdict_.isEmpty()) lastStatus_ += QStringLiteral(" — ") + verdict_;
             // The reference's own failure switched it off; the run is not failed by it.
             if (!referenceFailure.empty())

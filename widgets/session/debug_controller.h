@@ -128,8 +128,12 @@ public:
     QString focusTensor() const { return focusTensor_; }
     // The output tensor of a node / the tensor a graph ref stands for.
     QString tensorOf(const ItemRef& ref) const;
-    // Blocks the UI thread until both lanes are empty and no run goes on (tests, scripted GUI).
-    bool waitIdle(int timeoutMs = 60000);
+    // Both lanes empty and no run going on; becameIdle says when it becomes so.
+    bool isIdle() const;
+    // Runs `then` (on the UI thread, while `context` lives) once idle: now
+    // (from the event loop) or at the next becameIdle. The scripted window
+    // (debugger_script.cpp) is driven this way; nothing waits.
+    void whenIdle(QObject* context, std::function<void()> then);
 
     // A value file being read (debug_controller_loads.cpp): the panels show
     // "Loading weights… N%" instead of a verdict on values not there yet.
@@ -280,8 +284,10 @@ signals:
     // files of the previous document kept for this one).
     void notice(const QString& message);
     void busyChanged(bool busy);
+    void becameIdle();
 
 private:
+    void noteIfIdle();
     using RunJob = std::function<Continuation(exec::Debugger&)>;
     void onGraphLoaded();
     void clearSnapshot();
@@ -329,6 +335,7 @@ private:
     };
     // Run lane only: the rows the snapshots have handed to the UI thread.
     struct RowsSent {
+        const exec::Debugger* debugger = nullptr;  // whose rows (compared, never dereferenced)
         uint64_t epoch = ~uint64_t(0);
         size_t count = 0;
     };
@@ -338,7 +345,7 @@ private:
 
     GraphSession* session_;
     std::shared_ptr<const LoadedDocument> doc_;
-    std::unique_ptr<exec::Debugger> dbg_;
+    std::shared_ptr<exec::Debugger> dbg_;  // shared with the lanes' jobs (post())
     TaskQueue* runLane_;
     TaskQueue* queryLane_;
 

@@ -23,7 +23,7 @@ void DebugController::load(exec::ValueFile file, const QString& path) {
     auto cancelled = std::make_shared<std::atomic<bool>>(false);
     queuedLoads_.push_back({tag, cancelled, {file, path, 0}});
     emit valuesLoadChanged();
-    exec::Debugger* d = dbg_.get();
+    std::shared_ptr<exec::Debugger> d = dbg_;  // see post(): the job holds the debugger
     // Its own tag, so that no later load replaces it; Cancel sets `cancelled`
     // rather than dropping the job, so that its answer (nothing changed, or
     // the values it had already bound) still reaches the UI.

@@ -3,8 +3,6 @@
 #include <algorithm>
 #include <exception>
 
-#include <QCoreApplication>
-#include <QDeadlineTimer>
 #include <QPointer>
 
 namespace irscope::widgets {
@@ -25,17 +23,6 @@ struct TaskQueue::Entry {
         ownerKey = o;
     }
 };
-
-bool processEventsUntil(const std::function<bool()>& done, int timeoutMs) {
-    QDeadlineTimer deadline(timeoutMs);
-    while (!done()) {
-        if (deadline.hasExpired()) return false;
-        QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
-        QThread::msleep(2);
-    }
-    QCoreApplication::processEvents();
-    return true;
-}
 
 TaskQueue::Context::Context(TaskQueue* queue, std::shared_ptr<Entry> entry) : queue_(queue), entry_(std::move(entry)) {}
 
@@ -105,12 +92,6 @@ void TaskQueue::dropTag(const QString& tag) {
     for (const auto& e : live_)
         if (e->tag == tag) e->dropped = true;
 }
-
-bool TaskQueue::waitIdle(int timeoutMs) {
-    return processEventsUntil([this] { return pending_ == 0; }, timeoutMs);
-}
-
-void TaskQueue::waitForDone() { pool_.waitForDone(); }
 
 bool TaskQueue::isLive(const Entry& e) const {
     // An entry posted without an owner has a null key and lives until dropped.

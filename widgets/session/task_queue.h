@@ -27,7 +27,7 @@
 // under the same rules. A job that throws std::exception reports the message
 // through failed() (unless dropped) instead of running a continuation.
 //
-// post(), the drop functions, waitIdle() and the getters belong to the thread
+// post(), the drop functions and the getters belong to the thread
 // that owns the queue.
 #include <atomic>
 #include <functional>
@@ -41,11 +41,6 @@
 #include <QThreadPool>
 
 namespace irscope::widgets {
-
-// Runs the owning thread's events until `done()` holds or `timeoutMs` passed;
-// false on timeout. What waitIdle() is made of; the debugger controller waits
-// for its two lanes and a run with it.
-bool processEventsUntil(const std::function<bool()>& done, int timeoutMs);
 
 class TaskQueue : public QObject {
     Q_OBJECT
@@ -74,7 +69,8 @@ public:
 
     // `priority`: the worker thread's (a layout yields to the UI thread).
     explicit TaskQueue(QThread::Priority priority = QThread::InheritPriority, QObject* parent = nullptr);
-    // Drops everything, then waits for the running job.
+    // Drops everything, then waits for the running job (the one wait there
+    // is: at the end of the owner's life, so that no job outlives what it reads).
     ~TaskQueue() override;
 
     // Queues `job` for `owner` (nullptr: no owner, never dropped for one).
@@ -86,11 +82,7 @@ public:
     // Jobs posted whose continuation has not been delivered (or dropped) yet.
     int pending() const { return pending_; }
     bool isBusy() const { return pending_ > 0; }
-    // Runs events until nothing is pending (tests, the scripted GUI).
-    bool waitIdle(int timeoutMs = 60000);
-    // Blocks, without running events, until the worker holds no job (before
-    // freeing what the jobs read). Continuations still arrive later, as events.
-    void waitForDone();
+    bool isIdle() const { return pending_ == 0; }  // busyChanged(false) says when it becomes so
 
 signals:
     void busyChanged(bool busy);

@@ -211,6 +211,14 @@ public:
     // Over the computed nodes, against the reference intermediates (or, for
     // graph outputs, the expected outputs).
     DivergenceInfo firstDivergence() const;
+    // When the reference is a second run (other weights, another dtype) and
+    // expected outputs are loaded too: the finished run's outputs against
+    // the expected ones, as `irscope run --expected` judges them ("outputs
+    // match the expected outputs (...)" / "output 'y' differs from the
+    // expected outputs (...)"). The second run measures how far another
+    // precision or other weights move the numbers; the expected outputs say
+    // whether this run is right. Empty otherwise, or before the end.
+    std::string expectedOutputsVerdict() const;
     void setTolerance(Tolerance tolerance);
     Tolerance tolerance() const;
     // One value per node (NaN: nothing to show): seconds, max |x| over its

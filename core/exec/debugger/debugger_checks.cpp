@@ -15,6 +15,8 @@
 
 #include "core/exec/debugger/debugger.h"
 #include "core/exec/debugger/debugger_impl.h"
+#include "core/exec/numerics/number_text.h"
+#include "core/exec/numerics/verify.h"
 #include "core/ir/file_replace.h"
 
 namespace irscope::exec {
@@ -212,6 +214,26 @@ void Debugger::exportNodeData(const std::string& path, NodeMetric metric) const 
                                      ? "no node has run yet: nothing to export"
                                      : "no node has been measured against a reference yet: nothing to export");
     ir::replaceFileContents(path, exporter::nodeDataJson(data));
+}
+
+std::string Debugger::expectedOutputsVerdict() const {
+    std::lock_guard lock(d_->m);
+    if (!d_->checks.runsReference() || !d_->session.finished()) return {};
+    const io::TensorMap& expected = d_->sources.file(ValueFile::Expected);
+    if (expected.empty()) return {};
+    double worst = 0;
+    std::string tolerance;
+    for (const Comparison& c : compareOutputs(d_->session, expected, d_->tolerance)) {
+        const std::string within = c.exact ? "; compared exactly" : "; tolerance " + c.tolerance.text();
+        if (!c.matched)
+            return "output '" + c.name + "' differs from the expected outputs (" +
+                   (c.problem.empty() ? "max abs diff " + shortNumber(c.maxAbsDiff) + within : c.problem) + ")";
+        worst = std::max(worst, c.maxAbsDiff);
+        const std::string t = c.exact ? "exact" : c.tolerance.text();
+        tolerance = tolerance.empty() || tolerance == t ? t : "per-dtype defaults";
+    }
+    return "outputs match the expected outputs (max abs diff " + shortNumber(worst) +
+           (tolerance == "exact" ? "; compared exactly" : "; tolerance " + tolerance) + ")";
 }
 
 }  // namespace irscope::exec
