@@ -265,7 +265,17 @@ private slots:
         QCOMPARE(frames[1].split(QLatin1Char(' ')).front(), QStringLiteral("layer2.0.bn1"));
         QCOMPARE(frames[2].split(QLatin1Char(' ')).front(), QStringLiteral("layer2.0"));
         QCOMPARE(frames[3].split(QLatin1Char(' ')).front(), QStringLiteral("model"));
-        // Shift+F11: to the end of layer2.0.
+        // Shift+F11 finishes the top frame, bn1 (one node: it was the next to
+        // run); the next Shift+F11 finishes layer2.0. It used to skip bn1 and
+        // end layer2.0 at once: the frame below the one shown.
+        const int64_t bn1 = session()->frameModuleOf(first2 + 1);
+        QCOMPARE(QString::fromStdString(tree->module(static_cast<modules::ModuleId>(bn1)).path),
+                 QStringLiteral("layer2.0.bn1"));
+        trigger(ui_.stepOutAction);
+        QCOMPARE(ctl()->cursor(), tree->module(static_cast<modules::ModuleId>(bn1)).lastNode + 1);
+        QVERIFY(ctl()->cursor() < tree->module(static_cast<modules::ModuleId>(block2)).lastNode);
+        QCOMPARE(window_->panelAs<CallStackPanel>(kCallStackPanel)->frames()[1].split(QLatin1Char(' ')).front(),
+                 QStringLiteral("layer2.0"));
         trigger(ui_.stepOutAction);
         QCOMPARE(ctl()->cursor(), tree->module(static_cast<modules::ModuleId>(block2)).lastNode + 1);
     }
@@ -520,8 +530,11 @@ private slots:
             for (int c = 0; c < cols; ++c) QCOMPARE(v->sliceModel()->value(r, c), actual[r * cols + c]);
         v->sideBox()->setCurrentIndex(0);
         QVERIFY(irscope::test::waitIdle(*ctl()));
-        // The channel spin box moves the slice.
+        // The leading dimensions' spin boxes move the slice; named by number
+        // (a 4-D tensor was always "n" and "ch", a KV cache's heads too).
         QVERIFY(!v->leadSpins().empty());
+        for (size_t k = 0; k < v->leadSpins().size(); ++k)
+            QCOMPARE(v->leadSpins()[k]->prefix(), QStringLiteral("dim %1: ").arg(k));
         v->tabs()->setCurrentIndex(3);
         QVERIFY(irscope::test::waitIdle(*ctl()));
         QCOMPARE(v->heatmap()->data().rows, int64_t(rows));

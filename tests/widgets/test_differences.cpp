@@ -104,6 +104,47 @@ private slots:
     }
     void cleanupTestCase() { delete window_; }
 
+    // The dock's hint sends the user to Debug ▸ Load for expected outputs and
+    // reference intermediates: the menu has both (it had weights and
+    // constants only).
+    void hintNamesEntriesTheMenuHas() {
+        QVERIFY(irscope::test::openInFreshWindow(window_, ui_, irFixture(QStringLiteral("simple_mlp.json"))));
+        QMenu* debug = nullptr;
+        for (QAction* a : window_->menuBar()->actions())
+            if (a->menu() && a->text().remove(QLatin1Char('&')) == QLatin1String("Debug")) debug = a->menu();
+        QVERIFY(debug);
+        QMenu* load = nullptr;
+        for (QAction* a : debug->actions())
+            if (a->menu() && a->text().remove(QLatin1Char('&')) == QLatin1String("Load")) load = a->menu();
+        QVERIFY(load);
+        QStringList entries;
+        for (QAction* a : load->actions()) entries << a->text();
+        for (const char* named : {"Expected outputs…", "Reference intermediates…", "Inputs…"})
+            QVERIFY2(entries.contains(QString::fromUtf8(named)), qPrintable(entries.join(QLatin1Char('|'))));
+    }
+
+    // "Go to first divergence" before running says nothing was compared
+    // yet; stepping through to the end (F10 on every node, no Continue) then
+    // matches the expected outputs: the dock says so, and the run has its
+    // verdict. The stale "nothing compared yet" stayed.
+    void steppingToTheEndReplacesNothingComparedYet() {
+        QVERIFY(irscope::test::openInFreshWindow(window_, ui_, irFixture(QStringLiteral("simple_mlp.json"))));
+        ctl()->loadWeights(irFixture(QStringLiteral("simple_mlp.weights.pt")));
+        ctl()->loadInputs(irFixture(QStringLiteral("simple_mlp.inputs.pt")));
+        ctl()->loadExpected(irFixture(QStringLiteral("simple_mlp.expected.pt")));
+        ctl()->findFirstDivergence();
+        QVERIFY(irscope::test::waitIdle(*ctl()));
+        auto* label = window_->findChild<QLabel*>(QStringLiteral("divergenceLabel"));
+        QVERIFY(label);
+        QVERIFY2(label->text().contains(QLatin1String("nothing compared yet")), qPrintable(label->text()));
+        while (ctl()->cursor() < ctl()->nodeCount()) {
+            ui_.stepAction->trigger();
+            QVERIFY(irscope::test::waitIdle(*ctl()));
+        }
+        QVERIFY2(!label->text().contains(QLatin1String("nothing compared yet")), qPrintable(label->text()));
+        QVERIFY2(ctl()->verdict().startsWith(QLatin1String("outputs match")), qPrintable(ctl()->verdict()));
+    }
+
     // A bfloat16 second run as the reference, with the expected outputs
     // loaded: the run is right (it matches the expected outputs, as
     // `irscope run --expected` says), and the bfloat16 run only measures how
@@ -287,6 +328,8 @@ private slots:
         QTRY_COMPARE(refused.size(), 1);
         QVERIFY2(refused.first().first().toString().contains(QLatin1String("shape")),
                  qPrintable(refused.first().first().toString()));
+        auto* banner = window_->findChild<QWidget*>(QStringLiteral("messageBar"));
+        QVERIFY(banner && banner->isVisible());
         // Cleared: the node's own result, and the failures, again.
         ctl()->clearOverride(out);
         QVERIFY(irscope::test::waitIdle(*ctl()));
@@ -294,6 +337,10 @@ private slots:
         ui_.differences->setFailingOnly(true);
         QCOMPARE(failingShown().front(), culprit_);
         ui_.differences->setFailingOnly(false);
+        // The refusal's banner went with the next run (clearing the override
+        // reruns): it is about a run that is gone (it stayed up through
+        // every later run).
+        QVERIFY(!banner->isVisible());
     }
 
     void overlayByMetricWithLegendAndNodeData() {

@@ -133,6 +133,12 @@ private slots:
         DebugController* c = ui_.controller;
         QSignalSpy loaded(window_->session(), &GraphSession::graphLoaded);
         QSignalSpy notices(c, &DebugController::notice);
+        // Said once the weights are in, never beside "no state_dict loaded"
+        // while they still load (or after they failed).
+        bool saidWhileLoading = false;
+        auto early = connect(c, &DebugController::notice, this, [c, &saidWhileLoading](const QString& n) {
+            if (n.contains(QLatin1String("from the archive")) && c->isLoadingValues()) saidWhileLoading = true;
+        });
         window_->openFile(real(QStringLiteral("tiny_llama.pt2")));
         QVERIFY(loaded.wait(30000));
         QVERIFY(irscope::test::waitIdle(*c));
@@ -140,6 +146,8 @@ private slots:
         for (const auto& n : notices)
             said = said || n[0].toString().contains(QLatin1String("example inputs from the archive"));
         QVERIFY2(said, "opening a .pt2 says its weights and example inputs came with it");
+        disconnect(early);
+        QVERIFY(!saidWhileLoading);
         // No inputs file: the example inputs torch.export.save stored are loaded.
         QCOMPARE(QFileInfo(c->path(irscope::exec::ValueFile::Inputs)).canonicalFilePath(),
                  QFileInfo(real(QStringLiteral("tiny_llama.pt2"))).canonicalFilePath());

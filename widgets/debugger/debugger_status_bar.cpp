@@ -228,6 +228,12 @@ void connectRunState(MainWindow& w, const DebuggerUi& ui) {
         if (failed->isEmpty()) w.clearError();
     });
     QObject::connect(c, &DebugController::debuggerReset, &w, [failed] { failed->clear(); });
+    // A run or step starting: an error about the last action (an override
+    // refused, a watch that could not be set) is about a run that is gone;
+    // a value file that failed to load still stands.
+    QObject::connect(c, &DebugController::runStateChanged, &w, [&w, failed](bool running) {
+        if (running && failed->isEmpty()) w.clearError();
+    });
     QObject::connect(c, &DebugController::debuggerReset, &w, [ui] {
         showRunProgress(ui);
         ui.status->clear();

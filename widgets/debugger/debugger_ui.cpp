@@ -367,6 +367,18 @@ void installValueMenus(MainWindow& w, DebuggerUi& ui, QMenu* menu) {
                      ui.weights, &WeightsPanel::loadFolderDialog);
     QObject::connect(loadMenu->addAction(QObject::tr("Constants…")), &QAction::triggered, ui.constants,
                      &ConstantsPanel::loadDialog);
+    // What the Differences dock's hint names: the files a run is measured against.
+    loadMenu->addSeparator();
+    const std::pair<const char*, exec::ValueFile> runFiles[] = {
+        {QT_TRANSLATE_NOOP("QObject", "Inputs…"), exec::ValueFile::Inputs},
+        {QT_TRANSLATE_NOOP("QObject", "Expected outputs…"), exec::ValueFile::Expected},
+        {QT_TRANSLATE_NOOP("QObject", "Reference intermediates…"), exec::ValueFile::ReferenceIntermediates}};
+    for (const auto& [label, file] : runFiles) {
+        auto* a = loadMenu->addAction(QObject::tr(label));
+        QObject::connect(a, &QAction::triggered, ui.inputs,
+                         [inputs = ui.inputs, file = file] { inputs->loadDialog(file); });
+    }
+    loadMenu->addSeparator();
     QObject::connect(menu->addAction(QObject::tr("Save entered constants…")), &QAction::triggered, ui.constants,
                      [constants = ui.constants] { constants->saveDialog(); });
     auto* importData = loadMenu->addAction(QObject::tr("Node data as an overlay (Model Explorer JSON)…"));

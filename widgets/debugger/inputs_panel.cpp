@@ -81,6 +81,8 @@ InputsPanel::InputsPanel(DebugController* c, QWidget* parent) : QWidget(parent),
     connect(table_, &QTableView::clicked, this, &InputsPanel::onRowClicked);
     connect(c_, &DebugController::divergenceChanged, this, [this] {
         const auto& d = c_->divergence();
+        // The last run's verdict says more than "no node diverges" does.
+        if (!d.found && divergence_->text().startsWith(tr("Last run: ").trimmed())) return;
         divergence_->setStyleSheet(d.found ? QStringLiteral("color:#d0302a") : QString());
         divergence_->setText(q(d.message));
     });
@@ -143,18 +145,21 @@ void InputsPanel::connectSources() {
 }
 
 void InputsPanel::connectFiles(QPushButton* load, QPushButton* expected, QPushButton* intermediates) {
-    auto offer = [this](QPushButton* button, const QString& title, exec::ValueFile file) {
-        connect(button, &QPushButton::clicked, this, [this, title, file] {
-            const DialogKind kind = file == exec::ValueFile::Inputs ? DialogKind::Inputs : DialogKind::Reference;
-            const QString f =
-                QFileDialog::getOpenFileName(this, title, dialogStart(kind, c_->documentPath()), tensorFileFilter());
-            rememberDialogFolder(kind, f);
-            if (!f.isEmpty()) c_->load(file, f);
-        });
-    };
-    offer(load, tr("Load inputs"), exec::ValueFile::Inputs);
-    offer(expected, tr("Load expected outputs"), exec::ValueFile::Expected);
-    offer(intermediates, tr("Load reference intermediates"), exec::ValueFile::ReferenceIntermediates);
+    connect(load, &QPushButton::clicked, this, [this] { loadDialog(exec::ValueFile::Inputs); });
+    connect(expected, &QPushButton::clicked, this, [this] { loadDialog(exec::ValueFile::Expected); });
+    connect(intermediates, &QPushButton::clicked, this,
+            [this] { loadDialog(exec::ValueFile::ReferenceIntermediates); });
+}
+
+void InputsPanel::loadDialog(exec::ValueFile file) {
+    const QString title = file == exec::ValueFile::Inputs     ? tr("Load inputs")
+                          : file == exec::ValueFile::Expected ? tr("Load expected outputs")
+                                                              : tr("Load reference intermediates");
+    const DialogKind kind = file == exec::ValueFile::Inputs ? DialogKind::Inputs : DialogKind::Reference;
+    const QString f =
+        QFileDialog::getOpenFileName(this, title, dialogStart(kind, c_->documentPath()), tensorFileFilter());
+    rememberDialogFolder(kind, f);
+    if (!f.isEmpty()) c_->load(file, f);
 }
 
 // A row shows its source in the box, selects the input on the graph and shows its tensor.

@@ -5,6 +5,7 @@
 // first node whose output differs from its reference.
 #include <QWidget>
 
+#include "core/exec/values/value_rows.h"
 #include "widgets/common/panel_events.h"
 #include "widgets/common/panel_id.h"
 
@@ -31,6 +32,9 @@ public:
     QTableView* table() const;
     QLabel* referencesLabel() const;
     void documentOpened(bool sameModel) override;
+    // Asks for an inputs, expected-outputs or reference-intermediates file
+    // and loads it (the dock's buttons, and Debug ▸ Load).
+    void loadDialog(exec::ValueFile file);
 
 private:
     void connectSources();

@@ -313,7 +313,7 @@ void TensorViewer::ask(const QString& what, Job job) {
 }
 
 void TensorViewer::rebuildSlice() {
-    // Spin boxes for the leading dimensions (batch, channel, ...).
+    // Spin boxes for the leading dimensions (all but the last two).
     for (auto* s : leadSpins_) s->deleteLater();
     leadSpins_.clear();
     while (auto* item = leadLayout_->takeAt(0)) {
@@ -326,7 +326,10 @@ void TensorViewer::rebuildSlice() {
         auto* s = new QSpinBox(leadBox_);
         s->setRange(0, static_cast<int>(std::max<int64_t>(geo_.lead[k] - 1, 0)));
         s->setValue(static_cast<int>(std::min<int64_t>(lead_[k], geo_.lead[k] - 1)));
-        s->setPrefix(geo_.shape.size() == 4 ? (k == 0 ? tr("n ") : tr("ch ")) : tr("d%1 ").arg(k));
+        // Dimensions by number: a 4-D tensor is as often a KV cache [batch,
+        // heads, seq, dim] as an image batch [n, ch, h, w], and the IR does not say which.
+        s->setPrefix(tr("dim %1: ").arg(k));
+        s->setSuffix(tr(" of %1").arg(geo_.lead[k]));
         s->setToolTip(tr("Index in dimension %1 (size %2)").arg(k).arg(geo_.lead[k]));
         connect(s, &QSpinBox::valueChanged, this, [this, k](int v) {
             if (k < lead_.size()) lead_[k] = v;

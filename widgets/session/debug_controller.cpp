@@ -317,9 +317,20 @@ void DebugController::onGraphLoaded() {
         // ...and the example inputs it was exported with, when it stored them.
         const bool inputs = !inputsGiven && doc_->graph.fileHoldsExampleInputs;
         if (inputs) load(exec::ValueFile::Inputs, doc_->path);
-        emit notice((inputs ? tr("Weights, constants and example inputs from the archive %1")
-                            : tr("Weights and constants from the archive %1"))
-                        .arg(QFileInfo(doc_->path).fileName()));
+        // Said once they are in, not before: until then the status bar says
+        // what is missing, and a weights file that fails says why instead.
+        const QString said = (inputs ? tr("Weights, constants and example inputs from the archive %1")
+                                     : tr("Weights and constants from the archive %1"))
+                                 .arg(QFileInfo(doc_->path).fileName());
+        auto connection = std::make_shared<QMetaObject::Connection>();
+        *connection =
+            connect(this, &DebugController::valuesLoadChanged, this, [this, connection, said, dbg = dbg_.get()] {
+                if (isLoadingValues()) return;
+                disconnect(*connection);
+                const bool stillAwaited = std::any_of(missing_.begin(), missing_.end(),
+                                                      [](const exec::MissingRow& m) { return m.awaitsStateDict; });
+                if (dbg_.get() == dbg && !stillAwaited) emit notice(said);
+            });
     }
     // Says what did carry over ("weights, expected"), and nothing when
     // nothing did (an archive's own data replaced another archive's).
@@ -521,8 +532,10 @@ void DebugController::postRun(std::function<exec::RunStatus(exec::Debugger&)> ru
         auto s = std::make_shared<Snapshot>(snapshot(d, false));
         const std::string referenceFailure = d.referenceFailure();
         const std::vector<std::string> overridden = d.overriddenTensors();
-        const std::string expected = st.reason == exec::StopReason::Finished ? d.expectedOutputsVerdict() : "";
-        return [this, s, st, referenceFailure, overridden, expected] {
+        // Every node ran (Continue, or the last F10): the run has a verdict.
+        const bool atEnd = !st.failed && d.finished();
+        const std::string expected = atEnd ? d.expectedOutputsVerdict() : "";
+        return [this, s, st, referenceFailure, overridden, expected, atEnd] {
             overridden_.clear();
             for (const auto& o : overridden) overridden_ << QString::fromStdString(o);
             running_ = false;
@@ -532,7 +545,7 @@ void DebugController::postRun(std::function<exec::RunStatus(exec::Debugger&)> ru
             apply(std::move(*s));
             // A finished run measured against expected outputs or a reference says how it went.
             verdict_.clear();
-            if (st.reason == exec::StopReason::Finished && dbg_)
+            if (atEnd && dbg_)
                 verdict_ = QString::fromStdString((errorMode_ == exec::ErrorMode::Local
                                                        ? exec::describeLocalVerdict(errorRows_)
                                                        : exec::describeVerdict(dbg_->graph(), errorRows_)));
@@ -551,6 +564,9 @@ void DebugController::postRun(std::function<exec::RunStatus(exec::Debugger&)> ru
             if (!referenceFailure.empty())
                 lastStatus_ += QStringLiteral(" — reference switched off: ") + QString::fromStdString(referenceFailure);
             emit progress(cursor_, nodeCount(), elapsed_.elapsed() / 1000.0);
+            // A first divergence shown from before this run ("nothing compared
+            // yet") is measured again on what has run now.
+            if (!divergence_.message.empty()) postDivergence(false);
             emit runStateChanged(false);
             emit stopped(lastStatus_, st.failed);
             if (st.reason == exec::StopReason::MissingValue && st.missing)
@@ -613,7 +629,9 @@ void DebugController::stepOut() {
         return;
     }
     if (cursor_ >= nodeCount()) return;
-    const int64_t m = session_->enclosingModuleOf(cursor_);
+    // The top frame of the Call Stack returns, as in any debugger: a
+    // one-op module (a Linear) is one node, and its parent is the next Step Out.
+    const int64_t m = session_->frameModuleOf(cursor_);
     if (m <= 0)
         continueRun();
     else

@@ -193,7 +193,7 @@ public slots:
     // Stepping by module, like a debugger's call stack (the module path is the stack):
     void stepOver();     // F10: a node, or the whole closed module it sits in
     void stepInto();     // F11: open the closed module around the current node (nothing runs), else a node
-    void stepOut();      // Shift+F11: run to the end of the module around the current node
+    void stepOut();      // Shift+F11: run to the end of the Call Stack's top module (GraphSession::frameModuleOf)
     void continueRun();  // F5: to the end or the next breakpoint
     void runToNode(qint64 node);
     void runToSelected();  // Ctrl+F10

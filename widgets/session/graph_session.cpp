@@ -299,6 +299,14 @@ int64_t GraphSession::enclosingModuleOf(int64_t node) const {
     return m;
 }
 
+int64_t GraphSession::frameModuleOf(int64_t node) const {
+    const auto* tree = moduleTree();
+    if (!tree || node < 0 || node >= static_cast<int64_t>(tree->nodeModules().size())) return 0;
+    auto m = tree->moduleOfNode(node);
+    while (m > 0 && tree->module(m).isList) m = tree->module(m).parent;
+    return m;
+}
+
 int64_t GraphSession::moduleOf(const ItemRef& ref) const {
     const auto* tree = moduleTree();
     if (!tree) return -1;

@@ -95,6 +95,10 @@ public:
     // The innermost module around a node that is drawn as a box or frame (not a
     // one-op module, not a ModuleList); 0 (the model) when none.
     int64_t enclosingModuleOf(int64_t node) const;
+    // The innermost module a node runs in as the Call Stack lists it (every
+    // module but a ModuleList, which holds modules and runs nothing itself);
+    // 0 (the model) when none. Step Out finishes this frame.
+    int64_t frameModuleOf(int64_t node) const;
 
     // ---- selection and the current node
     ItemRef selection() const { return selection_; }

@@ -78,7 +78,8 @@ DivergenceInfo firstFailingRow(const std::vector<OutputError>& rows, const Refer
     char buf[96];
     std::snprintf(buf, sizeof buf, "max abs diff %.3g, max rel diff %.3g", m.maxAbs, m.maxRel);
     info.message = "first divergence at node '" + info.nodeName + "' (" + info.opType + "), tensor '" + info.tensor +
-                   "': " + (m.problem.empty() ? std::string(buf) : m.problem);
+                   "': " + (m.problem.empty() ? std::string(buf) : m.problem) + ", against " +
+                   describeReference(choice);
     return info;
 }
 
