@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <future>
 #include <iostream>
 #include <map>
@@ -29,6 +30,9 @@
 #include "core/exec/reference/reference_check.h"
 #include "core/exec/reference/reference_run.h"
 #include "core/exec/values/random_inputs.h"
+#include "core/exec/values/state_dict_match.h"
+#include "core/exec/values/value_sources.h"
+#include "core/exec/values/value_tables.h"
 #include "core/export/node_data.h"
 #include "core/io/catalog/pt2/pt2_archive.h"
 #include "core/io/catalog/tensor_format.h"
@@ -332,6 +336,17 @@ private:
                 std::cerr << "irscope run: " << m.refusal << "\n";
                 return false;
             }
+        // A state_dict none of whose names the IR has: another model's (the
+        // window's Weights dock says the same).
+        if (parsed_.has("--weights") && weights_) {
+            exec::ValueSources sources(*graph_);
+            sources.setFile(exec::ValueFile::Weights, *weights_, *parsed_.value("--weights"));
+            const ir::GraphIndex index(*graph_);
+            const std::string file = std::filesystem::path(*parsed_.value("--weights")).filename().string();
+            if (auto note =
+                    exec::differentModelNote(exec::stateDictMatch(exec::weightRows(*graph_, index, sources)), file))
+                std::cerr << "irscope run: --weights " << *note << "\n";
+        }
         const auto wrongDtype =
             std::count_if(missing.begin(), missing.end(), [](const auto& m) { return m.wrongDtype(); });
         const auto absent = static_cast<long>(missing.size()) - wrongDtype;

@@ -1,5 +1,7 @@
 #include "core/export/diff_report.h"
 
+#include <map>
+
 #include "core/ir/python_json_writer.h"
 
 namespace irscope::exporter {
@@ -36,6 +38,34 @@ void appendTensorSection(std::string& out, const char* title, const TensorDiff& 
         const auto& na = a[static_cast<size_t>(c.a)].name;
         const auto& nb = b[static_cast<size_t>(c.b)].name;
         out += "  ~ " + (na == nb ? na : na + " / " + nb) + ": " + c.detail + "\n";
+    }
+}
+
+// --summary: weights as counts per module (the name up to its last dot:
+// "layers.3.mlp.up.weight" counts for "layers.3.mlp.up"), in first-seen
+// order, never a line per weight (a whole model's 70,000 otherwise).
+void appendWeightCountsByModule(std::string& out, const TensorDiff& d, const std::vector<ir::TensorMeta>& a,
+                                const std::vector<ir::TensorMeta>& b) {
+    if (d.empty()) return;
+    struct Counts {
+        int64_t changed = 0, added = 0, removed = 0;
+    };
+    std::vector<std::string> order;
+    std::map<std::string, Counts> byModule;
+    auto count = [&](const std::string& name) -> Counts& {
+        const size_t dot = name.rfind('.');
+        const std::string module = dot == std::string::npos ? std::string("(model)") : name.substr(0, dot);
+        auto [it, inserted] = byModule.try_emplace(module);
+        if (inserted) order.push_back(module);
+        return it->second;
+    };
+    for (int64_t i : d.removed) ++count(a[static_cast<size_t>(i)].name).removed;
+    for (int64_t i : d.added) ++count(b[static_cast<size_t>(i)].name).added;
+    for (const auto& c : d.changed) ++count(b[static_cast<size_t>(c.b)].name).changed;
+    out += "\nweights by module:\n";
+    for (const auto& m : order) {
+        const Counts& c = byModule[m];
+        out += m + ": " + countsLine(c.changed, c.added, c.removed, 0) + "\n";
     }
 }
 
@@ -92,6 +122,12 @@ std::string formatDiffText(const GraphDiff& d, const std::vector<diff::ModuleCha
         }
         for (int64_t b : m.addedNodes) out += "  + " + nodeOf(s.b, b).name + "  " + nodeOf(s.b, b).opType + "\n";
         for (int64_t a : m.removedNodes) out += "  - " + nodeOf(s.a, a).name + "  " + nodeOf(s.a, a).opType + "\n";
+    }
+    if (summaryOnly) {
+        appendWeightCountsByModule(out, d.weights, ga.weights, gb.weights);
+        appendTensorSection(out, "graph inputs:", d.graphInputs, ga.graphInputs, gb.graphInputs);
+        appendTensorSection(out, "graph outputs:", d.graphOutputs, ga.graphOutputs, gb.graphOutputs);
+        return out;
     }
     // Renames are listed once, not per module: one inserted node renumbers
     // thousands of later ones, and a module listing only renames says nothing.

@@ -77,6 +77,19 @@ private Q_SLOTS:
         QVERIFY(!summary.out.contains("size: [1, 6, -1, 4]"));
     }
 
+    // --summary counts weights per module too: two different models (every
+    // weight added or removed) print a line per module, never per weight.
+    void summaryCountsWeightsPerModule() {
+        const auto r = runIrscope({"diff", irFixture("llama_block.json"), irFixture("resnet_tiny.json"), "--summary"});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.out.contains("weights: 68 added, 11 removed"), qPrintable(r.out.left(600)));
+        QVERIFY2(r.out.contains("\nweights by module:\n"), qPrintable(r.out));
+        QVERIFY2(r.out.contains("\nlayer2.0.bn1: 5 added\n"), qPrintable(r.out));  // weight, bias, 2 stats, count
+        QVERIFY2(!r.out.contains("+ conv1.weight"), qPrintable(r.out));
+        QVERIFY2(!r.out.contains("- qkv.weight"), qPrintable(r.out));
+        QVERIFY(r.out.count(QLatin1Char('\n')) < 100);
+    }
+
     void unreadableFileExitsTwoNamingIt() {
         QTemporaryDir dir;
         const QString missing = dir.filePath("nope.json");

@@ -62,6 +62,22 @@ private Q_SLOTS:
         QVERIFY(!r.out.contains("MISMATCH"));
     }
 
+    // Another model's state_dict: none of its names is the IR's. The window
+    // says "it looks like a different model's state_dict"; so does run.
+    void anotherModelsStateDictIsNamed() {
+        const auto r =
+            runIrscope({"run", irFixture("llama_block.json"), "--weights", irFixture("resnet_tiny.weights.pt"),
+                        "--inputs", irFixture("llama_block.inputs.pt")});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains("resnet_tiny.weights.pt: 0 of 8 parameters and buffers found in it") &&
+                     r.err.contains("such as 'conv1.weight'") &&
+                     r.err.contains("it looks like a different model's state_dict"),
+                 qPrintable(r.err));
+        // The right state_dict with one name missing is not "a different model".
+        const auto partial = runIrscope(runArgs("masked_linear", "masked_linear.meta.json"));
+        QVERIFY2(!partial.err.contains("different model"), qPrintable(partial.err));
+    }
+
     void metaExtractedIrListsMissingConstantsThenRuns() {
         auto r = runIrscope(runArgs("masked_linear", "masked_linear.meta.json"));
         QCOMPARE(r.exitCode, 2);
