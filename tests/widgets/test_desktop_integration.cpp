@@ -5,9 +5,11 @@
 // crashed window is taken over.
 #include <QAction>
 #include <QDir>
+#include <QDockWidget>
 #include <QFile>
 #include <QLocalSocket>
 #include <QMenu>
+#include <QPointer>
 #include <QProcess>
 #include <QSettings>
 #include <QSignalSpy>
@@ -16,6 +18,8 @@
 #include <QTest>
 
 #include "test_support.h"
+#include "widgets/compare/compare_ui.h"
+#include "widgets/debugger/debugger_ui.h"
 #include "widgets/main_window/handoff_message.h"
 #include "widgets/main_window/main_window.h"
 #include "widgets/main_window/recent_files.h"
@@ -46,6 +50,38 @@ private slots:
         // A socket of this test's own, apart from any irscope window open on this machine.
         qputenv("XDG_RUNTIME_DIR", dir_.path().toUtf8());
         qputenv("DISPLAY", QByteArray(":irscope-test-") + QByteArray::number(QCoreApplication::applicationPid()));
+    }
+
+    // Every dock is where the user left it on the next launch, the ones the
+    // debugger and the comparison add after the window is made included
+    // (they came back in their default places).
+    void everyDockIsWhereItWasLeft() {
+        QSettings().remove(QStringLiteral("mainWindow"));
+        QPointer<QDockWidget> differences, changes, properties;
+        {
+            MainWindow w;
+            DebuggerUi ui = installDebugger(w);
+            CompareUi compare = installCompare(w, ui.controller);
+            w.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&w));
+            QCOMPARE(w.dockWidgetArea(ui.differencesDock), Qt::BottomDockWidgetArea);
+            w.removeDockWidget(ui.differencesDock);
+            w.addDockWidget(Qt::LeftDockWidgetArea, ui.differencesDock);
+            ui.differencesDock->show();
+            w.removeDockWidget(compare.changesDock);
+            w.addDockWidget(Qt::TopDockWidgetArea, compare.changesDock);
+            compare.changesDock->show();
+            QVERIFY(w.close());  // saves the layout
+        }
+        MainWindow w;
+        DebuggerUi ui = installDebugger(w);
+        CompareUi compare = installCompare(w, ui.controller);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QCOMPARE(w.dockWidgetArea(ui.differencesDock), Qt::LeftDockWidgetArea);
+        QCOMPARE(w.dockWidgetArea(compare.changesDock), Qt::TopDockWidgetArea);
+        QVERIFY(!ui.differencesDock->isHidden());
+        QSettings().remove(QStringLiteral("mainWindow"));
     }
 
     void recentFilesKeepNineNewestFirst() {

@@ -600,7 +600,9 @@ void MainWindow::restoreSettings() {
     QSettings s;
     recent_->load();
     if (!restoreGeometry(s.value(QStringLiteral("mainWindow/geometry")).toByteArray())) resize(1400, 900);
-    restoreState(s.value(QStringLiteral("mainWindow/state")).toByteArray());
+    // The docks' places: on the first show (showEvent), once the debugger
+    // and the comparison have added theirs; restored here, their docks
+    // would not exist yet and keep their default places.
     minimapAction_->setChecked(s.value(QStringLiteral("view/minimap"), true).toBool());
     view_->setMinimapVisible(minimapAction_->isChecked());
     session_->setShowWeights(s.value(QStringLiteral("view/showWeights"), true).toBool());
@@ -624,6 +626,7 @@ void MainWindow::showEvent(QShowEvent* e) {
     if (viewStatesRestored_) return;
     viewStatesRestored_ = true;
     QSettings s;
+    restoreState(s.value(QStringLiteral("mainWindow/state")).toByteArray());
     restoreViewStates(*this, s);
 }
 
