@@ -3,12 +3,18 @@
 // it to the end, as a window manager would see it: a 5 ms timer on the UI
 // thread, and the longest gap between two of its ticks in each phase.
 //
-//   bench_ui_silence PROGRAM [WEIGHTS] [INPUTS]   (bench/run_ui_silence.sh makes the big ones)
+//   bench_ui_silence PROGRAM [WEIGHTS] [INPUTS] [--then NEXT]
+//                                          (bench/run_ui_silence.sh makes the big ones)
+//
+// --then NEXT: once the run is over, NEXT is opened in the same window, as a
+// second `irscope NEXT` hands it over: the old document, its values and its
+// run go while the new one loads and is drawn.
 //
 // A .pt2 brings its own weights and example inputs; a torch_ir JSON without
 // INPUTS runs on random inputs (seed 0).
 #include <QApplication>
 #include <QElapsedTimer>
+#include <QStringList>
 #include <QTimer>
 
 #include <algorithm>
@@ -64,8 +70,14 @@ bool spinUntil(F done, int timeoutMs) {
 int main(int argc, char** argv) {
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
     QApplication app(argc, argv);
-    if (argc < 2) {
-        std::fprintf(stderr, "usage: bench_ui_silence PROGRAM [WEIGHTS] [INPUTS]\n");
+    QStringList args = app.arguments().mid(1);
+    QString next;
+    if (const qsizetype at = args.indexOf(QStringLiteral("--then")); at >= 0 && at + 1 < args.size()) {
+        next = args[at + 1];
+        args.remove(at, 2);
+    }
+    if (args.isEmpty()) {
+        std::fprintf(stderr, "usage: bench_ui_silence PROGRAM [WEIGHTS] [INPUTS] [--then NEXT]\n");
         return 2;
     }
     MainWindow window;
@@ -81,16 +93,16 @@ int main(int argc, char** argv) {
     wall.start();
     bool loaded = false;
     QObject::connect(s, &GraphSession::graphLoaded, [&] { loaded = true; });
-    window.openFile(QString::fromLocal8Bit(argv[1]));
+    window.openFile(args[0]);
     if (!spinUntil([&] { return loaded && !c->isBusy(); }, 600000)) return 1;
     std::printf("%-28s %8lld ms   longest UI silence %5lld ms\n", "open (layout, archive loads)",
                 static_cast<long long>(wall.elapsed()), static_cast<long long>(silence.stop()));
 
-    if (argc > 2) {
+    if (args.size() > 1) {
         silence.start();
         wall.restart();
-        c->loadWeights(QString::fromLocal8Bit(argv[2]));
-        if (argc > 3) c->loadInputs(QString::fromLocal8Bit(argv[3]));
+        c->loadWeights(args[1]);
+        if (args.size() > 2) c->loadInputs(args[2]);
         if (!spinUntil([&] { return !c->isBusy(); }, 600000)) return 1;
         std::printf("%-28s %8lld ms   longest UI silence %5lld ms\n", "load weights",
                     static_cast<long long>(wall.elapsed()), static_cast<long long>(silence.stop()));
@@ -107,5 +119,15 @@ int main(int argc, char** argv) {
     std::printf("%-28s %8lld ms   longest UI silence %5lld ms   (%s)\n", "run to the end",
                 static_cast<long long>(wall.elapsed()), static_cast<long long>(silence.stop()),
                 qPrintable(c->lastStatus().left(60)));
+
+    if (!next.isEmpty()) {
+        silence.start();
+        wall.restart();
+        loaded = false;
+        window.openFile(next);
+        if (!spinUntil([&] { return loaded && !c->isBusy(); }, 600000)) return 1;
+        std::printf("%-28s %8lld ms   longest UI silence %5lld ms\n", "hand over to the next file",
+                    static_cast<long long>(wall.elapsed()), static_cast<long long>(silence.stop()));
+    }
     return 0;
 }

@@ -15,7 +15,7 @@ python3 bench/make_big_ir.py --shape moe -o "$DIR/moe.json" >/dev/null
 /usr/bin/python3 bench/make_big_weights.py "$DIR/moe.json" -o "$DIR/moe.safetensors" 2>/dev/null
 echo "== ~100,000-node LLM IR"
 "$build/bin/bench_ui_silence" "$DIR/llm.json" "$DIR/llm.safetensors" 2>/dev/null
-echo "== 61-layer, 384-expert MoE IR"
-"$build/bin/bench_ui_silence" "$DIR/moe.json" "$DIR/moe.safetensors" 2>/dev/null
+echo "== 61-layer, 384-expert MoE IR, then the LLM handed over to the same window"
+"$build/bin/bench_ui_silence" "$DIR/moe.json" "$DIR/moe.safetensors" --then "$DIR/llm.json" 2>/dev/null
 echo "== while_loop .pt2 (control flow)"
 "$build/bin/bench_ui_silence" tests/data/programs/while_loop_count.pt2 2>/dev/null

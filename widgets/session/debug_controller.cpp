@@ -14,6 +14,7 @@
 #include "widgets/common/qt_text.h"
 #include "widgets/session/graph_session.h"
 #include "widgets/session/loaded_document.h"
+#include "widgets/session/off_thread_release.h"
 #include "widgets/session/task_queue.h"
 
 namespace irscope::widgets {
@@ -36,6 +37,11 @@ DebugController::DebugController(GraphSession* session, QObject* parent)
     connect(session_, &GraphSession::selectionChanged, this, [this](const ItemRef& ref) {
         const QString t = tensorOf(ref);
         if (!t.isEmpty()) showTensor(t);
+    });
+    // A 100,000-node graph's execution plan takes a while: it is made on the
+    // load worker with the document, not on the UI thread when it is shown.
+    session_->setPreparation([](const std::shared_ptr<const LoadedDocument>& doc) -> std::shared_ptr<void> {
+        return makeReleasedOffThread(new exec::Debugger(doc->graph), doc);
     });
     if (session_->hasDocument()) onGraphLoaded();
 }
@@ -280,9 +286,15 @@ void DebugController::onGraphLoaded() {
             return (f.first == exec::ValueFile::Weights || f.first == exec::ValueFile::Inputs) &&
                    ir::isArchivePath(f.second);
         });
-    // The debugger reads the document's graph: it keeps the document alive for as long as it lives.
-    dbg_ = std::shared_ptr<exec::Debugger>(new exec::Debugger(doc_->graph, retention_),
-                                           [doc = doc_](exec::Debugger* d) { delete d; });
+    // Built on the load worker (the session's preparation, below) unless the
+    // document was installed directly; it keeps the document alive, and goes
+    // off the UI thread.
+    auto prepared = std::static_pointer_cast<exec::Debugger>(session_->takePrepared());
+    if (prepared && &prepared->graph() == &doc_->graph)
+        dbg_ = std::move(prepared);
+    else
+        dbg_ = makeReleasedOffThread(new exec::Debugger(doc_->graph, retention_), doc_);
+    if (dbg_->retention() != retention_) setRetention(retention_);
     frame_.reset();
     frameCalls_.clear();
     subgraphBreakpoints_.clear();  // they name another graph's subgraphs

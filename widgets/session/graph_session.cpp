@@ -1,5 +1,7 @@
 #include "widgets/session/graph_session.h"
 
+#include "widgets/session/off_thread_release.h"
+
 #include <algorithm>
 #include <cctype>
 
@@ -21,9 +23,8 @@ const QString kLayoutTag = QStringLiteral("layout");
 // A drawing of `doc` that keeps the document alive as long as it lives.
 std::shared_ptr<modules::ModuleDrawing> makeDrawing(const std::shared_ptr<LoadedDocument>& doc, bool weights,
                                                     const layout::LayoutProgress& progress = {}) {
-    return std::shared_ptr<modules::ModuleDrawing>(
-        new modules::ModuleDrawing(doc->graph, *doc->index, *doc->modules, drawingOptions(weights, progress)),
-        [doc](modules::ModuleDrawing* d) { delete d; });
+    return makeReleasedOffThread(
+        new modules::ModuleDrawing(doc->graph, *doc->index, *doc->modules, drawingOptions(weights, progress)), doc);
 }
 
 // Case-insensitive substring test; `needle` is already lower case ASCII/UTF-8.
@@ -59,15 +60,15 @@ void GraphSession::openFile(const QString& path) {
     loading_ = true;
     emit loadStarted(path);
     // A newer open replaces one still waiting and stops one running (its result is dropped).
-    lane_->post(kLoadTag, this, [this, path, weights, grouped](const TaskQueue::Context& ctx) {
-        return loadInBackground(ctx, path, weights, grouped);
+    lane_->post(kLoadTag, this, [this, path, weights, grouped, prepare = preparation_](const TaskQueue::Context& ctx) {
+        return loadInBackground(ctx, path, weights, grouped, prepare);
     });
 }
 
 // On the worker: parse, index, validate, lay out; progress and the outcome go
 // to the UI thread through `ctx` (dropped once a newer open or a cancel came).
 TaskQueue::Continuation GraphSession::loadInBackground(const TaskQueue::Context& ctx, const QString& path, bool weights,
-                                                       bool grouped) {
+                                                       bool grouped, const Preparation& prepare) {
     auto progress = [this, &ctx](int percent, const QString& stage) {
         ctx.deliver([this, percent, stage] { emit loadProgress(percent, stage); });
     };
@@ -99,7 +100,12 @@ TaskQueue::Continuation GraphSession::loadInBackground(const TaskQueue::Context&
             lay = layoutDocument(*doc, weights, report);
         }
         if (ctx.isDropped()) throw ir::LoadCancelled();
-        return [this, doc, lay, drawing] { finishLoad(doc, lay, drawing); };
+        std::shared_ptr<void> prepared = prepare ? prepare(doc) : nullptr;
+        if (ctx.isDropped()) throw ir::LoadCancelled();
+        return [this, doc, lay, drawing, prepared] {
+            prepared_ = prepared;
+            finishLoad(doc, lay, drawing);
+        };
     } catch (const ir::LoadCancelled&) {
         cancelled = true;
     } catch (const layout::LayoutCancelled&) {
@@ -119,6 +125,10 @@ TaskQueue::Continuation GraphSession::loadInBackground(const TaskQueue::Context&
 void GraphSession::reload() {
     if (doc_) openFile(doc_->path);
 }
+
+void GraphSession::setPreparation(Preparation prepare) { preparation_ = std::move(prepare); }
+
+std::shared_ptr<void> GraphSession::takePrepared() { return std::exchange(prepared_, nullptr); }
 
 void GraphSession::closeDocument() {
     cancelLoad();
@@ -172,6 +182,7 @@ void GraphSession::setDocument(std::shared_ptr<LoadedDocument> doc, std::shared_
     diffMarks_ = {};
     recomputeFlags();
     emit graphLoaded();
+    prepared_.reset();  // taken by whoever needed it, or not needed
     emit selectionChanged(selection_);
     emit currentNodeChanged(currentNode_);
     emit highlightChanged();

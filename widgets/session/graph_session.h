@@ -11,6 +11,7 @@
 // back as continuations. A newer request supersedes an older one of its kind
 // (its result is dropped).
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -62,6 +63,15 @@ public:
     // With a drawing the document is shown grouped by module (layout must be its composition).
     void setDocument(std::shared_ptr<LoadedDocument> doc, std::shared_ptr<DocumentLayout> layout,
                      std::shared_ptr<modules::ModuleDrawing> drawing = nullptr);
+
+    // Work an observer needs done for each document before it is shown (the
+    // debugger's execution plan of a 100,000-node graph), run on the load
+    // worker beside parsing and layout; its result is taken once, in the
+    // observer's graphLoaded handler. Documents installed by setDocument
+    // have none.
+    using Preparation = std::function<std::shared_ptr<void>(const std::shared_ptr<const LoadedDocument>&)>;
+    void setPreparation(Preparation prepare);
+    std::shared_ptr<void> takePrepared();
 
     // File ▸ Close: no document (an open still loading is cancelled);
     // graphLoaded tells every observer, which then shows nothing.
@@ -209,7 +219,7 @@ signals:
 private:
     bool sameModelAsBefore_ = false;
     TaskQueue::Continuation loadInBackground(const TaskQueue::Context& ctx, const QString& path, bool weights,
-                                             bool grouped);
+                                             bool grouped, const Preparation& prepare);
     void finishLoad(std::shared_ptr<LoadedDocument> doc, std::shared_ptr<DocumentLayout> layout,
                     std::shared_ptr<modules::ModuleDrawing> drawing);
     void recomputeFlags();
@@ -224,6 +234,8 @@ private:
     bool showWeights_ = true;
     bool groupByModule_ = true;
     std::shared_ptr<modules::ModuleDrawing> drawing_;  // with groupByModule_: the document's drawing (UI thread)
+    Preparation preparation_;
+    std::shared_ptr<void> prepared_;  // the document being installed's, until taken
     bool loading_ = false;
     TaskQueue* lane_;  // loads and relayouts
 

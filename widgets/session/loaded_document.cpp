@@ -1,5 +1,7 @@
 #include "widgets/session/loaded_document.h"
 
+#include "widgets/session/off_thread_release.h"
+
 #include "core/ir/json_io.h"
 #include "core/ir/validate.h"
 #include "core/layout/graph_to_layout.h"
@@ -73,7 +75,7 @@ void buildLookups(DocumentLayout& lay, const LoadedDocument& doc);
 
 std::shared_ptr<LoadedDocument> loadDocument(const QString& path, const std::atomic<bool>& cancel,
                                              const ProgressFn& progress) {
-    auto doc = std::make_shared<LoadedDocument>();
+    auto doc = makeReleasedOffThread(new LoadedDocument);
     doc->path = path;
     ir::LoadOptions options;
     int lastPercent = -1;
@@ -101,7 +103,7 @@ std::shared_ptr<LoadedDocument> loadDocument(const QString& path, const std::ato
 
 std::shared_ptr<DocumentLayout> layoutDocument(const LoadedDocument& doc, bool includeWeights,
                                                const layout::LayoutProgress& progress) {
-    auto out = std::make_shared<DocumentLayout>();
+    auto out = makeReleasedOffThread(new DocumentLayout);
     out->includeWeights = includeWeights;
     layout::GraphLayoutOptions go;
     go.includeWeights = includeWeights;
@@ -123,7 +125,7 @@ modules::DrawingOptions drawingOptions(bool includeWeights, const layout::Layout
 }
 
 std::shared_ptr<DocumentLayout> layoutByModule(const LoadedDocument& doc, modules::ModuleDrawing& drawing) {
-    auto out = std::make_shared<DocumentLayout>();
+    auto out = makeReleasedOffThread(new DocumentLayout);
     out->includeWeights = true;
     out->byModule = true;
     out->result = drawing.compose();
