@@ -422,7 +422,7 @@ private:
 
 ModuleTree inferModuleTree(const ir::Graph& graph, const ir::GraphIndex& index) {
     // Recorded beats inferred: a .pt2 names each node's module.
-    if (hasRecordedModules(graph)) return recordedModuleTree(graph);
+    if (hasRecordedModules(graph)) return recordedModuleTree(graph, index);
     return Inference(graph, index).run();
 }
 
