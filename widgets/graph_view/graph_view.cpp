@@ -23,12 +23,6 @@
 
 namespace irscope::widgets {
 
-namespace {
-// A freshly opened graph is never shown smaller than this: the op names are
-// readable from kTextFromZoom (0.45) on, comfortably from here.
-constexpr double kReadableZoom = 0.6;
-}  // namespace
-
 GraphView::GraphView(GraphSession* session, QWidget* parent)
     : QAbstractScrollArea(parent), session_(session), theme_(GraphTheme::fromPalette(palette())) {
     setObjectName(QStringLiteral("graphView"));
@@ -165,9 +159,35 @@ void GraphView::zoomIn() { setZoom(zoom_ * 1.25); }
 void GraphView::zoomOut() { setZoom(zoom_ / 1.25); }
 void GraphView::actualSize() { setZoom(1); }
 
-void GraphView::fitToWindow() {
-    zoom_ = std::clamp(fitZoom(), 1e-6, kMaxZoom);
-    updateScrollBars();
+void GraphView::fitToWindow() { showReadableFromTheTop(); }
+
+// The whole graph when it fits at a readable zoom. Else its width, never
+// below readable, from the top (the graph's inputs): a tall graph is read
+// top-down and scrolled, not shrunk to a few percent. What is wider than the
+// window at a readable zoom starts at the left edge of what the first screen
+// shows, so that no box there is cut by the window's edge.
+void GraphView::showReadableFromTheTop() {
+    const double fit = fitZoom();
+    const auto* lay = session_->layout();
+    if (fit >= kReadableZoom || !lay) {
+        zoom_ = std::clamp(std::min(fit, 1.0), 1e-6, kMaxZoom);
+        updateScrollBars();
+    } else {
+        const auto& b = lay->result.bounds;
+        const double widthFit = b.width > 0 ? viewport()->width() / b.width : 1.0;
+        zoom_ = std::clamp(widthFit, kReadableZoom, 1.0);
+        updateScrollBars();
+        verticalScrollBar()->setValue(0);
+        if (widthFit < kReadableZoom) {
+            // The leftmost item of the first screenful, a margin from the edge.
+            const double bandBottom = b.y + viewport()->height() / zoom_;
+            double left = b.right();
+            for (const auto& it : lay->result.items)
+                if (it.kind != layout::ItemKind::Frame && it.rect.y < bandBottom) left = std::min(left, it.rect.x);
+            const double margin = 12 / zoom_;
+            horizontalScrollBar()->setValue(static_cast<int>(std::max(0.0, (left - margin - b.x) * zoom_)));
+        }
+    }
     viewport()->update();
     minimap_->update();
     emit zoomChanged(zoom_);
@@ -212,30 +232,9 @@ bool GraphView::ensureVisible(const ItemRef& ref) {
 }
 
 void GraphView::onGraphLoaded() {
-    // The whole graph when it fits at a readable zoom; else its width (a
-    // tall graph is read top-down from the inputs), never below readable.
-    const double fit = fitZoom();
-    const auto* lay = session_->layout();
-    if (fit >= kReadableZoom || !lay) {
-        zoom_ = std::min(fit, 1.0);
-        updateScrollBars();
-    } else {
-        const auto& b = lay->result.bounds;
-        const double widthFit = b.width > 0 ? viewport()->width() / b.width : 1.0;
-        zoom_ = std::clamp(widthFit, kReadableZoom, 1.0);
-        updateScrollBars();
-        // From the top (graph inputs); centred on the whole width when it
-        // fits, else on the first input.
-        double x = b.center().x;
-        if (widthFit < kReadableZoom && !lay->inputItem.empty() && lay->inputItem.front() >= 0)
-            x = lay->result.items[lay->inputItem.front()].rect.center().x;
-        horizontalScrollBar()->setValue(static_cast<int>((x - b.x) * zoom_ - viewport()->width() / 2.0));
-        verticalScrollBar()->setValue(0);
-    }
-    emit zoomChanged(zoom_);
+    showReadableFromTheTop();
     minimap_->invalidate();
     placeMinimap();
-    viewport()->update();
 }
 
 void GraphView::onLayoutChanged() {
@@ -316,9 +315,15 @@ void GraphView::resizeEvent(QResizeEvent* e) {
     // The scroll bars still hold the old position: the old viewport's centre in the scene.
     const bool keep = session_->layout() && !lastViewport_.isEmpty();
     const QPointF centre = keep ? centreFor(lastViewport_) : QPointF();
+    // A view at the graph's top (its inputs) or left edge stays there: a
+    // scroll bar appearing must not shift the first view off the inputs.
+    const bool atTop = verticalScrollBar()->value() == verticalScrollBar()->minimum();
+    const bool atLeft = horizontalScrollBar()->value() == horizontalScrollBar()->minimum();
     QAbstractScrollArea::resizeEvent(e);
     updateScrollBars();
     if (keep) centerOnScene(centre);
+    if (keep && atTop) verticalScrollBar()->setValue(verticalScrollBar()->minimum());
+    if (keep && atLeft) horizontalScrollBar()->setValue(horizontalScrollBar()->minimum());
     lastViewport_ = viewport()->size();
     placeMinimap();
 }

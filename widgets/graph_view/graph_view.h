@@ -37,6 +37,9 @@ public:
     GraphSession* session() const { return session_; }
     double zoom() const { return zoom_; }
     double fitZoom() const;
+    // A graph is opened (and fitted) no smaller than this: the op names are
+    // drawn from kTextFromZoom (0.45) on, comfortably readable from here.
+    static constexpr double kReadableZoom = 0.6;
     double minZoom() const;
     static constexpr double kMaxZoom = 8;
 
@@ -57,6 +60,8 @@ public slots:
     void setZoom(double zoom);
     void zoomIn();
     void zoomOut();
+    // Ctrl+0 and the first view: the whole graph when it fits at a readable
+    // zoom, else its width from the top, scrolled (showReadableFromTheTop).
     void fitToWindow();
     void actualSize();
     void centerOnScene(const QPointF& scenePos);
@@ -85,6 +90,7 @@ protected:
     void changeEvent(QEvent*) override;
 
 private:
+    void showReadableFromTheTop();
     void onGraphLoaded();
     void onLayoutChanged();
     void updateScrollBars();

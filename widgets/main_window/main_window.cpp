@@ -357,6 +357,7 @@ void MainWindow::buildViewMenu() {
     auto* zout = viewMenu->addAction(tr("Zoom &Out"), view_, &GraphView::zoomOut);
     zout->setShortcut(QKeySequence::ZoomOut);
     auto* fit = viewMenu->addAction(tr("&Fit to Window"), view_, &GraphView::fitToWindow);
+    fit->setObjectName(QStringLiteral("fitAction"));
     fit->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_0));
     auto* actual = viewMenu->addAction(tr("&Actual Size"), view_, &GraphView::actualSize);
     actual->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_0));  // Ctrl+1..9: recent files
