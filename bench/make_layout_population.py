@@ -17,6 +17,19 @@ Families (each configuration drawn from the seed):
   encdec   encoder-decoder transformers: encoder self-attention, decoder
            self-attention with a causal mask and cross-attention over the
            encoder's memory.
+  llama_rot decode steps of Llama decoders as served: rotary half-rotation
+           spelled slice, neg, cat, its cos/sin rows computed per layer in the
+           model's forward, a KV cache per layer read and extended;
+  moe_step MoE decode steps: 2-3 layers, 4-32 experts, a top-k router whose
+           weights are scattered into a zeros_like, one-hot expert counts,
+           experts dispatched by index_add or a weighted loop, shared experts,
+           dense first layers, a KV cache per layer;
+  vit      vision transformers: patch embedding convolution, class token,
+           learned positions, pre-norm encoder layers;
+  unet     U-Nets: convolutions down, transposed convolutions up, each
+           level's features concatenated back in (the skips).
+The default --families are the first four (what the committed fixtures
+were drawn from); bench/run_layout_population.sh draws all eight.
 Only graphs of MIN-MAX nodes are kept (configurations outside are drawn again).
 bench/run_layout_population.sh lays each one out with irscope and with dot;
 tests/data/layout/generated/ holds 30 of them as fixtures.
@@ -66,6 +79,12 @@ def rotate_half(x):
     return torch.cat((-b, a), dim=-1)
 
 
+def rotate_half_sliced(x):
+    """Hugging Face Llama's spelling: slice, neg, cat."""
+    half = x.shape[-1] // 2
+    return torch.cat((-x[..., half:], x[..., :half]), dim=-1)
+
+
 class Attention(nn.Module):
     def __init__(self, c, cross=False):
         super().__init__()
@@ -75,6 +94,7 @@ class Attention(nn.Module):
         self.v_proj = nn.Linear(c["hidden"], self.kv * self.d, bias=c.get("bias", False))
         self.o_proj = nn.Linear(self.h * self.d, c["hidden"], bias=False)
         self.rope = c.get("rope", False) and not cross
+        self.sliced = c.get("rotate") == "slice"
         self.sdpa = c.get("sdpa", True)
 
     def forward(self, x, memory=None, cos=None, sin=None, past=None, causal=True):
@@ -84,8 +104,9 @@ class Attention(nn.Module):
         k = self.k_proj(src).view(b, src.shape[1], self.kv, self.d).transpose(1, 2)
         v = self.v_proj(src).view(b, src.shape[1], self.kv, self.d).transpose(1, 2)
         if self.rope:
-            q = q * cos + rotate_half(q) * sin
-            k = k * cos + rotate_half(k) * sin
+            rot = rotate_half_sliced if self.sliced else rotate_half
+            q = q * cos + rot(q) * sin
+            k = k * cos + rot(k) * sin
         new = None
         if past is not None:
             k = torch.cat([past[0], k], dim=2)
@@ -147,7 +168,19 @@ class MoE(nn.Module):
         weights = scores.gather(1, idx)
         weights = weights / weights.sum(-1, keepdim=True)
         routing = torch.zeros_like(scores).scatter(1, idx, weights)
-        if c["stacked"]:
+        if c.get("dispatch") == "index_add":
+            # Each expert's tokens gathered, run, weighted and added back by
+            # index (the decode-step kernels' form), with per-expert counts.
+            counts = F.one_hot(idx, c["experts"]).sum(dim=(0, 1))
+            tokens = torch.arange(t.shape[0]).repeat_interleave(c["top_k"])
+            flat_idx = idx.reshape(-1)
+            flat_w = weights.reshape(-1, 1)
+            out = torch.zeros_like(t)
+            for i, ex in enumerate(self.experts):
+                sel = (flat_idx == i).to(t.dtype).unsqueeze(-1) * flat_w
+                out = out.index_add(0, tokens, ex(t[tokens]) * sel)
+            out = out + 0 * counts.sum().to(t.dtype)
+        elif c["stacked"]:
             gw = torch.stack([ex.gate_proj.weight for ex in self.experts])
             uw = torch.stack([ex.up_proj.weight for ex in self.experts])
             dw = torch.stack([ex.down_proj.weight for ex in self.experts])
@@ -399,7 +432,158 @@ def draw_encdec(rng):
     return c, EncoderDecoder(c), (torch.zeros(1, 8, dtype=torch.long), torch.zeros(1, 6, dtype=torch.long))
 
 
-DRAW = {"llama": draw_llama, "moe": draw_moe, "cnn": draw_cnn, "encdec": draw_encdec}
+# ------------------------------------------------------------------ families of the held-out graphs
+class StepDecoder(Decoder):
+    """A decode step as served models run it: the model's forward computes the
+    rotary rows per layer from the positions (outer product with inv_freq, cat,
+    cos/sin), each layer reads and extends its own KV cache."""
+
+    def __init__(self, c):
+        super().__init__(dict(c, rope=False))
+        self.c = c
+        d = c["hidden"] // c["heads"]
+        self.register_buffer("inv_freq", 1.0 / (10000 ** (torch.arange(0, d, 2).float() / d)), persistent=False)
+        for layer in self.layers:
+            layer.self_attn.rope = True
+
+    def forward(self, input_ids, position_ids, *past):
+        x = self.embed_tokens(input_ids)
+        cache = []
+        for i, layer in enumerate(self.layers):
+            freqs = torch.outer(position_ids[0].float(), self.inv_freq)
+            emb = torch.cat((freqs, freqs), dim=-1)
+            cos, sin = emb.cos()[None, None], emb.sin()[None, None]
+            x, new = layer(x, cos, sin, (past[2 * i], past[2 * i + 1]))
+            cache += list(new)
+        return (self.lm_head(self.norm(x)), *cache)
+
+
+def draw_llama_rot(rng):
+    hidden = rng.choice([32, 64, 128])
+    heads, kv = heads_config(rng, hidden)
+    c = dict(family="llama_rot", layers=rng.randint(1, 16 * DEPTH), hidden=hidden, heads=heads, kv_heads=kv,
+             ff=hidden * 2, vocab=rng.choice([64, 128]), rope=True, rotate="slice", cache=True,
+             tied=rng.random() < 0.3, sdpa=rng.random() < 0.7, bias=rng.random() < 0.3, seq=1, past=7, max_pos=32)
+    return c, StepDecoder(c), decoder_inputs(c)
+
+
+def draw_moe_step(rng):
+    hidden = rng.choice([32, 64])
+    heads, kv = heads_config(rng, hidden)
+    layers = rng.randint(2, 3 * DEPTH)
+    experts = rng.choice([4, 8, 16, 32])
+    c = dict(family="moe_step", layers=layers, dense_layers=rng.randint(0, min(2, layers - 1)), hidden=hidden,
+             heads=heads, kv_heads=kv, ff=hidden * 2, expert_ff=16, experts=experts, shared=rng.randint(1, 2),
+             router="softmax", groups=1, topk_groups=1, top_k=rng.randint(1, 2), stacked=False,
+             dispatch=rng.choice(["index_add", "loop"]), vocab=64, rope=True, rotate="slice", cache=True,
+             tied=False, sdpa=True, seq=1, past=5, max_pos=32)
+    return c, StepDecoder(c), decoder_inputs(c)
+
+
+class VitLayer(nn.Module):
+    def __init__(self, c):
+        super().__init__()
+        self.norm1 = nn.LayerNorm(c["hidden"])
+        self.attn = Attention(c)
+        self.norm2 = nn.LayerNorm(c["hidden"])
+        self.mlp = nn.Sequential(nn.Linear(c["hidden"], c["ff"]), nn.GELU(), nn.Linear(c["ff"], c["hidden"]))
+
+    def forward(self, x):
+        x = x + self.attn(self.norm1(x), causal=False)[0]
+        return x + self.mlp(self.norm2(x))
+
+
+class Vit(nn.Module):
+    """Vision transformer: a patch embedding convolution, the class token
+    concatenated in front, learned positions, pre-norm encoder layers."""
+
+    def __init__(self, c):
+        super().__init__()
+        self.patch_embed = nn.Conv2d(3, c["hidden"], c["patch"], c["patch"])
+        self.cls_token = nn.Parameter(torch.zeros(1, 1, c["hidden"]))
+        self.pos_embed = nn.Parameter(torch.zeros(1, (c["image"] // c["patch"]) ** 2 + 1, c["hidden"]))
+        self.blocks = nn.ModuleList(VitLayer(c) for _ in range(c["layers"]))
+        self.norm = nn.LayerNorm(c["hidden"])
+        self.head = nn.Linear(c["hidden"], 10)
+
+    def forward(self, img):
+        x = self.patch_embed(img).flatten(2).transpose(1, 2)
+        x = torch.cat([self.cls_token.expand(x.shape[0], -1, -1), x], dim=1) + self.pos_embed
+        for block in self.blocks:
+            x = block(x)
+        return self.head(self.norm(x)[:, 0])
+
+
+def draw_vit(rng):
+    hidden = rng.choice([32, 64])
+    heads, kv = heads_config(rng, hidden)
+    c = dict(family="vit", layers=rng.randint(1, 8 * DEPTH), hidden=hidden, heads=heads, kv_heads=heads,
+             ff=hidden * 2, patch=rng.choice([4, 8]), image=32, sdpa=rng.random() < 0.7, bias=True)
+    return c, Vit(c), (torch.zeros(1, 3, 32, 32),)
+
+
+class ResBlock(nn.Module):
+    """A diffusion U-Net's block: GroupNorm, SiLU, convolution, twice, and a
+    1x1 shortcut when the width changes."""
+
+    def __init__(self, cin, cout):
+        super().__init__()
+        self.norm1 = nn.GroupNorm(2, cin)
+        self.conv1 = nn.Conv2d(cin, cout, 3, 1, 1)
+        self.norm2 = nn.GroupNorm(2, cout)
+        self.conv2 = nn.Conv2d(cout, cout, 3, 1, 1)
+        self.skip = nn.Conv2d(cin, cout, 1) if cin != cout else nn.Identity()
+
+    def forward(self, x):
+        h = self.conv1(F.silu(self.norm1(x)))
+        return self.skip(x) + self.conv2(F.silu(self.norm2(h)))
+
+
+class UNet(nn.Module):
+    """Encoder blocks down, decoder blocks up with each level's features
+    concatenated back in (the skips), as segmentation and diffusion nets do."""
+
+    def __init__(self, c):
+        super().__init__()
+        ch = c["width"]
+        widths = [ch * 2**i for i in range(c["levels"])]
+        self.stem = nn.Conv2d(3, ch, 3, 1, 1)
+        self.down = nn.ModuleList()
+        cin = ch
+        for w in widths:
+            self.down.append(nn.Sequential(*[ResBlock(cin if i == 0 else w, w) for i in range(c["blocks"])]))
+            cin = w
+        self.mid = nn.Sequential(ResBlock(cin, cin), ResBlock(cin, cin))
+        self.up = nn.ModuleList()
+        self.fuse = nn.ModuleList()
+        for w in reversed(widths):
+            self.up.append(nn.ConvTranspose2d(cin, w, 2, 2))
+            self.fuse.append(nn.Sequential(*[ResBlock(2 * w if i == 0 else w, w) for i in range(c["blocks"])]))
+            cin = w
+        self.out = nn.Conv2d(cin, 2, 1)
+
+    def forward(self, x):
+        x = self.stem(x)
+        skips = []
+        for block in self.down:
+            x = block(x)
+            skips.append(x)
+            x = F.max_pool2d(x, 2)
+        x = self.mid(x)
+        for up, fuse, skip in zip(self.up, self.fuse, reversed(skips)):
+            x = fuse(torch.cat([up(x), skip], dim=1))
+        return self.out(x)
+
+
+def draw_unet(rng):
+    levels = rng.randint(2, 3 + DEPTH)
+    c = dict(family="unet", levels=levels, width=rng.choice([4, 8]), blocks=rng.randint(1, 2 * DEPTH))
+    side = 2 ** (levels + 2)
+    return c, UNet(c), (torch.zeros(1, 3, side, side),)
+
+
+DRAW = {"llama": draw_llama, "moe": draw_moe, "cnn": draw_cnn, "encdec": draw_encdec, "llama_rot": draw_llama_rot,
+        "moe_step": draw_moe_step, "vit": draw_vit, "unet": draw_unet}
 
 
 def main():
@@ -433,6 +617,12 @@ def main():
             if not a.min_nodes <= n <= a.max_nodes:
                 continue
             name = f"gen{written:03d}_{family}"
+            for node in ir.nodes:  # attrs json cannot write (a dtype): as pytorch-ir's own examples clean them
+                for key, value in list(node.attrs.items()):
+                    try:
+                        json.dumps(value)
+                    except (TypeError, ValueError):
+                        node.attrs[key] = str(value)
             ir.save(os.path.join(a.outdir, name + ".json"))
             print(name, n, json.dumps(config, sort_keys=True), file=log, flush=True)
             print(f"{name} {n} nodes", flush=True)

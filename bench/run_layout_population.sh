@@ -3,8 +3,11 @@
 # Graphviz dot on the same ghosted input (bench_layout --ir FILE --dot):
 #  - generated graphs: random configurations of decoder LLMs (GQA, RoPE, KV
 #    cache), MoE decoders (2-64 experts, shared experts, grouped top-k
-#    routers), CNNs (residual, dense, multi-output heads) and
-#    encoder-decoder transformers, built as PyTorch modules and written by
+#    routers), CNNs (residual, dense, multi-output heads), encoder-decoder
+#    transformers, and the shapes of held-out graphs: Llama decode steps
+#    (slice/neg/cat rotary per layer, KV caches), MoE decode steps (scatter
+#    router, one-hot counts, index_add, shared experts, dense first layers),
+#    vision transformers and U-Nets (FAMILIES=... picks), built as PyTorch modules and written by
 #    pytorch-ir's extract_ir (bench/make_layout_population.py, with the venv
 #    that has torch 2.13 and pytorch-ir); without that venv, decoder LLMs
 #    and MoE decode steps from bench/make_big_ir.py;
@@ -41,7 +44,8 @@ elif "$py" -c "import torch_ir" 2>/dev/null; then
   # Depth scale 3: configurations from one layer to 48 (decoders), 12 (MoE)
   # or 18+18 (encoder-decoders), kept between 100 and 3,000 nodes.
   "$py" "$here/make_layout_population.py" "$dir" --count "$count" --seed "$seed" \
-    --depth-scale "${DEPTH_SCALE:-3}" --max-nodes 3000 >/dev/null
+    --depth-scale "${DEPTH_SCALE:-3}" --max-nodes 3000 \
+    --families "${FAMILIES:-llama,moe,cnn,encdec,llama_rot,moe_step,vit,unet}" >/dev/null
 else
   echo "no python with torch and pytorch-ir at $py: generating decoder LLMs and MoE steps with make_big_ir.py" >&2
   python3 - "$here/make_big_ir.py" "$dir" "$count" "$seed" <<'PY'
@@ -87,6 +91,6 @@ summary() {  # LABEL MIN_ITEMS MAX_ITEMS [NAME_REGEX]
 }
 echo
 summary "generated, 100+ items (targets: >=95%, sum <=0.8x, length <=1.15x mean, <=1.25x worst, >=10x)" 100 1000000000 '^gen'
-for family in llama moe cnn encdec; do summary "  $family" 100 1000000000 "_$family\$"; done
+for family in llama moe cnn encdec llama_rot moe_step vit unet; do summary "  $family" 100 1000000000 "_$family\$"; done
 summary "real exports, 100+ items" 100 1000000000 '^real_'
 summary "under 100 items" 0 100
