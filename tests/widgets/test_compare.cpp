@@ -247,10 +247,10 @@ private slots:
         debug_.continueAction->trigger();
         QVERIFY(irscope::test::waitIdle(*c));
         const int64_t n = c->nodeCount();
-        QCOMPARE(c->cursor(), n);
+        QCOMPARE(c->runCursor(), n);
         openB(QStringLiteral("diff/diffnet_attr.json"));
         QVERIFY(irscope::test::waitIdle(*c));
-        QCOMPARE(c->cursor(), n);
+        QCOMPARE(c->runCursor(), n);
         for (int64_t i = 0; i < n; ++i) {
             const NodeDecoration* d = a()->nodeDecoration(i);
             QVERIFY2(d && d->state == RunMark::Done, qPrintable(QString::number(i)));

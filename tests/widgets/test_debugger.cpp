@@ -219,12 +219,12 @@ private slots:
         const int64_t first = tree->module(static_cast<modules::ModuleId>(block1)).firstNode;
         ctl()->runToNode(first - 1);
         QVERIFY(irscope::test::waitIdle(*ctl()));
-        QCOMPARE(ctl()->cursor(), first);
+        QCOMPARE(ctl()->runCursor(), first);
         QCOMPARE(session()->closedModuleOf(first), block1);
         // F10: the whole closed block runs, the cursor lands just after it.
         const int64_t last = tree->module(static_cast<modules::ModuleId>(block1)).lastNode;
         trigger(ui_.stepAction);
-        QCOMPARE(ctl()->cursor(), last + 1);
+        QCOMPARE(ctl()->runCursor(), last + 1);
         for (int64_t n = first; n <= last; ++n) QCOMPARE(session()->nodeDecoration(n)->state, RunMark::Done);
         QCOMPARE(*session()->moduleStatus(block1), QStringLiteral("done"));
         // Overlays aggregate onto the closed box: max |x| is the block's largest, time the sum.
@@ -250,14 +250,14 @@ private slots:
         const int64_t first2 = tree->module(static_cast<modules::ModuleId>(block2)).firstNode;
         ctl()->runToNode(first2 - 1);
         QVERIFY(irscope::test::waitIdle(*ctl()));
-        QCOMPARE(ctl()->cursor(), first2);
+        QCOMPARE(ctl()->runCursor(), first2);
         trigger(ui_.stepIntoAction);
-        QCOMPARE(ctl()->cursor(), first2);
+        QCOMPARE(ctl()->runCursor(), first2);
         QVERIFY(session()->isModuleExpanded(block2));
         QCOMPARE(session()->closedModuleOf(first2), int64_t(-1));
         // F11 again on a visible node: one node.
         trigger(ui_.stepIntoAction);
-        QCOMPARE(ctl()->cursor(), first2 + 1);
+        QCOMPARE(ctl()->runCursor(), first2 + 1);
         // The current node is layer2.0's batch norm: the op, bn1, the block, the model.
         const QStringList frames = window_->panelAs<CallStackPanel>(kCallStackPanel)->frames();
         QCOMPARE(frames.size(), 4);
@@ -272,12 +272,12 @@ private slots:
         QCOMPARE(QString::fromStdString(tree->module(static_cast<modules::ModuleId>(bn1)).path),
                  QStringLiteral("layer2.0.bn1"));
         trigger(ui_.stepOutAction);
-        QCOMPARE(ctl()->cursor(), tree->module(static_cast<modules::ModuleId>(bn1)).lastNode + 1);
-        QVERIFY(ctl()->cursor() < tree->module(static_cast<modules::ModuleId>(block2)).lastNode);
+        QCOMPARE(ctl()->runCursor(), tree->module(static_cast<modules::ModuleId>(bn1)).lastNode + 1);
+        QVERIFY(ctl()->runCursor() < tree->module(static_cast<modules::ModuleId>(block2)).lastNode);
         QCOMPARE(window_->panelAs<CallStackPanel>(kCallStackPanel)->frames()[1].split(QLatin1Char(' ')).front(),
                  QStringLiteral("layer2.0"));
         trigger(ui_.stepOutAction);
-        QCOMPARE(ctl()->cursor(), tree->module(static_cast<modules::ModuleId>(block2)).lastNode + 1);
+        QCOMPARE(ctl()->runCursor(), tree->module(static_cast<modules::ModuleId>(block2)).lastNode + 1);
     }
 
     void missingConstantFlaggedThenTyped() {
@@ -342,12 +342,12 @@ private slots:
         QCOMPARE(diagDock->windowTitle(), QStringLiteral("Diagnostics (1 settled)"));
         // Step: node 0 done, node 1 current; then continue to the end.
         trigger(ui_.stepAction);
-        QCOMPARE(ctl()->cursor(), int64_t(1));
+        QCOMPARE(ctl()->runCursor(), int64_t(1));
         QCOMPARE(session()->nodeDecoration(0)->state, RunMark::Done);
         QCOMPARE(session()->nodeDecoration(1)->state, RunMark::Current);
-        QCOMPARE(session()->currentNode(), int64_t(1));
+        QCOMPARE(session()->runCursor(), int64_t(1));
         trigger(ui_.continueAction);
-        QCOMPARE(ctl()->cursor(), int64_t(2));
+        QCOMPARE(ctl()->runCursor(), int64_t(2));
         QCOMPARE(session()->nodeDecoration(1)->state, RunMark::Done);
         QVERIFY(ctl()->bytesHeld() > 0);
         QVERIFY(ui_.bytes->text().contains(QStringLiteral("held")));
@@ -443,7 +443,7 @@ private slots:
         QVERIFY(ui_.execInfo->text().contains(QStringLiteral("Failed")));
         // Reset: pending again.
         trigger(ui_.resetAction);
-        QCOMPARE(ctl()->cursor(), int64_t(0));
+        QCOMPARE(ctl()->runCursor(), int64_t(0));
         QVERIFY(!ctl()->lastRunFailed());
     }
 
@@ -461,17 +461,17 @@ private slots:
         trigger(ui_.breakpointAction);
         QVERIFY(session()->nodeDecoration(10)->breakpoint);
         trigger(ui_.continueAction);
-        QCOMPARE(ctl()->cursor(), int64_t(10));
+        QCOMPARE(ctl()->runCursor(), int64_t(10));
         QVERIFY(ctl()->lastStatus().contains(QStringLiteral("breakpoint")));
         QCOMPARE(ui_.progress->value(), 10);
         // Ctrl+F10 on a later node stops before it, as a breakpoint would.
         session()->select(ItemRef::node(20), false);
         trigger(ui_.runToAction);
-        QCOMPARE(ctl()->cursor(), int64_t(20));
+        QCOMPARE(ctl()->runCursor(), int64_t(20));
         QVERIFY2(ctl()->lastStatus().startsWith(QStringLiteral("stopped before '")), qPrintable(ctl()->lastStatus()));
         QVERIFY(ctl()->lastStatus().contains(QStringLiteral("run to cursor")));
         trigger(ui_.continueAction);
-        QCOMPARE(ctl()->cursor(), ctl()->nodeCount());
+        QCOMPARE(ctl()->runCursor(), ctl()->nodeCount());
         // Ctrl+F10 on a module runs to its entry: its first node is next.
         {
             // A module entered before the breakpoint at node 10 (the run stops there first otherwise).
@@ -485,20 +485,20 @@ private slots:
             QVERIFY(m != irscope::modules::kNoModule);
             session()->select(ItemRef::module(m), false);
             trigger(ui_.runToAction);
-            QCOMPARE(ctl()->cursor(), tree->module(m).firstNode);
+            QCOMPARE(ctl()->runCursor(), tree->module(m).firstNode);
             QVERIFY2(ctl()->lastStatus().contains(QStringLiteral("the entry of module")),
                      qPrintable(ctl()->lastStatus()));
             trigger(ui_.continueAction);
-            QCOMPARE(ctl()->cursor(), int64_t(10));  // the breakpoint still stops a new run
+            QCOMPARE(ctl()->runCursor(), int64_t(10));  // the breakpoint still stops a new run
             trigger(ui_.continueAction);
-            QCOMPARE(ctl()->cursor(), ctl()->nodeCount());
+            QCOMPARE(ctl()->runCursor(), ctl()->nodeCount());
         }
         // F5 on a finished run starts a new one, which stops at the breakpoint again.
         trigger(ui_.continueAction);
-        QCOMPARE(ctl()->cursor(), int64_t(10));
+        QCOMPARE(ctl()->runCursor(), int64_t(10));
         QVERIFY(ctl()->lastStatus().contains(QStringLiteral("breakpoint")));
         trigger(ui_.continueAction);
-        QCOMPARE(ctl()->cursor(), ctl()->nodeCount());
+        QCOMPARE(ctl()->runCursor(), ctl()->nodeCount());
 
         // The viewer's values equal `irscope run --dump`'s: load the dump as the reference.
         QTemporaryDir dir;
@@ -722,7 +722,7 @@ private slots:
         const qint64 ms = t.elapsed();
         disconnect(conn);
         QVERIFY(irscope::test::waitIdle(*ctl()));
-        QCOMPARE(ctl()->cursor(), ctl()->nodeCount());
+        QCOMPARE(ctl()->runCursor(), ctl()->nodeCount());
         const QString shape = QStringLiteral("[%1, %1]").arg(kChainSide);
         bool duringRun = false;
         int runningUpdates = 0;

@@ -131,13 +131,13 @@ private slots:
         QVERIFY(!onScreen(n - 2));
         ctl()->toggleBreakpoint(n - 2);
         trigger(ui_.continueAction);
-        QCOMPARE(ctl()->cursor(), n - 2);
+        QCOMPARE(ctl()->runCursor(), n - 2);
         QVERIFY(onScreen(n - 2));
 
         scrollAway();
         QVERIFY(!onScreen(n - 1));
         trigger(ui_.stepAction);
-        QCOMPARE(ctl()->cursor(), n - 1);
+        QCOMPARE(ctl()->runCursor(), n - 1);
         QVERIFY(onScreen(n - 1));
 
         // A pause on a node already in view does not move the view.
@@ -146,7 +146,7 @@ private slots:
         trigger(ui_.resetAction);
         ctl()->runToNode(n - 2);  // stops before n - 1: in view already
         QVERIFY(irscope::test::waitIdle(*ctl()));
-        QCOMPARE(ctl()->cursor(), n - 1);
+        QCOMPARE(ctl()->runCursor(), n - 1);
         QCOMPARE(view()->horizontalScrollBar()->value(), h);
         QCOMPARE(view()->verticalScrollBar()->value(), v);
     }
@@ -163,7 +163,7 @@ private slots:
         const int64_t n = static_cast<int64_t>(session()->document()->graph.nodes.size());
         ctl()->runToNode(n - 3);
         QVERIFY(irscope::test::waitIdle(*ctl()));
-        QCOMPARE(ctl()->cursor(), n - 2);
+        QCOMPARE(ctl()->runCursor(), n - 2);
         scrollAway();
         QVERIFY(!onScreen(n - 2));
         trigger(next);
@@ -194,7 +194,7 @@ private slots:
         QVERIFY2(panel->entries().front().startsWith(QStringLiteral("● entry of layer2.0")),
                  qPrintable(panel->entries().front()));
         trigger(ui_.continueAction);
-        QCOMPARE(ctl()->cursor(), entry);
+        QCOMPARE(ctl()->runCursor(), entry);
         session()->select(ItemRef::module(block, QStringLiteral("layer2.0")));
         trigger(ui_.breakpointAction);
         QVERIFY(!ctl()->nodeInfos()[entry].breakpoint);

@@ -137,7 +137,7 @@ private slots:
         auto* label = window_->findChild<QLabel*>(QStringLiteral("divergenceLabel"));
         QVERIFY(label);
         QVERIFY2(label->text().contains(QLatin1String("nothing compared yet")), qPrintable(label->text()));
-        while (ctl()->cursor() < ctl()->nodeCount()) {
+        while (ctl()->runCursor() < ctl()->nodeCount()) {
             ui_.stepAction->trigger();
             QVERIFY(irscope::test::waitIdle(*ctl()));
         }
@@ -307,7 +307,7 @@ private slots:
         QVERIFY(irscope::test::waitIdle(*ctl()));
         QVERIFY2(ctl()->lastStatus().contains(QLatin1String("overridden with the reference's value")),
                  qPrintable(ctl()->lastStatus()));
-        QCOMPARE(ctl()->cursor(), ctl()->nodeCount());  // back where it was: the end
+        QCOMPARE(ctl()->runCursor(), ctl()->nodeCount());  // back where it was: the end
         QCOMPARE(ctl()->overridden(), QStringList{out});
         QCOMPARE(failingShown(), QStringList{});
         ui_.differences->setFailingOnly(false);
@@ -411,7 +411,7 @@ private slots:
         QVERIFY(breakpoints->entries()[0].contains(QLatin1String("every node: diff")));
         runToEnd();
         QVERIFY(ctl()->lastRunFailed() == false);
-        QCOMPARE(ctl()->cursor(), nodeIndex(culprit_) + 1);  // stopped right after the culprit
+        QCOMPARE(ctl()->runCursor(), nodeIndex(culprit_) + 1);  // stopped right after the culprit
         QVERIFY2(ctl()->lastStatus().contains(QLatin1String("watchpoint")), qPrintable(ctl()->lastStatus()));
         QCOMPARE(session()->selection().index, nodeIndex(culprit_));  // the node that fired, not the next one
         QCOMPARE(ctl()->focusTensor(), culprit_);
@@ -426,14 +426,14 @@ private slots:
         ctl()->toggleBreakpoint(later - 1);
         QCOMPARE(breakpoints->entries().size(), 2);
         runToEnd();
-        QCOMPARE(ctl()->cursor(), later - 1);  // the breakpoint stops before its node
+        QCOMPARE(ctl()->runCursor(), later - 1);  // the breakpoint stops before its node
         runToEnd();
-        QCOMPARE(ctl()->cursor(), later + 1);  // the watch after its node
+        QCOMPARE(ctl()->runCursor(), later + 1);  // the watch after its node
         breakpoints->removeAll();
         QVERIFY(breakpoints->entries().isEmpty());
         QVERIFY(ctl()->watches().empty());
         runToEnd();
-        QVERIFY(ctl()->cursor() == ctl()->nodeCount());
+        QVERIFY(ctl()->runCursor() == ctl()->nodeCount());
     }
 };
 

@@ -59,10 +59,10 @@ private slots:
         QTemporaryDir dir;
         const QString sub = dir.filePath(QStringLiteral("mlp.json"));
         QSignalSpy stopped(c, &DebugController::stopped);
-        QCOMPARE(c->cursor(), int64_t(0));
+        QCOMPARE(c->runCursor(), int64_t(0));
         c->extract(nodes, sub);
         QVERIFY(irscope::test::waitIdle(*c));
-        QCOMPARE(c->cursor(), nodes.back() + 1);  // ran up to the selection's last node
+        QCOMPARE(c->runCursor(), nodes.back() + 1);  // ran up to the selection's last node
         QVERIFY(!stopped.isEmpty());
         QVERIFY2(stopped.last()[0].toString().contains(QLatin1String("with the values at the cut")),
                  qPrintable(stopped.last()[0].toString()));

@@ -84,13 +84,13 @@ private slots:
 
         // Selecting a node makes it current; the flags mark it.
         const int64_t n = *index.nodeIndex("linear");
-        QSignalSpy current(&s, &GraphSession::currentNodeChanged);
+        QSignalSpy current(&s, &GraphSession::runCursorChanged);
         s.select(ItemRef::node(n));
-        QCOMPARE(s.currentNode(), n);
+        QCOMPARE(s.runCursor(), n);
         QCOMPARE(current.count(), 1);
         const int32_t item = s.layout()->nodeItem[n];
         QVERIFY(s.itemFlags()[item] & kFlagSelected);
-        QVERIFY(s.itemFlags()[item] & kFlagCurrent);
+        QVERIFY(s.itemFlags()[item] & kFlagRunCursor);
 
         // Decorations (the debugger's hook) are stored per node and announced.
         QSignalSpy deco(&s, &GraphSession::decorationsChanged);

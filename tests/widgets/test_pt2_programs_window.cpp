@@ -84,7 +84,7 @@ private slots:
         c->loadExpected(programPath(name + QStringLiteral(".expected.pt")));
         const QString status = continueToEnd();
         QVERIFY2(!c->lastRunFailed(), qPrintable(status));
-        QCOMPARE(c->cursor(), c->nodeCount());
+        QCOMPARE(c->runCursor(), c->nodeCount());
         QVERIFY2(c->verdict().startsWith(QLatin1String("outputs match")), qPrintable(c->verdict() + " / " + status));
     }
 
@@ -131,7 +131,7 @@ private slots:
         // F11 at the cond enters the branch it takes (the false one for inputs_b).
         ui_.resetAction->trigger();
         QVERIFY(irscope::test::waitIdle(*c));
-        while (c->cursor() < cond) {
+        while (c->runCursor() < cond) {
             ui_.stepAction->trigger();
             QVERIFY(irscope::test::waitIdle(*c));
         }
@@ -181,7 +181,7 @@ private slots:
             if (bodyGraph.nodes[j].outputs.front().name == acc) accAt = static_cast<int64_t>(j);
         QVERIFY(accAt >= 0);
 
-        while (c->cursor() < loop) {
+        while (c->runCursor() < loop) {
             ui_.stepAction->trigger();
             QVERIFY(irscope::test::waitIdle(*c));
         }
@@ -190,7 +190,7 @@ private slots:
         QVERIFY(c->frame());
         QCOMPARE(c->frame()->node, loop);
         QCOMPARE(c->frame()->cursor, int64_t(0));
-        QCOMPARE(s->currentNode(), loop);  // the loop is the call site
+        QCOMPARE(s->runCursor(), loop);  // the loop is the call site
         auto* stack = window_->panelAs<CallStackPanel>(kCallStackPanel);
         QStringList frames = stack->frames();
         QVERIFY2(frames.size() >= 3, qPrintable(frames.join(" | ")));
@@ -244,7 +244,7 @@ private slots:
         }
         continueToEnd();
         QVERIFY(!c->frame());
-        QCOMPARE(c->cursor(), c->nodeCount());
+        QCOMPARE(c->runCursor(), c->nodeCount());
         c->toggleBreakpointAtSelection();
         QVERIFY(c->subgraphBreakpoints().empty());
     }
@@ -264,7 +264,7 @@ private slots:
                                                  "\u2208 [2, 256]")),
                  qPrintable(refusal));
         continueToEnd();
-        QCOMPARE(c->cursor(), int64_t{0});  // nothing ran
+        QCOMPARE(c->runCursor(), int64_t{0});  // nothing ran
     }
 
     // A weight file gone from the archive: the window says the archive is

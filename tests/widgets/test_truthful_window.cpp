@@ -240,7 +240,7 @@ private slots:
         QCOMPARE(lw.ui.breakpoints->entries(), QStringList{entry});
         QVERIFY(c->debugger()->hasBreakpoint(mean));
         lw.run();  // and it still stops there
-        QCOMPARE(c->cursor(), mean);
+        QCOMPARE(c->runCursor(), mean);
         lw.w.openFile(irFixture(QStringLiteral("tiny_moe.json")));
         QVERIFY(loaded.wait(20000) && irscope::test::waitIdle(*c));
         QVERIFY(lw.ui.breakpoints->entries().isEmpty());
@@ -356,7 +356,7 @@ private slots:
         QVERIFY2(!status.contains(QLatin1String("registry")), qPrintable(status));
         QVERIFY(!ui.status->text().contains(QLatin1String("d0302a")));  // not shown as a failure
         const auto& nodes = w.session()->document()->graph.nodes;
-        QCOMPARE(QString::fromStdString(nodes[static_cast<size_t>(c->cursor())].name), QString("mul"));
+        QCOMPARE(QString::fromStdString(nodes[static_cast<size_t>(c->runCursor())].name), QString("mul"));
         QVERIFY(ui.constantsDock->isVisible());
         QVERIFY(!ui.constantsDock->visibleRegion().isEmpty());  // raised over its tab group
 
@@ -450,7 +450,7 @@ private slots:
         lw.ui.controller->toggleBreakpoint(stop);
         QVERIFY(irscope::test::waitIdle(*lw.ui.controller));
         lw.run();
-        QCOMPARE(lw.ui.controller->cursor(), stop);
+        QCOMPARE(lw.ui.controller->runCursor(), stop);
         lw.w.session()->select(ItemRef::node(stop - 1), true);  // ran; its consumer linear_3 has not
         QTest::qWait(50);
         GraphView* view = lw.w.graphView();

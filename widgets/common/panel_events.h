@@ -24,7 +24,7 @@ public:
     virtual void selectionChanged(const ItemRef& ref) { (void)ref; }
     // Where the run stands: the next node to run moved (a step, a run, a
     // reset); -1 when there is none.
-    virtual void currentNodeChanged(qint64 node) { (void)node; }
+    virtual void runCursorChanged(qint64 node) { (void)node; }
 };
 
 }  // namespace irscope::widgets

@@ -62,7 +62,7 @@ QString valueFileWord(exec::ValueFile file) {
 void showRunProgress(const DebuggerUi& ui) {
     const DebugController* c = ui.controller;
     ui.progress->setMaximum(static_cast<int>(std::max<int64_t>(c->nodeCount(), 1)));
-    ui.progress->setValue(static_cast<int>(std::min(c->cursor(), c->nodeCount())));
+    ui.progress->setValue(static_cast<int>(std::min(c->runCursor(), c->nodeCount())));
     ui.progress->setFormat(QObject::tr("%v/%m nodes"));
     ui.progress->setVisible(c->hasDocument());
 }
@@ -240,7 +240,7 @@ void connectRunState(MainWindow& w, const DebuggerUi& ui) {
     });
     // Reset (Shift+F5) puts the cursor back: the bar says so, not the last run's time.
     QObject::connect(c, &DebugController::nodeStatesChanged, &w, [ui, c] {
-        if (!c->isRunning() && !c->isLoadingValues() && c->cursor() == 0) showRunProgress(ui);
+        if (!c->isRunning() && !c->isLoadingValues() && c->runCursor() == 0) showRunProgress(ui);
     });
     actionsEnabled(false);
     QObject::connect(w.session(), &GraphSession::graphLoaded, &w, [actionsEnabled] { actionsEnabled(false); });

@@ -118,14 +118,13 @@ void installRunActions(MainWindow& w, DebuggerUi& ui, QMenu* menu, QToolBar* bar
                                QObject::tr("Run to the end or the next breakpoint"), &DebugController::continueRun);
     ui.stepAction =
         action(QObject::tr("Step Over"), QKeySequence(Qt::Key_F10),
-               QObject::tr("Run the current node, or the whole closed module it is in"), &DebugController::stepOver);
+               QObject::tr("Run the next node, or the whole closed module it is in"), &DebugController::stepOver);
     ui.stepIntoAction =
         action(QObject::tr("Step Into"), QKeySequence(Qt::Key_F11),
-               QObject::tr("Open the closed module around the current node (runs nothing); else run one node"),
+               QObject::tr("Open the closed module around the next node to run (runs nothing); else run one node"),
                &DebugController::stepInto);
-    ui.stepOutAction =
-        action(QObject::tr("Step Out"), QKeySequence(Qt::SHIFT | Qt::Key_F11),
-               QObject::tr("Run to the end of the module around the current node"), &DebugController::stepOut);
+    ui.stepOutAction = action(QObject::tr("Step Out"), QKeySequence(Qt::SHIFT | Qt::Key_F11),
+                              QObject::tr("Run to the end of the Call Stack's top module"), &DebugController::stepOut);
     ui.runToAction = action(QObject::tr("Run to selected"), QKeySequence(Qt::CTRL | Qt::Key_F10),
                             QObject::tr("Run until the selected node is next (stops before it, as a breakpoint)"),
                             &DebugController::runToSelected);
@@ -413,11 +412,11 @@ void installMenus(MainWindow& w, DebuggerUi& ui) {
 void followCurrentNode(MainWindow& w, const DebuggerUi& ui) {
     DebugController* c = ui.controller;
     auto shown = std::make_shared<int64_t>(0);  // a fresh run's node 0 is where the view starts anyway
-    const auto paused = [c] { return !c->isRunning() && c->cursor() >= 0 && c->cursor() < c->nodeCount(); };
+    const auto paused = [c] { return !c->isRunning() && c->runCursor() >= 0 && c->runCursor() < c->nodeCount(); };
     QObject::connect(c, &DebugController::nodeStatesChanged, &w, [shown, c, &w, paused] {
         GraphView* view = w.graphView();
-        if (!view || !paused() || c->cursor() == *shown) return;
-        *shown = c->cursor();
+        if (!view || !paused() || c->runCursor() == *shown) return;
+        *shown = c->runCursor();
         view->ensureVisible(ItemRef::node(*shown));
     });
     QObject::connect(c, &DebugController::debuggerReset, &w, [shown] { *shown = 0; });
@@ -427,7 +426,7 @@ void followCurrentNode(MainWindow& w, const DebuggerUi& ui) {
     if (!go) return;
     go->addSeparator();
     auto* next = go->addAction(QObject::tr("Show Ne&xt Node"), &w, [c, &w, paused] {
-        if (paused()) w.session()->select(ItemRef::node(c->cursor()), true);
+        if (paused()) w.session()->select(ItemRef::node(c->runCursor()), true);
     });
     next->setObjectName(QStringLiteral("showNextNodeAction"));
     next->setShortcuts({QKeySequence(QKeyCombination(Qt::AltModifier | Qt::KeypadModifier, Qt::Key_Asterisk)),

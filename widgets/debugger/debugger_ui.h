@@ -7,7 +7,7 @@
 // elapsed time and bytes held in the status bar, the execution section under
 // the properties, the pre-flight list in the diagnostics dock, dropping tensor
 // files on the window, the graph's decorations, and the view following the
-// current node.
+// run cursor (the next node to run).
 class QAction;
 class QComboBox;
 class QDockWidget;

@@ -517,7 +517,7 @@ void cornerDisc(QPainter& p, const QPointF& c, double radius, const QColor& colo
     p.drawText(QRectF(c.x() - radius, c.y() - radius - 0.5, 2 * radius, 2 * radius), Qt::AlignCenter, sign);
 }
 
-// Selection, neighbours, current node and decorations on top of the boxes.
+// Selection, neighbours, the run cursor and decorations on top of the boxes.
 void drawMarks(QPainter& p, const Frame& f, const std::vector<int32_t>& items, bool full) {
     const auto& theme = f.rq.theme;
     for (int32_t i : items) {
@@ -534,7 +534,7 @@ void drawMarks(QPainter& p, const Frame& f, const std::vector<int32_t>& items, b
             drawShape(p, it, grow(it.rect, out), full);
         };
         if (d && d->state == RunMark::Failed) ring(QColor("#d0302a"), 3, 1.5);
-        if ((fl & kFlagCurrent) || (d && d->state == RunMark::Current) || next) ring(theme.current, 2.5, 4);
+        if ((fl & kFlagRunCursor) || (d && d->state == RunMark::Current) || next) ring(theme.current, 2.5, 4);
         if (fl & kFlagSelected) ring(theme.selection, 3.2, 2);
         if (fl & kFlagMarked) {  // dashed: apart from selection, neighbourhood and run state
             QPen pen(QColor("#7b1fa2"), full ? 2.5 : 0, Qt::DashLine);

@@ -64,7 +64,7 @@ GraphView::GraphView(GraphSession* session, QWidget* parent)
     };
     connect(session_, &GraphSession::selectionChanged, this, repaint);
     connect(session_, &GraphSession::highlightChanged, this, repaint);
-    connect(session_, &GraphSession::currentNodeChanged, this, [this] { viewport()->update(); });
+    connect(session_, &GraphSession::runCursorChanged, this, [this] { viewport()->update(); });
     connect(session_, &GraphSession::decorationsChanged, this, repaint);
     connect(session_, &GraphSession::diffMarksChanged, this, repaint);
     connect(session_, &GraphSession::focusRequested, this, [this](const ItemRef& ref) { centerOn(ref, true); });

@@ -296,8 +296,8 @@ void MainWindow::tellEvents(QWidget* panel, PanelEvents* events) {
             [this, events] { events->documentOpened(session_->sameModelAsBefore()); });
     connect(session_, &GraphSession::selectionChanged, panel,
             [events](const ItemRef& ref) { events->selectionChanged(ref); });
-    connect(session_, &GraphSession::currentNodeChanged, panel,
-            [events](qint64 node) { events->currentNodeChanged(node); });
+    connect(session_, &GraphSession::runCursorChanged, panel,
+            [events](qint64 node) { events->runCursorChanged(node); });
 }
 
 void MainWindow::addDocumentAction(QAction* action) {

@@ -35,9 +35,9 @@ void CallStackPanel::rebuild() {
     list_->clear();
     const auto* doc = session_->document();
     const auto* tree = session_->moduleTree();
-    const int64_t node = session_->currentNode();
+    const int64_t node = session_->runCursor();
     if (!doc || node < 0 || node >= static_cast<int64_t>(doc->graph.nodes.size())) {
-        auto* idle = new QListWidgetItem(tr("(not running: the current node appears here)"), list_);
+        auto* idle = new QListWidgetItem(tr("(not running: the next node to run appears here)"), list_);
         idle->setFlags(Qt::NoItemFlags);
         return;
     }

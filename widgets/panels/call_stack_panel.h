@@ -1,5 +1,5 @@
 #pragma once
-// CallStackPanel: the module path of the debugger's current node as a call
+// CallStackPanel: the module path of the run cursor (the next node to run) as a call
 // stack (innermost first: "matmul_3", "layers.3.self_attn", "layers.3",
 // "model"), as RenderDoc and IDE debuggers show where execution stands. A
 // click selects that frame's module (or the node) in the graph. Step Over /
@@ -24,7 +24,7 @@ public:
 
 private:
     void documentOpened(bool) override { rebuild(); }
-    void currentNodeChanged(qint64) override { rebuild(); }
+    void runCursorChanged(qint64) override { rebuild(); }
     void rebuild();
 
     GraphSession* session_;

@@ -113,7 +113,7 @@ public:
     bool castWeights() const { return dbg_ && dbg_->castWeights(); }
     bool isRunning() const { return running_; }
     bool isBusy() const;
-    int64_t cursor() const { return cursor_; }
+    int64_t runCursor() const { return cursor_; }
     // The last finished run's verdict against the expected outputs or the
     // reference ("outputs match (max abs diff …)"); empty when none was measured.
     const QString& verdict() const { return verdict_; }
@@ -192,7 +192,7 @@ public slots:
     void step();  // one node
     // Stepping by module, like a debugger's call stack (the module path is the stack):
     void stepOver();     // F10: a node, or the whole closed module it sits in
-    void stepInto();     // F11: open the closed module around the current node (nothing runs), else a node
+    void stepInto();     // F11: open the closed module around the run cursor (nothing runs), else a node
     void stepOut();      // Shift+F11: run to the end of the Call Stack's top module (GraphSession::frameModuleOf)
     void continueRun();  // F5: to the end or the next breakpoint
     void runToNode(qint64 node);

@@ -173,7 +173,7 @@ void GraphSession::setDocument(std::shared_ptr<LoadedDocument> doc, std::shared_
         emit groupByModuleChanged(groupByModule_);
     }
     selection_ = {};
-    currentNode_ = -1;
+    runCursor_ = -1;
     highlight_.clear();
     marked_.clear();
     decorations_.clear();
@@ -184,7 +184,7 @@ void GraphSession::setDocument(std::shared_ptr<LoadedDocument> doc, std::shared_
     emit graphLoaded();
     prepared_.reset();  // taken by whoever needed it, or not needed
     emit selectionChanged(selection_);
-    emit currentNodeChanged(currentNode_);
+    emit runCursorChanged(runCursor_);
     emit highlightChanged();
 }
 
@@ -362,7 +362,7 @@ void GraphSession::select(const ItemRef& ref, bool focus) {
     }
     if (ref != selection_) {
         selection_ = ref;
-        if (ref.isNode()) setCurrentNode(ref.index);
+        if (ref.isNode()) setRunCursor(ref.index);
         recomputeFlags();
         emit selectionChanged(selection_);
     }
@@ -393,7 +393,7 @@ bool GraphSession::selectNodeByName(const QString& name, bool focus) {
 void GraphSession::setSubgraphFrame(std::optional<exec::SubgraphFrame> frame) {
     if (frame == frame_) return;
     frame_ = frame;
-    emit currentNodeChanged(currentNode_);
+    emit runCursorChanged(runCursor_);
 }
 
 void GraphSession::setSubgraphBreakpoints(std::vector<exec::SubgraphBreakpoint> breakpoints) {
@@ -407,11 +407,11 @@ bool GraphSession::hasSubgraphBreakpoint(int64_t node, int32_t subgraph, int64_t
     return std::find(subgraphBreakpoints_.begin(), subgraphBreakpoints_.end(), b) != subgraphBreakpoints_.end();
 }
 
-void GraphSession::setCurrentNode(int64_t node) {
-    if (node == currentNode_) return;
-    currentNode_ = node;
+void GraphSession::setRunCursor(int64_t node) {
+    if (node == runCursor_) return;
+    runCursor_ = node;
     recomputeFlags();
-    emit currentNodeChanged(node);
+    emit runCursorChanged(node);
 }
 
 bool GraphSession::walk(bool up) {
@@ -577,8 +577,8 @@ void GraphSession::recomputeFlags() {
             }
         }
     }
-    if (currentNode_ >= 0)
-        for (int32_t item : layout_->itemsOf(ItemRef::node(currentNode_))) mark(item, kFlagCurrent);
+    if (runCursor_ >= 0)
+        for (int32_t item : layout_->itemsOf(ItemRef::node(runCursor_))) mark(item, kFlagRunCursor);
 }
 
 void GraphSession::setOverlayLegend(const QString& title, std::vector<std::pair<QColor, QString>> entries) {

@@ -1,7 +1,7 @@
 #pragma once
 // GraphSession: the one object every panel observes (RenderDoc's
 // CaptureContext idea). It owns the loaded document and its layout, the
-// selection, the "current node", the highlight set (search hits, an op type
+// selection, the run cursor (the next node to run), the highlight set (search hits, an op type
 // picked in the statistics) and per-node decorations, and announces every
 // change with a signal. Panels call its methods and listen to its signals;
 // they never talk to each other.
@@ -36,7 +36,7 @@ enum ItemFlag : uint8_t {
     kFlagProducer = 2,     // feeds the selection
     kFlagConsumer = 4,     // reads the selection
     kFlagHighlighted = 8,  // search hit / picked op type
-    kFlagCurrent = 16,     // the current node (the debugger's cursor)
+    kFlagRunCursor = 16,   // the run cursor: the next node to run
     kFlagMarked = 32,      // marked for "Extract the marked nodes" (Shift+click, Shift+drag)
 };
 // Bits of GraphSession::edgeFlags().
@@ -110,14 +110,14 @@ public:
     // 0 (the model) when none. Step Out finishes this frame.
     int64_t frameModuleOf(int64_t node) const;
 
-    // ---- selection and the current node
+    // ---- the selection (what the user picked) and the run cursor (the next node to run)
     ItemRef selection() const { return selection_; }
     // focus: ask views to bring it into view (search, clicks in panels).
     void select(const ItemRef& ref, bool focus = false);
     void clearSelection() { select({}); }
     bool selectNodeByName(const QString& name, bool focus = true);
-    int64_t currentNode() const { return currentNode_; }
-    void setCurrentNode(int64_t node);
+    int64_t runCursor() const { return runCursor_; }
+    void setRunCursor(int64_t node);
     // Walk along the data flow from the selection; false when there is nowhere to go.
     bool walkToProducer();
     bool walkToConsumer();
@@ -141,8 +141,8 @@ public:
 
     // ---- inside higher-order ops (the debugger fills these): where the run
     // stands in a cond's branch or a loop's body, and the breakpoints on
-    // subgraph nodes. A move of the frame is announced as currentNodeChanged
-    // (the current node is then the op the frame is in).
+    // subgraph nodes. A move of the frame is announced as runCursorChanged
+    // (the run cursor is then the op the frame is in).
     void setSubgraphFrame(std::optional<exec::SubgraphFrame> frame);
     const std::optional<exec::SubgraphFrame>& subgraphFrame() const { return frame_; }
     void setSubgraphBreakpoints(std::vector<exec::SubgraphBreakpoint> breakpoints);
@@ -208,7 +208,7 @@ signals:
     void showWeightsChanged(bool show);
     void selectionChanged(const irscope::widgets::ItemRef& ref);
     void focusRequested(const irscope::widgets::ItemRef& ref);
-    void currentNodeChanged(qint64 node);
+    void runCursorChanged(qint64 node);
     void highlightChanged();
     void markedChanged();
     void decorationsChanged();
@@ -240,7 +240,7 @@ private:
     TaskQueue* lane_;  // loads and relayouts
 
     ItemRef selection_;
-    int64_t currentNode_ = -1;
+    int64_t runCursor_ = -1;
     std::optional<exec::SubgraphFrame> frame_;
     std::vector<exec::SubgraphBreakpoint> subgraphBreakpoints_;
     std::vector<ItemRef> highlight_;

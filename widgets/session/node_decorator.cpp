@@ -46,9 +46,9 @@ void NodeDecorator::update() {
     session_->setSubgraphBreakpoints(c_->subgraphBreakpoints());
     // Inside a cond's branch or a loop's body the op is where the run stands (its call site).
     const auto& frame = c_->frame();
-    const int64_t cursor = frame ? frame->node : c_->cursor();
+    const int64_t cursor = frame ? frame->node : c_->runCursor();
     const int64_t current = cursor < static_cast<int64_t>(n) ? cursor : -1;
-    if (session_->currentNode() != current) session_->setCurrentNode(current);
+    if (session_->runCursor() != current) session_->setRunCursor(current);
     session_->setSubgraphFrame(frame);
 }
 
@@ -59,7 +59,7 @@ void NodeDecorator::decorateNodes(const OverlayScale* scale) {
     const auto& values = c_->overlayValues();
     std::vector<NodeDecoration> decs(n);
     // Before anything ran, nodes are plain; after, the ones not yet run are "pending".
-    const bool started = c_->cursor() > 0 || c_->lastRunFailed();
+    const bool started = c_->runCursor() > 0 || c_->lastRunFailed();
     // Inside a cond's branch or a loop's body the next node is there, not after the op.
     const bool inFrame = c_->frame().has_value();
     for (size_t i = 0; i < n && i < infos.size(); ++i) {

@@ -5,7 +5,7 @@
 // done / failed, breakpoint, red mark, overlay colour and badge), per
 // placeholder (red mark while its value is missing), per closed module (the
 // overlay aggregated over its ops), the placeholders whose missing value is now
-// supplied, and the current node. The controller schedules work and keeps
+// supplied, and the run cursor. The controller schedules work and keeps
 // snapshots; this object only draws conclusions from them, each time the
 // controller announces a new snapshot.
 #include <utility>
