@@ -7,12 +7,15 @@
 #include "exec_test_util.h"
 
 #include "core/exec/engine/session.h"
+#include "core/exec/numerics/error_metric_table.h"
 #include "core/exec/numerics/error_report.h"
 #include "core/exec/numerics/error_report_file.h"
 #include "core/io/tensor_file.h"
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
+#include <map>
 #include <sstream>
 
 #include <QtTest/QtTest>
@@ -219,6 +222,38 @@ private Q_SLOTS:
         const std::string out = errorReportJson(rep);
         const std::string want = "\"max_abs\": " + text.toStdString() + ",";
         QVERIFY2(out.find(want) != std::string::npos, out.c_str());
+    }
+
+    // Both writers take the metrics from one table (error_metric_table.h):
+    // each metric's own value under its own key, in JSON and in CSV.
+    void writersCarryEveryMetricUnderItsKey() {
+        ErrorReport rep;
+        OutputError row;
+        row.nodeName = row.output = row.opType = "n";
+        row.metrics.maxAbs = 1.5, row.metrics.maxRel = 2.5, row.metrics.meanAbs = 3.5;
+        row.metrics.mse = 4.5, row.metrics.cosine = 0.25, row.metrics.sqnrDb = 42.5;
+        rep.outputs.push_back(row);
+        const std::map<std::string, std::string> want{{"max_abs", "1.5"}, {"max_rel", "2.5"}, {"mean_abs", "3.5"},
+                                                      {"mse", "4.5"},     {"cosine", "0.25"}, {"sqnr_db", "42.5"}};
+        QCOMPARE(kErrorMetrics.size(), want.size());
+        const std::string json = errorReportJson(rep);
+        for (const auto& [key, value] : want)
+            QVERIFY2(json.find("\"" + key + "\": " + value + ",") != std::string::npos, (key + "\n" + json).c_str());
+        const std::string csv = errorReportCsv(rep);
+        const auto header = csv.substr(0, csv.find('\n'));
+        const auto line = csv.substr(csv.find('\n') + 1);
+        auto fields = [](const std::string& text) {
+            std::vector<std::string> out;
+            std::stringstream in(text);
+            for (std::string f; std::getline(in, f, ',');) out.push_back(f);
+            return out;
+        };
+        const auto names = fields(header), values = fields(line);
+        for (const auto& [key, value] : want) {
+            const auto at = std::find(names.begin(), names.end(), key);
+            QVERIFY2(at != names.end(), (key + " not in " + header).c_str());
+            QCOMPARE(values[static_cast<size_t>(at - names.begin())], value);
+        }
     }
 };
 

@@ -73,14 +73,11 @@ QString overlayName(exec::OverlayKind kind) {
     case exec::OverlayKind::Time: return QObject::tr("time");
     case exec::OverlayKind::MaxAbs: return QObject::tr("max |x|");
     case exec::OverlayKind::NanInf: return QObject::tr("NaN/Inf");
-    case exec::OverlayKind::Difference: return QObject::tr("max abs error");
-    case exec::OverlayKind::ErrorMaxRel: return QObject::tr("max rel error");
-    case exec::OverlayKind::ErrorMeanAbs: return QObject::tr("mean abs error");
-    case exec::OverlayKind::ErrorMse: return QObject::tr("MSE");
-    case exec::OverlayKind::ErrorCosine: return QObject::tr("cosine similarity");
-    case exec::OverlayKind::ErrorSqnr: return QObject::tr("SQNR (dB)");
     case exec::OverlayKind::Imported: return QObject::tr("imported node data");
+    default: break;
     }
+    // The error metrics: their titles (error_metric_table.h).
+    if (const exec::ErrorMetricInfo* metric = exec::errorMetricOfOverlay(kind)) return QObject::tr(metric->title);
     return {};
 }
 

@@ -12,6 +12,7 @@
 #include <QTabWidget>
 #include <QTimer>
 
+#include "core/exec/numerics/error_metric_table.h"
 #include "widgets/debugger/debugger_ui.h"
 #include "widgets/debugger/tensor_viewer.h"
 #include "widgets/debugger/tensor_viewer_area.h"
@@ -130,16 +131,11 @@ void runDebuggerScript(const QCommandLineParser& p, DebuggerUi& ui, const QStrin
     auto finish = [c, ui, select, done, &p] {
         const QString ov = p.value(QStringLiteral("overlay")).toLower();
         using K = exec::OverlayKind;
-        const std::map<QString, K> kinds{{QStringLiteral("none"), K::None},
-                                         {QStringLiteral("time"), K::Time},
-                                         {QStringLiteral("maxabs"), K::MaxAbs},
-                                         {QStringLiteral("naninf"), K::NanInf},
-                                         {QStringLiteral("diff"), K::Difference},
-                                         {QStringLiteral("maxrel"), K::ErrorMaxRel},
-                                         {QStringLiteral("meanabs"), K::ErrorMeanAbs},
-                                         {QStringLiteral("mse"), K::ErrorMse},
-                                         {QStringLiteral("cosine"), K::ErrorCosine},
-                                         {QStringLiteral("sqnr"), K::ErrorSqnr}};
+        std::map<QString, K> kinds{{QStringLiteral("none"), K::None},
+                                   {QStringLiteral("time"), K::Time},
+                                   {QStringLiteral("maxabs"), K::MaxAbs},
+                                   {QStringLiteral("naninf"), K::NanInf}};
+        for (const auto& metric : exec::kErrorMetrics) kinds.emplace(QLatin1String(metric.option), metric.overlay);
         if (p.isSet(QStringLiteral("node-data")))
             c->importNodeData(p.value(QStringLiteral("node-data")));
         else if (kinds.count(ov))

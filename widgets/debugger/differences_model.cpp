@@ -12,16 +12,14 @@ namespace irscope::widgets {
 
 namespace {
 
+// The metric columns are the table's rows, in its order (error_metric_table.h).
+static_assert(DifferencesModel::Sqnr - DifferencesModel::kFirstMetric + 1 ==
+              static_cast<int>(exec::kErrorMetrics.size()));
+
 std::optional<exec::NodeMetric> metricOfColumn(int column) {
-    switch (column) {
-    case DifferencesModel::MaxAbs: return exec::NodeMetric::MaxAbs;
-    case DifferencesModel::MaxRel: return exec::NodeMetric::MaxRel;
-    case DifferencesModel::MeanAbs: return exec::NodeMetric::MeanAbs;
-    case DifferencesModel::Mse: return exec::NodeMetric::Mse;
-    case DifferencesModel::Cosine: return exec::NodeMetric::Cosine;
-    case DifferencesModel::Sqnr: return exec::NodeMetric::SqnrDb;
-    default: return std::nullopt;
-    }
+    const int k = column - DifferencesModel::kFirstMetric;
+    if (k < 0 || k >= static_cast<int>(exec::kErrorMetrics.size())) return std::nullopt;
+    return exec::kErrorMetrics[static_cast<size_t>(k)].metric;
 }
 
 QString number(double v) {
@@ -147,27 +145,28 @@ QVariant DifferencesModel::data(const QModelIndex& index, int role) const {
 }
 
 QVariant DifferencesModel::headerData(int section, Qt::Orientation orientation, int role) const {
-    if (orientation != Qt::Horizontal) return {};
-    static const char* const titles[Count] = {
-        "Node", "Op",     "Output",    "Shape",      "Max abs",           "Max rel", "Mean abs",
-        "MSE",  "Cosine", "SQNR (dB)", "Mismatches", "NaN+Inf run / ref", "Verdict"};
-    static const char* const tips[Count] = {
-        "The node, in execution order",
-        "Its ATen op",
-        "The output tensor measured",
-        "Its shape",
-        "max |run − reference|",
-        "max |run − reference| / |reference|",
-        "mean |run − reference|",
-        "mean (run − reference)²",
-        "cosine similarity of run and reference (1: same direction)",
-        "10·log10(‖reference‖² / ‖reference − run‖²); +inf when equal",
-        "Elements outside the tolerance (unequal, for integers and bools) of all elements",
-        "NaN and Inf counts in the run and in the reference",
-        "allclose under the tolerance (rtol, atol)"};
-    if (section < 0 || section >= Count) return {};
-    if (role == Qt::DisplayRole) return tr(titles[section]);
-    if (role == Qt::ToolTipRole) return tr(tips[section]);
+    if (orientation != Qt::Horizontal || section < 0 || section >= Count) return {};
+    // The metric columns: the table's titles and meanings (error_metric_table.h).
+    if (const auto metric = metricOfColumn(section)) {
+        const exec::ErrorMetricInfo* info = exec::errorMetricInfo(*metric);
+        if (role == Qt::DisplayRole) return tr(info->title);
+        if (role == Qt::ToolTipRole) return tr(info->meaning);
+        return {};
+    }
+    static const char* const titles[Count] = {"Node", "Op", "Output", "Shape"};
+    static const char* const tips[Count] = {"The node, in execution order", "Its ATen op", "The output tensor measured",
+                                            "Its shape"};
+    const char* title = section < kFirstMetric  ? titles[section]
+                        : section == Mismatches ? "Mismatches"
+                        : section == NanInf     ? "NaN+Inf run / ref"
+                                                : "Verdict";
+    const char* tip = section < kFirstMetric ? tips[section]
+                      : section == Mismatches
+                          ? "Elements outside the tolerance (unequal, for integers and bools) of all elements"
+                      : section == NanInf ? "NaN and Inf counts in the run and in the reference"
+                                          : "allclose under the tolerance (rtol, atol)";
+    if (role == Qt::DisplayRole) return tr(title);
+    if (role == Qt::ToolTipRole) return tr(tip);
     return {};
 }
 

@@ -1,7 +1,7 @@
 #pragma once
 // DifferencesModel: the Differences dock's table, one row per node output
 // measured against the reference (the controller's errorRows), with every
-// metric of core/exec/numerics/error_metrics.h as a column. Numbers sort as numbers (Qt::UserRole,
+// metric of core/exec/numerics/error_metric_table.h as a column. Numbers sort as numbers (Qt::UserRole,
 // NaN as the worst value of its column); a cell across a user threshold and
 // a failing row are tinted. "Failing only" is the proxy's business
 // (DifferencesFilter), through flagged().
@@ -35,6 +35,8 @@ public:
         Verdict,
         Count
     };
+    // MaxAbs..Sqnr: one column per row of exec::kErrorMetrics, in its order.
+    static constexpr int kFirstMetric = MaxAbs;
     static constexpr int kSortRole = Qt::UserRole;
     static constexpr int kNodeRole = Qt::UserRole + 1;    // the row's node index
     static constexpr int kTensorRole = Qt::UserRole + 2;  // its output's tensor name

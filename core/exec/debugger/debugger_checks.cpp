@@ -24,15 +24,8 @@ namespace irscope::exec {
 namespace {
 
 std::optional<NodeMetric> metricOfOverlay(OverlayKind kind) {
-    switch (kind) {
-    case OverlayKind::Difference: return NodeMetric::MaxAbs;
-    case OverlayKind::ErrorMaxRel: return NodeMetric::MaxRel;
-    case OverlayKind::ErrorMeanAbs: return NodeMetric::MeanAbs;
-    case OverlayKind::ErrorMse: return NodeMetric::Mse;
-    case OverlayKind::ErrorCosine: return NodeMetric::Cosine;
-    case OverlayKind::ErrorSqnr: return NodeMetric::SqnrDb;
-    default: return std::nullopt;
-    }
+    if (const ErrorMetricInfo* info = errorMetricOfOverlay(kind)) return info->metric;
+    return std::nullopt;
 }
 
 std::string readText(const std::string& path) {

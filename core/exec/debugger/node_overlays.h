@@ -7,24 +7,9 @@
 #include <cstdint>
 #include <vector>
 
-namespace irscope::exec {
+#include "core/exec/numerics/overlay_kind.h"
 
-// Difference and the Error* kinds are the reference check's metrics (max
-// abs, max rel, mean abs, MSE, cosine, SQNR per node: the worst over its
-// outputs); Imported is node data loaded from a file.
-enum class OverlayKind {
-    None,
-    Time,
-    MaxAbs,
-    NanInf,
-    Difference,
-    ErrorMaxRel,
-    ErrorMeanAbs,
-    ErrorMse,
-    ErrorCosine,
-    ErrorSqnr,
-    Imported
-};
+namespace irscope::exec {
 
 class NodeOverlays {
 public:

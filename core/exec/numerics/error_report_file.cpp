@@ -1,5 +1,7 @@
 #include "core/exec/numerics/error_report_file.h"
 
+#include "core/exec/numerics/error_metric_table.h"
+
 #include <algorithm>
 #include <charconv>
 #include <cmath>
@@ -151,12 +153,7 @@ std::string errorReportJson(const ErrorReport& report) {
         w.string("output", row.output);
         w.integer("index", row.index);
         w.string("op_type", row.opType);
-        w.real("max_abs", m.maxAbs);
-        w.real("max_rel", m.maxRel);
-        w.real("mean_abs", m.meanAbs);
-        w.real("mse", m.mse);
-        w.real("cosine", m.cosine);
-        w.real("sqnr_db", m.sqnrDb);
+        for (const auto& metric : kErrorMetrics) w.real(metric.key, m.*(metric.field));
         w.boolean("ok", !row.failing);
         w.boolean("exact", m.exact);
         w.integer("numel", m.numel);
@@ -182,17 +179,19 @@ std::string errorReportJson(const ErrorReport& report) {
 }
 
 std::string errorReportCsv(const ErrorReport& report) {
-    std::string out =
-        "node,output,index,op_type,max_abs,max_rel,mean_abs,mse,cosine,sqnr_db,ok,exact,numel,mismatches,"
-        "nan_actual,inf_actual,nan_reference,inf_reference,dtype_differs,problem,rtol,atol\n";
+    std::string out = "node,output,index,op_type,";
+    for (const auto& metric : kErrorMetrics) out += std::string(metric.key) + ",";
+    out +=
+        "ok,exact,numel,mismatches,nan_actual,inf_actual,nan_reference,inf_reference,dtype_differs,problem,rtol,"
+        "atol\n";
     for (const auto& row : report.outputs) {
         const ErrorMetrics& m = row.metrics;
         out += csvField(row.nodeName) + "," + csvField(row.output) + "," + std::to_string(row.index) + "," +
-               csvField(row.opType) + "," + numberText(m.maxAbs) + "," + numberText(m.maxRel) + "," +
-               numberText(m.meanAbs) + "," + numberText(m.mse) + "," + numberText(m.cosine) + "," +
-               numberText(m.sqnrDb) + "," + (row.failing ? "false" : "true") + "," + (m.exact ? "true" : "false") +
-               "," + std::to_string(m.numel) + "," + std::to_string(m.mismatches) + "," + std::to_string(m.nanActual) +
-               "," + std::to_string(m.infActual) + "," + std::to_string(m.nanReference) + "," +
+               csvField(row.opType) + ",";
+        for (const auto& metric : kErrorMetrics) out += numberText(m.*(metric.field)) + ",";
+        out += std::string(row.failing ? "false" : "true") + "," + (m.exact ? "true" : "false") + "," +
+               std::to_string(m.numel) + "," + std::to_string(m.mismatches) + "," + std::to_string(m.nanActual) + "," +
+               std::to_string(m.infActual) + "," + std::to_string(m.nanReference) + "," +
                std::to_string(m.infReference) + "," + (row.dtypeDiffers ? "true" : "false") + "," +
                csvField(m.problem) + "," + numberText(m.tolerance.rtol) + "," + numberText(m.tolerance.atol) + "\n";
     }

@@ -10,22 +10,17 @@
 namespace irscope::exec {
 
 const char* nodeMetricName(NodeMetric m) {
-    switch (m) {
-    case NodeMetric::MaxAbs: return "max_abs";
-    case NodeMetric::MaxRel: return "max_rel";
-    case NodeMetric::MeanAbs: return "mean_abs";
-    case NodeMetric::Mse: return "mse";
-    case NodeMetric::Cosine: return "cosine";
-    case NodeMetric::SqnrDb: return "sqnr_db";
-    case NodeMetric::TimeMs: return "time_ms";
-    }
-    return "?";
+    if (const ErrorMetricInfo* info = errorMetricInfo(m)) return info->key;
+    return m == NodeMetric::TimeMs ? "time_ms" : "?";
 }
 
 const std::vector<NodeMetric>& allNodeMetrics() {
-    static const std::vector<NodeMetric> all = {NodeMetric::MaxAbs, NodeMetric::MaxRel, NodeMetric::MeanAbs,
-                                                NodeMetric::Mse,    NodeMetric::Cosine, NodeMetric::SqnrDb,
-                                                NodeMetric::TimeMs};
+    static const std::vector<NodeMetric> all = [] {
+        std::vector<NodeMetric> v;
+        for (const auto& m : kErrorMetrics) v.push_back(m.metric);
+        v.push_back(NodeMetric::TimeMs);
+        return v;
+    }();
     return all;
 }
 
@@ -35,21 +30,15 @@ std::optional<NodeMetric> nodeMetricNamed(const std::string& name) {
     return std::nullopt;
 }
 
-bool higherIsBetter(NodeMetric m) { return m == NodeMetric::Cosine || m == NodeMetric::SqnrDb; }
+bool higherIsBetter(NodeMetric m) {
+    const ErrorMetricInfo* info = errorMetricInfo(m);
+    return info && info->higherIsBetter;
+}
 
 double metricOf(const OutputError& row, NodeMetric metric) {
-    const ErrorMetrics& m = row.metrics;
-    if (!m.comparable()) return std::numeric_limits<double>::quiet_NaN();
-    switch (metric) {
-    case NodeMetric::MaxAbs: return m.maxAbs;
-    case NodeMetric::MaxRel: return m.maxRel;
-    case NodeMetric::MeanAbs: return m.meanAbs;
-    case NodeMetric::Mse: return m.mse;
-    case NodeMetric::Cosine: return m.cosine;
-    case NodeMetric::SqnrDb: return m.sqnrDb;
-    case NodeMetric::TimeMs: break;
-    }
-    return std::numeric_limits<double>::quiet_NaN();
+    const ErrorMetricInfo* info = errorMetricInfo(metric);
+    if (!info || !row.metrics.comparable()) return std::numeric_limits<double>::quiet_NaN();
+    return row.metrics.*(info->field);
 }
 
 double worseOf(NodeMetric metric, double a, double b) {

@@ -9,14 +9,13 @@
 #include <string>
 #include <vector>
 
+#include "core/exec/numerics/error_metric_table.h"
 #include "core/exec/numerics/error_report.h"
 #include "core/export/node_data.h"
 
 namespace irscope::exec {
 
-enum class NodeMetric { MaxAbs, MaxRel, MeanAbs, Mse, Cosine, SqnrDb, TimeMs };
-
-// "max_abs", "max_rel", "mean_abs", "mse", "cosine", "sqnr_db", "time_ms".
+// The error metrics' keys (error_metric_table.h), and "time_ms".
 const char* nodeMetricName(NodeMetric metric);
 std::optional<NodeMetric> nodeMetricNamed(const std::string& name);
 const std::vector<NodeMetric>& allNodeMetrics();
