@@ -8,6 +8,7 @@
 
 #include <QRegularExpression>
 
+#include "core/exec/repro/repro_extract.h"
 #include "core/ir/file_replace.h"
 #include "widgets/common/qt_text.h"
 #include "widgets/session/loaded_document.h"
@@ -186,7 +187,7 @@ void DebugController::extract(std::vector<int64_t> nodes, const QString& path) {
          [this, nodes = std::move(nodes), p = path.toStdString(), rerun](exec::Debugger& d) mutable -> Continuation {
              QString error, message, command;
              try {
-                 const exec::Debugger::Extracted e = d.extract(std::move(nodes), p);
+                 const exec::Extracted e = exec::extractRepro(d, std::move(nodes), p);
                  message = tr("extracted %1 nodes (%2 inputs, %3 outputs) to %4")
                                .arg(e.nodes)
                                .arg(e.inputs.size())

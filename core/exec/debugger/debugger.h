@@ -286,20 +286,9 @@ public:
     exporter::NodeData nodeData(NodeMetric metric) const;
     void exportNodeData(const std::string& path, NodeMetric metric) const;
 
-    // ---- cutting a repro (debugger_extract.cpp)
-    struct Extracted {
-        size_t nodes = 0;
-        std::vector<std::string> inputs, outputs;      // tensor names at the cut
-        std::string irPath, inputsPath, expectedPath;  // the value files are "" when not written
-        std::string note;                              // why the values were not written, if they were not
-    };
-    // Cuts `nodes` (indices) out as a runnable IR at `irPath`, with the values
-    // at the cut from this run beside it (<stem>.inputs.pt, <stem>.expected.pt):
-    // runs up to the selection's last node first when it has not got there.
-    // Value files are replaced only when `irPath` itself existed (the user
-    // chose to replace that extract). Throws std::invalid_argument (the
-    // selection) or std::runtime_error (a file).
-    Extracted extract(std::vector<int64_t> nodes, const std::string& irPath);
+    // Cutting a repro is repro's (core/exec/repro/repro_extract.h): it reads
+    // this session's run, and runs up to the cut when it must.
+    friend struct ReproAccess;
 
 private:
     RunStatus finish(const RunResult& result);

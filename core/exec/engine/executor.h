@@ -71,11 +71,11 @@ public:
     void setDtypeCheck(bool on);
 
     // Casts each node's floating inputs before it runs, for a reference run in
-    // another dtype (reference/autocast_run.cpp). `everyOp` (float64, float32):
+    // another dtype (engine/autocast_run.cpp). `everyOp` (float64, float32):
     // the weights and inputs are cast by the caller, and every floating result
     // a node makes anew (not a view or an in-place write) is cast to `dtype`
     // right after it, so that tensors made inside the graph follow. Otherwise (float16, bfloat16) as torch.autocast
-    // does on the CPU (reference/autocast_rules.h), and an op that fails in the
+    // does on the CPU (engine/autocast_rules.h), and an op that fails in the
     // reduced dtype (no kernel for it in this libtorch, a dtype clash) runs
     // again with its floating inputs in float32. Written inputs of in-place ops
     // are never cast. Off by default: the run is the user's graph as it is.

@@ -4,7 +4,7 @@
 // rounded), and its fresh results are rounded back to the reduced dtype, as
 // that kernel's would be (PyTorch's CPU half kernels accumulate in float32
 // too). The user's own run takes this path when such a node fails, and so
-// does a reduced-precision reference run (reference/autocast_run.cpp). Each
+// does a reduced-precision reference run (engine/autocast_run.cpp). Each
 // node that did is kept with libtorch's reason (Executor::widenedNodes), so
 // the run summary and Properties can say so.
 //

@@ -10,7 +10,7 @@
 #include <ATen/ATen.h>
 
 #include "core/exec/engine/exec_error.h"
-#include "core/exec/reference/autocast_rules.h"
+#include "core/exec/engine/autocast_rules.h"
 
 namespace irscope::exec {
 namespace {

@@ -1,4 +1,4 @@
-#include "core/exec/reference/autocast_rules.h"
+#include "core/exec/engine/autocast_rules.h"
 
 #include <string>
 #include <unordered_map>

@@ -1,6 +1,5 @@
-// The Debugger's "Extract as runnable IR…": the cut from
-// core/ir/subgraph.h, the values at it from this session's run
-// (core/exec/repro/cut_values.h), written beside each other.
+#include "core/exec/repro/repro_extract.h"
+
 #include <ATen/ATen.h>
 
 #include <filesystem>
@@ -14,8 +13,16 @@
 
 namespace irscope::exec {
 
-Debugger::Extracted Debugger::extract(std::vector<int64_t> nodes, const std::string& irPath) {
+// What of the debugger's session the cut reads and runs (a friend of Debugger).
+struct ReproAccess {
+    static Debugger::Impl& impl(Debugger& d) { return *d.d_; }
+    static RunStatus runTo(Debugger& d, int64_t node) { return d.runTo(node); }
+};
+
+Extracted extractRepro(Debugger& debugger, std::vector<int64_t> nodes, const std::string& irPath) {
     namespace fs = std::filesystem;
+    auto* d_ = &ReproAccess::impl(debugger);
+    auto runTo = [&debugger](int64_t node) { return ReproAccess::runTo(debugger, node); };
     const ir::Subgraph cut = ir::extractSubgraph(d_->index(), std::move(nodes));
     Extracted out;
     out.nodes = cut.graph.nodes.size();
