@@ -31,6 +31,7 @@
 #include "widgets/session/debug_controller.h"
 #include "widgets/session/graph_session.h"
 #include "widgets/session/loaded_document.h"
+#include "widgets/session/numeric_checks.h"
 
 using namespace irscope;
 using namespace irscope::widgets;
@@ -273,7 +274,7 @@ private slots:
         QVERIFY(f.open(QIODevice::ReadOnly));
         const auto want = QJsonDocument::fromJson(f.readAll()).object();
         double leaky = -1, linear = -1;
-        for (const auto& r : c->errorRows()) {
+        for (const auto& r : c->checks()->errorRows()) {
             if (r.nodeName == "leaky_relu") leaky = r.metrics.maxAbs;
             if (r.nodeName == "linear") linear = r.metrics.maxAbs;
         }

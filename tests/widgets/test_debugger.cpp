@@ -50,6 +50,7 @@
 #include "widgets/session/debug_controller.h"
 #include "widgets/session/graph_session.h"
 #include "widgets/session/loaded_document.h"
+#include "widgets/session/numeric_checks.h"
 
 using namespace irscope;
 using namespace irscope::widgets;
@@ -228,23 +229,23 @@ private slots:
         for (int64_t n = first; n <= last; ++n) QCOMPARE(session()->nodeDecoration(n)->state, RunMark::Done);
         QCOMPARE(*session()->moduleStatus(block1), QStringLiteral("done"));
         // Overlays aggregate onto the closed box: max |x| is the block's largest, time the sum.
-        ctl()->setOverlay(exec::OverlayKind::MaxAbs);
+        ctl()->checks()->setOverlay(exec::OverlayKind::MaxAbs);
         QVERIFY(irscope::test::waitIdle(*ctl()));
         double maxAbs = 0, seconds = 0;
         for (int64_t n = first; n <= last; ++n)
-            maxAbs = std::max(maxAbs, ctl()->overlayValues()[static_cast<size_t>(n)]);
+            maxAbs = std::max(maxAbs, ctl()->checks()->overlayValues()[static_cast<size_t>(n)]);
         QVERIFY(session()->moduleDecoration(block1));
         QCOMPARE(session()->moduleDecoration(block1)->badge, QString::number(maxAbs, 'g', 3));
         QVERIFY(session()->moduleDecoration(block1)->overlay.isValid());
-        ctl()->setOverlay(exec::OverlayKind::Time);
+        ctl()->checks()->setOverlay(exec::OverlayKind::Time);
         QVERIFY(irscope::test::waitIdle(*ctl()));
-        for (int64_t n = first; n <= last; ++n) seconds += ctl()->overlayValues()[static_cast<size_t>(n)];
+        for (int64_t n = first; n <= last; ++n) seconds += ctl()->checks()->overlayValues()[static_cast<size_t>(n)];
         const QString expected = seconds < 1e-3 ? QString::number(seconds * 1e6, 'f', 0) + QStringLiteral(" µs")
                                                 : QString::number(seconds * 1e3, 'f', 2) + QStringLiteral(" ms");
         QCOMPARE(session()->moduleDecoration(block1)->badge, expected);
         QVERIFY(std::abs(session()->moduleSeconds(block1) - seconds) <=
                 1e-9 + 1e-6 * seconds);  // the Modules dock's Time
-        ctl()->setOverlay(exec::OverlayKind::None);
+        ctl()->checks()->setOverlay(exec::OverlayKind::None);
         QVERIFY(irscope::test::waitIdle(*ctl()));
         // Up to layer2.0's first op, then F11: the block opens, nothing runs.
         const int64_t first2 = tree->module(static_cast<modules::ModuleId>(block2)).firstNode;
@@ -552,14 +553,14 @@ private slots:
         ctl()->loadInputs(irFixture("llama_block.inputs.pt"));
         ctl()->loadReferenceIntermediates(irFixture("llama_block.intermediates_bad.pt"));
         // Another CPU's BLAS differs from the fixtures' by an ulp; the planted error is 1.0.
-        ctl()->setTolerance(1e-5, 1e-6);
+        ctl()->checks()->setTolerance(1e-5, 1e-6);
         QVERIFY(irscope::test::waitIdle(*ctl()));
         trigger(ui_.continueAction);
         ui_.overlay->setCurrentIndex(4);  // difference
         QVERIFY(irscope::test::waitIdle(*ctl()));
         trigger(ui_.divergenceAction);
-        QVERIFY(ctl()->divergence().found);
-        QCOMPARE(QString::fromStdString(ctl()->divergence().nodeName), QStringLiteral("mul_4"));
+        QVERIFY(ctl()->checks()->divergence().found);
+        QCOMPARE(QString::fromStdString(ctl()->checks()->divergence().nodeName), QStringLiteral("mul_4"));
         const int64_t n = nodeIndex(QStringLiteral("mul_4"));
         QCOMPARE(session()->selection(), ItemRef::node(n));
         QVERIFY(session()->nodeDecoration(n)->overlay.isValid());
@@ -572,12 +573,12 @@ private slots:
         // Overlays: time and NaN/Inf are computed for every node.
         ui_.overlay->setCurrentIndex(1);
         QVERIFY(irscope::test::waitIdle(*ctl()));
-        QCOMPARE(ctl()->overlayValues().size(), size_t(ctl()->nodeCount()));
+        QCOMPARE(ctl()->checks()->overlayValues().size(), size_t(ctl()->nodeCount()));
         QVERIFY(!session()->nodeDecoration(0)->badge.isEmpty());
         // Difference overlay: badges only on nodes that differ (none on the matching ones).
         ui_.overlay->setCurrentIndex(4);
         QVERIFY(irscope::test::waitIdle(*ctl()));
-        const auto& ov = ctl()->overlayValues();
+        const auto& ov = ctl()->checks()->overlayValues();
         for (int64_t i = 0; i < ctl()->nodeCount(); ++i) {
             const auto* d = session()->nodeDecoration(i);
             if (ov[i] == 0)

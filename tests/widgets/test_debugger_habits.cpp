@@ -41,6 +41,7 @@
 #include "widgets/session/debug_controller.h"
 #include "widgets/session/graph_session.h"
 #include "widgets/session/loaded_document.h"
+#include "widgets/session/numeric_checks.h"
 
 using namespace irscope;
 using namespace irscope::widgets;
@@ -385,8 +386,8 @@ private slots:
         QSignalSpy relaid(session(), &GraphSession::layoutChanged);
         session()->setGroupByModule(false);
         QVERIFY(relaid.wait(20000));
-        trigger(ui_.continueAction);                            // the run key appears
-        ctl()->setOverlay(irscope::exec::OverlayKind::MaxAbs);  // and the overlay's
+        trigger(ui_.continueAction);                                      // the run key appears
+        ctl()->checks()->setOverlay(irscope::exec::OverlayKind::MaxAbs);  // and the overlay's
         QVERIFY(irscope::test::waitIdle(*ctl()));
         const auto legends = view()->findChildren<OverlayLegend*>();
         QCOMPARE(legends.size(), 2);

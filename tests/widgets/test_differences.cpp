@@ -40,6 +40,7 @@
 #include "widgets/session/debug_controller.h"
 #include "widgets/session/graph_session.h"
 #include "widgets/session/loaded_document.h"
+#include "widgets/session/numeric_checks.h"
 
 using namespace irscope;
 using namespace irscope::widgets;
@@ -75,7 +76,7 @@ class TestDifferences : public QObject {
         exec::ReferenceChoice c;
         c.kind = exec::ReferenceChoice::Kind::Weights;
         c.weightsPath = irFixture(QStringLiteral("llama_block.weights.pt")).toStdString();
-        ctl()->setReferenceChoice(c);
+        ctl()->checks()->setReferenceChoice(c);
         QVERIFY(irscope::test::waitIdle(*ctl()));
     }
     void runToEnd() {
@@ -132,7 +133,7 @@ private slots:
         ctl()->loadWeights(irFixture(QStringLiteral("simple_mlp.weights.pt")));
         ctl()->loadInputs(irFixture(QStringLiteral("simple_mlp.inputs.pt")));
         ctl()->loadExpected(irFixture(QStringLiteral("simple_mlp.expected.pt")));
-        ctl()->findFirstDivergence();
+        ctl()->checks()->findFirstDivergence();
         QVERIFY(irscope::test::waitIdle(*ctl()));
         auto* label = window_->findChild<QLabel*>(QStringLiteral("divergenceLabel"));
         QVERIFY(label);
@@ -157,7 +158,7 @@ private slots:
         exec::ReferenceChoice bf16;
         bf16.kind = exec::ReferenceChoice::Kind::Dtype;
         bf16.dtype = "bfloat16";
-        ctl()->setReferenceChoice(bf16);
+        ctl()->checks()->setReferenceChoice(bf16);
         QVERIFY(irscope::test::waitIdle(*ctl()));
         runToEnd();
         const QString verdict = ctl()->verdict();
@@ -188,7 +189,7 @@ private slots:
         mode->setCurrentIndex(mode->findData(static_cast<int>(exec::ErrorMode::Local)));
         emit mode->activated(mode->currentIndex());
         QVERIFY(irscope::test::waitIdle(*ctl()));
-        QCOMPARE(ctl()->errorMode(), exec::ErrorMode::Local);
+        QCOMPARE(ctl()->checks()->errorMode(), exec::ErrorMode::Local);
         QCOMPARE(table()->model()->rowCount(), 0);  // the run started over
         runToEnd();
         QCOMPARE(failingShown(), QStringList{culprit_});
@@ -244,7 +245,7 @@ private slots:
         exec::ReferenceChoice f64;
         f64.kind = exec::ReferenceChoice::Kind::Dtype;
         f64.dtype = "float64";
-        ctl()->setReferenceChoice(f64);
+        ctl()->checks()->setReferenceChoice(f64);
         QVERIFY(irscope::test::waitIdle(*ctl()));
         runToEnd();
         const int all = table()->model()->rowCount();
@@ -265,7 +266,7 @@ private slots:
         atol->setText(QStringLiteral("1e-8"));
         emit atol->editingFinished();
         QVERIFY(irscope::test::waitIdle(*ctl()));
-        QCOMPARE(ctl()->tolerance().rtol.value_or(-1), 1e-5);
+        QCOMPARE(ctl()->checks()->tolerance().rtol.value_or(-1), 1e-5);
         QVERIFY(table()->model()->rowCount() > 0);  // measured again, no rerun needed
         QVERIFY2(ui_.differences->summary().contains(QLatin1String("rtol 1e-05, atol 1e-08 (set)")),
                  qPrintable(ui_.differences->summary()));
@@ -274,16 +275,16 @@ private slots:
         QCOMPARE(button->text(), QStringLiteral("rtol 1e-05, atol 1e-08"));
         // Not a number: refused, nothing changes.
         QVERIFY(!ui_.differences->setTolerance(QStringLiteral("tight"), QString()));
-        QCOMPARE(ctl()->tolerance().atol.value_or(-1), 1e-8);
+        QCOMPARE(ctl()->checks()->tolerance().atol.value_or(-1), 1e-8);
 
         // A new window starts with the user's tolerance.
         open();
-        QCOMPARE(ctl()->tolerance().rtol.value_or(-1), 1e-5);
-        QCOMPARE(ctl()->tolerance().atol.value_or(-1), 1e-8);
+        QCOMPARE(ctl()->checks()->tolerance().rtol.value_or(-1), 1e-5);
+        QCOMPARE(ctl()->checks()->tolerance().atol.value_or(-1), 1e-8);
         QCOMPARE(ui_.differences->findChild<QLineEdit*>(QStringLiteral("atolEdit"))->text(), QStringLiteral("1e-08"));
         // Cleared: the dtypes' defaults again, and forgotten.
         QVERIFY(ui_.differences->setTolerance(QString(), QString()));
-        QVERIFY(!ctl()->tolerance().userSet());
+        QVERIFY(!ctl()->checks()->tolerance().userSet());
         QVERIFY(!QSettings().contains(QStringLiteral("differences/atol")));
         QCOMPARE(ui_.differences->findChild<QToolButton*>(QStringLiteral("toleranceButton"))->text(),
                  QStringLiteral("Tolerance"));
@@ -345,10 +346,10 @@ private slots:
 
     void overlayByMetricWithLegendAndNodeData() {
         open();
-        ctl()->setErrorMode(exec::ErrorMode::Local);
+        ctl()->checks()->setErrorMode(exec::ErrorMode::Local);
         QVERIFY(irscope::test::waitIdle(*ctl()));
         runToEnd();
-        ctl()->setOverlay(exec::OverlayKind::ErrorSqnr);
+        ctl()->checks()->setOverlay(exec::OverlayKind::ErrorSqnr);
         QVERIFY(irscope::test::waitIdle(*ctl()));
         auto* legend = window_->graphView()->findChild<OverlayLegend*>();
         QVERIFY(legend);
@@ -367,14 +368,14 @@ private slots:
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("sqnr.json"));
         QString written = QStringLiteral("not yet");
-        ctl()->exportNodeData(path, exec::NodeMetric::SqnrDb, [&written](const QString& e) { written = e; });
+        ctl()->checks()->exportNodeData(path, exec::NodeMetric::SqnrDb, [&written](const QString& e) { written = e; });
         QTRY_COMPARE(written, QString());
-        ctl()->setOverlay(exec::OverlayKind::None);
+        ctl()->checks()->setOverlay(exec::OverlayKind::None);
         QVERIFY(irscope::test::waitIdle(*ctl()));
         QVERIFY(!legend->isVisible());
-        ctl()->importNodeData(path);
+        ctl()->checks()->importNodeData(path);
         QVERIFY(irscope::test::waitIdle(*ctl()));
-        QCOMPARE(ctl()->overlay(), exec::OverlayKind::Imported);
+        QCOMPARE(ctl()->checks()->overlay(), exec::OverlayKind::Imported);
         QCOMPARE(ui_.overlay->currentData().toInt(), static_cast<int>(exec::OverlayKind::Imported));
         QVERIFY(legend->isVisible());
         QVERIFY2(legend->title().contains(QLatin1String("thresholds")), qPrintable(legend->title()));
@@ -382,7 +383,7 @@ private slots:
                                 .toObject()[QStringLiteral("first_local")]
                                 .toObject()[QStringLiteral("sqnr_db")]
                                 .toDouble();
-        QVERIFY(std::fabs(ctl()->overlayValues()[i] - want) < 1e-3);
+        QVERIFY(std::fabs(ctl()->checks()->overlayValues()[i] - want) < 1e-3);
         // A file that is not node data: an error naming it, the overlay unchanged.
         const QString bad = dir.filePath(QStringLiteral("bad.json"));
         QFile f(bad);
@@ -390,11 +391,11 @@ private slots:
         f.write("{\"results\": {\"mul\": {\"value\": \"high\"}}}");
         f.close();
         QSignalSpy errors(ctl(), &DebugController::errorOccurred);
-        ctl()->importNodeData(bad);
+        ctl()->checks()->importNodeData(bad);
         QVERIFY(irscope::test::waitIdle(*ctl()));
         QCOMPARE(errors.size(), 1);
         QVERIFY2(errors[0][0].toString().contains(QLatin1String("bad.json")), qPrintable(errors[0][0].toString()));
-        QCOMPARE(ctl()->overlay(), exec::OverlayKind::Imported);
+        QCOMPARE(ctl()->checks()->overlay(), exec::OverlayKind::Imported);
     }
 
     // Watchpoints: on every node from the Debug menu, on one node; listed with breakpoints; the run stops.
@@ -406,7 +407,7 @@ private slots:
         auto* watchDiff = window_->findChild<QAction*>(QStringLiteral("watchDiff"));
         QVERIFY(watchDiff);
         watchDiff->trigger();
-        QVERIFY(ctl()->globalWatch().diff);
+        QVERIFY(ctl()->checks()->globalWatch().diff);
         QCOMPARE(breakpoints->entries().size(), 1);
         QVERIFY(breakpoints->entries()[0].contains(QLatin1String("every node: diff")));
         runToEnd();
@@ -416,13 +417,13 @@ private slots:
         QCOMPARE(session()->selection().index, nodeIndex(culprit_));  // the node that fired, not the next one
         QCOMPARE(ctl()->focusTensor(), culprit_);
         watchDiff->trigger();  // off
-        QVERIFY(!ctl()->globalWatch().any());
+        QVERIFY(!ctl()->checks()->globalWatch().any());
 
         // One node, with a breakpoint beside it.
         const int64_t later = nodeIndex(culprit_) + 3;
         exec::WatchCondition big;
         big.absMax = 1e-30;  // any non-zero output
-        ctl()->setWatch(later, big);
+        ctl()->checks()->setWatch(later, big);
         ctl()->toggleBreakpoint(later - 1);
         QCOMPARE(breakpoints->entries().size(), 2);
         runToEnd();
@@ -431,7 +432,7 @@ private slots:
         QCOMPARE(ctl()->runCursor(), later + 1);  // the watch after its node
         breakpoints->removeAll();
         QVERIFY(breakpoints->entries().isEmpty());
-        QVERIFY(ctl()->watches().empty());
+        QVERIFY(ctl()->checks()->watches().empty());
         runToEnd();
         QVERIFY(ctl()->runCursor() == ctl()->nodeCount());
     }

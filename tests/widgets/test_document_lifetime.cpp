@@ -18,6 +18,7 @@
 #include "widgets/debugger/differences_panel.h"
 #include "widgets/session/debug_controller.h"
 #include "widgets/session/graph_session.h"
+#include "widgets/session/numeric_checks.h"
 
 using namespace irscope;
 using namespace irscope::widgets;
@@ -55,15 +56,15 @@ class TestDocumentLifetime : public QObject {
         exec::ReferenceChoice bf16;
         bf16.kind = exec::ReferenceChoice::Kind::Dtype;
         bf16.dtype = "bfloat16";
-        ctl()->setReferenceChoice(bf16);
-        ctl()->setErrorMode(exec::ErrorMode::Local);
-        ctl()->setOverlay(exec::OverlayKind::ErrorSqnr);
+        ctl()->checks()->setReferenceChoice(bf16);
+        ctl()->checks()->setErrorMode(exec::ErrorMode::Local);
+        ctl()->checks()->setOverlay(exec::OverlayKind::ErrorSqnr);
         QVERIFY(irscope::test::waitIdle(*ctl()));
         failingOnly()->setChecked(true);
         QSignalSpy ready(compare_.session, &CompareSession::diffReady);
         compare_.session->open(irFixture(QStringLiteral("llama_block.meta.json")));
         QVERIFY(ready.wait(30000));
-        QCOMPARE(ctl()->referenceChoice().kind, exec::ReferenceChoice::Kind::Dtype);
+        QCOMPARE(ctl()->checks()->referenceChoice().kind, exec::ReferenceChoice::Kind::Dtype);
     }
 
 private slots:
@@ -75,9 +76,9 @@ private slots:
         setUpEverything();
         QSignalSpy closed(compare_.session, &CompareSession::closed);
         openInWindow(QStringLiteral("simple_mlp.json"));
-        QCOMPARE(ctl()->referenceChoice(), exec::ReferenceChoice{});
-        QCOMPARE(ctl()->errorMode(), exec::ErrorMode::Cumulative);
-        QCOMPARE(ctl()->overlay(), exec::OverlayKind::None);
+        QCOMPARE(ctl()->checks()->referenceChoice(), exec::ReferenceChoice{});
+        QCOMPARE(ctl()->checks()->errorMode(), exec::ErrorMode::Cumulative);
+        QCOMPARE(ctl()->checks()->overlay(), exec::OverlayKind::None);
         QVERIFY(!failingOnly()->isChecked());
         QCOMPARE(closed.count(), 1);
         QVERIFY(!compare_.session->isOpen());
@@ -89,9 +90,9 @@ private slots:
         setUpEverything();
         QSignalSpy ready(compare_.session, &CompareSession::diffReady);
         openInWindow(QStringLiteral("llama_block.json"));  // the same file again
-        QCOMPARE(ctl()->referenceChoice().kind, exec::ReferenceChoice::Kind::Dtype);
-        QCOMPARE(ctl()->errorMode(), exec::ErrorMode::Local);
-        QCOMPARE(ctl()->overlay(), exec::OverlayKind::ErrorSqnr);
+        QCOMPARE(ctl()->checks()->referenceChoice().kind, exec::ReferenceChoice::Kind::Dtype);
+        QCOMPARE(ctl()->checks()->errorMode(), exec::ErrorMode::Local);
+        QCOMPARE(ctl()->checks()->overlay(), exec::OverlayKind::ErrorSqnr);
         QVERIFY(failingOnly()->isChecked());
         QVERIFY(compare_.session->isOpen());
         QVERIFY(ready.count() > 0 || ready.wait(30000));  // B measured against the reloaded A
@@ -112,11 +113,11 @@ private slots:
         QVERIFY(!ctl()->hasDocument());
         QVERIFY(!close->isEnabled());
         QVERIFY(!compare_.session->isOpen());
-        QCOMPARE(ctl()->overlay(), exec::OverlayKind::None);
+        QCOMPARE(ctl()->checks()->overlay(), exec::OverlayKind::None);
         QVERIFY(ctl()->weightRows().empty());
         QVERIFY(!window_->windowTitle().contains(QLatin1String("llama_block")));
         openInWindow(QStringLiteral("llama_block.json"));
-        QCOMPARE(ctl()->referenceChoice(), exec::ReferenceChoice{});
+        QCOMPARE(ctl()->checks()->referenceChoice(), exec::ReferenceChoice{});
         QVERIFY(ctl()->path(exec::ValueFile::Weights).isEmpty());
     }
 };

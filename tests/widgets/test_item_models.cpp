@@ -28,6 +28,7 @@
 #include "widgets/panels/modules_panel.h"
 #include "widgets/session/debug_controller.h"
 #include "widgets/session/graph_session.h"
+#include "widgets/session/numeric_checks.h"
 
 using namespace irscope::widgets;
 
@@ -105,7 +106,7 @@ private slots:
         }
         debug_.continueAction->trigger();
         QVERIFY(irscope::test::waitIdle(*ctl()));
-        QVERIFY(!ctl()->errorRows().empty());
+        QVERIFY(!ctl()->checks()->errorRows().empty());
         // A tensor in the viewer: its slice model comes to life.
         const auto& nodes = window_->session()->document()->graph.nodes;
         ctl()->showTensor(QString::fromStdString(nodes.back().outputs.front().name));

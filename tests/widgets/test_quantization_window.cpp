@@ -19,6 +19,7 @@
 #include "widgets/session/debug_controller.h"
 #include "widgets/session/graph_session.h"
 #include "widgets/session/loaded_document.h"
+#include "widgets/session/numeric_checks.h"
 
 using namespace irscope;
 using namespace irscope::widgets;
@@ -57,14 +58,14 @@ private slots:
         exec::ReferenceChoice choice;
         choice.kind = exec::ReferenceChoice::Kind::Program;
         choice.programPath = quantizationPath(QStringLiteral("pt2e_static_cnn.float.pt2")).toStdString();
-        c->setReferenceChoice(choice);
+        c->checks()->setReferenceChoice(choice);
         QVERIFY(irscope::test::waitIdle(*c));
         ui_.continueAction->trigger();
         QVERIFY(irscope::test::waitIdle(*c));
         QVERIFY(!c->lastRunFailed());
 
         // Each paired tensor measured against the float program's: 10 of them, none exact.
-        const auto& rows = c->errorRows();
+        const auto& rows = c->checks()->errorRows();
         QCOMPARE(static_cast<int>(rows.size()), 10);
         bool input = false;
         for (const auto& r : rows) {
@@ -74,7 +75,7 @@ private slots:
         QVERIFY(input);
 
         // The SQNR overlay: absolute bands, the legend says so; a node at 40-60 dB is pale yellow.
-        c->setOverlay(exec::OverlayKind::ErrorSqnr);
+        c->checks()->setOverlay(exec::OverlayKind::ErrorSqnr);
         QVERIFY(irscope::test::waitIdle(*c));
         auto* legend = window_->graphView()->findChild<OverlayLegend*>();
         QVERIFY(legend);
@@ -96,10 +97,10 @@ private slots:
         // What to keep in float, best first, as PyTorch's reruns rank it.
         auto* panel = window_->panelAs<QuantizationPanel>(kQuantizationPanel);
         QVERIFY(panel);
-        QSignalSpy measured(c, &DebugController::quantizationChanged);
+        QSignalSpy measured(c->checks(), &NumericChecks::quantizationChanged);
         panel->measure();
         QVERIFY(irscope::test::waitIdle(*c));
-        QVERIFY(c->quantization());
+        QVERIFY(c->checks()->quantization());
         const QStringList keep = panel->keepInFloat();
         QCOMPARE(keep.size(), 3);
         QVERIFY2(keep[0].endsWith(QStringLiteral("(quantize_per_tensor_2)")), qPrintable(keep.join(" | ")));
@@ -109,9 +110,9 @@ private slots:
         QVERIFY(s->selection().isNode());
         QCOMPARE(s->document()->graph.nodes[static_cast<size_t>(s->selection().index)].name,
                  std::string("quantize_per_tensor_2"));
-        QVERIFY(!c->quantization()->weights.empty());
-        c->setOverlay(exec::OverlayKind::None);
-        c->setReferenceChoice({});
+        QVERIFY(!c->checks()->quantization()->weights.empty());
+        c->checks()->setOverlay(exec::OverlayKind::None);
+        c->checks()->setReferenceChoice({});
         QVERIFY(irscope::test::waitIdle(*c));
     }
 };

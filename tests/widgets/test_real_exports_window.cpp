@@ -23,6 +23,7 @@
 #include "widgets/main_window/main_window.h"
 #include "widgets/session/debug_controller.h"
 #include "widgets/session/graph_session.h"
+#include "widgets/session/numeric_checks.h"
 
 using namespace irscope::widgets;
 
@@ -103,7 +104,7 @@ private slots:
             c->loadInputs(real(name + QStringLiteral(".inputs.pt")));
         c->loadExpected(real(name + QStringLiteral(".expected.pt")));
         const bool half = isHalf(real(name + QStringLiteral(".json")));
-        c->setTolerance(half ? 2e-2 : 1e-4, half ? 2e-2 : 1e-5);
+        c->checks()->setTolerance(half ? 2e-2 : 1e-4, half ? 2e-2 : 1e-5);
         const QString status = continueToEnd();
         if (cannotRun(name)) {
             // Either it stops before the node it cannot run, saying why, or
@@ -153,7 +154,7 @@ private slots:
                  QFileInfo(real(QStringLiteral("tiny_llama.pt2"))).canonicalFilePath());
         QVERIFY(c->missing().empty());
         c->loadExpected(real(QStringLiteral("tiny_llama.expected.pt")));
-        c->setTolerance(1e-4, 1e-5);
+        c->checks()->setTolerance(1e-4, 1e-5);
         const QString status = continueToEnd();
         QVERIFY2(!c->lastRunFailed(), qPrintable(status));
         QCOMPARE(c->runCursor(), c->nodeCount());
@@ -226,7 +227,7 @@ private slots:
         QVERIFY(window_->programMenu()->actions()[1]->isChecked());
         QVERIFY(c->missing().empty());
         c->loadExpected(real(QStringLiteral("tiny_llama.expected.pt")));
-        c->setTolerance(1e-4, 1e-5);
+        c->checks()->setTolerance(1e-4, 1e-5);
         const QString status = continueToEnd();
         QVERIFY2(!c->lastRunFailed(), qPrintable(status));
         QVERIFY2(c->verdict().startsWith(QLatin1String("outputs match")), qPrintable(status));

@@ -15,6 +15,7 @@
 #include "widgets/session/debug_controller.h"
 #include "widgets/session/graph_session.h"
 #include "widgets/session/loaded_document.h"
+#include "widgets/session/numeric_checks.h"
 
 namespace irscope::widgets {
 
@@ -48,9 +49,9 @@ BreakpointsPanel::BreakpointsPanel(DebugController* c, QWidget* parent)
         if (node >= 0) c_->session()->select(ItemRef::node(node), true);
     });
     connect(c_, &DebugController::nodeStatesChanged, this, &BreakpointsPanel::rebuild);
-    connect(c_, &DebugController::watchesChanged, this, &BreakpointsPanel::rebuild);
+    connect(c_->checks(), &NumericChecks::watchesChanged, this, &BreakpointsPanel::rebuild);
     connect(c_, &DebugController::debuggerReset, this, &BreakpointsPanel::rebuild);
-    connect(c_, &DebugController::checksChanged, this, &BreakpointsPanel::rebuild);
+    connect(c_->checks(), &NumericChecks::checksChanged, this, &BreakpointsPanel::rebuild);
     rebuild();
 }
 
@@ -74,8 +75,8 @@ void BreakpointsPanel::rebuild() {
     std::vector<Entry> entries;
     const LoadedDocument* doc = c_->session()->document();
     const QString noReference =
-        c_->checking() ? QString() : tr("  (no reference yet: the difference part cannot fire)");
-    const exec::WatchCondition global = c_->globalWatch();
+        c_->checks()->checking() ? QString() : tr("  (no reference yet: the difference part cannot fire)");
+    const exec::WatchCondition global = c_->checks()->globalWatch();
     if (global.any())
         entries.push_back(
             {tr("◆ every node: %1").arg(q(exec::watchConditionText(global))) + (global.diff ? noReference : QString()),
@@ -96,7 +97,7 @@ void BreakpointsPanel::rebuild() {
                                        kBreakpoint, static_cast<qint64>(n),
                                        tr("Breakpoint: the run stops before this node (F9 toggles)")});
             }
-        for (const auto& [n, cond] : c_->watches())
+        for (const auto& [n, cond] : c_->checks()->watches())
             if (n >= 0 && n < static_cast<int64_t>(nodes.size()))
                 entries.push_back({tr("◆ after %1: %2").arg(q(nodes[n].name), q(exec::watchConditionText(cond))) +
                                        (cond.diff ? noReference : QString()),
@@ -135,14 +136,14 @@ void BreakpointsPanel::removeSelected() {
     const qint64 node = item->data(kNodeRole).toLongLong();
     switch (item->data(kKindRole).toInt()) {
     case kBreakpoint: c_->toggleBreakpoint(node); break;
-    case kWatch: c_->setWatch(node, {}); break;
-    case kGlobalWatch: c_->setGlobalWatch({}); break;
+    case kWatch: c_->checks()->setWatch(node, {}); break;
+    case kGlobalWatch: c_->checks()->setGlobalWatch({}); break;
     }
 }
 
 void BreakpointsPanel::removeAll() {
-    c_->setGlobalWatch({});
-    for (const auto& entry : c_->watches()) c_->setWatch(entry.first, {});
+    c_->checks()->setGlobalWatch({});
+    for (const auto& entry : c_->checks()->watches()) c_->checks()->setWatch(entry.first, {});
     const auto& infos = c_->nodeInfos();
     for (size_t n = 0; n < infos.size(); ++n)
         if (infos[n].breakpoint) c_->toggleBreakpoint(static_cast<qint64>(n));

@@ -19,6 +19,7 @@
 #include "widgets/session/debug_controller.h"
 #include "widgets/session/graph_session.h"
 #include "widgets/session/loaded_document.h"
+#include "widgets/session/numeric_checks.h"
 
 namespace irscope::widgets {
 
@@ -81,14 +82,14 @@ void runDebuggerScript(const QCommandLineParser& p, DebuggerUi& ui, const QStrin
         {"reference-intermediates", exec::ValueFile::ReferenceIntermediates}};
     for (const auto& [option, file] : files)
         if (p.isSet(QLatin1String(option))) c->load(file, opt(option));
-    if (p.isSet(QStringLiteral("local"))) c->setErrorMode(exec::ErrorMode::Local);
+    if (p.isSet(QStringLiteral("local"))) c->checks()->setErrorMode(exec::ErrorMode::Local);
     if (p.isSet(QStringLiteral("reference-program"))) {
         exec::ReferenceChoice choice;
         choice.kind = exec::ReferenceChoice::Kind::Program;
         choice.programPath = QFileInfo(opt("reference-program")).absoluteFilePath().toStdString();
         if (p.isSet(QStringLiteral("reference-weights")))
             choice.weightsPath = QFileInfo(opt("reference-weights")).absoluteFilePath().toStdString();
-        c->setReferenceChoice(choice);
+        c->checks()->setReferenceChoice(choice);
     } else if (p.isSet(QStringLiteral("reference-weights")) || p.isSet(QStringLiteral("reference-dtype"))) {
         exec::ReferenceChoice choice;
         if (p.isSet(QStringLiteral("reference-weights"))) {
@@ -98,12 +99,12 @@ void runDebuggerScript(const QCommandLineParser& p, DebuggerUi& ui, const QStrin
             choice.kind = exec::ReferenceChoice::Kind::Dtype;
             choice.dtype = opt("reference-dtype").toStdString();
         }
-        c->setReferenceChoice(choice);
+        c->checks()->setReferenceChoice(choice);
     }
     if (p.isSet(QStringLiteral("break-on"))) {
         std::string why;
         if (auto cond = exec::parseWatchCondition(opt("break-on").toStdString(), &why))
-            c->setGlobalWatch(*cond);
+            c->checks()->setGlobalWatch(*cond);
         else
             std::fprintf(stderr, "irscope: --break-on: %s\n", why.c_str());
     }
@@ -137,12 +138,12 @@ void runDebuggerScript(const QCommandLineParser& p, DebuggerUi& ui, const QStrin
                                    {QStringLiteral("naninf"), K::NanInf}};
         for (const auto& metric : exec::kErrorMetrics) kinds.emplace(QLatin1String(metric.option), metric.overlay);
         if (p.isSet(QStringLiteral("node-data")))
-            c->importNodeData(p.value(QStringLiteral("node-data")));
+            c->checks()->importNodeData(p.value(QStringLiteral("node-data")));
         else if (kinds.count(ov))
-            c->setOverlay(kinds.at(ov));
+            c->checks()->setOverlay(kinds.at(ov));
         if (!c->path(exec::ValueFile::Expected).isEmpty() ||
             !c->path(exec::ValueFile::ReferenceIntermediates).isEmpty())
-            c->findFirstDivergence();
+            c->checks()->findFirstDivergence();
         c->whenIdle(c, [c, select, done] {
             if (!select.isEmpty()) c->session()->selectNodeByName(select, true);
             c->whenIdle(c, [done] {

@@ -23,6 +23,7 @@
 #include "widgets/main_window/main_window.h"
 #include "widgets/session/debug_controller.h"
 #include "widgets/session/graph_session.h"
+#include "widgets/session/numeric_checks.h"
 
 namespace irscope::widgets {
 
@@ -208,7 +209,7 @@ void connectRunState(MainWindow& w, const DebuggerUi& ui) {
     };
     QObject::connect(c, &DebugController::valuesChanged, &w, raiseForMissing);
     QObject::connect(c, &DebugController::valuesLoadChanged, &w, raiseForMissing);  // the last load done
-    QObject::connect(c, &DebugController::divergenceAnswered, &w,
+    QObject::connect(c->checks(), &NumericChecks::divergenceAnswered, &w,
                      [&w](const QString& message, bool) { w.statusBar()->showMessage(message, 15000); });
     QObject::connect(c, &DebugController::errorOccurred, &w,
                      [&w](const QString& msg) { w.showMessage(msg, true, false); });

@@ -34,6 +34,7 @@
 #include "widgets/session/graph_session.h"
 #include "widgets/session/loaded_document.h"
 #include "widgets/session/node_decorator.h"
+#include "widgets/session/numeric_checks.h"
 
 namespace irscope::widgets {
 
@@ -89,12 +90,12 @@ QComboBox* makeOverlayBox(QWidget* parent, DebugController* c) {
                     "the reference (Differences dock), or node data imported from a file"));
     QObject::connect(box, &QComboBox::currentIndexChanged, c, [c, box] {
         const auto kind = static_cast<exec::OverlayKind>(box->currentData().toInt());
-        c->setOverlay(kind);
+        c->checks()->setOverlay(kind);
     });
     // The controller may change it too (importing node data shows it).
-    QObject::connect(c, &DebugController::overlayChanged, box, [c, box] {
+    QObject::connect(c->checks(), &NumericChecks::overlayChanged, box, [c, box] {
         const QSignalBlocker block(box);
-        box->setCurrentIndex(box->findData(static_cast<int>(c->overlay())));
+        box->setCurrentIndex(box->findData(static_cast<int>(c->checks()->overlay())));
     });
     return box;
 }
@@ -141,7 +142,7 @@ void installRunActions(MainWindow& w, DebuggerUi& ui, QMenu* menu, QToolBar* bar
     installWatchMenu(w, ui, menu);
     ui.divergenceAction = action(QObject::tr("First divergence"), QKeySequence(Qt::CTRL | Qt::Key_D),
                                  QObject::tr("Go to the first node whose output differs from the reference"),
-                                 &DebugController::goToFirstDivergence);
+                                 [checks = c->checks()] { checks->goToFirstDivergence(); });
     ui.stopAction->setEnabled(false);
 }
 
@@ -162,7 +163,7 @@ void installWatchMenu(MainWindow& w, DebuggerUi& ui, QMenu* menu) {
     diff->setToolTip(QObject::tr("Stops after the first node whose output fails the tolerance against the reference"));
     for (auto* a : {nan, inf, diff, absMax}) a->setCheckable(true);
     auto apply = [c, nan, inf, diff, absMax, &w] {
-        exec::WatchCondition cond = c->globalWatch();
+        exec::WatchCondition cond = c->checks()->globalWatch();
         cond.nan = nan->isChecked();
         cond.inf = inf->isChecked();
         cond.diff = diff->isChecked();
@@ -178,11 +179,11 @@ void installWatchMenu(MainWindow& w, DebuggerUi& ui, QMenu* menu) {
             else
                 absMax->setChecked(false);
         }
-        c->setGlobalWatch(cond);
+        c->checks()->setGlobalWatch(cond);
     };
     for (auto* a : {nan, inf, diff, absMax}) QObject::connect(a, &QAction::triggered, &w, apply);
-    QObject::connect(c, &DebugController::watchesChanged, &w, [c, nan, inf, diff, absMax] {
-        const exec::WatchCondition g = c->globalWatch();
+    QObject::connect(c->checks(), &NumericChecks::watchesChanged, &w, [c, nan, inf, diff, absMax] {
+        const exec::WatchCondition g = c->checks()->globalWatch();
         nan->setChecked(g.nan);
         inf->setChecked(g.inf);
         diff->setChecked(g.diff);
@@ -259,7 +260,7 @@ void addOverrideActions(MainWindow& w, DebugController* c, QMenu& menu, const It
     over->setObjectName(QStringLiteral("nodeOverrideMenu"));
     over->setEnabled(!c->isRunning());
     auto* fromRef = over->addAction(QObject::tr("With the reference's value"));
-    fromRef->setEnabled(c->checking());
+    fromRef->setEnabled(c->checks()->checking());
     QObject::connect(fromRef, &QAction::triggered, c,
                      [c, tensor] { c->overrideOutput(tensor, DebugController::OverrideSource::Reference); });
     QObject::connect(over->addAction(QObject::tr("From a file…")), &QAction::triggered, c, [c, tensor, &w] {
@@ -298,7 +299,7 @@ void installNodeMenu(MainWindow& w, DebuggerUi& ui) {
         QObject::connect(runTo, &QAction::triggered, c, [c, node] { c->runToNode(node); });
         auto* watch = menu.addMenu(QObject::tr("Watch this node's output"));
         watch->setObjectName(QStringLiteral("nodeWatchMenu"));
-        const auto all = c->watches();
+        const auto all = c->checks()->watches();
         const auto it = all.find(node);
         const exec::WatchCondition cur = it == all.end() ? exec::WatchCondition{} : it->second;
         auto toggle = [&](const QString& text, bool on, auto change) {
@@ -308,7 +309,7 @@ void installNodeMenu(MainWindow& w, DebuggerUi& ui) {
             QObject::connect(a, &QAction::triggered, c, [c, node, cur, change](bool checked) {
                 exec::WatchCondition next = cur;
                 change(next, checked);
-                c->setWatch(node, next);
+                c->checks()->setWatch(node, next);
             });
             return a;
         };
@@ -331,12 +332,12 @@ void installNodeMenu(MainWindow& w, DebuggerUi& ui) {
                 if (!ok) return;
                 next.absMax = v;
             }
-            c->setWatch(node, next);
+            c->checks()->setWatch(node, next);
         });
         if (cur.any()) {
             watch->addSeparator();
             QObject::connect(watch->addAction(QObject::tr("Stop watching")), &QAction::triggered, c,
-                             [c, node] { c->setWatch(node, {}); });
+                             [c, node] { c->checks()->setWatch(node, {}); });
         }
     });
     view->addContextMenuHook([c, &w](QMenu& menu, const ItemRef& ref) { addOverrideActions(w, c, menu, ref); });
@@ -387,7 +388,7 @@ void installValueMenus(MainWindow& w, DebuggerUi& ui, QMenu* menu) {
                                                           dialogStart(DialogKind::NodeData, c->documentPath()),
                                                           QObject::tr("Node data (*.json);;All files (*)"));
         rememberDialogFolder(DialogKind::NodeData, path);
-        if (!path.isEmpty()) c->importNodeData(path);
+        if (!path.isEmpty()) c->checks()->importNodeData(path);
     });
 }
 

@@ -28,6 +28,7 @@
 #include "widgets/debugger/tensor_viewer_area.h"
 #include "widgets/session/debug_controller.h"
 #include "widgets/session/graph_session.h"
+#include "widgets/session/numeric_checks.h"
 
 namespace irscope::widgets {
 
@@ -175,7 +176,7 @@ DifferencesPanel::DifferencesPanel(DebugController* c, QWidget* parent)
 
     connect(reference_, &QComboBox::activated, this, &DifferencesPanel::chooseReference);
     connect(mode_, &QComboBox::activated, this,
-            [this] { c_->setErrorMode(static_cast<exec::ErrorMode>(mode_->currentData().toInt())); });
+            [this] { c_->checks()->setErrorMode(static_cast<exec::ErrorMode>(mode_->currentData().toInt())); });
     // Failing only is set up for one model: another model starts with every row.
     connect(c->session(), &GraphSession::graphLoaded, this, [this, c] {
         if (!c->session()->sameModelAsBefore()) failingOnly_->setChecked(false);
@@ -187,11 +188,11 @@ DifferencesPanel::DifferencesPanel(DebugController* c, QWidget* parent)
         c_->session()->select(ItemRef::node(node), true);
         c_->showTensor(tensor);
     });
-    connect(c_, &DebugController::errorRowsChanged, this, &DifferencesPanel::rowsChanged);
+    connect(c_->checks(), &NumericChecks::errorRowsChanged, this, &DifferencesPanel::rowsChanged);
     // A new document or new values rebuild the table once it can be seen; rows a run adds come at once.
     rowsWhenShown_ = new RefreshWhenShown(this, [this] { rowsChanged(); });
     connect(c_, &DebugController::debuggerReset, rowsWhenShown_, &RefreshWhenShown::request);
-    connect(c_, &DebugController::checksChanged, this, &DifferencesPanel::checksChanged);
+    connect(c_->checks(), &NumericChecks::checksChanged, this, &DifferencesPanel::checksChanged);
     connect(c_, &DebugController::valuesChanged, rowsWhenShown_, &RefreshWhenShown::request);
     connect(c_, &DebugController::stopped, this,
             [this] { model_->setOverridden(QSet<QString>(c_->overridden().begin(), c_->overridden().end())); });
@@ -260,7 +261,7 @@ bool DifferencesPanel::setTolerance(const QString& rtolText, const QString& atol
     };
     keep(QStringLiteral("differences/rtol"), rtol);
     keep(QStringLiteral("differences/atol"), atol);
-    c_->setTolerance(rtol, atol);  // checksChanged shows it
+    c_->checks()->setTolerance(rtol, atol);  // checksChanged shows it
     return true;
 }
 
@@ -345,13 +346,13 @@ DifferencesModel* DifferencesPanel::model() const {
 }
 
 void DifferencesPanel::rowsChanged() {
-    const auto& rows = c_->errorRows();
+    const auto& rows = c_->checks()->errorRows();
     const int n = static_cast<int>(rows.size());
-    if (generation_ == c_->errorRowsGeneration()) {
+    if (generation_ == c_->checks()->errorRowsGeneration()) {
         model_->rowsAppended();
     } else {
         model_->setRows(&rows);
-        generation_ = c_->errorRowsGeneration();
+        generation_ = c_->checks()->errorRowsGeneration();
     }
 
     const exec::MetricThresholds& t = model_->thresholds();
@@ -362,12 +363,12 @@ void DifferencesPanel::rowsChanged() {
             ++flagged;
             if (!first) first = &r;
         }
-    const bool local = c_->errorMode() == exec::ErrorMode::Local;
-    const QString against = q(exec::describeReference(c_->referenceChoice()));
+    const bool local = c_->checks()->errorMode() == exec::ErrorMode::Local;
+    const QString against = q(exec::describeReference(c_->checks()->referenceChoice()));
     QString text;
     if (!c_->hasDocument()) {
         text = tr("Open a model to compare its run with a reference.");
-    } else if (!c_->checking()) {
+    } else if (!c_->checks()->checking()) {
         text =
             tr("No reference: load reference intermediates or expected outputs (Debug ▸ Load, or drop the "
                "file on the window), or choose a second run above.");
@@ -396,8 +397,8 @@ void DifferencesPanel::rowsChanged() {
 
 void DifferencesPanel::checksChanged() {
     const QSignalBlocker b1(reference_), b2(mode_);
-    reference_->setCurrentIndex(reference_->findData(itemOf(c_->referenceChoice())));
-    const auto choice = c_->referenceChoice();
+    reference_->setCurrentIndex(reference_->findData(itemOf(c_->checks()->referenceChoice())));
+    const auto choice = c_->checks()->referenceChoice();
     reference_->setItemText(reference_->findData(kOtherWeights),
                             choice.kind == exec::ReferenceChoice::Kind::Weights
                                 ? tr("Second run: %1").arg(QFileInfo(q(choice.weightsPath)).fileName())
@@ -406,8 +407,8 @@ void DifferencesPanel::checksChanged() {
                             choice.kind == exec::ReferenceChoice::Kind::Program
                                 ? tr("Program: %1").arg(QFileInfo(q(choice.programPath)).fileName())
                                 : tr("Another program (the float model)…"));
-    mode_->setCurrentIndex(mode_->findData(static_cast<int>(c_->errorMode())));
-    const exec::Tolerance tol = c_->tolerance();
+    mode_->setCurrentIndex(mode_->findData(static_cast<int>(c_->checks()->errorMode())));
+    const exec::Tolerance tol = c_->checks()->tolerance();
     const auto text = [](const std::optional<double>& v) { return v ? QString::number(*v, 'g', 6) : QString(); };
     if (rtolEdit_ && !rtolEdit_->hasFocus()) rtolEdit_->setText(text(tol.rtol));
     if (atolEdit_ && !atolEdit_->hasFocus()) atolEdit_->setText(text(tol.atol));
@@ -458,7 +459,7 @@ void DifferencesPanel::chooseReference(int index) {
         choice.kind = exec::ReferenceChoice::Kind::Dtype;
         choice.dtype = dtypeOf(item);
     }
-    c_->setReferenceChoice(choice);
+    c_->checks()->setReferenceChoice(choice);
 }
 
 void DifferencesPanel::exportDialog(int metricIndex) {
@@ -470,7 +471,7 @@ void DifferencesPanel::exportDialog(int metricIndex) {
         tr("Node data (*.json)"));
     if (path.isEmpty()) return;
     rememberDialogFolder(DialogKind::NodeData, path);
-    c_->exportNodeData(path, metric, [this](const QString& error) {
+    c_->checks()->exportNodeData(path, metric, [this](const QString& error) {
         if (error.isEmpty()) return;
         auto* box = new QMessageBox(QMessageBox::Warning, tr("Export node data"), error, QMessageBox::Ok, this);
         box->setAttribute(Qt::WA_DeleteOnClose);

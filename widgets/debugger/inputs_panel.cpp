@@ -24,6 +24,7 @@
 #include "widgets/session/debug_controller.h"
 #include "widgets/session/graph_session.h"
 #include "widgets/session/loaded_document.h"
+#include "widgets/session/numeric_checks.h"
 
 namespace irscope::widgets {
 
@@ -77,10 +78,10 @@ InputsPanel::InputsPanel(DebugController* c, QWidget* parent) : QWidget(parent),
 
     connectSources();
     connectFiles(load, exp, inter);
-    connect(diverge, &QPushButton::clicked, c_, &DebugController::goToFirstDivergence);
+    connect(diverge, &QPushButton::clicked, c_->checks(), &NumericChecks::goToFirstDivergence);
     connect(table_, &QTableView::clicked, this, &InputsPanel::onRowClicked);
-    connect(c_, &DebugController::divergenceChanged, this, [this] {
-        const auto& d = c_->divergence();
+    connect(c_->checks(), &NumericChecks::divergenceChanged, this, [this] {
+        const auto& d = c_->checks()->divergence();
         // The last run's verdict says more than "no node diverges" does.
         if (!d.found && divergence_->text().startsWith(tr("Last run: ").trimmed())) return;
         divergence_->setStyleSheet(d.found ? QStringLiteral("color:#d0302a") : QString());

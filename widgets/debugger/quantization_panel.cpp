@@ -13,6 +13,7 @@
 #include "widgets/debugger/differences_panel.h"
 #include "widgets/session/debug_controller.h"
 #include "widgets/session/graph_session.h"
+#include "widgets/session/numeric_checks.h"
 
 namespace irscope::widgets {
 
@@ -54,15 +55,15 @@ QuantizationPanel::QuantizationPanel(DebugController* c, QWidget* parent)
     connect(measure_, &QPushButton::clicked, this, &QuantizationPanel::measure);
     connect(keep_, &QTreeWidget::itemClicked, this,
             [this](QTreeWidgetItem* item) { chooseRow(keep_->indexOfTopLevelItem(item)); });
-    connect(c_, &DebugController::quantizationChanged, this, &QuantizationPanel::rebuild);
-    connect(c_, &DebugController::checksChanged, this, &QuantizationPanel::rebuild);
+    connect(c_->checks(), &NumericChecks::quantizationChanged, this, &QuantizationPanel::rebuild);
+    connect(c_->checks(), &NumericChecks::checksChanged, this, &QuantizationPanel::rebuild);
     rebuild();
 }
 
 void QuantizationPanel::measure() {
     status_->setText(tr("Measuring: the float program, this one, and one run per quantized activation…"));
     measure_->setEnabled(false);
-    c_->measureQuantization();
+    c_->checks()->measureQuantization();
 }
 
 QStringList QuantizationPanel::keepInFloat() const {
@@ -81,14 +82,14 @@ void QuantizationPanel::chooseRow(int row) {
 void QuantizationPanel::rebuild() {
     keep_->clear();
     weights_->clear();
-    const bool program = c_->referenceChoice().kind == exec::ReferenceChoice::Kind::Program;
+    const bool program = c_->checks()->referenceChoice().kind == exec::ReferenceChoice::Kind::Program;
     measure_->setEnabled(program);
-    const auto result = c_->quantization();
+    const auto result = c_->checks()->quantization();
     if (!result) {
-        status_->setText(
-            program ? tr("Against %1. Measure to see what to keep in float.").arg(q(c_->referenceChoice().programPath))
-                    : tr("Choose the float program as the reference (Differences dock: Another "
-                         "program) to compare this quantized program with it."));
+        status_->setText(program ? tr("Against %1. Measure to see what to keep in float.")
+                                       .arg(q(c_->checks()->referenceChoice().programPath))
+                                 : tr("Choose the float program as the reference (Differences dock: Another "
+                                      "program) to compare this quantized program with it."));
         return;
     }
     status_->setText(tr("Output SQNR %1 dB against the float program; %2 tensors paired, %3 nodes unpaired. "

@@ -30,6 +30,7 @@
 #include "widgets/common/slice_model.h"
 #include "widgets/debugger/tensor_report_text.h"
 #include "widgets/session/debug_controller.h"
+#include "widgets/session/numeric_checks.h"
 
 namespace irscope::widgets {
 
@@ -201,7 +202,7 @@ void TensorViewer::connectControls() {
             emit closeRequested(this);
     });
     connect(export_, &QToolButton::clicked, this, &TensorViewer::exportDialog);
-    connect(goFirst_, &QPushButton::clicked, c_, &DebugController::goToFirstDivergence);
+    connect(goFirst_, &QPushButton::clicked, c_->checks(), &NumericChecks::goToFirstDivergence);
     connect(tabs_, &QTabWidget::currentChanged, this, [this] { refresh(); });
     connect(throttle_, &QTimer::timeout, this, &TensorViewer::refresh);
     connect(model_, &SliceModel::pendingChanged, this, &TensorViewer::updateBusy,
@@ -216,7 +217,7 @@ void TensorViewer::connectController() {
     if (follows_) connect(c_, &DebugController::focusTensorChanged, this, &TensorViewer::setTensor);
     connect(c_, &DebugController::nodeStatesChanged, this, &TensorViewer::onNodeStates);
     connect(c_, &DebugController::valuesChanged, this, [this] { refresh(); });
-    connect(c_, &DebugController::divergenceChanged, this, [this] {
+    connect(c_->checks(), &NumericChecks::divergenceChanged, this, [this] {
         if (currentTab() == TensorTab::Compare) requestCompare();
     });
     connect(c_, &DebugController::debuggerReset, this, [this] {
@@ -415,7 +416,8 @@ void TensorViewer::requestCompare() {
         return [this, r, h, comparable] {
             // Only a missing reference gets the hint to load one; any other problem is said as it is.
             const bool anyReference = !c_->path(exec::ValueFile::Expected).isEmpty() ||
-                                      !c_->path(exec::ValueFile::ReferenceIntermediates).isEmpty() || c_->checking();
+                                      !c_->path(exec::ValueFile::ReferenceIntermediates).isEmpty() ||
+                                      c_->checks()->checking();
             if (!comparable && r->problem.rfind("no reference", 0) == 0)
                 diffHeat_->clear(anyReference ? tr("The reference loaded has no value for this tensor.")
                                               : tr("Load expected outputs or reference intermediates (Inputs & "
@@ -427,7 +429,8 @@ void TensorViewer::requestCompare() {
                 diffHeat_->setData(**h, true);
             // The run-wide line only when it names a divergence: "matches" above
             // "0 computed tensors match" read as a contradiction.
-            compare_->setText(compareHtml(*r, c_->divergence().found ? q(c_->divergence().message) : QString()));
+            compare_->setText(
+                compareHtml(*r, c_->checks()->divergence().found ? q(c_->checks()->divergence().message) : QString()));
         };
     });
 }

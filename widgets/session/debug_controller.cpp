@@ -14,6 +14,7 @@
 #include "widgets/common/qt_text.h"
 #include "widgets/session/graph_session.h"
 #include "widgets/session/loaded_document.h"
+#include "widgets/session/numeric_checks.h"
 #include "widgets/session/off_thread_release.h"
 #include "widgets/session/task_queue.h"
 
@@ -22,6 +23,7 @@ namespace irscope::widgets {
 DebugController::DebugController(GraphSession* session, QObject* parent)
     : QObject(parent),
       session_(session),
+      checks_(new NumericChecks(*this)),
       runLane_(new TaskQueue(QThread::InheritPriority, this)),
       queryLane_(new TaskQueue(QThread::InheritPriority, this)),
       tick_(new QTimer(this)) {
@@ -211,13 +213,6 @@ void DebugController::apply(Snapshot s) {
     cursor_ = s.cursor;
     frame_ = s.frame;
     frameCalls_ = std::move(s.frameCalls);
-    const bool rowsChanged = s.rowsRestart || !s.newErrorRows.empty();
-    if (s.rowsRestart) {
-        errorRows_.clear();
-        ++errorRowsGeneration_;
-    }
-    errorRows_.insert(errorRows_.end(), std::make_move_iterator(s.newErrorRows.begin()),
-                      std::make_move_iterator(s.newErrorRows.end()));
     if (bytesHeld_ != s.bytes) {
         bytesHeld_ = s.bytes;
         emit bytesHeldChanged(static_cast<qint64>(bytesHeld_));
@@ -225,8 +220,7 @@ void DebugController::apply(Snapshot s) {
     emit snapshotChanged();
     if (s.rows) emit valuesChanged();
     emit nodeStatesChanged();
-    if (rowsChanged) emit errorRowsChanged();
-    if (overlayKind_ != exec::OverlayKind::None) setOverlay(overlayKind_);
+    checks_->takeRows(std::move(s.newErrorRows), s.rowsRestart);
 }
 
 // ------------------------------------------------------------------ documents
@@ -257,25 +251,12 @@ void DebugController::onGraphLoaded() {
     clearSnapshot();
     moduleEntries_.clear();
     const bool sameModel = before && doc_ && session_->sameModelAsBefore();
-    if (!sameModel) {
-        // Another model: nothing the user set up for the old one applies
-        // (GraphSession::sameModelAsBefore is the rule). The value files,
-        // the Differences source (a second run with the old weights, the old
-        // model's float program), the error mode, the watch and the overlay
-        // all start afresh; the tolerance is the user's, not the document's.
-        settings = {};
-        const bool checksWereSet = referenceChoice_ != exec::ReferenceChoice{} ||
-                                   errorMode_ != exec::ErrorMode::Cumulative || globalWatch_.any();
-        referenceChoice_ = {};
-        errorMode_ = exec::ErrorMode::Cumulative;
-        globalWatch_ = {};
-        if (checksWereSet) emit checksChanged();
-        if (overlayKind_ != exec::OverlayKind::None) {
-            overlayKind_ = exec::OverlayKind::None;
-            overlayValues_.clear();
-            emit overlayChanged();
-        }
-    }
+    // Another model: nothing the user set up for the old one applies
+    // (GraphSession::sameModelAsBefore is the rule): the value files here,
+    // the checks' reference, error mode, watch and overlay there; the
+    // tolerance is the user's, not the document's.
+    if (!sameModel) settings = {};
+    checks_->documentChanged(!sameModel);
     if (!doc_) return;  // closed
     const bool samePath = before && canonicalDocumentPath(before->path) == canonicalDocumentPath(doc_->path);
     // A torch.export archive brings its own weights, constants and example
@@ -298,7 +279,6 @@ void DebugController::onGraphLoaded() {
     frame_.reset();
     frameCalls_.clear();
     subgraphBreakpoints_.clear();  // they name another graph's subgraphs
-    quantization_.reset();
     if (sameModel && !breakpoints.empty()) {
         std::unordered_map<std::string_view, int64_t> byName;
         for (size_t i = 0; i < doc_->graph.nodes.size(); ++i) byName.emplace(doc_->graph.nodes[i].name, int64_t(i));
@@ -367,11 +347,6 @@ void DebugController::clearSnapshot() {
     inputRows_.clear();
     missing_.clear();
     nodeInfos_.clear();
-    overlayValues_.clear();
-    divergence_ = {};
-    errorRows_.clear();
-    ++errorRowsGeneration_;
-    importedPath_.clear();
     cursor_ = 0;
     lastStatus_.clear();
     lastFailed_ = false;
@@ -382,13 +357,13 @@ void DebugController::clearSnapshot() {
 // Applies `settings` (the previous document's) to the new debugger, then
 // takes the first snapshot; what no longer applies is reported.
 void DebugController::restoreSettings(exec::ValueSettings settings) {
-    ChecksSettings checks{referenceChoice_, errorMode_, globalWatch_, tolerance_};  // read here, on the UI thread
+    const NumericChecks::Settings checks = checks_->settings();  // read here, on the UI thread
     post({}, [this, settings = std::move(settings), checks](exec::Debugger& d) -> Continuation {
         const bool any = !settings.files.empty() || !settings.entered.empty() || !settings.inputSources.empty() ||
                          settings.seed != 0;
         std::vector<std::string> errors;
         if (any) errors = d.restore(settings);
-        restoreChecks(d, checks, errors);
+        checks_->restore(d, checks, errors);
         auto s = std::make_shared<Snapshot>(snapshot(d, true));
         return [this, s, errors] {
             apply(std::move(*s));
@@ -521,15 +496,6 @@ void DebugController::setRetention(exec::RetentionPolicy policy) {
     });
 }
 
-void DebugController::setTolerance(std::optional<double> rtol, std::optional<double> atol) {
-    const exec::Tolerance t{rtol, atol};
-    if (t.rtol == tolerance_.rtol && t.atol == tolerance_.atol) return;
-    tolerance_ = t;
-    emit checksChanged();
-    // The verdicts are measured again (and a local run starts over): the rows come with the snapshot.
-    if (dbg_) postChange([t](exec::Debugger& d) { d.setTolerance(t); });
-}
-
 // ------------------------------------------------------------------ running
 
 void DebugController::postRun(std::function<exec::RunStatus(exec::Debugger&)> run) {
@@ -558,9 +524,9 @@ void DebugController::postRun(std::function<exec::RunStatus(exec::Debugger&)> ru
             // A finished run measured against expected outputs or a reference says how it went.
             verdict_.clear();
             if (atEnd && dbg_)
-                verdict_ = QString::fromStdString((errorMode_ == exec::ErrorMode::Local
-                                                       ? exec::describeLocalVerdict(errorRows_)
-                                                       : exec::describeVerdict(dbg_->graph(), errorRows_)));
+                verdict_ = QString::fromStdString((checks_->errorMode() == exec::ErrorMode::Local
+                                                       ? exec::describeLocalVerdict(checks_->errorRows())
+                                                       : exec::describeVerdict(dbg_->graph(), checks_->errorRows())));
             // Against a second run (another dtype, other weights) with expected
             // outputs loaded: whether the run is right is the expected outputs'
             // word, as in `irscope run`; the second run says how far it moves.
@@ -570,7 +536,7 @@ void DebugController::postRun(std::function<exec::RunStatus(exec::Debugger&)> ru
                     (verdict_.isEmpty()
                          ? QString()
                          : QStringLiteral("; against %1: %2")
-                               .arg(QString::fromStdString(exec::describeReference(referenceChoice_)), verdict_));
+                               .arg(QString::fromStdString(exec::describeReference(checks_->referenceChoice())), verdict_));
             if (!verdict_.isEmpty()) lastStatus_ += QStringLiteral(" — ") + verdict_;
             // The reference's own failure switched it off; the run is not failed by it.
             if (!referenceFailure.empty())
@@ -578,7 +544,7 @@ void DebugController::postRun(std::function<exec::RunStatus(exec::Debugger&)> ru
             emit progress(cursor_, nodeCount(), elapsed_.elapsed() / 1000.0);
             // A first divergence shown from before this run ("nothing compared
             // yet") is measured again on what has run now.
-            if (!divergence_.message.empty()) postDivergence(false);
+            if (!checks_->divergence().message.empty()) checks_->findFirstDivergence();
             emit runStateChanged(false);
             emit stopped(lastStatus_, st.failed);
             if (st.reason == exec::StopReason::MissingValue && st.missing)
@@ -787,44 +753,6 @@ void DebugController::toggleBreakpointAtSelection() {
     toggleBreakpoint(m.firstNode);
 }
 
-void DebugController::setOverlay(exec::OverlayKind kind) {
-    overlayKind_ = kind;
-    if (kind == exec::OverlayKind::None) {
-        overlayValues_.clear();
-        emit snapshotChanged();
-        emit overlayChanged();
-        return;
-    }
-    post(QStringLiteral("overlay"), [this, kind](exec::Debugger& d) -> Continuation {
-        auto v = std::make_shared<std::vector<double>>(d.overlay(kind));
-        return [this, kind, v] {
-            if (kind != overlayKind_) return;
-            overlayValues_ = std::move(*v);
-            emit snapshotChanged();
-            emit overlayChanged();
-        };
-    });
-}
-
-// Computes the first divergence on the run lane; `thenGoThere`: select its node and show its tensor.
-void DebugController::postDivergence(bool thenGoThere) {
-    post(QStringLiteral("divergence"), [this, thenGoThere](exec::Debugger& d) -> Continuation {
-        auto info = std::make_shared<exec::DivergenceInfo>(d.firstDivergence());
-        return [this, info, thenGoThere] {
-            divergence_ = std::move(*info);
-            emit divergenceChanged();
-            // Asked for (Ctrl+D): answered even when nothing diverges.
-            if (thenGoThere) emit divergenceAnswered(q(divergence_.message), divergence_.found);
-            if (thenGoThere && divergence_.found) {
-                session_->select(ItemRef::node(divergence_.node, q(divergence_.nodeName)), true);
-                showTensor(q(divergence_.tensor));
-            }
-        };
-    });
-}
-
-void DebugController::findFirstDivergence() { postDivergence(false); }
-void DebugController::goToFirstDivergence() { postDivergence(true); }
 
 void DebugController::setPinned(const QString& tensor, bool pinned) {
     if (!dbg_) return;

@@ -41,6 +41,7 @@ class QTimer;
 namespace irscope::widgets {
 
 class GraphSession;
+class NumericChecks;
 class TaskQueue;
 struct LoadedDocument;
 
@@ -53,6 +54,8 @@ public:
     ~DebugController() override;
 
     GraphSession* session() const { return session_; }
+    // What the run is measured against and how (numeric_checks.h).
+    NumericChecks* checks() const { return checks_; }
     // The debugger of the current document (nullptr before one is loaded).
     // Mutate only through the controller; ask for tensor data through query()
     // (cheap lookups such as hasBreakpoint may be called directly).
@@ -85,19 +88,6 @@ public:
     const std::vector<exec::InputRow>& inputRows() const { return inputRows_; }
     const std::vector<exec::MissingRow>& missing() const { return missing_; }
     const std::vector<exec::NodeInfo>& nodeInfos() const { return nodeInfos_; }
-    const exec::DivergenceInfo& divergence() const { return divergence_; }
-    // Every node output measured against the reference so far, in execution
-    // order (the Differences dock; debug_controller_checks.cpp).
-    const std::vector<exec::OutputError>& errorRows() const { return errorRows_; }
-    // Changes each time errorRows() started over rather than grew.
-    uint64_t errorRowsGeneration() const { return errorRowsGeneration_; }
-    exec::ReferenceChoice referenceChoice() const { return referenceChoice_; }
-    exec::ErrorMode errorMode() const { return errorMode_; }
-    bool checking() const { return dbg_ && dbg_->checking(); }
-    // Watchpoints (thread-safe in the core: read straight from the debugger).
-    std::map<int64_t, exec::WatchCondition> watches() const;
-    exec::WatchCondition globalWatch() const;
-    QString importedNodeDataPath() const { return importedPath_; }
     // The value sources, as the core holds them ("" / empty / 0 without a document).
     QString path(exec::ValueFile file) const;
     QStringList enteredConstants() const;
@@ -121,8 +111,6 @@ public:
     size_t bytesHeld() const { return bytesHeld_; }
     QString lastStatus() const { return lastStatus_; }
     bool lastRunFailed() const { return lastFailed_; }
-    exec::OverlayKind overlay() const { return overlayKind_; }
-    const std::vector<double>& overlayValues() const { return overlayValues_; }
     exec::RetentionPolicy retention() const { return retention_; }
     // The tensor panels should show (set by clicks on the graph, weights rows, ...).
     QString focusTensor() const { return focusTensor_; }
@@ -175,11 +163,6 @@ public slots:
     void setAllInputSources(exec::InputSource source);
     void setSeed(qint64 seed);
     void setRetention(exec::RetentionPolicy policy);
-    // The user's rtol/atol; an unset one takes each dtype's default
-    // (core/exec/numerics/tolerance.h). Kept across documents; the verdicts
-    // are measured again.
-    void setTolerance(std::optional<double> rtol, std::optional<double> atol);
-    exec::Tolerance tolerance() const { return tolerance_; }
 
     // Edit and continue (exec::Debugger::overrideFrom*): replace node output
     // `tensor` with the reference's value, a file's (`arg`: its path) or typed
@@ -201,13 +184,6 @@ public slots:
     void stop();           // cancel a run
     void toggleBreakpoint(qint64 node);
 
-    // ---- the quantization debugger: this program against the reference
-    // program (ReferenceChoice::Program), what to keep in float, the weights
-    // per channel (exec::Debugger::compareWithProgram: 2 + N runs, on the
-    // run lane). quantizationChanged when it is there (null before, and after
-    // the reference or the values change).
-    void measureQuantization();
-    std::shared_ptr<const exec::QuantizationComparison> quantization() const { return quantization_; }
 
     // ---- inside higher-order ops (exec/debugger/subgraph_frames.h)
     // Where the run stands inside a cond's branch or a loop's body (F11 on
@@ -226,23 +202,9 @@ public slots:
     // The module path a breakpoint was set on with F9 on the module ("" when
     // it was set on the node itself).
     QString moduleEntryOf(qint64 node) const { return moduleEntries_.value(node); }
-    void setOverlay(exec::OverlayKind kind);
-    void findFirstDivergence();  // then goes to the node (divergenceChanged)
-    void goToFirstDivergence();
     void setPinned(const QString& tensor, bool pinned);
     void showTensor(const QString& tensor);  // focusTensorChanged
 
-    // ---- numerical checks (debug_controller_checks.cpp)
-    // Both reset the run; a failure (an unreadable weights file) goes out through errorOccurred.
-    void setReferenceChoice(const exec::ReferenceChoice& choice);
-    void setErrorMode(exec::ErrorMode mode);
-    void setWatch(qint64 node, const exec::WatchCondition& condition);  // an empty condition removes it
-    void setGlobalWatch(const exec::WatchCondition& condition);
-    // Node data as the Imported overlay (then shown); errors through errorOccurred.
-    void importNodeData(const QString& path);
-    // The per-node values as Model Explorer node data, written off the UI
-    // thread; `done` gets "" or the reason nothing was written.
-    void exportNodeData(const QString& path, exec::NodeMetric metric, WriteDone done);
     // Cuts `nodes` out as a runnable IR with the values at the cut (running up
     // to them first); the outcome goes out through stopped / errorOccurred.
     void extract(std::vector<int64_t> nodes, const QString& path);
@@ -260,14 +222,10 @@ signals:
     // An extract was written: what it wrote, and the `irscope run` command
     // that reruns it ("" when no values were written beside it).
     void extracted(const QString& summary, const QString& reproduceCommand);
-    // First divergence asked for by the user: its answer, also "no node diverges".
-    void divergenceAnswered(const QString& message, bool found);
     // The run stopped before a node because an input of it has no value:
     // `placeholder` as the node reads it, `kind` "constant", "parameter", "input", ...
     void stoppedForMissingValue(const QString& placeholder, const QString& kind);
     void bytesHeldChanged(qint64 bytes);
-    void overlayChanged();
-    void divergenceChanged();
     void focusTensorChanged(const QString& tensor);
     void constantEntered(bool ok, const QString& message);
     void castWeightsChanged(bool on, qint64 castCount);
@@ -275,10 +233,6 @@ signals:
     void valuesLoadChanged();
     void valuesLoaded(exec::ValueFile file);      // read and applied without error
     void valuesLoadFailed(exec::ValueFile file);  // not read; errorOccurred says why
-    void errorRowsChanged();                      // errorRows() grew or started over
-    void checksChanged();                         // the reference choice, the error mode or the tolerance
-    void quantizationChanged();                   // quantization() measured, or dropped
-    void watchesChanged();
     void errorOccurred(const QString& message);
     // Something worth a line in the status bar that is not an error (the
     // files of the previous document kept for this one).
@@ -287,21 +241,12 @@ signals:
     void becameIdle();
 
 private:
+    friend class NumericChecks;
     void noteIfIdle();
     using RunJob = std::function<Continuation(exec::Debugger&)>;
     void onGraphLoaded();
     void clearSnapshot();
     void restoreSettings(exec::ValueSettings settings);
-    // Run lane: the reference choice, error mode and global watch of the
-    // previous document on the new debugger (per-node watches name nodes of
-    // the old graph and are dropped).
-    struct ChecksSettings {
-        exec::ReferenceChoice reference;
-        exec::ErrorMode mode;
-        exec::WatchCondition globalWatch;
-        exec::Tolerance tolerance;
-    };
-    void restoreChecks(exec::Debugger& d, const ChecksSettings& checks, std::vector<std::string>& errors);
     // Queues `job` on the run lane; with a non-empty tag a newer job of the
     // same tag replaces a queued one. `job` returns a UI-thread continuation (may be empty).
     void post(const QString& tag, RunJob job);
@@ -344,6 +289,7 @@ private:
     void onTick();
 
     GraphSession* session_;
+    NumericChecks* checks_;
     std::shared_ptr<const LoadedDocument> doc_;
     std::shared_ptr<exec::Debugger> dbg_;  // shared with the lanes' jobs (post())
     TaskQueue* runLane_;
@@ -356,21 +302,10 @@ private:
     std::vector<exec::NodeInfo> nodeInfos_;
     std::optional<exec::SubgraphFrame> frame_;
     std::vector<exec::SubgraphCallInfo> frameCalls_;
-    std::shared_ptr<const exec::QuantizationComparison> quantization_;
     std::vector<exec::SubgraphBreakpoint> subgraphBreakpoints_;
-    std::vector<double> overlayValues_;
-    exec::DivergenceInfo divergence_;
-    std::vector<exec::OutputError> errorRows_;
     RowsSent rowsSent_;
-    uint64_t errorRowsGeneration_ = 0;
-    exec::ReferenceChoice referenceChoice_;
-    exec::ErrorMode errorMode_ = exec::ErrorMode::Cumulative;
-    exec::Tolerance tolerance_;
     QStringList overridden_;
-    QString importedPath_;
-    exec::WatchCondition globalWatch_;  // carried to the next document
     exec::RetentionPolicy retention_ = exec::RetentionPolicy::KeepAll;
-    exec::OverlayKind overlayKind_ = exec::OverlayKind::None;
     bool running_ = false;
     QHash<qint64, QString> moduleEntries_;
     QStringList savedConstants_;  // enteredConstants() when they were last saved  // breakpoint node -> module path it

@@ -15,6 +15,7 @@
 #include "widgets/session/debug_controller.h"
 #include "widgets/session/graph_session.h"
 #include "widgets/session/loaded_document.h"
+#include "widgets/session/numeric_checks.h"
 
 namespace irscope::widgets {
 
@@ -27,14 +28,14 @@ void NodeDecorator::update() {
     const LoadedDocument* doc = session_->document();
     if (!doc || !c_->hasDocument()) return;
     const size_t n = doc->graph.nodes.size();
-    const exec::OverlayKind kind = c_->overlay();
-    const bool haveOverlay = kind != exec::OverlayKind::None && c_->overlayValues().size() == n;
+    const exec::OverlayKind kind = c_->checks()->overlay();
+    const bool haveOverlay = kind != exec::OverlayKind::None && c_->checks()->overlayValues().size() == n;
     std::optional<OverlayScale> scale;
     if (haveOverlay) {
         std::vector<exporter::NodeDataThreshold> thresholds;
         if (kind == exec::OverlayKind::Imported && c_->debugger())
             if (auto data = c_->debugger()->importedNodeData()) thresholds = data->thresholds;
-        scale = OverlayScale::fitted(kind, c_->overlayValues(), std::move(thresholds));
+        scale = OverlayScale::fitted(kind, c_->checks()->overlayValues(), std::move(thresholds));
     }
     if (scale)
         session_->setOverlayLegend(scale->title(), scale->legend());
@@ -56,7 +57,7 @@ void NodeDecorator::update() {
 void NodeDecorator::decorateNodes(const OverlayScale* scale) {
     const size_t n = session_->document()->graph.nodes.size();
     const auto& infos = c_->nodeInfos();
-    const auto& values = c_->overlayValues();
+    const auto& values = c_->checks()->overlayValues();
     std::vector<NodeDecoration> decs(n);
     // Before anything ran, nodes are plain; after, the ones not yet run are "pending".
     const bool started = c_->runCursor() > 0 || c_->lastRunFailed();
@@ -123,7 +124,7 @@ void NodeDecorator::decoratePlaceholders() {
 // the modules); the worst values share the ops' scale.
 std::vector<std::pair<QColor, QString>> NodeDecorator::moduleOverlays(const OverlayScale& nodeScale) const {
     const auto* tree = session_->moduleTree();
-    const auto& values = c_->overlayValues();
+    const auto& values = c_->checks()->overlayValues();
     if (!tree || values.size() != tree->nodeModules().size()) return {};
     std::vector<double> agg(tree->size(), std::numeric_limits<double>::quiet_NaN());
     const bool sum = nodeScale.kind() == exec::OverlayKind::Time;
