@@ -23,6 +23,7 @@
 #include "widgets/debugger/debugger_ui.h"
 #include "widgets/main_window/main_window.h"
 #include "widgets/session/debug_controller.h"
+#include "widgets/session/debug_values.h"
 #include "widgets/session/graph_session.h"
 
 using namespace irscope::widgets;
@@ -101,13 +102,13 @@ int main(int argc, char** argv) {
     if (args.size() > 1) {
         silence.start();
         wall.restart();
-        c->loadWeights(args[1]);
-        if (args.size() > 2) c->loadInputs(args[2]);
+        c->values()->loadWeights(args[1]);
+        if (args.size() > 2) c->values()->loadInputs(args[2]);
         if (!spinUntil([&] { return !c->isBusy(); }, 600000)) return 1;
         std::printf("%-28s %8lld ms   longest UI silence %5lld ms\n", "load weights",
                     static_cast<long long>(wall.elapsed()), static_cast<long long>(silence.stop()));
     }
-    if (!c->missing().empty()) c->setAllInputSources(irscope::exec::InputSource::Random);
+    if (!c->values()->missing().empty()) c->values()->setAllInputSources(irscope::exec::InputSource::Random);
     spinUntil([&] { return !c->isBusy(); }, 600000);
 
     silence.start();

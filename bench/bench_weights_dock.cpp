@@ -23,6 +23,7 @@
 #include "widgets/debugger/weights_panel.h"
 #include "widgets/main_window/main_window.h"
 #include "widgets/session/debug_controller.h"
+#include "widgets/session/debug_values.h"
 #include "widgets/session/graph_session.h"
 
 namespace {
@@ -84,14 +85,14 @@ int main(int argc, char** argv) {
         if (lastTick > 0) longestGap = std::max(longestGap, now - lastTick);
         lastTick = now;
     });
-    auto onLoad = QObject::connect(ui.controller, &DebugController::valuesLoadChanged, [&] {
-        if (!ui.controller->isLoadingValues()) return;
-        if (ui.controller->valuesLoad().percent != lastPercent) ++updates;
-        lastPercent = ui.controller->valuesLoad().percent;
+    auto onLoad = QObject::connect(ui.controller->values(), &DebugValues::valuesLoadChanged, [&] {
+        if (!ui.controller->values()->isLoadingValues()) return;
+        if (ui.controller->values()->valuesLoad().percent != lastPercent) ++updates;
+        lastPercent = ui.controller->values()->valuesLoad().percent;
     });
     ticker.start();
     t0 = Clock::now();
-    ui.controller->loadWeights(QString::fromLocal8Bit(argv[2]));
+    ui.controller->values()->loadWeights(QString::fromLocal8Bit(argv[2]));
     if (!waitIdle(*ui.controller, 300000)) return 1;
     QCoreApplication::processEvents();
     const double loadMs = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
@@ -102,13 +103,14 @@ int main(int argc, char** argv) {
     {
         // Again, cancelled once it reports 20%: the time from Cancel to idle.
         double cancelAt = 0;
-        auto onCancel = QObject::connect(ui.controller, &DebugController::valuesLoadChanged, [&] {
-            if (cancelAt == 0 && ui.controller->isLoadingValues() && ui.controller->valuesLoad().percent >= 20) {
+        auto onCancel = QObject::connect(ui.controller->values(), &DebugValues::valuesLoadChanged, [&] {
+            if (cancelAt == 0 && ui.controller->values()->isLoadingValues() &&
+                ui.controller->values()->valuesLoad().percent >= 20) {
                 cancelAt = std::chrono::duration<double, std::milli>(Clock::now().time_since_epoch()).count();
-                ui.controller->cancelValuesLoad();
+                ui.controller->values()->cancelValuesLoad();
             }
         });
-        ui.controller->loadWeights(QString::fromLocal8Bit(argv[2]));
+        ui.controller->values()->loadWeights(QString::fromLocal8Bit(argv[2]));
         if (!waitIdle(*ui.controller, 300000)) return 1;
         const double idle = std::chrono::duration<double, std::milli>(Clock::now().time_since_epoch()).count();
         QObject::disconnect(onCancel);

@@ -29,6 +29,7 @@
 #include "widgets/graph_view/graph_view.h"
 #include "widgets/main_window/main_window.h"
 #include "widgets/session/debug_controller.h"
+#include "widgets/session/debug_values.h"
 #include "widgets/session/graph_session.h"
 #include "widgets/session/loaded_document.h"
 #include "widgets/session/numeric_checks.h"
@@ -242,8 +243,8 @@ private slots:
     void openingCompareKeepsTheRun() {
         openA(QStringLiteral("diff/diffnet.json"));
         DebugController* c = debug_.controller;
-        c->loadWeights(irFixture(QStringLiteral("diff/diffnet.weights.pt")));
-        c->loadInputs(irFixture(QStringLiteral("diff/diffnet.inputs.pt")));
+        c->values()->loadWeights(irFixture(QStringLiteral("diff/diffnet.weights.pt")));
+        c->values()->loadInputs(irFixture(QStringLiteral("diff/diffnet.inputs.pt")));
         QVERIFY(irscope::test::waitIdle(*c));
         debug_.continueAction->trigger();
         QVERIFY(irscope::test::waitIdle(*c));
@@ -263,10 +264,10 @@ private slots:
     void bsValuesAreTheReferenceOfAsRun() {
         open(QStringLiteral("diff/diffnet_attr.json"), QStringLiteral("diff/diffnet.json"));
         DebugController* c = debug_.controller;
-        c->loadWeights(irFixture(QStringLiteral("diff/diffnet_attr.weights.pt")));
-        c->loadInputs(irFixture(QStringLiteral("diff/diffnet.inputs.pt")));
-        c->loadRenamedReference(irFixture(QStringLiteral("diff/diffnet.intermediates.pt")),
-                                ui_.session->tensorNamesBToA());
+        c->values()->loadWeights(irFixture(QStringLiteral("diff/diffnet_attr.weights.pt")));
+        c->values()->loadInputs(irFixture(QStringLiteral("diff/diffnet.inputs.pt")));
+        c->values()->loadRenamedReference(irFixture(QStringLiteral("diff/diffnet.intermediates.pt")),
+                                          ui_.session->tensorNamesBToA());
         QVERIFY(irscope::test::waitIdle(*c));
         debug_.continueAction->trigger();
         QVERIFY(irscope::test::waitIdle(*c));

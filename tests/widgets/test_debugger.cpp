@@ -48,6 +48,7 @@
 #include "widgets/main_window/main_window.h"
 #include "widgets/panels/call_stack_panel.h"
 #include "widgets/session/debug_controller.h"
+#include "widgets/session/debug_values.h"
 #include "widgets/session/graph_session.h"
 #include "widgets/session/loaded_document.h"
 #include "widgets/session/numeric_checks.h"
@@ -173,11 +174,11 @@ private slots:
     // the .pt supplies, the folder supplies too.
     void shardedFolderLoadsAsWeights() {
         open(irFixture("resnet_tiny.json"));
-        ctl()->loadWeights(irFixture("resnet_tiny.weights.pt"));
+        ctl()->values()->loadWeights(irFixture("resnet_tiny.weights.pt"));
         QVERIFY(irscope::test::waitIdle(*ctl()));
         auto loaded = [this] {
             int n = 0;
-            for (const auto& r : ctl()->weightRows()) n += r.status == exec::WeightStatus::Loaded;
+            for (const auto& r : ctl()->values()->weightRows()) n += r.status == exec::WeightStatus::Loaded;
             return n;
         };
         const int fromPt = loaded();
@@ -198,10 +199,10 @@ private slots:
         QVERIFY(!TensorFileDrop::isTensorSource(dir.path()));  // holds only the folder
 
         open(irFixture("resnet_tiny.json"));
-        ctl()->load(exec::ValueFile::Weights, repo);
+        ctl()->values()->load(exec::ValueFile::Weights, repo);
         QVERIFY(irscope::test::waitIdle(*ctl()));
         QCOMPARE(loaded(), fromPt);
-        QCOMPARE(ctl()->path(exec::ValueFile::Weights), repo);
+        QCOMPARE(ctl()->values()->path(exec::ValueFile::Weights), repo);
     }
 
     void stepsByModuleLikeACallStack() {
@@ -209,8 +210,8 @@ private slots:
         // around the current node without running anything, Shift+F11 finishes the
         // block; the Call Stack dock shows the module path of the current node.
         open(irFixture("resnet_tiny.json"));
-        ctl()->loadWeights(irFixture("resnet_tiny.weights.pt"));
-        ctl()->loadInputs(irFixture("resnet_tiny.inputs.pt"));
+        ctl()->values()->loadWeights(irFixture("resnet_tiny.weights.pt"));
+        ctl()->values()->loadInputs(irFixture("resnet_tiny.inputs.pt"));
         QVERIFY(irscope::test::waitIdle(*ctl()));
         const auto* tree = session()->moduleTree();
         QVERIFY(tree);
@@ -283,8 +284,8 @@ private slots:
 
     void missingConstantFlaggedThenTyped() {
         open(irFixture("masked_linear.meta.json"));
-        ctl()->loadWeights(irFixture("masked_linear.weights.pt"));
-        ctl()->loadInputs(irFixture("masked_linear.inputs.pt"));
+        ctl()->values()->loadWeights(irFixture("masked_linear.weights.pt"));
+        ctl()->values()->loadInputs(irFixture("masked_linear.inputs.pt"));
         QVERIFY(irscope::test::waitIdle(*ctl()));
         // Weights table: three IR weights; the filter shows the one missing.
         QCOMPARE(ui_.weights->table()->model()->rowCount(), 3);
@@ -326,7 +327,7 @@ private slots:
         ui_.constants->dtypeBox()->setCurrentText(QStringLiteral("float32"));
         QTest::mouseClick(ui_.constants->setButton(), Qt::LeftButton);
         QVERIFY(irscope::test::waitIdle(*ctl()));
-        QVERIFY(ctl()->missing().empty());
+        QVERIFY(ctl()->values()->missing().empty());
         QCOMPARE(ui_.missing->list()->count(), 0);
         QVERIFY(!session()->weightDecoration(QStringLiteral("c_mask")));
         QVERIFY(!session()->nodeDecoration(mul) || !session()->nodeDecoration(mul)->missingValue);
@@ -373,7 +374,8 @@ private slots:
         QString exported = QStringLiteral("not yet"), saved = QStringLiteral("not yet");
         ctl()->exportTensor(QStringLiteral("mul"), dir.filePath(QStringLiteral("mul.npy")), exec::ValueSide::Actual,
                             [&exported](const QString& e) { exported = e; });
-        ctl()->saveConstants(dir.filePath(QStringLiteral("c.safetensors")), [&saved](const QString& e) { saved = e; });
+        ctl()->values()->saveConstants(dir.filePath(QStringLiteral("c.safetensors")),
+                                       [&saved](const QString& e) { saved = e; });
         QTRY_COMPARE(exported, QString());
         QTRY_COMPARE(saved, QString());
         QVERIFY(QFile::exists(dir.filePath(QStringLiteral("mul.npy"))));
@@ -387,12 +389,13 @@ private slots:
         const QString weights = dir.filePath(QStringLiteral("w.pt"));
         QVERIFY(QFile::copy(irFixture("masked_linear.weights.pt"), weights));
         open(irFixture("masked_linear.meta.json"));
-        ctl()->loadWeights(weights);
-        ctl()->loadInputs(irFixture("masked_linear.inputs.pt"));
-        ctl()->enterConstant(QStringLiteral("mask"), QStringLiteral("[1, 0, 1, 0]"), QStringLiteral("float32"));
-        ctl()->setSeed(7);
+        ctl()->values()->loadWeights(weights);
+        ctl()->values()->loadInputs(irFixture("masked_linear.inputs.pt"));
+        ctl()->values()->enterConstant(QStringLiteral("mask"), QStringLiteral("[1, 0, 1, 0]"),
+                                       QStringLiteral("float32"));
+        ctl()->values()->setSeed(7);
         QVERIFY(irscope::test::waitIdle(*ctl()));
-        QVERIFY(ctl()->missing().empty());
+        QVERIFY(ctl()->values()->missing().empty());
         const exec::Debugger* before = ctl()->debugger();
 
         QSignalSpy loaded(session(), &GraphSession::graphLoaded);
@@ -401,11 +404,11 @@ private slots:
         QVERIFY(loaded.wait(30000));
         QVERIFY(irscope::test::waitIdle(*ctl()));
         QVERIFY(ctl()->debugger() != before);
-        QCOMPARE(ctl()->path(exec::ValueFile::Weights), weights);
-        QCOMPARE(ctl()->path(exec::ValueFile::Inputs), irFixture("masked_linear.inputs.pt"));
-        QCOMPARE(ctl()->enteredConstants(), QStringList{QStringLiteral("mask")});
-        QCOMPARE(ctl()->seed(), int64_t(7));
-        QVERIFY(ctl()->missing().empty());
+        QCOMPARE(ctl()->values()->path(exec::ValueFile::Weights), weights);
+        QCOMPARE(ctl()->values()->path(exec::ValueFile::Inputs), irFixture("masked_linear.inputs.pt"));
+        QCOMPARE(ctl()->values()->enteredConstants(), QStringList{QStringLiteral("mask")});
+        QCOMPARE(ctl()->values()->seed(), int64_t(7));
+        QVERIFY(ctl()->values()->missing().empty());
         QCOMPARE(errors.count(), 0);
         QVERIFY(ui_.inputs->referencesLabel()->text().contains(QStringLiteral("masked_linear.inputs.pt")));
 
@@ -416,18 +419,18 @@ private slots:
         QVERIFY(irscope::test::waitIdle(*ctl()));
         QCOMPARE(errors.count(), 1);
         QVERIFY(errors.at(0).at(0).toString().contains(QStringLiteral("w.pt")));
-        QCOMPARE(ctl()->path(exec::ValueFile::Weights), QString());
-        QCOMPARE(ctl()->enteredConstants(), QStringList{QStringLiteral("mask")});
-        QCOMPARE(ctl()->seed(), int64_t(7));
+        QCOMPARE(ctl()->values()->path(exec::ValueFile::Weights), QString());
+        QCOMPARE(ctl()->values()->enteredConstants(), QStringList{QStringLiteral("mask")});
+        QCOMPARE(ctl()->values()->seed(), int64_t(7));
     }
 
     void failedNodeShown() {
         open(irFixture("masked_linear.meta.json"));
-        ctl()->loadWeights(irFixture("masked_linear.weights.pt"));
-        ctl()->enterConstant(QStringLiteral("mask"), QStringLiteral("[1, 0, 1]"),
-                             QStringLiteral("float32"));  // wrong size
+        ctl()->values()->loadWeights(irFixture("masked_linear.weights.pt"));
+        ctl()->values()->enterConstant(QStringLiteral("mask"), QStringLiteral("[1, 0, 1]"),
+                                       QStringLiteral("float32"));  // wrong size
         QVERIFY(irscope::test::waitIdle(*ctl()));
-        QVERIFY(ctl()->missing().empty());
+        QVERIFY(ctl()->values()->missing().empty());
         QSignalSpy stopped(ctl(), &DebugController::stopped);
         trigger(ui_.continueAction);
         QVERIFY(ctl()->lastRunFailed());
@@ -450,13 +453,13 @@ private slots:
 
     void breakpointsRunToAndCliDump() {
         open(irFixture("llama_block.meta.json"));
-        ctl()->loadWeights(irFixture("llama_block.weights.pt"));
+        ctl()->values()->loadWeights(irFixture("llama_block.weights.pt"));
         QVERIFY(irscope::test::waitIdle(*ctl()));
-        QCOMPARE(ctl()->missing().size(), size_t(3));  // b_rope_cos, b_rope_sin, c_positions
-        ctl()->loadConstants(irFixture("llama_block.constants.pt"));
-        ctl()->loadInputs(irFixture("llama_block.inputs.pt"));
+        QCOMPARE(ctl()->values()->missing().size(), size_t(3));  // b_rope_cos, b_rope_sin, c_positions
+        ctl()->values()->loadConstants(irFixture("llama_block.constants.pt"));
+        ctl()->values()->loadInputs(irFixture("llama_block.inputs.pt"));
         QVERIFY(irscope::test::waitIdle(*ctl()));
-        QVERIFY(ctl()->missing().empty());
+        QVERIFY(ctl()->values()->missing().empty());
         // F9 on the selection, then F5 stops before it.
         session()->select(ItemRef::node(10), false);
         trigger(ui_.breakpointAction);
@@ -512,7 +515,7 @@ private slots:
              QStringLiteral("--inputs"), irFixture("llama_block.inputs.pt"), QStringLiteral("--dump"), dump});
         QVERIFY(p.waitForFinished(120000));
         QVERIFY2(p.exitCode() == 0, p.readAllStandardError().constData());
-        ctl()->loadReferenceIntermediates(dump);
+        ctl()->values()->loadReferenceIntermediates(dump);
         QVERIFY(irscope::test::waitIdle(*ctl()));
         const int64_t n = nodeIndex(QStringLiteral("mul_4"));
         session()->select(ItemRef::node(n), true);
@@ -549,9 +552,9 @@ private slots:
 
     void compareFindsPlantedDivergence() {
         open(irFixture("llama_block.json"));
-        ctl()->loadWeights(irFixture("llama_block.weights.pt"));
-        ctl()->loadInputs(irFixture("llama_block.inputs.pt"));
-        ctl()->loadReferenceIntermediates(irFixture("llama_block.intermediates_bad.pt"));
+        ctl()->values()->loadWeights(irFixture("llama_block.weights.pt"));
+        ctl()->values()->loadInputs(irFixture("llama_block.inputs.pt"));
+        ctl()->values()->loadReferenceIntermediates(irFixture("llama_block.intermediates_bad.pt"));
         // Another CPU's BLAS differs from the fixtures' by an ulp; the planted error is 1.0.
         ctl()->checks()->setTolerance(1e-5, 1e-6);
         QVERIFY(irscope::test::waitIdle(*ctl()));
@@ -595,8 +598,8 @@ private slots:
     // asynchronously and repaints when they arrive.
     void tensorQueriesAreAsynchronous() {
         open(irFixture("llama_block.json"));
-        ctl()->loadWeights(irFixture("llama_block.weights.pt"));
-        ctl()->loadInputs(irFixture("llama_block.inputs.pt"));
+        ctl()->values()->loadWeights(irFixture("llama_block.weights.pt"));
+        ctl()->values()->loadInputs(irFixture("llama_block.inputs.pt"));
         QVERIFY(irscope::test::waitIdle(*ctl()));
         trigger(ui_.continueAction);
         TensorViewer* v = ui_.tensors->follower();
@@ -692,7 +695,7 @@ private slots:
             f.write(chainGraph(kChainSide, kChainPairs));
         }
         open(file);
-        QVERIFY(ctl()->missing().empty());
+        QVERIFY(ctl()->values()->missing().empty());
         ctl()->setRetention(exec::RetentionPolicy::FreeAfterLastUse);  // pinned values stay
         const int64_t pinNode = nodeIndex(QStringLiteral("tanh_1"));
         QVERIFY(pinNode > 0);

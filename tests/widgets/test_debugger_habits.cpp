@@ -39,6 +39,7 @@
 #include "widgets/main_window/main_window.h"
 #include "widgets/panels/modules_panel.h"
 #include "widgets/session/debug_controller.h"
+#include "widgets/session/debug_values.h"
 #include "widgets/session/graph_session.h"
 #include "widgets/session/loaded_document.h"
 #include "widgets/session/numeric_checks.h"
@@ -62,8 +63,8 @@ class TestDebuggerHabits : public QObject {
 
     void open(const QString& stem, const QString& ir = {}) {
         QVERIFY(irscope::test::openInFreshWindow(window_, ui_, irFixture(ir.isEmpty() ? stem + ".json" : ir)));
-        ctl()->loadWeights(irFixture(stem + ".weights.pt"));
-        ctl()->loadInputs(irFixture(stem + ".inputs.pt"));
+        ctl()->values()->loadWeights(irFixture(stem + ".weights.pt"));
+        ctl()->values()->loadInputs(irFixture(stem + ".inputs.pt"));
         QVERIFY(irscope::test::waitIdle(*ctl()));
     }
     // llama_block drawn flat (no module boxes) at 2x: its last nodes are far
@@ -234,7 +235,8 @@ private slots:
         QVERIFY(window_->close());  // nothing typed: no question
         window_->show();
 
-        ctl()->enterConstant(QStringLiteral("mask"), QStringLiteral("[1, 0, 1, 0]"), QStringLiteral("float32"));
+        ctl()->values()->enterConstant(QStringLiteral("mask"), QStringLiteral("[1, 0, 1, 0]"),
+                                       QStringLiteral("float32"));
         QVERIFY(irscope::test::waitIdle(*ctl()));
         QString text;
         answerQuitQuestion(QMessageBox::Cancel, &text);
@@ -248,7 +250,7 @@ private slots:
 
         QTemporaryDir dir;
         QString saved = QStringLiteral("not yet");
-        ctl()->saveConstants(dir.filePath(QStringLiteral("c.pt")), [&saved](const QString& e) { saved = e; });
+        ctl()->values()->saveConstants(dir.filePath(QStringLiteral("c.pt")), [&saved](const QString& e) { saved = e; });
         QTRY_COMPARE(saved, QString());
         QVERIFY(ctl()->unsavedWork().isEmpty());
         QVERIFY(window_->close());  // saved: no question
@@ -260,7 +262,8 @@ private slots:
     void openingAnotherModelWithTypedConstantsAsks() {
         open(QStringLiteral("masked_linear"), QStringLiteral("masked_linear.meta.json"));
         const QString before = session()->filePath();
-        ctl()->enterConstant(QStringLiteral("mask"), QStringLiteral("[1, 0, 1, 0]"), QStringLiteral("float32"));
+        ctl()->values()->enterConstant(QStringLiteral("mask"), QStringLiteral("[1, 0, 1, 0]"),
+                                       QStringLiteral("float32"));
         QVERIFY(irscope::test::waitIdle(*ctl()));
         QString text;
         answerQuitQuestion(QMessageBox::Cancel, &text);

@@ -38,6 +38,7 @@
 #include "widgets/graph_view/overlay_legend.h"
 #include "widgets/main_window/main_window.h"
 #include "widgets/session/debug_controller.h"
+#include "widgets/session/debug_values.h"
 #include "widgets/session/graph_session.h"
 #include "widgets/session/loaded_document.h"
 #include "widgets/session/numeric_checks.h"
@@ -71,8 +72,8 @@ class TestDifferences : public QObject {
     // llama_block with the perturbed weights, measured against a run with the good ones.
     void open() {
         QVERIFY(irscope::test::openInFreshWindow(window_, ui_, irFixture(QStringLiteral("llama_block.json"))));
-        ctl()->loadWeights(irFixture(QStringLiteral("llama_block.weights_perturbed.pt")));
-        ctl()->loadInputs(irFixture(QStringLiteral("llama_block.inputs.pt")));
+        ctl()->values()->loadWeights(irFixture(QStringLiteral("llama_block.weights_perturbed.pt")));
+        ctl()->values()->loadInputs(irFixture(QStringLiteral("llama_block.inputs.pt")));
         exec::ReferenceChoice c;
         c.kind = exec::ReferenceChoice::Kind::Weights;
         c.weightsPath = irFixture(QStringLiteral("llama_block.weights.pt")).toStdString();
@@ -130,9 +131,9 @@ private slots:
     // verdict. The stale "nothing compared yet" stayed.
     void steppingToTheEndReplacesNothingComparedYet() {
         QVERIFY(irscope::test::openInFreshWindow(window_, ui_, irFixture(QStringLiteral("simple_mlp.json"))));
-        ctl()->loadWeights(irFixture(QStringLiteral("simple_mlp.weights.pt")));
-        ctl()->loadInputs(irFixture(QStringLiteral("simple_mlp.inputs.pt")));
-        ctl()->loadExpected(irFixture(QStringLiteral("simple_mlp.expected.pt")));
+        ctl()->values()->loadWeights(irFixture(QStringLiteral("simple_mlp.weights.pt")));
+        ctl()->values()->loadInputs(irFixture(QStringLiteral("simple_mlp.inputs.pt")));
+        ctl()->values()->loadExpected(irFixture(QStringLiteral("simple_mlp.expected.pt")));
         ctl()->checks()->findFirstDivergence();
         QVERIFY(irscope::test::waitIdle(*ctl()));
         auto* label = window_->findChild<QLabel*>(QStringLiteral("divergenceLabel"));
@@ -152,9 +153,9 @@ private slots:
     // far that precision moves it. The verdict said "output differs".
     void lowerPrecisionReferenceDoesNotOverruleExpectedOutputs() {
         QVERIFY(irscope::test::openInFreshWindow(window_, ui_, irFixture(QStringLiteral("llama_block.json"))));
-        ctl()->loadWeights(irFixture(QStringLiteral("llama_block.weights.pt")));
-        ctl()->loadInputs(irFixture(QStringLiteral("llama_block.inputs.pt")));
-        ctl()->loadExpected(irFixture(QStringLiteral("llama_block.expected.pt")));
+        ctl()->values()->loadWeights(irFixture(QStringLiteral("llama_block.weights.pt")));
+        ctl()->values()->loadInputs(irFixture(QStringLiteral("llama_block.inputs.pt")));
+        ctl()->values()->loadExpected(irFixture(QStringLiteral("llama_block.expected.pt")));
         exec::ReferenceChoice bf16;
         bf16.kind = exec::ReferenceChoice::Kind::Dtype;
         bf16.dtype = "bfloat16";
@@ -241,7 +242,7 @@ private slots:
     void toleranceFromTheDock() {
         QSettings().remove(QStringLiteral("differences"));
         open();
-        ctl()->loadWeights(irFixture(QStringLiteral("llama_block.weights.pt")));  // the good weights
+        ctl()->values()->loadWeights(irFixture(QStringLiteral("llama_block.weights.pt")));  // the good weights
         exec::ReferenceChoice f64;
         f64.kind = exec::ReferenceChoice::Kind::Dtype;
         f64.dtype = "float64";

@@ -17,6 +17,7 @@
 #include "widgets/compare/compare_ui.h"
 #include "widgets/debugger/differences_panel.h"
 #include "widgets/session/debug_controller.h"
+#include "widgets/session/debug_values.h"
 #include "widgets/session/graph_session.h"
 #include "widgets/session/numeric_checks.h"
 
@@ -51,8 +52,8 @@ class TestDocumentLifetime : public QObject {
     // the reference, local errors, failing rows only, the SQNR overlay, and
     // a comparison with its meta twin.
     void setUpEverything() {
-        ctl()->loadWeights(irFixture(QStringLiteral("llama_block.weights.pt")));
-        ctl()->loadInputs(irFixture(QStringLiteral("llama_block.inputs.pt")));
+        ctl()->values()->loadWeights(irFixture(QStringLiteral("llama_block.weights.pt")));
+        ctl()->values()->loadInputs(irFixture(QStringLiteral("llama_block.inputs.pt")));
         exec::ReferenceChoice bf16;
         bf16.kind = exec::ReferenceChoice::Kind::Dtype;
         bf16.dtype = "bfloat16";
@@ -82,7 +83,7 @@ private slots:
         QVERIFY(!failingOnly()->isChecked());
         QCOMPARE(closed.count(), 1);
         QVERIFY(!compare_.session->isOpen());
-        QVERIFY(ctl()->path(exec::ValueFile::Weights).isEmpty());
+        QVERIFY(ctl()->values()->path(exec::ValueFile::Weights).isEmpty());
     }
 
     void aReloadKeepsThem() {
@@ -96,7 +97,7 @@ private slots:
         QVERIFY(failingOnly()->isChecked());
         QVERIFY(compare_.session->isOpen());
         QVERIFY(ready.count() > 0 || ready.wait(30000));  // B measured against the reloaded A
-        QVERIFY(ctl()->path(exec::ValueFile::Weights).endsWith(QLatin1String("llama_block.weights.pt")));
+        QVERIFY(ctl()->values()->path(exec::ValueFile::Weights).endsWith(QLatin1String("llama_block.weights.pt")));
     }
 
     // File ▸ Close (Ctrl+W): nothing of the document is left, the document's
@@ -114,11 +115,11 @@ private slots:
         QVERIFY(!close->isEnabled());
         QVERIFY(!compare_.session->isOpen());
         QCOMPARE(ctl()->checks()->overlay(), exec::OverlayKind::None);
-        QVERIFY(ctl()->weightRows().empty());
+        QVERIFY(ctl()->values()->weightRows().empty());
         QVERIFY(!window_->windowTitle().contains(QLatin1String("llama_block")));
         openInWindow(QStringLiteral("llama_block.json"));
         QCOMPARE(ctl()->checks()->referenceChoice(), exec::ReferenceChoice{});
-        QVERIFY(ctl()->path(exec::ValueFile::Weights).isEmpty());
+        QVERIFY(ctl()->values()->path(exec::ValueFile::Weights).isEmpty());
     }
 };
 

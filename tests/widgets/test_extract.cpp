@@ -20,6 +20,7 @@
 #include "widgets/graph_view/graph_view.h"
 #include "widgets/main_window/main_window.h"
 #include "widgets/session/debug_controller.h"
+#include "widgets/session/debug_values.h"
 #include "widgets/session/graph_session.h"
 #include "widgets/session/loaded_document.h"
 
@@ -42,9 +43,9 @@ private slots:
     void moduleWithItsValues() {
         QVERIFY(irscope::test::openInFreshWindow(window_, ui_, irFixture(QStringLiteral("tiny_llama.json")), QSize()));
         DebugController* c = ui_.controller;
-        c->loadWeights(irFixture(QStringLiteral("tiny_llama.weights.pt")));
-        c->loadConstants(irFixture(QStringLiteral("tiny_llama.constants.pt")));
-        c->loadInputs(irFixture(QStringLiteral("tiny_llama.inputs.pt")));
+        c->values()->loadWeights(irFixture(QStringLiteral("tiny_llama.weights.pt")));
+        c->values()->loadConstants(irFixture(QStringLiteral("tiny_llama.constants.pt")));
+        c->values()->loadInputs(irFixture(QStringLiteral("tiny_llama.inputs.pt")));
         QVERIFY(irscope::test::waitIdle(*c));
         const auto* tree = window_->session()->moduleTree();
         QVERIFY(tree);

@@ -27,6 +27,7 @@
 #include "widgets/main_window/main_window.h"
 #include "widgets/panels/modules_panel.h"
 #include "widgets/session/debug_controller.h"
+#include "widgets/session/debug_values.h"
 #include "widgets/session/graph_session.h"
 #include "widgets/session/numeric_checks.h"
 
@@ -93,10 +94,10 @@ private slots:
 
     void aDebuggingSession() {
         openIr(QStringLiteral("llama_block.json"));
-        ctl()->loadWeights(irFixture(QStringLiteral("llama_block.weights.pt")));
-        ctl()->loadInputs(irFixture(QStringLiteral("llama_block.inputs.pt")));
-        ctl()->loadExpected(irFixture(QStringLiteral("llama_block.expected.pt")));
-        ctl()->loadReferenceIntermediates(irFixture(QStringLiteral("llama_block.intermediates.pt")));
+        ctl()->values()->loadWeights(irFixture(QStringLiteral("llama_block.weights.pt")));
+        ctl()->values()->loadInputs(irFixture(QStringLiteral("llama_block.inputs.pt")));
+        ctl()->values()->loadExpected(irFixture(QStringLiteral("llama_block.expected.pt")));
+        ctl()->values()->loadReferenceIntermediates(irFixture(QStringLiteral("llama_block.intermediates.pt")));
         QVERIFY(irscope::test::waitIdle(*ctl()));
         watchNewModels();
         // Step a few nodes (the differences grow a row at a time), then run on.
@@ -127,7 +128,7 @@ private slots:
 
     void anotherModelThenACompare() {
         openIr(QStringLiteral("tiny_moe.json"));
-        ctl()->loadWeights(irFixture(QStringLiteral("tiny_moe.weights.pt")));
+        ctl()->values()->loadWeights(irFixture(QStringLiteral("tiny_moe.weights.pt")));
         QVERIFY(irscope::test::waitIdle(*ctl()));
         openIr(QStringLiteral("tiny_llama.json"));
         QSignalSpy ready(compare_.session, &CompareSession::diffReady);

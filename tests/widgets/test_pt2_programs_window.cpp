@@ -26,6 +26,7 @@
 #include "widgets/main_window/main_window.h"
 #include "widgets/panels/call_stack_panel.h"
 #include "widgets/session/debug_controller.h"
+#include "widgets/session/debug_values.h"
 #include "widgets/session/graph_session.h"
 #include "widgets/session/loaded_document.h"
 
@@ -80,8 +81,8 @@ private slots:
         QFETCH(QString, name);
         DebugController* c = ui_.controller;
         QVERIFY(open(name + QStringLiteral(".pt2")));
-        QVERIFY2(c->missing().empty(), "the archive brings its weights and example inputs");
-        c->loadExpected(programPath(name + QStringLiteral(".expected.pt")));
+        QVERIFY2(c->values()->missing().empty(), "the archive brings its weights and example inputs");
+        c->values()->loadExpected(programPath(name + QStringLiteral(".expected.pt")));
         const QString status = continueToEnd();
         QVERIFY2(!c->lastRunFailed(), qPrintable(status));
         QCOMPARE(c->runCursor(), c->nodeCount());
@@ -110,7 +111,7 @@ private slots:
         QCOMPARE(s->layout()->itemsOf(ItemRef::node(cond)).size(), size_t(1));  // selecting the cond finds its frame
 
         // The example input takes the true branch; inputs_b the false one.
-        c->loadExpected(programPath(QStringLiteral("cond_branches.expected.pt")));
+        c->values()->loadExpected(programPath(QStringLiteral("cond_branches.expected.pt")));
         continueToEnd();
         QVERIFY(c->verdict().startsWith(QLatin1String("outputs match")));
         QVERIFY(s->nodeDecoration(cond));
@@ -121,8 +122,8 @@ private slots:
         QVERIFY2(exec->text().contains(QLatin1String("Took")) && exec->text().contains(QLatin1String("true_graph_0")),
                  qPrintable(exec->text()));
 
-        c->loadInputs(programPath(QStringLiteral("cond_branches.inputs_b.pt")));
-        c->loadExpected(programPath(QStringLiteral("cond_branches.expected_b.pt")));
+        c->values()->loadInputs(programPath(QStringLiteral("cond_branches.inputs_b.pt")));
+        c->values()->loadExpected(programPath(QStringLiteral("cond_branches.expected_b.pt")));
         QVERIFY(irscope::test::waitIdle(*c));
         continueToEnd();
         QVERIFY2(c->verdict().startsWith(QLatin1String("outputs match")), qPrintable(c->verdict()));
@@ -255,10 +256,10 @@ private slots:
     void anInputOutsideTheProgramsRangeIsRefused() {
         DebugController* c = ui_.controller;
         QVERIFY(open(QStringLiteral("dynamic_seq_llama.pt2")));
-        c->loadInputs(programPath(QStringLiteral("dynamic_seq_llama.refused_long.pt")));
+        c->values()->loadInputs(programPath(QStringLiteral("dynamic_seq_llama.refused_long.pt")));
         QVERIFY(irscope::test::waitIdle(*c));
         QString refusal;
-        for (const auto& row : c->missing())
+        for (const auto& row : c->values()->missing())
             if (!row.value.refusal.empty()) refusal = QString::fromStdString(row.value.refusal);
         QVERIFY2(refusal.contains(QStringLiteral("input 'ids' has shape [1, 300]: 300 at dim 1 is outside s27 "
                                                  "\u2208 [2, 256]")),
@@ -277,7 +278,7 @@ private slots:
                      window_->messageText().contains(QLatin1String("the archive is damaged")) &&
                      window_->messageText().contains(QLatin1String("mlp_float/data/weights/weight_0")),
                  qPrintable(window_->messageText()));
-        QVERIFY(c->path(irscope::exec::ValueFile::Weights).isEmpty());
+        QVERIFY(c->values()->path(irscope::exec::ValueFile::Weights).isEmpty());
     }
 };
 

@@ -22,6 +22,7 @@
 #include "widgets/debugger/debugger_ui.h"
 #include "widgets/main_window/main_window.h"
 #include "widgets/session/debug_controller.h"
+#include "widgets/session/debug_values.h"
 #include "widgets/session/graph_session.h"
 #include "widgets/session/numeric_checks.h"
 
@@ -99,10 +100,10 @@ private slots:
         QSignalSpy loaded(window_->session(), &GraphSession::graphLoaded);
         window_->openFile(real(name + QStringLiteral(".json")));
         QVERIFY(loaded.wait(30000));
-        c->loadWeights(real(name + QStringLiteral(".weights.pt")));
+        c->values()->loadWeights(real(name + QStringLiteral(".weights.pt")));
         if (QFile::exists(real(name + QStringLiteral(".inputs.pt"))))
-            c->loadInputs(real(name + QStringLiteral(".inputs.pt")));
-        c->loadExpected(real(name + QStringLiteral(".expected.pt")));
+            c->values()->loadInputs(real(name + QStringLiteral(".inputs.pt")));
+        c->values()->loadExpected(real(name + QStringLiteral(".expected.pt")));
         const bool half = isHalf(real(name + QStringLiteral(".json")));
         c->checks()->setTolerance(half ? 2e-2 : 1e-4, half ? 2e-2 : 1e-5);
         const QString status = continueToEnd();
@@ -138,7 +139,8 @@ private slots:
         // while they still load (or after they failed).
         bool saidWhileLoading = false;
         auto early = connect(c, &DebugController::notice, this, [c, &saidWhileLoading](const QString& n) {
-            if (n.contains(QLatin1String("from the archive")) && c->isLoadingValues()) saidWhileLoading = true;
+            if (n.contains(QLatin1String("from the archive")) && c->values()->isLoadingValues())
+                saidWhileLoading = true;
         });
         window_->openFile(real(QStringLiteral("tiny_llama.pt2")));
         QVERIFY(loaded.wait(30000));
@@ -150,10 +152,10 @@ private slots:
         disconnect(early);
         QVERIFY(!saidWhileLoading);
         // No inputs file: the example inputs torch.export.save stored are loaded.
-        QCOMPARE(QFileInfo(c->path(irscope::exec::ValueFile::Inputs)).canonicalFilePath(),
+        QCOMPARE(QFileInfo(c->values()->path(irscope::exec::ValueFile::Inputs)).canonicalFilePath(),
                  QFileInfo(real(QStringLiteral("tiny_llama.pt2"))).canonicalFilePath());
-        QVERIFY(c->missing().empty());
-        c->loadExpected(real(QStringLiteral("tiny_llama.expected.pt")));
+        QVERIFY(c->values()->missing().empty());
+        c->values()->loadExpected(real(QStringLiteral("tiny_llama.expected.pt")));
         c->checks()->setTolerance(1e-4, 1e-5);
         const QString status = continueToEnd();
         QVERIFY2(!c->lastRunFailed(), qPrintable(status));
@@ -182,9 +184,9 @@ private slots:
         QVERIFY2(!said.contains(QLatin1String("Kept the files")) ||
                      (!said.contains(QLatin1String("weights")) && !said.contains(QLatin1String("inputs"))),
                  qPrintable(said));
-        QCOMPARE(QFileInfo(c->path(irscope::exec::ValueFile::Weights)).canonicalFilePath(),
+        QCOMPARE(QFileInfo(c->values()->path(irscope::exec::ValueFile::Weights)).canonicalFilePath(),
                  QFileInfo(copy).canonicalFilePath());
-        QCOMPARE(QFileInfo(c->path(irscope::exec::ValueFile::Inputs)).canonicalFilePath(),
+        QCOMPARE(QFileInfo(c->values()->path(irscope::exec::ValueFile::Inputs)).canonicalFilePath(),
                  QFileInfo(copy).canonicalFilePath());
     }
 
@@ -225,8 +227,8 @@ private slots:
                  qPrintable(window_->session()->filePath()));
         QVERIFY(window_->windowTitle().contains(QLatin1String("two_programs.pt2#tiny_llama")));
         QVERIFY(window_->programMenu()->actions()[1]->isChecked());
-        QVERIFY(c->missing().empty());
-        c->loadExpected(real(QStringLiteral("tiny_llama.expected.pt")));
+        QVERIFY(c->values()->missing().empty());
+        c->values()->loadExpected(real(QStringLiteral("tiny_llama.expected.pt")));
         c->checks()->setTolerance(1e-4, 1e-5);
         const QString status = continueToEnd();
         QVERIFY2(!c->lastRunFailed(), qPrintable(status));

@@ -41,6 +41,7 @@
 #include "widgets/panels/modules_panel.h"
 #include "widgets/panels/search_panel.h"
 #include "widgets/session/debug_controller.h"
+#include "widgets/session/debug_values.h"
 #include "widgets/session/graph_session.h"
 #include "widgets/session/loaded_document.h"
 
@@ -94,9 +95,9 @@ struct LlamaWindow {
     DebuggerUi ui;
     explicit LlamaWindow(const QString& weights = QStringLiteral("llama_block.weights.pt")) {
         openWithDebugger(w, ui, QStringLiteral("llama_block.json"));  // the tests check the outcome
-        ui.controller->loadWeights(irFixture(weights));
-        ui.controller->loadInputs(irFixture(QStringLiteral("llama_block.inputs.pt")));
-        ui.controller->loadExpected(irFixture(QStringLiteral("llama_block.expected.pt")));
+        ui.controller->values()->loadWeights(irFixture(weights));
+        ui.controller->values()->loadInputs(irFixture(QStringLiteral("llama_block.inputs.pt")));
+        ui.controller->values()->loadExpected(irFixture(QStringLiteral("llama_block.expected.pt")));
         irscope::test::waitIdle(*ui.controller);
     }
     void run() {
@@ -123,21 +124,23 @@ private slots:
     void anotherModelStartsCleanTheSameModelKeepsItsFiles() {
         LlamaWindow lw;
         DebugController* c = lw.ui.controller;
-        QVERIFY(!c->weightRows().empty());
+        QVERIFY(!c->values()->weightRows().empty());
         QSignalSpy loaded(lw.w.session(), &GraphSession::graphLoaded);
         lw.w.openFile(irFixture(QStringLiteral("tiny_moe.json")));
         QVERIFY(loaded.wait(20000) && irscope::test::waitIdle(*c));
-        for (const auto& r : c->weightRows()) {
+        for (const auto& r : c->values()->weightRows()) {
             QVERIFY2(r.source.find("llama_block") == std::string::npos, r.originalName.c_str());
             QVERIFY2(!r.placeholder.empty(), ("unused entry " + r.originalName).c_str());
         }
-        for (const auto& r : c->inputRows()) QVERIFY2(r.source != irscope::exec::InputSource::File, r.name.c_str());
+        for (const auto& r : c->values()->inputRows())
+            QVERIFY2(r.source != irscope::exec::InputSource::File, r.name.c_str());
 
-        c->loadWeights(irFixture(QStringLiteral("tiny_moe.weights.pt")));
+        c->values()->loadWeights(irFixture(QStringLiteral("tiny_moe.weights.pt")));
         QVERIFY(irscope::test::waitIdle(*c));
         auto fromFile = [c] {
             int n = 0;
-            for (const auto& r : c->weightRows()) n += r.source.find("tiny_moe.weights.pt") != std::string::npos;
+            for (const auto& r : c->values()->weightRows())
+                n += r.source.find("tiny_moe.weights.pt") != std::string::npos;
             return n;
         };
         const int loadedWeights = fromFile();
@@ -170,7 +173,7 @@ private slots:
         };
         setFilters();
         const int filtered = lw.ui.weights->visibleRows();
-        QVERIFY(filtered > 0 && filtered < static_cast<int>(c->weightRows().size()));
+        QVERIFY(filtered > 0 && filtered < static_cast<int>(c->values()->weightRows().size()));
         // The same file again (Ctrl+R): all of it applies still.
         lw.w.reload();
         QVERIFY(loaded.wait(20000) && irscope::test::waitIdle(*c));
@@ -182,10 +185,10 @@ private slots:
         // Another model: none of it.
         lw.w.openFile(irFixture(QStringLiteral("tiny_moe.json")));
         QVERIFY(loaded.wait(20000) && irscope::test::waitIdle(*c));
-        c->loadWeights(irFixture(QStringLiteral("tiny_moe.weights.pt")));
+        c->values()->loadWeights(irFixture(QStringLiteral("tiny_moe.weights.pt")));
         QVERIFY(irscope::test::waitIdle(*c));
         QVERIFY(lw.ui.weights->nameFilter()->text().isEmpty());
-        QCOMPARE(lw.ui.weights->visibleRows(), static_cast<int>(c->weightRows().size()));
+        QCOMPARE(lw.ui.weights->visibleRows(), static_cast<int>(c->values()->weightRows().size()));
         QVERIFY(lw.w.panelAs<SearchPanel>(kSearchPanel)->lineEdit()->text().isEmpty());
         QVERIFY(lw.w.panelAs<ModulesPanel>(kModulesPanel)->filterEdit()->text().isEmpty());
         QVERIFY(lw.ui.constants->nameBox()->currentText() != QStringLiteral("positions"));
@@ -294,7 +297,7 @@ private slots:
         QSignalSpy loaded(w.session(), &GraphSession::graphLoaded);
         w.openFile(out.fileName());
         QVERIFY(loaded.wait(20000) && irscope::test::waitIdle(*ui.controller));
-        ui.controller->loadWeights(irFixture(QStringLiteral("simple_mlp.weights.pt")));
+        ui.controller->values()->loadWeights(irFixture(QStringLiteral("simple_mlp.weights.pt")));
         QVERIFY(irscope::test::waitIdle(*ui.controller));
         const QString title = ui.missing->title();
         QVERIFY2(title.contains(QLatin1String("the IR is broken")), qPrintable(title));
@@ -325,7 +328,7 @@ private slots:
         QVERIFY2(s.contains(QLatin1String("no state_dict is loaded")), qPrintable(s));
         s = said(QStringLiteral("mul"));
         QVERIFY2(s.contains(QLatin1String("has not run")), qPrintable(s));
-        ui.controller->loadWeights(irFixture(QStringLiteral("llama_block.weights.pt")));
+        ui.controller->values()->loadWeights(irFixture(QStringLiteral("llama_block.weights.pt")));
         QVERIFY(irscope::test::waitIdle(*ui.controller));
         s = said(QStringLiteral("p_qkv_weight"));
         QVERIFY2(!s.contains(QLatin1String("No value")), qPrintable(s));
@@ -336,8 +339,8 @@ private slots:
         DebuggerUi ui;
         QVERIFY(openWithDebugger(w, ui, QStringLiteral("masked_linear.meta.json")));
         DebugController* c = ui.controller;
-        c->loadWeights(irFixture(QStringLiteral("masked_linear.weights.pt")));
-        c->loadInputs(irFixture(QStringLiteral("masked_linear.inputs.pt")));
+        c->values()->loadWeights(irFixture(QStringLiteral("masked_linear.weights.pt")));
+        c->values()->loadInputs(irFixture(QStringLiteral("masked_linear.inputs.pt")));
         QVERIFY(irscope::test::waitIdle(*c));
         // Opened with a constant missing, the Constants dock is the one in front.
         QVERIFY(!ui.constantsDock->visibleRegion().isEmpty());
@@ -361,7 +364,7 @@ private slots:
         QVERIFY(!ui.constantsDock->visibleRegion().isEmpty());  // raised over its tab group
 
         // Supplied: the same F5 runs to the end.
-        c->loadConstants(irFixture(QStringLiteral("masked_linear.constants.pt")));
+        c->values()->loadConstants(irFixture(QStringLiteral("masked_linear.constants.pt")));
         QVERIFY(irscope::test::waitIdle(*c));
         ui.continueAction->trigger();
         QVERIFY(irscope::test::waitIdle(*c));
@@ -482,7 +485,7 @@ private slots:
     void halfWeightsAreFoundBeforeTheRunAndCastOnRequest() {
         LlamaWindow lw(QStringLiteral("llama_block.weights_fp16.pt"));
         DebugController* c = lw.ui.controller;
-        c->loadExpected(irFixture(QStringLiteral("llama_block.expected_fp16cast.pt")));
+        c->values()->loadExpected(irFixture(QStringLiteral("llama_block.expected_fp16cast.pt")));
         QVERIFY(irscope::test::waitIdle(*c));
         QString said;
         for (auto* label : lw.ui.missing->findChildren<QLabel*>()) said += label->text();
@@ -507,12 +510,12 @@ private slots:
         // gives PyTorch's output with those weights.
         QTest::mouseClick(lw.ui.missing->castButton(), Qt::LeftButton);
         QVERIFY(irscope::test::waitIdle(*c));
-        QVERIFY(c->missing().empty());
+        QVERIFY(c->values()->missing().empty());
         QVERIFY(lw.ui.weights->castButton()->isChecked());
         QVERIFY2(lw.ui.weights->summary().contains(QLatin1String("8 cast to the IR's dtypes")),
                  qPrintable(lw.ui.weights->summary()));
         bool provenance = false;
-        for (const auto& r : c->weightRows())
+        for (const auto& r : c->values()->weightRows())
             provenance |= r.originalName == "up.weight" && r.source.find("(cast from float16)") != std::string::npos;
         QVERIFY(provenance);
         lw.ui.resetAction->trigger();
@@ -533,8 +536,8 @@ private slots:
         DebugController* c = ui.controller;
         QStringList summaries, statuses, diagnostics;
         bool cancelShown = false;
-        const auto watching = QObject::connect(c, &DebugController::valuesLoadChanged, &w, [&] {
-            if (!c->isLoadingValues()) return;
+        const auto watching = QObject::connect(c->values(), &DebugValues::valuesLoadChanged, &w, [&] {
+            if (!c->values()->isLoadingValues()) return;
             summaries << ui.weights->summary();
             statuses << ui.status->text() + QLatin1Char('|') + ui.progress->text();
             QString d;
@@ -542,7 +545,7 @@ private slots:
             diagnostics << d;
             cancelShown |= ui.cancelLoad->isVisible();
         });
-        c->loadWeights(irFixture(QStringLiteral("llama_block.weights.pt")));
+        c->values()->loadWeights(irFixture(QStringLiteral("llama_block.weights.pt")));
         QVERIFY(irscope::test::waitIdle(*c));
         QVERIFY(!summaries.isEmpty());
         for (const auto& s : summaries)
@@ -566,12 +569,12 @@ private slots:
         QTemporaryDir dir;
         const QString slow = dir.filePath(QStringLiteral("slow.safetensors"));
         writeManyTensors(slow, 40000);
-        ui2.controller->loadReferenceIntermediates(slow);
-        ui2.controller->loadWeights(irFixture(QStringLiteral("llama_block.weights.pt")));
+        ui2.controller->values()->loadReferenceIntermediates(slow);
+        ui2.controller->values()->loadWeights(irFixture(QStringLiteral("llama_block.weights.pt")));
         QVERIFY(ui2.cancelLoad->isVisible());
         QTest::mouseClick(ui2.cancelLoad, Qt::LeftButton);
         QVERIFY(irscope::test::waitIdle(*ui2.controller));
-        QCOMPARE(ui2.controller->path(irscope::exec::ValueFile::Weights), QString());
+        QCOMPARE(ui2.controller->values()->path(irscope::exec::ValueFile::Weights), QString());
         QVERIFY(!ui2.cancelLoad->isVisible());
         QVERIFY2(!ui2.weights->summary().startsWith(QLatin1String("Loading")), qPrintable(ui2.weights->summary()));
         QVERIFY2(!ui2.status->text().startsWith(QLatin1String("Loading")), qPrintable(ui2.status->text()));
@@ -608,13 +611,13 @@ private slots:
         QVERIFY(reload->isEnabled());
         QCOMPARE(w.windowTitle(), QStringLiteral("SimpleMLP — simple_mlp.json — irscope"));
         QVERIFY(ui.progress->isVisible());
-        ui.controller->loadWeights(irFixture(QStringLiteral("cnn_bn.weights.pt")));
+        ui.controller->values()->loadWeights(irFixture(QStringLiteral("cnn_bn.weights.pt")));
         QVERIFY(irscope::test::waitIdle(*ui.controller));
         QVERIFY(w.messageVisible());
         QVERIFY2(w.messageText().contains(QLatin1String("0 of 4 parameters and buffers found")) &&
                      w.messageText().contains(QLatin1String("different model")),
                  qPrintable(w.messageText()));
-        ui.controller->loadWeights(irFixture(QStringLiteral("simple_mlp.weights.pt")));
+        ui.controller->values()->loadWeights(irFixture(QStringLiteral("simple_mlp.weights.pt")));
         QVERIFY(irscope::test::waitIdle(*ui.controller));
         QVERIFY(!w.messageVisible());
 

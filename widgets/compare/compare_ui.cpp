@@ -14,6 +14,7 @@
 #include "widgets/compare/compare_session.h"
 #include "widgets/main_window/main_window.h"
 #include "widgets/session/debug_controller.h"
+#include "widgets/session/debug_values.h"
 #include "widgets/session/graph_session.h"
 
 namespace irscope::widgets {
@@ -62,7 +63,7 @@ void buildActions(MainWindow& w, CompareUi& ui, DebugController* controller) {
             &w, QObject::tr("Values of B's run"), folderOf(compare->pathB()),
             QObject::tr("Tensor files (*.safetensors *.pt *.pth *.bin *.npy);;All files (*)"));
         if (path.isEmpty()) return;
-        controller->loadRenamedReference(path, compare->tensorNamesBToA());
+        controller->values()->loadRenamedReference(path, compare->tensorNamesBToA());
     });
 
     auto* fileMenu = w.menuBar()->actions().isEmpty() ? nullptr : w.menuBar()->actions().first()->menu();

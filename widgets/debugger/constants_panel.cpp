@@ -21,6 +21,7 @@
 #include "widgets/debugger/weights_model.h"
 #include "widgets/debugger/weights_panel.h"
 #include "widgets/session/debug_controller.h"
+#include "widgets/session/debug_values.h"
 #include "widgets/session/graph_session.h"
 
 namespace irscope::widgets {
@@ -57,7 +58,7 @@ ConstantsPanel::ConstantsPanel(DebugController* c, QWidget* parent) : QWidget(pa
     connect(save, &QPushButton::clicked, this, [this] { saveDialog(); });
     connectEditing();
     rebuildWhenShown_ = new RefreshWhenShown(this, [this] { rebuild(); });
-    connect(c_, &DebugController::valuesChanged, rebuildWhenShown_, &RefreshWhenShown::request);
+    connect(c_->values(), &DebugValues::valuesChanged, rebuildWhenShown_, &RefreshWhenShown::request);
     connect(c_, &DebugController::debuggerReset, rebuildWhenShown_, &RefreshWhenShown::request);
     rebuild();
 }
@@ -107,8 +108,8 @@ QLayout* ConstantsPanel::buildEditRow() {
 void ConstantsPanel::connectEditing() {
     connect(set_, &QPushButton::clicked, this, &ConstantsPanel::enterTyped);
     connect(value_, &QLineEdit::returnPressed, this, &ConstantsPanel::enterTyped);
-    connect(clear_, &QPushButton::clicked, this, [this] { c_->clearConstant(name_->currentText()); });
-    connect(c_, &DebugController::constantEntered, this, [this](bool ok, const QString& m) {
+    connect(clear_, &QPushButton::clicked, this, [this] { c_->values()->clearConstant(name_->currentText()); });
+    connect(c_->values(), &DebugValues::constantEntered, this, [this](bool ok, const QString& m) {
         message_->setStyleSheet(ok && !m.startsWith(tr("Warning")) ? QString() : QStringLiteral("color:#d0302a"));
         message_->setText(m);
     });
@@ -117,7 +118,7 @@ void ConstantsPanel::connectEditing() {
     // an int64 constant, and Set then warned of a dtype mismatch.
     connect(name_, &QComboBox::currentTextChanged, this, [this](const QString& name) {
         const std::string wanted = name.toStdString();
-        for (const auto& r : c_->weightRows())
+        for (const auto& r : c_->values()->weightRows())
             if (r.constantLike && r.originalName == wanted) {
                 if (!r.irDtype.empty()) dtype_->setCurrentText(q(r.irDtype));
                 showHint(r);
@@ -139,7 +140,7 @@ void ConstantsPanel::connectEditing() {
 void ConstantsPanel::enterTyped() {
     if (name_->currentText().isEmpty() || value_->text().trimmed().isEmpty()) return;
     message_->setText(tr("Setting %1…").arg(name_->currentText()));
-    c_->enterConstant(name_->currentText(), value_->text(), dtype_->currentText());
+    c_->values()->enterConstant(name_->currentText(), value_->text(), dtype_->currentText());
 }
 
 // The value box's hint follows the row: its shape and dtype, as typed.
@@ -159,7 +160,7 @@ void ConstantsPanel::rebuild() {
     const QString keep = name_->currentText();
     name_->clear();
     QString firstMissing, firstDtype;
-    for (const auto& r : c_->weightRows()) {
+    for (const auto& r : c_->values()->weightRows()) {
         if (!r.constantLike || r.status == exec::WeightStatus::UnusedInFile) continue;
         name_->addItem(q(r.originalName));
         if (firstMissing.isEmpty() && r.status == exec::WeightStatus::Missing) {
@@ -174,7 +175,7 @@ void ConstantsPanel::rebuild() {
         if (!firstDtype.isEmpty()) dtype_->setCurrentText(firstDtype);
     }
     const std::string current = name_->currentText().toStdString();
-    for (const auto& r : c_->weightRows())
+    for (const auto& r : c_->values()->weightRows())
         if (r.originalName == current) showHint(r);
 }
 
@@ -182,7 +183,7 @@ void ConstantsPanel::loadDialog() {
     const QString f = QFileDialog::getOpenFileName(
         this, tr("Load constants"), dialogStart(DialogKind::Constants, c_->documentPath()), tensorFileFilter());
     rememberDialogFolder(DialogKind::Constants, f);
-    if (!f.isEmpty()) c_->load(exec::ValueFile::Constants, f);
+    if (!f.isEmpty()) c_->values()->load(exec::ValueFile::Constants, f);
 }
 
 void ConstantsPanel::saveDialog(std::function<void(bool saved)> done) {
@@ -196,7 +197,7 @@ void ConstantsPanel::saveDialog(std::function<void(bool saved)> done) {
     }
     rememberDialogFolder(DialogKind::Constants, f);
     message_->setText(tr("Saving %1…").arg(f));
-    c_->saveConstants(f, [this, f, done = std::move(done)](const QString& err) {
+    c_->values()->saveConstants(f, [this, f, done = std::move(done)](const QString& err) {
         message_->setStyleSheet(err.isEmpty() ? QString() : QStringLiteral("color:#d0302a"));
         message_->setText(err.isEmpty() ? tr("Saved %1").arg(f) : err);
         if (done) done(err.isEmpty());

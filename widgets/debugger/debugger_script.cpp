@@ -17,6 +17,7 @@
 #include "widgets/debugger/tensor_viewer.h"
 #include "widgets/debugger/tensor_viewer_area.h"
 #include "widgets/session/debug_controller.h"
+#include "widgets/session/debug_values.h"
 #include "widgets/session/graph_session.h"
 #include "widgets/session/loaded_document.h"
 #include "widgets/session/numeric_checks.h"
@@ -73,7 +74,7 @@ void runDebuggerScript(const QCommandLineParser& p, DebuggerUi& ui, const QStrin
         std::fprintf(stderr, "irscope: %s\n", message.toLocal8Bit().constData());
     });
     auto opt = [&p](const char* n) { return p.value(QLatin1String(n)); };
-    if (p.isSet(QStringLiteral("random-inputs"))) c->setSeed(opt("random-inputs").toLongLong());
+    if (p.isSet(QStringLiteral("random-inputs"))) c->values()->setSeed(opt("random-inputs").toLongLong());
     const std::pair<const char*, exec::ValueFile> files[] = {
         {"weights", exec::ValueFile::Weights},
         {"constants", exec::ValueFile::Constants},
@@ -81,7 +82,7 @@ void runDebuggerScript(const QCommandLineParser& p, DebuggerUi& ui, const QStrin
         {"expected", exec::ValueFile::Expected},
         {"reference-intermediates", exec::ValueFile::ReferenceIntermediates}};
     for (const auto& [option, file] : files)
-        if (p.isSet(QLatin1String(option))) c->load(file, opt(option));
+        if (p.isSet(QLatin1String(option))) c->values()->load(file, opt(option));
     if (p.isSet(QStringLiteral("local"))) c->checks()->setErrorMode(exec::ErrorMode::Local);
     if (p.isSet(QStringLiteral("reference-program"))) {
         exec::ReferenceChoice choice;
@@ -141,8 +142,8 @@ void runDebuggerScript(const QCommandLineParser& p, DebuggerUi& ui, const QStrin
             c->checks()->importNodeData(p.value(QStringLiteral("node-data")));
         else if (kinds.count(ov))
             c->checks()->setOverlay(kinds.at(ov));
-        if (!c->path(exec::ValueFile::Expected).isEmpty() ||
-            !c->path(exec::ValueFile::ReferenceIntermediates).isEmpty())
+        if (!c->values()->path(exec::ValueFile::Expected).isEmpty() ||
+            !c->values()->path(exec::ValueFile::ReferenceIntermediates).isEmpty())
             c->checks()->findFirstDivergence();
         c->whenIdle(c, [c, select, done] {
             if (!select.isEmpty()) c->session()->selectNodeByName(select, true);
@@ -159,7 +160,7 @@ void runDebuggerScript(const QCommandLineParser& p, DebuggerUi& ui, const QStrin
         // Report what a run would lack, as `irscope run` does; parameters and
         // buffers waiting for a state_dict that was never given are one line.
         int awaiting = 0;
-        for (const auto& m : c->missing()) {
+        for (const auto& m : c->values()->missing()) {
             if (m.awaitsStateDict)
                 ++awaiting;
             else

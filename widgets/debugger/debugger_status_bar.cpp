@@ -22,6 +22,7 @@
 #include "widgets/debugger/missing_values_panel.h"
 #include "widgets/main_window/main_window.h"
 #include "widgets/session/debug_controller.h"
+#include "widgets/session/debug_values.h"
 #include "widgets/session/graph_session.h"
 #include "widgets/session/numeric_checks.h"
 
@@ -73,9 +74,9 @@ void showRunProgress(const DebuggerUi& ui) {
 // about values not read yet.
 void showValuesStatus(const DebuggerUi& ui) {
     const DebugController* c = ui.controller;
-    const auto& m = c->missing();
-    if (c->isLoadingValues()) {
-        const auto& load = c->valuesLoad();
+    const auto& m = c->values()->missing();
+    if (c->values()->isLoadingValues()) {
+        const auto& load = c->values()->valuesLoad();
         ui.progress->setMaximum(100);
         ui.progress->setValue(load.percent);
         ui.progress->setFormat(QObject::tr("Loading %1 %p%").arg(valueFileWord(load.file)));
@@ -130,7 +131,7 @@ void installStatusBar(MainWindow& w, DebuggerUi& ui) {
     ui.cancelLoad->setText(QObject::tr("Cancel"));
     ui.cancelLoad->setToolTip(QObject::tr("Stop loading; the values stay as they were"));
     ui.cancelLoad->hide();
-    QObject::connect(ui.cancelLoad, &QToolButton::clicked, ui.controller, &DebugController::cancelValuesLoad);
+    QObject::connect(ui.cancelLoad, &QToolButton::clicked, ui.controller->values(), &DebugValues::cancelValuesLoad);
     ui.bytes = new QLabel(&w);
     ui.bytes->setObjectName(QStringLiteral("bytesHeld"));
     ui.bytes->setToolTip(QObject::tr("Memory held by computed values (see Debug ▸ Memory)"));
@@ -183,7 +184,7 @@ void connectRunState(MainWindow& w, const DebuggerUi& ui) {
     // Stopped before a node for a value it lacks: the dock that supplies it comes up.
     QObject::connect(c, &DebugController::stoppedForMissingValue, &w, [ui, c](const QString& name, const QString&) {
         exec::Remedy remedy = exec::Remedy::LoadStateDict;
-        for (const auto& row : c->missing())
+        for (const auto& row : c->values()->missing())
             if (row.value.name == name.toStdString()) remedy = row.remedy;
         raiseDock(dockForRemedy(ui, remedy));
     });
@@ -191,7 +192,8 @@ void connectRunState(MainWindow& w, const DebuggerUi& ui) {
     // panel does that) and the dock that supplies it comes up.
     QObject::connect(ui.missing->list(), &QListWidget::itemClicked, &w, [ui, c](QListWidgetItem* it) {
         const int r = it->data(Qt::UserRole).toInt();
-        if (r >= 0 && r < static_cast<int>(c->missing().size())) raiseDock(dockForRemedy(ui, c->missing()[r].remedy));
+        if (r >= 0 && r < static_cast<int>(c->values()->missing().size()))
+            raiseDock(dockForRemedy(ui, c->values()->missing()[r].remedy));
     });
     // On opening, values the run lacks bring up the dock that supplies the
     // first of them (the Constants dock for a meta extraction's dropped
@@ -199,32 +201,32 @@ void connectRunState(MainWindow& w, const DebuggerUi& ui) {
     auto raisedOnOpen = std::make_shared<bool>(false);
     QObject::connect(c, &DebugController::debuggerReset, &w, [raisedOnOpen] { *raisedOnOpen = false; });
     auto raiseForMissing = [ui, c, raisedOnOpen, &w] {
-        if (*raisedOnOpen || c->isLoadingValues() || w.property(kDockChosenProperty).toBool()) return;
-        for (const auto& row : c->missing())
+        if (*raisedOnOpen || c->values()->isLoadingValues() || w.property(kDockChosenProperty).toBool()) return;
+        for (const auto& row : c->values()->missing())
             if (!row.awaitsStateDict) {
                 raiseDock(dockForRemedy(ui, row.remedy));
                 *raisedOnOpen = true;
                 return;
             }
     };
-    QObject::connect(c, &DebugController::valuesChanged, &w, raiseForMissing);
-    QObject::connect(c, &DebugController::valuesLoadChanged, &w, raiseForMissing);  // the last load done
+    QObject::connect(c->values(), &DebugValues::valuesChanged, &w, raiseForMissing);
+    QObject::connect(c->values(), &DebugValues::valuesLoadChanged, &w, raiseForMissing);  // the last load done
     QObject::connect(c->checks(), &NumericChecks::divergenceAnswered, &w,
                      [&w](const QString& message, bool) { w.statusBar()->showMessage(message, 15000); });
     QObject::connect(c, &DebugController::errorOccurred, &w,
                      [&w](const QString& msg) { w.showMessage(msg, true, false); });
     QObject::connect(c, &DebugController::notice, &w,
                      [&w](const QString& msg) { w.statusBar()->showMessage(msg, 15000); });
-    QObject::connect(c, &DebugController::valuesChanged, &w, [ui] { showValuesStatus(ui); });
-    QObject::connect(c, &DebugController::valuesLoadChanged, &w, [ui] { showValuesStatus(ui); });
+    QObject::connect(c->values(), &DebugValues::valuesChanged, &w, [ui] { showValuesStatus(ui); });
+    QObject::connect(c->values(), &DebugValues::valuesLoadChanged, &w, [ui] { showValuesStatus(ui); });
     // A file that loads supersedes the error of one of its kind that did not
     // (another state_dict after a bad one); it leaves standing the error of
     // another kind: an archive's example inputs loading after its weights
     // failed took the weights' error down, and the window then said nothing.
     auto failed = std::make_shared<QSet<int>>();
-    QObject::connect(c, &DebugController::valuesLoadFailed, &w,
+    QObject::connect(c->values(), &DebugValues::valuesLoadFailed, &w,
                      [failed](exec::ValueFile file) { failed->insert(static_cast<int>(file)); });
-    QObject::connect(c, &DebugController::valuesLoaded, &w, [&w, failed](exec::ValueFile file) {
+    QObject::connect(c->values(), &DebugValues::valuesLoaded, &w, [&w, failed](exec::ValueFile file) {
         failed->remove(static_cast<int>(file));
         if (failed->isEmpty()) w.clearError();
     });
@@ -241,7 +243,7 @@ void connectRunState(MainWindow& w, const DebuggerUi& ui) {
     });
     // Reset (Shift+F5) puts the cursor back: the bar says so, not the last run's time.
     QObject::connect(c, &DebugController::nodeStatesChanged, &w, [ui, c] {
-        if (!c->isRunning() && !c->isLoadingValues() && c->runCursor() == 0) showRunProgress(ui);
+        if (!c->isRunning() && !c->values()->isLoadingValues() && c->runCursor() == 0) showRunProgress(ui);
     });
     actionsEnabled(false);
     QObject::connect(w.session(), &GraphSession::graphLoaded, &w, [actionsEnabled] { actionsEnabled(false); });

@@ -31,6 +31,7 @@
 #include "widgets/graph_view/graph_view.h"
 #include "widgets/main_window/main_window.h"
 #include "widgets/session/debug_controller.h"
+#include "widgets/session/debug_values.h"
 #include "widgets/session/graph_session.h"
 #include "widgets/session/loaded_document.h"
 #include "widgets/session/node_decorator.h"
@@ -460,7 +461,7 @@ DebuggerUi installDebugger(MainWindow& w) {
     w.addCloseGuard({[c] { return c->unsavedWork(); },
                      [c, constants](std::function<void(bool)> done) {
                          // Edited tensors have no file to go to; typed constants do.
-                         if (!c->constantsUnsaved() || !constants) return done(true);
+                         if (!c->values()->constantsUnsaved() || !constants) return done(true);
                          constants->saveDialog(std::move(done));
                      }});
     return ui;

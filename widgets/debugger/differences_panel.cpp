@@ -27,6 +27,7 @@
 #include "widgets/debugger/differences_model.h"
 #include "widgets/debugger/tensor_viewer_area.h"
 #include "widgets/session/debug_controller.h"
+#include "widgets/session/debug_values.h"
 #include "widgets/session/graph_session.h"
 #include "widgets/session/numeric_checks.h"
 
@@ -193,7 +194,7 @@ DifferencesPanel::DifferencesPanel(DebugController* c, QWidget* parent)
     rowsWhenShown_ = new RefreshWhenShown(this, [this] { rowsChanged(); });
     connect(c_, &DebugController::debuggerReset, rowsWhenShown_, &RefreshWhenShown::request);
     connect(c_->checks(), &NumericChecks::checksChanged, this, &DifferencesPanel::checksChanged);
-    connect(c_, &DebugController::valuesChanged, rowsWhenShown_, &RefreshWhenShown::request);
+    connect(c_->values(), &DebugValues::valuesChanged, rowsWhenShown_, &RefreshWhenShown::request);
     connect(c_, &DebugController::stopped, this,
             [this] { model_->setOverridden(QSet<QString>(c_->overridden().begin(), c_->overridden().end())); });
     // The user's tolerance outlives the window (Visual Studio keeps its options).

@@ -4,6 +4,7 @@
 
 #include "widgets/common/qt_text.h"
 #include "widgets/session/debug_controller.h"
+#include "widgets/session/debug_values.h"
 
 namespace irscope::widgets {
 
@@ -11,7 +12,7 @@ InputsModel::InputsModel(DebugController* c, QObject* parent) : QAbstractTableMo
 
 void InputsModel::refresh() {
     beginResetModel();
-    rows_ = c_->inputRows();
+    rows_ = c_->values()->inputRows();
     endResetModel();
 }
 

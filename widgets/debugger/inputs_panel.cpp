@@ -22,6 +22,7 @@
 #include "widgets/debugger/value_table.h"
 #include "widgets/debugger/weights_panel.h"
 #include "widgets/session/debug_controller.h"
+#include "widgets/session/debug_values.h"
 #include "widgets/session/graph_session.h"
 #include "widgets/session/loaded_document.h"
 #include "widgets/session/numeric_checks.h"
@@ -103,7 +104,7 @@ InputsPanel::InputsPanel(DebugController* c, QWidget* parent) : QWidget(parent),
         divergence_->setText(tr("Last run: %1").arg(c_->verdict()));
     });
     rebuildWhenShown_ = new RefreshWhenShown(this, [this] { rebuild(); });
-    connect(c_, &DebugController::valuesChanged, rebuildWhenShown_, &RefreshWhenShown::request);
+    connect(c_->values(), &DebugValues::valuesChanged, rebuildWhenShown_, &RefreshWhenShown::request);
     connect(c_, &DebugController::debuggerReset, rebuildWhenShown_, &RefreshWhenShown::request);
     rebuild();
 }
@@ -136,13 +137,14 @@ void InputsPanel::connectSources() {
         const auto source = static_cast<exec::InputSource>(source_->itemData(i).toInt());
         const QString in = selectedInput();
         if (!in.isEmpty())
-            c_->setInputSource(in, source);
+            c_->values()->setInputSource(in, source);
         else
-            c_->setAllInputSources(source);
+            c_->values()->setAllInputSources(source);
     });
-    connect(all_, &QPushButton::clicked, this,
-            [this] { c_->setAllInputSources(static_cast<exec::InputSource>(source_->currentData().toInt())); });
-    connect(seed_, &QSpinBox::valueChanged, this, [this](int v) { c_->setSeed(v); });
+    connect(all_, &QPushButton::clicked, this, [this] {
+        c_->values()->setAllInputSources(static_cast<exec::InputSource>(source_->currentData().toInt()));
+    });
+    connect(seed_, &QSpinBox::valueChanged, this, [this](int v) { c_->values()->setSeed(v); });
 }
 
 void InputsPanel::connectFiles(QPushButton* load, QPushButton* expected, QPushButton* intermediates) {
@@ -160,7 +162,7 @@ void InputsPanel::loadDialog(exec::ValueFile file) {
     const QString f =
         QFileDialog::getOpenFileName(this, title, dialogStart(kind, c_->documentPath()), tensorFileFilter());
     rememberDialogFolder(kind, f);
-    if (!f.isEmpty()) c_->load(file, f);
+    if (!f.isEmpty()) c_->values()->load(file, f);
 }
 
 // A row shows its source in the box, selects the input on the graph and shows its tensor.
@@ -179,14 +181,15 @@ void InputsPanel::rebuild() {
     if (!userColumns(*table_)) table_->resizeColumnsToContents();  // widths the user set stay
     auto name = [](const QString& p) { return p.isEmpty() ? tr("none") : QFileInfo(p).fileName(); };
     refs_->setText(tr("Inputs file: %1 · Expected outputs: %2 · Reference intermediates: %3")
-                       .arg(name(c_->path(exec::ValueFile::Inputs)), name(c_->path(exec::ValueFile::Expected)),
-                            name(c_->path(exec::ValueFile::ReferenceIntermediates))));
+                       .arg(name(c_->values()->path(exec::ValueFile::Inputs)),
+                            name(c_->values()->path(exec::ValueFile::Expected)),
+                            name(c_->values()->path(exec::ValueFile::ReferenceIntermediates))));
     const QSignalBlocker b(seed_);
-    seed_->setValue(static_cast<int>(c_->seed()));
+    seed_->setValue(static_cast<int>(c_->values()->seed()));
     // The box shows the source of the selected input, or the one every input
     // shares (it said "random" while each row said "file"); left as it is
     // when the inputs differ.
-    const auto& rows = c_->inputRows();
+    const auto& rows = c_->values()->inputRows();
     std::optional<exec::InputSource> shown;
     if (const auto idx = table_->currentIndex(); idx.isValid() && idx.row() < static_cast<int>(rows.size()))
         shown = model_->row(idx.row()).source;

@@ -10,6 +10,7 @@
 #include "widgets/common/qt_text.h"
 #include "widgets/debugger/remedy_text.h"
 #include "widgets/session/debug_controller.h"
+#include "widgets/session/debug_values.h"
 #include "widgets/session/graph_session.h"
 
 namespace irscope::widgets {
@@ -24,7 +25,7 @@ MissingValuesPanel::MissingValuesPanel(DebugController* c, QWidget* parent) : QW
     cast_ = new QPushButton(tr("Cast weights to the IR's dtypes"), this);
     cast_->setObjectName(QStringLiteral("castWeightsFix"));
     cast_->setToolTip(tr("Convert each state_dict tensor whose dtype is not the IR's; the file is not changed"));
-    connect(cast_, &QPushButton::clicked, this, [this] { c_->setCastWeights(true); });
+    connect(cast_, &QPushButton::clicked, this, [this] { c_->values()->setCastWeights(true); });
     auto* lay = new QVBoxLayout(this);
     lay->setContentsMargins(0, 0, 0, 0);
     lay->addWidget(title_);
@@ -32,30 +33,30 @@ MissingValuesPanel::MissingValuesPanel(DebugController* c, QWidget* parent) : QW
     lay->addWidget(list_);
     connect(list_, &QListWidget::itemClicked, this, [this](QListWidgetItem* it) {
         const int r = it->data(Qt::UserRole).toInt();  // index into missing()
-        if (r < 0 || r >= (int)c_->missing().size()) return;
-        const auto& m = c_->missing()[r];
+        if (r < 0 || r >= (int)c_->values()->missing().size()) return;
+        const auto& m = c_->values()->missing()[r];
         if (!m.value.nodes.empty()) c_->session()->selectNodeByName(q(m.value.nodes.front()), true);
     });
-    connect(c_, &DebugController::valuesChanged, this, &MissingValuesPanel::rebuild);
+    connect(c_->values(), &DebugValues::valuesChanged, this, &MissingValuesPanel::rebuild);
     connect(c_, &DebugController::debuggerReset, this, &MissingValuesPanel::rebuild);
-    connect(c_, &DebugController::valuesLoadChanged, this, &MissingValuesPanel::rebuild);
+    connect(c_->values(), &DebugValues::valuesLoadChanged, this, &MissingValuesPanel::rebuild);
     rebuild();
 }
 
 void MissingValuesPanel::rebuild() {
     list_->clear();
     // No verdict while a file that supplies values is still being read.
-    if (c_->isLoadingValues() &&
-        (c_->valuesLoad().file == exec::ValueFile::Weights || c_->valuesLoad().file == exec::ValueFile::Constants ||
-         c_->valuesLoad().file == exec::ValueFile::Inputs)) {
+    if (c_->values()->isLoadingValues() && (c_->values()->valuesLoad().file == exec::ValueFile::Weights ||
+                                            c_->values()->valuesLoad().file == exec::ValueFile::Constants ||
+                                            c_->values()->valuesLoad().file == exec::ValueFile::Inputs)) {
         setVisible(true);
         title_->setText(tr("Loading %1… the pre-flight check follows once it is read")
-                            .arg(QFileInfo(c_->valuesLoad().path).fileName().toHtmlEscaped()));
+                            .arg(QFileInfo(c_->values()->valuesLoad().path).fileName().toHtmlEscaped()));
         list_->hide();
         cast_->hide();
         return;
     }
-    const auto& m = c_->missing();
+    const auto& m = c_->values()->missing();
     setVisible(!m.empty());
     // Values only a state_dict can supply are no alarm while none is loaded: one
     // neutral line for them, red rows for what a state_dict can never supply.

@@ -7,6 +7,7 @@
 #include <QMimeData>
 
 #include "widgets/session/debug_controller.h"
+#include "widgets/session/debug_values.h"
 
 namespace irscope::widgets {
 
@@ -36,7 +37,7 @@ bool TensorFileDrop::eventFilter(QObject*, QEvent* e) {
         static_cast<QDragEnterEvent*>(e)->acceptProposedAction();
         return true;
     }
-    for (const QString& f : tensors) c_->load(kindOf(f), f);
+    for (const QString& f : tensors) c_->values()->load(kindOf(f), f);
     de->acceptProposedAction();
     return true;
 }

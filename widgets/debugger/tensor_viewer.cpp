@@ -30,6 +30,7 @@
 #include "widgets/common/slice_model.h"
 #include "widgets/debugger/tensor_report_text.h"
 #include "widgets/session/debug_controller.h"
+#include "widgets/session/debug_values.h"
 #include "widgets/session/numeric_checks.h"
 
 namespace irscope::widgets {
@@ -216,7 +217,7 @@ void TensorViewer::connectControls() {
 void TensorViewer::connectController() {
     if (follows_) connect(c_, &DebugController::focusTensorChanged, this, &TensorViewer::setTensor);
     connect(c_, &DebugController::nodeStatesChanged, this, &TensorViewer::onNodeStates);
-    connect(c_, &DebugController::valuesChanged, this, [this] { refresh(); });
+    connect(c_->values(), &DebugValues::valuesChanged, this, [this] { refresh(); });
     connect(c_->checks(), &NumericChecks::divergenceChanged, this, [this] {
         if (currentTab() == TensorTab::Compare) requestCompare();
     });
@@ -415,8 +416,8 @@ void TensorViewer::requestCompare() {
         if (comparable) *h = d.heatmap(t, lead, 512, exec::ValueSide::Difference);
         return [this, r, h, comparable] {
             // Only a missing reference gets the hint to load one; any other problem is said as it is.
-            const bool anyReference = !c_->path(exec::ValueFile::Expected).isEmpty() ||
-                                      !c_->path(exec::ValueFile::ReferenceIntermediates).isEmpty() ||
+            const bool anyReference = !c_->values()->path(exec::ValueFile::Expected).isEmpty() ||
+                                      !c_->values()->path(exec::ValueFile::ReferenceIntermediates).isEmpty() ||
                                       c_->checks()->checking();
             if (!comparable && r->problem.rfind("no reference", 0) == 0)
                 diffHeat_->clear(anyReference ? tr("The reference loaded has no value for this tensor.")
@@ -470,11 +471,11 @@ void TensorViewer::showNoValue(const QString& why) {
 QString TensorViewer::noValueReason(const QString& where) const {
     const bool weightLike = where.startsWith(QLatin1String("parameter")) || where.startsWith(QLatin1String("buffer")) ||
                             where.startsWith(QLatin1String("weight"));
-    if (weightLike && c_->path(exec::ValueFile::Weights).isEmpty())
+    if (weightLike && c_->values()->path(exec::ValueFile::Weights).isEmpty())
         return tr("No value: no state_dict is loaded (Weights dock › Load weights…).");
     if (weightLike)
         return tr("No value: the state_dict loaded (%1) does not have it.")
-            .arg(QFileInfo(c_->path(exec::ValueFile::Weights)).fileName());
+            .arg(QFileInfo(c_->values()->path(exec::ValueFile::Weights)).fileName());
     if (where.startsWith(QLatin1String("constant")))
         return tr("No value: type it in the Constants dock or load a constants file.");
     if (where == QLatin1String("graph input"))

@@ -6,6 +6,7 @@
 #include "widgets/common/qt_text.h"
 #include "widgets/debugger/remedy_text.h"
 #include "widgets/session/debug_controller.h"
+#include "widgets/session/debug_values.h"
 
 namespace irscope::widgets {
 
@@ -28,7 +29,7 @@ WeightsModel::WeightsModel(DebugController* c, QObject* parent) : QAbstractTable
 
 void WeightsModel::refresh() {
     beginResetModel();
-    rows_ = c_->sharedWeightRows();  // shared, not copied (70,000 rows in a large MoE)
+    rows_ = c_->values()->sharedWeightRows();  // shared, not copied (70,000 rows in a large MoE)
     endResetModel();
 }
 

@@ -22,6 +22,7 @@
 #include "widgets/debugger/weight_filter.h"
 #include "widgets/debugger/weights_model.h"
 #include "widgets/session/debug_controller.h"
+#include "widgets/session/debug_values.h"
 #include "widgets/session/graph_session.h"
 
 namespace irscope::widgets {
@@ -64,7 +65,7 @@ WeightsPanel::WeightsPanel(DebugController* c, QWidget* parent) : QWidget(parent
     lay->addWidget(table_, 1);
 
     connect(load, &QPushButton::clicked, this, &WeightsPanel::loadDialog);
-    connect(cast_, &QPushButton::clicked, this, [this](bool on) { c_->setCastWeights(on); });
+    connect(cast_, &QPushButton::clicked, this, [this](bool on) { c_->values()->setCastWeights(on); });
     connect(filter_, &QComboBox::currentIndexChanged, this,
             [this] { proxy_->setMode(static_cast<WeightFilterMode>(filter_->currentData().toInt())); });
     // Instant on small models; on a 384-expert MoE's 70,000 weights each
@@ -96,9 +97,9 @@ WeightsPanel::WeightsPanel(DebugController* c, QWidget* parent) : QWidget(parent
         if (i.isValid()) showWeightRow(c_, model_->row(proxy_->mapToSource(i).row()));
     });
     refreshWhenShown_ = new RefreshWhenShown(this, [this] { refresh(); });
-    connect(c_, &DebugController::valuesChanged, refreshWhenShown_, &RefreshWhenShown::request);
+    connect(c_->values(), &DebugValues::valuesChanged, refreshWhenShown_, &RefreshWhenShown::request);
     connect(c_, &DebugController::debuggerReset, refreshWhenShown_, &RefreshWhenShown::request);
-    connect(c_, &DebugController::valuesLoadChanged, this, [this] { summary_->setText(summaryText()); });
+    connect(c_->values(), &DebugValues::valuesLoadChanged, this, [this] { summary_->setText(summaryText()); });
     refresh();
 }
 
@@ -122,8 +123,8 @@ void WeightsPanel::refresh() {
     model_->refresh();
     if (!userColumns(*table_)) table_->resizeColumnsToContents();  // widths the user set stay
     summary_->setText(summaryText());
-    const bool on = c_->castWeights();
-    const bool mismatched = std::any_of(c_->weightRows().begin(), c_->weightRows().end(),
+    const bool on = c_->values()->castWeights();
+    const bool mismatched = std::any_of(c_->values()->weightRows().begin(), c_->values()->weightRows().end(),
                                         [](const auto& r) { return r.status == exec::WeightStatus::DTypeMismatch; });
     cast_->setChecked(on);
     cast_->setEnabled(on || mismatched);
@@ -137,14 +138,16 @@ QString WeightsPanel::summary() const {
 // "weights.pt — 3 loaded, 1 from constants, 1 missing, ...".
 QString WeightsPanel::summaryText() const {
     // No verdict on a state_dict still being read: it would count every weight missing.
-    if (c_->isLoadingValues() && c_->valuesLoad().file == exec::ValueFile::Weights)
-        return tr("Loading %1… %2%").arg(QFileInfo(c_->valuesLoad().path).fileName()).arg(c_->valuesLoad().percent);
+    if (c_->values()->isLoadingValues() && c_->values()->valuesLoad().file == exec::ValueFile::Weights)
+        return tr("Loading %1… %2%")
+            .arg(QFileInfo(c_->values()->valuesLoad().path).fileName())
+            .arg(c_->values()->valuesLoad().percent);
     int counts[8] = {}, cast = 0;  // one pass over the rows (70,000 on a big MoE)
-    for (const auto& r : c_->weightRows()) {
+    for (const auto& r : c_->values()->weightRows()) {
         counts[static_cast<int>(r.status)]++;
         cast += r.source.find("(cast from ") != std::string::npos ? 1 : 0;  // io/weight_cast.h marks its entries so
     }
-    const QString weights = c_->path(exec::ValueFile::Weights);
+    const QString weights = c_->values()->path(exec::ValueFile::Weights);
     const QString file = weights.isEmpty() ? tr("no state_dict loaded") : QFileInfo(weights).fileName();
     using S = exec::WeightStatus;
     // Missing is only an alarm once a state_dict is loaded (see MissingRow::awaitsStateDict).
@@ -171,14 +174,14 @@ void WeightsPanel::loadDialog() {
     const QString f = QFileDialog::getOpenFileName(
         this, tr("Load state_dict"), dialogStart(DialogKind::Weights, c_->documentPath()), tensorFileFilter());
     rememberDialogFolder(DialogKind::Weights, f);
-    if (!f.isEmpty()) c_->load(exec::ValueFile::Weights, f);
+    if (!f.isEmpty()) c_->values()->load(exec::ValueFile::Weights, f);
 }
 
 void WeightsPanel::loadFolderDialog() {
     const QString d = QFileDialog::getExistingDirectory(this, tr("Load a sharded checkpoint (the repository folder)"),
                                                         dialogStart(DialogKind::Weights, c_->documentPath()));
     rememberDialogFolder(DialogKind::Weights, d);
-    if (!d.isEmpty()) c_->load(exec::ValueFile::Weights, d);
+    if (!d.isEmpty()) c_->values()->load(exec::ValueFile::Weights, d);
 }
 
 namespace {

@@ -12,6 +12,7 @@
 
 #include "widgets/common/document_path.h"
 #include "widgets/common/qt_text.h"
+#include "widgets/session/debug_values.h"
 #include "widgets/session/graph_session.h"
 #include "widgets/session/loaded_document.h"
 #include "widgets/session/numeric_checks.h"
@@ -24,6 +25,7 @@ DebugController::DebugController(GraphSession* session, QObject* parent)
     : QObject(parent),
       session_(session),
       checks_(new NumericChecks(*this)),
+      values_(new DebugValues(*this)),
       runLane_(new TaskQueue(QThread::InheritPriority, this)),
       queryLane_(new TaskQueue(QThread::InheritPriority, this)),
       tick_(new QTimer(this)) {
@@ -71,24 +73,14 @@ int64_t DebugController::nodeCount() const { return dbg_ ? dbg_->nodeCount() : 0
 bool DebugController::isBusy() const { return runLane_->isBusy(); }
 bool DebugController::isQuerying() const { return queryLane_->isBusy(); }
 
-// The core's getters lock what they read: safe while the run lane works.
-QString DebugController::path(exec::ValueFile file) const { return dbg_ ? q(dbg_->path(file)) : QString(); }
-
-QStringList DebugController::enteredConstants() const {
-    QStringList names;
-    if (dbg_)
-        for (const auto& n : dbg_->enteredConstants()) names << q(n);
-    return names;
-}
-
 QStringList DebugController::unsavedWork() const {
     // "mask", "a, b, c, d, e, …": names enough to recognise them.
     const auto names = [](const QStringList& all) {
         return all.mid(0, 5).join(QStringLiteral(", ")) + (all.size() > 5 ? QStringLiteral(", …") : QString());
     };
     QStringList lines;
-    const QStringList typed = enteredConstants();
-    if (constantsUnsaved())
+    const QStringList typed = values_->enteredConstants();
+    if (values_->constantsUnsaved())
         lines << (typed.size() == 1 ? tr("1 typed constant not saved to a file: %1")
                                     : tr("%1 typed constants not saved to a file: %2").arg(typed.size()))
                      .arg(names(typed));
@@ -100,8 +92,6 @@ QStringList DebugController::unsavedWork() const {
                    .arg(names(overridden_));
     return lines;
 }
-
-int64_t DebugController::seed() const { return dbg_ ? dbg_->randomSeed() : 0; }
 
 QString DebugController::tensorOf(const ItemRef& ref) const {
     const LoadedDocument* doc = session_->document();
@@ -204,11 +194,7 @@ DebugController::Snapshot DebugController::snapshot(exec::Debugger& d, bool rows
 }
 
 void DebugController::apply(Snapshot s) {
-    if (s.rows) {
-        weightRows_ = std::move(s.weightRows);
-        inputRows_ = std::move(s.inputRows);
-        missing_ = std::move(s.missing);
-    }
+    if (s.rows) values_->takeRows(std::move(s.weightRows), std::move(s.inputRows), std::move(s.missing));
     nodeInfos_ = std::move(s.nodeInfos);
     cursor_ = s.cursor;
     frame_ = s.frame;
@@ -218,7 +204,7 @@ void DebugController::apply(Snapshot s) {
         emit bytesHeldChanged(static_cast<qint64>(bytesHeld_));
     }
     emit snapshotChanged();
-    if (s.rows) emit valuesChanged();
+    if (s.rows) emit values_->valuesChanged();
     emit nodeStatesChanged();
     checks_->takeRows(std::move(s.newErrorRows), s.rowsRestart);
 }
@@ -305,10 +291,10 @@ void DebugController::onGraphLoaded() {
         emit errorOccurred(tr("%1: %2. Load its weights from another file (Weights dock) to run it.")
                                .arg(QFileInfo(doc_->path).fileName(), QString::fromStdString(damage->message)));
     } else if (archive && !weightsGiven) {
-        loadWeights(doc_->path);
+        values_->loadWeights(doc_->path);
         // ...and the example inputs it was exported with, when it stored them.
         const bool inputs = !inputsGiven && doc_->graph.fileHoldsExampleInputs;
-        if (inputs) load(exec::ValueFile::Inputs, doc_->path);
+        if (inputs) values_->load(exec::ValueFile::Inputs, doc_->path);
         // Said once they are in, not before: until then the status bar says
         // what is missing, and a weights file that fails says why instead.
         const QString said = (inputs ? tr("Weights, constants and example inputs from the archive %1")
@@ -316,10 +302,11 @@ void DebugController::onGraphLoaded() {
                                  .arg(QFileInfo(doc_->path).fileName());
         auto connection = std::make_shared<QMetaObject::Connection>();
         *connection =
-            connect(this, &DebugController::valuesLoadChanged, this, [this, connection, said, dbg = dbg_.get()] {
-                if (isLoadingValues()) return;
+            connect(values_, &DebugValues::valuesLoadChanged, this, [this, connection, said, dbg = dbg_.get()] {
+                if (values_->isLoadingValues()) return;
                 disconnect(*connection);
-                const bool stillAwaited = std::any_of(missing_.begin(), missing_.end(),
+                const auto& missing = values_->missing();
+                const bool stillAwaited = std::any_of(missing.begin(), missing.end(),
                                                       [](const exec::MissingRow& m) { return m.awaitsStateDict; });
                 if (dbg_.get() == dbg && !stillAwaited) emit notice(said);
             });
@@ -340,12 +327,7 @@ void DebugController::onGraphLoaded() {
 
 void DebugController::clearSnapshot() {
     running_ = false;
-    const bool wasLoading = !queuedLoads_.empty();
-    queuedLoads_.clear();  // the lanes were emptied: nothing of the old document loads on
-    if (wasLoading) emit valuesLoadChanged();
-    weightRows_ = std::make_shared<const std::vector<exec::WeightRow>>();
-    inputRows_.clear();
-    missing_.clear();
+    values_->documentChanged();
     nodeInfos_.clear();
     cursor_ = 0;
     lastStatus_.clear();
@@ -374,66 +356,6 @@ void DebugController::restoreSettings(exec::ValueSettings settings) {
 
 // ------------------------------------------------------------------ values
 
-void DebugController::loadRenamedReference(const QString& path,
-                                           std::vector<std::pair<std::string, std::string>> renames) {
-    loadWith([p = path.toStdString(), renames = std::move(renames)](exec::Debugger& d) {
-        d.loadRenamedReference(p, renames);
-    });
-}
-
-// A file read on the run lane; its error (naming the file) goes to errorOccurred.
-void DebugController::loadWith(std::function<void(exec::Debugger&)> read) {
-    post({}, [this, read = std::move(read)](exec::Debugger& d) -> Continuation {
-        QString error;
-        try {
-            read(d);
-        } catch (const std::exception& e) {
-            error = QString::fromStdString(e.what());
-        }
-        auto s = std::make_shared<Snapshot>(snapshot(d, true));
-        return [this, s, error] {
-            if (error.isEmpty()) lastFailed_ = false;
-            apply(std::move(*s));
-            if (!error.isEmpty()) emit errorOccurred(error);
-        };
-    });
-}
-
-void DebugController::setCastWeights(bool on) {
-    post({}, [this, on](exec::Debugger& d) -> Continuation {
-        const auto cast = static_cast<qint64>(d.setCastWeights(on));
-        auto s = std::make_shared<Snapshot>(snapshot(d, true));
-        return [this, s, on, cast] {
-            apply(std::move(*s));
-            emit castWeightsChanged(on, cast);
-        };
-    });
-}
-
-void DebugController::enterConstant(const QString& name, const QString& text, const QString& dtype) {
-    post({}, [this, name, text, dtype](exec::Debugger& d) -> Continuation {
-        std::string warning;
-        try {
-            warning = d.enterConstant(name.toStdString(), text.toStdString(), dtype.toStdString());
-        } catch (const std::exception& e) {
-            const QString msg = name + QStringLiteral(": ") + QString::fromStdString(e.what());
-            return [this, msg] { emit constantEntered(false, msg); };
-        }
-        auto s = std::make_shared<Snapshot>(snapshot(d, true));
-        const QString w = QString::fromStdString(warning);
-        return [this, s, name, text, dtype, w] {
-            lastFailed_ = false;
-            apply(std::move(*s));
-            emit constantEntered(true,
-                                 w.isEmpty() ? tr("%1 = %2 (%3)").arg(name, text, dtype) : tr("Warning: %1").arg(w));
-        };
-    });
-}
-
-void DebugController::clearConstant(const QString& name) {
-    postChange([n = name.toStdString()](exec::Debugger& d) { d.clearEnteredConstant(n); });
-}
-
 void DebugController::writeFile(std::function<void(const exec::Debugger&)> write, WriteDone done) {
     if (!dbg_) {
         if (done) done(tr("no graph loaded"));
@@ -456,15 +378,6 @@ void DebugController::writeFile(std::function<void(const exec::Debugger&)> write
                      });
 }
 
-void DebugController::saveConstants(const QString& path, WriteDone done) {
-    const QStringList typed = enteredConstants();
-    writeFile([p = path.toStdString()](const exec::Debugger& d) { d.saveConstants(p); },
-              [this, typed, done = std::move(done)](const QString& error) {
-                  if (error.isEmpty()) savedConstants_ = typed;
-                  if (done) done(error);
-              });
-}
-
 void DebugController::exportTensor(const QString& tensor, const QString& path, exec::ValueSide side, WriteDone done) {
     writeFile([t = tensor.toStdString(), p = path.toStdString(),
                side](const exec::Debugger& d) { d.exportTensor(t, p, side); },
@@ -474,18 +387,6 @@ void DebugController::exportTensor(const QString& tensor, const QString& path, e
                   else if (!error.isEmpty())
                       emit errorOccurred(error);
               });
-}
-
-void DebugController::setInputSource(const QString& input, exec::InputSource source) {
-    postChange([in = input.toStdString(), source](exec::Debugger& d) { d.setInputSource(in, source); });
-}
-
-void DebugController::setAllInputSources(exec::InputSource source) {
-    postChange([source](exec::Debugger& d) { d.setAllInputSources(source); });
-}
-
-void DebugController::setSeed(qint64 seed) {
-    postChange([seed](exec::Debugger& d) { d.setRandomSeed(seed); }, QStringLiteral("seed"));
 }
 
 void DebugController::setRetention(exec::RetentionPolicy policy) {
@@ -531,12 +432,12 @@ void DebugController::postRun(std::function<exec::RunStatus(exec::Debugger&)> ru
             // outputs loaded: whether the run is right is the expected outputs'
             // word, as in `irscope run`; the second run says how far it moves.
             if (!expected.empty())
-                verdict_ =
-                    QString::fromStdString(expected) +
-                    (verdict_.isEmpty()
-                         ? QString()
-                         : QStringLiteral("; against %1: %2")
-                               .arg(QString::fromStdString(exec::describeReference(checks_->referenceChoice())), verdict_));
+                verdict_ = QString::fromStdString(expected) +
+                           (verdict_.isEmpty()
+                                ? QString()
+                                : QStringLiteral("; against %1: %2")
+                                      .arg(QString::fromStdString(exec::describeReference(checks_->referenceChoice())),
+                                           verdict_));
             if (!verdict_.isEmpty()) lastStatus_ += QStringLiteral(" — ") + verdict_;
             // The reference's own failure switched it off; the run is not failed by it.
             if (!referenceFailure.empty())
@@ -752,7 +653,6 @@ void DebugController::toggleBreakpointAtSelection() {
     if (on) moduleEntries_.insert(m.firstNode, QString::fromStdString(m.path));
     toggleBreakpoint(m.firstNode);
 }
-
 
 void DebugController::setPinned(const QString& tensor, bool pinned) {
     if (!dbg_) return;

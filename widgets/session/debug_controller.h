@@ -41,6 +41,7 @@ class QTimer;
 namespace irscope::widgets {
 
 class GraphSession;
+class DebugValues;
 class NumericChecks;
 class TaskQueue;
 struct LoadedDocument;
@@ -56,6 +57,8 @@ public:
     GraphSession* session() const { return session_; }
     // What the run is measured against and how (numeric_checks.h).
     NumericChecks* checks() const { return checks_; }
+    // Where the run's values come from, and their rows (debug_values.h).
+    DebugValues* values() const { return values_; }
     // The debugger of the current document (nullptr before one is loaded).
     // Mutate only through the controller; ask for tensor data through query()
     // (cheap lookups such as hasBreakpoint may be called directly).
@@ -81,26 +84,10 @@ public:
     QString documentPath() const;
 
     // ---- snapshots (UI thread)
-    const std::vector<exec::WeightRow>& weightRows() const { return *weightRows_; }
-    // The same rows, shared: a model keeps them without copying 70,000 rows
-    // on the UI thread (they are replaced, never changed, by the next snapshot).
-    std::shared_ptr<const std::vector<exec::WeightRow>> sharedWeightRows() const { return weightRows_; }
-    const std::vector<exec::InputRow>& inputRows() const { return inputRows_; }
-    const std::vector<exec::MissingRow>& missing() const { return missing_; }
     const std::vector<exec::NodeInfo>& nodeInfos() const { return nodeInfos_; }
-    // The value sources, as the core holds them ("" / empty / 0 without a document).
-    QString path(exec::ValueFile file) const;
-    QStringList enteredConstants() const;
     // Typed constants not yet saved to a file (Save Constants), and edited
     // tensors (edit and continue): what quitting would lose, one line each.
     QStringList unsavedWork() const;
-    bool constantsUnsaved() const {
-        const QStringList typed = enteredConstants();
-        return !typed.isEmpty() && typed != savedConstants_;
-    }
-    int64_t seed() const;
-    // Whether the state_dict is cast to the IR's dtypes (read from the core).
-    bool castWeights() const { return dbg_ && dbg_->castWeights(); }
     bool isRunning() const { return running_; }
     bool isBusy() const;
     int64_t runCursor() const { return cursor_; }
@@ -123,45 +110,11 @@ public:
     // (debugger_script.cpp) is driven this way; nothing waits.
     void whenIdle(QObject* context, std::function<void()> then);
 
-    // A value file being read (debug_controller_loads.cpp): the panels show
-    // "Loading weights… N%" instead of a verdict on values not there yet.
-    struct ValuesLoad {
-        exec::ValueFile file = exec::ValueFile::Weights;
-        QString path;
-        int percent = 0;
-    };
-    bool isLoadingValues() const { return !queuedLoads_.empty(); }
-    // The load being read now (the first of those queued); only while isLoadingValues().
-    const ValuesLoad& valuesLoad() const { return queuedLoads_.front().load; }
-
 public slots:
-    // A tensor file of values, read on the run lane with progress
-    // (valuesLoadChanged); a failure goes out through errorOccurred.
-    void load(exec::ValueFile file, const QString& path);
-    // Stops every value file still loading or queued; the values stay as they were.
-    void cancelValuesLoad();
-    void loadWeights(const QString& path) { load(exec::ValueFile::Weights, path); }
-    void loadConstants(const QString& path) { load(exec::ValueFile::Constants, path); }
-    void loadInputs(const QString& path) { load(exec::ValueFile::Inputs, path); }
-    void loadExpected(const QString& path) { load(exec::ValueFile::Expected, path); }
-    void loadReferenceIntermediates(const QString& path) { load(exec::ValueFile::ReferenceIntermediates, path); }
-    // Another graph's run (a dump) as the reference, renamed to this graph's
-    // tensor names: (name in the file, name here) pairs from a comparison.
-    void loadRenamedReference(const QString& path, std::vector<std::pair<std::string, std::string>> renames);
-    // Typed constant; constantEntered reports the outcome.
-    void enterConstant(const QString& name, const QString& text, const QString& dtype);
-    // "Cast weights to the IR's dtypes" (on), or the file's own dtypes again (off).
-    void setCastWeights(bool on);
-    void clearConstant(const QString& name);
-    // Files written off the UI thread (the query lane): `done` gets "" or
-    // the error, on the UI thread. Without `done`, exportTensor's error goes
-    // out through errorOccurred.
-    void saveConstants(const QString& path, WriteDone done = {});
+    // Written off the UI thread (the query lane): `done` gets "" or the
+    // error, on the UI thread; without `done`, the error goes out through errorOccurred.
     void exportTensor(const QString& tensor, const QString& path, exec::ValueSide side = exec::ValueSide::Actual,
                       WriteDone done = {});
-    void setInputSource(const QString& input, exec::InputSource source);
-    void setAllInputSources(exec::InputSource source);
-    void setSeed(qint64 seed);
     void setRetention(exec::RetentionPolicy policy);
 
     // Edit and continue (exec::Debugger::overrideFrom*): replace node output
@@ -183,7 +136,6 @@ public slots:
     void reset();          // Shift+F5
     void stop();           // cancel a run
     void toggleBreakpoint(qint64 node);
-
 
     // ---- inside higher-order ops (exec/debugger/subgraph_frames.h)
     // Where the run stands inside a cond's branch or a loop's body (F11 on
@@ -214,7 +166,6 @@ signals:
     // The snapshot changed (node infos, rows, cursor, the overlay): emitted
     // before the finer signals below, for what is drawn from all of it.
     void snapshotChanged();
-    void valuesChanged();      // rows (weights / constants / inputs / missing) changed
     void nodeStatesChanged();  // nodeInfos changed (a step, a run, a reset)
     void runStateChanged(bool running);
     void progress(qint64 done, qint64 total, double elapsedSeconds);
@@ -227,12 +178,6 @@ signals:
     void stoppedForMissingValue(const QString& placeholder, const QString& kind);
     void bytesHeldChanged(qint64 bytes);
     void focusTensorChanged(const QString& tensor);
-    void constantEntered(bool ok, const QString& message);
-    void castWeightsChanged(bool on, qint64 castCount);
-    // A value file started or stopped loading, or its progress moved (valuesLoad()).
-    void valuesLoadChanged();
-    void valuesLoaded(exec::ValueFile file);      // read and applied without error
-    void valuesLoadFailed(exec::ValueFile file);  // not read; errorOccurred says why
     void errorOccurred(const QString& message);
     // Something worth a line in the status bar that is not an error (the
     // files of the previous document kept for this one).
@@ -242,6 +187,7 @@ signals:
 
 private:
     friend class NumericChecks;
+    friend class DebugValues;
     void noteIfIdle();
     using RunJob = std::function<Continuation(exec::Debugger&)>;
     void onGraphLoaded();
@@ -253,16 +199,8 @@ private:
     // Runs `change` on the run lane, then refreshes the snapshot with its rows.
     void postChange(std::function<void(exec::Debugger&)> change, const QString& tag = {});
     void postRun(std::function<exec::RunStatus(exec::Debugger&)> run);
-    void loadWith(std::function<void(exec::Debugger&)> read);
+    // Writes a file on the query lane (it never waits for a run); `done` on the UI thread.
     void writeFile(std::function<void(const exec::Debugger&)> write, WriteDone done);
-    struct QueuedLoad {
-        QString tag;                                   // its own: no later load replaces it
-        std::shared_ptr<std::atomic<bool>> cancelled;  // read by the run lane's job
-        ValuesLoad load;
-    };
-    std::vector<QueuedLoad> queuedLoads_;  // UI thread, in the run lane's order
-    uint64_t loadSerial_ = 0;
-    void finishValuesLoad(const QString& tag);
     void postDivergence(bool thenGoThere);
     // On the run lane: snapshots of everything the panels show.
     struct Snapshot {
@@ -290,15 +228,12 @@ private:
 
     GraphSession* session_;
     NumericChecks* checks_;
+    DebugValues* values_;
     std::shared_ptr<const LoadedDocument> doc_;
     std::shared_ptr<exec::Debugger> dbg_;  // shared with the lanes' jobs (post())
     TaskQueue* runLane_;
     TaskQueue* queryLane_;
 
-    std::shared_ptr<const std::vector<exec::WeightRow>> weightRows_ =
-        std::make_shared<const std::vector<exec::WeightRow>>();
-    std::vector<exec::InputRow> inputRows_;
-    std::vector<exec::MissingRow> missing_;
     std::vector<exec::NodeInfo> nodeInfos_;
     std::optional<exec::SubgraphFrame> frame_;
     std::vector<exec::SubgraphCallInfo> frameCalls_;
@@ -307,9 +242,7 @@ private:
     QStringList overridden_;
     exec::RetentionPolicy retention_ = exec::RetentionPolicy::KeepAll;
     bool running_ = false;
-    QHash<qint64, QString> moduleEntries_;
-    QStringList savedConstants_;  // enteredConstants() when they were last saved  // breakpoint node -> module path it
-                                  // was set on
+    QHash<qint64, QString> moduleEntries_;  // breakpoint node -> the module path it was set on
     bool lastFailed_ = false;
     int64_t cursor_ = 0;
     QString verdict_;

@@ -10,6 +10,7 @@
 #include "core/exec/repro/repro_extract.h"
 #include "core/ir/file_replace.h"
 #include "widgets/common/qt_text.h"
+#include "widgets/session/debug_values.h"
 #include "widgets/session/loaded_document.h"
 
 namespace irscope::widgets {
@@ -32,9 +33,10 @@ void DebugController::extract(std::vector<int64_t> nodes, const QString& path) {
     // The command that reruns the extract on this session's files, as
     // `irscope extract` prints it.
     QStringList rerun;
-    const QString weights = this->path(exec::ValueFile::Weights), constants = this->path(exec::ValueFile::Constants);
+    const QString weights = values_->path(exec::ValueFile::Weights),
+                  constants = values_->path(exec::ValueFile::Constants);
     if (!weights.isEmpty()) rerun << QStringLiteral("--weights") << shellWord(weights);
-    if (castWeights()) rerun << QStringLiteral("--cast-weights");
+    if (values_->castWeights()) rerun << QStringLiteral("--cast-weights");
     if (!constants.isEmpty()) rerun << QStringLiteral("--constants") << shellWord(constants);
     post({},
          [this, nodes = std::move(nodes), p = path.toStdString(), rerun](exec::Debugger& d) mutable -> Continuation {

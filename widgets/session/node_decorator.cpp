@@ -13,6 +13,7 @@
 #include "widgets/common/overlay_scale.h"
 #include "widgets/common/qt_text.h"
 #include "widgets/session/debug_controller.h"
+#include "widgets/session/debug_values.h"
 #include "widgets/session/graph_session.h"
 #include "widgets/session/loaded_document.h"
 #include "widgets/session/numeric_checks.h"
@@ -97,7 +98,7 @@ void NodeDecorator::decoratePlaceholders() {
     // Views of the controller's own strings: before a state_dict is loaded a
     // large MoE has 70,000 missing weights, and this runs on every snapshot.
     std::unordered_set<std::string_view> stillMissing, unfit;
-    for (const auto& m : c_->missing()) {
+    for (const auto& m : c_->values()->missing()) {
         stillMissing.insert(m.value.name);
         if (m.value.kind == "input" || m.awaitsStateDict) continue;
         NodeDecoration d;
@@ -106,7 +107,7 @@ void NodeDecorator::decoratePlaceholders() {
     }
     // A value of the wrong shape or dtype is there but does not settle
     // anything: the node reading it fails. Only a fitting one counts.
-    for (const auto& r : c_->weightRows())
+    for (const auto& r : c_->values()->weightRows())
         if (r.status == exec::WeightStatus::ShapeMismatch || r.status == exec::WeightStatus::DTypeMismatch)
             for (const auto& p : r.placeholders) unfit.insert(p);
     for (const auto& [placeholder, original] : doc->graph.weightNameMapping) {
