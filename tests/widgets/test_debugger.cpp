@@ -48,6 +48,7 @@
 #include "widgets/main_window/main_window.h"
 #include "widgets/panels/call_stack_panel.h"
 #include "widgets/session/debug_controller.h"
+#include "widgets/session/tensor_queries.h"
 #include "widgets/session/debug_values.h"
 #include "widgets/session/graph_session.h"
 #include "widgets/session/loaded_document.h"
@@ -309,11 +310,11 @@ private slots:
         QTableView* table = ui_.weights->table();
         table->setFocus();
         table->setCurrentIndex(table->model()->index(0, 0));
-        const QString first = ctl()->focusTensor();
+        const QString first = ctl()->tensors()->focusTensor();
         QVERIFY(!first.isEmpty());
         QTest::keyClick(table, Qt::Key_Down);
-        QVERIFY(ctl()->focusTensor() != first);
-        QVERIFY(!ctl()->focusTensor().isEmpty());
+        QVERIFY(ctl()->tensors()->focusTensor() != first);
+        QVERIFY(!ctl()->tensors()->focusTensor().isEmpty());
         // Flagged on the graph (placeholder and the node that needs it) and in Diagnostics.
         const auto* wd = session()->weightDecoration(QStringLiteral("c_mask"));
         QVERIFY(wd && wd->missingValue);
@@ -372,7 +373,7 @@ private slots:
         QTemporaryDir dir;
         // Both written off the UI thread: the answer comes back as a call.
         QString exported = QStringLiteral("not yet"), saved = QStringLiteral("not yet");
-        ctl()->exportTensor(QStringLiteral("mul"), dir.filePath(QStringLiteral("mul.npy")), exec::ValueSide::Actual,
+        ctl()->tensors()->exportTensor(QStringLiteral("mul"), dir.filePath(QStringLiteral("mul.npy")), exec::ValueSide::Actual,
                             [&exported](const QString& e) { exported = e; });
         ctl()->values()->saveConstants(dir.filePath(QStringLiteral("c.safetensors")),
                                        [&saved](const QString& e) { saved = e; });
@@ -629,7 +630,7 @@ private slots:
         updated.clear();
         session()->select(ItemRef::node(0), true);
         session()->select(ItemRef::node(n - 1), true);
-        const QString second = ctl()->tensorOf(ItemRef::node(n - 1));
+        const QString second = ctl()->tensors()->tensorOf(ItemRef::node(n - 1));
         QVERIFY(irscope::test::waitIdle(*ctl()));
         int heads = 0, summaries = 0;
         for (const auto& args : updated) {
@@ -650,12 +651,12 @@ private slots:
             return [tag, &got](const exec::Debugger&) -> std::function<void()> { return [tag, &got] { got << tag; }; };
         };
         QObject owner;
-        QVERIFY(ctl()->query(QStringLiteral("test/k"), &owner, job(QStringLiteral("first"))));
-        QVERIFY(ctl()->query(QStringLiteral("test/k"), &owner, job(QStringLiteral("second"))));
-        QVERIFY(ctl()->query({}, &owner, job(QStringLiteral("keyless"))));
+        QVERIFY(ctl()->tensors()->query(QStringLiteral("test/k"), &owner, job(QStringLiteral("first"))));
+        QVERIFY(ctl()->tensors()->query(QStringLiteral("test/k"), &owner, job(QStringLiteral("second"))));
+        QVERIFY(ctl()->tensors()->query({}, &owner, job(QStringLiteral("keyless"))));
         {
             QObject gone;
-            ctl()->query({}, &gone, job(QStringLiteral("dead")));
+            ctl()->tensors()->query({}, &gone, job(QStringLiteral("dead")));
         }
         QVERIFY(irscope::test::waitIdle(*ctl()));
         QCOMPARE(got, (QStringList{QStringLiteral("second"), QStringLiteral("keyless")}));

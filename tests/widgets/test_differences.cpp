@@ -38,6 +38,7 @@
 #include "widgets/graph_view/overlay_legend.h"
 #include "widgets/main_window/main_window.h"
 #include "widgets/session/debug_controller.h"
+#include "widgets/session/tensor_queries.h"
 #include "widgets/session/debug_values.h"
 #include "widgets/session/graph_session.h"
 #include "widgets/session/loaded_document.h"
@@ -221,7 +222,7 @@ private slots:
         // A click goes to the node and shows its tensor.
         QTest::mouseClick(table()->viewport(), Qt::LeftButton, {}, table()->visualRect(top).center());
         QCOMPARE(session()->selection().index, nodeIndex(culprit_));
-        QCOMPARE(ctl()->focusTensor(), culprit_);
+        QCOMPARE(ctl()->tensors()->focusTensor(), culprit_);
 
         // A threshold flags rows that pass the tolerance: SQNR below 200 dB is
         // more than the culprit (exact rows have +inf and stay out).
@@ -416,7 +417,7 @@ private slots:
         QCOMPARE(ctl()->runCursor(), nodeIndex(culprit_) + 1);  // stopped right after the culprit
         QVERIFY2(ctl()->lastStatus().contains(QLatin1String("watchpoint")), qPrintable(ctl()->lastStatus()));
         QCOMPARE(session()->selection().index, nodeIndex(culprit_));  // the node that fired, not the next one
-        QCOMPARE(ctl()->focusTensor(), culprit_);
+        QCOMPARE(ctl()->tensors()->focusTensor(), culprit_);
         watchDiff->trigger();  // off
         QVERIFY(!ctl()->checks()->globalWatch().any());
 

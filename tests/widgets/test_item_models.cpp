@@ -27,6 +27,7 @@
 #include "widgets/main_window/main_window.h"
 #include "widgets/panels/modules_panel.h"
 #include "widgets/session/debug_controller.h"
+#include "widgets/session/tensor_queries.h"
 #include "widgets/session/debug_values.h"
 #include "widgets/session/graph_session.h"
 #include "widgets/session/numeric_checks.h"
@@ -110,7 +111,7 @@ private slots:
         QVERIFY(!ctl()->checks()->errorRows().empty());
         // A tensor in the viewer: its slice model comes to life.
         const auto& nodes = window_->session()->document()->graph.nodes;
-        ctl()->showTensor(QString::fromStdString(nodes.back().outputs.front().name));
+        ctl()->tensors()->showTensor(QString::fromStdString(nodes.back().outputs.front().name));
         QVERIFY(irscope::test::waitIdle(*ctl()));
         watchNewModels();
         // Filters over the weights and the module tree.

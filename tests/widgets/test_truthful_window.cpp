@@ -41,6 +41,7 @@
 #include "widgets/panels/modules_panel.h"
 #include "widgets/panels/search_panel.h"
 #include "widgets/session/debug_controller.h"
+#include "widgets/session/tensor_queries.h"
 #include "widgets/session/debug_values.h"
 #include "widgets/session/graph_session.h"
 #include "widgets/session/loaded_document.h"
@@ -319,7 +320,7 @@ private slots:
         QVERIFY(openWithDebugger(w, ui, QStringLiteral("llama_block.json")));
         TensorViewer* viewer = ui.tensors->follower();
         auto said = [&](const QString& tensor) {
-            ui.controller->showTensor(tensor);
+            ui.controller->tensors()->showTensor(tensor);
             irscope::test::waitIdle(*ui.controller);
             QTest::qWait(50);
             return viewer->summaryText();

@@ -27,6 +27,7 @@
 #include "widgets/debugger/differences_model.h"
 #include "widgets/debugger/tensor_viewer_area.h"
 #include "widgets/session/debug_controller.h"
+#include "widgets/session/tensor_queries.h"
 #include "widgets/session/debug_values.h"
 #include "widgets/session/graph_session.h"
 #include "widgets/session/numeric_checks.h"
@@ -187,7 +188,7 @@ DifferencesPanel::DifferencesPanel(DebugController* c, QWidget* parent)
         const qint64 node = index.data(DifferencesModel::kNodeRole).toLongLong();
         const QString tensor = index.data(DifferencesModel::kTensorRole).toString();
         c_->session()->select(ItemRef::node(node), true);
-        c_->showTensor(tensor);
+        c_->tensors()->showTensor(tensor);
     });
     connect(c_->checks(), &NumericChecks::errorRowsChanged, this, &DifferencesPanel::rowsChanged);
     // A new document or new values rebuild the table once it can be seen; rows a run adds come at once.

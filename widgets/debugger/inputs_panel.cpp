@@ -22,6 +22,7 @@
 #include "widgets/debugger/value_table.h"
 #include "widgets/debugger/weights_panel.h"
 #include "widgets/session/debug_controller.h"
+#include "widgets/session/tensor_queries.h"
 #include "widgets/session/debug_values.h"
 #include "widgets/session/graph_session.h"
 #include "widgets/session/loaded_document.h"
@@ -173,7 +174,7 @@ void InputsPanel::onRowClicked(const QModelIndex& i) {
         for (size_t k = 0; k < doc->graph.graphInputs.size(); ++k)
             if (doc->graph.graphInputs[k].name == r.name)
                 c_->session()->select(ItemRef::graphInput(k, q(r.name)), true);
-    c_->showTensor(q(r.name));
+    c_->tensors()->showTensor(q(r.name));
 }
 
 void InputsPanel::rebuild() {

@@ -30,6 +30,7 @@
 #include "widgets/common/slice_model.h"
 #include "widgets/debugger/tensor_report_text.h"
 #include "widgets/session/debug_controller.h"
+#include "widgets/session/tensor_queries.h"
 #include "widgets/session/debug_values.h"
 #include "widgets/session/numeric_checks.h"
 
@@ -215,7 +216,7 @@ void TensorViewer::connectControls() {
 }
 
 void TensorViewer::connectController() {
-    if (follows_) connect(c_, &DebugController::focusTensorChanged, this, &TensorViewer::setTensor);
+    if (follows_) connect(c_->tensors(), &TensorQueries::focusTensorChanged, this, &TensorViewer::setTensor);
     connect(c_, &DebugController::nodeStatesChanged, this, &TensorViewer::onNodeStates);
     connect(c_->values(), &DebugValues::valuesChanged, this, [this] { refresh(); });
     connect(c_->checks(), &NumericChecks::divergenceChanged, this, [this] {
@@ -235,7 +236,7 @@ void TensorViewer::exportDialog() {
         this, tr("Export tensor"), dialogStart(DialogKind::Tensor, c_->documentPath(), base + QStringLiteral(".npy")),
         QStringLiteral("NumPy (*.npy);;PyTorch (*.pt);;safetensors (*.safetensors)"));
     rememberDialogFolder(DialogKind::Tensor, f);
-    if (!f.isEmpty()) c_->exportTensor(tensor_, f, side());
+    if (!f.isEmpty()) c_->tensors()->exportTensor(tensor_, f, side());
 }
 
 void TensorViewer::prefetchVisible() {
@@ -310,7 +311,7 @@ void TensorViewer::ask(const QString& what, Job job) {
             emit updated(what);
         };
     };
-    if (c_->query(queryKey(what), this, std::move(wrapped))) pending_.insert(what);
+    if (c_->tensors()->query(queryKey(what), this, std::move(wrapped))) pending_.insert(what);
     updateBusy();
 }
 
@@ -520,7 +521,7 @@ void TensorViewer::applyHead(const Head& h) {
 void TensorViewer::refresh() {
     throttle_->stop();
     lastRefresh_.restart();
-    const int64_t producer = c_->producerOf(tensor_);
+    const int64_t producer = c_->tensors()->producerOf(tensor_);
     const auto& infos = c_->nodeInfos();
     producerDoneShown_ =
         producer >= 0 && producer < (int64_t)infos.size() && infos[producer].state == exec::NodeState::Done;
@@ -558,7 +559,7 @@ void TensorViewer::onNodeStates() {
         refresh();
         return;
     }
-    const int64_t producer = c_->producerOf(tensor_);
+    const int64_t producer = c_->tensors()->producerOf(tensor_);
     const auto& infos = c_->nodeInfos();
     if (producer < 0 || producer >= (int64_t)infos.size()) return;
     const bool done = infos[producer].state == exec::NodeState::Done;

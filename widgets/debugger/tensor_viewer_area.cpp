@@ -7,6 +7,7 @@
 #include "widgets/debugger/tensor_viewer.h"
 #include "widgets/debugger/weights_panel.h"
 #include "widgets/session/debug_controller.h"
+#include "widgets/session/tensor_queries.h"
 
 namespace irscope::widgets {
 
@@ -35,9 +36,9 @@ TensorViewer* TensorViewerArea::pin(TensorViewer* viewer) {
     p->setTensor(viewer->tensor());
     p->showTab(viewer->currentTab());
     split_->addWidget(p);
-    c_->setPinned(viewer->tensor(), true);
+    c_->tensors()->setPinned(viewer->tensor(), true);
     connect(p, &TensorViewer::closeRequested, this, [this](TensorViewer* v) {
-        c_->setPinned(v->tensor(), false);
+        c_->tensors()->setPinned(v->tensor(), false);
         v->deleteLater();
     });
     return p;

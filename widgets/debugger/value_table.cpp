@@ -5,6 +5,7 @@
 
 #include "widgets/common/qt_text.h"
 #include "widgets/session/debug_controller.h"
+#include "widgets/session/tensor_queries.h"
 #include "widgets/session/graph_session.h"
 #include "widgets/session/loaded_document.h"
 
@@ -39,7 +40,7 @@ void showWeightRow(DebugController* c, const exec::WeightRow& r) {
                 if (doc->graph.weights[i].name == r.originalName) wi = static_cast<int64_t>(i);
         c->session()->select(ItemRef::weight(name, wi), true);
     }
-    c->showTensor(name);
+    c->tensors()->showTensor(name);
 }
 
 QString tensorFileFilter() {

@@ -16,6 +16,7 @@
 #include "widgets/session/graph_session.h"
 #include "widgets/session/loaded_document.h"
 #include "widgets/session/numeric_checks.h"
+#include "widgets/session/tensor_queries.h"
 #include "widgets/session/off_thread_release.h"
 #include "widgets/session/task_queue.h"
 
@@ -26,6 +27,7 @@ DebugController::DebugController(GraphSession* session, QObject* parent)
       session_(session),
       checks_(new NumericChecks(*this)),
       values_(new DebugValues(*this)),
+      tensors_(new TensorQueries(*this)),
       runLane_(new TaskQueue(QThread::InheritPriority, this)),
       queryLane_(new TaskQueue(QThread::InheritPriority, this)),
       tick_(new QTimer(this)) {
@@ -39,8 +41,8 @@ DebugController::DebugController(GraphSession* session, QObject* parent)
     connect(tick_, &QTimer::timeout, this, &DebugController::onTick);
     connect(session_, &GraphSession::graphLoaded, this, &DebugController::onGraphLoaded);
     connect(session_, &GraphSession::selectionChanged, this, [this](const ItemRef& ref) {
-        const QString t = tensorOf(ref);
-        if (!t.isEmpty()) showTensor(t);
+        const QString t = tensors_->tensorOf(ref);
+        if (!t.isEmpty()) tensors_->showTensor(t);
     });
     // A 100,000-node graph's execution plan takes a while: it is made on the
     // load worker with the document, not on the UI thread when it is shown.
@@ -59,19 +61,12 @@ DebugController::~DebugController() {
     delete queryLane_;
 }
 
-int64_t DebugController::producerOf(const QString& tensor) const {
-    const LoadedDocument* doc = session_->document();
-    if (!doc || !doc->index || tensor.isEmpty()) return -1;
-    auto p = doc->index->producerOfTensor(tensor.toStdString());
-    return p ? p->first : -1;
-}
 
 QString DebugController::documentPath() const { return session_->filePath(); }
 
 int64_t DebugController::nodeCount() const { return dbg_ ? dbg_->nodeCount() : 0; }
 
 bool DebugController::isBusy() const { return runLane_->isBusy(); }
-bool DebugController::isQuerying() const { return queryLane_->isBusy(); }
 
 QStringList DebugController::unsavedWork() const {
     // "mask", "a, b, c, d, e, …": names enough to recognise them.
@@ -93,36 +88,6 @@ QStringList DebugController::unsavedWork() const {
     return lines;
 }
 
-QString DebugController::tensorOf(const ItemRef& ref) const {
-    const LoadedDocument* doc = session_->document();
-    if (!doc) return {};
-    const auto& g = doc->graph;
-    switch (ref.kind) {
-    case RefKind::Node:
-        if (ref.index >= 0 && ref.index < (int64_t)g.nodes.size() && !g.nodes[ref.index].outputs.empty())
-            return q(g.nodes[ref.index].outputs[0].name);
-        break;
-    case RefKind::GraphInput:
-        if (ref.index >= 0 && ref.index < (int64_t)g.graphInputs.size()) return q(g.graphInputs[ref.index].name);
-        break;
-    case RefKind::Output:
-        if (ref.index >= 0 && ref.index < (int64_t)g.graphOutputs.size()) return q(g.graphOutputs[ref.index].name);
-        break;
-    case RefKind::Weight: return ref.name;
-    case RefKind::SubgraphNode:  // "cond/true_graph_0/linear": the debugger's name for it
-        if (ref.index >= 0 && ref.index < (int64_t)g.nodes.size() && ref.subgraph >= 0 &&
-            ref.subgraph < (int)g.nodes[ref.index].subgraphs.size()) {
-            const auto& sub = g.nodes[ref.index].subgraphs[ref.subgraph];
-            if (sub.graph && ref.inner >= 0 && ref.inner < (int64_t)sub.graph->nodes.size() &&
-                !sub.graph->nodes[ref.inner].outputs.empty())
-                return q(exec::SubgraphFrames::qualifiedName(g.nodes[ref.index].name, sub.name,
-                                                             sub.graph->nodes[ref.inner].outputs[0].name));
-        }
-        break;
-    default: break;
-    }
-    return {};
-}
 
 bool DebugController::isIdle() const { return !runLane_->isBusy() && !running_ && !queryLane_->isBusy(); }
 
@@ -160,16 +125,7 @@ void DebugController::postChange(std::function<void(exec::Debugger&)> change, co
     });
 }
 
-bool DebugController::query(const QString& key, QObject* owner, QueryJob job) {
-    if (!dbg_ || !job) return false;
-    queryLane_->post(
-        key, owner, [d = std::shared_ptr<const exec::Debugger>(dbg_), job = std::move(job)](const TaskQueue::Context&) {
-            return job(*d);
-        });
-    return true;
-}
 
-void DebugController::dropQueries(QObject* owner) { queryLane_->dropOwner(owner); }
 
 DebugController::Snapshot DebugController::snapshot(exec::Debugger& d, bool rows) {
     Snapshot s;
@@ -332,7 +288,7 @@ void DebugController::clearSnapshot() {
     cursor_ = 0;
     lastStatus_.clear();
     lastFailed_ = false;
-    focusTensor_.clear();
+    tensors_->focusTensor_.clear();
     overridden_.clear();
 }
 
@@ -378,16 +334,6 @@ void DebugController::writeFile(std::function<void(const exec::Debugger&)> write
                      });
 }
 
-void DebugController::exportTensor(const QString& tensor, const QString& path, exec::ValueSide side, WriteDone done) {
-    writeFile([t = tensor.toStdString(), p = path.toStdString(),
-               side](const exec::Debugger& d) { d.exportTensor(t, p, side); },
-              [this, done = std::move(done)](const QString& error) {
-                  if (done)
-                      done(error);
-                  else if (!error.isEmpty())
-                      emit errorOccurred(error);
-              });
-}
 
 void DebugController::setRetention(exec::RetentionPolicy policy) {
     retention_ = policy;
@@ -454,7 +400,7 @@ void DebugController::postRun(std::function<exec::RunStatus(exec::Debugger&)> ru
             // A watchpoint fired on the node that just ran: show it, not the next one.
             if (st.reason == exec::StopReason::Watchpoint && st.lastNode >= 0) {
                 session_->select(ItemRef::node(st.lastNode), true);
-                showTensor(tensorOf(ItemRef::node(st.lastNode)));
+                tensors_->showTensor(tensors_->tensorOf(ItemRef::node(st.lastNode)));
             }
         };
     });
@@ -654,18 +600,6 @@ void DebugController::toggleBreakpointAtSelection() {
     toggleBreakpoint(m.firstNode);
 }
 
-void DebugController::setPinned(const QString& tensor, bool pinned) {
-    if (!dbg_) return;
-    const std::string t = tensor.toStdString();
-    post({}, [t, pinned](exec::Debugger& d) -> Continuation {
-        d.setPinned(t, pinned);
-        return {};
-    });
-}
 
-void DebugController::showTensor(const QString& tensor) {
-    focusTensor_ = tensor;
-    emit focusTensorChanged(tensor);
-}
 
 }  // namespace irscope::widgets

@@ -44,6 +44,7 @@ class GraphSession;
 class DebugValues;
 class NumericChecks;
 class TaskQueue;
+class TensorQueries;
 struct LoadedDocument;
 
 class DebugController : public QObject {
@@ -59,26 +60,16 @@ public:
     NumericChecks* checks() const { return checks_; }
     // Where the run's values come from, and their rows (debug_values.h).
     DebugValues* values() const { return values_; }
+    // The tensor the panels show and the queries about it (tensor_queries.h).
+    TensorQueries* tensors() const { return tensors_; }
     // The debugger of the current document (nullptr before one is loaded).
-    // Mutate only through the controller; ask for tensor data through query()
+    // Mutate only through the controller; ask for tensor data through tensors()->query()
     // (cheap lookups such as hasBreakpoint may be called directly).
     const exec::Debugger* debugger() const { return dbg_.get(); }
 
-    // ---- asynchronous tensor queries (query lane)
-    // `job` runs on the query lane and returns a continuation for the UI
-    // thread (may be empty), run only while `owner` lives, the document is the
-    // same, and no newer query with the same non-empty `key` was made. With an
-    // empty key nothing is replaced or dropped. Returns false without a document.
     using Continuation = std::function<void()>;
-    using QueryJob = std::function<Continuation(const exec::Debugger&)>;
     // What a file written off the UI thread reports: "" or the error.
     using WriteDone = std::function<void(const QString& error)>;
-    bool query(const QString& key, QObject* owner, QueryJob job);
-    // Forgets `owner`'s queries not answered yet (its view of the tensor changed).
-    void dropQueries(QObject* owner);
-    bool isQuerying() const;
-    // The node whose output `tensor` is (-1: an input, a weight, unknown).
-    int64_t producerOf(const QString& tensor) const;
     bool hasDocument() const { return dbg_ != nullptr; }
     // The IR's path ("" without one): file dialogs start beside it.
     QString documentPath() const;
@@ -99,10 +90,6 @@ public:
     QString lastStatus() const { return lastStatus_; }
     bool lastRunFailed() const { return lastFailed_; }
     exec::RetentionPolicy retention() const { return retention_; }
-    // The tensor panels should show (set by clicks on the graph, weights rows, ...).
-    QString focusTensor() const { return focusTensor_; }
-    // The output tensor of a node / the tensor a graph ref stands for.
-    QString tensorOf(const ItemRef& ref) const;
     // Both lanes empty and no run going on; becameIdle says when it becomes so.
     bool isIdle() const;
     // Runs `then` (on the UI thread, while `context` lives) once idle: now
@@ -111,10 +98,6 @@ public:
     void whenIdle(QObject* context, std::function<void()> then);
 
 public slots:
-    // Written off the UI thread (the query lane): `done` gets "" or the
-    // error, on the UI thread; without `done`, the error goes out through errorOccurred.
-    void exportTensor(const QString& tensor, const QString& path, exec::ValueSide side = exec::ValueSide::Actual,
-                      WriteDone done = {});
     void setRetention(exec::RetentionPolicy policy);
 
     // Edit and continue (exec::Debugger::overrideFrom*): replace node output
@@ -154,8 +137,6 @@ public slots:
     // The module path a breakpoint was set on with F9 on the module ("" when
     // it was set on the node itself).
     QString moduleEntryOf(qint64 node) const { return moduleEntries_.value(node); }
-    void setPinned(const QString& tensor, bool pinned);
-    void showTensor(const QString& tensor);  // focusTensorChanged
 
     // Cuts `nodes` out as a runnable IR with the values at the cut (running up
     // to them first); the outcome goes out through stopped / errorOccurred.
@@ -177,7 +158,6 @@ signals:
     // `placeholder` as the node reads it, `kind` "constant", "parameter", "input", ...
     void stoppedForMissingValue(const QString& placeholder, const QString& kind);
     void bytesHeldChanged(qint64 bytes);
-    void focusTensorChanged(const QString& tensor);
     void errorOccurred(const QString& message);
     // Something worth a line in the status bar that is not an error (the
     // files of the previous document kept for this one).
@@ -188,6 +168,7 @@ signals:
 private:
     friend class NumericChecks;
     friend class DebugValues;
+    friend class TensorQueries;
     void noteIfIdle();
     using RunJob = std::function<Continuation(exec::Debugger&)>;
     void onGraphLoaded();
@@ -229,6 +210,7 @@ private:
     GraphSession* session_;
     NumericChecks* checks_;
     DebugValues* values_;
+    TensorQueries* tensors_;
     std::shared_ptr<const LoadedDocument> doc_;
     std::shared_ptr<exec::Debugger> dbg_;  // shared with the lanes' jobs (post())
     TaskQueue* runLane_;
@@ -248,7 +230,6 @@ private:
     QString verdict_;
     size_t bytesHeld_ = 0;
     QString lastStatus_;
-    QString focusTensor_;
     QTimer* tick_;
     QElapsedTimer elapsed_;
 };

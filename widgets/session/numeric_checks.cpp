@@ -9,6 +9,7 @@
 #include "widgets/session/debug_controller.h"
 #include "widgets/session/graph_session.h"
 #include "widgets/session/loaded_document.h"
+#include "widgets/session/tensor_queries.h"
 
 namespace irscope::widgets {
 
@@ -193,7 +194,7 @@ void NumericChecks::postDivergence(bool thenGoThere) {
             if (thenGoThere) emit divergenceAnswered(q(divergence_.message), divergence_.found);
             if (thenGoThere && divergence_.found) {
                 c_.session_->select(ItemRef::node(divergence_.node, q(divergence_.nodeName)), true);
-                c_.showTensor(q(divergence_.tensor));
+                c_.tensors()->showTensor(q(divergence_.tensor));
             }
         };
     });
