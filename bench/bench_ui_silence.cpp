@@ -95,7 +95,7 @@ int main(int argc, char** argv) {
     bool loaded = false;
     QObject::connect(s, &GraphSession::graphLoaded, [&] { loaded = true; });
     window.openFile(args[0]);
-    if (!spinUntil([&] { return loaded && !c->isBusy(); }, 600000)) return 1;
+    if (!spinUntil([&] { return loaded && c->isIdle(); }, 600000)) return 1;
     std::printf("%-28s %8lld ms   longest UI silence %5lld ms\n", "open (layout, archive loads)",
                 static_cast<long long>(wall.elapsed()), static_cast<long long>(silence.stop()));
 
@@ -104,19 +104,19 @@ int main(int argc, char** argv) {
         wall.restart();
         c->values()->loadWeights(args[1]);
         if (args.size() > 2) c->values()->loadInputs(args[2]);
-        if (!spinUntil([&] { return !c->isBusy(); }, 600000)) return 1;
+        if (!spinUntil([&] { return c->isIdle(); }, 600000)) return 1;
         std::printf("%-28s %8lld ms   longest UI silence %5lld ms\n", "load weights",
                     static_cast<long long>(wall.elapsed()), static_cast<long long>(silence.stop()));
     }
     if (!c->values()->missing().empty()) c->values()->setAllInputSources(irscope::exec::InputSource::Random);
-    spinUntil([&] { return !c->isBusy(); }, 600000);
+    spinUntil([&] { return c->isIdle(); }, 600000);
 
     silence.start();
     wall.restart();
     bool stopped = false;
     QObject::connect(c, &DebugController::stopped, [&] { stopped = true; });
     ui.continueAction->trigger();
-    if (!spinUntil([&] { return stopped && !c->isBusy(); }, 600000)) return 1;
+    if (!spinUntil([&] { return stopped && c->isIdle(); }, 600000)) return 1;
     std::printf("%-28s %8lld ms   longest UI silence %5lld ms   (%s)\n", "run to the end",
                 static_cast<long long>(wall.elapsed()), static_cast<long long>(silence.stop()),
                 qPrintable(c->lastStatus().left(60)));
@@ -126,7 +126,7 @@ int main(int argc, char** argv) {
         wall.restart();
         loaded = false;
         window.openFile(next);
-        if (!spinUntil([&] { return loaded && !c->isBusy(); }, 600000)) return 1;
+        if (!spinUntil([&] { return loaded && c->isIdle(); }, 600000)) return 1;
         std::printf("%-28s %8lld ms   longest UI silence %5lld ms\n", "hand over to the next file",
                     static_cast<long long>(wall.elapsed()), static_cast<long long>(silence.stop()));
     }

@@ -181,7 +181,7 @@ void ConstantsPanel::rebuild() {
 
 void ConstantsPanel::loadDialog() {
     const QString f = QFileDialog::getOpenFileName(
-        this, tr("Load constants"), dialogStart(DialogKind::Constants, c_->documentPath()), tensorFileFilter());
+        this, tr("Load constants"), dialogStart(DialogKind::Constants, c_->session()->filePath()), tensorFileFilter());
     rememberDialogFolder(DialogKind::Constants, f);
     if (!f.isEmpty()) c_->values()->load(exec::ValueFile::Constants, f);
 }
@@ -189,7 +189,7 @@ void ConstantsPanel::loadDialog() {
 void ConstantsPanel::saveDialog(std::function<void(bool saved)> done) {
     const QString f = QFileDialog::getSaveFileName(
         this, tr("Save constants"),
-        dialogStart(DialogKind::Constants, c_->documentPath(), QStringLiteral("constants.pt")),
+        dialogStart(DialogKind::Constants, c_->session()->filePath(), QStringLiteral("constants.pt")),
         QStringLiteral("PyTorch (*.pt);;safetensors (*.safetensors)"));
     if (f.isEmpty()) {
         if (done) done(false);

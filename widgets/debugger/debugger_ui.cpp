@@ -212,7 +212,7 @@ void addExtractActions(MainWindow& w, DebugController* c, QMenu& menu, const Ite
         QObject::connect(into->addAction(text), &QAction::triggered, c, [c, &w, nodes, name] {
             const QString path = QFileDialog::getSaveFileName(
                 &w, QObject::tr("Extract as runnable IR"),
-                dialogStart(DialogKind::Export, c->documentPath(), name + QStringLiteral(".json")),
+                dialogStart(DialogKind::Export, c->session()->filePath(), name + QStringLiteral(".json")),
                 QObject::tr("torch_ir IR (*.json)"));
             rememberDialogFolder(DialogKind::Export, path);
             if (!path.isEmpty()) c->extract(nodes, path);
@@ -265,9 +265,9 @@ void addOverrideActions(MainWindow& w, DebugController* c, QMenu& menu, const It
     QObject::connect(fromRef, &QAction::triggered, c,
                      [c, tensor] { c->overrideOutput(tensor, DebugController::OverrideSource::Reference); });
     QObject::connect(over->addAction(QObject::tr("From a file…")), &QAction::triggered, c, [c, tensor, &w] {
-        const QString path =
-            QFileDialog::getOpenFileName(&w, QObject::tr("Value of '%1'").arg(tensor),
-                                         dialogStart(DialogKind::Weights, c->documentPath()), tensorFileFilter());
+        const QString path = QFileDialog::getOpenFileName(&w, QObject::tr("Value of '%1'").arg(tensor),
+                                                          dialogStart(DialogKind::Weights, c->session()->filePath()),
+                                                          tensorFileFilter());
         if (!path.isEmpty()) c->overrideOutput(tensor, DebugController::OverrideSource::File, path);
     });
     QObject::connect(over->addAction(QObject::tr("Type a value…")), &QAction::triggered, c, [c, tensor, &w] {
@@ -386,7 +386,7 @@ void installValueMenus(MainWindow& w, DebuggerUi& ui, QMenu* menu) {
     importData->setObjectName(QStringLiteral("importNodeData"));
     QObject::connect(importData, &QAction::triggered, &w, [c, &w] {
         const QString path = QFileDialog::getOpenFileName(&w, QObject::tr("Import node data"),
-                                                          dialogStart(DialogKind::NodeData, c->documentPath()),
+                                                          dialogStart(DialogKind::NodeData, c->session()->filePath()),
                                                           QObject::tr("Node data (*.json);;All files (*)"));
         rememberDialogFolder(DialogKind::NodeData, path);
         if (!path.isEmpty()) c->checks()->importNodeData(path);

@@ -27,10 +27,10 @@
 #include "widgets/debugger/differences_model.h"
 #include "widgets/debugger/tensor_viewer_area.h"
 #include "widgets/session/debug_controller.h"
-#include "widgets/session/tensor_queries.h"
 #include "widgets/session/debug_values.h"
 #include "widgets/session/graph_session.h"
 #include "widgets/session/numeric_checks.h"
+#include "widgets/session/tensor_queries.h"
 
 namespace irscope::widgets {
 
@@ -427,7 +427,7 @@ void DifferencesPanel::chooseReference(int index) {
     exec::ReferenceChoice choice;
     if (item == kOtherWeights) {
         const QString path = QFileDialog::getOpenFileName(
-            this, tr("Weights for the reference run"), dialogStart(DialogKind::Weights, c_->documentPath()),
+            this, tr("Weights for the reference run"), dialogStart(DialogKind::Weights, c_->session()->filePath()),
             tr("Tensor files (*.pt *.pth *.bin *.safetensors *.npz);;All files (*)"));
         rememberDialogFolder(DialogKind::Weights, path);
         if (path.isEmpty()) {
@@ -439,7 +439,7 @@ void DifferencesPanel::chooseReference(int index) {
     } else if (item == kProgram) {
         const QString program = QFileDialog::getOpenFileName(
             this, tr("The program to measure against (the float model of a quantized one)"),
-            dialogStart(DialogKind::Weights, c_->documentPath()), tr("Programs (*.pt2 *.json);;All files (*)"));
+            dialogStart(DialogKind::Weights, c_->session()->filePath()), tr("Programs (*.pt2 *.json);;All files (*)"));
         if (program.isEmpty()) {
             checksChanged();
             return;
@@ -469,7 +469,7 @@ void DifferencesPanel::exportDialog(int metricIndex) {
     const QString name = QLatin1String(exec::nodeMetricName(metric));
     const QString path = QFileDialog::getSaveFileName(
         this, tr("Export %1 per node as Model Explorer node data").arg(name),
-        dialogStart(DialogKind::NodeData, c_->documentPath(), QStringLiteral("%1.node_data.json").arg(name)),
+        dialogStart(DialogKind::NodeData, c_->session()->filePath(), QStringLiteral("%1.node_data.json").arg(name)),
         tr("Node data (*.json)"));
     if (path.isEmpty()) return;
     rememberDialogFolder(DialogKind::NodeData, path);

@@ -22,11 +22,11 @@
 #include "widgets/debugger/value_table.h"
 #include "widgets/debugger/weights_panel.h"
 #include "widgets/session/debug_controller.h"
-#include "widgets/session/tensor_queries.h"
 #include "widgets/session/debug_values.h"
 #include "widgets/session/graph_session.h"
 #include "widgets/session/loaded_document.h"
 #include "widgets/session/numeric_checks.h"
+#include "widgets/session/tensor_queries.h"
 
 namespace irscope::widgets {
 
@@ -161,7 +161,7 @@ void InputsPanel::loadDialog(exec::ValueFile file) {
                                                               : tr("Load reference intermediates");
     const DialogKind kind = file == exec::ValueFile::Inputs ? DialogKind::Inputs : DialogKind::Reference;
     const QString f =
-        QFileDialog::getOpenFileName(this, title, dialogStart(kind, c_->documentPath()), tensorFileFilter());
+        QFileDialog::getOpenFileName(this, title, dialogStart(kind, c_->session()->filePath()), tensorFileFilter());
     rememberDialogFolder(kind, f);
     if (!f.isEmpty()) c_->values()->load(file, f);
 }

@@ -30,9 +30,10 @@
 #include "widgets/common/slice_model.h"
 #include "widgets/debugger/tensor_report_text.h"
 #include "widgets/session/debug_controller.h"
-#include "widgets/session/tensor_queries.h"
 #include "widgets/session/debug_values.h"
+#include "widgets/session/graph_session.h"
 #include "widgets/session/numeric_checks.h"
+#include "widgets/session/tensor_queries.h"
 
 namespace irscope::widgets {
 
@@ -233,7 +234,8 @@ void TensorViewer::exportDialog() {
     QString base = tensor_;
     base.replace(QLatin1Char('/'), QLatin1Char('_'));
     const QString f = QFileDialog::getSaveFileName(
-        this, tr("Export tensor"), dialogStart(DialogKind::Tensor, c_->documentPath(), base + QStringLiteral(".npy")),
+        this, tr("Export tensor"),
+        dialogStart(DialogKind::Tensor, c_->session()->filePath(), base + QStringLiteral(".npy")),
         QStringLiteral("NumPy (*.npy);;PyTorch (*.pt);;safetensors (*.safetensors)"));
     rememberDialogFolder(DialogKind::Tensor, f);
     if (!f.isEmpty()) c_->tensors()->exportTensor(tensor_, f, side());

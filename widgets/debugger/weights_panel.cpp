@@ -172,14 +172,14 @@ int WeightsPanel::visibleRows() const {
 
 void WeightsPanel::loadDialog() {
     const QString f = QFileDialog::getOpenFileName(
-        this, tr("Load state_dict"), dialogStart(DialogKind::Weights, c_->documentPath()), tensorFileFilter());
+        this, tr("Load state_dict"), dialogStart(DialogKind::Weights, c_->session()->filePath()), tensorFileFilter());
     rememberDialogFolder(DialogKind::Weights, f);
     if (!f.isEmpty()) c_->values()->load(exec::ValueFile::Weights, f);
 }
 
 void WeightsPanel::loadFolderDialog() {
     const QString d = QFileDialog::getExistingDirectory(this, tr("Load a sharded checkpoint (the repository folder)"),
-                                                        dialogStart(DialogKind::Weights, c_->documentPath()));
+                                                        dialogStart(DialogKind::Weights, c_->session()->filePath()));
     rememberDialogFolder(DialogKind::Weights, d);
     if (!d.isEmpty()) c_->values()->load(exec::ValueFile::Weights, d);
 }

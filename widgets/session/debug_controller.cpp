@@ -16,9 +16,9 @@
 #include "widgets/session/graph_session.h"
 #include "widgets/session/loaded_document.h"
 #include "widgets/session/numeric_checks.h"
-#include "widgets/session/tensor_queries.h"
 #include "widgets/session/off_thread_release.h"
 #include "widgets/session/task_queue.h"
+#include "widgets/session/tensor_queries.h"
 
 namespace irscope::widgets {
 
@@ -31,7 +31,6 @@ DebugController::DebugController(GraphSession* session, QObject* parent)
       runLane_(new TaskQueue(QThread::InheritPriority, this)),
       queryLane_(new TaskQueue(QThread::InheritPriority, this)),
       tick_(new QTimer(this)) {
-    connect(runLane_, &TaskQueue::busyChanged, this, &DebugController::busyChanged);
     connect(runLane_, &TaskQueue::busyChanged, this, &DebugController::noteIfIdle);
     connect(queryLane_, &TaskQueue::busyChanged, this, &DebugController::noteIfIdle);
     connect(this, &DebugController::runStateChanged, this, &DebugController::noteIfIdle);
@@ -61,12 +60,7 @@ DebugController::~DebugController() {
     delete queryLane_;
 }
 
-
-QString DebugController::documentPath() const { return session_->filePath(); }
-
 int64_t DebugController::nodeCount() const { return dbg_ ? dbg_->nodeCount() : 0; }
-
-bool DebugController::isBusy() const { return runLane_->isBusy(); }
 
 QStringList DebugController::unsavedWork() const {
     // "mask", "a, b, c, d, e, …": names enough to recognise them.
@@ -87,7 +81,6 @@ QStringList DebugController::unsavedWork() const {
                    .arg(names(overridden_));
     return lines;
 }
-
 
 bool DebugController::isIdle() const { return !runLane_->isBusy() && !running_ && !queryLane_->isBusy(); }
 
@@ -124,8 +117,6 @@ void DebugController::postChange(std::function<void(exec::Debugger&)> change, co
         return [this, s] { apply(std::move(*s)); };
     });
 }
-
-
 
 DebugController::Snapshot DebugController::snapshot(exec::Debugger& d, bool rows) {
     Snapshot s;
@@ -333,7 +324,6 @@ void DebugController::writeFile(std::function<void(const exec::Debugger&)> write
                          });
                      });
 }
-
 
 void DebugController::setRetention(exec::RetentionPolicy policy) {
     retention_ = policy;
@@ -599,7 +589,5 @@ void DebugController::toggleBreakpointAtSelection() {
     if (on) moduleEntries_.insert(m.firstNode, QString::fromStdString(m.path));
     toggleBreakpoint(m.firstNode);
 }
-
-
 
 }  // namespace irscope::widgets

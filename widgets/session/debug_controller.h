@@ -71,8 +71,6 @@ public:
     // What a file written off the UI thread reports: "" or the error.
     using WriteDone = std::function<void(const QString& error)>;
     bool hasDocument() const { return dbg_ != nullptr; }
-    // The IR's path ("" without one): file dialogs start beside it.
-    QString documentPath() const;
 
     // ---- snapshots (UI thread)
     const std::vector<exec::NodeInfo>& nodeInfos() const { return nodeInfos_; }
@@ -80,7 +78,6 @@ public:
     // tensors (edit and continue): what quitting would lose, one line each.
     QStringList unsavedWork() const;
     bool isRunning() const { return running_; }
-    bool isBusy() const;
     int64_t runCursor() const { return cursor_; }
     // The last finished run's verdict against the expected outputs or the
     // reference ("outputs match (max abs diff …)"); empty when none was measured.
@@ -89,7 +86,6 @@ public:
     size_t bytesHeld() const { return bytesHeld_; }
     QString lastStatus() const { return lastStatus_; }
     bool lastRunFailed() const { return lastFailed_; }
-    exec::RetentionPolicy retention() const { return retention_; }
     // Both lanes empty and no run going on; becameIdle says when it becomes so.
     bool isIdle() const;
     // Runs `then` (on the UI thread, while `context` lives) once idle: now
@@ -162,7 +158,6 @@ signals:
     // Something worth a line in the status bar that is not an error (the
     // files of the previous document kept for this one).
     void notice(const QString& message);
-    void busyChanged(bool busy);
     void becameIdle();
 
 private:
