@@ -30,6 +30,7 @@
 #include "widgets/main_window/main_window.h"
 #include "widgets/session/debug_controller.h"
 #include "widgets/session/debug_values.h"
+#include "widgets/session/graph_decorations.h"
 #include "widgets/session/graph_session.h"
 #include "widgets/session/loaded_document.h"
 #include "widgets/session/numeric_checks.h"
@@ -98,8 +99,8 @@ private slots:
         const auto sizes = window_->viewSplitter()->sizes();
         QCOMPARE(sizes.size(), 2);
         QVERIFY2(sizes[0] > 200 && sizes[1] > 200, "A and B both get room");
-        const DiffMarks& mb = b()->diffMarks();
-        const DiffMarks& ma = a()->diffMarks();
+        const DiffMarks& mb = b()->decorations()->diffMarks();
+        const DiffMarks& ma = a()->decorations()->diffMarks();
         QCOMPARE(mb.node(nodeIndex(b(), "mul")), DiffMark::Added);
         QCOMPARE(mb.node(nodeIndex(b(), "leaky_relu")), DiffMark::Changed);
         QCOMPARE(ma.node(nodeIndex(a(), "leaky_relu")), DiffMark::Changed);
@@ -189,12 +190,12 @@ private slots:
         QVERIFY(tree);
         const auto layer = tree->find("layers.0.input_layernorm");
         QVERIFY(layer >= 0);
-        QCOMPARE(b()->diffMarks().changesIn(layer), 6);
+        QCOMPARE(b()->decorations()->diffMarks().changesIn(layer), 6);
         QSignalSpy relaid(b(), &GraphSession::layoutChanged);
         b()->setModuleExpanded(tree->find("layers.0"), false);
         if (relaid.isEmpty()) QVERIFY(relaid.wait(10000));
         QVERIFY(b()->closedModuleOf(nodeIndex(b(), "rsqrt")) >= 0);
-        QVERIFY(b()->diffMarks().changesIn(tree->find("layers.0")) > 6);
+        QVERIFY(b()->decorations()->diffMarks().changesIn(tree->find("layers.0")) > 6);
         // Drawn: the closed box has the amber "changed" colour on it.
         GraphView* vb = ui_.pane->viewB();
         vb->setZoom(1);
@@ -229,9 +230,9 @@ private slots:
         // nodes (it read amber); all removals, red.
         for (const auto& [kind, mark] : {std::pair{diff::kModuleHasAdded, DiffMark::Added},
                                          std::pair{diff::kModuleHasRemoved, DiffMark::Removed}}) {
-            DiffMarks marks = b()->diffMarks();
+            DiffMarks marks = b()->decorations()->diffMarks();
             std::fill(marks.moduleKinds.begin(), marks.moduleKinds.end(), uint8_t(kind));
-            b()->setDiffMarks(marks);
+            b()->decorations()->setDiffMarks(marks);
             vb->renderFrame(frame);
             QVERIFY2(count(mark) > 100, qPrintable(QString::number(count(mark))));
             QVERIFY2(count(DiffMark::Changed) < amber / 4, qPrintable(QString::number(count(DiffMark::Changed))));
@@ -254,7 +255,7 @@ private slots:
         QVERIFY(irscope::test::waitIdle(*c));
         QCOMPARE(c->runCursor(), n);
         for (int64_t i = 0; i < n; ++i) {
-            const NodeDecoration* d = a()->nodeDecoration(i);
+            const NodeDecoration* d = a()->decorations()->nodeDecoration(i);
             QVERIFY2(d && d->state == RunMark::Done, qPrintable(QString::number(i)));
         }
     }
@@ -289,16 +290,17 @@ private slots:
         open(QStringLiteral("diff/diffnet.json"), QStringLiteral("diff/diffnet_weight.json"));
         const auto w = b()->document()->index->weightIndex("scale");
         QVERIFY(w);
-        QCOMPARE(b()->diffMarks().weight(*w), DiffMark::Changed);
-        QCOMPARE(a()->diffMarks().weight(*a()->document()->index->weightIndex("fc1.weight")), DiffMark::Unchanged);
-        QCOMPARE(b()->diffMarks().node(nodeIndex(b(), "mul")), DiffMark::Changed);
+        QCOMPARE(b()->decorations()->diffMarks().weight(*w), DiffMark::Changed);
+        QCOMPARE(a()->decorations()->diffMarks().weight(*a()->document()->index->weightIndex("fc1.weight")),
+                 DiffMark::Unchanged);
+        QCOMPARE(b()->decorations()->diffMarks().node(nodeIndex(b(), "mul")), DiffMark::Changed);
     }
 
     void closingRestoresTheWindow() {
         ui_.closeAction->trigger();
         QVERIFY(!ui_.pane->isVisible());
         QVERIFY(!ui_.changesDock->isVisible());
-        QVERIFY(a()->diffMarks().empty());
+        QVERIFY(a()->decorations()->diffMarks().empty());
         QVERIFY(!ui_.nextAction->isEnabled());
     }
 };

@@ -48,11 +48,12 @@
 #include "widgets/main_window/main_window.h"
 #include "widgets/panels/call_stack_panel.h"
 #include "widgets/session/debug_controller.h"
-#include "widgets/session/tensor_queries.h"
 #include "widgets/session/debug_values.h"
+#include "widgets/session/graph_decorations.h"
 #include "widgets/session/graph_session.h"
 #include "widgets/session/loaded_document.h"
 #include "widgets/session/numeric_checks.h"
+#include "widgets/session/tensor_queries.h"
 
 using namespace irscope;
 using namespace irscope::widgets;
@@ -228,24 +229,25 @@ private slots:
         const int64_t last = tree->module(static_cast<modules::ModuleId>(block1)).lastNode;
         trigger(ui_.stepAction);
         QCOMPARE(ctl()->runCursor(), last + 1);
-        for (int64_t n = first; n <= last; ++n) QCOMPARE(session()->nodeDecoration(n)->state, RunMark::Done);
-        QCOMPARE(*session()->moduleStatus(block1), QStringLiteral("done"));
+        for (int64_t n = first; n <= last; ++n)
+            QCOMPARE(session()->decorations()->nodeDecoration(n)->state, RunMark::Done);
+        QCOMPARE(*session()->decorations()->moduleStatus(block1), QStringLiteral("done"));
         // Overlays aggregate onto the closed box: max |x| is the block's largest, time the sum.
         ctl()->checks()->setOverlay(exec::OverlayKind::MaxAbs);
         QVERIFY(irscope::test::waitIdle(*ctl()));
         double maxAbs = 0, seconds = 0;
         for (int64_t n = first; n <= last; ++n)
             maxAbs = std::max(maxAbs, ctl()->checks()->overlayValues()[static_cast<size_t>(n)]);
-        QVERIFY(session()->moduleDecoration(block1));
-        QCOMPARE(session()->moduleDecoration(block1)->badge, QString::number(maxAbs, 'g', 3));
-        QVERIFY(session()->moduleDecoration(block1)->overlay.isValid());
+        QVERIFY(session()->decorations()->moduleDecoration(block1));
+        QCOMPARE(session()->decorations()->moduleDecoration(block1)->badge, QString::number(maxAbs, 'g', 3));
+        QVERIFY(session()->decorations()->moduleDecoration(block1)->overlay.isValid());
         ctl()->checks()->setOverlay(exec::OverlayKind::Time);
         QVERIFY(irscope::test::waitIdle(*ctl()));
         for (int64_t n = first; n <= last; ++n) seconds += ctl()->checks()->overlayValues()[static_cast<size_t>(n)];
         const QString expected = seconds < 1e-3 ? QString::number(seconds * 1e6, 'f', 0) + QStringLiteral(" µs")
                                                 : QString::number(seconds * 1e3, 'f', 2) + QStringLiteral(" ms");
-        QCOMPARE(session()->moduleDecoration(block1)->badge, expected);
-        QVERIFY(std::abs(session()->moduleSeconds(block1) - seconds) <=
+        QCOMPARE(session()->decorations()->moduleDecoration(block1)->badge, expected);
+        QVERIFY(std::abs(session()->decorations()->moduleSeconds(block1) - seconds) <=
                 1e-9 + 1e-6 * seconds);  // the Modules dock's Time
         ctl()->checks()->setOverlay(exec::OverlayKind::None);
         QVERIFY(irscope::test::waitIdle(*ctl()));
@@ -316,10 +318,11 @@ private slots:
         QVERIFY(ctl()->tensors()->focusTensor() != first);
         QVERIFY(!ctl()->tensors()->focusTensor().isEmpty());
         // Flagged on the graph (placeholder and the node that needs it) and in Diagnostics.
-        const auto* wd = session()->weightDecoration(QStringLiteral("c_mask"));
+        const auto* wd = session()->decorations()->weightDecoration(QStringLiteral("c_mask"));
         QVERIFY(wd && wd->missingValue);
         const int64_t mul = nodeIndex(QStringLiteral("mul"));
-        QVERIFY(session()->nodeDecoration(mul) && session()->nodeDecoration(mul)->missingValue);
+        QVERIFY(session()->decorations()->nodeDecoration(mul) &&
+                session()->decorations()->nodeDecoration(mul)->missingValue);
         QCOMPARE(ui_.missing->list()->count(), 1);
         QVERIFY(ui_.missing->list()->item(0)->text().contains(QStringLiteral("Constants dock")));
         // Type the value in the Constants dock.
@@ -330,11 +333,12 @@ private slots:
         QVERIFY(irscope::test::waitIdle(*ctl()));
         QVERIFY(ctl()->values()->missing().empty());
         QCOMPARE(ui_.missing->list()->count(), 0);
-        QVERIFY(!session()->weightDecoration(QStringLiteral("c_mask")));
-        QVERIFY(!session()->nodeDecoration(mul) || !session()->nodeDecoration(mul)->missingValue);
+        QVERIFY(!session()->decorations()->weightDecoration(QStringLiteral("c_mask")));
+        QVERIFY(!session()->decorations()->nodeDecoration(mul) ||
+                !session()->decorations()->nodeDecoration(mul)->missingValue);
         // Validation's "missing-constant" warning is now settled, not a live warning.
-        QVERIFY(!session()->suppliedPlaceholders().contains(QStringLiteral("p_linear_weight")));
-        QVERIFY(session()->suppliedPlaceholders().contains(QStringLiteral("c_mask")));
+        QVERIFY(!session()->decorations()->suppliedPlaceholders().contains(QStringLiteral("p_linear_weight")));
+        QVERIFY(session()->decorations()->suppliedPlaceholders().contains(QStringLiteral("c_mask")));
         auto* diagnostics = window_->findChild<QTreeWidget*>(QStringLiteral("diagnosticsTree"));
         QVERIFY(diagnostics);
         QCOMPARE(diagnostics->topLevelItemCount(), 1);
@@ -346,12 +350,12 @@ private slots:
         // Step: node 0 done, node 1 current; then continue to the end.
         trigger(ui_.stepAction);
         QCOMPARE(ctl()->runCursor(), int64_t(1));
-        QCOMPARE(session()->nodeDecoration(0)->state, RunMark::Done);
-        QCOMPARE(session()->nodeDecoration(1)->state, RunMark::Current);
+        QCOMPARE(session()->decorations()->nodeDecoration(0)->state, RunMark::Done);
+        QCOMPARE(session()->decorations()->nodeDecoration(1)->state, RunMark::Current);
         QCOMPARE(session()->runCursor(), int64_t(1));
         trigger(ui_.continueAction);
         QCOMPARE(ctl()->runCursor(), int64_t(2));
-        QCOMPARE(session()->nodeDecoration(1)->state, RunMark::Done);
+        QCOMPARE(session()->decorations()->nodeDecoration(1)->state, RunMark::Done);
         QVERIFY(ctl()->bytesHeld() > 0);
         QVERIFY(ui_.bytes->text().contains(QStringLiteral("held")));
         // Select the output node: the viewer follows; mask zeroes columns 1 and 3.
@@ -373,8 +377,8 @@ private slots:
         QTemporaryDir dir;
         // Both written off the UI thread: the answer comes back as a call.
         QString exported = QStringLiteral("not yet"), saved = QStringLiteral("not yet");
-        ctl()->tensors()->exportTensor(QStringLiteral("mul"), dir.filePath(QStringLiteral("mul.npy")), exec::ValueSide::Actual,
-                            [&exported](const QString& e) { exported = e; });
+        ctl()->tensors()->exportTensor(QStringLiteral("mul"), dir.filePath(QStringLiteral("mul.npy")),
+                                       exec::ValueSide::Actual, [&exported](const QString& e) { exported = e; });
         ctl()->values()->saveConstants(dir.filePath(QStringLiteral("c.safetensors")),
                                        [&saved](const QString& e) { saved = e; });
         QTRY_COMPARE(exported, QString());
@@ -437,8 +441,8 @@ private slots:
         QVERIFY(ctl()->lastRunFailed());
         QVERIFY(ctl()->lastStatus().contains(QStringLiteral("'mul'")));
         const int64_t mul = nodeIndex(QStringLiteral("mul"));
-        QCOMPARE(session()->nodeDecoration(mul)->state, RunMark::Failed);
-        QCOMPARE(session()->nodeDecoration(0)->state, RunMark::Done);
+        QCOMPARE(session()->decorations()->nodeDecoration(mul)->state, RunMark::Failed);
+        QCOMPARE(session()->decorations()->nodeDecoration(0)->state, RunMark::Done);
         QVERIFY(!ctl()->nodeInfos()[mul].error.empty());
         QVERIFY(ui_.status->text().contains(QStringLiteral("failed")));
         // What ran before stays inspectable.
@@ -464,7 +468,7 @@ private slots:
         // F9 on the selection, then F5 stops before it.
         session()->select(ItemRef::node(10), false);
         trigger(ui_.breakpointAction);
-        QVERIFY(session()->nodeDecoration(10)->breakpoint);
+        QVERIFY(session()->decorations()->nodeDecoration(10)->breakpoint);
         trigger(ui_.continueAction);
         QCOMPARE(ctl()->runCursor(), int64_t(10));
         QVERIFY(ctl()->lastStatus().contains(QStringLiteral("breakpoint")));
@@ -567,7 +571,7 @@ private slots:
         QCOMPARE(QString::fromStdString(ctl()->checks()->divergence().nodeName), QStringLiteral("mul_4"));
         const int64_t n = nodeIndex(QStringLiteral("mul_4"));
         QCOMPARE(session()->selection(), ItemRef::node(n));
-        QVERIFY(session()->nodeDecoration(n)->overlay.isValid());
+        QVERIFY(session()->decorations()->nodeDecoration(n)->overlay.isValid());
         TensorViewer* v = ui_.tensors->follower();
         QCOMPARE(v->tensor(), QStringLiteral("mul_4"));
         v->tabs()->setCurrentIndex(4);
@@ -578,19 +582,19 @@ private slots:
         ui_.overlay->setCurrentIndex(1);
         QVERIFY(irscope::test::waitIdle(*ctl()));
         QCOMPARE(ctl()->checks()->overlayValues().size(), size_t(ctl()->nodeCount()));
-        QVERIFY(!session()->nodeDecoration(0)->badge.isEmpty());
+        QVERIFY(!session()->decorations()->nodeDecoration(0)->badge.isEmpty());
         // Difference overlay: badges only on nodes that differ (none on the matching ones).
         ui_.overlay->setCurrentIndex(4);
         QVERIFY(irscope::test::waitIdle(*ctl()));
         const auto& ov = ctl()->checks()->overlayValues();
         for (int64_t i = 0; i < ctl()->nodeCount(); ++i) {
-            const auto* d = session()->nodeDecoration(i);
+            const auto* d = session()->decorations()->nodeDecoration(i);
             if (ov[i] == 0)
                 QVERIFY(d && d->badge.isEmpty());
             else if (ov[i] > 0)
                 QVERIFY(d && !d->badge.isEmpty());
         }
-        QVERIFY(!session()->nodeDecoration(n)->badge.isEmpty());
+        QVERIFY(!session()->decorations()->nodeDecoration(n)->badge.isEmpty());
     }
 
     // Tensor queries run on the query thread: the viewer shows "computing…",

@@ -38,11 +38,12 @@
 #include "widgets/graph_view/overlay_legend.h"
 #include "widgets/main_window/main_window.h"
 #include "widgets/session/debug_controller.h"
-#include "widgets/session/tensor_queries.h"
 #include "widgets/session/debug_values.h"
+#include "widgets/session/graph_decorations.h"
 #include "widgets/session/graph_session.h"
 #include "widgets/session/loaded_document.h"
 #include "widgets/session/numeric_checks.h"
+#include "widgets/session/tensor_queries.h"
 
 using namespace irscope;
 using namespace irscope::widgets;
@@ -359,11 +360,11 @@ private slots:
         QVERIFY2(legend->title().contains(QLatin1String("SQNR")), qPrintable(legend->title()));
         QVERIFY(legend->entries().size() >= 2);
         const int64_t i = nodeIndex(culprit_);
-        const auto* deco = session()->nodeDecoration(i);
+        const auto* deco = session()->decorations()->nodeDecoration(i);
         QVERIFY(deco && deco->overlay.isValid());
         QVERIFY2(deco->badge.endsWith(QLatin1String("dB")), qPrintable(deco->badge));
         // An exact node is green and has no badge.
-        const auto* exact = session()->nodeDecoration(0);
+        const auto* exact = session()->decorations()->nodeDecoration(0);
         QVERIFY(exact && exact->badge.isEmpty());
         QCOMPARE(exact->overlay, QColor("#c9f2c9"));
 

@@ -4,6 +4,7 @@
 #include <QTest>
 
 #include "test_support.h"
+#include "widgets/session/graph_decorations.h"
 #include "widgets/session/graph_session.h"
 
 using namespace irscope::widgets;
@@ -93,15 +94,15 @@ private slots:
         QVERIFY(s.itemFlags()[item] & kFlagRunCursor);
 
         // Decorations (the debugger's hook) are stored per node and announced.
-        QSignalSpy deco(&s, &GraphSession::decorationsChanged);
+        QSignalSpy deco(s.decorations(), &GraphDecorations::decorationsChanged);
         NodeDecoration d;
         d.state = RunMark::Failed;
         d.overlay = QColor(Qt::red);
-        s.setNodeDecoration(n, d);
+        s.decorations()->setNodeDecoration(n, d);
         QCOMPARE(deco.count(), 1);
-        QVERIFY(s.nodeDecoration(n) != nullptr);
-        QCOMPARE(s.nodeDecoration(n)->state, RunMark::Failed);
-        QVERIFY(s.nodeDecoration(n + 1) == nullptr);
+        QVERIFY(s.decorations()->nodeDecoration(n) != nullptr);
+        QCOMPARE(s.decorations()->nodeDecoration(n)->state, RunMark::Failed);
+        QVERIFY(s.decorations()->nodeDecoration(n + 1) == nullptr);
     }
 };
 

@@ -21,6 +21,7 @@
 #include "widgets/panels/module_tree_model.h"
 #include "widgets/panels/modules_panel.h"
 #include "widgets/panels/search_panel.h"
+#include "widgets/session/graph_decorations.h"
 #include "widgets/session/graph_session.h"
 
 using namespace irscope::widgets;
@@ -36,7 +37,7 @@ private:
     int64_t module(const char* path) const { return session_->moduleTree()->find(path); }
     int64_t node(const char* name) const { return *session_->document()->index->nodeIndex(name); }
     QString status(int64_t m) const {
-        const QString* s = session_->moduleStatus(m);
+        const QString* s = session_->decorations()->moduleStatus(m);
         return s ? *s : QStringLiteral("(none)");
     }
     ItemKind kindOf(const ItemRef& ref) const {
@@ -119,7 +120,7 @@ private slots:
 
     void searchCountsHitsOnClosedModulesAndSelectingOpens() {
         session_->setHighlight(session_->find(QStringLiteral("softmax_7")));
-        const auto* d = session_->moduleDecoration(module("layers.7.self_attn"));
+        const auto* d = session_->decorations()->moduleDecoration(module("layers.7.self_attn"));
         QVERIFY(d);
         QCOMPARE(d->badge, QStringLiteral("1 hit"));
         QVERIFY(
@@ -196,23 +197,23 @@ private slots:
         for (size_t k = 0; k < inside.size(); ++k) decorations[static_cast<size_t>(inside[k])].state = RunMark::Done;
         for (const char* n : {"pow_8", "mean_8", "rsqrt_8"})
             decorations[static_cast<size_t>(node(n))].state = RunMark::Done;
-        session_->setNodeDecorations(decorations);
+        session_->decorations()->setNodeDecorations(decorations);
         session_->setModuleExpanded(module("layers.5"), false);
         QCOMPARE(status(module("layers.5")), QStringLiteral("done"));
-        QVERIFY(session_->moduleDecoration(module("layers.5")));
-        QCOMPARE(session_->moduleDecoration(module("layers.5"))->state, RunMark::Done);
+        QVERIFY(session_->decorations()->moduleDecoration(module("layers.5")));
+        QCOMPARE(session_->decorations()->moduleDecoration(module("layers.5"))->state, RunMark::Done);
         QCOMPARE(status(module("layers.8")), QStringLiteral("3/23"));
         QCOMPARE(status(module("layers")),
                  QStringLiteral("%1/%2").arg(l5.opCount + 3).arg(tree.module(module("layers")).opCount));
-        QVERIFY(session_->moduleStatus(module("layers.7")) == nullptr);
+        QVERIFY(session_->decorations()->moduleStatus(module("layers.7")) == nullptr);
         decorations[static_cast<size_t>(node("mm_6"))].state = RunMark::Failed;
-        session_->setNodeDecorations(decorations);
+        session_->decorations()->setNodeDecorations(decorations);
         QCOMPARE(status(module("layers.6")), QStringLiteral("failed"));
         QCOMPARE(status(module("layers")), QStringLiteral("failed"));
         session_->setModuleExpanded(module("layers.6"), false);  // an open module shows its ops instead
-        QVERIFY(session_->moduleDecoration(module("layers.6")));
-        QCOMPARE(session_->moduleDecoration(module("layers.6"))->state, RunMark::Failed);
-        session_->setNodeDecorations({});
+        QVERIFY(session_->decorations()->moduleDecoration(module("layers.6")));
+        QCOMPARE(session_->decorations()->moduleDecoration(module("layers.6"))->state, RunMark::Failed);
+        session_->decorations()->setNodeDecorations({});
     }
 
     void flatDrawingOnDemand() {

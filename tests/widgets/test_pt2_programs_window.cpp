@@ -27,6 +27,7 @@
 #include "widgets/panels/call_stack_panel.h"
 #include "widgets/session/debug_controller.h"
 #include "widgets/session/debug_values.h"
+#include "widgets/session/graph_decorations.h"
 #include "widgets/session/graph_session.h"
 #include "widgets/session/loaded_document.h"
 
@@ -114,8 +115,8 @@ private slots:
         c->values()->loadExpected(programPath(QStringLiteral("cond_branches.expected.pt")));
         continueToEnd();
         QVERIFY(c->verdict().startsWith(QLatin1String("outputs match")));
-        QVERIFY(s->nodeDecoration(cond));
-        QCOMPARE(s->nodeDecoration(cond)->takenSubgraph, 0);
+        QVERIFY(s->decorations()->nodeDecoration(cond));
+        QCOMPARE(s->decorations()->nodeDecoration(cond)->takenSubgraph, 0);
         s->select(ItemRef::node(cond));
         auto* exec = window_->findChild<ExecInfoPanel*>();
         QVERIFY(exec);
@@ -127,7 +128,7 @@ private slots:
         QVERIFY(irscope::test::waitIdle(*c));
         continueToEnd();
         QVERIFY2(c->verdict().startsWith(QLatin1String("outputs match")), qPrintable(c->verdict()));
-        QCOMPARE(s->nodeDecoration(cond)->takenSubgraph, 1);
+        QCOMPARE(s->decorations()->nodeDecoration(cond)->takenSubgraph, 1);
 
         // F11 at the cond enters the branch it takes (the false one for inputs_b).
         ui_.resetAction->trigger();

@@ -17,6 +17,7 @@
 #include "widgets/graph_view/overlay_legend.h"
 #include "widgets/main_window/main_window.h"
 #include "widgets/session/debug_controller.h"
+#include "widgets/session/graph_decorations.h"
 #include "widgets/session/graph_session.h"
 #include "widgets/session/loaded_document.h"
 #include "widgets/session/numeric_checks.h"
@@ -83,7 +84,7 @@ private slots:
         const auto& nodes = s->document()->graph.nodes;
         int coloured = 0;
         for (const auto& r : rows) {
-            const auto* deco = s->nodeDecoration(r.node);
+            const auto* deco = s->decorations()->nodeDecoration(r.node);
             QVERIFY(deco && deco->overlay.isValid());
             const QColor expected = r.metrics.sqnrDb >= 40 ? QColor("#fff5c0") : QColor("#ffd080");
             QVERIFY2(deco->overlay == expected, qPrintable(QString("%1: %2 dB, %3")

@@ -41,10 +41,11 @@
 #include "widgets/panels/modules_panel.h"
 #include "widgets/panels/search_panel.h"
 #include "widgets/session/debug_controller.h"
-#include "widgets/session/tensor_queries.h"
 #include "widgets/session/debug_values.h"
+#include "widgets/session/graph_decorations.h"
 #include "widgets/session/graph_session.h"
 #include "widgets/session/loaded_document.h"
+#include "widgets/session/tensor_queries.h"
 
 using namespace irscope::widgets;
 
@@ -496,7 +497,8 @@ private slots:
                  qPrintable(lw.ui.status->text()));
         const int64_t norm = nodeIndex(lw.w.session(), QStringLiteral("mul_1"));  // RMSNorm's weight multiply
         QVERIFY(norm >= 0);
-        QVERIFY(lw.w.session()->nodeDecoration(norm) && lw.w.session()->nodeDecoration(norm)->missingValue);
+        QVERIFY(lw.w.session()->decorations()->nodeDecoration(norm) &&
+                lw.w.session()->decorations()->nodeDecoration(norm)->missingValue);
 
         // F5 stops before the first node that reads one, saying why; nothing failed.
         lw.run();

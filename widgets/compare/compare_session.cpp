@@ -6,6 +6,7 @@
 
 #include "core/diff/tensor_name_map.h"
 #include "core/export/diff_report.h"
+#include "widgets/session/graph_decorations.h"
 #include "widgets/session/graph_session.h"
 #include "widgets/session/loaded_document.h"
 #include "widgets/session/task_queue.h"
@@ -76,8 +77,8 @@ CompareSession::CompareSession(GraphSession* sideA, QObject* parent)
     connect(b_, &GraphSession::loadFailed, this, [this](const QString&, const QString& message) {
         // The previous B (if any) stays loaded, but it is not the file asked for.
         result_.reset();
-        a_->clearDiffMarks();
-        b_->clearDiffMarks();
+        a_->decorations()->clearDiffMarks();
+        b_->decorations()->clearDiffMarks();
         emit diffStale();
         emit failed(message);
     });
@@ -94,7 +95,7 @@ void CompareSession::open(const QString& path) {
     requestedB_ = path;
     result_.reset();
     lane_->dropAll();
-    a_->clearDiffMarks();
+    a_->decorations()->clearDiffMarks();
     currentRow_ = -1;
     emit opened(path);
     b_->openFile(path);
@@ -106,8 +107,8 @@ void CompareSession::close() {
     lane_->dropAll();
     b_->cancelLoad();
     result_.reset();
-    a_->clearDiffMarks();
-    b_->clearDiffMarks();
+    a_->decorations()->clearDiffMarks();
+    b_->decorations()->clearDiffMarks();
     currentRow_ = -1;
     emit closed();
 }
@@ -161,10 +162,10 @@ void CompareSession::install(std::shared_ptr<const Result> result) {
     result_ = std::move(result);
     DiffMarks ma = result_->marksA, mb = result_->marksB;
     ma.dimUnchanged = mb.dimUnchanged = dim_;
-    a_->setDiffMarks(std::move(ma));
-    b_->setDiffMarks(std::move(mb));
-    a_->setDimUnchanged(dim_);
-    b_->setDimUnchanged(dim_);
+    a_->decorations()->setDiffMarks(std::move(ma));
+    b_->decorations()->setDiffMarks(std::move(mb));
+    a_->decorations()->setDimUnchanged(dim_);
+    b_->decorations()->setDimUnchanged(dim_);
     currentRow_ = -1;
     emit diffReady();
     syncFrom(a_, a_->selection());  // what was selected before B arrived
@@ -201,8 +202,8 @@ std::vector<std::pair<std::string, std::string>> CompareSession::tensorNamesBToA
 
 void CompareSession::setDimUnchanged(bool dim) {
     dim_ = dim;
-    a_->setDimUnchanged(dim);
-    b_->setDimUnchanged(dim);
+    a_->decorations()->setDimUnchanged(dim);
+    b_->decorations()->setDimUnchanged(dim);
 }
 
 // The item on the other side that is `ref`: a node's partner, the weight or

@@ -19,6 +19,7 @@
 #include "widgets/graph_view/graph_renderer.h"
 #include "widgets/graph_view/minimap.h"
 #include "widgets/graph_view/overlay_legend.h"
+#include "widgets/session/graph_decorations.h"
 #include "widgets/session/graph_session.h"
 
 namespace irscope::widgets {
@@ -35,13 +36,13 @@ GraphView::GraphView(GraphSession* session, QWidget* parent)
     minimap_ = new Minimap(this);
     minimap_->hide();
     legend_ = new OverlayLegend(this);
-    connect(session_, &GraphSession::overlayLegendChanged, this, [this] {
-        legend_->setLegend(session_->overlayLegendTitle(), session_->overlayLegend());
+    connect(session_->decorations(), &GraphDecorations::overlayLegendChanged, this, [this] {
+        legend_->setLegend(session_->decorations()->overlayLegendTitle(), session_->decorations()->overlayLegend());
         placeMinimap();
     });
     runLegend_ = new OverlayLegend(this);
     runLegend_->setObjectName(QStringLiteral("runLegend"));
-    connect(session_, &GraphSession::decorationsChanged, this, &GraphView::updateRunLegend);
+    connect(session_->decorations(), &GraphDecorations::decorationsChanged, this, &GraphView::updateRunLegend);
     connect(session_, &GraphSession::graphLoaded, this, &GraphView::updateRunLegend);
 
     connect(session_, &GraphSession::graphLoaded, this, &GraphView::onGraphLoaded);
@@ -65,8 +66,8 @@ GraphView::GraphView(GraphSession* session, QWidget* parent)
     connect(session_, &GraphSession::selectionChanged, this, repaint);
     connect(session_, &GraphSession::highlightChanged, this, repaint);
     connect(session_, &GraphSession::runCursorChanged, this, [this] { viewport()->update(); });
-    connect(session_, &GraphSession::decorationsChanged, this, repaint);
-    connect(session_, &GraphSession::diffMarksChanged, this, repaint);
+    connect(session_->decorations(), &GraphDecorations::decorationsChanged, this, repaint);
+    connect(session_->decorations(), &GraphDecorations::diffMarksChanged, this, repaint);
     connect(session_, &GraphSession::focusRequested, this, [this](const ItemRef& ref) { centerOn(ref, true); });
 }
 
@@ -276,13 +277,13 @@ RenderRequest GraphView::frameRequest(const QSizeF& size, qreal devicePixelRatio
     rq.theme = theme_;
     rq.itemFlags = &session_->itemFlags();
     rq.edgeFlags = &session_->edgeFlags();
-    if (!session_->diffMarks().empty()) rq.diff = &session_->diffMarks();
-    if (session_->hasDecorations()) {
-        rq.decoration = [s = session_](int64_t n) { return s->nodeDecoration(n); };
+    if (!session_->decorations()->diffMarks().empty()) rq.diff = &session_->decorations()->diffMarks();
+    if (session_->decorations()->hasDecorations()) {
+        rq.decoration = [s = session_](int64_t n) { return s->decorations()->nodeDecoration(n); };
         rq.weightDecoration = [s = session_](const std::string& ph) {
-            return s->weightDecoration(QString::fromStdString(ph));
+            return s->decorations()->weightDecoration(QString::fromStdString(ph));
         };
-        rq.moduleDecoration = [s = session_](int64_t m) { return s->moduleDecoration(m); };
+        rq.moduleDecoration = [s = session_](int64_t m) { return s->decorations()->moduleDecoration(m); };
     }
     rq.frame = &session_->subgraphFrame();
     rq.subgraphBreakpoint = [s = session_](int64_t node, int32_t subgraph, int64_t inner) {
@@ -420,7 +421,7 @@ void GraphView::updateRunLegend() {
     bool running = false;
     if (const auto* doc = session_->document())
         for (size_t n = 0; n < doc->graph.nodes.size() && !running; ++n)
-            if (const NodeDecoration* d = session_->nodeDecoration(static_cast<int64_t>(n)))
+            if (const NodeDecoration* d = session_->decorations()->nodeDecoration(static_cast<int64_t>(n)))
                 running = d->state == RunMark::Done || d->state == RunMark::Failed;  // a run has begun
     if (!running) {
         runLegend_->setLegend({}, {});

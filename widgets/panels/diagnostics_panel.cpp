@@ -8,6 +8,7 @@
 #include <QVBoxLayout>
 
 #include "widgets/common/panel_registry.h"
+#include "widgets/session/graph_decorations.h"
 #include "widgets/session/graph_session.h"
 
 namespace irscope::widgets {
@@ -23,7 +24,7 @@ DiagnosticsPanel::DiagnosticsPanel(GraphSession* session, QWidget* parent) : QWi
     auto* lay = new QVBoxLayout(this);
     lay->setContentsMargins(0, 0, 0, 0);
     lay->addWidget(tree_);
-    connect(session_, &GraphSession::suppliedPlaceholdersChanged, this, &DiagnosticsPanel::rebuild);
+    connect(session_->decorations(), &GraphDecorations::suppliedPlaceholdersChanged, this, &DiagnosticsPanel::rebuild);
     connect(tree_, &QTreeWidget::itemClicked, this, [this](QTreeWidgetItem* item, int) {
         const QString node = item->data(0, Qt::UserRole).toString();
         const QString tensor = item->data(0, Qt::UserRole + 1).toString();
@@ -40,8 +41,9 @@ void DiagnosticsPanel::rebuild() {
         QList<QTreeWidgetItem*> items;
         for (const auto& d : doc->diagnostics) {
             // A missing value the user has since supplied stays listed, settled.
-            const bool settled = d.code == "missing-constant" &&
-                                 session_->suppliedPlaceholders().contains(QString::fromStdString(d.tensor));
+            const bool settled =
+                d.code == "missing-constant" &&
+                session_->decorations()->suppliedPlaceholders().contains(QString::fromStdString(d.tensor));
             auto* item = new QTreeWidgetItem(
                 {QString::fromUtf8(ir::severityName(d.severity)), QString::fromStdString(d.node),
                  QString::fromStdString(d.code),

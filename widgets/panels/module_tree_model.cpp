@@ -3,6 +3,7 @@
 #include <QLocale>
 
 #include "widgets/common/qt_text.h"
+#include "widgets/session/graph_decorations.h"
 #include "widgets/session/graph_session.h"
 
 namespace irscope::widgets {
@@ -12,7 +13,7 @@ using modules::ModuleId;
 ModuleTreeModel::ModuleTreeModel(GraphSession* session, QObject* parent)
     : QAbstractItemModel(parent), session_(session) {
     connect(session_, &GraphSession::graphLoaded, this, &ModuleTreeModel::reset);
-    connect(session_, &GraphSession::decorationsChanged, this, [this] {
+    connect(session_->decorations(), &GraphDecorations::decorationsChanged, this, [this] {
         if (!tree_ || tree_->size() == 0) return;
         // Status and time only: the view repaints the visible rows.
         emit dataChanged(index(0, Status), index(rowCount() - 1, Time));
@@ -101,11 +102,11 @@ QVariant ModuleTreeModel::data(const QModelIndex& index, int role) const {
     case Weights: return locale.toString(static_cast<qlonglong>(m.weightCount));
     case Parameters: return locale.toString(static_cast<qlonglong>(m.parameterCount));
     case Status: {
-        const auto* d = session_->moduleStatus(id);
+        const auto* d = session_->decorations()->moduleStatus(id);
         return d ? *d : QString();
     }
     case Time: {
-        const double s = session_->moduleSeconds(id);
+        const double s = session_->decorations()->moduleSeconds(id);
         if (s <= 0) return QString();
         return s < 1e-3 ? QStringLiteral("%1 µs").arg(s * 1e6, 0, 'f', 0)
                         : QStringLiteral("%1 ms").arg(s * 1e3, 0, 'f', 2);

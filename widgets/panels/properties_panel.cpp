@@ -14,6 +14,7 @@
 #include "core/ir/weight_quantization.h"
 #include "widgets/common/panel_registry.h"
 #include "widgets/common/qt_text.h"
+#include "widgets/session/graph_decorations.h"
 #include "widgets/session/graph_session.h"
 
 namespace irscope::widgets {
@@ -404,7 +405,7 @@ void PropertiesPanel::showWeight(const ItemRef& ref) {
         row(v, tr("Stored"),
             constant->usable() ? tr("%1 bytes of %2").arg(constant->bytes.size()).arg(qs(constant->dtype))
                                : tr("unusable: %1").arg(qs(constant->problem)));
-    } else if (session_->suppliedPlaceholders().contains(ref.name)) {
+    } else if (session_->decorations()->suppliedPlaceholders().contains(ref.name)) {
         row(v, tr("Source"), tr("supplied for the run (Constants dock); its tensor is in the Tensor dock"));
     } else if (!g.archiveProgram.empty()) {
         row(v, tr("Stored"), tr("in the archive's weights (the Weights dock says whether it loaded)"));

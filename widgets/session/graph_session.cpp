@@ -1,5 +1,7 @@
 #include "widgets/session/graph_session.h"
 
+#include "widgets/session/graph_decorations.h"
+
 #include "widgets/session/off_thread_release.h"
 
 #include <algorithm>
@@ -44,7 +46,8 @@ bool containsCI(const std::string& hay, const std::string& needle) {
 
 }  // namespace
 
-GraphSession::GraphSession(QObject* parent) : QObject(parent), lane_(new TaskQueue(QThread::LowPriority, this)) {
+GraphSession::GraphSession(QObject* parent)
+    : QObject(parent), lane_(new TaskQueue(QThread::LowPriority, this)), decorations_(new GraphDecorations(*this)) {
     qRegisterMetaType<ItemRef>("irscope::widgets::ItemRef");
 }
 
@@ -162,10 +165,7 @@ void GraphSession::setDocument(std::shared_ptr<LoadedDocument> doc, std::shared_
     doc_ = std::move(doc);
     layout_ = std::move(layout);
     drawing_ = std::move(drawing);
-    moduleOverlays_.clear();
-    legendTitle_.clear();
-    legend_.clear();
-    moduleDecorationsDirty_ = true;
+    decorations_->documentChanged();
     lane_->dropTag(kLayoutTag);  // a relayout of the previous document is stale
     if (layout_ && !drawing_) showWeights_ = layout_->includeWeights;
     if (layout_ && groupByModule_ != layout_->byModule) {
@@ -176,10 +176,6 @@ void GraphSession::setDocument(std::shared_ptr<LoadedDocument> doc, std::shared_
     runCursor_ = -1;
     highlight_.clear();
     marked_.clear();
-    decorations_.clear();
-    weightDecorations_.clear();
-    supplied_.clear();
-    diffMarks_ = {};
     recomputeFlags();
     emit graphLoaded();
     prepared_.reset();  // taken by whoever needed it, or not needed
@@ -240,7 +236,7 @@ void GraphSession::relayoutInBackground(std::function<void(modules::ModuleDrawin
 
 void GraphSession::installLayout(std::shared_ptr<DocumentLayout> layout) {
     layout_ = std::move(layout);
-    moduleDecorationsDirty_ = true;
+    decorations_->modulesChanged();
     // A hidden weight cannot stay selected.
     if (selection_.kind == RefKind::Weight && !showWeights_) {
         selection_ = {};
@@ -399,7 +395,7 @@ void GraphSession::setSubgraphFrame(std::optional<exec::SubgraphFrame> frame) {
 void GraphSession::setSubgraphBreakpoints(std::vector<exec::SubgraphBreakpoint> breakpoints) {
     if (breakpoints == subgraphBreakpoints_) return;
     subgraphBreakpoints_ = std::move(breakpoints);
-    emit decorationsChanged();
+    emit decorations_->decorationsChanged();
 }
 
 bool GraphSession::hasSubgraphBreakpoint(int64_t node, int32_t subgraph, int64_t inner) const {
@@ -481,7 +477,7 @@ void GraphSession::toggleMarked(int64_t node) {
 
 void GraphSession::setHighlight(std::vector<ItemRef> refs) {
     highlight_ = std::move(refs);
-    moduleDecorationsDirty_ = true;
+    decorations_->modulesChanged();
     recomputeFlags();
     emit highlightChanged();
 }
@@ -579,131 +575,6 @@ void GraphSession::recomputeFlags() {
     }
     if (runCursor_ >= 0)
         for (int32_t item : layout_->itemsOf(ItemRef::node(runCursor_))) mark(item, kFlagRunCursor);
-}
-
-void GraphSession::setOverlayLegend(const QString& title, std::vector<std::pair<QColor, QString>> entries) {
-    if (title == legendTitle_ && entries == legend_) return;
-    legendTitle_ = title;
-    legend_ = std::move(entries);
-    emit overlayLegendChanged();
-}
-
-void GraphSession::setModuleOverlays(std::vector<std::pair<QColor, QString>> perModule) {
-    moduleOverlays_ = std::move(perModule);
-    moduleDecorationsDirty_ = true;
-}
-
-double GraphSession::moduleSeconds(int64_t module) const {
-    if (!drawing_ || module < 0 || module >= static_cast<int64_t>(drawing_->tree().size())) return 0;
-    moduleDecoration(module);  // brings the aggregates up to date
-    return moduleSeconds_[static_cast<size_t>(module)];
-}
-
-const QString* GraphSession::moduleStatus(int64_t module) const {
-    if (!drawing_ || module < 0 || module >= static_cast<int64_t>(drawing_->tree().size())) return nullptr;
-    moduleDecoration(module);  // brings the aggregates up to date
-    const auto& s = moduleStatus_[static_cast<size_t>(module)];
-    return s.isEmpty() ? nullptr : &s;
-}
-
-const NodeDecoration* GraphSession::moduleDecoration(int64_t module) const {
-    if (!drawing_ || module < 0 || module >= static_cast<int64_t>(drawing_->tree().size())) return nullptr;
-    const auto& tree = drawing_->tree();
-    if (moduleDecorationsDirty_) {
-        moduleDecorationsDirty_ = false;
-        moduleDecorations_.assign(tree.size(), NodeDecoration{});
-        moduleStatus_.assign(tree.size(), QString());
-        moduleSeconds_.assign(tree.size(), 0.0);
-        std::vector<int64_t> done(tree.size(), 0), hits(tree.size(), 0);
-        auto each = [&](int64_t node, auto&& fn) {
-            for (auto m = tree.moduleOfNode(node); m != modules::kNoModule; m = tree.module(m).parent)
-                fn(static_cast<size_t>(m));
-        };
-        for (size_t n = 0; n < decorations_.size() && n < tree.nodeModules().size(); ++n) {
-            const auto& d = decorations_[n];
-            if (d.isEmpty()) continue;
-            each(static_cast<int64_t>(n), [&](size_t m) {
-                auto& md = moduleDecorations_[m];
-                if (d.state == RunMark::Failed) md.state = RunMark::Failed;
-                if (d.state == RunMark::Done) ++done[m];
-                moduleSeconds_[m] += d.seconds;
-                md.breakpoint |= d.breakpoint;
-                md.missingValue |= d.missingValue;
-            });
-        }
-        for (const auto& ref : highlight_)
-            if (ref.isNode() && ref.index >= 0 && ref.index < static_cast<int64_t>(tree.nodeModules().size()))
-                each(ref.index, [&](size_t m) { ++hits[m]; });
-        for (size_t m = 0; m < tree.size(); ++m) {
-            auto& md = moduleDecorations_[m];
-            const int64_t ops = tree.module(static_cast<modules::ModuleId>(m)).opCount;
-            if (md.state != RunMark::Failed && ops > 0 && done[m] == ops) md.state = RunMark::Done;
-            moduleStatus_[m] = md.state == RunMark::Failed ? tr("failed")
-                               : md.state == RunMark::Done ? tr("done")
-                               : done[m] > 0               ? tr("%1/%2").arg(done[m]).arg(ops)
-                                                           : QString();
-            QStringList badge;
-            if (m < moduleOverlays_.size()) {
-                md.overlay = moduleOverlays_[m].first;
-                if (!moduleOverlays_[m].second.isEmpty()) badge << moduleOverlays_[m].second;
-            }
-            if (hits[m]) badge << (hits[m] == 1 ? tr("1 hit") : tr("%1 hits").arg(hits[m]));
-            if (md.state == RunMark::None && done[m] > 0) badge << tr("%1/%2 ran").arg(done[m]).arg(ops);
-            md.badge = badge.join(QStringLiteral(" · "));
-        }
-    }
-    if (drawing_->isExpanded(static_cast<modules::ModuleId>(module))) return nullptr;
-    const auto& d = moduleDecorations_[static_cast<size_t>(module)];
-    return d.isEmpty() ? nullptr : &d;
-}
-
-void GraphSession::setNodeDecorations(std::vector<NodeDecoration> perNode) {
-    moduleDecorationsDirty_ = true;
-    decorations_ = std::move(perNode);
-    emit decorationsChanged();
-}
-
-void GraphSession::setNodeDecoration(int64_t node, const NodeDecoration& decoration) {
-    if (!doc_ || node < 0 || node >= static_cast<int64_t>(doc_->graph.nodes.size())) return;
-    if (decorations_.size() != doc_->graph.nodes.size()) decorations_.resize(doc_->graph.nodes.size());
-    decorations_[node] = decoration;
-    moduleDecorationsDirty_ = true;
-    emit decorationsChanged();
-}
-
-void GraphSession::setWeightDecorations(QHash<QString, NodeDecoration> byPlaceholder) {
-    if (byPlaceholder.isEmpty() && weightDecorations_.isEmpty()) return;
-    weightDecorations_ = std::move(byPlaceholder);
-    emit decorationsChanged();
-}
-
-void GraphSession::setDiffMarks(DiffMarks marks) {
-    marks.dimUnchanged = diffMarks_.dimUnchanged;
-    diffMarks_ = std::move(marks);
-    emit diffMarksChanged();
-}
-
-void GraphSession::setDimUnchanged(bool dim) {
-    if (diffMarks_.dimUnchanged == dim) return;
-    diffMarks_.dimUnchanged = dim;
-    emit diffMarksChanged();
-}
-
-void GraphSession::setSuppliedPlaceholders(QSet<QString> names) {
-    if (names == supplied_) return;
-    supplied_ = std::move(names);
-    emit suppliedPlaceholdersChanged();
-}
-
-const NodeDecoration* GraphSession::weightDecoration(const QString& placeholder) const {
-    auto it = weightDecorations_.constFind(placeholder);
-    return it == weightDecorations_.constEnd() ? nullptr : &it.value();
-}
-
-const NodeDecoration* GraphSession::nodeDecoration(int64_t node) const {
-    if (node < 0 || node >= static_cast<int64_t>(decorations_.size())) return nullptr;
-    const auto& d = decorations_[node];
-    return d.isEmpty() ? nullptr : &d;
 }
 
 QString GraphSession::displayName(const ItemRef& ref) const {

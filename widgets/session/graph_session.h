@@ -42,6 +42,8 @@ enum ItemFlag : uint8_t {
 // Bits of GraphSession::edgeFlags().
 enum EdgeFlag : uint8_t { kEdgeIntoSelection = 1, kEdgeOutOfSelection = 2 };
 
+class GraphDecorations;
+
 class GraphSession : public QObject {
     Q_OBJECT
 public:
@@ -148,43 +150,9 @@ public:
     void setSubgraphBreakpoints(std::vector<exec::SubgraphBreakpoint> breakpoints);
     bool hasSubgraphBreakpoint(int64_t node, int32_t subgraph, int64_t inner) const;
 
-    // ---- decorations (the debugger fills these)
-    void setNodeDecorations(std::vector<NodeDecoration> perNode);
-    void setNodeDecoration(int64_t node, const NodeDecoration& decoration);
-    const NodeDecoration* nodeDecoration(int64_t node) const;  // nullptr: none
-    bool hasDecorations() const {
-        return !decorations_.empty() || !weightDecorations_.isEmpty() || (drawing_ && !highlight_.empty());
-    }
-    // Placeholders (by name, e.g. "c_mask") drawn with a decoration (missing-value mark).
-    void setWeightDecorations(QHash<QString, NodeDecoration> byPlaceholder);
-    const NodeDecoration* weightDecoration(const QString& placeholder) const;  // nullptr: none
-    // A collapsed module's box carries what its ops carry: failed if one failed,
-    // done when all ran ("12/46 ran" while some did), any breakpoint or missing
-    // value inside, and the search hits inside ("3 hits"). nullptr for open
-    // modules (their ops show for themselves) and when nothing applies.
-    const NodeDecoration* moduleDecoration(int64_t module) const;
-    // The debugger's overlay aggregated per module (colour and badge by ModuleId); empty: none.
-    void setModuleOverlays(std::vector<std::pair<QColor, QString>> perModule);
-    // The overlay's key for the view's legend (an empty title: no overlay).
-    void setOverlayLegend(const QString& title, std::vector<std::pair<QColor, QString>> entries);
-    const QString& overlayLegendTitle() const { return legendTitle_; }
-    const std::vector<std::pair<QColor, QString>>& overlayLegend() const { return legend_; }
-    // "done", "failed", "12/46 ran" for a module after (part of) a run, open or closed; nullptr: nothing ran.
-    const QString* moduleStatus(int64_t module) const;
-    // Seconds the module's ops took in the run so far (0 before any ran).
-    double moduleSeconds(int64_t module) const;
-
-    // Placeholders whose value the debugger now has although the IR lacks it (a
-    // c_ constant typed in or loaded): validation's "missing" findings about them
-    // are settled. Cleared when a new graph loads.
-    void setSuppliedPlaceholders(QSet<QString> names);
-    const QSet<QString>& suppliedPlaceholders() const { return supplied_; }
-
-    // ---- comparison with another graph (widgets/compare): cleared when a new graph loads
-    void setDiffMarks(DiffMarks marks);
-    void clearDiffMarks() { setDiffMarks({}); }
-    void setDimUnchanged(bool dim);
-    const DiffMarks& diffMarks() const { return diffMarks_; }
+    // What is drawn on the graph beyond its shape: run states, overlays,
+    // the legend, marks of a comparison (graph_decorations.h).
+    GraphDecorations* decorations() const { return decorations_; }
 
     QString displayName(const ItemRef& ref) const;
 
@@ -211,12 +179,9 @@ signals:
     void runCursorChanged(qint64 node);
     void highlightChanged();
     void markedChanged();
-    void decorationsChanged();
-    void overlayLegendChanged();
-    void suppliedPlaceholdersChanged();
-    void diffMarksChanged();
 
 private:
+    friend class GraphDecorations;
     bool sameModelAsBefore_ = false;
     TaskQueue::Continuation loadInBackground(const TaskQueue::Context& ctx, const QString& path, bool weights,
                                              bool grouped, const Preparation& prepare);
@@ -246,17 +211,7 @@ private:
     std::vector<ItemRef> highlight_;
     std::vector<int64_t> marked_;  // ascending
     std::vector<uint8_t> itemFlags_, edgeFlags_;
-    std::vector<NodeDecoration> decorations_;
-    QHash<QString, NodeDecoration> weightDecorations_;
-    mutable std::vector<NodeDecoration> moduleDecorations_;  // by ModuleId, rebuilt on demand
-    mutable std::vector<QString> moduleStatus_;
-    mutable std::vector<double> moduleSeconds_;
-    std::vector<std::pair<QColor, QString>> moduleOverlays_;
-    QString legendTitle_;
-    std::vector<std::pair<QColor, QString>> legend_;
-    mutable bool moduleDecorationsDirty_ = true;
-    QSet<QString> supplied_;
-    DiffMarks diffMarks_;
+    GraphDecorations* decorations_;
 };
 
 }  // namespace irscope::widgets

@@ -14,6 +14,7 @@
 #include "widgets/common/qt_text.h"
 #include "widgets/session/debug_controller.h"
 #include "widgets/session/debug_values.h"
+#include "widgets/session/graph_decorations.h"
 #include "widgets/session/graph_session.h"
 #include "widgets/session/loaded_document.h"
 #include "widgets/session/numeric_checks.h"
@@ -39,11 +40,12 @@ void NodeDecorator::update() {
         scale = OverlayScale::fitted(kind, c_->checks()->overlayValues(), std::move(thresholds));
     }
     if (scale)
-        session_->setOverlayLegend(scale->title(), scale->legend());
+        session_->decorations()->setOverlayLegend(scale->title(), scale->legend());
     else
-        session_->setOverlayLegend({}, {});
+        session_->decorations()->setOverlayLegend({}, {});
     decoratePlaceholders();
-    session_->setModuleOverlays(scale ? moduleOverlays(*scale) : std::vector<std::pair<QColor, QString>>{});
+    session_->decorations()->setModuleOverlays(scale ? moduleOverlays(*scale)
+                                                     : std::vector<std::pair<QColor, QString>>{});
     decorateNodes(scale ? &*scale : nullptr);
     session_->setSubgraphBreakpoints(c_->subgraphBreakpoints());
     // Inside a cond's branch or a loop's body the op is where the run stands (its call site).
@@ -85,7 +87,7 @@ void NodeDecorator::decorateNodes(const OverlayScale* scale) {
             d.badge = scale->badge(values[i]);
         }
     }
-    session_->setNodeDecorations(std::move(decs));
+    session_->decorations()->setNodeDecorations(std::move(decs));
 }
 
 // Placeholders: a red mark while their value is missing; the lifted constants
@@ -115,8 +117,8 @@ void NodeDecorator::decoratePlaceholders() {
         if (doc->index->kindOf(placeholder) != ir::TensorKind::Constant || doc->index->constant(original)) continue;
         if (!stillMissing.count(placeholder) && !unfit.count(placeholder)) supplied.insert(q(placeholder));
     }
-    session_->setSuppliedPlaceholders(std::move(supplied));
-    session_->setWeightDecorations(std::move(marks));
+    session_->decorations()->setSuppliedPlaceholders(std::move(supplied));
+    session_->decorations()->setWeightDecorations(std::move(marks));
 }
 
 // A closed module shows its ops' overlay aggregated: time summed, the rest
