@@ -14,6 +14,7 @@
 #include <QScrollBar>
 
 #include "widgets/graph_view/graph_view.h"
+#include "widgets/session/graph_selection.h"
 #include "widgets/session/graph_session.h"
 
 using namespace irscope::widgets;
@@ -80,8 +81,8 @@ int main(int argc, char** argv) {
             view.renderFrame(img);
             img.save(QStringLiteral("/tmp/bench_%1.png").arg(a));
         }
-        session.setHighlight(session.find(QStringLiteral("linear")));
-        session.select(ItemRef::node(static_cast<int64_t>(doc->graph.nodes.size() / 2)));
+        session.selectionModel()->setHighlight(session.selectionModel()->find(QStringLiteral("linear")));
+        session.selectionModel()->select(ItemRef::node(static_cast<int64_t>(doc->graph.nodes.size() / 2)));
         view.fitToWindow();
         const double fitHl = timeFrames(view, frames);
         std::printf("%-28s %8zu %8zu %9.0f %9.0f | %10.2f %10.2f %10.2f %12.2f\n",

@@ -20,6 +20,7 @@
 #include "widgets/graph_view/graph_view.h"
 #include "widgets/main_window/main_window.h"
 #include "widgets/main_window/single_instance.h"
+#include "widgets/session/graph_selection.h"
 #include "widgets/session/graph_session.h"
 
 namespace irscope::app {
@@ -165,7 +166,7 @@ int runGui(int argc, char** argv) {
     bool scriptRan = false;
     auto afterLoad = [&, session] {
         if (std::exchange(scriptRan, true)) return;
-        if (!selectNode.isEmpty() && !session->selectNodeByName(selectNode, true))
+        if (!selectNode.isEmpty() && !session->selectionModel()->selectNodeByName(selectNode, true))
             std::fprintf(stderr, "irscope: --select: no node, input or weight named '%s'\n", qPrintable(selectNode));
         widgets::runDebuggerScript(parser, debugUi, selectNode, [&] {
             if (!shotPath.isEmpty()) takeShot();

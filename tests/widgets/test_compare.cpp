@@ -31,6 +31,7 @@
 #include "widgets/session/debug_controller.h"
 #include "widgets/session/debug_values.h"
 #include "widgets/session/graph_decorations.h"
+#include "widgets/session/graph_selection.h"
 #include "widgets/session/graph_session.h"
 #include "widgets/session/loaded_document.h"
 #include "widgets/session/numeric_checks.h"
@@ -49,7 +50,7 @@ int64_t nodeIndex(const GraphSession* s, const QString& name) {
 }
 
 QString selectedName(const GraphSession* s) {
-    const ItemRef ref = s->selection();
+    const ItemRef ref = s->selectionModel()->selection();
     if (!ref.isNode()) return {};
     return QString::fromStdString(s->document()->graph.nodes[static_cast<size_t>(ref.index)].name);
 }
@@ -121,21 +122,21 @@ private slots:
 
     // A's `mul` is B's `mul_1` (FX renumbered it); B's new `mul` has no partner.
     void selectionFollowsTheMatch() {
-        a()->select(ItemRef::node(nodeIndex(a(), "mul")));
+        a()->selectionModel()->select(ItemRef::node(nodeIndex(a(), "mul")));
         QCOMPARE(selectedName(b()), QString("mul_1"));
-        b()->select(ItemRef::node(nodeIndex(b(), "mul_3")));
+        b()->selectionModel()->select(ItemRef::node(nodeIndex(b(), "mul_3")));
         QCOMPARE(selectedName(a()), QString("mul_2"));
-        b()->select(ItemRef::node(nodeIndex(b(), "mul")));
-        QVERIFY(a()->selection().isNone());
+        b()->selectionModel()->select(ItemRef::node(nodeIndex(b(), "mul")));
+        QVERIFY(a()->selectionModel()->selection().isNone());
         QCOMPARE(ui_.session->currentRow(), 0);  // the "added" row
     }
 
     void f8StepsThroughTheChanges() {
-        a()->clearSelection();
-        b()->clearSelection();
+        a()->selectionModel()->clearSelection();
+        b()->selectionModel()->clearSelection();
         QTest::keyClick(window_, Qt::Key_F8);
         QCOMPARE(selectedName(b()), QString("mul"));  // added: B only
-        QVERIFY(a()->selection().isNone());
+        QVERIFY(a()->selectionModel()->selection().isNone());
         QTest::keyClick(window_, Qt::Key_F8);
         QCOMPARE(selectedName(b()), QString("leaky_relu"));
         QCOMPARE(selectedName(a()), QString("leaky_relu"));
@@ -162,9 +163,9 @@ private slots:
         QCOMPARE(ui_.changes->visibleRows(), 2);
         const auto w = a()->document()->index->weightIndex("scale");
         QVERIFY(w);
-        a()->select(ItemRef::weight(QStringLiteral("p_scale"), *w));
-        QCOMPARE(b()->selection().kind, RefKind::Weight);
-        QCOMPARE(b()->selection().name, QString("p_scale"));
+        a()->selectionModel()->select(ItemRef::weight(QStringLiteral("p_scale"), *w));
+        QCOMPARE(b()->selectionModel()->selection().kind, RefKind::Weight);
+        QCOMPARE(b()->selectionModel()->selection().name, QString("p_scale"));
     }
 
     void viewportsStayInStep() {

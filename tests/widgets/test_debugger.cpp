@@ -50,6 +50,7 @@
 #include "widgets/session/debug_controller.h"
 #include "widgets/session/debug_values.h"
 #include "widgets/session/graph_decorations.h"
+#include "widgets/session/graph_selection.h"
 #include "widgets/session/graph_session.h"
 #include "widgets/session/loaded_document.h"
 #include "widgets/session/numeric_checks.h"
@@ -352,14 +353,14 @@ private slots:
         QCOMPARE(ctl()->runCursor(), int64_t(1));
         QCOMPARE(session()->decorations()->nodeDecoration(0)->state, RunMark::Done);
         QCOMPARE(session()->decorations()->nodeDecoration(1)->state, RunMark::Current);
-        QCOMPARE(session()->runCursor(), int64_t(1));
+        QCOMPARE(session()->selectionModel()->runCursor(), int64_t(1));
         trigger(ui_.continueAction);
         QCOMPARE(ctl()->runCursor(), int64_t(2));
         QCOMPARE(session()->decorations()->nodeDecoration(1)->state, RunMark::Done);
         QVERIFY(ctl()->bytesHeld() > 0);
         QVERIFY(ui_.bytes->text().contains(QStringLiteral("held")));
         // Select the output node: the viewer follows; mask zeroes columns 1 and 3.
-        session()->select(ItemRef::node(mul), true);
+        session()->selectionModel()->select(ItemRef::node(mul), true);
         TensorViewer* v = ui_.tensors->follower();
         QCOMPARE(v->tensor(), QStringLiteral("mul"));
         QTRY_VERIFY(v->summaryText().contains(QStringLiteral("[1, 4]")));
@@ -369,7 +370,7 @@ private slots:
         // Pin it: a second viewer keeps "mul" while the follower moves on.
         TensorViewer* pinned = ui_.tensors->pin(v);
         QVERIFY(pinned);
-        session()->select(ItemRef::node(0), true);
+        session()->selectionModel()->select(ItemRef::node(0), true);
         QCOMPARE(v->tensor(), QStringLiteral("linear"));
         QCOMPARE(pinned->tensor(), QStringLiteral("mul"));
         QCOMPARE(ui_.tensors->viewers().size(), size_t(2));
@@ -446,9 +447,9 @@ private slots:
         QVERIFY(!ctl()->nodeInfos()[mul].error.empty());
         QVERIFY(ui_.status->text().contains(QStringLiteral("failed")));
         // What ran before stays inspectable.
-        session()->select(ItemRef::node(0), true);
+        session()->selectionModel()->select(ItemRef::node(0), true);
         QTRY_VERIFY(ui_.tensors->follower()->summaryText().contains(QStringLiteral("[1, 4]")));
-        session()->select(ItemRef::node(mul), true);
+        session()->selectionModel()->select(ItemRef::node(mul), true);
         QVERIFY(ui_.execInfo->text().contains(QStringLiteral("Failed")));
         // Reset: pending again.
         trigger(ui_.resetAction);
@@ -466,7 +467,7 @@ private slots:
         QVERIFY(irscope::test::waitIdle(*ctl()));
         QVERIFY(ctl()->values()->missing().empty());
         // F9 on the selection, then F5 stops before it.
-        session()->select(ItemRef::node(10), false);
+        session()->selectionModel()->select(ItemRef::node(10), false);
         trigger(ui_.breakpointAction);
         QVERIFY(session()->decorations()->nodeDecoration(10)->breakpoint);
         trigger(ui_.continueAction);
@@ -474,7 +475,7 @@ private slots:
         QVERIFY(ctl()->lastStatus().contains(QStringLiteral("breakpoint")));
         QCOMPARE(ui_.progress->value(), 10);
         // Ctrl+F10 on a later node stops before it, as a breakpoint would.
-        session()->select(ItemRef::node(20), false);
+        session()->selectionModel()->select(ItemRef::node(20), false);
         trigger(ui_.runToAction);
         QCOMPARE(ctl()->runCursor(), int64_t(20));
         QVERIFY2(ctl()->lastStatus().startsWith(QStringLiteral("stopped before '")), qPrintable(ctl()->lastStatus()));
@@ -492,7 +493,7 @@ private slots:
                     m = static_cast<irscope::modules::ModuleId>(k);
             }
             QVERIFY(m != irscope::modules::kNoModule);
-            session()->select(ItemRef::module(m), false);
+            session()->selectionModel()->select(ItemRef::module(m), false);
             trigger(ui_.runToAction);
             QCOMPARE(ctl()->runCursor(), tree->module(m).firstNode);
             QVERIFY2(ctl()->lastStatus().contains(QStringLiteral("the entry of module")),
@@ -523,7 +524,7 @@ private slots:
         ctl()->values()->loadReferenceIntermediates(dump);
         QVERIFY(irscope::test::waitIdle(*ctl()));
         const int64_t n = nodeIndex(QStringLiteral("mul_4"));
-        session()->select(ItemRef::node(n), true);
+        session()->selectionModel()->select(ItemRef::node(n), true);
         TensorViewer* v = ui_.tensors->follower();
         QCOMPARE(v->tensor(), QStringLiteral("mul_4"));
         fetchAll(v);
@@ -570,7 +571,7 @@ private slots:
         QVERIFY(ctl()->checks()->divergence().found);
         QCOMPARE(QString::fromStdString(ctl()->checks()->divergence().nodeName), QStringLiteral("mul_4"));
         const int64_t n = nodeIndex(QStringLiteral("mul_4"));
-        QCOMPARE(session()->selection(), ItemRef::node(n));
+        QCOMPARE(session()->selectionModel()->selection(), ItemRef::node(n));
         QVERIFY(session()->decorations()->nodeDecoration(n)->overlay.isValid());
         TensorViewer* v = ui_.tensors->follower();
         QCOMPARE(v->tensor(), QStringLiteral("mul_4"));
@@ -617,7 +618,7 @@ private slots:
 
         QSignalSpy updated(v, &TensorViewer::updated);
         QSignalSpy busy(v, &TensorViewer::busyChanged);
-        session()->select(ItemRef::node(n), true);
+        session()->selectionModel()->select(ItemRef::node(n), true);
         // Nothing was computed on the UI thread: the viewer waits, and says so.
         QVERIFY(v->isBusy());
         QVERIFY(!v->busyLabel()->isHidden());
@@ -632,8 +633,8 @@ private slots:
         // Two selections in a row: the first request is superseded (replaced
         // while queued, or its answer dropped), only the second is shown.
         updated.clear();
-        session()->select(ItemRef::node(0), true);
-        session()->select(ItemRef::node(n - 1), true);
+        session()->selectionModel()->select(ItemRef::node(0), true);
+        session()->selectionModel()->select(ItemRef::node(n - 1), true);
         const QString second = ctl()->tensors()->tensorOf(ItemRef::node(n - 1));
         QVERIFY(irscope::test::waitIdle(*ctl()));
         int heads = 0, summaries = 0;
@@ -676,7 +677,7 @@ private slots:
                 !m->has(0, 0);
         });
         QSignalSpy changed(m, &QAbstractItemModel::dataChanged);
-        session()->select(ItemRef::node(n), true);
+        session()->selectionModel()->select(ItemRef::node(n), true);
         QVERIFY(v->isBusy());
         QTRY_VERIFY(!v->isBusy() && m->has(0, 0));
         disconnect(conn);
@@ -704,13 +705,13 @@ private slots:
         ctl()->setRetention(exec::RetentionPolicy::FreeAfterLastUse);  // pinned values stay
         const int64_t pinNode = nodeIndex(QStringLiteral("tanh_1"));
         QVERIFY(pinNode > 0);
-        session()->select(ItemRef::node(pinNode), true);
+        session()->selectionModel()->select(ItemRef::node(pinNode), true);
         QVERIFY(irscope::test::waitIdle(*ctl()));
         TensorViewer* pinned = ui_.tensors->pin(ui_.tensors->follower());
         QVERIFY(pinned);
         QVERIFY(irscope::test::waitIdle(*ctl()));
         QVERIFY(pinned->summaryText().contains(QStringLiteral("No value yet")));
-        session()->select(ItemRef::node(0), true);  // the follower moves on; the pinned one stays
+        session()->selectionModel()->select(ItemRef::node(0), true);  // the follower moves on; the pinned one stays
         QVERIFY(irscope::test::waitIdle(*ctl()));
         QCOMPARE(pinned->tensor(), QStringLiteral("tanh_1"));
 

@@ -40,6 +40,7 @@
 #include "widgets/panels/modules_panel.h"
 #include "widgets/session/debug_controller.h"
 #include "widgets/session/debug_values.h"
+#include "widgets/session/graph_selection.h"
 #include "widgets/session/graph_session.h"
 #include "widgets/session/loaded_document.h"
 #include "widgets/session/numeric_checks.h"
@@ -170,7 +171,7 @@ private slots:
         QVERIFY(!onScreen(n - 2));
         trigger(next);
         QVERIFY(onScreen(n - 2));
-        QCOMPARE(session()->selection(), ItemRef::node(n - 2));
+        QCOMPARE(session()->selectionModel()->selection(), ItemRef::node(n - 2));
         trigger(ui_.continueAction);  // to the end: nothing is next
         QVERIFY(!next->isEnabled());
     }
@@ -187,7 +188,7 @@ private slots:
         QTRY_COMPARE(session()->closedModuleOf(tree->module(static_cast<modules::ModuleId>(block)).firstNode), block);
         const int64_t entry = tree->module(static_cast<modules::ModuleId>(block)).firstNode;
         QVERIFY(entry > 0);
-        session()->select(ItemRef::module(block, QStringLiteral("layer2.0")));
+        session()->selectionModel()->select(ItemRef::module(block, QStringLiteral("layer2.0")));
         trigger(ui_.breakpointAction);
         QVERIFY(ctl()->nodeInfos()[entry].breakpoint);
         auto* panel = window_->findChild<BreakpointsPanel*>();
@@ -197,7 +198,7 @@ private slots:
                  qPrintable(panel->entries().front()));
         trigger(ui_.continueAction);
         QCOMPARE(ctl()->runCursor(), entry);
-        session()->select(ItemRef::module(block, QStringLiteral("layer2.0")));
+        session()->selectionModel()->select(ItemRef::module(block, QStringLiteral("layer2.0")));
         trigger(ui_.breakpointAction);
         QVERIFY(!ctl()->nodeInfos()[entry].breakpoint);
         QCOMPARE(panel->entries().size(), 0);
@@ -221,9 +222,9 @@ private slots:
             }
         QVERIFY2(!placeholder.isEmpty(), "resnet_tiny has layer1.0.conv1.weight");
         QTRY_VERIFY(!session()->layout()->weightItems.contains(placeholder));
-        session()->select(ItemRef::weight(placeholder, weight), true);
+        session()->selectionModel()->select(ItemRef::weight(placeholder, weight), true);
         QTRY_VERIFY(session()->layout()->weightItems.contains(placeholder));
-        QCOMPARE(session()->selection(), ItemRef::weight(placeholder, weight));
+        QCOMPARE(session()->selectionModel()->selection(), ItemRef::weight(placeholder, weight));
     }
 
     // A constant typed in the Constants dock is in no file: quitting asks

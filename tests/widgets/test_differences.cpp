@@ -40,6 +40,7 @@
 #include "widgets/session/debug_controller.h"
 #include "widgets/session/debug_values.h"
 #include "widgets/session/graph_decorations.h"
+#include "widgets/session/graph_selection.h"
 #include "widgets/session/graph_session.h"
 #include "widgets/session/loaded_document.h"
 #include "widgets/session/numeric_checks.h"
@@ -222,7 +223,7 @@ private slots:
 
         // A click goes to the node and shows its tensor.
         QTest::mouseClick(table()->viewport(), Qt::LeftButton, {}, table()->visualRect(top).center());
-        QCOMPARE(session()->selection().index, nodeIndex(culprit_));
+        QCOMPARE(session()->selectionModel()->selection().index, nodeIndex(culprit_));
         QCOMPARE(ctl()->tensors()->focusTensor(), culprit_);
 
         // A threshold flags rows that pass the tolerance: SQNR below 200 dB is
@@ -417,7 +418,8 @@ private slots:
         QVERIFY(ctl()->lastRunFailed() == false);
         QCOMPARE(ctl()->runCursor(), nodeIndex(culprit_) + 1);  // stopped right after the culprit
         QVERIFY2(ctl()->lastStatus().contains(QLatin1String("watchpoint")), qPrintable(ctl()->lastStatus()));
-        QCOMPARE(session()->selection().index, nodeIndex(culprit_));  // the node that fired, not the next one
+        QCOMPARE(session()->selectionModel()->selection().index,
+                 nodeIndex(culprit_));  // the node that fired, not the next one
         QCOMPARE(ctl()->tensors()->focusTensor(), culprit_);
         watchDiff->trigger();  // off
         QVERIFY(!ctl()->checks()->globalWatch().any());

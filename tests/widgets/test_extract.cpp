@@ -21,6 +21,7 @@
 #include "widgets/main_window/main_window.h"
 #include "widgets/session/debug_controller.h"
 #include "widgets/session/debug_values.h"
+#include "widgets/session/graph_selection.h"
 #include "widgets/session/graph_session.h"
 #include "widgets/session/loaded_document.h"
 
@@ -106,17 +107,17 @@ private slots:
     void marksWithTheMouse() {
         GraphView* view = window_->graphView();
         GraphSession* session = window_->session();
-        session->setMarked({});
-        session->clearSelection();
+        session->selectionModel()->setMarked({});
+        session->selectionModel()->clearSelection();
         const int64_t node = 5;
         view->centerOn(ItemRef::node(node));
         QCoreApplication::processEvents();
         const QPoint at = view->viewportPosOf(ItemRef::node(node)).toPoint();
         QTest::mouseClick(view->viewport(), Qt::LeftButton, Qt::ShiftModifier, at);
-        QCOMPARE(session->markedNodes(), std::vector<int64_t>{node});
-        QVERIFY(session->selection().isNone());
+        QCOMPARE(session->selectionModel()->markedNodes(), std::vector<int64_t>{node});
+        QVERIFY(session->selectionModel()->selection().isNone());
         QTest::mouseClick(view->viewport(), Qt::LeftButton, Qt::ShiftModifier, at);
-        QVERIFY(session->markedNodes().empty());
+        QVERIFY(session->selectionModel()->markedNodes().empty());
         // A rectangle over the whole viewport: every node drawn there.
         const QRect vp = view->viewport()->rect();
         QTest::mousePress(view->viewport(), Qt::LeftButton, Qt::ShiftModifier, vp.topLeft() + QPoint(2, 2));
@@ -125,7 +126,7 @@ private slots:
                          Qt::LeftButton, Qt::ShiftModifier);
         QCoreApplication::sendEvent(view->viewport(), &move);
         QTest::mouseRelease(view->viewport(), Qt::LeftButton, Qt::ShiftModifier, vp.bottomRight() - QPoint(2, 2));
-        const auto marked = session->markedNodes();
+        const auto marked = session->selectionModel()->markedNodes();
         QVERIFY2(marked.size() > 1, qPrintable(QString::number(marked.size())));
         QVERIFY(std::find(marked.begin(), marked.end(), node) != marked.end());
         QVERIFY(std::is_sorted(marked.begin(), marked.end()));

@@ -5,6 +5,7 @@
 
 #include "test_support.h"
 #include "widgets/session/graph_decorations.h"
+#include "widgets/session/graph_selection.h"
 #include "widgets/session/graph_session.h"
 
 using namespace irscope::widgets;
@@ -63,35 +64,35 @@ private slots:
         QVERIFY(loaded.wait(20000));
         const auto& index = *s.document()->index;
         // Op type search is case-insensitive and finds every rsqrt.
-        const auto hits = s.find(QStringLiteral("RSQRT"));
+        const auto hits = s.selectionModel()->find(QStringLiteral("RSQRT"));
         QCOMPARE(hits.size(), size_t(2));
         for (const auto& h : hits)
             QCOMPARE(s.document()->graph.nodes[h.index].opType, std::string("aten.rsqrt.default"));
         // A weight is found by its original name.
-        const auto w = s.find(QStringLiteral("norm1_weight"));
+        const auto w = s.selectionModel()->find(QStringLiteral("norm1_weight"));
         QCOMPARE(w.size(), size_t(1));
         QCOMPARE(w[0].kind, RefKind::Weight);
         QCOMPARE(w[0].name, QStringLiteral("p_norm1_weight"));
 
         // Walking from the graph input goes down to a consumer and back up.
-        s.select(ItemRef::graphInput(0));
-        QVERIFY(s.walkToConsumer());
-        QVERIFY(s.selection().isNode());
-        const int64_t consumer = s.selection().index;
+        s.selectionModel()->select(ItemRef::graphInput(0));
+        QVERIFY(s.selectionModel()->walkToConsumer());
+        QVERIFY(s.selectionModel()->selection().isNode());
+        const int64_t consumer = s.selectionModel()->selection().index;
         const auto producers = index.producerNodes(consumer);
-        QVERIFY(s.walkToProducer());
-        QCOMPARE(s.selection(), ItemRef::graphInput(0));
+        QVERIFY(s.selectionModel()->walkToProducer());
+        QCOMPARE(s.selectionModel()->selection(), ItemRef::graphInput(0));
         Q_UNUSED(producers);
 
         // Selecting a node makes it current; the flags mark it.
         const int64_t n = *index.nodeIndex("linear");
-        QSignalSpy current(&s, &GraphSession::runCursorChanged);
-        s.select(ItemRef::node(n));
-        QCOMPARE(s.runCursor(), n);
+        QSignalSpy current(s.selectionModel(), &GraphSelection::runCursorChanged);
+        s.selectionModel()->select(ItemRef::node(n));
+        QCOMPARE(s.selectionModel()->runCursor(), n);
         QCOMPARE(current.count(), 1);
         const int32_t item = s.layout()->nodeItem[n];
-        QVERIFY(s.itemFlags()[item] & kFlagSelected);
-        QVERIFY(s.itemFlags()[item] & kFlagRunCursor);
+        QVERIFY(s.selectionModel()->itemFlags()[item] & kFlagSelected);
+        QVERIFY(s.selectionModel()->itemFlags()[item] & kFlagRunCursor);
 
         // Decorations (the debugger's hook) are stored per node and announced.
         QSignalSpy deco(s.decorations(), &GraphDecorations::decorationsChanged);

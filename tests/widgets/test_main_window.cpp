@@ -16,6 +16,7 @@
 #include "widgets/panels/op_stats_panel.h"
 #include "widgets/panels/properties_panel.h"
 #include "widgets/panels/search_panel.h"
+#include "widgets/session/graph_selection.h"
 #include "widgets/session/graph_session.h"
 
 using namespace irscope::widgets;
@@ -64,38 +65,39 @@ private slots:
         const QPointF pos = view->viewportPosOf(target);
         QVERIFY(view->viewport()->rect().contains(pos.toPoint()));
         QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, pos.toPoint());
-        QCOMPARE(session_->selection(), target);
+        QCOMPARE(session_->selectionModel()->selection(), target);
         QCOMPARE(window_->panelAs<PropertiesPanel>(kPropertiesPanel)->shownName(), QStringLiteral("convolution"));
         // Its inputs are highlighted: the graph input x feeds it.
         const auto* lay = session_->layout();
-        QVERIFY(session_->itemFlags()[lay->inputItem[0]] & kFlagProducer);
-        QVERIFY(session_->itemFlags()[lay->nodeItem[target.index]] & kFlagSelected);
+        QVERIFY(session_->selectionModel()->itemFlags()[lay->inputItem[0]] & kFlagProducer);
+        QVERIFY(session_->selectionModel()->itemFlags()[lay->nodeItem[target.index]] & kFlagSelected);
         // ... and its consumer.
         const int64_t bn = nodeIndex(session_, "_native_batch_norm_legit_no_training");
-        QVERIFY(session_->itemFlags()[lay->nodeItem[bn]] & kFlagConsumer);
+        QVERIFY(session_->selectionModel()->itemFlags()[lay->nodeItem[bn]] & kFlagConsumer);
         // A click on empty canvas clears the selection.
         QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, QPoint(3, 3));
-        QVERIFY(session_->selection().isNone());
+        QVERIFY(session_->selectionModel()->selection().isNone());
     }
 
     void walkUpAndDown() {
         GraphView* view = window_->graphView();
         const int64_t relu = nodeIndex(session_, "relu_");
-        session_->select(ItemRef::node(relu), true);
+        session_->selectionModel()->select(ItemRef::node(relu), true);
         view->setFocus();
         QTest::keyClick(view, Qt::Key_Up);
-        QCOMPARE(session_->selection(), ItemRef::node(nodeIndex(session_, "getitem")));
+        QCOMPARE(session_->selectionModel()->selection(), ItemRef::node(nodeIndex(session_, "getitem")));
         QTest::keyClick(view, Qt::Key_Down);
-        QCOMPARE(session_->selection(), ItemRef::node(relu));
+        QCOMPARE(session_->selectionModel()->selection(), ItemRef::node(relu));
         QTest::keyClick(view, Qt::Key_Down);
-        QCOMPARE(session_->selection(), ItemRef::node(nodeIndex(session_, "max_pool2d_with_indices")));
+        QCOMPARE(session_->selectionModel()->selection(),
+                 ItemRef::node(nodeIndex(session_, "max_pool2d_with_indices")));
         // Alt+Down from the window's Go menu.
         QTest::keyClick(window_, Qt::Key_Down, Qt::AltModifier);
-        QCOMPARE(session_->selection(), ItemRef::node(nodeIndex(session_, "getitem_1")));
+        QCOMPARE(session_->selectionModel()->selection(), ItemRef::node(nodeIndex(session_, "getitem_1")));
         // Up from a convolution reaches its data input, not its weight.
-        session_->select(ItemRef::node(nodeIndex(session_, "convolution_1")));
-        QVERIFY(session_->walkToProducer());
-        QCOMPARE(session_->selection(), ItemRef::node(nodeIndex(session_, "getitem_1")));
+        session_->selectionModel()->select(ItemRef::node(nodeIndex(session_, "convolution_1")));
+        QVERIFY(session_->selectionModel()->walkToProducer());
+        QCOMPARE(session_->selectionModel()->selection(), ItemRef::node(nodeIndex(session_, "getitem_1")));
     }
 
     // The zoom in the status bar never reads "0.0%" (Fit on a huge graph).
@@ -116,30 +118,30 @@ private slots:
         search->runSearch();
         // 11 convolution nodes + 9 weights whose names contain "conv" (from the fixture).
         QCOMPARE(search->matchCount(), 20);
-        QCOMPARE(session_->highlight().size(), size_t(20));
+        QCOMPARE(session_->selectionModel()->highlight().size(), size_t(20));
         QTest::keyClick(edit, Qt::Key_Return);
         QCOMPARE(search->currentMatch(), 0);
-        QCOMPARE(session_->selection(), search->matches()[0]);
+        QCOMPARE(session_->selectionModel()->selection(), search->matches()[0]);
         QTest::keyClick(edit, Qt::Key_Return);
         QCOMPARE(search->currentMatch(), 1);
         QTest::keyClick(edit, Qt::Key_Return, Qt::ShiftModifier);
         QTest::keyClick(edit, Qt::Key_Return, Qt::ShiftModifier);
         QCOMPARE(search->currentMatch(), 19);
         // The match is centred in the view.
-        const QPointF pos = window_->graphView()->viewportPosOf(session_->selection());
+        const QPointF pos = window_->graphView()->viewportPosOf(session_->selectionModel()->selection());
         const QRect vp = window_->graphView()->viewport()->rect();
         QVERIFY(std::abs(pos.x() - vp.center().x()) < 3 || std::abs(pos.y() - vp.center().y()) < 3);
         QVERIFY(vp.contains(pos.toPoint()));
         edit->clear();
         search->runSearch();
         QCOMPARE(search->matchCount(), 0);
-        QVERIFY(session_->highlight().empty());
+        QVERIFY(session_->selectionModel()->highlight().empty());
     }
 
     void opStatisticsPickHighlights() {
         window_->panelAs<OpStatsPanel>(kOpStatsPanel)->pickOpType(QStringLiteral("aten.convolution.default"));
-        QCOMPARE(session_->highlight().size(), size_t(11));
-        QCOMPARE(session_->selection(), ItemRef::node(nodeIndex(session_, "convolution")));
+        QCOMPARE(session_->selectionModel()->highlight().size(), size_t(11));
+        QCOMPARE(session_->selectionModel()->selection(), ItemRef::node(nodeIndex(session_, "convolution")));
         QCOMPARE(window_->panelAs<OpStatsPanel>(kOpStatsPanel)->table()->topLevelItemCount(), 9);
     }
 
@@ -177,14 +179,14 @@ private slots:
 
     void propertiesExplainTensorLists() {
         QVERIFY(open(kData + QStringLiteral("/ir/llama_block.json")));
-        QVERIFY(session_->selectNodeByName(QStringLiteral("cat")));
+        QVERIFY(session_->selectionModel()->selectNodeByName(QStringLiteral("cat")));
         auto* tree = window_->panelAs<PropertiesPanel>(kPropertiesPanel)->tree();
         QVERIFY(!tree->findItems(QStringLiteral("tensor-list arguments"), Qt::MatchExactly | Qt::MatchRecursive, 0)
                      .isEmpty());
         QVERIFY(
             tree->findItems(QStringLiteral("_tensor_list_sizes"), Qt::MatchExactly | Qt::MatchRecursive, 0).isEmpty());
         // A weight shows its placeholder and original name.
-        QVERIFY(session_->selectNodeByName(QStringLiteral("p_norm1_weight")));
+        QVERIFY(session_->selectionModel()->selectNodeByName(QStringLiteral("p_norm1_weight")));
         QCOMPARE(window_->panelAs<PropertiesPanel>(kPropertiesPanel)->shownName(), QStringLiteral("p_norm1_weight"));
         const auto original =
             tree->findItems(QStringLiteral("Original name"), Qt::MatchExactly | Qt::MatchRecursive, 0);

@@ -22,6 +22,7 @@
 #include "widgets/panels/modules_panel.h"
 #include "widgets/panels/search_panel.h"
 #include "widgets/session/graph_decorations.h"
+#include "widgets/session/graph_selection.h"
 #include "widgets/session/graph_session.h"
 
 using namespace irscope::widgets;
@@ -119,18 +120,18 @@ private slots:
     }
 
     void searchCountsHitsOnClosedModulesAndSelectingOpens() {
-        session_->setHighlight(session_->find(QStringLiteral("softmax_7")));
+        session_->selectionModel()->setHighlight(session_->selectionModel()->find(QStringLiteral("softmax_7")));
         const auto* d = session_->decorations()->moduleDecoration(module("layers.7.self_attn"));
         QVERIFY(d);
         QCOMPARE(d->badge, QStringLiteral("1 hit"));
-        QVERIFY(
-            session_->itemFlags()[session_->layout()->itemsOf(ItemRef::module(module("layers.7.self_attn"))).front()] &
-            kFlagHighlighted);
-        session_->select(ItemRef::node(node("softmax_7")), true);
+        QVERIFY(session_->selectionModel()
+                    ->itemFlags()[session_->layout()->itemsOf(ItemRef::module(module("layers.7.self_attn"))).front()] &
+                kFlagHighlighted);
+        session_->selectionModel()->select(ItemRef::node(node("softmax_7")), true);
         QVERIFY(session_->isModuleExpanded(module("layers.7.self_attn")));
         QCOMPARE(kindOf(ItemRef::node(node("softmax_7"))), ItemKind::Op);
         QCOMPARE(window_->breadcrumbBar()->crumbs(), (QStringList{"model", "layers", "7", "self_attn", "softmax_7"}));
-        session_->setHighlight({});
+        session_->selectionModel()->setHighlight({});
     }
 
     void breadcrumbAndModulesDockSelectModules() {
@@ -150,7 +151,7 @@ private slots:
         QVERIFY(mlp.isValid());
         tree->scrollTo(mlp);
         QTest::mouseClick(tree->viewport(), Qt::LeftButton, {}, tree->visualRect(mlp).center());
-        QCOMPARE(session_->selection(), ItemRef::module(module("layers.2.mlp")));
+        QCOMPARE(session_->selectionModel()->selection(), ItemRef::module(module("layers.2.mlp")));
         QVERIFY(session_->isModuleExpanded(module("layers.2")));
         QCOMPARE(model->data(model->index(mlp.row(), ModuleTreeModel::Ops, mlp.parent()), Qt::DisplayRole).toString(),
                  QStringLiteral("7"));

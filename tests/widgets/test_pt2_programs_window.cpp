@@ -28,6 +28,7 @@
 #include "widgets/session/debug_controller.h"
 #include "widgets/session/debug_values.h"
 #include "widgets/session/graph_decorations.h"
+#include "widgets/session/graph_selection.h"
 #include "widgets/session/graph_session.h"
 #include "widgets/session/loaded_document.h"
 
@@ -117,7 +118,7 @@ private slots:
         QVERIFY(c->verdict().startsWith(QLatin1String("outputs match")));
         QVERIFY(s->decorations()->nodeDecoration(cond));
         QCOMPARE(s->decorations()->nodeDecoration(cond)->takenSubgraph, 0);
-        s->select(ItemRef::node(cond));
+        s->selectionModel()->select(ItemRef::node(cond));
         auto* exec = window_->findChild<ExecInfoPanel*>();
         QVERIFY(exec);
         QVERIFY2(exec->text().contains(QLatin1String("Took")) && exec->text().contains(QLatin1String("true_graph_0")),
@@ -192,7 +193,7 @@ private slots:
         QVERIFY(c->frame());
         QCOMPARE(c->frame()->node, loop);
         QCOMPARE(c->frame()->cursor, int64_t(0));
-        QCOMPARE(s->runCursor(), loop);  // the loop is the call site
+        QCOMPARE(s->selectionModel()->runCursor(), loop);  // the loop is the call site
         auto* stack = window_->panelAs<CallStackPanel>(kCallStackPanel);
         QStringList frames = stack->frames();
         QVERIFY2(frames.size() >= 3, qPrintable(frames.join(" | ")));
@@ -219,7 +220,7 @@ private slots:
         QCOMPARE(c->frame()->iteration, int64_t(4));
         QCOMPARE(selector->iteration(), 5);
         // Selecting the body's node shows its value of that iteration in the Tensor dock.
-        s->select(ItemRef::subgraphNode(loop, body, accAt, QString::fromStdString(acc)));
+        s->selectionModel()->select(ItemRef::subgraphNode(loop, body, accAt, QString::fromStdString(acc)));
         QVERIFY(irscope::test::waitIdle(*c));
         auto* viewer = ui_.tensors->follower();
         const QString qualified =

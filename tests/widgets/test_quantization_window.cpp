@@ -18,6 +18,7 @@
 #include "widgets/main_window/main_window.h"
 #include "widgets/session/debug_controller.h"
 #include "widgets/session/graph_decorations.h"
+#include "widgets/session/graph_selection.h"
 #include "widgets/session/graph_session.h"
 #include "widgets/session/loaded_document.h"
 #include "widgets/session/numeric_checks.h"
@@ -108,8 +109,8 @@ private slots:
         QVERIFY2(keep[1].endsWith(QStringLiteral("(quantize_per_tensor)")), qPrintable(keep.join(" | ")));
         QVERIFY2(keep[2].endsWith(QStringLiteral("(quantize_per_tensor_1)")), qPrintable(keep.join(" | ")));
         panel->chooseRow(0);
-        QVERIFY(s->selection().isNode());
-        QCOMPARE(s->document()->graph.nodes[static_cast<size_t>(s->selection().index)].name,
+        QVERIFY(s->selectionModel()->selection().isNode());
+        QCOMPARE(s->document()->graph.nodes[static_cast<size_t>(s->selectionModel()->selection().index)].name,
                  std::string("quantize_per_tensor_2"));
         QVERIFY(!c->checks()->quantization()->weights.empty());
         c->checks()->setOverlay(exec::OverlayKind::None);

@@ -43,6 +43,7 @@
 #include "widgets/session/debug_controller.h"
 #include "widgets/session/debug_values.h"
 #include "widgets/session/graph_decorations.h"
+#include "widgets/session/graph_selection.h"
 #include "widgets/session/graph_session.h"
 #include "widgets/session/loaded_document.h"
 #include "widgets/session/tensor_queries.h"
@@ -398,7 +399,7 @@ private slots:
         // The graph output's Compare tab: it matches, and no "0 … match" line under it.
         const auto& g = good.w.session()->document()->graph;
         const QString out = QString::fromStdString(g.graphOutputs.front().name);
-        good.w.session()->select(ItemRef::node(nodeIndex(good.w.session(), out)));
+        good.w.session()->selectionModel()->select(ItemRef::node(nodeIndex(good.w.session(), out)));
         TensorViewer* viewer = good.ui.tensors->follower();
         auto* tabs = viewer->findChild<QTabWidget*>();
         QVERIFY(tabs);
@@ -437,7 +438,7 @@ private slots:
         const int before = view->viewport()->height();
         const int64_t node = nodeIndex(lw.w.session(), QStringLiteral("linear_3"));
         QVERIFY(node >= 0);
-        lw.w.session()->select(ItemRef::node(node), true);
+        lw.w.session()->selectionModel()->select(ItemRef::node(node), true);
         QVERIFY(irscope::test::waitIdle(*lw.ui.controller));
         QTest::qWait(100);
         QCOMPARE(view->viewport()->height(), before);
@@ -456,7 +457,7 @@ private slots:
         QVERIFY(irscope::test::waitIdle(*lw.ui.controller));
         lw.run();
         QCOMPARE(lw.ui.controller->runCursor(), stop);
-        lw.w.session()->select(ItemRef::node(stop - 1), true);  // ran; its consumer linear_3 has not
+        lw.w.session()->selectionModel()->select(ItemRef::node(stop - 1), true);  // ran; its consumer linear_3 has not
         QTest::qWait(50);
         GraphView* view = lw.w.graphView();
         view->setZoom(1);

@@ -7,6 +7,7 @@
 #include "core/diff/tensor_name_map.h"
 #include "core/export/diff_report.h"
 #include "widgets/session/graph_decorations.h"
+#include "widgets/session/graph_selection.h"
 #include "widgets/session/graph_session.h"
 #include "widgets/session/loaded_document.h"
 #include "widgets/session/task_queue.h"
@@ -82,8 +83,10 @@ CompareSession::CompareSession(GraphSession* sideA, QObject* parent)
         emit diffStale();
         emit failed(message);
     });
-    connect(a_, &GraphSession::selectionChanged, this, [this](const ItemRef& ref) { syncFrom(a_, ref); });
-    connect(b_, &GraphSession::selectionChanged, this, [this](const ItemRef& ref) { syncFrom(b_, ref); });
+    connect(a_->selectionModel(), &GraphSelection::selectionChanged, this,
+            [this](const ItemRef& ref) { syncFrom(a_, ref); });
+    connect(b_->selectionModel(), &GraphSelection::selectionChanged, this,
+            [this](const ItemRef& ref) { syncFrom(b_, ref); });
 }
 
 CompareSession::~CompareSession() { lane_->dropAll(); }
@@ -168,7 +171,7 @@ void CompareSession::install(std::shared_ptr<const Result> result) {
     b_->decorations()->setDimUnchanged(dim_);
     currentRow_ = -1;
     emit diffReady();
-    syncFrom(a_, a_->selection());  // what was selected before B arrived
+    syncFrom(a_, a_->selectionModel()->selection());  // what was selected before B arrived
 }
 
 const diff::GraphDiff* CompareSession::diff() const { return result_ ? &result_->diff : nullptr; }
@@ -261,9 +264,9 @@ void CompareSession::syncFrom(GraphSession* from, const ItemRef& ref) {
     syncing_ = true;
     const ItemRef partner = partnerRef(to, ref);
     if (partner.isNone())
-        to->clearSelection();
+        to->selectionModel()->clearSelection();
     else
-        to->select(partner, /*focus=*/true);
+        to->selectionModel()->select(partner, /*focus=*/true);
     syncing_ = false;
     const int row = rowOf(from, ref);
     if (row != currentRow_) {
@@ -293,7 +296,7 @@ void CompareSession::goToRow(int row) {
     case Kind::GraphOutput: ref = ItemRef::output(index); break;
     default: ref = ItemRef::node(index, QString::fromStdString(side == b_ ? r.nameB : r.nameA)); break;
     }
-    side->select(ref, /*focus=*/true);
+    side->selectionModel()->select(ref, /*focus=*/true);
     if (currentRow_ != row) {
         currentRow_ = row;
         emit currentRowChanged(row);

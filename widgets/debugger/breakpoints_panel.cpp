@@ -13,6 +13,7 @@
 #include "widgets/common/qt_text.h"
 #include "widgets/debugger/tensor_viewer_area.h"
 #include "widgets/session/debug_controller.h"
+#include "widgets/session/graph_selection.h"
 #include "widgets/session/graph_session.h"
 #include "widgets/session/loaded_document.h"
 #include "widgets/session/numeric_checks.h"
@@ -46,7 +47,7 @@ BreakpointsPanel::BreakpointsPanel(DebugController* c, QWidget* parent)
     connect(removeAll_, &QPushButton::clicked, this, &BreakpointsPanel::removeAll);
     connect(list_, &QListWidget::itemClicked, this, [this](QListWidgetItem* item) {
         const qint64 node = item->data(kNodeRole).toLongLong();
-        if (node >= 0) c_->session()->select(ItemRef::node(node), true);
+        if (node >= 0) c_->session()->selectionModel()->select(ItemRef::node(node), true);
     });
     connect(c_, &DebugController::nodeStatesChanged, this, &BreakpointsPanel::rebuild);
     connect(c_->checks(), &NumericChecks::watchesChanged, this, &BreakpointsPanel::rebuild);

@@ -18,6 +18,7 @@
 #include "widgets/debugger/tensor_viewer_area.h"
 #include "widgets/session/debug_controller.h"
 #include "widgets/session/debug_values.h"
+#include "widgets/session/graph_selection.h"
 #include "widgets/session/graph_session.h"
 #include "widgets/session/loaded_document.h"
 #include "widgets/session/numeric_checks.h"
@@ -146,7 +147,7 @@ void runDebuggerScript(const QCommandLineParser& p, DebuggerUi& ui, const QStrin
             !c->values()->path(exec::ValueFile::ReferenceIntermediates).isEmpty())
             c->checks()->findFirstDivergence();
         c->whenIdle(c, [c, select, done] {
-            if (!select.isEmpty()) c->session()->selectNodeByName(select, true);
+            if (!select.isEmpty()) c->session()->selectionModel()->selectNodeByName(select, true);
             c->whenIdle(c, [done] {
                 if (done) done();
             });

@@ -23,6 +23,7 @@
 #include "widgets/main_window/main_window.h"
 #include "widgets/session/debug_controller.h"
 #include "widgets/session/debug_values.h"
+#include "widgets/session/graph_selection.h"
 #include "widgets/session/graph_session.h"
 #include "widgets/session/numeric_checks.h"
 
@@ -248,7 +249,7 @@ void connectRunState(MainWindow& w, const DebuggerUi& ui) {
     actionsEnabled(false);
     QObject::connect(w.session(), &GraphSession::graphLoaded, &w, [actionsEnabled] { actionsEnabled(false); });
     // Selecting a failed node shows its error in the status bar.
-    QObject::connect(w.session(), &GraphSession::selectionChanged, &w, [c, &w](const ItemRef& ref) {
+    QObject::connect(w.session()->selectionModel(), &GraphSelection::selectionChanged, &w, [c, &w](const ItemRef& ref) {
         if (!ref.isNode() || ref.index >= (int64_t)c->nodeInfos().size()) return;
         const auto& i = c->nodeInfos()[ref.index];
         if (!i.error.empty()) w.statusBar()->showMessage(QString::fromStdString(i.error), 15000);

@@ -32,6 +32,7 @@
 #include "widgets/main_window/main_window.h"
 #include "widgets/session/debug_controller.h"
 #include "widgets/session/debug_values.h"
+#include "widgets/session/graph_selection.h"
 #include "widgets/session/graph_session.h"
 #include "widgets/session/loaded_document.h"
 #include "widgets/session/node_decorator.h"
@@ -219,12 +220,12 @@ void addExtractActions(MainWindow& w, DebugController* c, QMenu& menu, const Ite
         });
     };
     // The marked nodes (Shift+click, Shift+drag), wherever the menu opens.
-    if (const auto& marked = c->session()->markedNodes(); !marked.empty()) {
+    if (const auto& marked = c->session()->selectionModel()->markedNodes(); !marked.empty()) {
         offer(&menu,
               QObject::tr("Extract the %n marked node(s) as runnable IR…", nullptr, static_cast<int>(marked.size())),
               marked, QStringLiteral("marked"));
         QObject::connect(menu.addAction(QObject::tr("Clear the marks")), &QAction::triggered, c->session(),
-                         [c] { c->session()->setMarked({}); });
+                         [c] { c->session()->selectionModel()->setMarked({}); });
         menu.addSeparator();
     }
     if (!(ref.isNode() || ref.isModule())) return;
@@ -428,7 +429,7 @@ void followCurrentNode(MainWindow& w, const DebuggerUi& ui) {
     if (!go) return;
     go->addSeparator();
     auto* next = go->addAction(QObject::tr("Show Ne&xt Node"), &w, [c, &w, paused] {
-        if (paused()) w.session()->select(ItemRef::node(c->runCursor()), true);
+        if (paused()) w.session()->selectionModel()->select(ItemRef::node(c->runCursor()), true);
     });
     next->setObjectName(QStringLiteral("showNextNodeAction"));
     next->setShortcuts({QKeySequence(QKeyCombination(Qt::AltModifier | Qt::KeypadModifier, Qt::Key_Asterisk)),

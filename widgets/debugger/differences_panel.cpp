@@ -28,6 +28,7 @@
 #include "widgets/debugger/tensor_viewer_area.h"
 #include "widgets/session/debug_controller.h"
 #include "widgets/session/debug_values.h"
+#include "widgets/session/graph_selection.h"
 #include "widgets/session/graph_session.h"
 #include "widgets/session/numeric_checks.h"
 #include "widgets/session/tensor_queries.h"
@@ -187,7 +188,7 @@ DifferencesPanel::DifferencesPanel(DebugController* c, QWidget* parent)
     connect(table_, &QTableView::clicked, this, [this](const QModelIndex& index) {
         const qint64 node = index.data(DifferencesModel::kNodeRole).toLongLong();
         const QString tensor = index.data(DifferencesModel::kTensorRole).toString();
-        c_->session()->select(ItemRef::node(node), true);
+        c_->session()->selectionModel()->select(ItemRef::node(node), true);
         c_->tensors()->showTensor(tensor);
     });
     connect(c_->checks(), &NumericChecks::errorRowsChanged, this, &DifferencesPanel::rowsChanged);

@@ -7,6 +7,7 @@
 #include "widgets/common/panel_registry.h"
 #include "widgets/common/qt_text.h"
 #include "widgets/session/debug_controller.h"
+#include "widgets/session/graph_selection.h"
 #include "widgets/session/graph_session.h"
 #include "widgets/session/loaded_document.h"
 
@@ -31,7 +32,7 @@ ExecInfoPanel::ExecInfoPanel(DebugController* c, QWidget* parent) : QWidget(pare
 QString ExecInfoPanel::text() const { return text_->toPlainText(); }
 
 void ExecInfoPanel::rebuild() {
-    const ItemRef sel = c_->session()->selection();
+    const ItemRef sel = c_->session()->selectionModel()->selection();
     const auto& infos = c_->nodeInfos();
     if (!sel.isNode() || sel.index < 0 || sel.index >= (int64_t)infos.size()) {
         text_->setHtml(tr("<i>Select a node to see its run state, time and output size.</i>"));

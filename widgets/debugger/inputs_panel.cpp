@@ -23,6 +23,7 @@
 #include "widgets/debugger/weights_panel.h"
 #include "widgets/session/debug_controller.h"
 #include "widgets/session/debug_values.h"
+#include "widgets/session/graph_selection.h"
 #include "widgets/session/graph_session.h"
 #include "widgets/session/loaded_document.h"
 #include "widgets/session/numeric_checks.h"
@@ -173,7 +174,7 @@ void InputsPanel::onRowClicked(const QModelIndex& i) {
     if (const LoadedDocument* doc = c_->session()->document())
         for (size_t k = 0; k < doc->graph.graphInputs.size(); ++k)
             if (doc->graph.graphInputs[k].name == r.name)
-                c_->session()->select(ItemRef::graphInput(k, q(r.name)), true);
+                c_->session()->selectionModel()->select(ItemRef::graphInput(k, q(r.name)), true);
     c_->tensors()->showTensor(q(r.name));
 }
 

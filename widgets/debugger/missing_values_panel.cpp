@@ -11,6 +11,7 @@
 #include "widgets/debugger/remedy_text.h"
 #include "widgets/session/debug_controller.h"
 #include "widgets/session/debug_values.h"
+#include "widgets/session/graph_selection.h"
 #include "widgets/session/graph_session.h"
 
 namespace irscope::widgets {
@@ -35,7 +36,7 @@ MissingValuesPanel::MissingValuesPanel(DebugController* c, QWidget* parent) : QW
         const int r = it->data(Qt::UserRole).toInt();  // index into missing()
         if (r < 0 || r >= (int)c_->values()->missing().size()) return;
         const auto& m = c_->values()->missing()[r];
-        if (!m.value.nodes.empty()) c_->session()->selectNodeByName(q(m.value.nodes.front()), true);
+        if (!m.value.nodes.empty()) c_->session()->selectionModel()->selectNodeByName(q(m.value.nodes.front()), true);
     });
     connect(c_->values(), &DebugValues::valuesChanged, this, &MissingValuesPanel::rebuild);
     connect(c_, &DebugController::debuggerReset, this, &MissingValuesPanel::rebuild);

@@ -12,6 +12,7 @@
 #include "widgets/common/qt_text.h"
 #include "widgets/debugger/differences_panel.h"
 #include "widgets/session/debug_controller.h"
+#include "widgets/session/graph_selection.h"
 #include "widgets/session/graph_session.h"
 #include "widgets/session/numeric_checks.h"
 
@@ -76,7 +77,7 @@ QStringList QuantizationPanel::keepInFloat() const {
 void QuantizationPanel::chooseRow(int row) {
     if (row < 0 || row >= keep_->topLevelItemCount()) return;
     keep_->setCurrentItem(keep_->topLevelItem(row));
-    c_->session()->selectNodeByName(keep_->topLevelItem(row)->text(1), true);
+    c_->session()->selectionModel()->selectNodeByName(keep_->topLevelItem(row)->text(1), true);
 }
 
 void QuantizationPanel::rebuild() {

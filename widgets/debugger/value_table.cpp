@@ -5,9 +5,10 @@
 
 #include "widgets/common/qt_text.h"
 #include "widgets/session/debug_controller.h"
-#include "widgets/session/tensor_queries.h"
+#include "widgets/session/graph_selection.h"
 #include "widgets/session/graph_session.h"
 #include "widgets/session/loaded_document.h"
+#include "widgets/session/tensor_queries.h"
 
 namespace irscope::widgets {
 
@@ -38,7 +39,7 @@ void showWeightRow(DebugController* c, const exec::WeightRow& r) {
         if (const LoadedDocument* doc = c->session()->document())
             for (size_t i = 0; i < doc->graph.weights.size(); ++i)
                 if (doc->graph.weights[i].name == r.originalName) wi = static_cast<int64_t>(i);
-        c->session()->select(ItemRef::weight(name, wi), true);
+        c->session()->selectionModel()->select(ItemRef::weight(name, wi), true);
     }
     c->tensors()->showTensor(name);
 }

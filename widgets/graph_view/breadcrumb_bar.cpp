@@ -4,6 +4,7 @@
 #include <QLabel>
 #include <QToolButton>
 
+#include "widgets/session/graph_selection.h"
 #include "widgets/session/graph_session.h"
 
 namespace irscope::widgets {
@@ -14,7 +15,7 @@ BreadcrumbBar::BreadcrumbBar(GraphSession* session, QWidget* parent) : QWidget(p
     layout_->setContentsMargins(6, 1, 6, 1);
     layout_->setSpacing(0);
     connect(session_, &GraphSession::graphLoaded, this, &BreadcrumbBar::rebuild);
-    connect(session_, &GraphSession::selectionChanged, this, &BreadcrumbBar::rebuild);
+    connect(session_->selectionModel(), &GraphSelection::selectionChanged, this, &BreadcrumbBar::rebuild);
     rebuild();
 }
 
@@ -38,7 +39,7 @@ void BreadcrumbBar::rebuild() {
     const auto* tree = session_->moduleTree();
     setVisible(tree != nullptr && tree->size() > 1);
     if (!isVisible()) return;
-    const ItemRef sel = session_->selection();
+    const ItemRef sel = session_->selectionModel()->selection();
     const int64_t module = std::max<int64_t>(session_->moduleOf(sel), 0);
     bool first = true;
     for (auto m : tree->pathFromRoot(static_cast<modules::ModuleId>(module))) {
@@ -54,7 +55,7 @@ void BreadcrumbBar::rebuild() {
         b->setText(m == modules::kRootModule ? tr("model") : QString::fromStdString(mod.name));
         b->setToolTip(m == modules::kRootModule ? tr("The whole model") : QString::fromStdString(mod.path));
         connect(b, &QToolButton::clicked, this, [this, m, path = QString::fromStdString(mod.path)] {
-            session_->select(m == modules::kRootModule ? ItemRef{} : ItemRef::module(m, path), true);
+            session_->selectionModel()->select(m == modules::kRootModule ? ItemRef{} : ItemRef::module(m, path), true);
         });
         layout_->addWidget(b);
     }

@@ -20,6 +20,7 @@
 #include "widgets/graph_view/minimap.h"
 #include "widgets/graph_view/overlay_legend.h"
 #include "widgets/session/graph_decorations.h"
+#include "widgets/session/graph_selection.h"
 #include "widgets/session/graph_session.h"
 
 namespace irscope::widgets {
@@ -63,12 +64,13 @@ GraphView::GraphView(GraphSession* session, QWidget* parent)
         viewport()->update();
         minimap_->invalidate();
     };
-    connect(session_, &GraphSession::selectionChanged, this, repaint);
-    connect(session_, &GraphSession::highlightChanged, this, repaint);
-    connect(session_, &GraphSession::runCursorChanged, this, [this] { viewport()->update(); });
+    connect(session_->selectionModel(), &GraphSelection::selectionChanged, this, repaint);
+    connect(session_->selectionModel(), &GraphSelection::highlightChanged, this, repaint);
+    connect(session_->selectionModel(), &GraphSelection::runCursorChanged, this, [this] { viewport()->update(); });
     connect(session_->decorations(), &GraphDecorations::decorationsChanged, this, repaint);
     connect(session_->decorations(), &GraphDecorations::diffMarksChanged, this, repaint);
-    connect(session_, &GraphSession::focusRequested, this, [this](const ItemRef& ref) { centerOn(ref, true); });
+    connect(session_->selectionModel(), &GraphSelection::focusRequested, this,
+            [this](const ItemRef& ref) { centerOn(ref, true); });
 }
 
 // ------------------------------------------------------------------ geometry
@@ -257,8 +259,9 @@ void GraphView::onLayoutChanged() {
         const auto& b = session_->layout()->result.bounds;
         horizontalScrollBar()->setValue(static_cast<int>(std::lround((r.x - b.x) * zoom_ - anchorPos_.x())));
         verticalScrollBar()->setValue(static_cast<int>(std::lround((r.y - b.y) * zoom_ - anchorPos_.y())));
-    } else if (!session_->selection().isNone() && !session_->layout()->itemsOf(session_->selection()).empty())
-        centerOn(session_->selection());
+    } else if (!session_->selectionModel()->selection().isNone() &&
+               !session_->layout()->itemsOf(session_->selectionModel()->selection()).empty())
+        centerOn(session_->selectionModel()->selection());
     else
         centerOnScene(centre);
     viewport()->update();
@@ -275,8 +278,8 @@ RenderRequest GraphView::frameRequest(const QSizeF& size, qreal devicePixelRatio
     rq.sceneRect = QRectF(origin(), size / zoom_);
     rq.devicePixelRatio = devicePixelRatio;
     rq.theme = theme_;
-    rq.itemFlags = &session_->itemFlags();
-    rq.edgeFlags = &session_->edgeFlags();
+    rq.itemFlags = &session_->selectionModel()->itemFlags();
+    rq.edgeFlags = &session_->selectionModel()->edgeFlags();
     if (!session_->decorations()->diffMarks().empty()) rq.diff = &session_->decorations()->diffMarks();
     if (session_->decorations()->hasDecorations()) {
         rq.decoration = [s = session_](int64_t n) { return s->decorations()->nodeDecoration(n); };
@@ -285,9 +288,9 @@ RenderRequest GraphView::frameRequest(const QSizeF& size, qreal devicePixelRatio
         };
         rq.moduleDecoration = [s = session_](int64_t m) { return s->decorations()->moduleDecoration(m); };
     }
-    rq.frame = &session_->subgraphFrame();
+    rq.frame = &session_->selectionModel()->subgraphFrame();
     rq.subgraphBreakpoint = [s = session_](int64_t node, int32_t subgraph, int64_t inner) {
-        return s->hasSubgraphBreakpoint(node, subgraph, inner);
+        return s->selectionModel()->hasSubgraphBreakpoint(node, subgraph, inner);
     };
     return rq;
 }
@@ -508,18 +511,18 @@ void GraphView::markByBand(const QPoint& end) {
         const QPointF s = mapToScene(QPointF(end));
         const int32_t item = lay->grid.itemAt({s.x(), s.y()}, 2 / zoom_);
         const ItemRef ref = item >= 0 ? lay->refOf(item) : ItemRef{};
-        if (ref.isNode()) session_->toggleMarked(ref.index);
+        if (ref.isNode()) session_->selectionModel()->toggleMarked(ref.index);
         return;
     }
     const QPointF a = mapToScene(QPointF(pressPos_)), b = mapToScene(QPointF(end));
     const layout::Rect r{std::min(a.x(), b.x()), std::min(a.y(), b.y()), std::abs(a.x() - b.x()),
                          std::abs(a.y() - b.y())};
-    std::vector<int64_t> nodes = session_->markedNodes();
+    std::vector<int64_t> nodes = session_->selectionModel()->markedNodes();
     for (int32_t item : lay->grid.itemsIn(r)) {
         const ItemRef ref = lay->refOf(item);
         if (ref.isNode()) nodes.push_back(ref.index);
     }
-    session_->setMarked(std::move(nodes));
+    session_->selectionModel()->setMarked(std::move(nodes));
 }
 
 void GraphView::mouseReleaseEvent(QMouseEvent* e) {
@@ -540,19 +543,19 @@ void GraphView::mouseReleaseEvent(QMouseEvent* e) {
                 const bool plus = it.kind == layout::ItemKind::Module && s.x() >= r.right() - 17 && s.y() <= r.y + 17;
                 const bool chevron = it.kind == layout::ItemKind::Frame && s.x() <= r.x + 20 && s.y() <= r.y + 20;
                 if (it.kind == layout::ItemKind::Region && s.x() <= r.x + 20 && s.y() <= r.y + 20) {
-                    session_->select(lay->refOf(item));
+                    session_->selectionModel()->select(lay->refOf(item));
                     session_->setRegionOpen(it.irIndex, false);
                     pressed_ = dragging_ = false;
                     return;
                 }
                 if (plus || chevron) {
-                    session_->select(lay->refOf(item));
+                    session_->selectionModel()->select(lay->refOf(item));
                     session_->setModuleExpanded(it.irIndex, plus);
                     pressed_ = dragging_ = false;
                     return;
                 }
             }
-            session_->select(item >= 0 ? lay->refOf(item) : ItemRef{});
+            session_->selectionModel()->select(item >= 0 ? lay->refOf(item) : ItemRef{});
         }
     }
     pressed_ = dragging_ = false;
@@ -589,7 +592,7 @@ void GraphView::contextMenuEvent(QContextMenuEvent* e) {
     const int32_t item = lay->grid.itemAt({s.x(), s.y()}, 2 / zoom_);
     const ItemRef ref = item >= 0 ? lay->refOf(item) : ItemRef{};
     QMenu menu(this);
-    if (ref.isNode()) session_->select(ref);
+    if (ref.isNode()) session_->selectionModel()->select(ref);
     for (const auto& hook : menuHooks_) hook(menu, ref);
     const auto* tree = session_->moduleTree();
     if (tree && lay->byModule) {
@@ -615,7 +618,7 @@ void GraphView::addModuleActions(QMenu& menu, const ItemRef& ref) {
                        this, [this, module, open] { session_->setModuleExpanded(module, !open); });
     } else if (ref.isNode() && module > 0) {
         menu.addAction(tr("Collapse %1").arg(QString::fromStdString(tree->module(module).path)), this, [this, module] {
-            session_->select(ItemRef::module(module));
+            session_->selectionModel()->select(ItemRef::module(module));
             session_->setModuleExpanded(module, false);
         });
     }
@@ -628,7 +631,7 @@ void GraphView::addModuleActions(QMenu& menu, const ItemRef& ref) {
 }
 
 void GraphView::keyPressEvent(QKeyEvent* e) {
-    const ItemRef sel = session_->selection();
+    const ItemRef sel = session_->selectionModel()->selection();
     switch (e->key()) {
     case Qt::Key_Plus:
     case Qt::Key_Right:  // open the selected module or higher-order op (tree-view keys)
@@ -650,14 +653,14 @@ void GraphView::keyPressEvent(QKeyEvent* e) {
         if (e->key() == Qt::Key_Left && !sel.isModule()) break;
         const int64_t m = sel.isModule() && session_->isModuleExpanded(sel.index) ? sel.index : session_->moduleOf(sel);
         if (m > 0 && session_->isModuleExpanded(m)) {
-            session_->select(ItemRef::module(m));
+            session_->selectionModel()->select(ItemRef::module(m));
             session_->setModuleExpanded(m, false);
             return;
         }
         if (sel.isModule() && m > 0) {  // already closed: go up to the parent
             const auto parent = session_->moduleTree()->module(m).parent;
             if (parent > 0) {
-                session_->select(ItemRef::module(parent));
+                session_->selectionModel()->select(ItemRef::module(parent));
                 session_->setModuleExpanded(parent, false);
                 return;
             }
@@ -668,18 +671,18 @@ void GraphView::keyPressEvent(QKeyEvent* e) {
     }
     switch (e->key()) {
     case Qt::Key_Up:
-        if (!session_->selection().isNone()) {
-            session_->walkToProducer();
+        if (!session_->selectionModel()->selection().isNone()) {
+            session_->selectionModel()->walkToProducer();
             return;
         }
         break;
     case Qt::Key_Down:
-        if (!session_->selection().isNone()) {
-            session_->walkToConsumer();
+        if (!session_->selectionModel()->selection().isNone()) {
+            session_->selectionModel()->walkToConsumer();
             return;
         }
         break;
-    case Qt::Key_Escape: session_->clearSelection(); return;
+    case Qt::Key_Escape: session_->selectionModel()->clearSelection(); return;
     default: break;
     }
     QAbstractScrollArea::keyPressEvent(e);

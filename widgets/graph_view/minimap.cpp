@@ -7,6 +7,7 @@
 
 #include "widgets/graph_view/graph_renderer.h"
 #include "widgets/graph_view/graph_view.h"
+#include "widgets/session/graph_selection.h"
 #include "widgets/session/graph_session.h"
 
 namespace irscope::widgets {
@@ -81,7 +82,7 @@ void Minimap::paintEvent(QPaintEvent*) {
         rq.sceneRect = QRectF(b.x, b.y, b.width, b.height);
         rq.devicePixelRatio = dpr;
         rq.theme = theme;
-        rq.itemFlags = &view_->session()->itemFlags();
+        rq.itemFlags = &view_->session()->selectionModel()->itemFlags();
         rq.detail = DetailLevel::Overview;
         cp.fillRect(QRectF(0, 0, width(), height()), theme.background);
         renderGraph(cp, rq);

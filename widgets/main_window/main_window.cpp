@@ -42,6 +42,7 @@
 #include "widgets/graph_view/image_export.h"
 #include "widgets/main_window/recent_files.h"
 #include "widgets/main_window/shortcuts_dialog.h"
+#include "widgets/session/graph_selection.h"
 #include "widgets/session/graph_session.h"
 
 namespace irscope::widgets {
@@ -294,9 +295,9 @@ void MainWindow::installPanels(const PanelContext& given) {
 void MainWindow::tellEvents(QWidget* panel, PanelEvents* events) {
     connect(session_, &GraphSession::graphLoaded, panel,
             [this, events] { events->documentOpened(session_->sameModelAsBefore()); });
-    connect(session_, &GraphSession::selectionChanged, panel,
+    connect(session_->selectionModel(), &GraphSelection::selectionChanged, panel,
             [events](const ItemRef& ref) { events->selectionChanged(ref); });
-    connect(session_, &GraphSession::runCursorChanged, panel,
+    connect(session_->selectionModel(), &GraphSelection::runCursorChanged, panel,
             [events](qint64 node) { events->runCursorChanged(node); });
 }
 
@@ -424,9 +425,9 @@ void MainWindow::fillPanelsMenu(QMenu* menu) {
 void MainWindow::buildGoMenu() {
     // Find, Find Next and Find Previous come first: the Search panel adds them.
     auto* go = goMenu_ = menuBar()->addMenu(tr("&Go"));
-    auto* up = go->addAction(tr("Go to &Producer"), session_, &GraphSession::walkToProducer);
+    auto* up = go->addAction(tr("Go to &Producer"), session_->selectionModel(), &GraphSelection::walkToProducer);
     up->setShortcut(QKeySequence(Qt::ALT | Qt::Key_Up));
-    auto* down = go->addAction(tr("Go to &Consumer"), session_, &GraphSession::walkToConsumer);
+    auto* down = go->addAction(tr("Go to &Consumer"), session_->selectionModel(), &GraphSelection::walkToConsumer);
     down->setShortcut(QKeySequence(Qt::ALT | Qt::Key_Down));
     documentActions_ << up << down;
 }

@@ -5,6 +5,7 @@
 
 #include "widgets/common/panel_registry.h"
 #include "widgets/common/qt_text.h"
+#include "widgets/session/graph_selection.h"
 #include "widgets/session/graph_session.h"
 
 namespace irscope::widgets {
@@ -20,8 +21,9 @@ CallStackPanel::CallStackPanel(GraphSession* session, QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(list_);
-    connect(list_, &QListWidget::itemClicked, this,
-            [this](QListWidgetItem* item) { session_->select(item->data(kFrameRefRole).value<ItemRef>(), true); });
+    connect(list_, &QListWidget::itemClicked, this, [this](QListWidgetItem* item) {
+        session_->selectionModel()->select(item->data(kFrameRefRole).value<ItemRef>(), true);
+    });
     rebuild();
 }
 
@@ -35,7 +37,7 @@ void CallStackPanel::rebuild() {
     list_->clear();
     const auto* doc = session_->document();
     const auto* tree = session_->moduleTree();
-    const int64_t node = session_->runCursor();
+    const int64_t node = session_->selectionModel()->runCursor();
     if (!doc || node < 0 || node >= static_cast<int64_t>(doc->graph.nodes.size())) {
         auto* idle = new QListWidgetItem(tr("(not running: the next node to run appears here)"), list_);
         idle->setFlags(Qt::NoItemFlags);
@@ -46,7 +48,7 @@ void CallStackPanel::rebuild() {
     bold.setBold(true);
     // Inside a higher-order op: the subgraph's next node, then the subgraph
     // and its iteration, then the op that called it, like a call's frame.
-    const auto& frame = session_->subgraphFrame();
+    const auto& frame = session_->selectionModel()->subgraphFrame();
     if (frame && frame->node == node && frame->subgraph >= 0 &&
         frame->subgraph < static_cast<int32_t>(n.subgraphs.size()) && n.subgraphs[frame->subgraph].graph) {
         const auto& sub = n.subgraphs[static_cast<size_t>(frame->subgraph)];

@@ -9,6 +9,7 @@
 
 #include "widgets/common/panel_registry.h"
 #include "widgets/session/graph_decorations.h"
+#include "widgets/session/graph_selection.h"
 #include "widgets/session/graph_session.h"
 
 namespace irscope::widgets {
@@ -28,8 +29,8 @@ DiagnosticsPanel::DiagnosticsPanel(GraphSession* session, QWidget* parent) : QWi
     connect(tree_, &QTreeWidget::itemClicked, this, [this](QTreeWidgetItem* item, int) {
         const QString node = item->data(0, Qt::UserRole).toString();
         const QString tensor = item->data(0, Qt::UserRole + 1).toString();
-        if (!node.isEmpty() && session_->selectNodeByName(node, true)) return;
-        if (!tensor.isEmpty()) session_->selectNodeByName(tensor, true);
+        if (!node.isEmpty() && session_->selectionModel()->selectNodeByName(node, true)) return;
+        if (!tensor.isEmpty()) session_->selectionModel()->selectNodeByName(tensor, true);
     });
     rebuild();
 }

@@ -15,6 +15,7 @@
 #include "widgets/common/panel_registry.h"
 #include "widgets/common/view_state.h"
 #include "widgets/panels/module_tree_model.h"
+#include "widgets/session/graph_selection.h"
 #include "widgets/session/graph_session.h"
 
 namespace irscope::widgets {
@@ -117,7 +118,7 @@ ModulesPanel::ModulesPanel(GraphSession* session, QWidget* parent)
         const auto id = moduleAt(index);
         if (id < 0 || syncing_) return;
         syncing_ = true;
-        session_->select(
+        session_->selectionModel()->select(
             id == 0 ? ItemRef{} : ItemRef::module(id, QString::fromStdString(session_->moduleTree()->module(id).path)),
             true);
         syncing_ = false;
@@ -174,7 +175,7 @@ void ModulesPanel::applyFilter() {
 
 void ModulesPanel::followSelection() {
     if (syncing_) return;
-    const int64_t m = session_->moduleOf(session_->selection());
+    const int64_t m = session_->moduleOf(session_->selectionModel()->selection());
     const QModelIndex index = proxy_->mapFromSource(model_->indexOf(static_cast<modules::ModuleId>(m < 0 ? 0 : m)));
     if (!index.isValid()) return;
     syncing_ = true;

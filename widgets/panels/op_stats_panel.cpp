@@ -13,6 +13,7 @@
 
 #include "core/export/info_summary.h"
 #include "widgets/common/panel_registry.h"
+#include "widgets/session/graph_selection.h"
 #include "widgets/session/graph_session.h"
 
 namespace irscope::widgets {
@@ -55,11 +56,11 @@ OpStatsPanel::OpStatsPanel(GraphSession* session, QWidget* parent) : QWidget(par
 }
 
 void OpStatsPanel::pickOpType(const QString& opType) {
-    auto nodes = session_->nodesOfOpType(opType);
+    auto nodes = session_->selectionModel()->nodesOfOpType(opType);
     if (nodes.empty()) return;
     const ItemRef first = nodes.front();
-    session_->setHighlight(std::move(nodes));
-    session_->select(first, true);
+    session_->selectionModel()->setHighlight(std::move(nodes));
+    session_->selectionModel()->select(first, true);
 }
 
 void OpStatsPanel::rebuild() {

@@ -15,6 +15,7 @@
 #include "widgets/common/panel_registry.h"
 #include "widgets/common/qt_text.h"
 #include "widgets/session/graph_decorations.h"
+#include "widgets/session/graph_selection.h"
 #include "widgets/session/graph_session.h"
 
 namespace irscope::widgets {
@@ -55,7 +56,7 @@ PropertiesPanel::PropertiesPanel(GraphSession* session, QWidget* parent) : QWidg
 
     connect(tree_, &QTreeWidget::itemClicked, this, [this](QTreeWidgetItem* item, int) {
         const QVariant v = item->data(1, kRefRole);
-        if (v.isValid()) session_->select(v.value<ItemRef>(), true);
+        if (v.isValid()) session_->selectionModel()->select(v.value<ItemRef>(), true);
     });
     connect(session_, &GraphSession::layoutChanged, this, &PropertiesPanel::rebuild);
     rebuild();
@@ -97,7 +98,7 @@ QTreeWidgetItem* PropertiesPanel::link(QTreeWidgetItem* parent, const QString& k
 void PropertiesPanel::rebuild() {
     tree_->setUpdatesEnabled(false);
     tree_->clear();
-    const ItemRef sel = session_->selection();
+    const ItemRef sel = session_->selectionModel()->selection();
     if (session_->document()) {
         switch (sel.kind) {
         case RefKind::Node: showNode(sel.index); break;

@@ -14,6 +14,7 @@
 
 #include "widgets/common/panel_registry.h"
 #include "widgets/main_window/main_window.h"
+#include "widgets/session/graph_selection.h"
 #include "widgets/session/graph_session.h"
 
 namespace irscope::widgets {
@@ -73,7 +74,7 @@ void SearchPanel::focusSearch() {
 
 void SearchPanel::runSearch() {
     debounce_->stop();
-    hits_ = session_->find(edit_->text());
+    hits_ = session_->selectionModel()->find(edit_->text());
     current_ = -1;
     list_->setUpdatesEnabled(false);
     list_->clear();
@@ -92,7 +93,7 @@ void SearchPanel::runSearch() {
     if (hits_.size() > static_cast<size_t>(kMaxListed))
         list_->addItem(tr("… %1 more (keep typing to narrow)").arg(hits_.size() - kMaxListed));
     list_->setUpdatesEnabled(true);
-    session_->setHighlight(hits_);
+    session_->selectionModel()->setHighlight(hits_);
     updateCount();
 }
 
@@ -111,7 +112,7 @@ void SearchPanel::go(int index) {
     if (hits_.empty() || index < 0 || index >= static_cast<int>(hits_.size())) return;
     current_ = index;
     if (index < list_->count()) list_->setCurrentRow(index);
-    session_->select(hits_[index], true);
+    session_->selectionModel()->select(hits_[index], true);
     updateCount();
 }
 

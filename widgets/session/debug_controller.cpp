@@ -13,6 +13,7 @@
 #include "widgets/common/document_path.h"
 #include "widgets/common/qt_text.h"
 #include "widgets/session/debug_values.h"
+#include "widgets/session/graph_selection.h"
 #include "widgets/session/graph_session.h"
 #include "widgets/session/loaded_document.h"
 #include "widgets/session/numeric_checks.h"
@@ -39,7 +40,7 @@ DebugController::DebugController(GraphSession* session, QObject* parent)
     tick_->setInterval(100);
     connect(tick_, &QTimer::timeout, this, &DebugController::onTick);
     connect(session_, &GraphSession::graphLoaded, this, &DebugController::onGraphLoaded);
-    connect(session_, &GraphSession::selectionChanged, this, [this](const ItemRef& ref) {
+    connect(session_->selectionModel(), &GraphSelection::selectionChanged, this, [this](const ItemRef& ref) {
         const QString t = tensors_->tensorOf(ref);
         if (!t.isEmpty()) tensors_->showTensor(t);
     });
@@ -389,7 +390,7 @@ void DebugController::postRun(std::function<exec::RunStatus(exec::Debugger&)> ru
                                             QString::fromStdString(st.missing->kind));
             // A watchpoint fired on the node that just ran: show it, not the next one.
             if (st.reason == exec::StopReason::Watchpoint && st.lastNode >= 0) {
-                session_->select(ItemRef::node(st.lastNode), true);
+                session_->selectionModel()->select(ItemRef::node(st.lastNode), true);
                 tensors_->showTensor(tensors_->tensorOf(ItemRef::node(st.lastNode)));
             }
         };
@@ -433,7 +434,7 @@ void DebugController::stepInto() {
         return;
     }
     if (cursor_ < nodeCount() && session_->closedModuleOf(cursor_) > 0) {
-        session_->select(ItemRef::node(cursor_), true);  // opens the modules around it
+        session_->selectionModel()->select(ItemRef::node(cursor_), true);  // opens the modules around it
         return;
     }
     step();
@@ -493,7 +494,7 @@ void DebugController::runToNode(qint64 node) {
     });
 }
 void DebugController::runToSelected() {
-    const ItemRef sel = session_->selection();
+    const ItemRef sel = session_->selectionModel()->selection();
     // A module (a closed box, a frame) runs to its entry: its first node is next.
     std::string module;
     qint64 node = sel.isNode() ? sel.index : -1;
@@ -578,7 +579,7 @@ void DebugController::toggleSubgraphBreakpoint(qint64 node, int subgraph, qint64
 }
 
 void DebugController::toggleBreakpointAtSelection() {
-    const ItemRef sel = session_->selection();
+    const ItemRef sel = session_->selectionModel()->selection();
     if (sel.isSubgraphNode()) toggleSubgraphBreakpoint(sel.index, sel.subgraph, sel.inner);
     if (sel.isNode()) toggleBreakpoint(sel.index);
     const modules::ModuleTree* tree = session_->moduleTree();

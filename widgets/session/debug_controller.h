@@ -1,17 +1,22 @@
 #pragma once
 // DebugController: the debugger's half of the session (RenderDoc's replay
-// controller). It owns the core exec::Debugger for the loaded document,
-// schedules everything long off the UI thread, and keeps snapshots of what
-// the panels show (rows for the tables, per-node infos) for the UI thread.
-// Panels observe the controller and the GraphSession only; what the snapshots
-// look like on the graph is NodeDecorator's business.
+// controller). It owns the core exec::Debugger for the loaded document and
+// its lifetime (what carries over to the same model), schedules everything
+// long off the UI thread, keeps snapshots of what the panels show, and runs:
+// steps, breakpoints, subgraph frames, overrides, extracts. Three parts with
+// signals of their own hold the rest: where the values come from
+// (values(): debug_values.h), what the run is measured against
+// (checks(): numeric_checks.h), and the tensor the panels show and the
+// queries about it (tensors(): tensor_queries.h). Panels observe the
+// controller, its parts and the GraphSession only; what the snapshots look
+// like on the graph is NodeDecorator's business.
 //
 // Two TaskQueue lanes:
 //  - the run lane: loading tensor files, stepping, running, overlay
 //    statistics. A newer request of the same tag replaces a queued one; Stop
 //    cancels a run through the debugger's thread-safe cancel.
 //  - the query lane: tensor queries (summary, histogram, heatmap, compare,
-//    slice blocks) through query(), never on the UI thread and not on the run
+//    slice blocks) through tensors()->query(), never on the UI thread and not on the run
 //    lane either: a Continue holds the run lane for its whole length, and
 //    queries must not wait for it. That is safe because every const query of
 //    exec::Debugger may run concurrently with a step (it copies the tensor

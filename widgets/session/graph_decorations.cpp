@@ -2,13 +2,14 @@
 
 #include <QStringList>
 
+#include "widgets/session/graph_selection.h"
 #include "widgets/session/graph_session.h"
 
 namespace irscope::widgets {
 
 GraphDecorations::GraphDecorations(GraphSession& session) : QObject(&session), s_(session) {}
 
-bool GraphDecorations::highlightsModules() const { return s_.drawing_ && !s_.highlight_.empty(); }
+bool GraphDecorations::highlightsModules() const { return s_.drawing_ && !s_.selection_->highlight_.empty(); }
 
 void GraphDecorations::documentChanged() {
     moduleOverlays_.clear();
@@ -71,7 +72,7 @@ const NodeDecoration* GraphDecorations::moduleDecoration(int64_t module) const {
                 md.missingValue |= d.missingValue;
             });
         }
-        for (const auto& ref : s_.highlight_)
+        for (const auto& ref : s_.selection_->highlight_)
             if (ref.isNode() && ref.index >= 0 && ref.index < static_cast<int64_t>(tree.nodeModules().size()))
                 each(ref.index, [&](size_t m) { ++hits[m]; });
         for (size_t m = 0; m < tree.size(); ++m) {

@@ -74,6 +74,7 @@ signals:
 
 private:
     friend class GraphSession;
+    friend class GraphSelection;
     // A new document: nothing of the old one's.
     void documentChanged();
     // The module aggregates are computed again when next asked (the layout,

@@ -1,6 +1,7 @@
 #include "widgets/session/graph_session.h"
 
 #include "widgets/session/graph_decorations.h"
+#include "widgets/session/graph_selection.h"
 
 #include "widgets/session/off_thread_release.h"
 
@@ -29,25 +30,13 @@ std::shared_ptr<modules::ModuleDrawing> makeDrawing(const std::shared_ptr<Loaded
         new modules::ModuleDrawing(doc->graph, *doc->index, *doc->modules, drawingOptions(weights, progress)), doc);
 }
 
-// Case-insensitive substring test; `needle` is already lower case ASCII/UTF-8.
-bool containsCI(const std::string& hay, const std::string& needle) {
-    if (needle.empty()) return false;
-    if (hay.size() < needle.size()) return false;
-    const size_t last = hay.size() - needle.size();
-    for (size_t i = 0; i <= last; ++i) {
-        size_t k = 0;
-        while (k < needle.size() &&
-               std::tolower(static_cast<unsigned char>(hay[i + k])) == static_cast<unsigned char>(needle[k]))
-            ++k;
-        if (k == needle.size()) return true;
-    }
-    return false;
-}
-
 }  // namespace
 
 GraphSession::GraphSession(QObject* parent)
-    : QObject(parent), lane_(new TaskQueue(QThread::LowPriority, this)), decorations_(new GraphDecorations(*this)) {
+    : QObject(parent),
+      lane_(new TaskQueue(QThread::LowPriority, this)),
+      selection_(new GraphSelection(*this)),
+      decorations_(new GraphDecorations(*this)) {
     qRegisterMetaType<ItemRef>("irscope::widgets::ItemRef");
 }
 
@@ -172,16 +161,12 @@ void GraphSession::setDocument(std::shared_ptr<LoadedDocument> doc, std::shared_
         groupByModule_ = layout_->byModule;
         emit groupByModuleChanged(groupByModule_);
     }
-    selection_ = {};
-    runCursor_ = -1;
-    highlight_.clear();
-    marked_.clear();
-    recomputeFlags();
+    selection_->documentChanged();
     emit graphLoaded();
     prepared_.reset();  // taken by whoever needed it, or not needed
-    emit selectionChanged(selection_);
-    emit runCursorChanged(runCursor_);
-    emit highlightChanged();
+    emit selection_->selectionChanged(selection_->selection());
+    emit selection_->runCursorChanged(selection_->runCursor());
+    emit selection_->highlightChanged();
 }
 
 void GraphSession::setShowWeights(bool show) {
@@ -237,12 +222,7 @@ void GraphSession::relayoutInBackground(std::function<void(modules::ModuleDrawin
 void GraphSession::installLayout(std::shared_ptr<DocumentLayout> layout) {
     layout_ = std::move(layout);
     decorations_->modulesChanged();
-    // A hidden weight cannot stay selected.
-    if (selection_.kind == RefKind::Weight && !showWeights_) {
-        selection_ = {};
-        emit selectionChanged(selection_);
-    }
-    recomputeFlags();
+    selection_->layoutChanged();  // a hidden weight cannot stay selected
     emit layoutChanged();
 }
 
@@ -321,260 +301,6 @@ int64_t GraphSession::moduleOf(const ItemRef& ref) const {
     if (ref.isNode() && ref.index >= 0 && ref.index < static_cast<int64_t>(tree->nodeModules().size()))
         return tree->moduleOfNode(ref.index);
     return -1;
-}
-
-void GraphSession::select(const ItemRef& ref, bool focus) {
-    // Selecting a node hidden in a collapsed module opens the modules around it.
-    if (drawing_ && ref.isNode() && ref.index >= 0 && ref.index < static_cast<int64_t>(doc_->graph.nodes.size()) &&
-        drawing_->reveal(ref.index))
-        relayoutModulesNow();
-    // A weight drawn only inside closed modules (a layer's q_proj in a
-    // collapsed decoder) opens the way to the first node that reads it, where
-    // its parallelogram is drawn.
-    if (drawing_ && ref.kind == RefKind::Weight && layout_ && !layout_->weightItems.contains(ref.name)) {
-        const auto weight =
-            ref.index >= 0 ? std::optional<int64_t>(ref.index) : doc_->index->weightIndex(ref.name.toStdString());
-        if (weight && *weight >= 0 && *weight < static_cast<int64_t>(doc_->graph.weights.size())) {
-            const auto& uses = doc_->index->usesOfWeight(*weight);
-            if (!uses.empty() && drawing_->reveal(uses.front().node)) relayoutModulesNow();
-        }
-    }
-    // A module opens the way to itself; a graph input or output drawn inside a
-    // module (a layer's KV cache) opens the way to its level.
-    modules::ModuleId openTo = modules::kNoModule;
-    if (drawing_ && ref.isModule() && ref.index > 0 && ref.index < static_cast<int64_t>(drawing_->tree().size()))
-        openTo = drawing_->tree().module(static_cast<modules::ModuleId>(ref.index)).parent;
-    if (drawing_ && ref.kind == RefKind::GraphInput && ref.index >= 0 &&
-        ref.index < static_cast<int64_t>(doc_->graph.graphInputs.size()))
-        openTo = drawing_->inputHome(ref.index);
-    if (drawing_ && ref.kind == RefKind::Output && ref.index >= 0 &&
-        ref.index < static_cast<int64_t>(doc_->graph.graphOutputs.size()))
-        openTo = drawing_->outputHome(ref.index);
-    if (openTo != modules::kNoModule) {
-        bool changed = false;
-        for (auto m : drawing_->tree().pathFromRoot(openTo))
-            if (!drawing_->isExpanded(m)) drawing_->setExpanded(m, true), changed = true;
-        if (changed) relayoutModulesNow();
-    }
-    if (ref != selection_) {
-        selection_ = ref;
-        if (ref.isNode()) setRunCursor(ref.index);
-        recomputeFlags();
-        emit selectionChanged(selection_);
-    }
-    if (focus && !ref.isNone()) emit focusRequested(ref);
-}
-
-bool GraphSession::selectNodeByName(const QString& name, bool focus) {
-    if (!doc_) return false;
-    const std::string n = name.toStdString();
-    if (auto i = doc_->index->nodeIndex(n)) {
-        select(ItemRef::node(*i, name), focus);
-        return true;
-    }
-    if (auto i = doc_->index->graphInputIndex(n)) {
-        select(ItemRef::graphInput(*i, name), focus);
-        return true;
-    }
-    for (const auto& [placeholder, original] : doc_->graph.weightNameMapping)
-        if (placeholder == n || original == n) {
-            select(ItemRef::weight(QString::fromStdString(placeholder),
-                                   doc_->index->weightIndex(placeholder).value_or(-1)),
-                   focus);
-            return true;
-        }
-    return false;
-}
-
-void GraphSession::setSubgraphFrame(std::optional<exec::SubgraphFrame> frame) {
-    if (frame == frame_) return;
-    frame_ = frame;
-    emit runCursorChanged(runCursor_);
-}
-
-void GraphSession::setSubgraphBreakpoints(std::vector<exec::SubgraphBreakpoint> breakpoints) {
-    if (breakpoints == subgraphBreakpoints_) return;
-    subgraphBreakpoints_ = std::move(breakpoints);
-    emit decorations_->decorationsChanged();
-}
-
-bool GraphSession::hasSubgraphBreakpoint(int64_t node, int32_t subgraph, int64_t inner) const {
-    const exec::SubgraphBreakpoint b{node, subgraph, inner};
-    return std::find(subgraphBreakpoints_.begin(), subgraphBreakpoints_.end(), b) != subgraphBreakpoints_.end();
-}
-
-void GraphSession::setRunCursor(int64_t node) {
-    if (node == runCursor_) return;
-    runCursor_ = node;
-    recomputeFlags();
-    emit runCursorChanged(node);
-}
-
-bool GraphSession::walk(bool up) {
-    if (!layout_ || selection_.isNone()) return false;
-    const auto items = layout_->itemsOf(selection_);
-    if (items.empty()) return false;
-    const auto& r = layout_->result;
-    // Also the edges of the selection's ghost proxies.
-    std::vector<int32_t> selfItems = items;
-    for (size_t i = 0; i < r.items.size(); ++i)
-        if (r.items[i].kind == ItemKind::Ghost &&
-            std::find(items.begin(), items.end(), r.items[i].ghostOf) != items.end())
-            selfItems.push_back(static_cast<int32_t>(i));
-    int32_t best = -1;
-    int64_t bestKey = INT64_MAX;
-    for (int32_t item : selfItems) {
-        for (int32_t k = layout_->itemEdgeOffset[item]; k < layout_->itemEdgeOffset[item + 1]; ++k) {
-            const auto& e = r.edges[layout_->itemEdges[k]];
-            int32_t other = -1;
-            int64_t key = 0;
-            if (up && e.target == item) {
-                other = e.source;
-                // Prefer the data path (solid edges, lowest input) over weights.
-                key = (e.style == layout::EdgeStyle::Solid ? 0 : 1'000'000) + std::max<int64_t>(e.targetInput, 0);
-            } else if (!up && e.source == item) {
-                other = e.target;
-                key = static_cast<int64_t>(r.items[e.target].layer) * 1'000'000 +
-                      static_cast<int64_t>(r.items[e.target].rect.x);
-            }
-            if (other >= 0 && key < bestKey) {
-                bestKey = key;
-                best = other;
-            }
-        }
-    }
-    if (best < 0) return false;
-    const ItemRef ref = layout_->refOf(best);
-    if (ref.isNone()) return false;
-    select(ref, true);
-    return true;
-}
-
-bool GraphSession::walkToProducer() { return walk(true); }
-bool GraphSession::walkToConsumer() { return walk(false); }
-
-void GraphSession::setMarked(std::vector<int64_t> nodes) {
-    std::sort(nodes.begin(), nodes.end());
-    nodes.erase(std::unique(nodes.begin(), nodes.end()), nodes.end());
-    const int64_t n = doc_ ? static_cast<int64_t>(doc_->graph.nodes.size()) : 0;
-    nodes.erase(std::remove_if(nodes.begin(), nodes.end(), [n](int64_t i) { return i < 0 || i >= n; }), nodes.end());
-    if (nodes == marked_) return;
-    marked_ = std::move(nodes);
-    recomputeFlags();
-    emit markedChanged();
-    emit highlightChanged();  // the view repaints
-}
-
-void GraphSession::toggleMarked(int64_t node) {
-    std::vector<int64_t> next = marked_;
-    auto it = std::lower_bound(next.begin(), next.end(), node);
-    if (it != next.end() && *it == node)
-        next.erase(it);
-    else
-        next.insert(it, node);
-    setMarked(std::move(next));
-}
-
-void GraphSession::setHighlight(std::vector<ItemRef> refs) {
-    highlight_ = std::move(refs);
-    decorations_->modulesChanged();
-    recomputeFlags();
-    emit highlightChanged();
-}
-
-std::vector<ItemRef> GraphSession::find(const QString& text) const {
-    std::vector<ItemRef> out;
-    if (!doc_) return out;
-    const std::string needle = text.trimmed().toLower().toStdString();
-    if (needle.empty()) return out;
-    const auto& g = doc_->graph;
-    for (size_t i = 0; i < g.graphInputs.size(); ++i)
-        if (containsCI(g.graphInputs[i].name, needle))
-            out.push_back(ItemRef::graphInput(static_cast<int64_t>(i), QString::fromStdString(g.graphInputs[i].name)));
-    for (size_t i = 0; i < g.nodes.size(); ++i) {
-        const auto& n = g.nodes[i];
-        bool hit = containsCI(n.name, needle) || containsCI(n.opType, needle);
-        for (size_t k = 0; !hit && k < n.outputs.size(); ++k) hit = containsCI(n.outputs[k].name, needle);
-        if (hit) out.push_back(ItemRef::node(static_cast<int64_t>(i), QString::fromStdString(n.name)));
-    }
-    if (showWeights_) {
-        for (const auto& [placeholder, original] : g.weightNameMapping)
-            if (containsCI(placeholder, needle) || containsCI(original, needle))
-                out.push_back(ItemRef::weight(QString::fromStdString(placeholder),
-                                              doc_->index->weightIndex(placeholder).value_or(-1)));
-    }
-    if (const auto* tree = moduleTree())
-        for (size_t m = 1; m < tree->size(); ++m) {
-            const auto& mod = tree->module(static_cast<modules::ModuleId>(m));
-            if (mod.opCount > 1 && containsCI(mod.path, needle))
-                out.push_back(ItemRef::module(static_cast<int64_t>(m), QString::fromStdString(mod.path)));
-        }
-    for (size_t i = 0; i < g.graphOutputs.size(); ++i)
-        if (containsCI(g.graphOutputs[i].name, needle) && !doc_->index->producerOfTensor(g.graphOutputs[i].name))
-            out.push_back(ItemRef::output(static_cast<int64_t>(i), QString::fromStdString(g.graphOutputs[i].name)));
-    return out;
-}
-
-std::vector<ItemRef> GraphSession::nodesOfOpType(const QString& opType) const {
-    std::vector<ItemRef> out;
-    if (!doc_) return out;
-    const std::string t = opType.toStdString();
-    for (size_t i = 0; i < doc_->graph.nodes.size(); ++i)
-        if (doc_->graph.nodes[i].opType == t)
-            out.push_back(ItemRef::node(static_cast<int64_t>(i), QString::fromStdString(doc_->graph.nodes[i].name)));
-    return out;
-}
-
-void GraphSession::recomputeFlags() {
-    itemFlags_.clear();
-    edgeFlags_.clear();
-    if (!layout_) return;
-    const auto& r = layout_->result;
-    itemFlags_.assign(r.items.size(), 0);
-    edgeFlags_.assign(r.edges.size(), 0);
-    auto mark = [&](int32_t item, uint8_t flag) {
-        if (item < 0 || item >= static_cast<int32_t>(itemFlags_.size())) return;
-        itemFlags_[item] |= flag;
-    };
-    // Ghost proxies share their source's flags.
-    auto withGhosts = [&](const std::vector<int32_t>& items) {
-        std::vector<int32_t> all = items;
-        for (size_t i = 0; i < r.items.size(); ++i)
-            if (r.items[i].kind == ItemKind::Ghost &&
-                std::find(items.begin(), items.end(), r.items[i].ghostOf) != items.end())
-                all.push_back(static_cast<int32_t>(i));
-        return all;
-    };
-    auto realItem = [&](int32_t item) {
-        return r.items[item].kind == ItemKind::Ghost && r.items[item].ghostOf >= 0 ? r.items[item].ghostOf : item;
-    };
-
-    for (const auto& ref : highlight_)
-        for (int32_t item : layout_->itemsOf(ref)) mark(item, kFlagHighlighted);
-    for (int64_t node : marked_)
-        for (int32_t item : layout_->itemsOf(ItemRef::node(node))) mark(item, kFlagMarked);
-
-    if (!selection_.isNone()) {
-        const auto selected = withGhosts(layout_->itemsOf(selection_));
-        for (int32_t item : selected) {
-            mark(item, kFlagSelected);
-            for (int32_t k = layout_->itemEdgeOffset[item]; k < layout_->itemEdgeOffset[item + 1]; ++k) {
-                const int32_t e = layout_->itemEdges[k];
-                const auto& edge = r.edges[e];
-                if (edge.target == item) {
-                    edgeFlags_[e] |= kEdgeIntoSelection;
-                    mark(edge.source, kFlagProducer);
-                    mark(realItem(edge.source), kFlagProducer);
-                }
-                if (edge.source == item) {
-                    edgeFlags_[e] |= kEdgeOutOfSelection;
-                    mark(edge.target, kFlagConsumer);
-                }
-            }
-        }
-    }
-    if (runCursor_ >= 0)
-        for (int32_t item : layout_->itemsOf(ItemRef::node(runCursor_))) mark(item, kFlagRunCursor);
 }
 
 QString GraphSession::displayName(const ItemRef& ref) const {

@@ -1,10 +1,11 @@
 #pragma once
 // GraphSession: the one object every panel observes (RenderDoc's
-// CaptureContext idea). It owns the loaded document and its layout, the
-// selection, the run cursor (the next node to run), the highlight set (search hits, an op type
-// picked in the statistics) and per-node decorations, and announces every
-// change with a signal. Panels call its methods and listen to its signals;
-// they never talk to each other.
+// CaptureContext idea). It owns the loaded document and how it is drawn
+// (its layout, the modules open or closed, weights shown or not), and two
+// parts with signals of their own: what the user picked and where the run
+// stands (selectionModel(): graph_selection.h) and what is drawn on the
+// graph beyond its shape (decorations(): graph_decorations.h). Panels call
+// its methods and listen to its signals; they never talk to each other.
 //
 // Loading (parse + index + validate + layout) and re-layout run on the
 // session's TaskQueue (a low-priority worker lane); progress and results come
@@ -43,6 +44,7 @@ enum ItemFlag : uint8_t {
 enum EdgeFlag : uint8_t { kEdgeIntoSelection = 1, kEdgeOutOfSelection = 2 };
 
 class GraphDecorations;
+class GraphSelection;
 
 class GraphSession : public QObject {
     Q_OBJECT
@@ -112,43 +114,9 @@ public:
     // 0 (the model) when none. Step Out finishes this frame.
     int64_t frameModuleOf(int64_t node) const;
 
-    // ---- the selection (what the user picked) and the run cursor (the next node to run)
-    ItemRef selection() const { return selection_; }
-    // focus: ask views to bring it into view (search, clicks in panels).
-    void select(const ItemRef& ref, bool focus = false);
-    void clearSelection() { select({}); }
-    bool selectNodeByName(const QString& name, bool focus = true);
-    int64_t runCursor() const { return runCursor_; }
-    void setRunCursor(int64_t node);
-    // Walk along the data flow from the selection; false when there is nowhere to go.
-    bool walkToProducer();
-    bool walkToConsumer();
-
-    // ---- marked nodes: a set apart from the selection (Shift+click toggles
-    // one, Shift+drag adds a rectangle's), for "Extract the marked nodes".
-    void setMarked(std::vector<int64_t> nodes);
-    void toggleMarked(int64_t node);
-    const std::vector<int64_t>& markedNodes() const { return marked_; }
-
-    // ---- highlight (search hits, an op type)
-    void setHighlight(std::vector<ItemRef> refs);
-    const std::vector<ItemRef>& highlight() const { return highlight_; }
-    // Every ref whose name, op type, tensor name or weight name contains `text` (case-insensitive).
-    std::vector<ItemRef> find(const QString& text) const;
-    std::vector<ItemRef> nodesOfOpType(const QString& opType) const;
-
-    // ---- what the view draws per item / edge (indexed like layout()->result)
-    const std::vector<uint8_t>& itemFlags() const { return itemFlags_; }
-    const std::vector<uint8_t>& edgeFlags() const { return edgeFlags_; }
-
-    // ---- inside higher-order ops (the debugger fills these): where the run
-    // stands in a cond's branch or a loop's body, and the breakpoints on
-    // subgraph nodes. A move of the frame is announced as runCursorChanged
-    // (the run cursor is then the op the frame is in).
-    void setSubgraphFrame(std::optional<exec::SubgraphFrame> frame);
-    const std::optional<exec::SubgraphFrame>& subgraphFrame() const { return frame_; }
-    void setSubgraphBreakpoints(std::vector<exec::SubgraphBreakpoint> breakpoints);
-    bool hasSubgraphBreakpoint(int64_t node, int32_t subgraph, int64_t inner) const;
+    // What the user picked, the run cursor, marks, highlights and the flags
+    // the view draws from them (graph_selection.h).
+    GraphSelection* selectionModel() const { return selection_; }
 
     // What is drawn on the graph beyond its shape: run states, overlays,
     // the legend, marks of a comparison (graph_decorations.h).
@@ -174,21 +142,15 @@ signals:
     void groupByModuleChanged(bool grouped);
     void layoutBusy(bool busy);
     void showWeightsChanged(bool show);
-    void selectionChanged(const irscope::widgets::ItemRef& ref);
-    void focusRequested(const irscope::widgets::ItemRef& ref);
-    void runCursorChanged(qint64 node);
-    void highlightChanged();
-    void markedChanged();
 
 private:
     friend class GraphDecorations;
+    friend class GraphSelection;
     bool sameModelAsBefore_ = false;
     TaskQueue::Continuation loadInBackground(const TaskQueue::Context& ctx, const QString& path, bool weights,
                                              bool grouped, const Preparation& prepare);
     void finishLoad(std::shared_ptr<LoadedDocument> doc, std::shared_ptr<DocumentLayout> layout,
                     std::shared_ptr<modules::ModuleDrawing> drawing);
-    void recomputeFlags();
-    bool walk(bool up);
     void installLayout(std::shared_ptr<DocumentLayout> layout);
     void relayoutModulesNow();
     // Lays the current document out on a worker as `configure` sets up a fresh drawing.
@@ -204,13 +166,7 @@ private:
     bool loading_ = false;
     TaskQueue* lane_;  // loads and relayouts
 
-    ItemRef selection_;
-    int64_t runCursor_ = -1;
-    std::optional<exec::SubgraphFrame> frame_;
-    std::vector<exec::SubgraphBreakpoint> subgraphBreakpoints_;
-    std::vector<ItemRef> highlight_;
-    std::vector<int64_t> marked_;  // ascending
-    std::vector<uint8_t> itemFlags_, edgeFlags_;
+    GraphSelection* selection_;
     GraphDecorations* decorations_;
 };
 

@@ -15,6 +15,7 @@
 #include "widgets/session/debug_controller.h"
 #include "widgets/session/debug_values.h"
 #include "widgets/session/graph_decorations.h"
+#include "widgets/session/graph_selection.h"
 #include "widgets/session/graph_session.h"
 #include "widgets/session/loaded_document.h"
 #include "widgets/session/numeric_checks.h"
@@ -47,13 +48,13 @@ void NodeDecorator::update() {
     session_->decorations()->setModuleOverlays(scale ? moduleOverlays(*scale)
                                                      : std::vector<std::pair<QColor, QString>>{});
     decorateNodes(scale ? &*scale : nullptr);
-    session_->setSubgraphBreakpoints(c_->subgraphBreakpoints());
+    session_->selectionModel()->setSubgraphBreakpoints(c_->subgraphBreakpoints());
     // Inside a cond's branch or a loop's body the op is where the run stands (its call site).
     const auto& frame = c_->frame();
     const int64_t cursor = frame ? frame->node : c_->runCursor();
     const int64_t current = cursor < static_cast<int64_t>(n) ? cursor : -1;
-    if (session_->runCursor() != current) session_->setRunCursor(current);
-    session_->setSubgraphFrame(frame);
+    if (session_->selectionModel()->runCursor() != current) session_->selectionModel()->setRunCursor(current);
+    session_->selectionModel()->setSubgraphFrame(frame);
 }
 
 // Nodes: run state, breakpoint, missing value, overlay (`scale`: none when null).

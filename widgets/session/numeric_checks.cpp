@@ -7,6 +7,7 @@
 #include "core/ir/file_replace.h"
 #include "widgets/common/qt_text.h"
 #include "widgets/session/debug_controller.h"
+#include "widgets/session/graph_selection.h"
 #include "widgets/session/graph_session.h"
 #include "widgets/session/loaded_document.h"
 #include "widgets/session/tensor_queries.h"
@@ -193,7 +194,7 @@ void NumericChecks::postDivergence(bool thenGoThere) {
             // Asked for (Ctrl+D): answered even when nothing diverges.
             if (thenGoThere) emit divergenceAnswered(q(divergence_.message), divergence_.found);
             if (thenGoThere && divergence_.found) {
-                c_.session_->select(ItemRef::node(divergence_.node, q(divergence_.nodeName)), true);
+                c_.session_->selectionModel()->select(ItemRef::node(divergence_.node, q(divergence_.nodeName)), true);
                 c_.tensors()->showTensor(q(divergence_.tensor));
             }
         };
