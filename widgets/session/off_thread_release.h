@@ -23,14 +23,13 @@ std::shared_ptr<T> makeReleasedOffThread(T* object, std::shared_ptr<Keep> keepAl
             T* object;
             std::shared_ptr<Keep> keep;
         };
-        auto* bundle = new Bundle{p, std::move(keep)};
         releaseOffUiThread(
             [](void* b) {
-                auto* bundle = static_cast<Bundle*>(b);
-                delete bundle->object;  // before what it refers to
-                delete bundle;
+                auto* held = static_cast<Bundle*>(b);
+                delete held->object;  // before what it refers to
+                delete held;
             },
-            bundle);
+            new Bundle{p, std::move(keep)});
     });
 }
 
