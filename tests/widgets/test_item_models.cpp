@@ -27,10 +27,10 @@
 #include "widgets/main_window/main_window.h"
 #include "widgets/panels/modules_panel.h"
 #include "widgets/session/debug_controller.h"
-#include "widgets/session/tensor_queries.h"
 #include "widgets/session/debug_values.h"
 #include "widgets/session/graph_session.h"
 #include "widgets/session/numeric_checks.h"
+#include "widgets/session/tensor_queries.h"
 
 using namespace irscope::widgets;
 

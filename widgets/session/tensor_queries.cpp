@@ -53,24 +53,24 @@ QString TensorQueries::tensorOf(const ItemRef& ref) const {
 
 bool TensorQueries::query(const QString& key, QObject* owner, QueryJob job) {
     if (!c_.dbg_ || !job) return false;
-    c_.queryLane_->post(
-        key, owner, [d = std::shared_ptr<const exec::Debugger>(c_.dbg_), job = std::move(job)](const TaskQueue::Context&) {
-            return job(*d);
-        });
+    c_.queryLane_->post(key, owner,
+                        [d = std::shared_ptr<const exec::Debugger>(c_.dbg_),
+                         job = std::move(job)](const TaskQueue::Context&) { return job(*d); });
     return true;
 }
 
 void TensorQueries::dropQueries(QObject* owner) { c_.queryLane_->dropOwner(owner); }
 
-void TensorQueries::exportTensor(const QString& tensor, const QString& path, exec::ValueSide side, std::function<void(const QString&)> done) {
+void TensorQueries::exportTensor(const QString& tensor, const QString& path, exec::ValueSide side,
+                                 std::function<void(const QString&)> done) {
     c_.writeFile([t = tensor.toStdString(), p = path.toStdString(),
-               side](const exec::Debugger& d) { d.exportTensor(t, p, side); },
-              [this, done = std::move(done)](const QString& error) {
-                  if (done)
-                      done(error);
-                  else if (!error.isEmpty())
-                      emit c_.errorOccurred(error);
-              });
+                  side](const exec::Debugger& d) { d.exportTensor(t, p, side); },
+                 [this, done = std::move(done)](const QString& error) {
+                     if (done)
+                         done(error);
+                     else if (!error.isEmpty())
+                         emit c_.errorOccurred(error);
+                 });
 }
 
 void TensorQueries::setPinned(const QString& tensor, bool pinned) {

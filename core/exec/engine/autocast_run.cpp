@@ -9,8 +9,8 @@
 
 #include <ATen/ATen.h>
 
-#include "core/exec/engine/exec_error.h"
 #include "core/exec/engine/autocast_rules.h"
+#include "core/exec/engine/exec_error.h"
 
 namespace irscope::exec {
 namespace {
