@@ -63,6 +63,10 @@ int runSuite(const Suite& suite, int argc, char** argv) {
 #endif
         break;
     }
+    // Settings (QSettings, in QStandardPaths' test mode) of the suite's own:
+    // the suites of one executable run side by side under ctest -j, and a
+    // window of one restoring the dock layout another saved would lose room.
+    if (app) QCoreApplication::setApplicationName(QString::fromStdString("irscope-test-" + suite.name));
     std::unique_ptr<QObject> test(suite.make());
     return QTest::qExec(test.get(), argc, argv);
 }

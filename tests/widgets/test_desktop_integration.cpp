@@ -11,6 +11,7 @@
 #include <QMenu>
 #include <QPointer>
 #include <QProcess>
+#include <QScopeGuard>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -56,6 +57,15 @@ private slots:
     // debugger and the comparison add after the window is made included
     // (they came back in their default places).
     void everyDockIsWhereItWasLeft() {
+        // Settings of its own: the suites of this executable run side by side
+        // under ctest -j and share one settings file; a window of theirs
+        // restoring this test's moved docks would lose its room.
+        const QString app = QCoreApplication::applicationName();
+        QCoreApplication::setApplicationName(app + QStringLiteral("-dock-places"));
+        auto restoreName = qScopeGuard([app] {
+            QSettings().clear();
+            QCoreApplication::setApplicationName(app);
+        });
         QSettings().remove(QStringLiteral("mainWindow"));
         QPointer<QDockWidget> differences, changes, properties;
         {
@@ -81,7 +91,6 @@ private slots:
         QCOMPARE(w.dockWidgetArea(ui.differencesDock), Qt::LeftDockWidgetArea);
         QCOMPARE(w.dockWidgetArea(compare.changesDock), Qt::TopDockWidgetArea);
         QVERIFY(!ui.differencesDock->isHidden());
-        QSettings().remove(QStringLiteral("mainWindow"));
     }
 
     void recentFilesKeepNineNewestFirst() {

@@ -20,6 +20,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QPointer>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSaveFile>
@@ -27,6 +28,7 @@
 #include <QSplitter>
 #include <QStatusBar>
 #include <QStyle>
+#include <QThreadPool>
 #include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -566,34 +568,49 @@ void MainWindow::exportDialog(const QString& filter, const QString& suffix) {
     if (!path.isEmpty()) exportTo(path);
 }
 
-bool MainWindow::exportTo(const QString& path) {
-    const auto* doc = session_->document();
-    const auto* lay = session_->layout();
-    if (!doc || !lay) return false;
-    const QString ext = QFileInfo(path).suffix().toLower();
-    bool ok = false;
-    if (ext == QLatin1String("png")) {
-        const double scale = clampExportScale(*lay, 1.0);
-        ok = renderLayoutImage(*lay, scale).save(path, "PNG");
-    } else {
-        std::string text;
-        if (ext == QLatin1String("svg")) {
-            text = exporter::layoutToSvg(lay->result);
-        } else {
-            exporter::MermaidOptions mo;
-            mo.maxNodes = static_cast<int>(doc->graph.nodes.size());
-            mo.includeWeights = session_->showWeights();
-            text = exporter::graphToMermaid(doc->graph, mo) + "\n";
-        }
-        QSaveFile f(path);
-        ok = f.open(QIODevice::WriteOnly) &&
-             f.write(text.data(), static_cast<qint64>(text.size())) == static_cast<qint64>(text.size()) && f.commit();
+void MainWindow::exportTo(const QString& path, std::function<void(bool written)> done) {
+    const auto doc = session_->documentPtr();
+    const auto lay = session_->layoutPtr();
+    if (!doc || !lay) {
+        if (done) done(false);
+        return;
     }
-    if (ok)
-        statusBar()->showMessage(tr("Exported %1").arg(path), 5000);
-    else
-        showMessage(tr("Could not write %1").arg(path), true, false);
-    return ok;
+    const QString ext = QFileInfo(path).suffix().toLower();
+    const bool weights = session_->showWeights();
+    // Drawn and written on a worker: a 100,000-node drawing takes seconds.
+    // The document and its layout are immutable and shared; the image is a
+    // QImage, which a worker may paint.
+    statusBar()->showMessage(tr("Exporting %1…").arg(QFileInfo(path).fileName()));
+    QPointer<MainWindow> self(this);
+    QThreadPool::globalInstance()->start([self, doc, lay, ext, weights, path, done = std::move(done)] {
+        bool ok = false;
+        if (ext == QLatin1String("png")) {
+            ok = renderLayoutImage(*lay, clampExportScale(*lay, 1.0)).save(path, "PNG");
+        } else {
+            std::string text;
+            if (ext == QLatin1String("svg")) {
+                text = exporter::layoutToSvg(lay->result);
+            } else {
+                exporter::MermaidOptions mo;
+                mo.maxNodes = static_cast<int>(doc->graph.nodes.size());
+                mo.includeWeights = weights;
+                text = exporter::graphToMermaid(doc->graph, mo) + "\n";
+            }
+            QSaveFile f(path);
+            ok = f.open(QIODevice::WriteOnly) &&
+                 f.write(text.data(), static_cast<qint64>(text.size())) == static_cast<qint64>(text.size()) &&
+                 f.commit();
+        }
+        QMetaObject::invokeMethod(qApp, [self, ok, path, done] {
+            if (self) {
+                if (ok)
+                    self->statusBar()->showMessage(tr("Exported %1").arg(path), 5000);
+                else
+                    self->showMessage(tr("Could not write %1").arg(path), true, false);
+            }
+            if (done) done(ok);
+        });
+    });
 }
 
 // ------------------------------------------------------------------ settings, drops

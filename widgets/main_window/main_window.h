@@ -110,7 +110,9 @@ public slots:
     void reload();
     // File ▸ Close (Ctrl+W): asks first when work would be lost, as Quit does.
     void closeDocument();
-    bool exportTo(const QString& path);  // .svg, .png or .mmd by extension
+    // .svg, .png or .mmd by extension, drawn and written off the UI thread;
+    // `done` (on the UI thread) says whether the file was written.
+    void exportTo(const QString& path, std::function<void(bool written)> done = {});
     void showMessage(const QString& text, bool error, bool offerReload);
     // Takes the bar down if it reports an error: a later load succeeded (a
     // note that the file changed on disk stays).
