@@ -1,5 +1,7 @@
 #include "widgets/panels/op_stats_panel.h"
 
+#include "widgets/common/refresh_when_shown.h"
+
 #include <QBarCategoryAxis>
 #include <QBarSet>
 #include <QChart>
@@ -52,7 +54,15 @@ OpStatsPanel::OpStatsPanel(GraphSession* session, QWidget* parent) : QWidget(par
     lay->addWidget(split);
     connect(table_, &QTreeWidget::itemClicked, this,
             [this](QTreeWidgetItem* item, int) { pickOpType(item->data(0, Qt::UserRole).toString()); });
+    rebuildWhenShown_ = new RefreshWhenShown(this, [this] { rebuild(); });
     rebuild();
+}
+
+void OpStatsPanel::documentOpened(bool) { rebuildWhenShown_->request(); }
+
+QTreeWidget* OpStatsPanel::table() const {
+    rebuildWhenShown_->flush();
+    return table_;
 }
 
 void OpStatsPanel::pickOpType(const QString& opType) {
