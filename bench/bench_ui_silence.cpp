@@ -20,6 +20,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "spin_until.h"
 #include "widgets/debugger/debugger_ui.h"
 #include "widgets/main_window/main_window.h"
 #include "widgets/session/debug_controller.h"
@@ -27,6 +28,7 @@
 #include "widgets/session/graph_session.h"
 
 using namespace irscope::widgets;
+using irscope::bench::spinUntil;
 
 namespace {
 
@@ -52,19 +54,6 @@ private:
     QElapsedTimer since_;
     qint64 worst_ = 0;
 };
-
-// Spins this thread's event loop until `done` (a bench, not the window: the
-// window itself never waits).
-template <class F>
-bool spinUntil(F done, int timeoutMs) {
-    QElapsedTimer t;
-    t.start();
-    while (!done()) {
-        if (t.elapsed() > timeoutMs) return false;
-        QCoreApplication::processEvents(QEventLoop::AllEvents, 5);
-    }
-    return true;
-}
 
 }  // namespace
 

@@ -13,34 +13,18 @@
 
 #include <QApplication>
 #include <QComboBox>
-#include <QDeadlineTimer>
 #include <QEventLoop>
 #include <QHeaderView>
 #include <QTableView>
 #include <QTimer>
 
+#include "spin_until.h"
 #include "widgets/debugger/debugger_ui.h"
 #include "widgets/debugger/weights_panel.h"
 #include "widgets/main_window/main_window.h"
 #include "widgets/session/debug_controller.h"
 #include "widgets/session/debug_values.h"
 #include "widgets/session/graph_session.h"
-
-namespace {
-
-// The benchmark waits for the window's work by running its event loop, as a
-// user waits (the window itself never waits).
-bool waitIdle(const irscope::widgets::DebugController& c, int timeoutMs) {
-    QDeadlineTimer deadline(timeoutMs);
-    while (!c.isIdle()) {
-        if (deadline.hasExpired()) return false;
-        QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
-    }
-    QCoreApplication::processEvents();
-    return true;
-}
-
-}  // namespace
 
 using namespace irscope::widgets;
 using Clock = std::chrono::steady_clock;
@@ -70,7 +54,7 @@ int main(int argc, char** argv) {
     auto t0 = Clock::now();
     window.openFile(QString::fromLocal8Bit(argv[1]));
     wait.exec();
-    if (!waitIdle(*ui.controller, 120000)) return 1;
+    if (!irscope::bench::spinUntil([&] { return ui.controller->isIdle(); }, 120000)) return 1;
     const double openMs = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
     // The load, which must keep the window responsive and cancellable: how
     // often the progress moved, the longest the UI thread went without
@@ -93,7 +77,7 @@ int main(int argc, char** argv) {
     ticker.start();
     t0 = Clock::now();
     ui.controller->values()->loadWeights(QString::fromLocal8Bit(argv[2]));
-    if (!waitIdle(*ui.controller, 300000)) return 1;
+    if (!irscope::bench::spinUntil([&] { return ui.controller->isIdle(); }, 300000)) return 1;
     QCoreApplication::processEvents();
     const double loadMs = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
     ticker.stop();
@@ -111,7 +95,7 @@ int main(int argc, char** argv) {
             }
         });
         ui.controller->values()->loadWeights(QString::fromLocal8Bit(argv[2]));
-        if (!waitIdle(*ui.controller, 300000)) return 1;
+        if (!irscope::bench::spinUntil([&] { return ui.controller->isIdle(); }, 300000)) return 1;
         const double idle = std::chrono::duration<double, std::milli>(Clock::now().time_since_epoch()).count();
         QObject::disconnect(onCancel);
         if (cancelAt > 0)
