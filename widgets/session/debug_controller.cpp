@@ -383,8 +383,11 @@ void DebugController::postRun(std::function<exec::RunStatus(exec::Debugger&)> ru
                 lastStatus_ += QStringLiteral(" — reference switched off: ") + QString::fromStdString(referenceFailure);
             emit progress(cursor_, nodeCount(), elapsed_.elapsed() / 1000.0);
             // A first divergence shown from before this run ("nothing compared
-            // yet") is measured again on what has run now.
-            if (!checks_->divergence().message.empty()) checks_->findFirstDivergence();
+            // yet") is measured again on what has run now: once a Continue or
+            // a run-to stops, or the last step ends the run, not after every
+            // F10 (each is a pass over the rows measured so far).
+            if (!checks_->divergence().message.empty() && (st.reason != exec::StopReason::Stepped || atEnd))
+                checks_->findFirstDivergence();
             emit runStateChanged(false);
             emit stopped(lastStatus_, st.failed);
             if (st.reason == exec::StopReason::MissingValue && st.missing)
