@@ -28,6 +28,10 @@
 // --dot-cache keeps dot's figures per exact input (see dotCachePath; a run
 // under a second is timed again unless --runs is 1); --runs caps our timing
 // runs (1: quality figures only, for a quick look).
+// With --ir, the environment variable IRSCOPE_EDGE_DUMP=DIR writes each
+// edge's drawn length, ends and end positions to DIR/ours.edges and (with
+// --dot) DIR/dot.edges, one line an edge in the same order: to find which
+// edges make one drawing longer than the other.
 #include <sys/wait.h>
 
 #include <algorithm>
@@ -258,6 +262,22 @@ std::string dotStartCommand(const std::string& dir) {
     return "dot -Tplain " + in + " > /dev/null 2>&1";
 }
 
+// IRSCOPE_EDGE_DUMP=DIR (see the top): each edge's drawn length and ends.
+void dumpEdgeLengths(const LayoutGraph& g, const Drawing& d, const std::string& engine) {
+    const char* dir = std::getenv("IRSCOPE_EDGE_DUMP");
+    if (dir == nullptr) return;
+    std::ofstream f(std::string(dir) + "/" + engine + ".edges");
+    for (size_t e = 0; e < d.edges.size(); ++e) {
+        double len = 0;
+        const auto& pl = d.edges[e];
+        for (size_t i = 1; i < pl.size(); ++i) len += std::hypot(pl[i].x - pl[i - 1].x, pl[i].y - pl[i - 1].y);
+        const Rect& a = d.boxes[d.ends[e].first];
+        const Rect& b = d.boxes[d.ends[e].second];
+        f << e << " " << len << " " << g.nodes[d.ends[e].first].name << " " << g.nodes[d.ends[e].second].name << " "
+          << a.x + a.width / 2 << " " << a.y << " " << b.x + b.width / 2 << " " << b.y << "\n";
+    }
+}
+
 // Most runs of dot per timing (as many as fit in a second, three at least).
 constexpr int kDotRuns = 20;
 
@@ -339,6 +359,7 @@ Metrics runDot(const LayoutGraph& g, const LayoutOptions& o, const std::string& 
         }
     }
     m = measure(g, d);
+    dumpEdgeLengths(g, d, "dot");
     m.ms = best;
     if (startMs != nullptr) *startMs = bestStart < 1e300 ? bestStart : 0;
     return m;
@@ -438,12 +459,19 @@ int renderIr(const std::string& path, const std::string& svg, bool weights, bool
     }
     std::printf(
         "%s: %zu nodes -> %zu items (%lld ghosts, %lld dummies, %d layers, %lld crossings); load %.1f ms, "
-        "build %.1f ms, layout %.1f ms\n",
+        "build %.1f ms, layout %.2f ms\n",
         path.c_str(), layoutText ? input.nodes.size() : graph.nodes.size(), r.items.size(),
         static_cast<long long>(r.stats.ghosts), static_cast<long long>(r.stats.dummies), r.stats.layers,
         static_cast<long long>(r.stats.crossings), ms(t0, t1), ms(t1, t2), bestMs);
     const auto m = measure(input, fromLayout(input, r));
-    std::printf("width %.0f, edge length %.0f, straight op->op %.1f%%\n", m.width, m.edgeLength, m.straight);
+    dumpEdgeLengths(ghosted(input, r), fromLayout(input, r), "ours");
+    std::printf(
+        "width %.0f, edge length %.0f, straight op->op %.1f%%; x solver: %lld pivots, work %lld (%.0f a vertex)%s\n",
+        m.width, m.edgeLength, m.straight, static_cast<long long>(r.stats.spanPivots),
+        static_cast<long long>(r.stats.spanWork),
+        static_cast<double>(r.stats.spanWork) /
+            std::max<int64_t>(1, r.stats.dummies + static_cast<int64_t>(r.items.size())),
+        r.stats.spanSettled ? "" : ", not settled (too large, or out of budget)");
     if (!svg.empty()) std::ofstream(svg) << exporter::layoutToSvg(r);
     if (dot) {
         // Same table as the generated graphs: ours against dot on the ghosted input.

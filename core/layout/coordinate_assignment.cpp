@@ -10,6 +10,7 @@
 #include "core/layout/satellite_placement.h"
 #include "core/layout/separation.h"
 #include "core/layout/small_sort.h"
+#include "core/layout/span_placement.h"
 
 namespace irscope::layout::detail {
 
@@ -482,6 +483,17 @@ std::vector<double> assignCoordinates(const LayeredGraph& g, const LayoutOptions
     for (int32_t v = 0; v < vc; ++v) left = std::min(left, x[v] - g.width[v] / 2);
     for (double& v : x) v -= left;
     return x;
+}
+
+SimplexReport settleCoordinates(const LayeredGraph& g, const LayoutOptions& options, std::vector<double>& x,
+                                int64_t workBudget) {
+    if (g.vertexCount() == 0) return {};
+    const std::vector<double> room = roomWidths(g, options);
+    const SimplexReport report = placeForLeastSpan(g, room, options, x, workBudget);
+    double left = std::numeric_limits<double>::infinity();
+    for (int32_t v = 0; v < g.vertexCount(); ++v) left = std::min(left, x[v] - g.width[v] / 2);
+    for (double& v : x) v -= left;
+    return report;
 }
 
 }  // namespace irscope::layout::detail

@@ -31,6 +31,7 @@
 #include "core/layout/layered_graph.h"
 #include "core/layout/layout.h"
 #include "core/layout/progress.h"
+#include "core/layout/span_placement.h"
 
 namespace irscope::layout::detail {
 
@@ -38,5 +39,12 @@ namespace irscope::layout::detail {
 // Reports through `progress` (may throw LayoutCancelled).
 std::vector<double> assignCoordinates(const LayeredGraph& g, const LayoutOptions& options,
                                       Progress* progress = nullptr);
+
+// The chosen order's final coordinates: x, as assignCoordinates gave it,
+// moved to the least weighted horizontal span for that order
+// (span_placement.h), within `workBudget` steps of the solver; the
+// leftmost box edge again at 0.
+SimplexReport settleCoordinates(const LayeredGraph& g, const LayoutOptions& options, std::vector<double>& x,
+                                int64_t workBudget);
 
 }  // namespace irscope::layout::detail

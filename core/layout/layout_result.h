@@ -53,6 +53,13 @@ struct LayoutStats {
     int64_t ghosts = 0;
     int64_t crossings = 0;      // between adjacent layers, dummies included
     int64_t reversedEdges = 0;  // edges that pointed upward (cycles in the input)
+    // The x placement's solver (span_placement.h): its pivots, its work
+    // (nodes and constraints visited), and whether it reached the least
+    // span for the order (false: the graph was too large to run it, or it
+    // stopped at its budget; the drawing is valid, with longer edges).
+    int64_t spanPivots = 0;
+    int64_t spanWork = 0;
+    bool spanSettled = false;
 };
 
 struct LayoutResult {

@@ -1,6 +1,7 @@
 // The layout engine on hand-built LayoutGraphs whose good drawing is known.
 #include <QTest>
 
+#include <cmath>
 #include <initializer_list>
 #include <map>
 #include <string>
@@ -393,7 +394,11 @@ private Q_SLOTS:
         // the side of the previous, in all four alignments, and the drawing
         // drifted sideways by about a column per layer (28k px wide for
         // 434 layers). So: width(100 layers) < 1.2 width(10 layers), and
-        // the residual stream is one straight column.
+        // the residual stream is one column. Each add sits between its two
+        // inputs, where any place costs the same edge span: the x solver
+        // (span_placement.h) puts it back near where Brandes-Koepf centred
+        // it, within a few px (5.8 measured), never a column aside.
+        constexpr double kColumnTolerance = 8;
         std::vector<int32_t> adds10, adds100;
         const LayoutGraph g10 = llamaBlocks(10, &adds10), g100 = llamaBlocks(100, &adds100);
         const auto r10 = computeLayout(g10), r100 = computeLayout(g100);
@@ -405,7 +410,12 @@ private Q_SLOTS:
                      QString("width %1 (10 layers) vs %2 (100 layers)").arg(r10.bounds.width).arg(r100.bounds.width)));
         for (const auto* adds : {&adds10, &adds100}) {
             const auto& r = adds == &adds10 ? r10 : r100;
-            for (int32_t v : *adds) QCOMPARE(cx(r, v), cx(r, adds->front()));
+            for (int32_t v : *adds)
+                QVERIFY2(std::abs(cx(r, v) - cx(r, adds->front())) <= kColumnTolerance,
+                         qPrintable(QString("residual add %1 at x %2, the first at %3")
+                                        .arg(v)
+                                        .arg(cx(r, v))
+                                        .arg(cx(r, adds->front()))));
         }
         // Identical bands: every layer has the same crossings, so the count
         // grows linearly (not worse on the deep stack).
