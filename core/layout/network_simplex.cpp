@@ -436,8 +436,9 @@ private:
             const int32_t size = lim_[v] - low_[v] + 1;
             work += size;
             const auto wanted = static_cast<int64_t>(std::llround(away / size));
-            const int64_t move =
-                std::clamp(wanted, down == kUnbounded ? wanted : -down, up == kUnbounded ? wanted : up);
+            const int64_t lowest = down == kUnbounded ? std::numeric_limits<int64_t>::min() : -down;
+            const int64_t highest = up == kUnbounded ? kUnbounded : up;
+            const int64_t move = std::clamp(wanted, lowest, highest);
             if (move == 0) continue;
             for (int32_t l = low_[v]; l <= lim_[v]; ++l) r_[byLim_[l]] += move;
             work += size;

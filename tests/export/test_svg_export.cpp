@@ -1,5 +1,6 @@
 // SVG export: parsed back with QXmlStreamReader, checked for ids, titles,
 // dashed weight edges, fills and escaping.
+#include <QDir>
 #include <QTest>
 #include <QXmlStreamReader>
 
@@ -7,6 +8,9 @@
 
 #include "core/export/svg_export.h"
 #include "core/ir/json_io.h"
+#include "core/layout/graph_to_layout.h"
+#include "core/layout/layout.h"
+#include "layout/layout_checks.h"
 
 using namespace irscope;
 
@@ -183,6 +187,37 @@ private Q_SLOTS:
         for (const auto& e : svg.elements) shapeLabel = shapeLabel || (e.name == "text" && e.text == "1x<2>");
         QVERIFY(shapeLabel);
         QCOMPARE(QString::fromStdString(exporter::xmlEscape("<&>\"'")), QString("&lt;&amp;&gt;&quot;&apos;"));
+    }
+
+    // Every model of the real-export corpus (what pytorch-ir wrote for
+    // PyTorch 2.13's modules) lays out with no two boxes overlapping and
+    // every edge running down, with its weights and without: the drawings
+    // users see, not only the engine's hand-made fixtures.
+    void everyRealExportLaysOutCleanly() {
+        QDir dir(QString(IRSCOPE_TEST_DATA) + "/real");
+        const QStringList files = dir.entryList({"*.json"}, QDir::Files, QDir::Name);
+        int checked = 0;
+        for (const QString& name : files) {
+            if (name.endsWith(".meta.json") || name.endsWith("_sqnr.json")) continue;
+            ir::Graph graph;
+            try {
+                graph = ir::loadGraphFile(dir.filePath(name).toStdString());
+            } catch (const std::exception&) {
+                continue;  // not an IR (reference data beside the models)
+            }
+            const ir::GraphIndex index(graph);
+            for (const bool weights : {true, false}) {
+                layout::GraphLayoutOptions go;
+                go.includeWeights = weights;
+                const layout::LayoutResult r = layout::computeLayout(layout::buildLayoutGraph(graph, index, go));
+                QString why;
+                QVERIFY2(layout_checks::noOverlaps(r, &why), qPrintable(name + ": " + why));
+                if (r.stats.reversedEdges == 0)
+                    QVERIFY2(layout_checks::edgesPointDown(r, &why), qPrintable(name + ": " + why));
+            }
+            ++checked;
+        }
+        QVERIFY2(checked >= 40, qPrintable(QString("%1 models checked").arg(checked)));
     }
 
     void largerFixturesParse() {

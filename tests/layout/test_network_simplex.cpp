@@ -119,11 +119,16 @@ private Q_SLOTS:
             int64_t shift = 0;  // slack to take up: growing along the ids, so nothing is violated
             for (int32_t v = 1; v < n; ++v) r[v] += (shift += static_cast<int64_t>(rng() % 5));
             QVERIFY(feasible(c, r));
+            std::vector<int64_t> balanced = r;
             QVERIFY(solveNetworkSimplex(c, r, 1'000'000).optimal);
             QVERIFY(feasible(c, r));
             // Every optimum has values within the summed minimum lengths (at most 3 * 9).
             const int64_t expected = bruteForceOptimum(c, n, 27);
             QCOMPARE(cost(c, r), expected);
+            // Balancing moves only what costs nothing to move, within its room.
+            QVERIFY(solveNetworkSimplex(c, balanced, 1'000'000, /*balance=*/true).optimal);
+            QVERIFY(feasible(c, balanced));
+            QCOMPARE(cost(c, balanced), expected);
         }
     }
 
