@@ -17,7 +17,14 @@
 # extract_ir), with dot's bounds in generated/dot_bounds.txt; the test holds
 # our layout to at most one crossing more than dot on each.
 #
-# Usage: bench/make_layout_fixtures.sh [BENCH_LAYOUT_BINARY] [--generated-only]
+# And tests/data/layout/heldout/: sixteen graphs of the shapes held out of
+# the engine's tuning (make_layout_population.py seed 11, four each of
+# decode steps with per-layer rotary tables and KV caches, MoE decode steps
+# with scatter routers and shared experts, vision transformers, U-Nets;
+# 100-1,200 nodes), with dot's bounds in heldout/dot_bounds.txt; the test
+# holds each family to dot's figures in sum (test_dot_bounds.cpp).
+#
+# Usage: bench/make_layout_fixtures.sh [BENCH_LAYOUT_BINARY] [--generated-only|--heldout-only]
 # The binary defaults to build/bin/bench_layout (cmake --build build
 # --target bench_layout). Needs python3 and graphviz (dot); the
 # generated graphs need the venv with torch 2.13 and pytorch-ir
@@ -28,7 +35,9 @@ set -e
 root=$(cd "$(dirname "$0")/.." && pwd)
 bin=${1:-$root/build/bin/bench_layout}
 generated_only=false
+heldout_only=false
 [ "$2" = "--generated-only" ] && generated_only=true
+[ "$2" = "--heldout-only" ] && heldout_only=true
 py=${PYTHON:-$root/build-py/venv/bin/python}
 out=$root/tests/data/layout
 command -v dot >/dev/null || { echo "graphviz 'dot' is not installed" >&2; exit 2; }
@@ -43,6 +52,29 @@ bounds_of() {  # bounds_of FIXTURE_DIR: dot's crossings and edge length on each 
     "$bin" --ir "$f" --dot --keep "$tmp/dot" | awk -v n="$name" '$4 == "dot-g" { print n, $7, $9 }'
   done
 }
+
+population() {  # population DIR SEED COUNT MAX_NODES FAMILIES: fixtures and dot's bounds in DIR
+  rm -rf "$1" && mkdir -p "$1" "$tmp/pop-$2"
+  "$py" "$root/bench/make_layout_population.py" "$tmp/pop-$2" --count "$3" --seed "$2" --max-nodes "$4" \
+    --families "$5" >/dev/null
+  for f in "$tmp/pop-$2"/*.json; do
+    "$bin" --ir "$f" --save-layout "$1/$(basename "$f" .json).layout" >/dev/null
+  done
+  {
+    echo "# Graphviz dot on each fixture's ghosted input (bench_layout --dot, row dot-g),"
+    echo "# written by bench/make_layout_fixtures.sh with $(dot -V 2>&1)."
+    echo "# The configurations (make_layout_population.py --seed $2):"
+    sed 's/^/#   /' "$tmp/pop-$2/configs.txt"
+    echo "# fixture  dot_crossings  dot_edge_length"
+    bounds_of "$1"
+  } >"$1/dot_bounds.txt"
+  cat "$1/dot_bounds.txt"
+}
+
+if $heldout_only; then
+  population "$out/heldout" 11 16 1200 llama_rot,moe_step,vit,unet
+  exit 0
+fi
 
 generated=$out/generated
 rm -rf "$generated" && mkdir -p "$generated"
@@ -60,6 +92,7 @@ done
 } >"$generated/dot_bounds.txt"
 cat "$generated/dot_bounds.txt"
 $generated_only && exit 0
+population "$out/heldout" 11 16 1200 llama_rot,moe_step,vit,unet
 
 gen() {  # gen NAME make_big_ir.py-ARGS...
   name=$1

@@ -30,6 +30,9 @@ constexpr int32_t kWeighedVertices = 20000;
 // On a graph of kParallelVertices or more, the orders of each start weighed
 // by length (the fewest crossings first; see reduceCrossings).
 constexpr size_t kWeighedPerStart = 2;
+// Weighed graphs from this many vertices also sweep from the sinks up (see
+// reduceCrossings).
+constexpr int32_t kBottomUpVertices = 1000;
 
 void initialOrder(LayeredGraph& g) {
     // Depth-first from the sources in input order (the IR's execution order):
@@ -73,6 +76,33 @@ void initialOrder(LayeredGraph& g) {
 }
 
 using Layers = std::vector<std::vector<int32_t>>;
+
+// Breadth first from the sinks (vertices with nothing below), upward, each
+// vertex appended to its layer as it is reached; anything unreached last.
+Layers breadthFirstFromSinks(const LayeredGraph& g) {
+    const int32_t vc = g.vertexCount();
+    Layers layers(g.layers.size());
+    std::vector<char> seen(vc, 0);
+    std::vector<int32_t> queue;
+    queue.reserve(vc);
+    for (int32_t s = 0; s < vc; ++s) {
+        if (!g.down[s].empty() || seen[s]) continue;
+        seen[s] = 1;
+        queue.push_back(s);
+        for (size_t head = queue.size() - 1; head < queue.size(); ++head) {
+            const int32_t v = queue[head];
+            layers[g.layer[v]].push_back(v);
+            for (int32_t w : g.up[v])
+                if (!seen[w]) {
+                    seen[w] = 1;
+                    queue.push_back(w);
+                }
+        }
+    }
+    for (int32_t v = 0; v < vc; ++v)
+        if (!seen[v]) layers[g.layer[v]].push_back(v);
+    return layers;
+}
 
 // What the sweeps and the measuring need of g, its order taken from `start`
 // (g's own changes under the other thread's sweeps; the sweeps and
@@ -273,6 +303,21 @@ int64_t reduceCrossings(LayeredGraph& g, int sweeps, Progress* progress, const O
         std::vector<TieRules> mirrorRules = rules;
         if (thorough && vc >= kParallelVertices) mirrorRules.erase(mirrorRules.begin());
         starts.push_back({&mirrored, mirrorRules});
+    }
+    // A third start, dot's other one: breadth first from the sinks up, so
+    // a branch is placed by what consumes it. Where a decoder step computes
+    // its rotary tables per layer, the barycenters from the depth-first
+    // starts leave the cos/sin chain beside the position input, across the
+    // q and k projections; started from the consumers it lands between
+    // them, as dot draws it. Over the population's decoder steps with
+    // rotary embeddings (1,000-3,500 items) it took the summed crossings
+    // from 1.16x dot's to 1.05x, and no graph got more. Only from
+    // kBottomUpVertices: below, the extra sweeps would cost a small graph
+    // its 10x margin over dot's time.
+    Layers bottomUp;
+    if (weighed && vc >= kBottomUpVertices) {
+        bottomUp = breadthFirstFromSinks(g);
+        starts.push_back({&bottomUp, rules});
     }
     CandidatePool pool(measure);
     // Which orders are weighed, once their start is swept. On a graph

@@ -18,6 +18,7 @@
 #include <QTest>
 
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -33,6 +34,9 @@ using namespace layout_checks;
 namespace {
 
 constexpr double kLengthFactor = 1.25;
+// Held-out families, in sum (heldOutFamiliesAgainstDot).
+constexpr double kHeldOutCrossingFactor = 1.2;
+constexpr double kHeldOutLengthFactor = 1.2;
 
 const std::string kDir = std::string(IRSCOPE_TEST_DATA) + "/layout/";
 
@@ -100,6 +104,58 @@ private:
     }
 
 private Q_SLOTS:
+    // The held-out shapes (heldout/: decode steps with per-layer rotary
+    // tables and KV caches, MoE decode steps with scatter routers and
+    // shared experts, vision transformers, U-Nets; bench/
+    // make_layout_fixtures.sh, seed 11), judged per family as the
+    // population benchmark judges them: summed crossings and mean edge
+    // length against dot's. The bounds hold today's drawing, so a change
+    // that loses ground fails here. Issue 50's goal is stricter (no more
+    // crossings than dot on 95% of each family's graphs); the rotary
+    // decode steps do not reach it yet (summed crossings 1.14x dot's).
+    void heldOutFamiliesAgainstDot() {
+        std::ifstream f(kDir + "heldout/dot_bounds.txt");
+        QVERIFY2(f.good(), "tests/data/layout/heldout/dot_bounds.txt missing (bench/make_layout_fixtures.sh)");
+        struct Family {
+            long long ours = 0, dot = 0;
+            double lengthRatios = 0;
+            int graphs = 0;
+        };
+        std::map<std::string, Family> families;
+        for (std::string line; std::getline(f, line);) {
+            if (line.empty() || line[0] == '#') continue;
+            std::istringstream ls(line);
+            std::string name;
+            long long dotCrossings = 0;
+            double dotLength = 0;
+            QVERIFY2(static_cast<bool>(ls >> name >> dotCrossings >> dotLength), line.c_str());
+            const LayoutGraph g = loadFixture("heldout/" + name);
+            const LayoutResult r = computeLayout(g);
+            QString why;
+            QVERIFY2(noOverlaps(r, &why), qPrintable(QString::fromStdString(name) + ": " + why));
+            const DrawingMetrics m = measureDrawing(g, drawingOf(r));
+            Family& fam = families[name.substr(name.find('_') + 1)];  // gen003_moe_step -> moe_step
+            fam.ours += m.crossings;
+            fam.dot += dotCrossings;
+            fam.lengthRatios += m.edgeLength / dotLength;
+            ++fam.graphs;
+        }
+        QCOMPARE(int(families.size()), 4);
+        for (const auto& [name, fam] : families) {
+            const double meanLength = fam.lengthRatios / fam.graphs;
+            const QString numbers = QString("%1: %2 graphs, crossings %3 (dot %4), mean edge length x%5")
+                                        .arg(QString::fromStdString(name))
+                                        .arg(fam.graphs)
+                                        .arg(fam.ours)
+                                        .arg(fam.dot)
+                                        .arg(meanLength, 0, 'f', 3);
+            qInfo("%s", qPrintable(numbers));
+            QVERIFY2(static_cast<double>(fam.ours) <= kHeldOutCrossingFactor * static_cast<double>(fam.dot) + 1,
+                     qPrintable(numbers));
+            QVERIFY2(meanLength <= kHeldOutLengthFactor, qPrintable(numbers));
+        }
+    }
+
     void fixtureTextRoundTrips() {
         const LayoutGraph g = loadFixture("moe_decode_1layer");
         std::istringstream text(layoutGraphToText(g));
