@@ -30,8 +30,8 @@ constexpr int32_t kWeighedVertices = 20000;
 // On a graph of kParallelVertices or more, the orders of each start weighed
 // by length (the fewest crossings first; see reduceCrossings).
 constexpr size_t kWeighedPerStart = 2;
-// Weighed graphs from this many vertices also sweep from the sinks up (see
-// reduceCrossings).
+// Weighed graphs from this many vertices also sweep from the sinks up and
+// from its mirror (see reduceCrossings).
 constexpr int32_t kBottomUpVertices = 1000;
 
 void initialOrder(LayeredGraph& g) {
@@ -304,20 +304,24 @@ int64_t reduceCrossings(LayeredGraph& g, int sweeps, Progress* progress, const O
         if (thorough && vc >= kParallelVertices) mirrorRules.erase(mirrorRules.begin());
         starts.push_back({&mirrored, mirrorRules});
     }
-    // A third start, dot's other one: breadth first from the sinks up, so
-    // a branch is placed by what consumes it. Where a decoder step computes
-    // its rotary tables per layer, the barycenters from the depth-first
-    // starts leave the cos/sin chain beside the position input, across the
-    // q and k projections; started from the consumers it lands between
-    // them, as dot draws it. Over the population's decoder steps with
-    // rotary embeddings (1,000-3,500 items) it took the summed crossings
-    // from 1.16x dot's to 1.05x, and no graph got more. Only from
-    // kBottomUpVertices: below, the extra sweeps would cost a small graph
-    // its 10x margin over dot's time.
-    Layers bottomUp;
+    // Two more starts, from dot's other initial order: breadth first from
+    // the sinks up, so a branch is placed by what consumes it, and its
+    // mirror. Where a decoder step computes its rotary tables per layer,
+    // the barycenters from the depth-first starts leave the cos/sin chain
+    // beside the position input, across the q and k projections; started
+    // from the consumers it lands between them, as dot draws it. Over the
+    // population's decode steps with rotary embeddings (1,000-3,500 items)
+    // they took the summed crossings from 1.16x dot's to 1.00x (the first
+    // alone 1.05x), and no graph got more. Only from kBottomUpVertices:
+    // below, the extra sweeps would cost a small graph its 10x margin over
+    // dot's time.
+    Layers bottomUp, bottomUpMirrored;
     if (weighed && vc >= kBottomUpVertices) {
         bottomUp = breadthFirstFromSinks(g);
+        bottomUpMirrored = bottomUp;
+        for (auto& layer : bottomUpMirrored) std::reverse(layer.begin(), layer.end());
         starts.push_back({&bottomUp, rules});
+        starts.push_back({&bottomUpMirrored, rules});
     }
     CandidatePool pool(measure);
     // Which orders are weighed, once their start is swept. On a graph
