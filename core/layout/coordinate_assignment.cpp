@@ -485,11 +485,11 @@ std::vector<double> assignCoordinates(const LayeredGraph& g, const LayoutOptions
     return x;
 }
 
-SimplexReport settleCoordinates(const LayeredGraph& g, const LayoutOptions& options, std::vector<double>& x,
+SpanPlacement settleCoordinates(const LayeredGraph& g, const LayoutOptions& options, std::vector<double>& x,
                                 int64_t workBudget) {
     if (g.vertexCount() == 0) return {};
     const std::vector<double> room = roomWidths(g, options);
-    const SimplexReport report = placeForLeastSpan(g, room, options, x, workBudget);
+    const SpanPlacement report = placeForLeastSpan(g, room, options, x, workBudget);
     double left = std::numeric_limits<double>::infinity();
     for (int32_t v = 0; v < g.vertexCount(); ++v) left = std::min(left, x[v] - g.width[v] / 2);
     for (double& v : x) v -= left;

@@ -44,7 +44,7 @@ std::vector<double> assignCoordinates(const LayeredGraph& g, const LayoutOptions
 // moved to the least weighted horizontal span for that order
 // (span_placement.h), within `workBudget` steps of the solver; the
 // leftmost box edge again at 0.
-SimplexReport settleCoordinates(const LayeredGraph& g, const LayoutOptions& options, std::vector<double>& x,
+SpanPlacement settleCoordinates(const LayeredGraph& g, const LayoutOptions& options, std::vector<double>& x,
                                 int64_t workBudget);
 
 }  // namespace irscope::layout::detail

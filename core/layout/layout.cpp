@@ -212,10 +212,10 @@ LayoutResult computeLayout(const LayoutGraph& graph, const LayoutOptions& option
         }
     if (x.empty()) x = assignCoordinates(g, options, &progress);
     if (g.vertexCount() <= kSettledVertices) {
-        const SimplexReport settled = settleCoordinates(g, options, x, kSettleWork * int64_t{g.vertexCount()});
-        out.stats.spanPivots = settled.pivots;
-        out.stats.spanWork = settled.work;
-        out.stats.spanSettled = settled.optimal;
+        const SpanPlacement settled = settleCoordinates(g, options, x, kSettleWork * int64_t{g.vertexCount()});
+        out.stats.spanPivots = settled.solver.pivots;
+        out.stats.spanWork = settled.solver.work;
+        out.stats.spanSettled = settled.applied && settled.solver.optimal;
     }
     progress.phase("routing", 0.87, 1.0);
 

@@ -26,9 +26,16 @@
 
 namespace irscope::layout::detail {
 
+struct SpanPlacement {
+    SimplexReport solver;
+    // false: x kept as it came (the solver stopped early no shorter, or its
+    // placement was much wider than the start, see span_placement.cpp).
+    bool applied = false;
+};
+
 // Improves x (a centre per vertex, every separation held) in place, for at
 // most `workBudget` steps of the solver (network_simplex.h).
-SimplexReport placeForLeastSpan(const LayeredGraph& g, const std::vector<double>& room, const LayoutOptions& options,
+SpanPlacement placeForLeastSpan(const LayeredGraph& g, const std::vector<double>& room, const LayoutOptions& options,
                                 std::vector<double>& x, int64_t workBudget);
 
 }  // namespace irscope::layout::detail
