@@ -117,6 +117,21 @@ private:
         for (int32_t k = inStart_[v]; k < inStart_[v + 1]; ++k) f(inList_[k]);
     }
 
+    // Depth first from s: take(w, e) for each node w reached over constraint
+    // e, which returns whether to go on from w (it marks w as it likes).
+    template <typename Take>
+    void flood(int32_t s, std::vector<int32_t>& stack, Take&& take) const {
+        stack.push_back(s);
+        while (!stack.empty()) {
+            const int32_t v = stack.back();
+            stack.pop_back();
+            forEachIncident(v, [&](int32_t e) {
+                const int32_t w = at(e).tail == v ? at(e).head : at(e).tail;
+                if (take(w, e)) stack.push_back(w);
+            });
+        }
+    }
+
     // A spanning tree needs a connected graph: parts with no constraint
     // between them get a zero-weight one, tight where they are now, which
     // costs nothing and so never leaves the tree.
@@ -128,18 +143,11 @@ private:
         for (int32_t s = 0; s < n_; ++s) {
             if (part[s] >= 0) continue;
             part[s] = s;
-            stack.push_back(s);
-            while (!stack.empty()) {
-                const int32_t v = stack.back();
-                stack.pop_back();
-                forEachIncident(v, [&](int32_t e) {
-                    const int32_t w = at(e).tail == v ? at(e).head : at(e).tail;
-                    if (part[w] < 0) {
-                        part[w] = s;
-                        stack.push_back(w);
-                    }
-                });
-            }
+            flood(s, stack, [&](int32_t w, int32_t) {
+                if (part[w] >= 0) return false;
+                part[w] = s;
+                return true;
+            });
             if (previous >= 0) c_.push_back({previous, s, r_[s] - r_[previous], 0});
             previous = s;
         }
@@ -167,22 +175,15 @@ private:
             tail.push_back(s);
             size.push_back(1);
             comp[s] = id;
-            stack.push_back(s);
-            while (!stack.empty()) {
-                const int32_t v = stack.back();
-                stack.pop_back();
-                forEachIncident(v, [&](int32_t e) {
-                    const int32_t w = at(e).tail == v ? at(e).head : at(e).tail;
-                    if (comp[w] < 0 && slack(e) == 0) {
-                        comp[w] = id;
-                        next[tail[id]] = w;
-                        tail[id] = w;
-                        ++size[id];
-                        addToTree(e);
-                        stack.push_back(w);
-                    }
-                });
-            }
+            flood(s, stack, [&](int32_t w, int32_t e) {
+                if (comp[w] >= 0 || slack(e) != 0) return false;
+                comp[w] = id;
+                next[tail[id]] = w;
+                tail[id] = w;
+                ++size[id];
+                addToTree(e);
+                return true;
+            });
         }
         using Entry = std::pair<int32_t, int32_t>;  // size, component
         std::priority_queue<Entry, std::vector<Entry>, std::greater<>> smallest;

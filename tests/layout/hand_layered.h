@@ -1,8 +1,9 @@
 #pragma once
 // A proper layered graph written by hand, for the suites that test one
 // phase of the engine on a graph whose best answer is known (crossing
-// reduction, edge-length descent): layers of vertex ids in drawing order,
-// edges between adjacent layers, every box 40 x 20 px.
+// reduction, edge-length descent, span placement): layers of vertex ids in
+// drawing order, edges between adjacent layers, every box 40 x 20 px; and
+// the horizontal span those suites measure.
 #include <cstdint>
 #include <initializer_list>
 #include <utility>
@@ -40,6 +41,20 @@ inline LayeredGraph layered(std::vector<std::vector<int32_t>> layers,
     g.layers = std::move(layers);
     g.updatePositions();
     return g;
+}
+
+// The horizontal span of x: the sum over g's edges of |x_v - x_w|, each
+// weighted as dot weighs it in x placement (1 between boxes, 2 from a box
+// to a bend point, 8 between bend points) when dotWeights.
+inline double horizontalSpan(const LayeredGraph& g, const std::vector<double>& x, bool dotWeights = false) {
+    double s = 0;
+    for (int32_t v = 0; v < g.vertexCount(); ++v)
+        for (int32_t w : g.down[v]) {
+            const int dummies = int(g.isDummy(v)) + int(g.isDummy(w));
+            const double weight = !dotWeights ? 1 : dummies == 0 ? 1 : dummies == 1 ? 2 : 8;
+            s += weight * (x[v] > x[w] ? x[v] - x[w] : x[w] - x[v]);
+        }
+    return s;
 }
 
 }  // namespace hand_layered

@@ -18,6 +18,7 @@
 #include "core/layout/long_edges.h"
 #include "core/layout/separation.h"
 #include "layout/hand_layered.h"
+#include "layout/packed_fixture.h"
 
 using namespace irscope::layout;
 using namespace irscope::layout::detail;
@@ -25,12 +26,7 @@ using hand_layered::layered;
 
 namespace {
 
-double span(const LayeredGraph& g, const std::vector<double>& x) {
-    double s = 0;
-    for (int32_t v = 0; v < g.vertexCount(); ++v)
-        for (int32_t w : g.down[v]) s += std::abs(x[v] - x[w]);
-    return s;
-}
+double span(const LayeredGraph& g, const std::vector<double>& x) { return hand_layered::horizontalSpan(g, x); }
 
 }  // namespace
 
@@ -90,18 +86,9 @@ private Q_SLOTS:
     // the descent shortens it by more than a quarter, keeps every gap and
     // changes no layer's order.
     void aPackedMoeGetsShorterAndKeepsItsGaps() {
-        std::ifstream f(std::string(IRSCOPE_TEST_DATA) + "/layout/tiny_moe.layout");
-        QVERIFY(f.good());
-        const LayoutGraph input = layoutGraphFromText(f);
+        auto [g, room, x] = packed_fixture::packedLeft("tiny_moe");
         const LayoutOptions o;
-        LayeredGraph g = buildLayeredGraph(input, assignLayers(input), o);
-        reduceCrossings(g, o.crossingSweeps);
         const std::vector<std::vector<int32_t>> order = g.layers;
-        const std::vector<double> room(g.width.begin(), g.width.end());
-        std::vector<double> x(g.vertexCount());
-        for (const auto& layer : g.layers)
-            for (size_t i = 0; i < layer.size(); ++i)
-                x[layer[i]] = i == 0 ? 0 : x[layer[i - 1]] + separation(g, room, layer[i - 1], layer[i], o);
         const double before = span(g, x);
         QVERIFY(shortenEdges(g, room, o, x, 8) > 0);
         const double after = span(g, x);

@@ -22,6 +22,7 @@
 #include "core/layout/separation.h"
 #include "core/layout/span_placement.h"
 #include "layout/hand_layered.h"
+#include "layout/packed_fixture.h"
 
 using namespace irscope::layout;
 using namespace irscope::layout::detail;
@@ -29,16 +30,9 @@ using hand_layered::layered;
 
 namespace {
 
-// dot's weights, as the placement uses them: 1 between boxes, 2 from a box
-// to a bend point, 8 between bend points.
+// dot's weights, as the placement uses them.
 double weightedSpan(const LayeredGraph& g, const std::vector<double>& x) {
-    double s = 0;
-    for (int32_t v = 0; v < g.vertexCount(); ++v)
-        for (int32_t w : g.down[v]) {
-            const int dummies = int(g.isDummy(v)) + int(g.isDummy(w));
-            s += (dummies == 0 ? 1 : dummies == 1 ? 2 : 8) * std::abs(x[v] - x[w]);
-        }
-    return s;
+    return hand_layered::horizontalSpan(g, x, /*dotWeights=*/true);
 }
 
 bool keepsGaps(const LayeredGraph& g, const std::vector<double>& room, const std::vector<double>& x) {
@@ -147,18 +141,9 @@ private Q_SLOTS:
     // A real MoE decode step, every layer packed left: the placement is no
     // longer than the run descent's, and keeps the order and every gap.
     void aPackedMoeIsNoLongerThanTheDescent() {
-        std::ifstream f(std::string(IRSCOPE_TEST_DATA) + "/layout/tiny_moe.layout");
-        QVERIFY(f.good());
-        const LayoutGraph input = layoutGraphFromText(f);
+        const auto [g, room, packed] = packed_fixture::packedLeft("tiny_moe");
         const LayoutOptions o;
-        LayeredGraph g = buildLayeredGraph(input, assignLayers(input), o);
-        reduceCrossings(g, o.crossingSweeps);
         const auto order = g.layers;
-        const std::vector<double> room(g.width.begin(), g.width.end());
-        std::vector<double> packed(g.vertexCount());
-        for (const auto& layer : g.layers)
-            for (size_t i = 0; i < layer.size(); ++i)
-                packed[layer[i]] = i == 0 ? 0 : packed[layer[i - 1]] + separation(g, room, layer[i - 1], layer[i], o);
         std::vector<double> descended = packed, placed = packed;
         shortenEdges(g, room, o, descended, 8);
         QVERIFY(placeForLeastSpan(g, room, o, placed, 100'000'000).solver.optimal);
