@@ -5,6 +5,7 @@
 #include <functional>
 #include <limits>
 #include <queue>
+#include <stdexcept>
 #include <utility>
 
 namespace irscope::layout::detail {
@@ -22,8 +23,19 @@ constexpr int kCentrePasses = 3;
 
 class Simplex {
 public:
-    Simplex(const std::vector<DifferenceConstraint>& c, std::vector<int64_t>& r) : c_(c), r_(r), start_(r) {
+    Simplex(const std::vector<DifferenceConstraint>& c, std::vector<int64_t>& r) : r_(r), start_(r) {
         n_ = static_cast<int32_t>(r.size());
+        // A constraint from a node to itself holds or never can; it would
+        // count twice in its node's cut values.
+        c_.reserve(c.size());
+        for (const auto& k : c) {
+            if (k.tail != k.head) {
+                c_.push_back(k);
+                continue;
+            }
+            if (k.minLength > 0)
+                throw std::invalid_argument("network simplex: a node at least its own value plus more");
+        }
         incidence();
     }
 
@@ -52,6 +64,8 @@ public:
             exchange(leave, enter, work);
             ++report.pivots;
         }
+        // The budget may run out just as the last pivot needed was made.
+        if (!report.optimal) report.optimal = !anyNegativeCut();
         if (report.optimal && balance_)
             for (int pass = 0; pass < kCentrePasses && centre(work, budget); ++pass) {}
         report.work = work;
@@ -59,7 +73,8 @@ public:
     }
 
 private:
-    // The caller's constraints, then zero-weight links between disconnected parts.
+    // The caller's constraints (self-loops left out), then zero-weight links
+    // between disconnected parts.
     std::vector<DifferenceConstraint> c_;
     std::vector<int64_t>& r_;
     const std::vector<int64_t> start_;  // the caller's start, for centre()
@@ -349,6 +364,10 @@ private:
             queued_[e] = 1;
             negative_.push_back(e);
         }
+    }
+
+    bool anyNegativeCut() const {
+        return std::any_of(negative_.begin(), negative_.end(), [&](int32_t e) { return inTree_[e] && cut_[e] < 0; });
     }
 
     // The most negative of the first kLeaveSearch tree constraints with a

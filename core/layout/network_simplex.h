@@ -41,7 +41,9 @@ struct SimplexReport {
 // improved in place. workBudget: the most nodes and constraints visited by
 // the pivots' searches and updates together (the tree's set-up is not
 // counted). balance: once optimal, centre what can move at no cost in the
-// room it has (for x placement: a join between its branches).
+// room it has (for x placement: a join between its branches). A constraint
+// from a node to itself is ignored, or throws std::invalid_argument when it
+// can never hold (minLength > 0).
 SimplexReport solveNetworkSimplex(const std::vector<DifferenceConstraint>& constraints, std::vector<int64_t>& r,
                                   int64_t workBudget, bool balance = false);
 

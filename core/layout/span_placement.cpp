@@ -43,17 +43,26 @@ int64_t segmentWeight(const LayeredGraph& g, int32_t a, int32_t b) {
 std::vector<int32_t> variables(const LayeredGraph& g, const std::vector<double>& x, std::vector<int64_t>& values,
                                std::vector<char>& rigid) {
     const int32_t vc = g.vertexCount();
+    // A run is one vertex a layer, each within kStraight of its top's x.
     std::vector<int32_t> runOf(vc, -1);
-    int32_t runs = 0;
+    std::vector<double> topX;          // per run
+    std::vector<int32_t> lowestLayer;  // per run: the layer of its last vertex
     for (const auto& layer : g.layers)
         for (int32_t v : layer) {
-            for (int32_t u : g.up[v])
-                if (std::abs(x[u] - x[v]) < kStraight) {
-                    runOf[v] = runOf[u];
+            for (int32_t u : g.up[v]) {
+                const int32_t run = runOf[u];
+                if (lowestLayer[run] < g.layer[v] && std::abs(topX[run] - x[v]) < kStraight) {
+                    runOf[v] = run;
+                    lowestLayer[run] = g.layer[v];
                     break;
                 }
-            if (runOf[v] < 0) runOf[v] = runs++;
+            }
+            if (runOf[v] >= 0) continue;
+            runOf[v] = static_cast<int32_t>(topX.size());
+            topX.push_back(x[v]);
+            lowestLayer.push_back(g.layer[v]);
         }
+    const auto runs = static_cast<int32_t>(topX.size());
     std::vector<int32_t> boxes(runs, 0), id(runs, -1);
     for (int32_t v = 0; v < vc; ++v) boxes[runOf[v]] += g.isDummy(v) ? 0 : 1;
     std::vector<int32_t> var(vc);
@@ -93,15 +102,20 @@ SpanPlacement placeForLeastSpan(const LayeredGraph& g, const std::vector<double>
         }
     // Rounding to units (and a rigid run's straightening by up to kStraight)
     // may leave a separation short: pushed right until none is. The
-    // constraints follow the layers' order, so this settles in a few passes.
-    for (bool changed = true; changed;) {
-        changed = false;
+    // constraints follow the layers' order, so this settles in a few passes;
+    // one pass a variable at most, or the runs contradict each other (they
+    // cannot: runs are one vertex a layer and no two cross) and x stays.
+    SpanPlacement out;
+    bool settled = false;
+    for (int32_t pass = 0; pass <= variableCount && !settled; ++pass) {
+        settled = true;
         for (const auto& c : constraints)
             if (r[c.head] < r[c.tail] + c.minLength) {
                 r[c.head] = r[c.tail] + c.minLength;
-                changed = true;
+                settled = false;
             }
     }
+    if (!settled) return out;
     for (int32_t v = 0; v < vc; ++v)
         for (int32_t w : g.down[v]) {
             const int32_t a = var[v], b = var[w];
@@ -136,8 +150,6 @@ SpanPlacement placeForLeastSpan(const LayeredGraph& g, const std::vector<double>
         return s;
     };
     const int64_t before = span(r);
-    const std::vector<int64_t> start(r.begin(), r.begin() + variableCount);
-    SpanPlacement out;
     out.solver = solveNetworkSimplex(constraints, r, workBudget, /*balance=*/true);
     out.applied = true;
     // The solver's first tree may shift whole parts apart, which its pivots
@@ -148,29 +160,31 @@ SpanPlacement placeForLeastSpan(const LayeredGraph& g, const std::vector<double>
     // residual add) may each sit a little aside at no cost, and a 32-layer
     // Llama drew 3x as wide, diagonally, for 0.6% shorter edges. A drawing
     // that much wider than the start is not the better one for a reader.
-    auto width = [&](const std::vector<int64_t>& at) {
+    // Both guards compare with x as it came, not its rounded and
+    // straightened start.
+    std::vector<double> placed(vc);
+    for (int32_t v = 0; v < vc; ++v) placed[v] = static_cast<double>(r[var[v]]) / kUnits;
+    auto width = [&](const std::vector<double>& at) {
         double lo = std::numeric_limits<double>::infinity(), hi = -lo;
         for (int32_t v = 0; v < vc; ++v) {
-            const double cx = static_cast<double>(at[var[v]]) / kUnits;
-            lo = std::min(lo, cx - g.width[v] / 2);
-            hi = std::max(hi, cx + g.width[v] / 2);
+            lo = std::min(lo, at[v] - g.width[v] / 2);
+            hi = std::max(hi, at[v] + g.width[v] / 2);
         }
         return hi - lo;
     };
-    if (width(r) > kWidestGrowth * width(start)) out.applied = false;
+    if (width(placed) > kWidestGrowth * width(x)) out.applied = false;
     // dot's weights straighten long edges by moving their bends onto the
     // short segments at their ends; where that leaves the plain horizontal
     // span no shorter (a CNN's skip lanes), the drawing is only longer to
     // the eye, so the start stays.
-    auto plainSpan = [&](const std::vector<int64_t>& at) {
-        int64_t s = 0;
+    auto plainSpan = [&](const std::vector<double>& at) {
+        double s = 0;
         for (int32_t v = 0; v < vc; ++v)
-            for (int32_t w : g.down[v]) s += std::abs(at[var[v]] - at[var[w]]);
+            for (int32_t w : g.down[v]) s += std::abs(at[v] - at[w]);
         return s;
     };
-    if (plainSpan(r) >= plainSpan(start)) out.applied = false;
-    if (!out.applied) return out;  // x as it came
-    for (int32_t v = 0; v < vc; ++v) x[v] = static_cast<double>(r[var[v]]) / kUnits;
+    if (plainSpan(placed) >= plainSpan(x)) out.applied = false;
+    if (out.applied) x = std::move(placed);
     return out;
 }
 

@@ -156,6 +156,20 @@ private Q_SLOTS:
         }
     }
 
+    // Bend points almost touching (a caller's dummyGap of 0.3 px): the x
+    // solver's straight runs still take one vertex a layer, and every
+    // fixture lays out, boxes apart, edges down.
+    void aTinyDummyGapStillLaysOutCleanly() {
+        LayoutOptions o;
+        o.dummyGap = 0.3;
+        for (const char* name : {"tiny_moe", "moe_decode_2layer", "llama_2layer", "resnet_tiny"}) {
+            const LayoutResult r = computeLayout(loadFixture(name), o);
+            QString why;
+            QVERIFY2(noOverlaps(r, &why), qPrintable(QString(name) + ": " + why));
+            QVERIFY2(edgesPointDown(r, &why), qPrintable(QString(name) + ": " + why));
+        }
+    }
+
     void fixtureTextRoundTrips() {
         const LayoutGraph g = loadFixture("moe_decode_1layer");
         std::istringstream text(layoutGraphToText(g));

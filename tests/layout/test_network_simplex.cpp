@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <limits>
 #include <random>
+#include <stdexcept>
 #include <vector>
 
 #include "core/layout/network_simplex.h"
@@ -156,6 +157,18 @@ private Q_SLOTS:
         QVERIFY(full.optimal);
         QCOMPARE(cost(c, r), int64_t{copies} * 50 * 100);
         QVERIFY(full.pivots >= copies);
+    }
+
+    // A constraint from a node to itself: ignored when it holds (it would
+    // count twice in the node's cut values), refused when it never can.
+    void selfLoopsAreIgnoredOrRefused() {
+        std::vector<DifferenceConstraint> c{{0, 1, 2, 1}, {1, 1, 0, 7}, {1, 2, 3, 1}, {0, 2, 1, 5}};
+        std::vector<int64_t> r{0, 10, 40};
+        QVERIFY(solveNetworkSimplex(c, r, 1'000'000).optimal);
+        QCOMPARE(r[2] - r[0], int64_t{5});  // as without the self-loop (aHandSolvedChain)
+        c.push_back({2, 2, 1, 1});
+        r = {0, 10, 40};
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, solveNetworkSimplex(c, r, 1'000'000));
     }
 
     // Balance: a node tied between two places (any place between costs the
