@@ -437,6 +437,13 @@ std::vector<double> alignAndCompact(const LayeredGraph& g, const std::vector<dou
     return x;
 }
 
+// Shifts x so that the leftmost box edge is at 0.
+void alignLeft(const LayeredGraph& g, std::vector<double>& x) {
+    double left = std::numeric_limits<double>::infinity();
+    for (int32_t v = 0; v < g.vertexCount(); ++v) left = std::min(left, x[v] - g.width[v] / 2);
+    for (double& v : x) v -= left;
+}
+
 }  // namespace
 
 std::vector<double> assignCoordinates(const LayeredGraph& g, const LayoutOptions& options, Progress* progress) {
@@ -479,9 +486,7 @@ std::vector<double> assignCoordinates(const LayeredGraph& g, const LayoutOptions
             x[layer[i]] = std::max(x[layer[i]], x[layer[i - 1]] + separation(g, room, layer[i - 1], layer[i], options));
     for (int round = 0; round < kSatelliteRounds; ++round) placeSatellites(g, room, options, x);
     shortenEdges(g, room, options, x, kDescentPasses);
-    double left = std::numeric_limits<double>::infinity();
-    for (int32_t v = 0; v < vc; ++v) left = std::min(left, x[v] - g.width[v] / 2);
-    for (double& v : x) v -= left;
+    alignLeft(g, x);
     return x;
 }
 
@@ -490,9 +495,7 @@ SpanPlacement settleCoordinates(const LayeredGraph& g, const LayoutOptions& opti
     if (g.vertexCount() == 0) return {};
     const std::vector<double> room = roomWidths(g, options);
     const SpanPlacement report = placeForLeastSpan(g, room, options, x, workBudget);
-    double left = std::numeric_limits<double>::infinity();
-    for (int32_t v = 0; v < g.vertexCount(); ++v) left = std::min(left, x[v] - g.width[v] / 2);
-    for (double& v : x) v -= left;
+    alignLeft(g, x);
     return report;
 }
 

@@ -44,4 +44,14 @@ struct LayeredGraph {
     void setOrder(const std::vector<int32_t>& flat);
 };
 
+// Sum of the horizontal distances x gives the graph's edges, segment by
+// segment: with layers fixed, what separates a short drawing from a long
+// one (candidate orders are weighed by it, the x solver's result kept by it).
+inline double horizontalSpan(const LayeredGraph& g, const std::vector<double>& x) {
+    double s = 0;
+    for (int32_t v = 0; v < g.vertexCount(); ++v)
+        for (int32_t w : g.down[v]) s += x[v] > x[w] ? x[v] - x[w] : x[w] - x[v];
+    return s;
+}
+
 }  // namespace irscope::layout::detail

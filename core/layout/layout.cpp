@@ -37,15 +37,6 @@ void checkEdgeEndpoints(const LayoutGraph& graph) {
             throw std::out_of_range("layout: edge endpoint out of range");
 }
 
-// Sum of the horizontal distances an order's edges cover, segment by
-// segment: with layers fixed, what separates a short drawing from a long one.
-double horizontalSpan(const LayeredGraph& g, const std::vector<double>& x) {
-    double s = 0;
-    for (int32_t v = 0; v < g.vertexCount(); ++v)
-        for (int32_t w : g.down[v]) s += std::abs(x[v] - x[w]);
-    return s;
-}
-
 // Vertical placement: each layer as tall as its tallest box (fills
 // out.layerTop and out.layerBottom).
 void placeLayers(const LayeredGraph& g, const LayoutOptions& options, LayoutResult& out) {

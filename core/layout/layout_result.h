@@ -55,8 +55,9 @@ struct LayoutStats {
     int64_t reversedEdges = 0;  // edges that pointed upward (cycles in the input)
     // The x placement's solver (span_placement.h): its pivots, its work
     // (nodes and constraints visited), and whether it reached the least
-    // span for the order (false: the graph was too large to run it, or it
-    // stopped at its budget; the drawing is valid, with longer edges).
+    // span for the order and its placement was kept (false: the graph was
+    // too large to run it, it stopped at its budget, or its placement was
+    // wider or no shorter than the start, which stayed; span_placement.h).
     int64_t spanPivots = 0;
     int64_t spanWork = 0;
     bool spanSettled = false;

@@ -177,13 +177,7 @@ SpanPlacement placeForLeastSpan(const LayeredGraph& g, const std::vector<double>
     // short segments at their ends; where that leaves the plain horizontal
     // span no shorter (a CNN's skip lanes), the drawing is only longer to
     // the eye, so the start stays.
-    auto plainSpan = [&](const std::vector<double>& at) {
-        double s = 0;
-        for (int32_t v = 0; v < vc; ++v)
-            for (int32_t w : g.down[v]) s += std::abs(at[v] - at[w]);
-        return s;
-    };
-    if (plainSpan(placed) >= plainSpan(x)) out.applied = false;
+    if (horizontalSpan(g, placed) >= horizontalSpan(g, x)) out.applied = false;
     if (out.applied) x = std::move(placed);
     return out;
 }
