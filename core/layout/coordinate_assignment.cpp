@@ -491,10 +491,10 @@ std::vector<double> assignCoordinates(const LayeredGraph& g, const LayoutOptions
 }
 
 SpanPlacement settleCoordinates(const LayeredGraph& g, const LayoutOptions& options, std::vector<double>& x,
-                                int64_t workBudget) {
+                                int64_t workBudget, Progress* progress) {
     if (g.vertexCount() == 0) return {};
     const std::vector<double> room = roomWidths(g, options);
-    const SpanPlacement report = placeForLeastSpan(g, room, options, x, workBudget);
+    const SpanPlacement report = placeForLeastSpan(g, room, options, x, workBudget, progress);
     alignLeft(g, x);
     return report;
 }

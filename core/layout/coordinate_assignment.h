@@ -43,8 +43,9 @@ std::vector<double> assignCoordinates(const LayeredGraph& g, const LayoutOptions
 // The chosen order's final coordinates: x, as assignCoordinates gave it,
 // moved to the least weighted horizontal span for that order
 // (span_placement.h), within `workBudget` steps of the solver; the
-// leftmost box edge again at 0.
+// leftmost box edge again at 0. Reports through `progress` (may throw
+// LayoutCancelled).
 SpanPlacement settleCoordinates(const LayeredGraph& g, const LayoutOptions& options, std::vector<double>& x,
-                                int64_t workBudget);
+                                int64_t workBudget, Progress* progress = nullptr);
 
 }  // namespace irscope::layout::detail

@@ -203,7 +203,8 @@ LayoutResult computeLayout(const LayoutGraph& graph, const LayoutOptions& option
         }
     if (x.empty()) x = assignCoordinates(g, options, &progress);
     if (g.vertexCount() <= kSettledVertices) {
-        const SpanPlacement settled = settleCoordinates(g, options, x, kSettleWork * int64_t{g.vertexCount()});
+        const SpanPlacement settled =
+            settleCoordinates(g, options, x, kSettleWork * int64_t{g.vertexCount()}, &progress);
         out.stats.spanPivots = settled.solver.pivots;
         out.stats.spanWork = settled.solver.work;
         out.stats.spanSettled = settled.applied && settled.solver.optimal;

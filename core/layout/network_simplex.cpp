@@ -43,7 +43,7 @@ public:
     // cost (a tree constraint of cut value 0) in the room it has.
     bool balance_ = false;
 
-    SimplexReport run(int64_t budget) {
+    SimplexReport run(int64_t budget, const SimplexWork& onWork) {
         SimplexReport report;
         if (n_ <= 1) {
             report.optimal = true;
@@ -54,6 +54,7 @@ public:
         initialCutValues();
         int64_t work = 0;
         while (work < budget) {
+            const int64_t before = work;
             const int32_t leave = leavingConstraint(work);
             if (leave < 0) {
                 report.optimal = true;
@@ -63,6 +64,7 @@ public:
             if (enter < 0) break;  // unbounded: cannot happen on a feasible placement
             exchange(leave, enter, work);
             ++report.pivots;
+            if (onWork) onWork(work - before);
         }
         // The budget may run out just as the last pivot needed was made.
         if (!report.optimal) report.optimal = !anyNegativeCut();
@@ -516,10 +518,10 @@ private:
 }  // namespace
 
 SimplexReport solveNetworkSimplex(const std::vector<DifferenceConstraint>& constraints, std::vector<int64_t>& r,
-                                  int64_t workBudget, bool balance) {
+                                  int64_t workBudget, bool balance, const SimplexWork& onWork) {
     Simplex s(constraints, r);
     s.balance_ = balance;
-    return s.run(workBudget);
+    return s.run(workBudget, onWork);
 }
 
 }  // namespace irscope::layout::detail

@@ -21,6 +21,7 @@
 //    a run stopped early may be worse than its start (span_placement.cpp
 //    then keeps the start).
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 namespace irscope::layout::detail {
@@ -44,7 +45,10 @@ struct SimplexReport {
 // room it has (for x placement: a join between its branches). A constraint
 // from a node to itself is ignored, or throws std::invalid_argument when it
 // can never hold (minLength > 0).
+// onWork, when given, hears the work of each pivot as it is done (a caller
+// reports progress, and may throw to cancel).
+using SimplexWork = std::function<void(int64_t work)>;
 SimplexReport solveNetworkSimplex(const std::vector<DifferenceConstraint>& constraints, std::vector<int64_t>& r,
-                                  int64_t workBudget, bool balance = false);
+                                  int64_t workBudget, bool balance = false, const SimplexWork& onWork = {});
 
 }  // namespace irscope::layout::detail

@@ -87,7 +87,7 @@ std::vector<int32_t> variables(const LayeredGraph& g, const std::vector<double>&
 }  // namespace
 
 SpanPlacement placeForLeastSpan(const LayeredGraph& g, const std::vector<double>& room, const LayoutOptions& options,
-                                std::vector<double>& x, int64_t workBudget) {
+                                std::vector<double>& x, int64_t workBudget, Progress* progress) {
     const int32_t vc = g.vertexCount();
     std::vector<int64_t> r;
     std::vector<char> rigid;
@@ -150,7 +150,9 @@ SpanPlacement placeForLeastSpan(const LayeredGraph& g, const std::vector<double>
         return s;
     };
     const int64_t before = span(r);
-    out.solver = solveNetworkSimplex(constraints, r, workBudget, /*balance=*/true);
+    SimplexWork onWork;
+    if (progress != nullptr && progress->active()) onWork = [&](int64_t work) { progress->advance(work, workBudget); };
+    out.solver = solveNetworkSimplex(constraints, r, workBudget, /*balance=*/true, onWork);
     out.applied = true;
     // The solver's first tree may shift whole parts apart, which its pivots
     // then undo: a run stopped early can be longer than where it began.

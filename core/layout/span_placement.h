@@ -23,6 +23,7 @@
 #include "core/layout/layered_graph.h"
 #include "core/layout/layout.h"
 #include "core/layout/network_simplex.h"
+#include "core/layout/progress.h"
 
 namespace irscope::layout::detail {
 
@@ -34,8 +35,9 @@ struct SpanPlacement {
 };
 
 // Improves x (a centre per vertex, every separation held) in place, for at
-// most `workBudget` steps of the solver (network_simplex.h).
+// most `workBudget` steps of the solver (network_simplex.h), reporting
+// them through `progress` (which may throw LayoutCancelled).
 SpanPlacement placeForLeastSpan(const LayeredGraph& g, const std::vector<double>& room, const LayoutOptions& options,
-                                std::vector<double>& x, int64_t workBudget);
+                                std::vector<double>& x, int64_t workBudget, Progress* progress = nullptr);
 
 }  // namespace irscope::layout::detail

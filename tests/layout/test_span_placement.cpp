@@ -138,6 +138,38 @@ private Q_SLOTS:
         QVERIFY(x == start);
     }
 
+    // The solver reports its pivots' work as progress, and a "cancel"
+    // answer stops it (LayoutCancelled), as in every other phase: on a graph
+    // of 20,000 vertices it can run for half a second.
+    void theSolverReportsProgressAndCancels() {
+        int calls = 0;
+        double last = 0;
+        bool monotone = true;
+        const LayoutProgress count = [&](double f, const char*) {
+            monotone = monotone && f >= last;
+            last = f;
+            ++calls;
+            return true;
+        };
+        {
+            auto [g, room, x] = packed_fixture::packedLeft("tiny_moe");
+            Progress progress(&count);
+            progress.phase("coordinates", 0, 1);
+            const int before = calls;
+            QVERIFY(placeForLeastSpan(g, room, LayoutOptions{}, x, 100'000'000, &progress).solver.optimal);
+            QVERIFY2(calls > before, qPrintable(QString("%1 reports").arg(calls - before)));
+            QVERIFY(monotone);
+        }
+        int seen = 0;
+        const LayoutProgress cancel = [&](double, const char*) { return seen++ == 0; };  // all but the phase's start
+        auto [g, room, x] = packed_fixture::packedLeft("tiny_moe");
+        Progress progress(&cancel);
+        progress.phase("coordinates", 0, 1);
+        QVERIFY_THROWS_EXCEPTION(LayoutCancelled,
+                                 placeForLeastSpan(g, room, LayoutOptions{}, x, 100'000'000, &progress));
+        QCOMPARE(seen, 2);
+    }
+
     // A real MoE decode step, every layer packed left: the placement is no
     // longer than the run descent's, and keeps the order and every gap.
     void aPackedMoeIsNoLongerThanTheDescent() {
