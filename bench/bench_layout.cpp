@@ -29,7 +29,7 @@
 // under a second is timed again unless --runs is 1); --runs caps our timing
 // runs (1: quality figures only, for a quick look).
 // With --ir, the environment variable IRSCOPE_EDGE_DUMP=DIR writes each
-// edge's drawn length, ends and end positions to DIR/ours.edges and (with
+// edge's drawn length, ends, end positions, box centres' y and polyline to DIR/ours.edges and (with
 // --dot) DIR/dot.edges, one line an edge in the same order: to find which
 // edges make one drawing longer than the other.
 #include <sys/wait.h>
@@ -274,7 +274,10 @@ void dumpEdgeLengths(const LayoutGraph& g, const Drawing& d, const std::string& 
         const Rect& a = d.boxes[d.ends[e].first];
         const Rect& b = d.boxes[d.ends[e].second];
         f << e << " " << len << " " << g.nodes[d.ends[e].first].name << " " << g.nodes[d.ends[e].second].name << " "
-          << a.x + a.width / 2 << " " << a.y << " " << b.x + b.width / 2 << " " << b.y << "\n";
+          << a.x + a.width / 2 << " " << a.y << " " << b.x + b.width / 2 << " " << b.y << " " << a.center().y << " "
+          << b.center().y;
+        for (const Point& p : pl) f << " " << p.x << "," << p.y;
+        f << "\n";
     }
 }
 

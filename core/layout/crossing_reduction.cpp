@@ -259,7 +259,8 @@ private:
 
 }  // namespace
 
-int64_t reduceCrossings(LayeredGraph& g, int sweeps, Progress* progress, const OrderLength& orderLength) {
+int64_t reduceCrossings(LayeredGraph& g, int sweeps, Progress* progress, const OrderLength& orderLength,
+                        CandidateStarts startSet) {
     const int32_t vc = g.vertexCount();
     const SweepBudget budget = sweepBudget(sweeps, vc);
     const bool thorough = budget.halfRounds;
@@ -293,7 +294,7 @@ int64_t reduceCrossings(LayeredGraph& g, int sweeps, Progress* progress, const O
     if (thorough) rules.push_back({false, true});
     std::vector<CandidateTasks::Start> starts{{&start, rules}};
     Layers mirrored;
-    if (weighed) {
+    if (weighed && startSet == CandidateStarts::All) {
         mirrored = start;
         for (auto& layer : mirrored) std::reverse(layer.begin(), layer.end());
         // The mirror leaves out lanes first where its sweeps cost time (two
@@ -316,7 +317,7 @@ int64_t reduceCrossings(LayeredGraph& g, int sweeps, Progress* progress, const O
     // below, the extra sweeps would cost a small graph its 10x margin over
     // dot's time.
     Layers bottomUp, bottomUpMirrored;
-    if (weighed && vc >= kBottomUpVertices) {
+    if (weighed && vc >= kBottomUpVertices && startSet == CandidateStarts::All) {
         bottomUp = breadthFirstFromSinks(g);
         bottomUpMirrored = bottomUp;
         for (auto& layer : bottomUpMirrored) std::reverse(layer.begin(), layer.end());

@@ -44,11 +44,18 @@ namespace irscope::layout::detail {
 // caller's coordinates, summed over its edges), to choose between candidate
 // orders. It may be called from two threads at once, each with its own graph.
 
+// Which starts the candidates sweep from: All (the depth-first order, its
+// mirror, and from 1,000 vertices the bottom-up orders), or only the
+// depth-first one with its tie rules (a second layering's quick look, see
+// layout.cpp).
+enum class CandidateStarts { All, DepthFirst };
+
 // Reorders g.layers (and g.pos); returns the crossing count of the result.
 // Reports through `progress` (may throw LayoutCancelled). Given
 // orderLength, graphs of up to 20,000 vertices keep the candidate with the
 // least crossings-plus-length cost (a crossing weighing as much as 5,000 px
 // of horizontal span); otherwise the one with the fewest crossings.
-int64_t reduceCrossings(LayeredGraph& g, int sweeps, Progress* progress = nullptr, const OrderLength& orderLength = {});
+int64_t reduceCrossings(LayeredGraph& g, int sweeps, Progress* progress = nullptr, const OrderLength& orderLength = {},
+                        CandidateStarts startSet = CandidateStarts::All);
 
 }  // namespace irscope::layout::detail

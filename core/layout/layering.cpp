@@ -4,6 +4,7 @@
 #include <deque>
 #include <utility>
 
+#include "core/layout/layer_settling.h"
 #include "core/layout/layer_sinking.h"
 
 namespace irscope::layout::detail {
@@ -145,7 +146,7 @@ void placeWeights(const DownwardAdjacency& adj, const std::vector<char>& weight,
 
 }  // namespace
 
-Layering assignLayers(const LayoutGraph& graph) {
+Layering assignLayers(const LayoutGraph& graph, LayerSpan span) {
     const auto n = static_cast<int32_t>(graph.nodes.size());
     const auto m = static_cast<int32_t>(graph.edges.size());
     Layering out;
@@ -162,6 +163,7 @@ Layering assignLayers(const LayoutGraph& graph) {
     longestPathLayers(topo.order, adj, weight, out.layer);
     pullConstantSubgraphsDown(graph, topo.order, adj, weight, out.layer);
     sinkTowardConsumers(topo.order, adj.preds, adj.succs, weight, out.layer);
+    if (span == LayerSpan::Settled) settleLayers(adj.preds, adj.succs, weight, out.layer);
     placeWeights(adj, weight, out.layer);
     out.layerCount = 1 + *std::max_element(out.layer.begin(), out.layer.end());
     return out;

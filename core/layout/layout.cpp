@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/layout/candidate_pool.h"
 #include "core/layout/coordinate_assignment.h"
 #include "core/layout/crossing_reduction.h"
 #include "core/layout/edge_routing.h"
@@ -29,6 +30,12 @@ namespace {
 // coordinates stay.
 constexpr int32_t kSettledVertices = 20000;
 constexpr int64_t kSettleWork = 4000;
+// From this many vertices a graph is also ordered on its settled layering
+// (layer_settling.h) and drawn on whichever costs less. Below it, dot's
+// own time is too short for it: a second layering costs about 1.6x the
+// layout, and the population's MoE decode steps of 500-700 items would
+// drop under 10x dot's speed. Up to kSettledVertices, as the solver.
+constexpr int32_t kSecondLayeringVertices = 1000;
 
 void checkEdgeEndpoints(const LayoutGraph& graph) {
     const auto n = static_cast<int32_t>(graph.nodes.size());
@@ -153,6 +160,55 @@ Rect drawingBounds(const LayoutResult& out, const LayoutOptions& options) {
     return {0, 0, right + options.margin, bottom + options.margin};
 }
 
+// One layering's layered graph and its order (see computeLayout).
+struct OrderedLayering {
+    explicit OrderedLayering(LayeredGraph layered) : g(std::move(layered)) {}
+
+    LayeredGraph g;
+    int64_t crossings = 0;
+    // The chosen order's coordinates, where lengths decide (measured on
+    // the way unless the last exchange pass moved something: a fifth of
+    // the coordinate work on a small graph saved), and their horizontal span.
+    std::vector<double> x;
+    double span = 0;
+
+    // What the candidate pool weighs (candidate_pool.h), to choose between
+    // two layerings' drawings as between two orders. Where lengths do not
+    // decide (no order measured), crossings alone.
+    double cost() const { return static_cast<double>(crossings) * kCrossingWorth + span; }
+
+    // Orders g (crossing_reduction.h), the coordinates of each candidate
+    // order measured to choose between them (two may be measured at once).
+    // An order is kept flat (its layers one after another): every order
+    // has the same layer sizes, so that compares alike, in one allocation.
+    void order(const LayoutOptions& options, Progress& progress, CandidateStarts starts) {
+        auto flat = [](const LayeredGraph& o) {
+            std::vector<int32_t> ids;
+            o.orderInto(ids);
+            return ids;
+        };
+        std::vector<std::pair<std::vector<int32_t>, std::vector<double>>> measured;
+        std::mutex measuredLock;
+        crossings = reduceCrossings(
+            g, options.crossingSweeps, &progress,
+            [&](const LayeredGraph& o) {
+                std::vector<double> xs = assignCoordinates(o, options);
+                const double s = horizontalSpan(o, xs);
+                std::vector<int32_t> ids = flat(o);
+                const std::lock_guard<std::mutex> hold(measuredLock);
+                measured.emplace_back(std::move(ids), std::move(xs));
+                return s;
+            },
+            starts);
+        if (measured.empty()) return;
+        const std::vector<int32_t> chosen = flat(g);
+        for (auto& [ids, xs] : measured)
+            if (ids == chosen) x = std::move(xs);
+        if (x.empty()) x = assignCoordinates(g, options);  // the drawing's anyway, if it wins
+        span = horizontalSpan(g, x);
+    }
+};
+
 }  // namespace
 
 LayoutResult computeLayout(const LayoutGraph& graph, const LayoutOptions& options) {
@@ -170,37 +226,27 @@ LayoutResult computeLayout(const LayoutGraph& graph, const LayoutOptions& option
     progress.phase("layering", 0.0, 0.12);
     const Layering layering = assignLayers(graph);
     progress.phase("long edges", 0.12, 0.2);
-    LayeredGraph g = buildLayeredGraph(graph, layering, options);
-    progress.phase("crossings", 0.2, 0.78);
-    // The coordinates of each candidate order measured to choose between
-    // them: the winner's are the drawing's unless the last exchange pass
-    // moved something (a fifth of the coordinate work on a small graph).
-    // Two candidates may be measured at once (crossing_reduction.h).
-    // An order is kept flat (its layers one after another): every order
-    // has the same layer sizes, so that compares alike, in one allocation.
-    auto flat = [](const LayeredGraph& order) {
-        std::vector<int32_t> ids;
-        order.orderInto(ids);
-        return ids;
-    };
-    std::vector<std::pair<std::vector<int32_t>, std::vector<double>>> measured;
-    std::mutex measuredLock;
-    out.stats.crossings = reduceCrossings(g, options.crossingSweeps, &progress, [&](const LayeredGraph& order) {
-        std::vector<double> xs = assignCoordinates(order, options);
-        const double span = horizontalSpan(order, xs);
-        std::vector<int32_t> ids = flat(order);
-        const std::lock_guard<std::mutex> hold(measuredLock);
-        measured.emplace_back(std::move(ids), std::move(xs));
-        return span;
-    });
-    progress.phase("coordinates", 0.78, 0.87);
-    std::vector<double> x;
-    const std::vector<int32_t> chosen = measured.empty() ? std::vector<int32_t>() : flat(g);
-    for (auto& [ids, xs] : measured)
-        if (ids == chosen) {
-            x = std::move(xs);
-            break;
+    OrderedLayering best{buildLayeredGraph(graph, layering, options)};
+    // A second layering (layer_settling.h), ordered from the depth-first
+    // start only, on graphs where dot's own time leaves room for it.
+    const int32_t vc = best.g.vertexCount();
+    const bool secondLayering = vc >= kSecondLayeringVertices && vc <= kSettledVertices;
+    progress.phase("crossings", 0.2, secondLayering ? 0.5 : 0.78);
+    best.order(options, progress, CandidateStarts::All);
+    if (secondLayering) {
+        progress.phase("second layering", 0.5, 0.55);
+        const Layering settled = assignLayers(graph, LayerSpan::Settled);
+        if (settled.layer != layering.layer) {
+            OrderedLayering other{buildLayeredGraph(graph, settled, options)};
+            progress.phase("crossings", 0.55, 0.78);
+            other.order(options, progress, CandidateStarts::DepthFirst);
+            if (other.cost() < best.cost()) best = std::move(other);
         }
+    }
+    LayeredGraph& g = best.g;
+    out.stats.crossings = best.crossings;
+    progress.phase("coordinates", 0.78, 0.87);
+    std::vector<double> x = std::move(best.x);
     if (x.empty()) x = assignCoordinates(g, options, &progress);
     if (g.vertexCount() <= kSettledVertices) {
         const SpanPlacement settled =

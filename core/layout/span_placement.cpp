@@ -17,7 +17,7 @@ constexpr double kUnits = 64;
 // Two vertices in adjacent layers, joined by an edge, continue one
 // straight run below this offset (px): invisible, and the phases above
 // leave such rounding between a column's boxes and its bend points.
-constexpr double kStraight = 0.5;
+constexpr double kRunTolerance = 0.5;
 // A straight run with at least this many boxes (bend points not counted)
 // moves as one: a decoder's main column, a residual stream between its
 // blocks. The least span would bend some of them for a few px less, and a
@@ -43,7 +43,7 @@ int64_t segmentWeight(const LayeredGraph& g, int32_t a, int32_t b) {
 std::vector<int32_t> variables(const LayeredGraph& g, const std::vector<double>& x, std::vector<int64_t>& values,
                                std::vector<char>& rigid) {
     const int32_t vc = g.vertexCount();
-    // A run is one vertex a layer, each within kStraight of its top's x.
+    // A run is one vertex a layer, each within kRunTolerance of its top's x.
     std::vector<int32_t> runOf(vc, -1);
     std::vector<double> topX;          // per run
     std::vector<int32_t> lowestLayer;  // per run: the layer of its last vertex
@@ -51,7 +51,7 @@ std::vector<int32_t> variables(const LayeredGraph& g, const std::vector<double>&
         for (int32_t v : layer) {
             for (int32_t u : g.up[v]) {
                 const int32_t run = runOf[u];
-                if (lowestLayer[run] < g.layer[v] && std::abs(topX[run] - x[v]) < kStraight) {
+                if (lowestLayer[run] < g.layer[v] && std::abs(topX[run] - x[v]) < kRunTolerance) {
                     runOf[v] = run;
                     lowestLayer[run] = g.layer[v];
                     break;
@@ -100,7 +100,7 @@ SpanPlacement placeForLeastSpan(const LayeredGraph& g, const std::vector<double>
                 static_cast<int64_t>(std::ceil(separation(g, room, layer[i - 1], layer[i], options) * kUnits));
             constraints.push_back({var[layer[i - 1]], var[layer[i]], gap, 0});
         }
-    // Rounding to units (and a rigid run's straightening by up to kStraight)
+    // Rounding to units (and a rigid run's straightening by up to kRunTolerance)
     // may leave a separation short: pushed right until none is. The
     // constraints follow the layers' order, so this settles in a few passes;
     // one pass a variable at most, or the runs contradict each other (they
