@@ -293,6 +293,10 @@ int64_t reduceCrossings(LayeredGraph& g, int sweeps, Progress* progress, const O
     std::vector<TieRules> rules{{true, false}, {false, false}};
     if (thorough) rules.push_back({false, true});
     std::vector<CandidateTasks::Start> starts{{&start, rules}};
+    // Where two layerings share the time of one (DepthFirst), lanes first
+    // is left out too: over the population it won only drawings without
+    // crossings, by length.
+    if (startSet == CandidateStarts::DepthFirst && rules.size() > 2) starts[0].rules.erase(starts[0].rules.begin());
     Layers mirrored;
     if (weighed && startSet == CandidateStarts::All) {
         mirrored = start;

@@ -46,8 +46,8 @@ namespace irscope::layout::detail {
 
 // Which starts the candidates sweep from: All (the depth-first order, its
 // mirror, and from 1,000 vertices the bottom-up orders), or only the
-// depth-first one with its tie rules (a second layering's quick look, see
-// layout.cpp).
+// depth-first one, without lanes first where it is thorough (where two
+// layerings are ordered, see layout.cpp).
 enum class CandidateStarts { All, DepthFirst };
 
 // Reorders g.layers (and g.pos); returns the crossing count of the result.

@@ -34,8 +34,12 @@ using namespace layout_checks;
 namespace {
 
 constexpr double kLengthFactor = 1.25;
-// Held-out families, in sum (heldOutFamiliesAgainstDot).
+// Held-out families, in sum (heldOutFamiliesAgainstDot): today's level
+// with some room. MoE decode steps are held closer: drawn on the settled
+// layering where it is shorter (layer_settling.h), they have 0.82x dot's
+// crossings (1.004x on the sunk layering alone).
 constexpr double kHeldOutCrossingFactor = 1.2;
+constexpr double kHeldOutMoeStepCrossingFactor = 0.9;
 constexpr double kHeldOutLengthFactor = 1.2;
 
 const std::string kDir = std::string(IRSCOPE_TEST_DATA) + "/layout/";
@@ -150,8 +154,8 @@ private Q_SLOTS:
                                         .arg(fam.dot)
                                         .arg(meanLength, 0, 'f', 3);
             qInfo("%s", qPrintable(numbers));
-            QVERIFY2(static_cast<double>(fam.ours) <= kHeldOutCrossingFactor * static_cast<double>(fam.dot) + 1,
-                     qPrintable(numbers));
+            const double factor = name == "moe_step" ? kHeldOutMoeStepCrossingFactor : kHeldOutCrossingFactor;
+            QVERIFY2(static_cast<double>(fam.ours) <= factor * static_cast<double>(fam.dot) + 1, qPrintable(numbers));
             QVERIFY2(meanLength <= kHeldOutLengthFactor, qPrintable(numbers));
         }
     }
