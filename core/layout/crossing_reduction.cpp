@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <condition_variable>
 #include <future>
 #include <limits>
@@ -13,6 +14,7 @@
 #include "core/layout/adjacent_exchange.h"
 #include "core/layout/barycenter_sweeps.h"
 #include "core/layout/candidate_pool.h"
+#include "core/layout/chain_exchange.h"
 #include "core/layout/crossing_count.h"
 
 namespace irscope::layout::detail {
@@ -33,6 +35,12 @@ constexpr size_t kWeighedPerStart = 2;
 // Weighed graphs from this many vertices also sweep from the sinks up and
 // from its mirror (see reduceCrossings).
 constexpr int32_t kBottomUpVertices = 1000;
+// The chain exchange on the winner: blocks of up to kChainDepth layers
+// each way from a pair, at most kChainRounds passes (a pass that gains
+// nothing ends it). Over the population one layer each way found all but
+// 0.1% of what eight did.
+constexpr int kChainDepth = 8;
+constexpr int kChainRounds = 4;
 
 void initialOrder(LayeredGraph& g) {
     // Depth-first from the sources in input order (the IR's execution order):
@@ -260,7 +268,7 @@ private:
 }  // namespace
 
 int64_t reduceCrossings(LayeredGraph& g, int sweeps, Progress* progress, const OrderLength& orderLength,
-                        CandidateStarts startSet) {
+                        CandidateStarts startSet, double* winnerLength) {
     const int32_t vc = g.vertexCount();
     const SweepBudget budget = sweepBudget(sweeps, vc);
     const bool thorough = budget.halfRounds;
@@ -385,12 +393,21 @@ int64_t reduceCrossings(LayeredGraph& g, int sweeps, Progress* progress, const O
     }
     const int64_t best = orders[winner].crossings;
     const bool settled = orders[winner].settled;
+    if (winnerLength != nullptr)
+        *winnerLength =
+            std::isfinite(orders[winner].cost) ? orders[winner].cost - static_cast<double>(best) * kCrossingWorth : 0.0;
     g.setOrder(orders[winner].order);
     // A last exchange pass, unless the winner's own left nothing to gain
     // (then this one would change nothing: the measured coordinates stay
-    // the drawing's, and a small graph saves a tenth of its time).
-    if (best == 0 || settled) return best;
-    return best - transposePass(g, group, kTransposeVisits);
+    // the drawing's, and a small graph saves a tenth of its time). Then
+    // the chain exchange (chain_exchange.h): over the population it took
+    // the rotary decode steps' summed crossings from 1.00x dot's to 0.86x
+    // and the encoder-decoders' from 1.00x to 0.36x. Only on the winner:
+    // inside every candidate's rounds it changed the choice on no family.
+    if (best == 0) return best;
+    int64_t left = settled ? best : best - transposePass(g, group, kTransposeVisits);
+    if (left > 0) left -= chainExchangePass(g, group, kChainDepth, kChainRounds);
+    return left;
 }
 
 }  // namespace irscope::layout::detail

@@ -184,9 +184,10 @@ struct OrderedLayering {
 
     LayeredGraph g;
     int64_t crossings = 0;
-    // The chosen order's coordinates, where lengths decide (measured on
-    // the way unless the last exchange pass moved something: a fifth of
-    // the coordinate work on a small graph saved), and their horizontal span.
+    // The chosen order's coordinates, when measured on the way (not when
+    // the last passes moved something: a fifth of the coordinate work on a
+    // small graph saved), and its horizontal span as measured (before those
+    // passes; 0 where lengths do not decide).
     std::vector<double> x;
     double span = 0;
 
@@ -217,13 +218,10 @@ struct OrderedLayering {
                 measured.emplace_back(std::move(ids), std::move(xs));
                 return s;
             },
-            starts);
-        if (measured.empty()) return;
+            starts, &span);
         const std::vector<int32_t> chosen = flat(g);
         for (auto& [ids, xs] : measured)
             if (ids == chosen) x = std::move(xs);
-        if (x.empty()) x = assignCoordinates(g, options);  // the drawing's anyway, if it wins
-        span = horizontalSpan(g, x);
     }
 };
 
