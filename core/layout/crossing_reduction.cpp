@@ -301,10 +301,10 @@ int64_t reduceCrossings(LayeredGraph& g, int sweeps, Progress* progress, const O
     std::vector<TieRules> rules{{true, false}, {false, false}};
     if (thorough) rules.push_back({false, true});
     std::vector<CandidateTasks::Start> starts{{&start, rules}};
-    // Where two layerings share the time of one (DepthFirst), lanes first
-    // is left out too: over the population it won only drawings without
-    // crossings, by length.
-    if (startSet == CandidateStarts::DepthFirst && rules.size() > 2) starts[0].rules.erase(starts[0].rules.begin());
+    // Where two layerings share the time of one (DepthFirst), one
+    // candidate: width keys where thorough (over the population, the
+    // drawings of all three rules again), else the plain rule.
+    if (startSet == CandidateStarts::DepthFirst) starts[0].rules.assign(1, rules.back());
     Layers mirrored;
     if (weighed && startSet == CandidateStarts::All) {
         mirrored = start;

@@ -45,9 +45,9 @@ namespace irscope::layout::detail {
 // orders. It may be called from two threads at once, each with its own graph.
 
 // Which starts the candidates sweep from: All (the depth-first order, its
-// mirror, and from 1,000 vertices the bottom-up orders), or only the
-// depth-first one, without lanes first where it is thorough (where two
-// layerings are ordered, see layout.cpp).
+// mirror, and from 1,000 vertices the bottom-up orders), or one candidate
+// from the depth-first one (where two layerings are ordered, see
+// layout.cpp).
 enum class CandidateStarts { All, DepthFirst };
 
 // Reorders g.layers (and g.pos); returns the crossing count of the result.

@@ -33,17 +33,16 @@ constexpr int32_t kSettledVertices = 20000;
 constexpr int64_t kSettleWork = 4000;
 // The settled layering (layer_settling.h) is a second drawing's start;
 // the one that costs less (crossings, then span: candidate_pool.h) is
-// drawn. From kSecondLayeringVertices it is ordered from its depth-first
-// start beside the first layering's full set of starts: about 1.5x the
-// layout's time, where dot takes 15x ours or more. From
-// kShorterLayeringVertices it is tried only where its total edge span is
-// at most kShorterSpan of the first's, and then takes the time of the
-// first layering's mirrored start (both ordered from their depth-first
-// starts only): on the population's MoE decode steps of 500-800
-// vertices it drew 78 crossings where the first drew 92 (dot 81), and
-// where the spans are that close the first layering kept its drawing.
-// Below, the solver's own time would cost a small graph its margin over
-// dot's. Up to kSettledVertices, as the x solver.
+// drawn. From kSecondLayeringVertices it gets one candidate from its
+// depth-first start (CandidateStarts::DepthFirst) beside the first
+// layering's full set: about 1.3x the layout's time, where dot takes 15x
+// ours or more. From kShorterLayeringVertices it is tried only where its
+// total edge span is at most kShorterSpan of the first's, and both
+// layerings then get one candidate each: on the population's MoE decode
+// steps of 500-800 vertices it drew 78 crossings where the first drew 92
+// (dot 81), and where the spans are that close the first layering kept
+// its drawing. Below, the solver's own time would cost a small graph its
+// margin over dot's. Up to kSettledVertices, as the x solver.
 constexpr int32_t kSecondLayeringVertices = 1000;
 constexpr int32_t kShorterLayeringVertices = 500;
 constexpr double kShorterSpan = 0.98;
