@@ -35,11 +35,13 @@ namespace {
 
 constexpr double kLengthFactor = 1.25;
 // Held-out families, in sum (heldOutFamiliesAgainstDot): today's level
-// with some room. MoE decode steps are held closer: drawn on the settled
-// layering where it is shorter (layer_settling.h), they have 0.82x dot's
-// crossings (1.004x on the sunk layering alone).
+// with some room. MoE decode steps: drawn on the settled layering where it
+// is shorter (layer_settling.h), 0.81x dot's crossings (1.004x on the sunk
+// layering alone). Rotary decode steps: with the chain exchange and lane
+// routing (chain_exchange.h, lane_routing.h), 1.02x (1.14x without).
 constexpr double kHeldOutCrossingFactor = 1.2;
 constexpr double kHeldOutMoeStepCrossingFactor = 0.9;
+constexpr double kHeldOutRotaryCrossingFactor = 1.08;
 constexpr double kHeldOutLengthFactor = 1.2;
 
 const std::string kDir = std::string(IRSCOPE_TEST_DATA) + "/layout/";
@@ -154,7 +156,9 @@ private Q_SLOTS:
                                         .arg(fam.dot)
                                         .arg(meanLength, 0, 'f', 3);
             qInfo("%s", qPrintable(numbers));
-            const double factor = name == "moe_step" ? kHeldOutMoeStepCrossingFactor : kHeldOutCrossingFactor;
+            const double factor = name == "moe_step"    ? kHeldOutMoeStepCrossingFactor
+                                  : name == "llama_rot" ? kHeldOutRotaryCrossingFactor
+                                                        : kHeldOutCrossingFactor;
             QVERIFY2(static_cast<double>(fam.ours) <= factor * static_cast<double>(fam.dot) + 1, qPrintable(numbers));
             QVERIFY2(meanLength <= kHeldOutLengthFactor, qPrintable(numbers));
         }
