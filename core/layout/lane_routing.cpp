@@ -34,16 +34,13 @@ public:
         if (g_.up[lane.front()].size() != 1 || g_.down[lane.back()].size() != 1) return 0;
         const int32_t source = g_.up[lane.front()][0], target = g_.down[lane.back()][0];
         const int32_t first = g_.layer[lane.front()];
-        if (!crossesAnything(lane, source, target)) return 0;  // most lanes: nothing to gain
-        // The work: a table per gap, (places above + 1) x (places below + 1).
+        // The work: a table per gap, from the source's layer to the target's,
+        // (places above + 1) x (places below + 1).
         int64_t cells = 0;
-        for (int32_t i = 0; i + 1 <= k; ++i) {
-            const int64_t above = i == 0 ? 1 : static_cast<int64_t>(g_.layers[first + i - 1].size());
-            const int64_t below = i == k ? 1 : static_cast<int64_t>(g_.layers[first + i].size());
-            cells += above * below;
-        }
-        cells += static_cast<int64_t>(g_.layers[first + k - 1].size());
+        for (int32_t l = first - 1; l < first + k; ++l)
+            cells += static_cast<int64_t>(g_.layers[l].size() + 1) * static_cast<int64_t>(g_.layers[l + 1].size() + 1);
         if (cells > workLeft) return 0;
+        if (!crossesAnything(lane, source, target)) return 0;  // most lanes: nothing to gain
         workLeft -= cells;
 
         // Per lane layer: where the lane may go (a place before each allowed
@@ -170,8 +167,8 @@ private:
             for (int32_t j = 1; j <= sy_; ++j) cell(i, j) += cell(i - 1, j) + cell(i, j - 1) - cell(i - 1, j - 1);
     }
 
-    int64_t& cell(int32_t i, int32_t j) { return table_[static_cast<size_t>(i) * (sy_ + 1) + j]; }
-    int64_t at(int32_t i, int32_t j) const { return table_[static_cast<size_t>(i) * (sy_ + 1) + j]; }
+    int32_t& cell(int32_t i, int32_t j) { return table_[static_cast<size_t>(i) * (sy_ + 1) + j]; }
+    int32_t at(int32_t i, int32_t j) const { return table_[static_cast<size_t>(i) * (sy_ + 1) + j]; }
 
     // Crossings of a segment from place p above (between index p - 1 and
     // p) to place q below with the gap's edges: those from left of it to
@@ -186,7 +183,7 @@ private:
     const std::vector<int32_t>& group_;
     std::vector<std::vector<int32_t>> allowed_;
     std::vector<int32_t> current_;
-    std::vector<int64_t> table_;  // gapEnds' prefix counts, (sx_ + 1) x (sy_ + 1)
+    std::vector<int32_t> table_;  // gapEnds' prefix counts, (sx_ + 1) x (sy_ + 1)
     int32_t sx_ = 0, sy_ = 0;
 };
 
