@@ -2,12 +2,15 @@
 // The layout engine's entry point: LayoutGraph in, LayoutResult out.
 // Pure, deterministic (same input -> bit-identical output) and near-linear:
 //   layering (longest path, side branches sunk towards their consumers,
-//      weights just above their consumer)
+//      weights just above their consumer; from 500 vertices also a second
+//      layering of least total span, and the cheaper drawing of the two kept)
 //   -> long edges (ghost proxies for far high-fan-out sources, dummies for the rest)
 //   -> crossing reduction (barycenter sweeps, weights split around their
 //      anchor, adjacent exchange of vertices and groups; Fenwick-tree
 //      crossing count; small graphs: several candidate orders, the least
-//      crossings-plus-length one kept)
+//      crossings-plus-length one kept; then for the winner, the exchange
+//      carried down parallel chains and each lane of bend points routed
+//      by a shortest path)
 //   -> coordinates (Brandes-Koepf, weights and ghosts left out of the
 //      alignment, then slid towards their consumers, then edge-length
 //      descent; for the chosen order, up to 20k vertices, the least
