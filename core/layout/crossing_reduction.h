@@ -45,10 +45,10 @@ namespace irscope::layout::detail {
 // orders. It may be called from two threads at once, each with its own graph.
 
 // Which starts the candidates sweep from: All (the depth-first order, its
-// mirror, and from 1,000 vertices the bottom-up orders), or one candidate
-// from the depth-first one (where two layerings are ordered, see
-// layout.cpp).
-enum class CandidateStarts { All, DepthFirst };
+// mirror, and from 1,000 vertices the bottom-up orders), the depth-first
+// order with its tie rules only (DepthFirstRules), or one candidate from
+// it (DepthFirst): where two layerings are ordered, see layout.cpp.
+enum class CandidateStarts { All, DepthFirst, DepthFirstRules };
 
 // Reorders g.layers (and g.pos); returns the crossing count of the result.
 // Reports through `progress` (may throw LayoutCancelled). Given
