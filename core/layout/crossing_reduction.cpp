@@ -417,8 +417,11 @@ int64_t reduceCrossings(LayeredGraph& g, int sweeps, Progress* progress, const O
     if (best == 0) return best;
     int64_t left = settled ? best : best - transposePass(g, group, kTransposeVisits);
     if (left > 0) left -= chainExchangePass(g, group, kChainDepth, kChainRounds);
-    if (left > 0) left -= rerouteLanes(g, group, kLaneRounds, kLaneWork * int64_t{vc});
-    if (left > 0) left -= chainExchangePass(g, group, kChainDepth, kChainRounds);  // what the new lanes allow
+    if (left == 0) return 0;
+    const int64_t rerouted = rerouteLanes(g, group, kLaneRounds, kLaneWork * int64_t{vc});
+    left -= rerouted;
+    if (rerouted > 0 && left > 0)
+        left -= chainExchangePass(g, group, kChainDepth, kChainRounds);  // what the moved lanes allow
     return left;
 }
 

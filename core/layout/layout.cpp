@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <future>
 #include <mutex>
 #include <optional>
 #include <stdexcept>
+#include <system_error>
 #include <utility>
 #include <vector>
 
@@ -202,7 +204,7 @@ struct OrderedLayering {
     // order measured to choose between them (two may be measured at once).
     // An order is kept flat (its layers one after another): every order
     // has the same layer sizes, so that compares alike, in one allocation.
-    void order(const LayoutOptions& options, Progress& progress, CandidateStarts starts) {
+    void order(const LayoutOptions& options, Progress* progress, CandidateStarts starts) {
         auto flat = [](const LayeredGraph& o) {
             std::vector<int32_t> ids;
             o.orderInto(ids);
@@ -211,7 +213,7 @@ struct OrderedLayering {
         std::vector<std::pair<std::vector<int32_t>, std::vector<double>>> measured;
         std::mutex measuredLock;
         crossings = reduceCrossings(
-            g, options.crossingSweeps, &progress,
+            g, options.crossingSweeps, progress,
             [&](const LayeredGraph& o) {
                 std::vector<double> xs = assignCoordinates(o, options);
                 const double s = horizontalSpan(o, xs);
@@ -260,13 +262,35 @@ LayoutResult computeLayout(const LayoutGraph& graph, const LayoutOptions& option
             firstStarts = shorter ? CandidateStarts::DepthFirst : CandidateStarts::DepthFirstRules;
         }
     }
-    progress.phase("crossings", 0.2, settled ? 0.5 : 0.78);
-    best.order(options, progress, firstStarts);
-    if (settled) {
+    if (settled && firstStarts != CandidateStarts::All) {
+        // The two layerings share the time of one: the settled one is
+        // ordered on a thread of its own beside the first (its single
+        // candidate would leave the second core idle), reporting no
+        // progress (the first reports for both). The drawings do not
+        // depend on which finishes first.
+        progress.phase("crossings", 0.2, 0.78);
         OrderedLayering other{buildLayeredGraph(graph, *settled, options)};
-        progress.phase("crossings", 0.5, 0.78);
-        other.order(options, progress, CandidateStarts::DepthFirst);
+        std::future<void> beside;
+        try {
+            beside =
+                std::async(std::launch::async, [&] { other.order(options, nullptr, CandidateStarts::DepthFirst); });
+        } catch (const std::system_error&) {  // no thread to be had: after the first, on this one
+        }
+        best.order(options, &progress, firstStarts);
+        if (beside.valid())
+            beside.get();
+        else
+            other.order(options, nullptr, CandidateStarts::DepthFirst);
         if (other.cost() < best.cost()) best = std::move(other);
+    } else {
+        progress.phase("crossings", 0.2, settled ? 0.5 : 0.78);
+        best.order(options, &progress, firstStarts);
+        if (settled) {
+            OrderedLayering other{buildLayeredGraph(graph, *settled, options)};
+            progress.phase("crossings", 0.5, 0.78);
+            other.order(options, &progress, CandidateStarts::DepthFirst);
+            if (other.cost() < best.cost()) best = std::move(other);
+        }
     }
     LayeredGraph& g = best.g;
     out.stats.crossings = best.crossings;
