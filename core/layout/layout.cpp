@@ -35,11 +35,12 @@ constexpr int32_t kSettledVertices = 20000;
 constexpr int64_t kSettleWork = 4000;
 // The settled layering (layer_settling.h) is a second drawing's start;
 // the one that costs less (crossings, then span: candidate_pool.h) is
-// drawn. From kSecondLayeringVertices it gets one candidate from its
-// depth-first start (CandidateStarts::DepthFirst) beside the first
-// layering's full set: about 1.3x the layout's time, where dot takes 15x
-// ours or more. From kShorterLayeringVertices the two share about the
-// time of the first's full set: where the settled layering's total edge
+// drawn. It gets one candidate from its depth-first start
+// (CandidateStarts::DepthFirst), ordered on a thread of its own beside the
+// first layering. From kSecondLayeringVertices the first keeps its full
+// set of starts: about 1.2x the layout's time, where dot takes 15x ours or
+// more. From kShorterLayeringVertices the two share about the time of the
+// first's full set: where the settled layering's total edge
 // span is at most kShorterSpan of the first's, one candidate each (on the
 // population's MoE decode steps of 500-800 vertices it drew 78 crossings
 // where the first drew 92, dot 81); where it differs only in where ties
@@ -262,35 +263,27 @@ LayoutResult computeLayout(const LayoutGraph& graph, const LayoutOptions& option
             firstStarts = shorter ? CandidateStarts::DepthFirst : CandidateStarts::DepthFirstRules;
         }
     }
-    if (settled && firstStarts != CandidateStarts::All) {
-        // The two layerings share the time of one: the settled one is
-        // ordered on a thread of its own beside the first (its single
-        // candidate would leave the second core idle), reporting no
-        // progress (the first reports for both). The drawings do not
-        // depend on which finishes first.
-        progress.phase("crossings", 0.2, 0.78);
+    progress.phase("crossings", 0.2, 0.78);
+    if (settled) {
+        // The settled layering is ordered on a thread of its own beside the
+        // first (its single candidate would otherwise leave the second core
+        // idle), reporting no progress (the first reports for both). The
+        // drawings do not depend on which finishes first.
         OrderedLayering other{buildLayeredGraph(graph, *settled, options)};
+        auto orderOther = [&] { other.order(options, nullptr, CandidateStarts::DepthFirst); };
         std::future<void> beside;
         try {
-            beside =
-                std::async(std::launch::async, [&] { other.order(options, nullptr, CandidateStarts::DepthFirst); });
+            beside = std::async(std::launch::async, orderOther);
         } catch (const std::system_error&) {  // no thread to be had: after the first, on this one
         }
         best.order(options, &progress, firstStarts);
         if (beside.valid())
             beside.get();
         else
-            other.order(options, nullptr, CandidateStarts::DepthFirst);
+            orderOther();
         if (other.cost() < best.cost()) best = std::move(other);
     } else {
-        progress.phase("crossings", 0.2, settled ? 0.5 : 0.78);
         best.order(options, &progress, firstStarts);
-        if (settled) {
-            OrderedLayering other{buildLayeredGraph(graph, *settled, options)};
-            progress.phase("crossings", 0.5, 0.78);
-            other.order(options, &progress, CandidateStarts::DepthFirst);
-            if (other.cost() < best.cost()) best = std::move(other);
-        }
     }
     LayeredGraph& g = best.g;
     out.stats.crossings = best.crossings;
