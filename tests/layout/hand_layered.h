@@ -4,6 +4,7 @@
 // reduction, edge-length descent, span placement): layers of vertex ids in
 // drawing order, edges between adjacent layers, every box 40 x 20 px; and
 // the horizontal span those suites measure.
+#include <algorithm>
 #include <cstdint>
 #include <initializer_list>
 #include <utility>
@@ -16,31 +17,64 @@ namespace hand_layered {
 using irscope::layout::detail::LayeredGraph;
 using irscope::layout::detail::VertexType;
 
-// Vertices listed in `weights` are weights; the rest are items.
+// Vertices listed in `weights` are weights, those in `dummies` bend
+// points; the rest are items.
 inline LayeredGraph layered(std::vector<std::vector<int32_t>> layers,
-                            std::initializer_list<std::pair<int32_t, int32_t>> edges,
-                            std::initializer_list<int32_t> weights = {}) {
+                            const std::vector<std::pair<int32_t, int32_t>>& edges,
+                            const std::vector<int32_t>& weights = {}, const std::vector<int32_t>& dummies = {}) {
     LayeredGraph g;
     int32_t vc = 0;
     for (const auto& l : layers) vc += static_cast<int32_t>(l.size());
-    g.itemCount = vc;
+    g.itemCount = vc - static_cast<int32_t>(dummies.size());
     g.type.assign(vc, VertexType::Item);
     for (int32_t w : weights) g.type[w] = VertexType::Weight;
+    for (int32_t d : dummies) g.type[d] = VertexType::Dummy;
     g.layer.assign(vc, 0);
     g.width.assign(vc, 40);
     g.height.assign(vc, 20);
     for (size_t l = 0; l < layers.size(); ++l)
         for (int32_t v : layers[l]) g.layer[v] = static_cast<int32_t>(l);
-    std::vector<std::pair<int32_t, int32_t>> downs, ups;
-    for (auto [a, b] : edges) {
-        downs.emplace_back(a, b);
-        ups.emplace_back(b, a);
-    }
-    g.down = irscope::layout::detail::Adjacency(vc, downs);
+    std::vector<std::pair<int32_t, int32_t>> ups;
+    for (auto [a, b] : edges) ups.emplace_back(b, a);
+    g.down = irscope::layout::detail::Adjacency(vc, edges);
     g.up = irscope::layout::detail::Adjacency(vc, ups);
     g.layers = std::move(layers);
     g.updatePositions();
     return g;
+}
+
+inline LayeredGraph layered(std::vector<std::vector<int32_t>> layers,
+                            std::initializer_list<std::pair<int32_t, int32_t>> edges,
+                            std::initializer_list<int32_t> weights = {}) {
+    return layered(std::move(layers), std::vector<std::pair<int32_t, int32_t>>(edges), std::vector<int32_t>(weights));
+}
+
+// Whether every group other than -1 (an anchor with its satellites, as the
+// exchange passes take them) sits in one run of its layer.
+inline bool groupsTogether(const LayeredGraph& g, const std::vector<int32_t>& group) {
+    for (const auto& layer : g.layers)
+        for (size_t i = 0; i < layer.size(); ++i) {
+            const int32_t id = group[layer[i]];
+            if (id < 0) continue;
+            for (size_t j = i + 2; j < layer.size(); ++j)
+                if (group[layer[j]] == id && group[layer[j - 1]] != id) return false;
+        }
+    return true;
+}
+
+// Whether g's layers hold the same vertices as `layers`, each in some
+// order, and g.pos agrees with g's layers.
+inline bool sameVerticesInStep(const LayeredGraph& g, const std::vector<std::vector<int32_t>>& layers) {
+    if (g.layers.size() != layers.size()) return false;
+    for (size_t l = 0; l < layers.size(); ++l) {
+        std::vector<int32_t> a = g.layers[l], b = layers[l];
+        std::sort(a.begin(), a.end());
+        std::sort(b.begin(), b.end());
+        if (a != b) return false;
+    }
+    for (int32_t v = 0; v < g.vertexCount(); ++v)
+        if (g.layers[g.layer[v]][g.pos[v]] != v) return false;
+    return true;
 }
 
 // The horizontal span of x: the sum over g's edges of |x_v - x_w|, each

@@ -21,21 +21,8 @@
 using namespace irscope::layout::detail;
 using hand_layered::layered;
 
-namespace {
-
-// Every group other than -1 sits in one run of its layer.
-bool groupsTogether(const LayeredGraph& g, const std::vector<int32_t>& group) {
-    for (const auto& layer : g.layers)
-        for (size_t i = 0; i < layer.size(); ++i) {
-            const int32_t id = group[layer[i]];
-            if (id < 0) continue;
-            for (size_t j = i + 2; j < layer.size(); ++j)
-                if (group[layer[j]] == id && group[layer[j - 1]] != id) return false;
-        }
-    return true;
-}
-
-}  // namespace
+using hand_layered::groupsTogether;
+using hand_layered::sameVerticesInStep;
 
 class TestChainExchange : public QObject {
     Q_OBJECT
@@ -88,8 +75,7 @@ private Q_SLOTS:
         QCOMPARE(g.layers[2], (std::vector<int32_t>{5, 3, 4}));
         QCOMPARE(g.layers[3], (std::vector<int32_t>{7, 6}));
         QCOMPARE(g.layers[4], (std::vector<int32_t>{12, 8, 9}));
-        for (int32_t v = 0; v < g.vertexCount(); ++v)
-            QCOMPARE(g.layers[g.layer[v]][g.pos[v]], v);  // positions kept in step
+        QVERIFY(sameVerticesInStep(g, g.layers));  // positions kept in step
     }
 
     // Blocks are at most maxDepth layers each way from the pair they start
@@ -121,18 +107,7 @@ private Q_SLOTS:
                 for (int32_t a : layers[l])
                     for (int32_t b : layers[l + 1])
                         if (rng() % 100 < 30) edges.emplace_back(a, b);
-            LayeredGraph g;
-            g.itemCount = next;
-            g.type.assign(next, VertexType::Item);
-            g.layer.assign(next, 0);
-            g.width.assign(next, 40);
-            g.height.assign(next, 20);
-            for (int l = 0; l < layerCount; ++l)
-                for (int32_t v : layers[l]) g.layer[v] = l;
-            std::vector<std::pair<int32_t, int32_t>> ups;
-            for (auto [a, b] : edges) ups.emplace_back(b, a);
-            g.down = Adjacency(next, edges);
-            g.up = Adjacency(next, ups);
+            LayeredGraph g = layered(layers, edges);
             // Groups: a vertex now and then takes its left neighbour's.
             std::vector<int32_t> group(next, -1);
             for (const auto& l : layers)
@@ -162,13 +137,7 @@ private Q_SLOTS:
             QVERIFY(gained >= 0);
             QCOMPARE(countAllCrossings(g), before - gained);
             QVERIFY(groupsTogether(g, group));
-            for (int l = 0; l < layerCount; ++l) {
-                std::vector<int32_t> a = g.layers[l], b = layers[l];
-                std::sort(a.begin(), a.end());
-                std::sort(b.begin(), b.end());
-                QCOMPARE(a, b);
-            }
-            for (int32_t v = 0; v < next; ++v) QCOMPARE(g.layers[g.layer[v]][g.pos[v]], v);
+            QVERIFY(sameVerticesInStep(g, layers));
         }
     }
 };

@@ -22,20 +22,8 @@
 using namespace irscope::layout::detail;
 using hand_layered::layered;
 
-namespace {
-
-bool groupsTogether(const LayeredGraph& g, const std::vector<int32_t>& group) {
-    for (const auto& layer : g.layers)
-        for (size_t i = 0; i < layer.size(); ++i) {
-            const int32_t id = group[layer[i]];
-            if (id < 0) continue;
-            for (size_t j = i + 2; j < layer.size(); ++j)
-                if (group[layer[j]] == id && group[layer[j - 1]] != id) return false;
-        }
-    return true;
-}
-
-}  // namespace
+using hand_layered::groupsTogether;
+using hand_layered::sameVerticesInStep;
 
 class TestLaneRouting : public QObject {
     Q_OBJECT
@@ -49,8 +37,8 @@ class TestLaneRouting : public QObject {
         //  ids: p 0, s 1 | x1 2, d1 3, y1 4, z1 5 | x2 6, d2 7, y2 8, z2 9 | x3 10, d3 11, y3 12, z3 13 | q 14, t 15
         LayeredGraph g = layered(
             {{0, 1}, {2, 3, 4, 5}, {6, 7, 8, 9}, {10, 11, 12, 13}, {14, 15}},
-            {{0, 2}, {0, 4}, {1, 3}, {2, 6}, {3, 7}, {4, 8}, {6, 10}, {7, 11}, {8, 12}, {10, 14}, {11, 15}, {12, 14}});
-        for (int32_t d : {3, 7, 11}) g.type[d] = VertexType::Dummy;
+            {{0, 2}, {0, 4}, {1, 3}, {2, 6}, {3, 7}, {4, 8}, {6, 10}, {7, 11}, {8, 12}, {10, 14}, {11, 15}, {12, 14}},
+            {}, {3, 7, 11});
         group.assign(g.vertexCount(), -1);
         for (auto [y, z] : {std::pair{4, 5}, {8, 9}, {12, 13}}) group[y] = group[z] = y;
         return g;
@@ -70,7 +58,7 @@ private Q_SLOTS:
         QCOMPARE(g.layers[1], (std::vector<int32_t>{2, 4, 5, 3}));
         QCOMPARE(g.layers[2], (std::vector<int32_t>{6, 8, 9, 7}));
         QCOMPARE(g.layers[3], (std::vector<int32_t>{10, 12, 13, 11}));
-        for (int32_t v = 0; v < g.vertexCount(); ++v) QCOMPARE(g.layers[g.layer[v]][g.pos[v]], v);
+        QVERIFY(sameVerticesInStep(g, g.layers));
     }
 
     // Without the work to fill its tables, a lane stays.
@@ -123,19 +111,7 @@ private Q_SLOTS:
                 }
                 edges.emplace_back(above, anItem(bottom));
             }
-            LayeredGraph g;
-            g.itemCount = items;
-            g.type.assign(next, VertexType::Item);
-            for (int32_t d : dummies) g.type[d] = VertexType::Dummy;
-            g.layer.assign(next, 0);
-            g.width.assign(next, 40);
-            g.height.assign(next, 20);
-            for (int l = 0; l < layerCount; ++l)
-                for (int32_t v : layers[l]) g.layer[v] = l;
-            std::vector<std::pair<int32_t, int32_t>> ups;
-            for (auto [a, b] : edges) ups.emplace_back(b, a);
-            g.down = Adjacency(next, edges);
-            g.up = Adjacency(next, ups);
+            LayeredGraph g = layered(layers, edges, {}, dummies);
             std::vector<int32_t> group(next, -1);
             for (const auto& l : layers)
                 for (size_t i = 1; i < l.size(); ++i)
@@ -151,13 +127,7 @@ private Q_SLOTS:
             QVERIFY(gained >= 0);
             QCOMPARE(countAllCrossings(g), before - gained);
             QVERIFY(groupsTogether(g, group));
-            for (int l = 0; l < layerCount; ++l) {
-                std::vector<int32_t> a = g.layers[l], b = layers[l];
-                std::sort(a.begin(), a.end());
-                std::sort(b.begin(), b.end());
-                QCOMPARE(a, b);
-            }
-            for (int32_t v = 0; v < next; ++v) QCOMPARE(g.layers[g.layer[v]][g.pos[v]], v);
+            QVERIFY(sameVerticesInStep(g, layers));
         }
     }
 };
