@@ -30,10 +30,12 @@ public:
         : g_(g), group_(group), maxDepth_(maxDepth), version_(version) {}
 
     // One pass over every layer beside a gap with crossings; the
-    // crossings it removed. An exchange that gains must gain at one end of
-    // its block, where the end pair's edges cross now; every block is
-    // tried from both its ends, so a pair whose edges cross nothing on
-    // either side need not start one.
+    // crossings it removed. Blocks start from pairs of single units; one
+    // that gains must gain at an end where the end pair's edges cross now,
+    // so a starting pair whose edges cross nothing on either side is
+    // passed over (a gain at the block's far end is tried from there when
+    // that end is a pair of single units too; a block whose ends both span
+    // several units is not tried).
     int64_t pass() {
         int64_t gained = 0;
         const auto layerCount = static_cast<int32_t>(g_.layers.size());

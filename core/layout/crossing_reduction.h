@@ -55,7 +55,7 @@ enum class CandidateStarts { All, DepthFirst, DepthFirstRules };
 // orderLength, graphs of up to 20,000 vertices keep the candidate with the
 // least crossings-plus-length cost (a crossing weighing as much as 5,000 px
 // of horizontal span); otherwise the one with the fewest crossings. Last
-// passes (an exchange, the chain exchange) improve the winner.
+// passes (an exchange, the chain exchange, lane routing) improve the winner.
 // winnerLength, when given: the winner's length as measured before those
 // passes (0 where no order was measured).
 int64_t reduceCrossings(LayeredGraph& g, int sweeps, Progress* progress = nullptr, const OrderLength& orderLength = {},

@@ -32,6 +32,10 @@ public:
     int64_t route(const std::vector<int32_t>& lane) {
         const auto k = static_cast<int32_t>(lane.size());
         if (g_.up[lane.front()].size() != 1 || g_.down[lane.back()].size() != 1) return 0;
+        // A bend point can be the anchor of satellites (a weight read beside
+        // a long edge's end): moving it alone would split its group.
+        for (int32_t d : lane)
+            if (group_[d] >= 0) return 0;
         const int32_t source = g_.up[lane.front()][0], target = g_.down[lane.back()][0];
         const int32_t first = g_.layer[lane.front()];
         // The work: a table per gap, from the source's layer to the target's,

@@ -20,9 +20,11 @@ namespace irscope::layout::detail {
 
 // Reroutes every lane of bend points where that removes crossings, at most
 // maxRounds times over (a round that gains nothing ends it); a lane is not
-// placed inside a group (group as for transposePass). workBudget bounds the
-// cells of the cost tables over all rounds. Updates g.layers and g.pos;
-// returns the crossings removed.
+// placed inside a group, and a lane with a bend point in one (an anchor of
+// satellites) stays (group as for transposePass). workBudget bounds the
+// cells of the cost tables over all rounds (the check for a crossing before
+// a lane's tables, one pass over its layers' edges, is not counted).
+// Updates g.layers and g.pos; returns the crossings removed.
 int64_t rerouteLanes(LayeredGraph& g, const std::vector<int32_t>& group, int maxRounds, int64_t workBudget);
 
 }  // namespace irscope::layout::detail

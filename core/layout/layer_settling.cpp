@@ -41,7 +41,7 @@ void settleLayers(const Adjacency& preds, const Adjacency& succs, const std::vec
         for (int32_t s : succs[v])
             if (!weight[s]) cs.push_back({v, s, 1, edgeWeight});
         if (succs[v].empty())
-            cs.push_back({v, top, -int64_t{layer[v]}, 0});  // an output stays where it is
+            cs.push_back({v, top, -int64_t{layer[v]}, 0});  // an output moves no lower
         else
             cs.push_back({v, bottom, 0, 1});
     }

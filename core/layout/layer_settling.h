@@ -16,8 +16,9 @@
 // Ties: among layerings of the least span, nodes sit as low as they can
 // (each node pulls down with a weight far below one edge's), as sinking
 // does, so a rotary table's chain sits beside the products it feeds; graph
-// outputs stay where sinking put them, just below what they show, or a
-// whole branch ending in a KV-cache output would slide down to its next use.
+// outputs never move lower than sinking put them (just below what they
+// show), or a whole branch ending in a KV-cache output would slide down to
+// its next use.
 #include <cstdint>
 #include <vector>
 

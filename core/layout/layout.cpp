@@ -1,6 +1,7 @@
 #include "core/layout/layout.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <future>
 #include <mutex>
@@ -196,10 +197,16 @@ struct OrderedLayering {
     std::vector<double> x;
     double span = 0;
 
-    // What the candidate pool weighs (candidate_pool.h), to choose between
-    // two layerings' drawings as between two orders. Where lengths do not
-    // decide (no order measured), crossings alone.
-    double cost() const { return static_cast<double>(crossings) * kCrossingWorth + span; }
+    // Whether this drawing beats `other`: by what the candidate pool weighs
+    // (candidate_pool.h), as between two orders, where both were measured;
+    // by crossings alone where either was not (a layering's layered graph
+    // may be past the size that measures, the other's not).
+    bool betterThan(const OrderedLayering& other) const {
+        if (span > 0 && other.span > 0)
+            return static_cast<double>(crossings) * kCrossingWorth + span <
+                   static_cast<double>(other.crossings) * kCrossingWorth + other.span;
+        return crossings < other.crossings;
+    }
 
     // Orders g (crossing_reduction.h), the coordinates of each candidate
     // order measured to choose between them (two may be measured at once).
@@ -226,7 +233,10 @@ struct OrderedLayering {
             starts, &span);
         const std::vector<int32_t> chosen = flat(g);
         for (auto& [ids, xs] : measured)
-            if (ids == chosen) x = std::move(xs);
+            if (ids == chosen) {
+                x = std::move(xs);
+                break;
+            }
     }
 };
 
@@ -267,21 +277,34 @@ LayoutResult computeLayout(const LayoutGraph& graph, const LayoutOptions& option
     if (settled) {
         // The settled layering is ordered on a thread of its own beside the
         // first (its single candidate would otherwise leave the second core
-        // idle), reporting no progress (the first reports for both). The
-        // drawings do not depend on which finishes first.
+        // idle). It reports no progress (the first reports for both) but
+        // hears a cancel: when the first stops, it stops at its next report,
+        // so a cancelled layout does not wait for it. The drawings do not
+        // depend on which finishes first.
         OrderedLayering other{buildLayeredGraph(graph, *settled, options)};
-        auto orderOther = [&] { other.order(options, nullptr, CandidateStarts::DepthFirst); };
+        std::atomic<bool> stop{false};
+        const LayoutProgress stopped = [&stop](double, const char*) { return !stop.load(); };
+        Progress besideProgress(&stopped);
+        auto orderOther = [&] {
+            besideProgress.phase("crossings", 0, 1);
+            other.order(options, &besideProgress, CandidateStarts::DepthFirst);
+        };
         std::future<void> beside;
         try {
             beside = std::async(std::launch::async, orderOther);
         } catch (const std::system_error&) {  // no thread to be had: after the first, on this one
         }
-        best.order(options, &progress, firstStarts);
+        try {
+            best.order(options, &progress, firstStarts);
+        } catch (...) {
+            stop = true;
+            throw;
+        }
         if (beside.valid())
             beside.get();
         else
             orderOther();
-        if (other.cost() < best.cost()) best = std::move(other);
+        if (other.betterThan(best)) best = std::move(other);
     } else {
         best.order(options, &progress, firstStarts);
     }

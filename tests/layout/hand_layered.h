@@ -18,7 +18,9 @@ using irscope::layout::detail::LayeredGraph;
 using irscope::layout::detail::VertexType;
 
 // Vertices listed in `weights` are weights, those in `dummies` bend
-// points; the rest are items.
+// points; the rest are items. (The engine numbers items, then ghosts, then
+// bend points; a hand-built graph may mix them, as the phases under test
+// go by each vertex's type.)
 inline LayeredGraph layered(std::vector<std::vector<int32_t>> layers,
                             const std::vector<std::pair<int32_t, int32_t>>& edges,
                             const std::vector<int32_t>& weights = {}, const std::vector<int32_t>& dummies = {}) {
