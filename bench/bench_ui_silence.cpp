@@ -10,6 +10,9 @@
 // second `irscope NEXT` hands it over: the old document, its values and its
 // run go while the new one loads and is drawn.
 //
+// IRSCOPE_UI_TRACE=1 also prints, per phase, the longest single events the UI
+// thread handled (receiver class, object name, event type).
+//
 // A .pt2 brings its own weights and example inputs; a torch_ir JSON without
 // INPUTS runs on random inputs (seed 0).
 #include <QApplication>
@@ -19,6 +22,8 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <utility>
+#include <vector>
 
 #include "spin_until.h"
 #include "widgets/debugger/debugger_ui.h"
@@ -55,11 +60,51 @@ private:
     qint64 worst_ = 0;
 };
 
+// With IRSCOPE_UI_TRACE set: the longest single events the UI thread
+// handled (outermost notify() calls), by receiver class and event type, so
+// a long silence can be traced to the turn that made it.
+class TracedApplication : public QApplication {
+public:
+    using QApplication::QApplication;
+
+    bool notify(QObject* receiver, QEvent* event) override {
+        if (!trace_) return QApplication::notify(receiver, event);
+        const bool outer = depth_++ == 0;
+        QElapsedTimer t;
+        t.start();
+        const QByteArray what = outer ? QByteArray(receiver->metaObject()->className()) + " " +
+                                            receiver->objectName().toUtf8() + " event " +
+                                            QByteArray::number(static_cast<int>(event->type()))
+                                      : QByteArray();
+        const bool result = QApplication::notify(receiver, event);
+        --depth_;
+        if (outer) {
+            const qint64 ms = t.elapsed();
+            if (ms >= 10) longest_.push_back({ms, what});
+        }
+        return result;
+    }
+    // Prints and forgets the longest events since the last call.
+    void report(const char* phase) {
+        if (!trace_) return;
+        std::sort(longest_.begin(), longest_.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+        for (size_t i = 0; i < std::min<size_t>(longest_.size(), 5); ++i)
+            std::printf("    %s: %4lld ms  %s\n", phase, static_cast<long long>(longest_[i].first),
+                        longest_[i].second.constData());
+        longest_.clear();
+    }
+
+private:
+    const bool trace_ = !qEnvironmentVariableIsEmpty("IRSCOPE_UI_TRACE");
+    int depth_ = 0;
+    std::vector<std::pair<qint64, QByteArray>> longest_;
+};
+
 }  // namespace
 
 int main(int argc, char** argv) {
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
-    QApplication app(argc, argv);
+    TracedApplication app(argc, argv);
     QStringList args = app.arguments().mid(1);
     QString next;
     if (const qsizetype at = args.indexOf(QStringLiteral("--then")); at >= 0 && at + 1 < args.size()) {
@@ -83,10 +128,16 @@ int main(int argc, char** argv) {
     wall.start();
     bool loaded = false;
     QObject::connect(s, &GraphSession::graphLoaded, [&] { loaded = true; });
+    QElapsedTimer call;
+    call.start();
     window.openFile(args[0]);
+    const qint64 openCall = call.elapsed();
     if (!spinUntil([&] { return loaded && c->isIdle(); }, 600000)) return 1;
     std::printf("%-28s %8lld ms   longest UI silence %5lld ms\n", "open (layout, archive loads)",
                 static_cast<long long>(wall.elapsed()), static_cast<long long>(silence.stop()));
+    if (!qEnvironmentVariableIsEmpty("IRSCOPE_UI_TRACE"))
+        std::printf("    open: %4lld ms  the openFile call itself\n", static_cast<long long>(openCall));
+    app.report("open");
 
     if (args.size() > 1) {
         silence.start();
@@ -96,6 +147,7 @@ int main(int argc, char** argv) {
         if (!spinUntil([&] { return c->isIdle(); }, 600000)) return 1;
         std::printf("%-28s %8lld ms   longest UI silence %5lld ms\n", "load weights",
                     static_cast<long long>(wall.elapsed()), static_cast<long long>(silence.stop()));
+        app.report("load");
     }
     if (!c->values()->missing().empty()) c->values()->setAllInputSources(irscope::exec::InputSource::Random);
     spinUntil([&] { return c->isIdle(); }, 600000);

@@ -73,6 +73,11 @@ ModulesPanel::ModulesPanel(GraphSession* session, QWidget* parent)
     // numbers took a 400 px dock, and every module name read "e…s".
     for (int c = ModuleTreeModel::Kind; c < ModuleTreeModel::ColumnCount; ++c)
         view_->header()->setSectionResizeMode(c, QHeaderView::Interactive);
+    // Fitting reads the first 1,000 rows of a column by default, through the
+    // style, for every column: on a 100,000-node LLM's module tree that was
+    // the longest part of the UI thread's turns while it opens. A hundred
+    // rows show the widths as well (the value tables do the same).
+    view_->header()->setResizeContentsPrecision(100);
     // The sizes (weights, parameters) are hidden at first: the dock shares the
     // right column, and the names come first. The header's context menu shows
     // any column (Qt Creator's and Visual Studio's tree views do the same);
