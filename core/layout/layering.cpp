@@ -76,9 +76,14 @@ struct DownwardAdjacency {
     Adjacency preds, succs;
 };
 
-// Also marks in edgeReversed the edges that point against the order.
-DownwardAdjacency downwardAdjacency(const LayoutGraph& graph, const std::vector<int32_t>& topoPos,
-                                    std::vector<char>& edgeReversed) {
+// Marks in edgeReversed the edges that point against the order.
+void markReversed(const LayoutGraph& graph, const std::vector<int32_t>& topoPos, std::vector<char>& edgeReversed) {
+    for (size_t e = 0; e < graph.edges.size(); ++e)
+        edgeReversed[e] = topoPos[graph.edges[e].source] > topoPos[graph.edges[e].target] ? 1 : 0;
+}
+
+// The downward adjacency of the edges as edgeReversed orients them.
+DownwardAdjacency downwardAdjacency(const LayoutGraph& graph, const std::vector<char>& edgeReversed) {
     const auto n = static_cast<int32_t>(graph.nodes.size());
     const auto m = static_cast<int32_t>(graph.edges.size());
     std::vector<std::pair<int32_t, int32_t>> down, up;
@@ -88,14 +93,19 @@ DownwardAdjacency downwardAdjacency(const LayoutGraph& graph, const std::vector<
         const auto& ed = graph.edges[e];
         if (ed.source == ed.target) continue;
         int32_t a = ed.source, b = ed.target;
-        if (topoPos[a] > topoPos[b]) {
-            std::swap(a, b);
-            edgeReversed[e] = 1;
-        }
+        if (edgeReversed[e]) std::swap(a, b);
         down.emplace_back(a, b);
         up.emplace_back(b, a);
     }
     return {Adjacency(n, up), Adjacency(n, down)};
+}
+
+// A weight item is placed relative to its consumer only if nothing feeds it.
+std::vector<char> weightItems(const LayoutGraph& graph, const DownwardAdjacency& adj) {
+    const auto n = static_cast<int32_t>(graph.nodes.size());
+    std::vector<char> weight(n, 0);
+    for (int32_t v = 0; v < n; ++v) weight[v] = isSatellite(graph.nodes[v]) && adj.preds[v].empty();
+    return weight;
 }
 
 // Longest path over non-weight edges; a node fed by a weight needs a layer above it.
@@ -146,7 +156,7 @@ void placeWeights(const DownwardAdjacency& adj, const std::vector<char>& weight,
 
 }  // namespace
 
-Layering assignLayers(const LayoutGraph& graph, LayerSpan span) {
+Layering assignLayers(const LayoutGraph& graph) {
     const auto n = static_cast<int32_t>(graph.nodes.size());
     const auto m = static_cast<int32_t>(graph.edges.size());
     Layering out;
@@ -155,15 +165,24 @@ Layering assignLayers(const LayoutGraph& graph, LayerSpan span) {
     if (n == 0) return out;
 
     const TopologicalOrder topo = topologicalOrder(graph);
-    const DownwardAdjacency adj = downwardAdjacency(graph, topo.topoPos, out.edgeReversed);
-    // A weight item is placed relative to its consumer only if nothing feeds it.
-    std::vector<char> weight(n, 0);
-    for (int32_t v = 0; v < n; ++v) weight[v] = isSatellite(graph.nodes[v]) && adj.preds[v].empty();
+    markReversed(graph, topo.topoPos, out.edgeReversed);
+    const DownwardAdjacency adj = downwardAdjacency(graph, out.edgeReversed);
+    const std::vector<char> weight = weightItems(graph, adj);
 
     longestPathLayers(topo.order, adj, weight, out.layer);
     pullConstantSubgraphsDown(graph, topo.order, adj, weight, out.layer);
     sinkTowardConsumers(topo.order, adj.preds, adj.succs, weight, out.layer);
-    if (span == LayerSpan::Settled) settleLayers(adj.preds, adj.succs, weight, out.layer);
+    placeWeights(adj, weight, out.layer);
+    out.layerCount = 1 + *std::max_element(out.layer.begin(), out.layer.end());
+    return out;
+}
+
+Layering settleLayering(const LayoutGraph& graph, const Layering& sunk) {
+    Layering out = sunk;
+    if (graph.nodes.empty()) return out;
+    const DownwardAdjacency adj = downwardAdjacency(graph, out.edgeReversed);
+    const std::vector<char> weight = weightItems(graph, adj);
+    settleLayers(adj.preds, adj.succs, weight, out.layer);
     placeWeights(adj, weight, out.layer);
     out.layerCount = 1 + *std::max_element(out.layer.begin(), out.layer.end());
     return out;

@@ -9,7 +9,6 @@
 //    just above its highest consumer (layer_sinking.h): graph inputs read
 //    once deep in the graph, side branches; a bounded step towards the
 //    shortest total edge span that dot's network simplex finds;
-//  - on request, settled to the least total edge span (layer_settling.h);
 //  - each weight item sits in the layer just above its (first) consumer, so
 //    a weight never stretches across the graph.
 // Cycles (malformed input) are broken deterministically: edges that go
@@ -27,11 +26,12 @@ struct Layering {
     int32_t layerCount = 0;
 };
 
-// Sunk: longest path and sinking (the first layering every graph gets).
-// Settled: then the least total edge span (a second layering the layout
-// may try, see layout.cpp).
-enum class LayerSpan { Sunk, Settled };
+// The layering every graph gets (longest path and sinking, above).
+Layering assignLayers(const LayoutGraph& graph);
 
-Layering assignLayers(const LayoutGraph& graph, LayerSpan span = LayerSpan::Sunk);
+// A second layering the layout may try (layout.cpp): `sunk` (what
+// assignLayers gave) settled to the least total edge span
+// (layer_settling.h), the same edges reversed, weights placed again.
+Layering settleLayering(const LayoutGraph& graph, const Layering& sunk);
 
 }  // namespace irscope::layout::detail

@@ -264,7 +264,7 @@ LayoutResult computeLayout(const LayoutGraph& graph, const LayoutOptions& option
     std::optional<Layering> settled;
     CandidateStarts firstStarts = CandidateStarts::All;
     if (vc >= kShorterLayeringVertices && vc <= kSettledVertices) {
-        settled = assignLayers(graph, LayerSpan::Settled);
+        settled = settleLayering(graph, layering);
         if (settled->layer == layering.layer)
             settled.reset();
         else if (vc < kSecondLayeringVertices) {

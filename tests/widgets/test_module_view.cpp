@@ -147,6 +147,8 @@ private slots:
         dock->show();
         dock->raise();
         QTest::qWait(50);
+        if (qEnvironmentVariableIsSet("IRSCOPE_SHOT_DIR"))  // to look at the dock's fitted columns
+            dock->grab().save(qEnvironmentVariable("IRSCOPE_SHOT_DIR") + QStringLiteral("/modules_dock.png"));
         const QModelIndex mlp = panel->viewIndexOf(module("layers.2.mlp"));
         QVERIFY(mlp.isValid());
         tree->scrollTo(mlp);
