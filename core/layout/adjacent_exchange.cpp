@@ -8,18 +8,6 @@
 
 namespace irscope::layout::detail {
 
-namespace {
-
-constexpr int kTransposePasses = 8;  // per visit of a layer
-
-// The crossings between the edges of two neighbours u and v to one
-// neighbour layer, u's ends A and v's ends B (both sorted): `now` with u
-// left of v (pairs a > b), `swapped` with v left of u (pairs b > a). One
-// merge counts both (the exchange pass asks for both of every pair).
-struct PairCrossings {
-    int64_t now = 0, swapped = 0;
-};
-
 PairCrossings pairCrossings(std::span<const int32_t> a, std::span<const int32_t> b) {
     PairCrossings c;
     size_t below = 0, notAbove = 0;  // ends in B < x, and <= x
@@ -33,6 +21,10 @@ PairCrossings pairCrossings(std::span<const int32_t> a, std::span<const int32_t>
     }
     return c;
 }
+
+namespace {
+
+constexpr int kTransposePasses = 8;  // per visit of a layer
 
 // The sorted ends of the layer's vertices, above and below (TransposeScratch).
 class LayerEnds {

@@ -9,12 +9,22 @@
 // sweeps' local minima stayed (an op with a weight on the wrong side of an
 // island of sixteen expert weights: 33 crossings on a MoE layer).
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "core/layout/layered_graph.h"
 #include "core/layout/progress.h"
 
 namespace irscope::layout::detail {
+
+// The crossings between the edges of two neighbours (vertices or units)
+// to one neighbour layer, the left one's ends A and the right one's ends B
+// (positions there, both sorted): `now` as they stand (pairs a > b),
+// `swapped` with the two exchanged (pairs b > a). One merge counts both.
+struct PairCrossings {
+    int64_t now = 0, swapped = 0;
+};
+PairCrossings pairCrossings(std::span<const int32_t> a, std::span<const int32_t> b);
 
 // Crossings between layer l and l + 1, for every l.
 std::vector<int64_t> layerGaps(const LayeredGraph& g);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <utility>
 
+#include "core/layout/adjacent_exchange.h"
 #include "core/layout/crossing_count.h"
 
 namespace irscope::layout::detail {
@@ -107,32 +108,20 @@ private:
     }
 
     // How the crossings of the pair's edges on one side (dir) change when
-    // its two units trade places: pairs of ends that cross afterwards less
-    // those that cross now.
+    // its two units trade places (adjacent_exchange.h's pairCrossings).
     int64_t exchangeDelta(int32_t l, const Pair& pair, int dir) {
-        const auto [now, after] = crossings(l, pair, dir);
-        return after - now;
+        const PairCrossings c = crossings(l, pair, dir);
+        return c.swapped - c.now;
     }
 
-    int64_t crossingsNow(int32_t l, const Pair& pair, int dir) { return crossings(l, pair, dir).first; }
+    int64_t crossingsNow(int32_t l, const Pair& pair, int dir) { return crossings(l, pair, dir).now; }
 
-    // Crossings among the pair's edges on one side, as they are and with
-    // the units exchanged.
-    std::pair<int64_t, int64_t> crossings(int32_t l, const Pair& pair, int dir) {
+    PairCrossings crossings(int32_t l, const Pair& pair, int dir) {
         const int32_t next = l + dir;
-        if (next < 0 || next >= static_cast<int32_t>(g_.layers.size())) return {0, 0};
+        if (next < 0 || next >= static_cast<int32_t>(g_.layers.size())) return {};
         ends(l, pair.left, dir, leftEnds_);
         ends(l, pair.right, dir, rightEnds_);
-        int64_t now = 0, after = 0;
-        // Both sorted: count by merging.
-        size_t below = 0, atOrBelow = 0;
-        for (int32_t e : leftEnds_) {
-            while (below < rightEnds_.size() && rightEnds_[below] < e) ++below;
-            while (atOrBelow < rightEnds_.size() && rightEnds_[atOrBelow] <= e) ++atOrBelow;
-            now += static_cast<int64_t>(below);                            // right's ends left of this one
-            after += static_cast<int64_t>(rightEnds_.size() - atOrBelow);  // right's ends right of it
-        }
-        return {now, after};
+        return pairCrossings(leftEnds_, rightEnds_);
     }
 
     void ends(int32_t l, Span s, int dir, std::vector<int32_t>& out) const {
