@@ -17,7 +17,7 @@ constexpr int64_t kSettleWorkPerNode = 2000;
 }  // namespace
 
 void settleLayers(const Adjacency& preds, const Adjacency& succs, const std::vector<char>& weight,
-                  std::vector<int32_t>& layer) {
+                  const FanOutGaps& gap, std::vector<int32_t>& layer) {
     const auto n = static_cast<int32_t>(layer.size());
     if (n == 0) return;
     // Two extra nodes: `top` (layer 0, what every source hangs below) and
@@ -39,7 +39,7 @@ void settleLayers(const Adjacency& preds, const Adjacency& succs, const std::vec
         needsRoom[v] = fedByWeight;
         if (!fedByNode) cs.push_back({top, v, fedByWeight ? 1 : 0, 0});
         for (int32_t s : succs[v])
-            if (!weight[s]) cs.push_back({v, s, 1, edgeWeight});
+            if (!weight[s]) cs.push_back({v, s, gap(v, s), edgeWeight});
         if (succs[v].empty())
             cs.push_back({v, top, -int64_t{layer[v]}, 0});  // an output moves no lower
         else

@@ -23,15 +23,16 @@
 #include <vector>
 
 #include "core/layout/adjacency.h"
+#include "core/layout/fan_out_gaps.h"
 
 namespace irscope::layout::detail {
 
 // preds/succs: the downward adjacency; weight: nodes placed later just above
 // their consumer (neither their layer nor their edges count; a node they feed
-// needs layer 1 at least). layer: the sunk layering, replaced by the settled
-// one (the top layer 0 again). Work grows with the graph's size times the
+// needs layer 1 at least); gap: each edge's least span. layer: the sunk
+// layering, replaced by the settled one (the top layer 0 again). Work grows with the graph's size times the
 // pivots; callers run it on graphs of up to about 20,000 nodes.
 void settleLayers(const Adjacency& preds, const Adjacency& succs, const std::vector<char>& weight,
-                  std::vector<int32_t>& layer);
+                  const FanOutGaps& gap, std::vector<int32_t>& layer);
 
 }  // namespace irscope::layout::detail

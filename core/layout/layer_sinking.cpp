@@ -12,7 +12,7 @@ constexpr int kMaxPasses = 4;  // a pass moves every chain that can move; later 
 }  // namespace
 
 void sinkTowardConsumers(const std::vector<int32_t>& order, const Adjacency& preds, const Adjacency& succs,
-                         const std::vector<char>& weight, std::vector<int32_t>& layer) {
+                         const std::vector<char>& weight, const FanOutGaps& gap, std::vector<int32_t>& layer) {
     for (int pass = 0; pass < kMaxPasses; ++pass) {
         bool moved = false;
         for (auto it = order.rbegin(); it != order.rend(); ++it) {
@@ -22,9 +22,9 @@ void sinkTowardConsumers(const std::vector<int32_t>& order, const Adjacency& pre
             for (int32_t u : preds[v]) above += weight[u] ? 0 : 1;
             if (above > static_cast<int32_t>(succs[v].size())) continue;
             int32_t lowest = INT32_MAX;
-            for (int32_t s : succs[v]) lowest = std::min(lowest, layer[s]);
-            if (lowest - 1 > layer[v]) {
-                layer[v] = lowest - 1;
+            for (int32_t s : succs[v]) lowest = std::min(lowest, layer[s] - gap(v, s));
+            if (lowest > layer[v]) {
+                layer[v] = lowest;
                 moved = true;
             }
         }

@@ -20,13 +20,14 @@
 #include <vector>
 
 #include "core/layout/adjacency.h"
+#include "core/layout/fan_out_gaps.h"
 
 namespace irscope::layout::detail {
 
 // order: nodes in topological order; preds/succs: the downward adjacency;
 // weight: nodes placed later just above their consumer (their layer is not
-// read). Updates layer in place.
+// read); gap: each edge's least span. Updates layer in place.
 void sinkTowardConsumers(const std::vector<int32_t>& order, const Adjacency& preds, const Adjacency& succs,
-                         const std::vector<char>& weight, std::vector<int32_t>& layer);
+                         const std::vector<char>& weight, const FanOutGaps& gap, std::vector<int32_t>& layer);
 
 }  // namespace irscope::layout::detail

@@ -4,6 +4,7 @@
 #include <deque>
 #include <utility>
 
+#include "core/layout/fan_out_gaps.h"
 #include "core/layout/layer_settling.h"
 #include "core/layout/layer_sinking.h"
 
@@ -108,13 +109,14 @@ std::vector<char> weightItems(const LayoutGraph& graph, const DownwardAdjacency&
     return weight;
 }
 
-// Longest path over non-weight edges; a node fed by a weight needs a layer above it.
+// Longest path over non-weight edges (each at least its gap); a node fed
+// by a weight needs a layer above it.
 void longestPathLayers(const std::vector<int32_t>& order, const DownwardAdjacency& adj, const std::vector<char>& weight,
-                       std::vector<int32_t>& layer) {
+                       const FanOutGaps& gap, std::vector<int32_t>& layer) {
     for (int32_t v : order) {
         if (weight[v]) continue;
         int32_t l = 0;
-        for (int32_t u : adj.preds[v]) l = std::max(l, weight[u] ? 1 : layer[u] + 1);
+        for (int32_t u : adj.preds[v]) l = std::max(l, weight[u] ? 1 : layer[u] + gap(u, v));
         layer[v] = l;
     }
 }
@@ -125,7 +127,7 @@ void longestPathLayers(const std::vector<int32_t>& order, const DownwardAdjacenc
 // nearest consumer, so a chain like index -> unsqueeze sits just above
 // the op it feeds instead of at the top with a long lane down.
 void pullConstantSubgraphsDown(const LayoutGraph& graph, const std::vector<int32_t>& order,
-                               const DownwardAdjacency& adj, const std::vector<char>& weight,
+                               const DownwardAdjacency& adj, const std::vector<char>& weight, const FanOutGaps& gap,
                                std::vector<int32_t>& layer) {
     std::vector<char> constant(graph.nodes.size(), 0);
     for (int32_t v : order) {
@@ -138,8 +140,8 @@ void pullConstantSubgraphsDown(const LayoutGraph& graph, const std::vector<int32
         const int32_t v = *it;
         if (!constant[v] || adj.succs[v].empty()) continue;
         int32_t lowest = INT32_MAX;
-        for (int32_t s : adj.succs[v]) lowest = std::min(lowest, layer[s]);
-        layer[v] = std::max(layer[v], lowest - 1);
+        for (int32_t s : adj.succs[v]) lowest = std::min(lowest, layer[s] - gap(v, s));
+        layer[v] = std::max(layer[v], lowest);
     }
 }
 
@@ -169,9 +171,16 @@ Layering assignLayers(const LayoutGraph& graph) {
     const DownwardAdjacency adj = downwardAdjacency(graph, out.edgeReversed);
     const std::vector<char> weight = weightItems(graph, adj);
 
-    longestPathLayers(topo.order, adj, weight, out.layer);
-    pullConstantSubgraphsDown(graph, topo.order, adj, weight, out.layer);
-    sinkTowardConsumers(topo.order, adj.preds, adj.succs, weight, out.layer);
+    auto layOut = [&](const FanOutGaps& gap) {
+        longestPathLayers(topo.order, adj, weight, gap, out.layer);
+        pullConstantSubgraphsDown(graph, topo.order, adj, weight, gap, out.layer);
+        sinkTowardConsumers(topo.order, adj.preds, adj.succs, weight, gap, out.layer);
+    };
+    // Without gaps first, to find the ops whose weight-fed consumers share
+    // the layer below them; again with their gaps where there are any.
+    layOut(FanOutGaps{});
+    out.gaps = FanOutGaps(adj.preds, adj.succs, weight, out.layer);
+    if (out.gaps.any()) layOut(out.gaps);
     placeWeights(adj, weight, out.layer);
     out.layerCount = 1 + *std::max_element(out.layer.begin(), out.layer.end());
     return out;
@@ -182,7 +191,7 @@ Layering settleLayering(const LayoutGraph& graph, const Layering& sunk) {
     if (graph.nodes.empty()) return out;
     const DownwardAdjacency adj = downwardAdjacency(graph, out.edgeReversed);
     const std::vector<char> weight = weightItems(graph, adj);
-    settleLayers(adj.preds, adj.succs, weight, out.layer);
+    settleLayers(adj.preds, adj.succs, weight, out.gaps, out.layer);
     placeWeights(adj, weight, out.layer);
     out.layerCount = 1 + *std::max_element(out.layer.begin(), out.layer.end());
     return out;

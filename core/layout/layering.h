@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "core/layout/fan_out_gaps.h"
 #include "core/layout/layout_graph.h"
 
 namespace irscope::layout::detail {
@@ -24,6 +25,7 @@ struct Layering {
     std::vector<int32_t> layer;      // per node
     std::vector<char> edgeReversed;  // per edge: drawn upward in the input order
     int32_t layerCount = 0;
+    FanOutGaps gaps;  // the least span of each edge (fan_out_gaps.h)
 };
 
 // The layering every graph gets (longest path and sinking, above).

@@ -67,21 +67,49 @@ private Q_SLOTS:
         QCOMPARE(centerX(r, x), centerX(r, a));  // the main chain stays straight
     }
 
-    void qkvProjectionsCrossOnce() {
-        // A norm output feeding q, k, v linears, one weight each: whatever the
-        // order, the middle weight crosses one of the norm's edges, so the
-        // optimum is 1 (the old all-right placement made 3).
+    void qkvProjectionsDoNotCross() {
+        // A norm output feeding q, k, v linears, one weight each. With the
+        // linears one layer below the norm, beside the weights, the middle
+        // weight would cross one of the norm's edges whatever the order;
+        // one layer further down (fan_out_gaps.h) the norm's edges bend
+        // between the weights and nothing crosses.
         LayoutGraph g;
         const int32_t x = g.addNode(box("x", ItemKind::GraphInput));
         const int32_t n = g.addNode(box("norm"));
         addEdge(g, x, n);
+        std::vector<int32_t> linears, weights;
         for (const char* name : {"q", "k", "v"}) {
             const int32_t lin = g.addNode(box(name));
             const int32_t w = g.addNode(box("w", ItemKind::Parameter));
             addEdge(g, n, lin);
             addEdge(g, w, lin, EdgeStyle::Dashed);
+            linears.push_back(lin);
+            weights.push_back(w);
         }
-        QCOMPARE(computeLayout(g).stats.crossings, 1);
+        const auto r = computeLayout(g);
+        QCOMPARE(r.stats.crossings, 0);
+        for (size_t i = 0; i < linears.size(); ++i) {
+            QCOMPARE(r.items[linears[i]].layer, r.items[n].layer + 2);
+            QCOMPARE(r.items[weights[i]].layer, r.items[n].layer + 1);
+        }
+    }
+
+    void twoWeightFedConsumersKeepOneLayer() {
+        // Two consumers with weights: each one's weight goes on its outer
+        // side, nothing crosses, so no layer is added.
+        LayoutGraph g;
+        const int32_t n = g.addNode(box("norm"));
+        std::vector<int32_t> linears;
+        for (const char* name : {"q", "k"}) {
+            const int32_t lin = g.addNode(box(name));
+            const int32_t w = g.addNode(box("w", ItemKind::Parameter));
+            addEdge(g, n, lin);
+            addEdge(g, w, lin, EdgeStyle::Dashed);
+            linears.push_back(lin);
+        }
+        const auto r = computeLayout(g);
+        QCOMPARE(r.stats.crossings, 0);
+        for (int32_t lin : linears) QCOMPARE(r.items[lin].layer, r.items[n].layer + 1);
     }
 
     void tiedWeightsSplitAroundTheActivation() {

@@ -35,14 +35,17 @@ namespace {
 
 constexpr double kLengthFactor = 1.25;
 // Held-out families, in sum (heldOutFamiliesAgainstDot): today's level
-// with some room. MoE decode steps: drawn on the settled layering where it
-// is shorter (layer_settling.h), 0.81x dot's crossings (1.004x on the sunk
-// layering alone). Rotary decode steps: with the chain exchange, lane
-// routing and, from 500 vertices, the settled layering beside the sunk
-// one, 0.90x (1.14x without them).
-constexpr double kHeldOutCrossingFactor = 1.2;
-constexpr double kHeldOutMoeStepCrossingFactor = 0.9;
-constexpr double kHeldOutRotaryCrossingFactor = 1.0;
+// with some room. MoE decode steps: 0.79x dot's crossings (1.004x on the
+// sunk layering alone, 0.81x with the settled layering where it is
+// shorter, layer_settling.h, then the fan-out gaps, fan_out_gaps.h).
+// Rotary decode steps: 0.60x (1.14x before the chain exchange, lane
+// routing and the settled layering, 0.90x before the fan-out gaps). ViTs:
+// none, where dot draws two per attention block (with the fan-out gaps;
+// before them, as many as dot). U-Nets: none, as dot.
+constexpr double kHeldOutCrossingFactor = 1.0;
+constexpr double kHeldOutMoeStepCrossingFactor = 0.85;
+constexpr double kHeldOutRotaryCrossingFactor = 0.7;
+constexpr double kHeldOutViTCrossingFactor = 0.2;
 constexpr double kHeldOutLengthFactor = 1.2;
 
 const std::string kDir = std::string(IRSCOPE_TEST_DATA) + "/layout/";
@@ -141,6 +144,8 @@ private Q_SLOTS:
             QString why;
             QVERIFY2(noOverlaps(r, &why), qPrintable(QString::fromStdString(name) + ": " + why));
             const DrawingMetrics m = measureDrawing(g, drawingOf(r));
+            qInfo("%s: crossings %lld (dot %lld), edge length x%.3f", name.c_str(), static_cast<long long>(m.crossings),
+                  dotCrossings, m.edgeLength / dotLength);
             Family& fam = families[name.substr(name.find('_') + 1)];  // gen003_moe_step -> moe_step
             fam.ours += m.crossings;
             fam.dot += dotCrossings;
@@ -159,6 +164,7 @@ private Q_SLOTS:
             qInfo("%s", qPrintable(numbers));
             const double factor = name == "moe_step"    ? kHeldOutMoeStepCrossingFactor
                                   : name == "llama_rot" ? kHeldOutRotaryCrossingFactor
+                                  : name == "vit"       ? kHeldOutViTCrossingFactor
                                                         : kHeldOutCrossingFactor;
             QVERIFY2(static_cast<double>(fam.ours) <= factor * static_cast<double>(fam.dot) + 1, qPrintable(numbers));
             QVERIFY2(meanLength <= kHeldOutLengthFactor, qPrintable(numbers));

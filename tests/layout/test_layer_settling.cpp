@@ -36,9 +36,9 @@ struct Dag {
     std::vector<int32_t> settled(std::vector<int32_t> layer) const {
         if (weight.empty()) {
             const std::vector<char> none(n, 0);
-            settleLayers(preds(), succs(), none, layer);
+            settleLayers(preds(), succs(), none, FanOutGaps{}, layer);
         } else {
-            settleLayers(preds(), succs(), weight, layer);
+            settleLayers(preds(), succs(), weight, FanOutGaps{}, layer);
         }
         return layer;
     }
