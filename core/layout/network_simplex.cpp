@@ -258,7 +258,11 @@ private:
 
     // Postorder numbers for the subtree of v (its parent constraint
     // `parentEdge`), starting at `low`. Returns the nodes in postorder
-    // (children before parents) through `order` when given.
+    // (children before parents) through `order` when given. Without
+    // `order`, a child's subtree that already has this parent constraint
+    // and this low number is kept as it is (as Graphviz's dfs_range does):
+    // its shape did not change (exchange() marks the nodes whose shape may
+    // have, low -1), so its numbers would come out the same.
     void number(int32_t v, int32_t parentEdge, int32_t low, std::vector<int32_t>* order = nullptr) {
         if (byLim_.size() != static_cast<size_t>(n_)) {
             byLim_.assign(n_, 0);
@@ -277,6 +281,10 @@ private:
                 const int32_t e = treeList_[treeStart_[f.node] + f.next++];
                 if (e == parent_[f.node]) continue;
                 const int32_t w = at(e).tail == f.node ? at(e).head : at(e).tail;
+                if (order == nullptr && parent_[w] == e && low_[w] == counter) {
+                    counter = lim_[w] + 1;
+                    continue;
+                }
                 parent_[w] = e;
                 low_[w] = counter;
                 stack.push_back({w, 0});
@@ -287,6 +295,16 @@ private:
             ++counter;
             if (order != nullptr) order->push_back(f.node);
             stack.pop_back();
+        }
+    }
+
+    // Marks the nodes from v up to (not including) `top` as renumbered
+    // (low -1), by the parent constraints as they are.
+    void invalidatePath(int32_t v, int32_t top) {
+        while (v != top) {
+            low_[v] = -1;
+            const int32_t e = parent_[v];
+            v = at(e).tail == v ? at(e).head : at(e).tail;
         }
     }
 
@@ -508,10 +526,15 @@ private:
         cut_[enter] = -cutValue;
         cut_[leave] = 0;
         noteCut(enter);
+        // The nodes whose subtrees change: the paths from enter's ends up
+        // to lca (they pass leave's ends), before the tree changes.
+        const int32_t lcaLow = low_[lca];
+        invalidatePath(at(enter).tail, lca);
+        invalidatePath(at(enter).head, lca);
         removeFromTree(leave);
         addToTree(enter);
-        work += lim_[lca] - low_[lca] + 1;
-        number(lca, parent_[lca], low_[lca]);
+        work += lim_[lca] - lcaLow + 1;
+        number(lca, parent_[lca], lcaLow);
     }
 };
 
