@@ -13,26 +13,17 @@
 #include "core/layout/layering.h"
 #include "core/layout/layout.h"
 #include "core/layout/long_edges.h"
+#include "layout/hand_built_graph.h"
 #include "layout/hand_layered.h"
 
 using namespace irscope::layout;
 using namespace irscope::layout::detail;
+using hand_built_graph::addEdge;
+using hand_built_graph::box;
 using hand_layered::layered;
 
 namespace {
 
-LayoutNode box(const char* name, ItemKind kind = ItemKind::Op) {
-    LayoutNode n;
-    n.name = name;
-    n.kind = kind;
-    n.width = 80;
-    n.height = 36;
-    n.lines = {name};
-    return n;
-}
-int32_t addEdge(LayoutGraph& g, int32_t s, int32_t t, EdgeStyle style = EdgeStyle::Solid) {
-    return g.addEdge({s, t, style, "", -1});
-}
 double centerX(const LayoutResult& r, int32_t i) { return r.items[i].rect.center().x; }
 
 }  // namespace

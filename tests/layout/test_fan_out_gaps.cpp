@@ -11,25 +11,14 @@
 
 #include "core/layout/layering.h"
 #include "core/layout/layout.h"
+#include "layout/hand_built_graph.h"
 
 using namespace irscope::layout;
 using namespace irscope::layout::detail;
+using hand_built_graph::addEdge;
+using hand_built_graph::box;
 
 namespace {
-
-LayoutNode box(const char* name, ItemKind kind = ItemKind::Op) {
-    LayoutNode n;
-    n.name = name;
-    n.kind = kind;
-    n.width = 80;
-    n.height = 36;
-    n.lines = {name};
-    return n;
-}
-
-void addEdge(LayoutGraph& g, int32_t s, int32_t t, EdgeStyle style = EdgeStyle::Solid) {
-    g.addEdge({s, t, style, "", -1});
-}
 
 // A linear reading `from`, with a weight and a bias.
 int32_t projection(LayoutGraph& g, int32_t from, const char* name) {
