@@ -11,10 +11,16 @@ FanOutGaps::FanOutGaps(const Adjacency& preds, const Adjacency& succs, const std
         if (weight[v]) continue;
         for (int32_t u : preds[v]) weightFed_[v] = weightFed_[v] || weight[u];
     }
+    // Consumers, not edges: an op reading v twice (x * x) counts once.
+    std::vector<int32_t> countedFor(n, -1);
     for (int32_t v = 0; v < n; ++v) {
         if (weight[v]) continue;
         int32_t fed = 0;
-        for (int32_t s : succs[v]) fed += weightFed_[s] && layer[s] == layer[v] + 1 ? 1 : 0;
+        for (int32_t s : succs[v]) {
+            if (!weightFed_[s] || layer[s] != layer[v] + 1 || countedFor[s] == v) continue;
+            countedFor[s] = v;
+            ++fed;
+        }
         spread_[v] = fed >= kGapFanOut;
     }
 }

@@ -3,8 +3,9 @@
 // Pure, deterministic (same input -> bit-identical output) and near-linear:
 //   layering (longest path, side branches sunk towards their consumers,
 //      weights just above their consumer, a layer more below an op that
-//      feeds three or more weight-fed ops; up to 20k vertices also a second
-//      layering of least total span, and the cheaper drawing of the two kept)
+//      feeds three or more weight-fed ops; from 500 to 20k vertices also a
+//      second layering of least total span, and the cheaper drawing of the
+//      two kept)
 //   -> long edges (ghost proxies for far high-fan-out sources, dummies for the rest)
 //   -> crossing reduction (barycenter sweeps, weights split around their
 //      anchor, adjacent exchange of vertices and groups; Fenwick-tree

@@ -527,7 +527,10 @@ private:
         cut_[leave] = 0;
         noteCut(enter);
         // The nodes whose subtrees change: the paths from enter's ends up
-        // to lca (they pass leave's ends), before the tree changes.
+        // to lca, before the tree changes (leave's ends are on them, or one
+        // is lca, which is numbered again whole). The work counted is lca's
+        // whole subtree, as before the unchanged subtrees were skipped, so
+        // the budget stops a run where it always did.
         const int32_t lcaLow = low_[lca];
         invalidatePath(at(enter).tail, lca);
         invalidatePath(at(enter).head, lca);

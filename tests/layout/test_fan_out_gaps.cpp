@@ -78,6 +78,22 @@ private Q_SLOTS:
         QCOMPARE(l.layer[b], l.layer[norm] + 1);
     }
 
+    void aConsumerReadingTwiceCountsOnce() {
+        // norm feeds a linear twice (as x * x would) and a second linear
+        // once: two weight-fed consumers, so no gap, though three edges.
+        LayoutGraph g;
+        const int32_t x = g.addNode(box("x", ItemKind::GraphInput));
+        const int32_t norm = g.addNode(box("layer_norm"));
+        addEdge(g, x, norm);
+        const int32_t a = projection(g, norm, "a");
+        addEdge(g, norm, a);
+        const int32_t b = projection(g, norm, "b");
+        const Layering l = assignLayers(g);
+        QVERIFY(!l.gaps.any());
+        QCOMPARE(l.layer[a], l.layer[norm] + 1);
+        QCOMPARE(l.layer[b], l.layer[norm] + 1);
+    }
+
     void consumersAtDifferentDepthsGetNoGap() {
         // An encoder output read by three cross-attention projections, each
         // beside a decoder chain that reaches it at a different depth: only
