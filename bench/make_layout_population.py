@@ -27,9 +27,14 @@ Families (each configuration drawn from the seed):
   vit      vision transformers: patch embedding convolution, class token,
            learned positions, pre-norm encoder layers;
   unet     U-Nets: convolutions down, transposed convolutions up, each
-           level's features concatenated back in (the skips).
+           level's features concatenated back in (the skips);
+  bert     BERT encoders as Hugging Face writes them: separate q, k, v
+           projections with biases, post-norm layers, an attention mask;
+  inception GoogLeNet-style CNNs: each block's input read by four branches
+           of convolutions with batch norm, concatenated; an auxiliary head.
 The default --families are the first four (what the committed fixtures
-were drawn from); bench/run_layout_population.sh draws all eight.
+were drawn from); bench/run_layout_population.sh draws the first eight
+(FAMILIES= adds bert and inception, shapes no fixture or tuning used).
 Only graphs of MIN-MAX nodes are kept (configurations outside are drawn again).
 bench/run_layout_population.sh lays each one out with irscope and with dot;
 tests/data/layout/generated/ holds 30 of them as fixtures.
@@ -582,8 +587,111 @@ def draw_unet(rng):
     return c, UNet(c), (torch.zeros(1, 3, side, side),)
 
 
+class BertLayer(nn.Module):
+    """BERT's encoder layer as Hugging Face writes it: separate query, key and
+    value projections with biases, and LayerNorm after each residual add
+    (post-norm), so the norm's output feeds the projections and the next add."""
+
+    def __init__(self, c):
+        super().__init__()
+        h = c["hidden"]
+        self.heads = c["heads"]
+        self.query, self.key, self.value = nn.Linear(h, h), nn.Linear(h, h), nn.Linear(h, h)
+        self.attn_out = nn.Linear(h, h)
+        self.attn_norm = nn.LayerNorm(h)
+        self.intermediate = nn.Linear(h, c["ff"])
+        self.output = nn.Linear(c["ff"], h)
+        self.out_norm = nn.LayerNorm(h)
+
+    def forward(self, x, mask):
+        b, t, h = x.shape
+        q, k, v = (m(x).view(b, t, self.heads, h // self.heads).transpose(1, 2) for m in (self.query, self.key, self.value))
+        a = torch.softmax(q @ k.transpose(-1, -2) / math.sqrt(h // self.heads) + mask, dim=-1) @ v
+        x = self.attn_norm(x + self.attn_out(a.transpose(1, 2).reshape(b, t, h)))
+        return self.out_norm(x + self.output(F.gelu(self.intermediate(x))))
+
+
+class Bert(nn.Module):
+    """Token, position and segment embeddings summed and normed, post-norm
+    encoder layers with an attention mask from the input, a pooler and a
+    classifier on the first token."""
+
+    def __init__(self, c):
+        super().__init__()
+        h = c["hidden"]
+        self.word, self.position, self.segment = nn.Embedding(c["vocab"], h), nn.Embedding(64, h), nn.Embedding(2, h)
+        self.norm = nn.LayerNorm(h)
+        self.layers = nn.ModuleList(BertLayer(c) for _ in range(c["layers"]))
+        self.pooler = nn.Linear(h, h)
+        self.classifier = nn.Linear(h, 2)
+
+    def forward(self, ids, segments, attention_mask):
+        t = ids.shape[1]
+        x = self.norm(self.word(ids) + self.position(torch.arange(t)) + self.segment(segments))
+        mask = (1.0 - attention_mask[:, None, None, :].float()) * -10000.0
+        for layer in self.layers:
+            x = layer(x, mask)
+        return self.classifier(torch.tanh(self.pooler(x[:, 0])))
+
+
+def draw_bert(rng):
+    hidden = rng.choice([32, 64])
+    heads = rng.choice([h for h in (2, 4, 8) if hidden % h == 0])
+    c = dict(family="bert", layers=rng.randint(1, 6 * DEPTH), hidden=hidden, heads=heads, ff=hidden * rng.choice([2, 4]),
+             vocab=64)
+    ids = torch.zeros(1, 16, dtype=torch.long)
+    return c, Bert(c), (ids, torch.zeros_like(ids), torch.ones_like(ids))
+
+
+class InceptionBlock(nn.Module):
+    """GoogLeNet's block: the input read by four branches (1x1; 1x1 then 3x3;
+    1x1 then 5x5; pooling then 1x1), each convolution with its weight and bias
+    and batch norm, concatenated."""
+
+    def __init__(self, cin, w):
+        super().__init__()
+
+        def conv(a, b, k):
+            return nn.Sequential(nn.Conv2d(a, b, k, padding=k // 2), nn.BatchNorm2d(b), nn.ReLU())
+
+        self.b1 = conv(cin, w, 1)
+        self.b2 = nn.Sequential(conv(cin, w, 1), conv(w, w, 3))
+        self.b3 = nn.Sequential(conv(cin, w // 2, 1), conv(w // 2, w, 5))
+        self.b4 = nn.Sequential(nn.MaxPool2d(3, 1, 1), conv(cin, w, 1))
+
+    def forward(self, x):
+        return torch.cat([self.b1(x), self.b2(x), self.b3(x), self.b4(x)], dim=1)
+
+
+class Inception(nn.Module):
+    def __init__(self, c):
+        super().__init__()
+        w = c["width"]
+        self.stem = nn.Sequential(nn.Conv2d(3, w * 4, 3, padding=1), nn.BatchNorm2d(w * 4), nn.ReLU())
+        self.blocks = nn.ModuleList(InceptionBlock(w * 4, w) for _ in range(c["blocks"]))
+        self.aux = nn.Linear(w * 4, 10) if c["aux"] else None
+        self.fc = nn.Linear(w * 4, 10)
+
+    def forward(self, x):
+        x = self.stem(x)
+        aux = None
+        for i, block in enumerate(self.blocks):
+            x = block(x)
+            if i == 1:
+                x = F.max_pool2d(x, 2)
+            if self.aux is not None and i == len(self.blocks) // 2:
+                aux = self.aux(x.mean((2, 3)))
+        out = self.fc(x.mean((2, 3)))
+        return out if aux is None else (out, aux)
+
+
+def draw_inception(rng):
+    c = dict(family="inception", blocks=rng.randint(2, 5 * DEPTH), width=rng.choice([4, 8]), aux=rng.random() < 0.5)
+    return c, Inception(c), (torch.zeros(1, 3, 16, 16),)
+
+
 DRAW = {"llama": draw_llama, "moe": draw_moe, "cnn": draw_cnn, "encdec": draw_encdec, "llama_rot": draw_llama_rot,
-        "moe_step": draw_moe_step, "vit": draw_vit, "unet": draw_unet}
+        "moe_step": draw_moe_step, "vit": draw_vit, "unet": draw_unet, "bert": draw_bert, "inception": draw_inception}
 
 
 def main():

@@ -7,7 +7,8 @@
 #    transformers, and the shapes of held-out graphs: Llama decode steps
 #    (slice/neg/cat rotary per layer, KV caches), MoE decode steps (scatter
 #    router, one-hot counts, index_add, shared experts, dense first layers),
-#    vision transformers and U-Nets (FAMILIES=... picks), built as PyTorch modules and written by
+#    vision transformers and U-Nets (FAMILIES=... picks; bert and inception,
+#    post-norm BERT encoders and GoogLeNet-style CNNs, are there to add), built as PyTorch modules and written by
 #    pytorch-ir's extract_ir (bench/make_layout_population.py, with the venv
 #    that has torch 2.13 and pytorch-ir); without that venv, decoder LLMs
 #    and MoE decode steps from bench/make_big_ir.py;
