@@ -20,6 +20,13 @@ using hand_built_graph::box;
 
 namespace {
 
+// A layer_norm reading `from`.
+int32_t normOf(LayoutGraph& g, int32_t from) {
+    const int32_t norm = g.addNode(box("layer_norm"));
+    addEdge(g, from, norm);
+    return norm;
+}
+
 // A linear reading `from`, with a weight and a bias.
 int32_t projection(LayoutGraph& g, int32_t from, const char* name) {
     const int32_t lin = g.addNode(box(name));
@@ -40,8 +47,7 @@ private Q_SLOTS:
         // x -> norm -> q, k, v (each with weight and bias) -> sdpa.
         LayoutGraph g;
         const int32_t x = g.addNode(box("x", ItemKind::GraphInput));
-        const int32_t norm = g.addNode(box("layer_norm"));
-        addEdge(g, x, norm);
+        const int32_t norm = normOf(g, x);
         const int32_t sdpa = g.addNode(box("sdpa"));
         std::vector<int32_t> qkv;
         for (const char* name : {"q", "k", "v"}) {
@@ -63,31 +69,23 @@ private Q_SLOTS:
         for (int32_t p : qkv) QCOMPARE(settled.layer[p], settled.layer[norm] + 2);
     }
 
-    void twoProjectionsKeepTheirLayer() {
-        // Two weight-fed consumers: each one's weights go on its outer side
-        // and nothing crosses, so no gap.
-        LayoutGraph g;
-        const int32_t x = g.addNode(box("x", ItemKind::GraphInput));
-        const int32_t norm = g.addNode(box("layer_norm"));
-        addEdge(g, x, norm);
-        const int32_t a = projection(g, norm, "gate");
-        const int32_t b = projection(g, norm, "up");
-        const Layering l = assignLayers(g);
-        QVERIFY(!l.gaps.any());
-        QCOMPARE(l.layer[a], l.layer[norm] + 1);
-        QCOMPARE(l.layer[b], l.layer[norm] + 1);
+    void twoConsumersKeepTheirLayer_data() {
+        QTest::addColumn<bool>("readTwice");
+        QTest::newRow("two projections") << false;
+        QTest::newRow("one of them reading twice") << true;
     }
 
-    void aConsumerReadingTwiceCountsOnce() {
-        // norm feeds a linear twice (as x * x would) and a second linear
-        // once: two weight-fed consumers, so no gap, though three edges.
+    void twoConsumersKeepTheirLayer() {
+        // Two weight-fed consumers: each one's weights go on its outer side
+        // and nothing crosses, so no gap. A consumer reading the norm twice
+        // (as x * x would) is still one: three edges, no gap.
+        QFETCH(bool, readTwice);
         LayoutGraph g;
         const int32_t x = g.addNode(box("x", ItemKind::GraphInput));
-        const int32_t norm = g.addNode(box("layer_norm"));
-        addEdge(g, x, norm);
-        const int32_t a = projection(g, norm, "a");
-        addEdge(g, norm, a);
-        const int32_t b = projection(g, norm, "b");
+        const int32_t norm = normOf(g, x);
+        const int32_t a = projection(g, norm, "gate");
+        if (readTwice) addEdge(g, norm, a);
+        const int32_t b = projection(g, norm, "up");
         const Layering l = assignLayers(g);
         QVERIFY(!l.gaps.any());
         QCOMPARE(l.layer[a], l.layer[norm] + 1);
@@ -134,8 +132,7 @@ private Q_SLOTS:
         // the residual add. dot draws it with two crossings.
         LayoutGraph g;
         const int32_t x = g.addNode(box("x", ItemKind::GraphInput));
-        const int32_t norm = g.addNode(box("layer_norm"));
-        addEdge(g, x, norm);
+        const int32_t norm = normOf(g, x);
         for (const char* w : {"norm_weight", "norm_bias"}) {
             const int32_t p = g.addNode(box(w, ItemKind::Parameter));
             addEdge(g, p, norm, EdgeStyle::Dashed);
