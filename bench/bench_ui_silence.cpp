@@ -11,7 +11,8 @@
 // run go while the new one loads and is drawn.
 //
 // IRSCOPE_UI_TRACE=1 also prints, per phase, the longest single events the UI
-// thread handled (receiver class, object name, event type).
+// thread handled (receiver class, object name, event type) and the widgets
+// whose paint took 5 ms or more.
 //
 // A .pt2 brings its own weights and example inputs; a torch_ir JSON without
 // INPUTS runs on random inputs (seed 0).
@@ -62,7 +63,9 @@ private:
 
 // With IRSCOPE_UI_TRACE set: the longest single events the UI thread
 // handled (outermost notify() calls), by receiver class and event type, so
-// a long silence can be traced to the turn that made it.
+// a long silence can be traced to the turn that made it; and the widgets
+// whose own paint took 5 ms or more inside one (a window's update request
+// paints every widget: this names the slow one).
 class TracedApplication : public QApplication {
 public:
     using QApplication::QApplication;
@@ -78,9 +81,12 @@ public:
                                       : QByteArray();
         const bool result = QApplication::notify(receiver, event);
         --depth_;
-        if (outer) {
-            const qint64 ms = t.elapsed();
-            if (ms >= 10) longest_.push_back({ms, what});
+        const qint64 ms = t.elapsed();
+        if (outer && ms >= 10) longest_.push_back({ms, what});
+        if (!outer && event->type() == QEvent::Paint && ms >= 5) {
+            const QObject* around = receiver->parent() != nullptr ? receiver->parent() : receiver;
+            longest_.push_back({ms, QByteArray("  a paint of ") + receiver->metaObject()->className() + " in " +
+                                        around->metaObject()->className() + " " + around->objectName().toUtf8()});
         }
         return result;
     }
@@ -161,6 +167,7 @@ int main(int argc, char** argv) {
     std::printf("%-28s %8lld ms   longest UI silence %5lld ms   (%s)\n", "run to the end",
                 static_cast<long long>(wall.elapsed()), static_cast<long long>(silence.stop()),
                 qPrintable(c->lastStatus().left(60)));
+    app.report("run");
 
     if (!next.isEmpty()) {
         silence.start();
@@ -170,6 +177,7 @@ int main(int argc, char** argv) {
         if (!spinUntil([&] { return loaded && c->isIdle(); }, 600000)) return 1;
         std::printf("%-28s %8lld ms   longest UI silence %5lld ms\n", "hand over to the next file",
                     static_cast<long long>(wall.elapsed()), static_cast<long long>(silence.stop()));
+        app.report("hand over");
     }
     return 0;
 }

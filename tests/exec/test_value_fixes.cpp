@@ -198,6 +198,22 @@ private Q_SLOTS:
             }
         QVERIFY(seen);
     }
+
+    // A value many nodes read (a causal mask read by every attention) names
+    // the first eight and counts the rest; a few are all named.
+    void missingValueNamesItsFirstConsumers() {
+        MissingValue m;
+        m.name = "c_causal_mask";
+        m.originalName = "causal_mask";
+        m.kind = "constant";
+        for (int i = 0; i < 3; ++i) m.nodes.push_back("sdpa_" + std::to_string(i));
+        QCOMPARE(formatMissingValue(m),
+                 std::string("c_causal_mask (constant 'causal_mask'), needed by: sdpa_0, sdpa_1, sdpa_2"));
+        for (int i = 3; i < 16000; ++i) m.nodes.push_back("sdpa_" + std::to_string(i));
+        QCOMPARE(formatMissingValue(m), std::string("c_causal_mask (constant 'causal_mask'), needed by: sdpa_0, "
+                                                    "sdpa_1, sdpa_2, sdpa_3, sdpa_4, sdpa_5, sdpa_6, sdpa_7 and "
+                                                    "15992 more"));
+    }
 };
 
 #include "common/suite_registry.h"

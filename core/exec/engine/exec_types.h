@@ -40,7 +40,11 @@ struct MissingValue {
     bool wrongDtype() const { return !haveDtype.empty(); }
 };
 // "c_mask (constant 'mask'), needed by: mul";
-// "p_w (parameter 'w'): bfloat16, the IR says float32, needed by: linear"
+// "p_w (parameter 'w'): bfloat16, the IR says float32, needed by: linear".
+// The first kListedConsumers nodes are named, then how many more: a causal
+// mask read by every attention of a 100k-node LLM is one line, not 16,000
+// names (a list row of them took 34 ms to lay out and paint).
+constexpr size_t kListedConsumers = 8;
 std::string formatMissingValue(const MissingValue& missing);
 // Why a node cannot run for want of `missing`, in torch_ir's words for a
 // value that is not there and in ours for one of the wrong dtype.

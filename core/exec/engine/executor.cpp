@@ -85,7 +85,9 @@ std::string formatMissingValue(const MissingValue& m) {
     if (!m.unreadable.empty()) s += ": " + m.unreadable;
     if (!m.nodes.empty()) {
         s += ", needed by: ";
-        for (size_t i = 0; i < m.nodes.size(); ++i) s += (i ? ", " : "") + m.nodes[i];
+        const size_t listed = std::min(m.nodes.size(), kListedConsumers);
+        for (size_t i = 0; i < listed; ++i) s += (i ? ", " : "") + m.nodes[i];
+        if (m.nodes.size() > listed) s += " and " + std::to_string(m.nodes.size() - listed) + " more";
     }
     return s;
 }
