@@ -29,9 +29,9 @@
 // under a second is timed again unless --runs is 1); --runs caps our timing
 // runs (1: quality figures only, for a quick look).
 // With --ir, the environment variable IRSCOPE_EDGE_DUMP=DIR writes each
-// edge's drawn length, ends, end positions, box centres' y and polyline to DIR/ours.edges and (with
-// --dot) DIR/dot.edges, one line an edge in the same order: to find which
-// edges make one drawing longer than the other.
+// edge's drawn length, ends, end positions, box centres' y and polyline to
+// DIR/ours.edges and (with --dot) DIR/dot.edges, one line an edge in the
+// same order: to find which edges make one drawing longer than the other.
 #include <sys/wait.h>
 
 #include <algorithm>

@@ -27,8 +27,8 @@ struct Pair {
 
 class ChainExchange {
 public:
-    ChainExchange(LayeredGraph& g, const std::vector<int32_t>& group, int maxDepth, std::vector<uint32_t>* version)
-        : g_(g), group_(group), maxDepth_(maxDepth), version_(version) {}
+    ChainExchange(LayeredGraph& g, const std::vector<int32_t>& group, int maxDepth)
+        : g_(g), group_(group), maxDepth_(maxDepth) {}
 
     // One pass over every layer beside a gap with crossings; the
     // crossings it removed. Blocks start from pairs of single units; one
@@ -136,7 +136,6 @@ private:
         auto& layer = g_.layers[l];
         std::rotate(layer.begin() + pair.left.begin, layer.begin() + pair.right.begin, layer.begin() + pair.right.end);
         for (int32_t p = pair.left.begin; p < pair.right.end; ++p) g_.pos[layer[p]] = p;
-        if (version_ != nullptr) ++(*version_)[l];
     }
 
     // The best block through `start` (layer l): up to maxDepth layers of
@@ -175,7 +174,6 @@ private:
     LayeredGraph& g_;
     const std::vector<int32_t>& group_;
     const int maxDepth_;
-    std::vector<uint32_t>* version_;
     std::vector<Pair> ups_, downs_;  // the chains' pairs above and below the start (index 0: the start)
     std::vector<int64_t> upDelta_;
     std::vector<int32_t> leftEnds_, rightEnds_;
@@ -185,9 +183,8 @@ private:
 
 }  // namespace
 
-int64_t chainExchangePass(LayeredGraph& g, const std::vector<int32_t>& group, int maxDepth, int maxRounds,
-                          std::vector<uint32_t>* version) {
-    ChainExchange x(g, group, maxDepth, version);
+int64_t chainExchangePass(LayeredGraph& g, const std::vector<int32_t>& group, int maxDepth, int maxRounds) {
+    ChainExchange x(g, group, maxDepth);
     int64_t gained = 0;
     for (int round = 0; round < maxRounds; ++round) {
         const int64_t r = x.pass();

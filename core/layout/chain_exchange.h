@@ -30,9 +30,6 @@ namespace irscope::layout::detail {
 // the pair it starts from. group: as for transposePass (-1: a plain
 // vertex; otherwise an anchor's id, its satellites beside it). Updates
 // g.layers and g.pos; returns the crossings removed (never negative).
-// version, when given (one per layer): bumped for each layer the pass
-// reorders, as transposeWithGaps does.
-int64_t chainExchangePass(LayeredGraph& g, const std::vector<int32_t>& group, int maxDepth, int maxRounds,
-                          std::vector<uint32_t>* version = nullptr);
+int64_t chainExchangePass(LayeredGraph& g, const std::vector<int32_t>& group, int maxDepth, int maxRounds);
 
 }  // namespace irscope::layout::detail

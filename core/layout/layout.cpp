@@ -38,15 +38,22 @@ constexpr int64_t kSettleWork = 4000;
 // the one that costs less (crossings, then span: candidate_pool.h) is
 // drawn. It gets one candidate from its depth-first start
 // (CandidateStarts::DepthFirst), ordered on a thread of its own beside the
-// first layering (from kSecondLayeringVertices also settled there). From kSecondLayeringVertices the first keeps its
-// full set of starts: about 1.2x the layout's time, where dot takes 15x ours or more. From kShorterLayeringVertices the
-// two share about the time of the first's full set: where the settled layering's total edge span is at most
-// kShorterSpan of the first's, one candidate each (on the population's MoE decode steps of 500-800 vertices it drew 78
-// crossings where the first drew 92, dot 81); where it differs only in where ties sit, the first keeps its depth-first
-// start's three rules (without its mirror) and the second gets one (a held-out rotary decode step of 800 vertices: 37
-// crossings where the first drew 49, dot 37). Below, none: on 48 generated graphs of 100-900 items, ordering it beside
-// the first (all its tie rules) changed the summed crossings by 1% and took the smallest speed-up over dot's from 8.5x
-// to 6.1x. Up to kSettledVertices, as the x solver.
+// first layering (from kSecondLayeringVertices also settled there).
+//  - From kSecondLayeringVertices the first keeps its full set of starts:
+//    about 1.2x the layout's time, where dot takes 15x ours or more.
+//  - From kShorterLayeringVertices the two share about the time of the
+//    first's full set. Where the settled layering's total edge span is at
+//    most kShorterSpan of the first's, one candidate each (on the
+//    population's MoE decode steps of 500-800 vertices it drew 78
+//    crossings where the first drew 92, dot 81); where it differs only in
+//    where ties sit, the first keeps its depth-first start's three rules
+//    (without its mirror) and the second gets one (a held-out rotary
+//    decode step of 800 vertices: 37 crossings where the first drew 49,
+//    dot 37).
+//  - Below, none: on 48 generated graphs of 100-900 items, ordering it
+//    beside the first (all its tie rules) changed the summed crossings by
+//    1% and took the smallest speed-up over dot's from 8.5x to 6.1x.
+// Up to kSettledVertices, as the x solver.
 constexpr int32_t kSecondLayeringVertices = 1000;
 constexpr int32_t kShorterLayeringVertices = 500;
 constexpr double kShorterSpan = 0.98;

@@ -6,7 +6,9 @@
 // the horizontal span those suites measure.
 #include <algorithm>
 #include <cstdint>
+#include <functional>
 #include <initializer_list>
+#include <random>
 #include <utility>
 #include <vector>
 
@@ -91,6 +93,44 @@ inline double horizontalSpan(const LayeredGraph& g, const std::vector<double>& x
             s += weight * (x[v] > x[w] ? x[v] - x[w] : x[w] - x[v]);
         }
     return s;
+}
+
+// Random items for the suites' randomized checks: layerCount layers of
+// 2 to 1 + maxSize items each (ids in order, from 0), and an edge between
+// each pair of items in adjacent layers with `percent` chance.
+struct RandomItems {
+    std::vector<std::vector<int32_t>> layers;
+    std::vector<std::pair<int32_t, int32_t>> edges;
+    int32_t count = 0;  // items
+};
+inline RandomItems randomItems(std::mt19937& rng, int layerCount, int maxSize, int percent) {
+    RandomItems r;
+    r.layers.resize(layerCount);
+    for (auto& l : r.layers) {
+        const int size = 2 + static_cast<int>(rng() % static_cast<unsigned>(maxSize - 1));
+        for (int i = 0; i < size; ++i) l.push_back(r.count++);
+    }
+    for (int l = 0; l + 1 < layerCount; ++l)
+        for (int32_t a : r.layers[l])
+            for (int32_t b : r.layers[l + 1])
+                if (rng() % 100 < static_cast<unsigned>(percent)) r.edges.emplace_back(a, b);
+    return r;
+}
+
+// Random groups (an anchor with its satellites, as the exchange passes
+// take them): where `mayJoin(left, right, group)` allows, a vertex joins
+// its left neighbour's group (or starts one with it) with `percent` chance.
+inline std::vector<int32_t> randomGroups(
+    std::mt19937& rng, const std::vector<std::vector<int32_t>>& layers, int32_t vertexCount, int percent,
+    const std::function<bool(int32_t, int32_t, const std::vector<int32_t>&)>& mayJoin) {
+    std::vector<int32_t> group(vertexCount, -1);
+    for (const auto& l : layers)
+        for (size_t i = 1; i < l.size(); ++i)
+            if (mayJoin(l[i - 1], l[i], group) && rng() % 100 < static_cast<unsigned>(percent)) {
+                const int32_t id = group[l[i - 1]] >= 0 ? group[l[i - 1]] : l[i - 1];
+                group[l[i - 1]] = group[l[i]] = id;
+            }
+    return group;
 }
 
 }  // namespace hand_layered

@@ -20,6 +20,9 @@
 
 using namespace irscope::layout::detail;
 using hand_layered::layered;
+using hand_layered::randomGroups;
+using hand_layered::RandomItems;
+using hand_layered::randomItems;
 
 using hand_layered::groupsTogether;
 using hand_layered::sameVerticesInStep;
@@ -97,26 +100,12 @@ private Q_SLOTS:
         int64_t total = 0, oneLayer = 0;  // removed over all graphs: chains 3 deep, and 0 (the one-layer exchange)
         for (int round = 0; round < 300; ++round) {
             const int layerCount = 3 + static_cast<int>(rng() % 5);
-            std::vector<std::vector<int32_t>> layers(layerCount);
-            int32_t next = 0;
-            for (auto& l : layers) {
-                const int size = 2 + static_cast<int>(rng() % 5);
-                for (int i = 0; i < size; ++i) l.push_back(next++);
-            }
-            std::vector<std::pair<int32_t, int32_t>> edges;
-            for (int l = 0; l + 1 < layerCount; ++l)
-                for (int32_t a : layers[l])
-                    for (int32_t b : layers[l + 1])
-                        if (rng() % 100 < 30) edges.emplace_back(a, b);
-            LayeredGraph g = layered(layers, edges);
+            RandomItems items = randomItems(rng, layerCount, 6, 30);
+            std::vector<std::vector<int32_t>>& layers = items.layers;
+            LayeredGraph g = layered(layers, items.edges);
             // Groups: a vertex now and then takes its left neighbour's.
-            std::vector<int32_t> group(next, -1);
-            for (const auto& l : layers)
-                for (size_t i = 1; i < l.size(); ++i)
-                    if (rng() % 100 < 25) {
-                        const int32_t id = group[l[i - 1]] >= 0 ? group[l[i - 1]] : l[i - 1];
-                        group[l[i - 1]] = group[l[i]] = id;
-                    }
+            const std::vector<int32_t> group =
+                randomGroups(rng, layers, items.count, 25, [](int32_t, int32_t, const auto&) { return true; });
             // A shuffled start, groups kept whole: shuffle runs.
             for (auto& l : layers) {
                 std::vector<std::vector<int32_t>> runs;

@@ -21,6 +21,9 @@
 
 using namespace irscope::layout::detail;
 using hand_layered::layered;
+using hand_layered::randomGroups;
+using hand_layered::RandomItems;
+using hand_layered::randomItems;
 
 using hand_layered::groupsTogether;
 using hand_layered::sameVerticesInStep;
@@ -94,18 +97,11 @@ private Q_SLOTS:
         int64_t total = 0;
         for (int round = 0; round < 300; ++round) {
             const int layerCount = 3 + static_cast<int>(rng() % 6);
-            std::vector<std::vector<int32_t>> layers(layerCount);
-            int32_t next = 0;
-            for (auto& l : layers) {
-                const int size = 2 + static_cast<int>(rng() % 4);
-                for (int i = 0; i < size; ++i) l.push_back(next++);
-            }
-            const int32_t items = next;
-            std::vector<std::pair<int32_t, int32_t>> edges;
-            for (int l = 0; l + 1 < layerCount; ++l)
-                for (int32_t a : layers[l])
-                    for (int32_t b : layers[l + 1])
-                        if (rng() % 100 < 25) edges.emplace_back(a, b);
+            RandomItems random = randomItems(rng, layerCount, 5, 25);
+            std::vector<std::vector<int32_t>>& layers = random.layers;
+            std::vector<std::pair<int32_t, int32_t>>& edges = random.edges;
+            const int32_t items = random.count;
+            int32_t next = items;
             std::vector<int32_t> dummies;
             for (int k = 0; k < 4; ++k) {  // lanes
                 const int top = static_cast<int>(rng() % layerCount);
@@ -129,13 +125,10 @@ private Q_SLOTS:
                 edges.emplace_back(above, anItem(bottom));
             }
             LayeredGraph g = layered(layers, edges, {}, dummies);
-            std::vector<int32_t> group(next, -1);
-            for (const auto& l : layers)
-                for (size_t i = 1; i < l.size(); ++i)
-                    if (!g.isDummy(l[i - 1]) && !g.isDummy(l[i]) && group[l[i]] < 0 && rng() % 100 < 25) {
-                        const int32_t id = group[l[i - 1]] >= 0 ? group[l[i - 1]] : l[i - 1];
-                        group[l[i - 1]] = group[l[i]] = id;
-                    }
+            const std::vector<int32_t> group =
+                randomGroups(rng, layers, next, 25, [&g](int32_t left, int32_t right, const std::vector<int32_t>& gr) {
+                    return !g.isDummy(left) && !g.isDummy(right) && gr[right] < 0;
+                });
             g.layers = layers;
             g.updatePositions();
 
