@@ -6,6 +6,7 @@
 #include <mutex>
 
 #include "core/ir/op_node.h"
+#include "core/ir/symbolic_ops.h"
 
 namespace irscope::ir {
 namespace {
@@ -22,10 +23,17 @@ const Entry kOpSchemas[] = {
 #include "core/ir/op_schemas.inc"
 };
 
-const Entry* lookup(std::string_view opType) {
+const Entry* lookupExact(std::string_view opType) {
     auto it = std::lower_bound(std::begin(kOpSchemas), std::end(kOpSchemas), opType,
                                [](const Entry& e, std::string_view key) { return e.opType < key; });
     return it != std::end(kOpSchemas) && it->opType == opType ? it : nullptr;
+}
+
+// A symbolic op is written without an overload (_operator.mul); the table
+// spells an empty overload ".default", as torch_ir spells op types.
+const Entry* lookup(std::string_view opType) {
+    if (isSymbolicOpType(opType)) return lookupExact(std::string(opType) + ".default");
+    return lookupExact(opType);
 }
 
 }  // namespace

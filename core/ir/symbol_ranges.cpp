@@ -1,6 +1,8 @@
 // Checks inputs against a dynamic-shape program's ranges (symbol_ranges.h).
 #include "core/ir/symbol_ranges.h"
 
+#include "core/ir/size_expression.h"
+
 namespace irscope::ir {
 
 std::string formatSymbolRange(const SymbolRange& range) {
@@ -26,16 +28,31 @@ std::string inputShapeRefusal(const Graph& graph, const TensorMeta& input, const
                        "; export it with a Dim there to vary it)";
             continue;
         }
+        // A symbol, or a size derived from one (2*s44: Dim("half") * 2), solved
+        // for its symbol; any other expression's symbols are checked where
+        // they stand alone.
+        const auto affine = affineSize(symbol);
+        if (!affine) continue;
         const SymbolRange* range = nullptr;
         for (const auto& r : graph.symbolRanges)
-            if (r.symbol == symbol) range = &r;
-        if (!range) continue;  // an expression over symbols: its symbols are checked where they stand alone
-        if (sizes[d] < range->min || sizes[d] > range->max)
-            return what + ": " + std::to_string(sizes[d]) + at + " is outside " + formatSymbolRange(*range) +
-                   ", the range the program was exported for";
-        if (auto [it, fresh] = seen.emplace(symbol, sizes[d]); !fresh && it->second != sizes[d])
-            return what + ": " + std::to_string(sizes[d]) + at + " is " + symbol + ", which another input sets to " +
-                   std::to_string(it->second) + " (one symbol, one size)";
+            if (r.symbol == affine->symbol) range = &r;
+        if (!range) continue;
+        const bool derived = affine->coefficient != 1 || affine->offset != 0;
+        const int64_t shifted = sizes[d] - affine->offset;
+        const int64_t value = shifted / affine->coefficient;
+        if (shifted % affine->coefficient != 0 || value < range->min || value > range->max) {
+            if (!derived)
+                return what + ": " + std::to_string(sizes[d]) + at + " is outside " + formatSymbolRange(*range) +
+                       ", the range the program was exported for";
+            return what + ": " + std::to_string(sizes[d]) + at + " is " + symbol + ", and no " +
+                   formatSymbolRange(*range) + " makes it " + std::to_string(sizes[d]) +
+                   " (the program was exported for sizes of the form " + symbol + ")";
+        }
+        if (auto [it, fresh] = seen.emplace(affine->symbol, value); !fresh && it->second != value)
+            return what + ": " + std::to_string(sizes[d]) + at + " is " + symbol +
+                   (derived ? " with " + affine->symbol + " = " + std::to_string(value) : std::string()) +
+                   ", where another input sets " + affine->symbol + " to " + std::to_string(it->second) +
+                   " (one symbol, one size)";
     }
     return {};
 }

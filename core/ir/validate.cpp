@@ -8,6 +8,7 @@
 #include "core/ir/op_schema_table.h"
 #include "core/ir/optional_tensor_readings.h"
 #include "core/ir/python_defined_ops.h"
+#include "core/ir/symbolic_ops.h"
 
 namespace irscope::ir {
 namespace {
@@ -122,6 +123,9 @@ private:
             } else if (!isKnownOpType(node.opType) && pythonDefinedOpExplanation(node.opType))
                 add(Severity::Warning, "unknown-op", node.name, "", path + ".op_type",
                     *pythonDefinedOpExplanation(node.opType));
+            else if (!isKnownOpType(node.opType) && unknownSymbolicOpExplanation(node.opType))
+                add(Severity::Warning, "unknown-op", node.name, "", path + ".op_type",
+                    *unknownSymbolicOpExplanation(node.opType) + "; it can be drawn but not run");
             else if (!isKnownOpType(node.opType)) {
                 const std::string ns = node.opType.substr(0, node.opType.find('.'));
                 const bool custom = node.opType.find('.') != std::string::npos && ns != "aten" && ns != "prims" &&

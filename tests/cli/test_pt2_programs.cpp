@@ -183,6 +183,30 @@ private Q_SLOTS:
                  qPrintable(explainProgramRun(batch)));
     }
 
+    void refusedInputs_data() {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<QString>("says");
+        QFile f(programFile("refused.json"));
+        QVERIFY2(f.open(QIODevice::ReadOnly), "tests/data/programs/refused.json: run make_sized_programs.py");
+        const QJsonObject refused = QJsonDocument::fromJson(f.readAll()).object();
+        for (auto it = refused.begin(); it != refused.end(); ++it)
+            QTest::newRow(qPrintable(it.key())) << it.key() << it.value().toString();
+    }
+
+    // Inputs a program refuses: a size outside its symbol's range (a derived
+    // one included: an odd length where the program was exported for 2 * s)
+    // before the run; a failing runtime check (torch._check on a value read
+    // with .item()) at its node, with the assertion's own words. Exit 2 either way.
+    void refusedInputs() {
+        QFETCH(QString, file);
+        QFETCH(QString, says);
+        const QString program = file.left(file.indexOf(".refused_")) + ".pt2";
+        const CliResult r = runIrscope({"run", programFile(program), "--inputs", programFile(file)});
+        QVERIFY2(r.exitCode == 2 && r.err.contains(says), qPrintable(explainProgramRun(r)));
+        QVERIFY2(!(r.out + r.err).contains("custom op") && !(r.out + r.err).contains("value(s) missing"),
+                 qPrintable(explainProgramRun(r)));
+    }
+
     void damagedArchives_data() {
         QTest::addColumn<QString>("name");
         QTest::addColumn<QString>("says");

@@ -59,6 +59,42 @@ import torch.ao.quantization.fx._decomposed  # noqa: E402,F401 - registers quant
 import torchao.quantization.quant_primitives  # noqa: E402,F401 - registers torchao's ops
 
 
+# PyTorch's symbolic ops: Python callables, serialized by module and name
+# (torch/_export/serde/serialize.py's _SYM_OPS), so they have no schema of
+# their own. Written as irscope runs them (core/exec/compat/compat_symbolic.cpp):
+# every argument a Python number, named as inspect.signature names it.
+SYMBOLIC_SCHEMAS = """
+_operator::add(Scalar a, Scalar b) -> Scalar
+_operator::sub(Scalar a, Scalar b) -> Scalar
+_operator::mul(Scalar a, Scalar b) -> Scalar
+_operator::floordiv(Scalar a, Scalar b) -> Scalar
+_operator::mod(Scalar a, Scalar b) -> Scalar
+_operator::truediv(Scalar a, Scalar b) -> Scalar
+_operator::pow(Scalar a, Scalar b) -> Scalar
+_operator::neg(Scalar a) -> Scalar
+_operator::pos(Scalar a) -> Scalar
+_operator::eq(Scalar a, Scalar b) -> Scalar
+_operator::ne(Scalar a, Scalar b) -> Scalar
+_operator::lt(Scalar a, Scalar b) -> Scalar
+_operator::le(Scalar a, Scalar b) -> Scalar
+_operator::gt(Scalar a, Scalar b) -> Scalar
+_operator::ge(Scalar a, Scalar b) -> Scalar
+_operator::and_(Scalar a, Scalar b) -> Scalar
+_operator::or_(Scalar a, Scalar b) -> Scalar
+_operator::lshift(Scalar a, Scalar b) -> Scalar
+_operator::rshift(Scalar a, Scalar b) -> Scalar
+math::trunc(Scalar x) -> Scalar
+torch::sym_int(Scalar a) -> Scalar
+torch::sym_float(Scalar a) -> Scalar
+torch::sym_not(Scalar a) -> Scalar
+torch::sym_ite(Scalar b, Scalar t, Scalar f) -> Scalar
+torch::sym_max(Scalar a, Scalar b) -> Scalar
+torch::sym_min(Scalar a, Scalar b) -> Scalar
+torch::sym_sqrt(Scalar a) -> Scalar
+torch::_sym_sqrt(Scalar a) -> Scalar
+""".strip().splitlines()
+
+
 def schema_of(op_type):
     ns, name, overload = op_type.split(".")
     packet = getattr(getattr(torch.ops, ns), name)
@@ -73,5 +109,7 @@ for op_type in sorted(PYTORCH2_OPS):
         print(schema_of(op_type))
     except (AttributeError, RuntimeError) as e:
         missing.append(f"{op_type}: {e}")
+for schema in SYMBOLIC_SCHEMAS:
+    print(schema)
 if missing:
     sys.exit("not in this PyTorch: " + "; ".join(missing))

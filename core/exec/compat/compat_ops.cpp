@@ -499,8 +499,8 @@ const Tables& tables() {
     static const Tables built = [] {
         Tables t;
         std::vector<Entry> all(std::begin(kEntries), std::end(kEntries));
-        for (auto family :
-             {compat::matmulEntries, compat::changedSchemaEntries, compat::quantizedEntries, compat::torchaoEntries})
+        for (auto family : {compat::matmulEntries, compat::changedSchemaEntries, compat::quantizedEntries,
+                            compat::torchaoEntries, compat::symbolicEntries})
             for (const Entry& e : family()) all.push_back(e);
         for (const Entry& e : all) {
             t.schemas.push_back(std::make_unique<c10::FunctionSchema>(torch::jit::parseSchema(e.schema)));

@@ -27,6 +27,7 @@ std::vector<Unsupported> matmulUnsupported();  // compat_matmul.cpp
 std::vector<Entry> changedSchemaEntries();     // compat_changed_schemas.cpp
 std::vector<Entry> quantizedEntries();         // compat_quantized.cpp
 std::vector<Entry> torchaoEntries();           // compat_torchao.cpp
+std::vector<Entry> symbolicEntries();          // compat_symbolic.cpp
 
 inline c10::optional<at::Tensor> optTensor(const c10::IValue& v) {
     if (v.isNone()) return c10::nullopt;

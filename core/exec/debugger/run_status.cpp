@@ -47,7 +47,12 @@ RunStatus describeStop(const ir::Graph& graph, const RunResult& r, int64_t curso
     }
     case StopReason::Failed:
         s.failed = true;
-        s.message = r.error ? "node '" + r.error->nodeName + "' (" + r.error->opType + ") failed: " + r.error->message
+        if (r.error && r.error->refusedInput)  // the program's own check: the input, not an op, is at fault
+            s.message =
+                "the program refuses these inputs: its check '" + r.error->nodeName + "' failed: " + r.error->message;
+        else
+            s.message = r.error
+                            ? "node '" + r.error->nodeName + "' (" + r.error->opType + ") failed: " + r.error->message
                             : "failed";
         break;
     }

@@ -54,6 +54,10 @@ struct NodeError {
     int64_t node = -1;
     std::string nodeName, opType;
     std::string message;  // the reason: libtorch's message, or torch_ir's "Weight/input ... not found ..."
+    // A runtime check of the program's own failed (runtime_checks.h): the
+    // program refuses its input; `message` is the check's own words and the
+    // values that broke it.
+    bool refusedInput = false;
 };
 // torch_ir's words for a missing value (docs/ir-format.md §5.1): "Weight/input 'c_mask'
 // not found in registry for node 'mul'." The CLI keeps them; the window says it its way.

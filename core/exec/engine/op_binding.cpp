@@ -11,6 +11,7 @@
 #include "core/ir/higher_order_ops.h"
 #include "core/ir/optional_tensor_readings.h"
 #include "core/ir/python_defined_ops.h"
+#include "core/ir/symbolic_ops.h"
 
 namespace irscope::exec {
 
@@ -105,6 +106,8 @@ void resolveSchema(const ir::OpNode& node, BoundOp& op) {
                         "'" + qualifiedName(*opName) + "' is not supported on this libtorch (1.13): " + why);
     } else if (auto pythonDefined = ir::pythonDefinedOpExplanation(node.opType)) {
         throw ExecError(node.name, node.opType, *pythonDefined);
+    } else if (auto symbolic = ir::unknownSymbolicOpExplanation(node.opType)) {
+        throw ExecError(node.name, node.opType, *symbolic);
     } else if (const std::string ns = opName->name.substr(0, opName->name.find("::"));
                ns != "aten" && ns != "prims" && ns != "quantized" && ns != "_quantized") {
         // torch.library / TORCH_LIBRARY ops of the user's own: their kernels live in
@@ -226,7 +229,12 @@ private:
     }
 
     void bindTensor(const c10::Argument& a, int32_t left, int32_t after, ArgSlot& slot) {
-        if (hasAttr(a.name()) && (left <= after || left == 0)) {
+        if (hasAttr(a.name()) && (left <= after || left == 0) && sizeInputNamed(attrs_[a.name()]) >= 0) {
+            // A symbolic value where a Tensor is due: wrapped at run time (buildStack).
+            op_.sizeUses.push_back(
+                {static_cast<int32_t>(op_.slots.size()), -1, sizeInputNamed(attrs_[a.name()]), SizeUse::Form::Tensor});
+            slot.constant = wrappedScalarTensor(c10::Scalar(int64_t{0}));
+        } else if (hasAttr(a.name()) && (left <= after || left == 0)) {
             const auto& v = attrs_[a.name()];
             if (!(v.is_number() || v.is_boolean()))
                 fail("argument '" + a.name() + "': cannot convert " + v.dump() + " to Tensor");
@@ -319,12 +327,20 @@ private:
         const auto slotIndex = static_cast<int32_t>(op_.slots.size());
         ir::AttrMap v = attrs_[a.name()];
         if (const int32_t input = sizeInputNamed(v); input >= 0) {
-            op_.sizeUses.push_back({slotIndex, -1, input});
+            c10::TypePtr type = a.real_type();
+            if (type->kind() == c10::TypeKind::OptionalType)
+                type = type->castRaw<c10::OptionalType>()->getElementType();
+            const auto kind = type->kind();
+            const SizeUse::Form form = kind == c10::TypeKind::NumberType || kind == c10::TypeKind::BoolType
+                                           ? SizeUse::Form::Scalar
+                                       : kind == c10::TypeKind::FloatType ? SizeUse::Form::Float
+                                                                          : SizeUse::Form::Int;
+            op_.sizeUses.push_back({slotIndex, -1, input, form});
             v = 0;
         } else {
             for (size_t e = 0; e < v.size(); ++e)
                 if (const int32_t element = sizeInputNamed(v[e]); element >= 0) {
-                    op_.sizeUses.push_back({slotIndex, static_cast<int32_t>(e), element});
+                    op_.sizeUses.push_back({slotIndex, static_cast<int32_t>(e), element, SizeUse::Form::Element});
                     v[e] = 0;
                 }
         }
@@ -350,6 +366,12 @@ private:
 };
 
 }  // namespace
+
+c10::Scalar symbolicScalar(const at::Tensor& value) {
+    if (value.scalar_type() == at::kBool) return c10::Scalar(value.item<bool>());
+    if (at::isFloatingType(value.scalar_type())) return c10::Scalar(value.item<double>());
+    return c10::Scalar(value.item<int64_t>());
+}
 
 BoundOp bindNode(const ir::OpNode& node) {
     BoundOp op;
@@ -392,16 +414,22 @@ void buildStack(const BoundOp& op, const at::Tensor* const* inputs, torch::jit::
         case ArgSlot::Kind::Absent: stack.push_back(s.constant); break;
         }
     }
-    // Sizes computed at run time: the items of the inputs that hold them.
+    // Values computed at run time (sizes, symbolic numbers): the items of the
+    // inputs that hold them, passed as PyTorch passes a Python number there.
     for (const SizeUse& u : op.sizeUses) {
         const at::Tensor& value = *inputs[u.input];
         c10::IValue& arg = stack[static_cast<size_t>(u.slot)];
-        if (u.element < 0) {
-            arg = arg.isDouble() ? c10::IValue(value.item<double>()) : c10::IValue(value.item<int64_t>());
-        } else {
+        switch (u.form) {
+        case SizeUse::Form::Int: arg = c10::IValue(value.item<int64_t>()); break;
+        case SizeUse::Form::Float: arg = c10::IValue(value.item<double>()); break;
+        case SizeUse::Form::Scalar: arg = c10::IValue(symbolicScalar(value)); break;
+        case SizeUse::Form::Tensor: arg = c10::IValue(wrappedScalarTensor(symbolicScalar(value))); break;
+        case SizeUse::Form::Element: {
             std::vector<int64_t> list = arg.toIntVector();  // a copy: the bound constant stays as it is
             list[static_cast<size_t>(u.element)] = value.item<int64_t>();
             arg = c10::IValue(std::move(list));
+            break;
+        }
         }
     }
 }

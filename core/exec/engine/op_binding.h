@@ -47,11 +47,19 @@ struct ArgSlot {
 
 // A size a dynamic-shape program computes at run time and passes by name
 // (ir::sizeInputCount): argument `slot` (or element `element` of its int
-// list; -1 for the argument itself) is the item of node input `input`.
+// list) is the value of node input `input`, a 0-d tensor.
 struct SizeUse {
+    // How the value is passed, as PyTorch passes a Python number there:
+    //   Int, Float   an int or float argument: the item, converted to it
+    //   Scalar       a Scalar argument: the item in the value's own kind (int, float, bool)
+    //   Element      element `element` of an int list
+    //   Tensor       a Tensor argument (t * x.shape[1]): a wrapped number, so it
+    //                takes part in type promotion as a Python number does
+    enum class Form : uint8_t { Int, Float, Scalar, Element, Tensor };
     int32_t slot = 0;
     int32_t element = -1;
     int32_t input = 0;
+    Form form = Form::Int;
 };
 
 // What the run loop reads comes first: a node's call touches as few cache
@@ -78,6 +86,10 @@ struct BoundOp {
 
 // "aten.add.Tensor" -> {"aten::add", "Tensor"}; ".default" -> "". nullopt if malformed.
 std::optional<c10::OperatorName> operatorNameOf(const std::string& opType);
+
+// A symbolic value (a 0-d tensor: int64 SymInt, float64 SymFloat, bool
+// SymBool) as the Python number it stands for.
+c10::Scalar symbolicScalar(const at::Tensor& value);
 
 // Resolves and binds a node. Throws ExecError naming the node, the argument
 // and the value when something cannot be bound.

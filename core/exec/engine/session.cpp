@@ -1,5 +1,7 @@
 #include "core/exec/engine/session.h"
 
+#include "core/exec/engine/runtime_checks.h"
+
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -12,6 +14,7 @@
 #include "core/exec/engine/exec_error.h"
 #include "core/exec/engine/executor.h"
 #include "core/exec/engine/node_inspector.h"
+#include "core/exec/engine/runtime_checks.h"
 #include "core/ir/tensor_meta.h"
 
 namespace irscope::exec {
@@ -61,6 +64,11 @@ struct Session::Impl {
         states[i] = NodeState::Failed;
         const auto& node = exec.graph().nodes[i];
         error = NodeError{i, node.name, node.opType, e.reason()};
+        if (isRuntimeCheck(node.opType)) {
+            error->refusedInput = true;
+            if (auto values = runtimeCheckValues(exec, exec.graph(), i); !values.empty())
+                error->message += " (" + values + ")";
+        }
         r.reason = StopReason::Failed;
         r.lastNode = i;
         r.error = error;

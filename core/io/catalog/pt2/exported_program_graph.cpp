@@ -26,6 +26,7 @@
 #include "core/ir/json_cursor.h"
 #include "core/ir/json_io.h"
 #include "core/ir/op_schema_table.h"
+#include "core/ir/size_expression.h"
 
 namespace irscope::io {
 namespace {
@@ -333,8 +334,10 @@ bool startsNumber(char c) { return c == '-' || (c >= '0' && c <= '9'); }
 
 // sympy's srepr of a size, as torch.export writes it, made readable:
 // "Symbol('s27', positive=True, integer=True)" -> "s27",
-// "Mul(Integer(2), Symbol('s27', ...))" -> "Mul(2, s27)".
-std::string symbolText(const std::string& expr) {
+// "Mul(Integer(2), Symbol('s27', ...))" -> "2*s27" (ir/size_expression.h).
+std::string symbolText(const std::string& expr);
+
+std::string sreprWithoutWrappers(const std::string& expr) {
     std::string out;
     for (size_t i = 0; i < expr.size();) {
         if (expr.compare(i, 8, "Symbol('") == 0) {
@@ -354,6 +357,8 @@ std::string symbolText(const std::string& expr) {
     }
     return out;
 }
+
+std::string symbolText(const std::string& expr) { return ir::readableSizeExpression(sreprWithoutWrappers(expr)); }
 
 // A size: {"as_int": 4} (or {"$type": "as_int", "$value": 4} before PyTorch
 // 2.3), read in place: a large program has hundreds of thousands of them.

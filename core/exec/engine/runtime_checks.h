@@ -1,0 +1,24 @@
+#pragma once
+// A program's own runtime checks: torch._check(n >= 1) on a value read with
+// .item(), the range asserts torch.export adds for data-dependent sizes
+// (aten._assert_scalar, sym_constrain_range(_for_size), _assert_async,
+// _assert_tensor_metadata). When one fails, the program refuses its input:
+// not an op that went wrong. The run stops there and says which check, in
+// the program's own words, and the values that broke it.
+#include <cstdint>
+#include <string>
+
+#include "core/ir/graph.h"
+
+namespace irscope::exec {
+
+class Executor;
+
+// True for an op type that checks the program's input rather than computing.
+bool isRuntimeCheck(const std::string& opType);
+
+// The values the failed check at `node` was computed from, as far as they are
+// still held: "where item = 0 (position.item())". "" when none is known.
+std::string runtimeCheckValues(const Executor& executor, const ir::Graph& graph, int64_t node);
+
+}  // namespace irscope::exec

@@ -1,0 +1,175 @@
+#include "core/ir/size_expression.h"
+
+#include <cctype>
+#include <memory>
+#include <vector>
+
+namespace irscope::ir {
+namespace {
+
+// Expr := atom | Name '(' Expr (',' Expr)* ')'
+struct Node {
+    std::string head;  // a function name, or the atom itself
+    std::vector<Node> args;
+    bool call = false;
+};
+
+class Parser {
+public:
+    explicit Parser(std::string_view text) : s_(text) {}
+    std::optional<Node> parseAll() {
+        auto n = parse();
+        skipSpace();
+        if (!n || i_ != s_.size()) return std::nullopt;
+        return n;
+    }
+
+private:
+    void skipSpace() {
+        while (i_ < s_.size() && s_[i_] == ' ') ++i_;
+    }
+    std::optional<Node> parse() {
+        skipSpace();
+        const size_t start = i_;
+        while (i_ < s_.size() &&
+               (std::isalnum(static_cast<unsigned char>(s_[i_])) || s_[i_] == '_' || s_[i_] == '-' || s_[i_] == '.'))
+            ++i_;
+        if (i_ == start) return std::nullopt;
+        Node n;
+        n.head = std::string(s_.substr(start, i_ - start));
+        skipSpace();
+        if (i_ < s_.size() && s_[i_] == '(') {
+            n.call = true;
+            ++i_;
+            for (;;) {
+                auto arg = parse();
+                if (!arg) return std::nullopt;
+                n.args.push_back(std::move(*arg));
+                skipSpace();
+                if (i_ < s_.size() && s_[i_] == ',') {
+                    ++i_;
+                    continue;
+                }
+                if (i_ < s_.size() && s_[i_] == ')') {
+                    ++i_;
+                    break;
+                }
+                return std::nullopt;
+            }
+        }
+        return n;
+    }
+    std::string_view s_;
+    size_t i_ = 0;
+};
+
+bool isInteger(const std::string& t) {
+    if (t.empty()) return false;
+    size_t k = t[0] == '-' ? 1 : 0;
+    if (k == t.size()) return false;
+    for (; k < t.size(); ++k)
+        if (!std::isdigit(static_cast<unsigned char>(t[k]))) return false;
+    return true;
+}
+
+// Precedence: 0 sum, 1 product, 2 atom.
+std::string text(const Node& n, int& precedence) {
+    precedence = 2;
+    if (!n.call) return n.head;
+    std::vector<std::string> parts;
+    std::vector<int> precs;
+    for (const auto& a : n.args) {
+        int p = 0;
+        parts.push_back(text(a, p));
+        precs.push_back(p);
+    }
+    const auto wrap = [&](size_t k, int need) { return precs[k] < need ? "(" + parts[k] + ")" : parts[k]; };
+    if (n.head == "Add") {
+        precedence = 0;
+        std::string out;
+        for (size_t k = 0; k < parts.size(); ++k) {
+            // Numbers last, as a user writes s - 1, not -1 + s (sympy puts them first).
+            const size_t j = isInteger(parts[0]) ? (k + 1) % parts.size() : k;
+            const std::string& p = parts[j];
+            if (out.empty())
+                out = p;
+            else if (!p.empty() && p[0] == '-')
+                out += " - " + p.substr(1);
+            else
+                out += " + " + p;
+        }
+        return out;
+    }
+    if (n.head == "Mul") {
+        precedence = 1;
+        std::string out;
+        for (size_t k = 0; k < parts.size(); ++k) {
+            if (k == 0 && parts[k] == "-1" && parts.size() > 1) {
+                out = "-";
+                continue;
+            }
+            out += (out.empty() || out == "-" ? "" : "*") + wrap(k, 1);
+        }
+        return out;
+    }
+    if ((n.head == "FloorDiv" || n.head == "Mod" || n.head == "CleanDiv") && parts.size() == 2) {
+        precedence = 1;
+        const char* op = n.head == "Mod" ? " % " : "//";
+        return wrap(0, 1) + op + wrap(1, 2);
+    }
+    std::string out = n.head + "(";
+    for (size_t k = 0; k < parts.size(); ++k) out += (k ? ", " : "") + parts[k];
+    return out + ")";
+}
+
+}  // namespace
+
+std::string readableSizeExpression(std::string_view srepr) {
+    auto tree = Parser(srepr).parseAll();
+    if (!tree) return std::string(srepr);
+    int precedence = 0;
+    return text(*tree, precedence);
+}
+
+std::optional<AffineSize> affineSize(std::string_view readable) {
+    // Terms separated by " + " / " - "; each a number, a symbol, or k*symbol.
+    AffineSize a;
+    a.coefficient = 0;
+    std::string s(readable);
+    size_t i = 0;
+    int sign = 1;
+    while (i < s.size()) {
+        size_t end = i;
+        while (end < s.size() && !(s[end] == ' ' && end + 2 < s.size() && (s[end + 1] == '+' || s[end + 1] == '-')))
+            ++end;
+        std::string term = s.substr(i, end - i);
+        if (!term.empty() && term[0] == '-') {
+            sign = -sign;
+            term.erase(0, 1);
+        }
+        if (isInteger(term)) {
+            a.offset += sign * std::stoll(term);
+        } else {
+            int64_t k = 1;
+            std::string symbol = term;
+            if (const size_t star = term.find('*'); star != std::string::npos) {
+                if (!isInteger(term.substr(0, star))) return std::nullopt;
+                k = std::stoll(term.substr(0, star));
+                symbol = term.substr(star + 1);
+            }
+            if (symbol.empty() || !std::isalpha(static_cast<unsigned char>(symbol[0]))) return std::nullopt;
+            for (char c : symbol)
+                if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_') return std::nullopt;
+            if (!a.symbol.empty() && a.symbol != symbol) return std::nullopt;
+            a.symbol = symbol;
+            a.coefficient += sign * k;
+        }
+        if (end >= s.size()) break;
+        sign = s[end + 1] == '-' ? -1 : 1;
+        i = end + 3;
+    }
+    if (a.symbol.empty() || a.coefficient == 0) return std::nullopt;
+    return a;
+}
+
+}  // namespace irscope::ir
