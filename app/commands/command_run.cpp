@@ -4,6 +4,7 @@
 #include <ATen/Parallel.h>
 
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <future>
@@ -27,6 +28,7 @@
 #include "core/exec/numerics/error_report_file.h"
 #include "core/exec/numerics/node_metric.h"
 #include "core/exec/numerics/verify.h"
+#include "core/exec/reference/divergence_kind.h"
 #include "core/exec/reference/reference_check.h"
 #include "core/exec/reference/reference_run.h"
 #include "core/exec/values/random_inputs.h"
@@ -444,7 +446,11 @@ private:
             std::cout << report_.dump(2) << "\n";
         else
             std::cout << "ran " << ran_ << "/" << session_->nodeCount() << " nodes in " << ms(wall_) << "\n";
-        std::cerr << "irscope run: node '" << e.nodeName << "' (" << e.opType << ") failed: " << e.message << "\n";
+        if (e.refusedInput)
+            std::cerr << "irscope run: the program refuses these inputs: its runtime check '" << e.nodeName << "' ("
+                      << e.opType << ") failed: " << e.message << "\n";
+        else
+            std::cerr << "irscope run: node '" << e.nodeName << "' (" << e.opType << ") failed: " << e.message << "\n";
         return kExitUsage;
     }
 
@@ -552,11 +558,48 @@ private:
             if (!asJson_)
                 std::cout << what << ": first divergence at node '" << row.nodeName << "' (" << row.opType
                           << "), tensor '" << row.output << "': " << comparisonText(c) << "\n";
+            explainFirstDivergence(row, j["first_divergence"]);
         } else if (!asJson_) {
             std::cout << what << ": " << rep.outputs.size() << " tensors match the reference\n";
         }
         report_["intermediates"] = j;
         return !rep.firstFailing;
+    }
+
+    // Whether the first divergence is a flipped decision, float noise or a
+    // wrong value (exec/reference/divergence_kind.h), against a reference
+    // file; a cumulative run only (a local one fed the node the reference's inputs).
+    void explainFirstDivergence(const exec::OutputError& row, json& entry) {
+        const auto* file = dynamic_cast<const exec::TensorMapReference*>(&check_->reference());
+        if (!file || mode_ != exec::ErrorMode::Cumulative) return;
+        const auto node = ir::GraphIndex(*graph_).nodeIndex(row.nodeName);
+        if (!node) return;
+        size_t output = 0;
+        const auto& outs = graph_->nodes[static_cast<size_t>(*node)].outputs;
+        for (size_t k = 0; k < outs.size(); ++k)
+            if (outs[k].name == row.output) output = k;
+        exec::DivergenceExplanation e;
+        try {
+            e = exec::explainDivergence(
+                *graph_, *weights_, *constants_, *inputs_, *node, output,
+                [&](const std::string& name) {
+                    const at::Tensor* t = file->values().find(name);
+                    return t ? *t : at::Tensor();
+                },
+                tol_);
+        } catch (const std::exception& ex) {
+            entry["kind_error"] = ex.what();
+            return;
+        }
+        entry["kind"] = exec::divergenceKindName(e.kind);
+        const auto finite = [](double v) { return std::isnan(v) ? json() : json(v); };
+        if (e.kind == exec::DivergenceKind::Decision)
+            entry["margin"] = json{
+                {"flipped_within", finite(e.margin)}, {"input_difference", e.inputDifference}, {"input", e.carrier}};
+        if (!std::isnan(e.irscopeVsFp64))
+            entry["vs_fp64"] = json{{"irscope", e.irscopeVsFp64}, {"reference", e.referenceVsFp64}};
+        entry["explanation"] = e.words;
+        if (!asJson_) std::cout << "  that is " << e.words << "\n";
     }
 
     // Every node output against the reference, written to --report.

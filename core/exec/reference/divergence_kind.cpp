@@ -1,0 +1,202 @@
+#include "core/exec/reference/divergence_kind.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include <ATen/ATen.h>
+
+#include "core/exec/engine/session.h"
+#include "core/exec/numerics/verify.h"
+#include "core/exec/reference/reference_run.h"
+
+namespace irscope::exec {
+namespace {
+
+bool opStarts(const std::string& s, const char* prefix) { return s.rfind(prefix, 0) == 0; }
+
+bool isComparisonOp(const std::string& op) {
+    for (const char* p : {"aten.eq.", "aten.ne.", "aten.lt.", "aten.le.", "aten.gt.", "aten.ge."})
+        if (opStarts(op, p)) return true;
+    return false;
+}
+// Ops whose output `output` holds indices chosen by comparing values.
+bool choosesIndices(const std::string& op, size_t output) {
+    if (opStarts(op, "aten.argmax") || opStarts(op, "aten.argmin") || opStarts(op, "aten.argsort")) return true;
+    for (const char* p :
+         {"aten.topk", "aten.sort", "aten.max.dim", "aten.min.dim", "aten.kthvalue", "aten.median.dim", "aten.mode"})
+        if (opStarts(op, p)) return output == 1;
+    return false;
+}
+bool roundsToIntegers(const std::string& op) {
+    for (const char* p : {"aten.floor", "aten.ceil", "aten.round", "aten.trunc", "aten.sign", "aten._to_copy",
+                          "aten.to.", "aten._to_dtype", "aten.bucketize", "aten.searchsorted"})
+        if (opStarts(op, p)) return true;
+    return false;
+}
+
+double largestMagnitude(const at::Tensor& t) { return t.numel() == 0 ? 0.0 : t.abs().max().item<double>(); }
+
+std::string shortFigure(double v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.3g", v);
+    return buf;
+}
+
+// Where the two outputs disagree, as a bool mask of the output's shape.
+at::Tensor flippedElements(const at::Tensor& actual, const at::Tensor& reference) {
+    return actual.ne(reference.to(actual.scalar_type()));
+}
+
+// The largest distance from the threshold among the flipped elements.
+double decisionMargin(const ir::OpNode& node, size_t output, const std::vector<at::Tensor>& inputs,
+                      const at::Tensor& actual, const at::Tensor& reference) {
+    const std::string& op = node.opType;
+    if (inputs.empty() || !inputs[0].defined() || actual.sizes() != reference.sizes())
+        return std::numeric_limits<double>::quiet_NaN();
+    const at::Tensor flipped = flippedElements(actual, reference);
+    if (!flipped.any().item<bool>()) return std::numeric_limits<double>::quiet_NaN();
+    const at::Tensor x = inputs[0].to(at::kDouble);
+    if (isComparisonOp(op)) {
+        // The distance in the dtype the op compares in (a Python number
+        // becomes the tensor's dtype: 0.3 is 0.3f against a float32 tensor).
+        at::Tensor distance;
+        if (inputs.size() > 1 && inputs[1].defined())
+            distance = at::sub(inputs[0], inputs[1]);
+        else if (auto it = node.attrs.find("other"); it != node.attrs.end() && it->is_number())
+            distance = at::sub(inputs[0], c10::Scalar(it->get<double>()));
+        else
+            return std::numeric_limits<double>::quiet_NaN();
+        return largestMagnitude(distance.to(at::kDouble).abs().expand(actual.sizes()).masked_select(flipped));
+    }
+    if (choosesIndices(op, output)) {
+        int64_t dim = -1;
+        if (auto it = node.attrs.find("dim"); it != node.attrs.end() && it->is_number_integer())
+            dim = it->get<int64_t>();
+        const bool flat = (opStarts(op, "aten.argmax") || opStarts(op, "aten.argmin")) &&
+                          (node.attrs.find("dim") == node.attrs.end() || node.attrs["dim"].is_null());
+        const at::Tensor values = flat ? x.reshape({-1}) : x;
+        const int64_t d = flat ? 0 : dim;
+        const bool keep = flat || actual.dim() == values.dim();
+        const at::Tensor a = keep ? actual.reshape(flat ? at::IntArrayRef{-1} : actual.sizes()) : actual.unsqueeze(d);
+        const at::Tensor r = keep ? reference.reshape(a.sizes()) : reference.unsqueeze(d);
+        const at::Tensor gap = (values.gather(d, a.to(at::kLong)) - values.gather(d, r.to(at::kLong))).abs();
+        const at::Tensor mask = keep ? flipped.reshape(gap.sizes()) : flipped.unsqueeze(d);
+        return largestMagnitude(gap.masked_select(mask));
+    }
+    if (roundsToIntegers(op) && x.sizes() == actual.sizes()) {
+        // Distance to the nearest integer boundary (a half for round).
+        const at::Tensor frac = x - x.floor();
+        const at::Tensor distance = opStarts(op, "aten.round") ? (frac - 0.5).abs() : at::min(frac, 1.0 - frac);
+        return largestMagnitude(distance.masked_select(flipped));
+    }
+    return std::numeric_limits<double>::quiet_NaN();
+}
+
+}  // namespace
+
+const char* divergenceKindName(DivergenceKind kind) {
+    switch (kind) {
+    case DivergenceKind::Decision: return "decision";
+    case DivergenceKind::Noise: return "noise";
+    case DivergenceKind::Value: return "value";
+    }
+    return "value";
+}
+
+bool isDecidingOp(const std::string& opType, size_t output) {
+    return isComparisonOp(opType) || choosesIndices(opType, output) || roundsToIntegers(opType);
+}
+
+DivergenceExplanation classifyDivergence(const ir::OpNode& node, size_t output, const std::vector<at::Tensor>& inputs,
+                                         const std::vector<at::Tensor>& referenceInputs, const at::Tensor& actual,
+                                         const at::Tensor& reference, const at::Tensor& fp64,
+                                         const Tolerance& tolerance) {
+    DivergenceExplanation e;
+    // A decision: every input the reference has matches it (floats within
+    // tolerance, the rest exactly), at least one float input carries a
+    // difference, and the op is one that decides.
+    bool inputsMatch = true, anyFloat = false;
+    for (size_t k = 0; k < inputs.size() && k < referenceInputs.size(); ++k) {
+        const at::Tensor& a = inputs[k];
+        const at::Tensor& r = referenceInputs[k];
+        if (!a.defined() || !r.defined()) continue;
+        const Comparison c = compareTensors(node.inputs[k].name, a, r, tolerance);
+        if (!c.problem.empty() || !c.matched) {
+            inputsMatch = false;
+            break;
+        }
+        if (at::isFloatingType(a.scalar_type())) {
+            anyFloat = true;
+            if (c.maxAbsDiff > e.inputDifference || e.carrier.empty()) {
+                e.inputDifference = c.maxAbsDiff;
+                e.carrier = node.inputs[k].name;
+            }
+        }
+    }
+    if (isDecidingOp(node.opType, output) && inputsMatch && anyFloat) {
+        e.kind = DivergenceKind::Decision;
+        e.margin = decisionMargin(node, output, inputs, actual, reference);
+        e.words = "a flipped decision: '" + node.name + "' (" + node.opType +
+                  ") decides, and its inputs match the reference within tolerance; the flipped elements were " +
+                  (std::isnan(e.margin) ? std::string("near its threshold")
+                   : e.margin == 0      ? std::string("exactly on its threshold or tie")
+                                        : "at most " + shortFigure(e.margin) + " from its threshold or tie") +
+                  ", where input '" + e.carrier + "' differs from the reference by up to " +
+                  shortFigure(e.inputDifference);
+        return e;
+    }
+    if (fp64.defined() && actual.defined() && reference.defined() && at::isFloatingType(actual.scalar_type()) &&
+        actual.sizes() == fp64.sizes() && reference.sizes() == fp64.sizes()) {
+        const at::Tensor truth = fp64.to(at::kDouble);
+        e.irscopeVsFp64 = largestMagnitude(actual.to(at::kDouble) - truth);
+        e.referenceVsFp64 = largestMagnitude(reference.to(at::kDouble) - truth);
+        if (e.irscopeVsFp64 <= e.referenceVsFp64) {
+            e.kind = DivergenceKind::Noise;
+            e.words = "float noise: this run's value is no farther from a float64 run of the same program (max abs " +
+                      shortFigure(e.irscopeVsFp64) + ") than the reference's is (" + shortFigure(e.referenceVsFp64) +
+                      "): rounding, not a wrong op";
+            return e;
+        }
+    }
+    e.kind = DivergenceKind::Value;
+    e.words = "a wrong value: '" + node.name + "' (" + node.opType + ") computes another value than the reference" +
+              (std::isnan(e.irscopeVsFp64) ? std::string()
+                                           : ", farther from a float64 run (max abs " + shortFigure(e.irscopeVsFp64) +
+                                                 ") than the reference (" + shortFigure(e.referenceVsFp64) + ")");
+    return e;
+}
+
+DivergenceExplanation explainDivergence(const ir::Graph& graph, const io::TensorMap& weights,
+                                        const io::TensorMap& constants, const io::TensorMap& inputs, int64_t node,
+                                        size_t output, const ReferenceLookup& reference, const Tolerance& tolerance) {
+    const ir::OpNode& op = graph.nodes.at(static_cast<size_t>(node));
+    // This run's inputs and output of the node, again: the checked run freed them.
+    Session run(graph, RetentionPolicy::FreeAfterLastUse);
+    run.setWeights(weights);
+    run.setConstants(constants);
+    run.setInputs(inputs);
+    for (const auto& in : op.inputs) run.setPinned(in.name, true);
+    const std::string outName = output < op.outputs.size() ? op.outputs[output].name : std::string();
+    run.setPinned(outName, true);
+    run.runTo(node);
+    std::vector<at::Tensor> values, references;
+    for (const auto& in : op.inputs) {
+        at::Tensor v;
+        run.value(in.name, v);
+        values.push_back(v);
+        references.push_back(reference(in.name));
+    }
+    at::Tensor actual;
+    run.value(outName, actual);
+    const at::Tensor expected = reference(outName);
+    DivergenceExplanation e =
+        classifyDivergence(op, output, values, references, actual, expected, at::Tensor(), tolerance);
+    if (e.kind == DivergenceKind::Decision || !actual.defined() || !at::isFloatingType(actual.scalar_type())) return e;
+    // A float64 run of the same program on the same inputs, up to the node.
+    ReferenceRun fp64(graph, weights, constants, inputs, at::kDouble, RetentionPolicy::FreeAfterLastUse);
+    const at::Tensor truth = fp64.referenceOf(node, output, outName);
+    return classifyDivergence(op, output, values, references, actual, expected, truth, tolerance);
+}
+
+}  // namespace irscope::exec

@@ -1,0 +1,140 @@
+// A first divergence told apart: a flipped decision (an op that decides, fed
+// inputs that match the reference within tolerance), float noise (no farther
+// from a float64 run than the reference), or a wrong value. The values here
+// are chosen so that each verdict and each margin can be worked out by hand.
+#include "exec_test_util.h"
+
+#include "core/exec/reference/divergence_kind.h"
+
+#include <QtTest/QtTest>
+
+using namespace irscope;
+using namespace irscope::exec;
+using namespace irscope::exec::test;
+
+namespace {
+
+ir::OpNode opNode(const std::string& name, const std::string& op, std::vector<std::string> inputs,
+                  ir::AttrMap attrs = ir::AttrMap::object()) {
+    ir::OpNode n;
+    n.name = name;
+    n.opType = op;
+    for (const auto& i : inputs) {
+        ir::TensorMeta m;
+        m.name = i;
+        n.inputs.push_back(m);
+    }
+    ir::TensorMeta out;
+    out.name = name;
+    n.outputs.push_back(out);
+    n.attrs = std::move(attrs);
+    return n;
+}
+
+// y = x * 3; z = y > 0.3, over one float32 element.
+ir::Graph thresholdGraph() {
+    json x = meta("x", {1});
+    json y = meta("y", {1}, "float32");
+    json z = meta("z", {1}, "bool");
+    json nodes = json::array({node("y", "aten.mul.Scalar", json::array({meta("x", {1}, "float32", "x")}),
+                                   json::array({y}), {{"other", 3.0}}),
+                              node("z", "aten.gt.Scalar", json::array({meta("y", {1}, "float32", "y")}),
+                                   json::array({z}), {{"other", 0.3}})});
+    return graphOf(json::array({x}), json::array({z}), nodes);
+}
+
+}  // namespace
+
+class TestDivergenceKind : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    // x > 0 flips at an element 1e-7 from the threshold while x matches its
+    // reference within float32's tolerance: a decision, margin 1e-7.
+    void comparisonNearItsThresholdIsADecision() {
+        const ir::OpNode gt = opNode("gt", "aten.gt.Scalar", {"x"}, {{"other", 0.0}});
+        const at::Tensor x = at::tensor({1e-7f, 5.0f, -3.0f});
+        const at::Tensor xRef = at::tensor({-1e-7f, 5.0f, -3.0f});
+        const auto e = classifyDivergence(gt, 0, {x}, {xRef}, x.gt(0), xRef.gt(0), at::Tensor(), {});
+        QVERIFY2(e.kind == DivergenceKind::Decision, e.words.c_str());
+        QVERIFY2(std::abs(e.margin - 1e-7) < 1e-12, e.words.c_str());
+        QCOMPARE(e.carrier, std::string("x"));
+        QVERIFY2(std::abs(e.inputDifference - 2e-7) < 1e-12, e.words.c_str());
+    }
+
+    // argmax over a near-tie: [1.0, 1.0000001] against [1.0000001, 1.0]
+    // picks the other index; the gap between the two candidates is 1e-7.
+    void argmaxOverANearTieIsADecision() {
+        const ir::OpNode argmax = opNode("argmax", "aten.argmax.default", {"x"}, {{"dim", 1}});
+        const at::Tensor x = at::tensor({1.0f, 1.0000001f, 0.0f, 2.0f}).reshape({2, 2});
+        const at::Tensor xRef = at::tensor({1.0000001f, 1.0f, 0.0f, 2.0f}).reshape({2, 2});
+        const auto e = classifyDivergence(argmax, 0, {x}, {xRef}, x.argmax(1), xRef.argmax(1), at::Tensor(), {});
+        QVERIFY2(e.kind == DivergenceKind::Decision, e.words.c_str());
+        const double gap = static_cast<double>(1.0000001f) - 1.0;
+        QVERIFY2(std::abs(e.margin - gap) < 1e-12, e.words.c_str());
+    }
+
+    // The same comparison with an input that differs beyond tolerance: the
+    // input, not the decision, is what went wrong.
+    void aDecisionOnAWrongInputIsNotNoise() {
+        const ir::OpNode gt = opNode("gt", "aten.gt.Scalar", {"x"}, {{"other", 0.0}});
+        const at::Tensor x = at::tensor({0.5f});
+        const at::Tensor xRef = at::tensor({-0.5f});
+        const auto e = classifyDivergence(gt, 0, {x}, {xRef}, x.gt(0), xRef.gt(0), at::Tensor(), {});
+        QVERIFY2(e.kind == DivergenceKind::Value, e.words.c_str());
+    }
+
+    // 0.1f * 3 in float32 is 0.30000001192092896; in float64 (0.1f widened)
+    // 0.30000000447034836. A reference at 0.300001 is farther from float64
+    // than this run: noise. A reference at float64's own value (a float64
+    // reference) is nearer: this run's value is the wrong one.
+    void noiseAndValueAgainstAFloat64Run() {
+        const ir::Graph g = thresholdGraph();
+        io::TensorMap inputs;
+        inputs.insert("x", at::tensor({0.1f}));
+        const auto explain = [&](double reference) {
+            return explainDivergence(
+                g, {}, {}, inputs, 0, 0,
+                [&](const std::string& name) {
+                    return name == "y"   ? at::tensor({reference}, at::kDouble)
+                           : name == "x" ? at::tensor({0.1f})
+                                         : at::Tensor();
+                },
+                Tolerance{0.0, 0.0});
+        };
+        const auto noise = explain(0.300001);
+        QVERIFY2(noise.kind == DivergenceKind::Noise, noise.words.c_str());
+        const double fp64 = static_cast<double>(0.1f) * 3.0;
+        QVERIFY2(std::abs(noise.irscopeVsFp64 - (0.30000001192092896 - fp64)) < 1e-15, noise.words.c_str());
+        const auto value = explain(fp64);
+        QVERIFY2(value.kind == DivergenceKind::Value, value.words.c_str());
+        QVERIFY(value.irscopeVsFp64 > value.referenceVsFp64);
+    }
+
+    // End to end: y = x * 3 is 0.3f in this run, exactly the threshold 0.3
+    // compares as (float32), so z = y > 0.3 is false; the reference's y is
+    // the next float up, within tolerance, and its z true: a decision on a
+    // tie, margin 0, carried by y.
+    void explainedFromARerunOfTheProgram() {
+        const ir::Graph g = thresholdGraph();
+        io::TensorMap inputs;
+        inputs.insert("x", at::tensor({0.1f}));
+        const float yRef = std::nextafter(0.3f, 1.0f);
+        const auto e = explainDivergence(g, {}, {}, inputs, 1, 0,
+                                         [&](const std::string& name) {
+                                             if (name == "y") return at::tensor({yRef});
+                                             if (name == "z") return at::ones({1}, at::kBool);
+                                             return at::Tensor();
+                                         },
+                                         {});
+        QVERIFY2(e.kind == DivergenceKind::Decision, e.words.c_str());
+        QCOMPARE(e.carrier, std::string("y"));
+        QVERIFY2(e.margin == 0.0, e.words.c_str());
+        QVERIFY2(e.words.find("exactly on its threshold") != std::string::npos, e.words.c_str());
+    }
+};
+
+#include "common/suite_registry.h"
+
+IRSCOPE_TEST_GUILESS_MAIN(TestDivergenceKind)
+#include "test_divergence_kind.moc"
