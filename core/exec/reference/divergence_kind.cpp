@@ -151,10 +151,15 @@ DivergenceExplanation classifyDivergence(const ir::OpNode& node, size_t output, 
         const at::Tensor truth = fp64.to(at::kDouble);
         e.irscopeVsFp64 = largestMagnitude(actual.to(at::kDouble) - truth);
         e.referenceVsFp64 = largestMagnitude(reference.to(at::kDouble) - truth);
-        if (e.irscopeVsFp64 <= e.referenceVsFp64) {
+        // "No farther" up to the dtype's own rounding: in bfloat16 one step of
+        // the last bit is 0.4%, and which of two runs lands a step nearer is chance.
+        const AppliedTolerance band = tolerance.applied(actual.scalar_type());
+        const double slack = band.atol + band.rtol * largestMagnitude(truth);
+        if (e.irscopeVsFp64 <= e.referenceVsFp64 + slack) {
             e.kind = DivergenceKind::Noise;
             e.words = "float noise: this run's value is no farther from a float64 run of the same program (max abs " +
                       shortFigure(e.irscopeVsFp64) + ") than the reference's is (" + shortFigure(e.referenceVsFp64) +
+                      (slack > 0 ? ", within " + band.dtype + "'s tolerance" : std::string()) +
                       "): rounding, not a wrong op";
             return e;
         }

@@ -12,7 +12,9 @@
 //             inputs) against how much the inputs differ, and which input
 //             carried the difference;
 //   noise     this run's value is no farther from a float64 run of the same
-//             program on the same inputs than the reference's value is;
+//             program on the same inputs than the reference's value is, up
+//             to the tolerance of the run's dtype (which of two runs lands one
+//             bfloat16 step nearer is chance);
 //   value     anything else: an op computed wrong.
 #include <cstdint>
 #include <functional>
