@@ -1,6 +1,7 @@
 #pragma once
 // Graph: a whole torch_ir file in memory, every field of the format kept.
 // Immutable once loaded; lookups go through GraphIndex.
+#include <map>
 #include <string>
 #include <utility>
 #include <vector>
@@ -32,6 +33,9 @@ struct Graph {
     // A dynamic-shape program's symbols and the ranges it was exported for
     // (a .pt2's range_constraints), in the file's order. Empty for JSON.
     std::vector<SymbolRange> symbolRanges;
+    // A symbolic value's expression over the symbols, by value name ("mul":
+    // "4*s77", "pow_1": "float(s27)**-0.5"): what a .pt2's sym_*_values say.
+    std::map<std::string, std::string> symbolicExpressions;
 
     // Findings the loader made while reading values it keeps anyway
     // (non-integer dims, ragged constants): validation reports them.

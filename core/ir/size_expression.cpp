@@ -2,6 +2,7 @@
 
 #include <cctype>
 #include <memory>
+#include <utility>
 #include <vector>
 
 namespace irscope::ir {
@@ -112,21 +113,70 @@ std::string text(const Node& n, int& precedence) {
         }
         return out;
     }
-    if ((n.head == "FloorDiv" || n.head == "Mod" || n.head == "CleanDiv") && parts.size() == 2) {
+    if ((n.head == "FloorDiv" || n.head == "Mod" || n.head == "CleanDiv" || n.head == "PythonMod" ||
+         n.head == "FloatTrueDiv" || n.head == "IntTrueDiv") &&
+        parts.size() == 2) {
         precedence = 1;
-        const char* op = n.head == "Mod" ? " % " : "//";
+        const char* op = n.head == "Mod" || n.head == "PythonMod"      ? " % "
+                         : n.head.find("TrueDiv") != std::string::npos ? "/"
+                                                                       : "//";
         return wrap(0, 1) + op + wrap(1, 2);
     }
+    if ((n.head == "Pow" || n.head == "FloatPow" || n.head == "PowByNatural") && parts.size() == 2) {
+        precedence = 2;
+        return wrap(0, 2) + "**" + wrap(1, 2);
+    }
+    // Comparisons, as sympy names them (GreaterThan is >=, StrictGreaterThan >).
+    static const std::pair<const char*, const char*> kRelations[] = {
+        {"GreaterThan", " >= "}, {"StrictGreaterThan", " > "},
+        {"LessThan", " <= "},    {"StrictLessThan", " < "},
+        {"Eq", " == "},          {"Ne", " != "}};
+    for (const auto& [head, op] : kRelations)
+        if (n.head == head && parts.size() == 2) {
+            precedence = -1;
+            return parts[0] + op + parts[1];
+        }
+    if (n.head == "ToFloat" && parts.size() == 1) return "float(" + parts[0] + ")";
+    if ((n.head == "TruncToInt" || n.head == "Trunc") && parts.size() == 1) return "int(" + parts[0] + ")";
     std::string out = n.head + "(";
     for (size_t k = 0; k < parts.size(); ++k) out += (k ? ", " : "") + parts[k];
     return out + ")";
 }
 
+// Drops sympy's wrappers: Symbol('s27', positive=True, integer=True) -> s27,
+// Integer(2) -> 2, Float('-0.5', precision=53) -> -0.5.
+std::string withoutWrappers(std::string_view expr) {
+    std::string out;
+    for (size_t i = 0; i < expr.size();) {
+        const bool symbol = expr.compare(i, 8, "Symbol('") == 0;
+        const bool real =
+            expr.compare(i, 7, "Float('") == 0 && (i == 0 || !std::isalnum(static_cast<unsigned char>(expr[i - 1])));
+        if (symbol || real) {
+            const size_t from = i + (symbol ? 8 : 7);
+            const size_t end = expr.find('\'', from);
+            const size_t close = end == std::string_view::npos ? end : expr.find(')', end);
+            if (close == std::string_view::npos) return std::string(expr);
+            out += expr.substr(from, end - from);
+            i = close + 1;
+        } else if (expr.compare(i, 8, "Integer(") == 0 &&
+                   (i == 0 || !std::isalnum(static_cast<unsigned char>(expr[i - 1])))) {
+            const size_t close = expr.find(')', i);
+            if (close == std::string_view::npos) return std::string(expr);
+            out += expr.substr(i + 8, close - i - 8);
+            i = close + 1;
+        } else {
+            out += expr[i++];
+        }
+    }
+    return out;
+}
+
 }  // namespace
 
 std::string readableSizeExpression(std::string_view srepr) {
-    auto tree = Parser(srepr).parseAll();
-    if (!tree) return std::string(srepr);
+    const std::string stripped = withoutWrappers(srepr);
+    auto tree = Parser(stripped).parseAll();
+    if (!tree) return stripped;
     int precedence = 0;
     return text(*tree, precedence);
 }

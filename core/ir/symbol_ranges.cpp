@@ -1,6 +1,8 @@
 // Checks inputs against a dynamic-shape program's ranges (symbol_ranges.h).
 #include "core/ir/symbol_ranges.h"
 
+#include <cctype>
+
 #include "core/ir/size_expression.h"
 
 namespace irscope::ir {
@@ -55,6 +57,25 @@ std::string inputShapeRefusal(const Graph& graph, const TensorMeta& input, const
                    " (one symbol, one size)";
     }
     return {};
+}
+
+std::string symbolicValueText(const Graph& graph, const std::string& value) {
+    const auto it = graph.symbolicExpressions.find(value);
+    if (it == graph.symbolicExpressions.end()) return {};
+    std::string text = it->second;
+    // Each symbol of the expression once, with its range: whole identifiers only (s2 is not in s27).
+    const std::string& e = it->second;
+    for (const auto& r : graph.symbolRanges) {
+        for (size_t at = e.find(r.symbol); at != std::string::npos; at = e.find(r.symbol, at + 1)) {
+            const auto isName = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+            const size_t end = at + r.symbol.size();
+            if ((at == 0 || !isName(e[at - 1])) && (end == e.size() || !isName(e[end]))) {
+                text += ", " + formatSymbolRange(r);
+                break;
+            }
+        }
+    }
+    return text;
 }
 
 }  // namespace irscope::ir

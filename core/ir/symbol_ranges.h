@@ -24,4 +24,9 @@ std::string inputShapeRefusal(const Graph& graph, const TensorMeta& input, const
 // "s27 ∈ [2, 256]" (∞ for an unbounded max).
 std::string formatSymbolRange(const SymbolRange& range);
 
+// A symbolic value of the program as Properties shows it: its expression and
+// the range of every symbol in it ("4*s77, s77 ∈ [1, 8]"); "" for a value
+// the program gives no expression for.
+std::string symbolicValueText(const Graph& graph, const std::string& value);
+
 }  // namespace irscope::ir

@@ -16,7 +16,7 @@ class TestWeightQuantization : public QObject {
     Q_OBJECT
 private Q_SLOTS:
     void aPt2eConvWeightIsPerChannelInt8() {
-        const ir::Graph g = ir::loadGraphFile(test::dataPath("programs/pt2e_static_cnn.pt2"));
+        const ir::Graph g = ir::loadGraphFile(irscope::test::dataPath("programs/pt2e_static_cnn.pt2"));
         int found = 0;
         for (const auto& [placeholder, original] : g.weightNameMapping) {
             const auto q = ir::weightQuantization(g, placeholder);

@@ -32,6 +32,16 @@ private Q_SLOTS:
                                                << "Max(1, s3)";
         QTest::newRow("not an expression") << "Mul(2, "
                                            << "Mul(2, ";
+        // As torch.export writes them, sympy's wrappers and all.
+        QTest::newRow("srepr") << "Mul(Integer(4), Symbol('s77', positive=True, integer=True))"
+                               << "4*s77";
+        QTest::newRow("float power") << "FloatPow(ToFloat(Symbol('s27', positive=True, integer=True)), "
+                                        "Float('-0.5', precision=53))"
+                                     << "float(s27)**-0.5";
+        QTest::newRow("check") << "GreaterThan(Symbol('u0', integer=True), Integer(1))"
+                               << "u0 >= 1";
+        QTest::newRow("strict check") << "StrictLessThan(Symbol('u0', integer=True), Symbol('s5', integer=True))"
+                                      << "u0 < s5";
     }
     void readsAsAUserWritesIt() {
         QFETCH(QString, srepr);

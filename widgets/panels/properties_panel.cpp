@@ -11,6 +11,7 @@
 
 #include "core/ir/graph_index.h"
 #include "core/ir/stack_trace.h"
+#include "core/ir/symbol_ranges.h"
 #include "core/ir/weight_quantization.h"
 #include "widgets/common/panel_registry.h"
 #include "widgets/common/qt_text.h"
@@ -352,6 +353,9 @@ void PropertiesPanel::showNodeOutputs(int64_t n) {
     for (size_t o = 0; o < node.outputs.size(); ++o) {
         const auto& t = node.outputs[o];
         auto* item = row(outs, QStringLiteral("%1: %2").arg(o).arg(qs(t.name)), tensorSummary(t));
+        // A size or other symbolic value: what it computes, over which symbols.
+        if (const std::string expression = ir::symbolicValueText(g, t.name); !expression.empty())
+            row(item, tr("expression"), qs(expression));
         const auto& uses = doc->index->consumersOf(n, static_cast<int64_t>(o));
         for (const auto& use : uses)
             link(item, tr("consumer"), QStringLiteral("%1 (input %2)").arg(qs(g.nodes[use.node].name)).arg(use.input),

@@ -292,6 +292,7 @@ struct ProgramParts {
     bool haveSignature = false, haveValues = false;
     std::unordered_map<std::string, ValueMeta> values;
     std::vector<ir::SymbolRange> symbolRanges;
+    std::map<std::string, std::string> symbolicExpressions;
     size_t nodesOffset = std::string::npos;
     int64_t schemaMajor = 0, schemaMinor = 0;
 };
@@ -333,32 +334,8 @@ void forEachElement(ir::JsonCursor& c, Read read) {
 bool startsNumber(char c) { return c == '-' || (c >= '0' && c <= '9'); }
 
 // sympy's srepr of a size, as torch.export writes it, made readable:
-// "Symbol('s27', positive=True, integer=True)" -> "s27",
 // "Mul(Integer(2), Symbol('s27', ...))" -> "2*s27" (ir/size_expression.h).
-std::string symbolText(const std::string& expr);
-
-std::string sreprWithoutWrappers(const std::string& expr) {
-    std::string out;
-    for (size_t i = 0; i < expr.size();) {
-        if (expr.compare(i, 8, "Symbol('") == 0) {
-            const size_t end = expr.find('\'', i + 8);
-            const size_t close = expr.find(')', i);
-            if (end == std::string::npos || close == std::string::npos) break;
-            out += expr.substr(i + 8, end - i - 8);
-            i = close + 1;
-        } else if (expr.compare(i, 8, "Integer(") == 0) {
-            const size_t close = expr.find(')', i);
-            if (close == std::string::npos) break;
-            out += expr.substr(i + 8, close - i - 8);
-            i = close + 1;
-        } else {
-            out += expr[i++];
-        }
-    }
-    return out;
-}
-
-std::string symbolText(const std::string& expr) { return ir::readableSizeExpression(sreprWithoutWrappers(expr)); }
+std::string symbolText(const std::string& expr) { return ir::readableSizeExpression(expr); }
 
 // A size: {"as_int": 4} (or {"$type": "as_int", "$value": 4} before PyTorch
 // 2.3), read in place: a large program has hundreds of thousands of them.
@@ -449,6 +426,14 @@ void readGraphParts(ir::JsonCursor& c, ProgramParts& parts) {
         } else if (key == "tensor_values" && c.peek() == '{') {
             parts.haveValues = true;
             forEachKey(c, [&](const std::string& name) { parts.values[name] = readValueMeta(c); });
+        } else if ((key == "sym_int_values" || key == "sym_float_values" || key == "sym_bool_values") &&
+                   c.peek() == '{') {
+            // Each symbolic value's expression over the program's symbols.
+            forEachKey(c, [&](const std::string& name) {
+                std::string expression;
+                readSymInt(c, expression);
+                if (!expression.empty()) parts.symbolicExpressions[name] = std::move(expression);
+            });
         } else {
             c.skipValue();
         }
@@ -907,6 +892,7 @@ ir::Graph convertProgram(std::string_view text, const std::string& file, const s
     ir::Graph g;
     g.pytorchVersion = parts.torchVersion;
     g.symbolRanges = parts.symbolRanges;
+    g.symbolicExpressions = parts.symbolicExpressions;
 
     GraphBuilder builder(r, g, parts.values);
 
