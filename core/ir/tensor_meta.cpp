@@ -22,9 +22,11 @@ std::string shapeToList(const Shape& shape) {
 
 std::string shapeToX(const TensorMeta& meta) {
     if (meta.symbolicDims.size() != meta.shape.size()) return shapeToX(meta.shape);
+    // With symbols the dims are joined by a multiplication sign, so that
+    // "s77×s27×32" does not read as one name and "4*s77×8" keeps its product.
     std::string text;
     for (size_t i = 0; i < meta.shape.size(); ++i) {
-        if (i) text += 'x';
+        if (i) text += "\u00d7";
         text += !meta.symbolicDims[i].empty() ? meta.symbolicDims[i] : shapeToX(Shape{meta.shape[i]});
     }
     return text;

@@ -41,7 +41,7 @@ struct SymbolRange {
 // "[1, s27]": the shape with its symbols where it has them, else shapeToList.
 std::string shapeWithSymbols(const TensorMeta& meta);
 
-// "1xs27x64": shapeToX with a dynamic-shape program's symbols in place of
+// "1×s27×64": shapeToX with a dynamic-shape program's symbols in place of
 // their dims (the drawings, edge labels and mermaid use it).
 std::string shapeToX(const TensorMeta& meta);
 

@@ -46,11 +46,17 @@ Outcome runNode(const std::string& op, const std::vector<std::pair<std::string, 
         to.push_back(meta(name, t.sizes().vec(), dt, name));
         m.insert(name, t);
     };
-    for (size_t i = 0; i < tensors.size(); ++i) addInput("t" + std::to_string(i), tensors[i], nin);
+    for (size_t i = 0; i < tensors.size(); ++i) {
+        std::string name = "t";  // appended piecewise: GCC 12 -O3 warns (falsely) on "t" + std::string
+        name += std::to_string(i);
+        addInput(name, tensors[i], nin);
+    }
     for (const auto& [name, arg] : args) {
         if (const auto* t = std::get_if<at::Tensor>(&arg)) {
-            addInput("s_" + name, *t, sizeIn);  // named by the attr, after the tensor inputs
-            attrs[name] = "s_" + name;
+            std::string input = "s_";
+            input += name;
+            addInput(input, *t, sizeIn);  // named by the attr, after the tensor inputs
+            attrs[name] = input;
         } else {
             attrs[name] = std::get<json>(arg);
         }

@@ -12,6 +12,7 @@
 // iteration's values, and F9 on a node inside the body stops Continue there,
 // once per iteration.
 #include <QFileInfo>
+#include <QLabel>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTest>
@@ -266,6 +267,13 @@ private slots:
         QVERIFY2(refusal.contains(QStringLiteral("input 'ids' has shape [1, 300]: 300 at dim 1 is outside s27 "
                                                  "\u2208 [2, 256]")),
                  qPrintable(refusal));
+        // The headline says what is wrong: an input outside a range, not a value missing.
+        const auto* status = window_->findChild<QLabel*>(QStringLiteral("debugStatus"));
+        QVERIFY(status);
+        QVERIFY2(status->text().contains(QLatin1String("1 input(s) outside the program's ranges")) &&
+                     !status->text().contains(QLatin1String("missing")),
+                 qPrintable(status->text()));
+        QVERIFY2(status->toolTip().contains(QLatin1String("outside s27")), qPrintable(status->toolTip()));
         continueToEnd();
         QCOMPARE(c->runCursor(), int64_t{0});  // nothing ran
     }

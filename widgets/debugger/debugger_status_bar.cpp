@@ -91,18 +91,29 @@ void showValuesStatus(const DebuggerUi& ui) {
     showRunProgress(ui);
     const auto alarming = std::count_if(m.begin(), m.end(), [](const auto& r) { return !r.awaitsStateDict; });
     const auto wrongDtype = std::count_if(m.begin(), m.end(), [](const auto& r) { return r.value.wrongDtype(); });
+    // An input the program's ranges refuse is there, and wrong: said as such.
+    const auto refused = std::count_if(m.begin(), m.end(), [](const auto& r) { return !r.value.refusal.empty(); });
     if (alarming > 0) {
-        QString text;
-        if (alarming > wrongDtype)
-            text = QObject::tr("%n value(s) missing", nullptr, static_cast<int>(alarming - wrongDtype));
+        QString text, why;
+        if (refused > 0) {
+            text = QObject::tr("%n input(s) outside the program's ranges", nullptr, static_cast<int>(refused));
+            for (const auto& r : m)
+                if (!r.value.refusal.empty())
+                    why += (why.isEmpty() ? QString() : QStringLiteral("\n")) + QString::fromStdString(r.value.refusal);
+        }
+        if (alarming > wrongDtype + refused)
+            text += (text.isEmpty() ? QString() : QStringLiteral(", ")) +
+                    QObject::tr("%n value(s) missing", nullptr, static_cast<int>(alarming - wrongDtype - refused));
         if (wrongDtype > 0)
             text += (text.isEmpty() ? QString() : QStringLiteral(", ")) +
                     QObject::tr("%n value(s) not in the IR's dtype", nullptr, static_cast<int>(wrongDtype));
         ui.status->setText(
             QStringLiteral("<span style='color:#d0302a'>%1 — %2</span>").arg(text, QObject::tr("see Diagnostics")));
+        ui.status->setToolTip(why);
     } else if (!m.empty()) {
         ui.status->setText(QObject::tr("no state_dict loaded"));
     } else if (ui.status->text().contains(QLatin1String("missing")) ||
+               ui.status->text().contains(QLatin1String("ranges")) ||
                ui.status->text().contains(QLatin1String("dtype")) ||
                ui.status->text().contains(QLatin1String("state_dict")) ||
                ui.status->text().startsWith(QLatin1String("Loading"))) {

@@ -61,21 +61,28 @@ void MissingValuesPanel::rebuild() {
     setVisible(!m.empty());
     // Values only a state_dict can supply are no alarm while none is loaded: one
     // neutral line for them, red rows for what a state_dict can never supply.
-    int awaiting = 0, castable = 0, dangling = 0;
+    int awaiting = 0, castable = 0, dangling = 0, refused = 0;
     for (const auto& r : m) {
         awaiting += r.awaitsStateDict ? 1 : 0;
         castable += r.remedy == exec::Remedy::CastToIrDtype ? 1 : 0;
         dangling += isDanglingValue(r) ? 1 : 0;
+        refused += r.value.refusal.empty() ? 0 : 1;
     }
-    const int alarming = static_cast<int>(m.size()) - awaiting - dangling;
+    const int alarming = static_cast<int>(m.size()) - awaiting - dangling - refused;
     QString title;
+    // An input there but outside a dynamic-shape program's ranges: not missing.
+    if (refused > 0)
+        title =
+            tr("<b style='color:#d0302a'>Pre-flight: %n input(s) outside the ranges the program was exported "
+               "for</b> — the program refuses them before it runs (each row says which symbol and range)",
+               nullptr, refused);
     // A broken IR first: no file the user loads would fix it.
     if (dangling > 0)
-        title =
-            tr("<b style='color:#d0302a'>Pre-flight: the IR is broken: %n value(s) read that no node, graph "
-               "input or weight produces</b> — a run stops before the first node that reads one; no file "
-               "supplies them (see the list, and `irscope validate`)",
-               nullptr, dangling);
+        title += (title.isEmpty() ? QString() : QStringLiteral("<br>")) +
+                 tr("<b style='color:#d0302a'>Pre-flight: the IR is broken: %n value(s) read that no node, graph "
+                    "input or weight produces</b> — a run stops before the first node that reads one; no file "
+                    "supplies them (see the list, and `irscope validate`)",
+                    nullptr, dangling);
     if (alarming > castable)
         title += (title.isEmpty() ? QString() : QStringLiteral("<br>")) +
                  tr("<b style='color:#d0302a'>Pre-flight: %n value(s) missing</b> — a run stops before the first node "
