@@ -79,6 +79,18 @@ json comparisonJson(const exec::Comparison& c) {
     return j;
 }
 
+// Two values with as few significant digits as tell them apart (3 at least,
+// 17 at most): "0.30000001, expected 0.30000004", not "0.3, expected 0.3".
+std::pair<std::string, std::string> distinctNumbers(double a, double b) {
+    char x[40], y[40];
+    for (int digits = 3; digits <= 17; ++digits) {
+        std::snprintf(x, sizeof x, "%.*g", digits, a);
+        std::snprintf(y, sizeof y, "%.*g", digits, b);
+        if (std::string(x) != y || a == b) break;
+    }
+    return {x, y};
+}
+
 std::string comparisonText(const exec::Comparison& c) {
     std::string s = c.matched ? "OK" : "MISMATCH";
     if (!c.problem.empty()) s += " (" + c.problem + ")";
@@ -86,8 +98,11 @@ std::string comparisonText(const exec::Comparison& c) {
         if (!c.matched && c.mismatches > 0)
             s += ": " + std::to_string(c.mismatches) + "/" + std::to_string(c.numel) + " elements outside " +
                  (c.exact ? std::string("exact equality") : c.tolerance.text());
-        s += "; max abs diff " + num(c.maxAbsDiff) + ", max rel diff " + num(c.maxRelDiff) + " at " +
-             exec::indexText(c.worstIndex) + " (got " + num(c.worstActual) + ", expected " + num(c.worstExpected) + ")";
+        // The index and the two values are the largest absolute difference's;
+        // the values get the digits it takes to tell them apart.
+        const auto [got, expected] = distinctNumbers(c.worstActual, c.worstExpected);
+        s += "; max abs diff " + num(c.maxAbsDiff) + " at " + exec::indexText(c.worstIndex) + " (got " + got +
+             ", expected " + expected + "), max rel diff " + num(c.maxRelDiff);
         if (c.matched && !c.exact) s += "; within " + c.tolerance.text();
     }
     return s;

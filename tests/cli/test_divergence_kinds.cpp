@@ -60,6 +60,11 @@ private Q_SLOTS:
         QVERIFY2(vs["irscope"].toDouble() < vs["reference"].toDouble(), qPrintable(explain(r)));
         QVERIFY2(std::abs(vs["irscope"].toDouble() - (0.30000001192092896 - 0.1f * 3.0)) < 1e-12,
                  qPrintable(explain(r)));
+        // The values printed with the digits that tell them apart, at the
+        // largest absolute difference, its index beside them.
+        const CliResult text = runAgainst("noise.pt", {"--rtol", "0", "--atol", "0"});
+        QVERIFY2(text.out.contains("max abs diff 9.83e-07 at [0] (got 0.3, expected 0.300001), max rel diff"),
+                 qPrintable(explain(text)));
     }
 
     // A float64 reference of mul is float64's own value: this run is the farther one.
