@@ -130,6 +130,10 @@ int runGui(int argc, char** argv) {
     QStringList args = app.arguments();
     if (args.size() >= 2 && args[1] == QLatin1String("--help-gui")) args[1] = QStringLiteral("--help");
     parser.process(args);
+    if (const QString why = widgets::debuggerOptionError(parser); !why.isEmpty()) {
+        std::fprintf(stderr, "irscope: %s\n", qPrintable(why));
+        return 2;
+    }
 
     widgets::MainWindow window;
     widgets::DebuggerUi debugUi = widgets::installDebugger(window);

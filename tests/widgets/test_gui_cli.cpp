@@ -57,6 +57,25 @@ private slots:
         QVERIFY(!QImage(out).isNull());
     }
 
+    // A name the window's options do not know is refused, with the names they take.
+    void unknownDockOverlayOrTabIsRefused() {
+        const QString ir = kData + QStringLiteral("/ir/resnet_tiny.json");
+        QByteArray err;
+        QCOMPARE(run({ir, QStringLiteral("--show-dock"), QStringLiteral("bogus")}, &err), 2);
+        QVERIFY2(err.contains("--show-dock: 'bogus' is not one of weights, constants, inputs, differences, "
+                              "breakpoints, quantization"),
+                 err.constData());
+        QCOMPARE(run({ir, QStringLiteral("--overlay"), QStringLiteral("bogus")}, &err), 2);
+        QVERIFY2(err.contains("--overlay: 'bogus' is not one of") && err.contains("sqnr"), err.constData());
+        QCOMPARE(run({ir, QStringLiteral("--viewer-tab"), QStringLiteral("bogus")}, &err), 2);
+        QVERIFY2(err.contains("--viewer-tab: 'bogus'"), err.constData());
+        // The quantization dock is a dock --show-dock knows.
+        QCOMPARE(run({ir, QStringLiteral("--show-dock"), QStringLiteral("quantization"), QStringLiteral("--screenshot"),
+                      dir_.filePath(QStringLiteral("q.png"))},
+                     &err),
+                 0);
+    }
+
     void brokenFileExitsNonZero() {
         const QString bad = dir_.filePath(QStringLiteral("bad.json"));
         QFile f(bad);

@@ -14,6 +14,7 @@
 
 #include "core/exec/numerics/error_metric_table.h"
 #include "widgets/debugger/debugger_ui.h"
+#include "widgets/debugger/quantization_panel.h"
 #include "widgets/debugger/tensor_viewer.h"
 #include "widgets/debugger/tensor_viewer_area.h"
 #include "widgets/session/debug_controller.h"
@@ -61,11 +62,49 @@ void addDebuggerOptions(QCommandLineParser& p) {
                  QStringLiteral("Colour nodes by time, maxabs, naninf, diff, maxrel, meanabs, mse, cosine, sqnr."),
                  QStringLiteral("KIND")});
     p.addOption({QStringLiteral("show-dock"),
-                 QStringLiteral("Raise a debugger dock: weights, constants, inputs, differences, breakpoints."),
+                 QStringLiteral("Raise a debugger dock: weights, constants, inputs, differences, breakpoints, "
+                                "quantization."),
                  QStringLiteral("NAME")});
     p.addOption({QStringLiteral("viewer-tab"),
                  QStringLiteral("Tensor viewer tab: summary, values, histogram, heatmap, compare."),
                  QStringLiteral("TAB")});
+}
+
+namespace {
+
+// The names --show-dock, --overlay and --viewer-tab take.
+const QStringList kDockNames{QStringLiteral("weights"),     QStringLiteral("constants"),
+                             QStringLiteral("inputs"),      QStringLiteral("differences"),
+                             QStringLiteral("breakpoints"), QStringLiteral("quantization")};
+const QStringList kViewerTabs{QStringLiteral("summary"), QStringLiteral("values"), QStringLiteral("histogram"),
+                              QStringLiteral("heatmap"), QStringLiteral("compare")};
+
+std::map<QString, exec::OverlayKind> overlayKinds() {
+    using K = exec::OverlayKind;
+    std::map<QString, K> kinds{{QStringLiteral("none"), K::None},
+                               {QStringLiteral("time"), K::Time},
+                               {QStringLiteral("maxabs"), K::MaxAbs},
+                               {QStringLiteral("naninf"), K::NanInf}};
+    for (const auto& metric : exec::kErrorMetrics) kinds.emplace(QLatin1String(metric.option), metric.overlay);
+    return kinds;
+}
+
+}  // namespace
+
+QString debuggerOptionError(const QCommandLineParser& p) {
+    const auto check = [&p](const char* option, const QStringList& names) -> QString {
+        if (!p.isSet(QLatin1String(option))) return {};
+        const QString v = p.value(QLatin1String(option)).toLower();
+        if (names.contains(v)) return {};
+        return QStringLiteral("--%1: '%2' is not one of %3")
+            .arg(QLatin1String(option), p.value(QLatin1String(option)), names.join(QStringLiteral(", ")));
+    };
+    QStringList overlays;
+    for (const auto& [name, kind] : overlayKinds()) overlays << name;
+    for (const QString& why :
+         {check("show-dock", kDockNames), check("overlay", overlays), check("viewer-tab", kViewerTabs)})
+        if (!why.isEmpty()) return why;
+    return {};
 }
 
 void runDebuggerScript(const QCommandLineParser& p, DebuggerUi& ui, const QString& select, std::function<void()> done) {
@@ -129,16 +168,15 @@ void runDebuggerScript(const QCommandLineParser& p, DebuggerUi& ui, const QStrin
         ui.differencesDock->raise();
     else if (dock == QLatin1String("breakpoints") && ui.breakpointsDock)
         ui.breakpointsDock->raise();
+    else if (dock == QLatin1String("quantization"))
+        if (auto* quantization =
+                ui.weightsDock->window()->findChild<QDockWidget*>(QLatin1String(kQuantizationPanel.key)))
+            quantization->raise();
 
     // Wait for the loads (queued on the worker), then run, then finish.
     auto finish = [c, ui, select, done, &p] {
         const QString ov = p.value(QStringLiteral("overlay")).toLower();
-        using K = exec::OverlayKind;
-        std::map<QString, K> kinds{{QStringLiteral("none"), K::None},
-                                   {QStringLiteral("time"), K::Time},
-                                   {QStringLiteral("maxabs"), K::MaxAbs},
-                                   {QStringLiteral("naninf"), K::NanInf}};
-        for (const auto& metric : exec::kErrorMetrics) kinds.emplace(QLatin1String(metric.option), metric.overlay);
+        const auto kinds = overlayKinds();
         if (p.isSet(QStringLiteral("node-data")))
             c->checks()->importNodeData(p.value(QStringLiteral("node-data")));
         else if (kinds.count(ov))

@@ -13,6 +13,9 @@ namespace irscope::widgets {
 struct DebuggerUi;
 
 void addDebuggerOptions(QCommandLineParser& parser);
+// Why the options cannot be followed (a --show-dock, --overlay or
+// --viewer-tab that names nothing, with the names it takes); "" when they can.
+QString debuggerOptionError(const QCommandLineParser& parser);
 // Call once the graph is loaded: loads the files, runs, waits, re-selects
 // `select` (when given) and then calls `done` (e.g. take the screenshot).
 void runDebuggerScript(const QCommandLineParser& parser, DebuggerUi& ui, const QString& select,
