@@ -150,12 +150,26 @@ void Executor::setDtypeCheck(bool on) {
     rebuildRegistry();
 }
 
+// A parameter as the model holds it: a tensor that requires grad (an alias of
+// the user's, which stays as it was). PyTorch's kernels choose their path by
+// it even with grad off: matmul folds a strided [b, n, k] input into one mm
+// only where the weight does not require grad, else it runs a bmm, and the
+// two differ in the last bit. Nodes run with grad off (runNode), so nothing
+// records a graph.
+at::Tensor Executor::asParameter(const at::Tensor& t) {
+    if (!t.defined() || !(at::isFloatingType(t.scalar_type()) || at::isComplexType(t.scalar_type())) ||
+        t.requires_grad())
+        return t;
+    return t.detach().requires_grad_(true);
+}
+
 void Executor::rebuildRegistry() {
     registry_.clear();
     // 1. state_dict under its keys and, through weight_name_mapping, its placeholders.
     for (const auto& e : weights_) registry_[e.name] = e.tensor;
     for (const auto& [placeholder, original] : graph_.weightNameMapping)
-        if (const at::Tensor* t = weights_.find(original)) registry_[placeholder] = *t;
+        if (const at::Tensor* t = weights_.find(original))
+            registry_[placeholder] = index_.kindOf(placeholder) == ir::TensorKind::Parameter ? asParameter(*t) : *t;
     // 2. Effective constants (value_precedence.h): the IR's, overridden by the
     //    user's; under the original name and every placeholder mapped to it,
     //    whatever its prefix. They win over the state_dict.
@@ -344,6 +358,7 @@ c10::SmallVector<at::Tensor, 4> Executor::outputsOf(int64_t node) const {
 bool Executor::runNode(int64_t i, std::vector<std::string>& diags) {
     const auto& step = plan_.steps[static_cast<size_t>(i)];
     if (!diags.empty()) diags.clear();
+    const at::NoGradGuard noGrad;  // as a model runs under torch.no_grad(): parameters require grad
     try {
         if (!overrides_.empty()) [[unlikely]] {
             runOverridden(i, diags);

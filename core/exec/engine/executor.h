@@ -191,6 +191,7 @@ private:
     void snapshotBeforeWrite(int64_t node, const BoundOp& op);
     bool guardInspected(const ExecutionPlan::Step& step, uint32_t count);
     void freshenWrittenRoots();
+    static at::Tensor asParameter(const at::Tensor& t);
     const at::Tensor& shown(size_t slot) const;
     void callBoxed(int64_t node, const BoundOp& op);
     [[noreturn]] void failNode(int64_t node, const std::string& why);
