@@ -86,29 +86,36 @@ private Q_SLOTS:
 
     // 0.1f * 3 in float32 is 0.30000001192092896; in float64 (0.1f widened)
     // 0.30000000447034836. A reference at 0.300001 is farther from float64
-    // than this run: noise. A reference at float64's own value (a float64
-    // reference) is nearer: this run's value is the wrong one.
-    void noiseAndValueAgainstAFloat64Run() {
+    // than this run, and within float32's rounding of it: noise.
+    void noiseAgainstAFloat64Run() {
         const ir::Graph g = thresholdGraph();
         io::TensorMap inputs;
         inputs.insert("x", at::tensor({0.1f}));
-        const auto explain = [&](double reference) {
-            return explainDivergence(
-                g, {}, {}, inputs, 0, 0,
-                [&](const std::string& name) {
-                    return name == "y"   ? at::tensor({reference}, at::kDouble)
-                           : name == "x" ? at::tensor({0.1f})
-                                         : at::Tensor();
-                },
-                Tolerance{0.0, 0.0});
-        };
-        const auto noise = explain(0.300001);
+        const auto noise = explainDivergence(
+            g, {}, {}, inputs, 0, 0,
+            [&](const std::string& name) {
+                return name == "y" ? at::tensor({0.300001f}) : name == "x" ? at::tensor({0.1f}) : at::Tensor();
+            },
+            Tolerance{0.0, 0.0});
         QVERIFY2(noise.kind == DivergenceKind::Noise, noise.words.c_str());
         const double fp64 = static_cast<double>(0.1f) * 3.0;
         QVERIFY2(std::abs(noise.irscopeVsFp64 - (0.30000001192092896 - fp64)) < 1e-15, noise.words.c_str());
-        const auto value = explain(fp64);
-        QVERIFY2(value.kind == DivergenceKind::Value, value.words.c_str());
-        QVERIFY(value.irscopeVsFp64 > value.referenceVsFp64);
+    }
+
+    // This run at 0.5 where float64 and the reference say 0.3: this run is
+    // wrong. This run at 0.3 where the reference says 1.3: the reference is.
+    void wrongValueHereOrInTheReference() {
+        const ir::OpNode mul = opNode("y", "aten.mul.Scalar", {"x"}, {{"other", 3.0}});
+        const at::Tensor x = at::tensor({0.1f});
+        const at::Tensor fp64 = at::tensor({0.3}, at::kDouble);
+        const auto here =
+            classifyDivergence(mul, 0, {x}, {x}, at::tensor({0.5f}), at::tensor({0.3f}), fp64, Tolerance{});
+        QVERIFY2(here.kind == DivergenceKind::Value && here.irscopeVsFp64 > here.referenceVsFp64, here.words.c_str());
+        QVERIFY2(here.words.find("computes another value") != std::string::npos, here.words.c_str());
+        const auto there =
+            classifyDivergence(mul, 0, {x}, {x}, at::tensor({0.3f}), at::tensor({1.3f}), fp64, Tolerance{});
+        QVERIFY2(there.kind == DivergenceKind::Value, there.words.c_str());
+        QVERIFY2(there.words.find("a wrong value in the reference") != std::string::npos, there.words.c_str());
     }
 
     // End to end: y = x * 3 is 0.3f in this run, exactly the threshold 0.3

@@ -91,8 +91,11 @@ def intermediates(ep, args):
             if n.op == "call_function":
                 if isinstance(result, torch.Tensor):
                     values[n.name] = result.detach().clone()
-                elif isinstance(result, (int, float, bool)) and not isinstance(result, torch.SymInt):
-                    values[n.name] = torch.tensor(result)
+                elif isinstance(result, (int, float, bool)):
+                    # A size or other Python number, as irscope holds it: int64, float64, bool.
+                    dtype = torch.bool if isinstance(result, bool) else (
+                        torch.float64 if isinstance(result, float) else torch.int64)
+                    values[n.name] = torch.tensor(result, dtype=dtype)
             return result
 
     with torch.no_grad():

@@ -556,6 +556,29 @@ private slots:
         QVERIFY(total > 0);
     }
 
+    // The gate of tests/data/divergence/: its comparison flips on a tie while
+    // its input matches the reference; First Divergence says it is a decision.
+    void firstDivergenceSaysItIsAFlippedDecision() {
+        const auto fixture = [](const char* f) {
+            return QString::fromStdString(irscope::test::dataPath(std::string("divergence/") + f));
+        };
+        open(fixture("gate.json"));
+        ctl()->values()->loadWeights(fixture("gate.weights.pt"));
+        ctl()->values()->loadInputs(fixture("gate.inputs.pt"));
+        ctl()->values()->loadReferenceIntermediates(fixture("decision.pt"));
+        QVERIFY(irscope::test::waitIdle(*ctl()));
+        trigger(ui_.continueAction);
+        QVERIFY(irscope::test::waitIdle(*ctl()));
+        trigger(ui_.divergenceAction);
+        QVERIFY(irscope::test::waitIdle(*ctl()));
+        const auto& d = ctl()->checks()->divergence();
+        QVERIFY(d.found);
+        QCOMPARE(QString::fromStdString(d.nodeName), QStringLiteral("gt"));
+        QCOMPARE(QString::fromStdString(d.kind), QStringLiteral("decision"));
+        QVERIFY2(QString::fromStdString(d.message).contains(QLatin1String("that is a flipped decision")),
+                 d.message.c_str());
+    }
+
     void compareFindsPlantedDivergence() {
         open(irFixture("llama_block.json"));
         ctl()->values()->loadWeights(irFixture("llama_block.weights.pt"));
@@ -570,6 +593,9 @@ private slots:
         trigger(ui_.divergenceAction);
         QVERIFY(ctl()->checks()->divergence().found);
         QCOMPARE(QString::fromStdString(ctl()->checks()->divergence().nodeName), QStringLiteral("mul_4"));
+        // A planted error of 1.0 is no rounding: a wrong value, said so.
+        QCOMPARE(QString::fromStdString(ctl()->checks()->divergence().kind), QStringLiteral("value"));
+        QVERIFY(QString::fromStdString(ctl()->checks()->divergence().message).contains(QLatin1String("a wrong value")));
         const int64_t n = nodeIndex(QStringLiteral("mul_4"));
         QCOMPARE(session()->selectionModel()->selection(), ItemRef::node(n));
         QVERIFY(session()->decorations()->nodeDecoration(n)->overlay.isValid());

@@ -15,6 +15,7 @@
 #include "core/exec/engine/executor.h"
 #include "core/exec/engine/session.h"
 #include "core/exec/numerics/tensor_probes.h"
+#include "core/exec/reference/divergence_kind.h"
 #include "core/exec/values/value_sources.h"
 #include "core/exec/values/value_tables.h"
 #include "core/io/catalog/pt2/pt2_archive.h"
@@ -484,17 +485,42 @@ Comparison Debugger::compare(const std::string& name) const {
 }
 
 DivergenceInfo Debugger::firstDivergence() const {
-    // The check's rows: they saw each node's own result (in local mode the
-    // run then holds the reference's), and a second run keeps no dump.
-    if (d_->checks.active()) return firstFailingRow(errorRows(), d_->checks.choice());
-    io::TensorMap refs;
+    io::TensorMap refs, weights, constants, inputs;
     Tolerance tol;
     {
         std::lock_guard lock(d_->m);
         refs = d_->sources.references();
+        weights = d_->sources.weightsForRun();
+        constants = d_->sources.userConstants();
+        inputs = d_->effectiveInputs;
         tol = d_->tolerance;
     }
-    return exec::firstDivergence(d_->session, refs, tol);
+    // The check's rows: they saw each node's own result (in local mode the
+    // run then holds the reference's), and a second run keeps no dump.
+    DivergenceInfo info = d_->checks.active() ? firstFailingRow(errorRows(), d_->checks.choice())
+                                              : exec::firstDivergence(d_->session, refs, tol);
+    // Against a reference file, in cumulative mode: what kind of difference it is.
+    const bool fromFiles = !d_->checks.active() || d_->checks.choice().kind == ReferenceChoice::Kind::Files;
+    if (!info.found || !fromFiles || d_->checks.mode() != ErrorMode::Cumulative || refs.empty()) return info;
+    const auto& node = d_->session.graph().nodes[static_cast<size_t>(info.node)];
+    size_t output = 0;
+    for (size_t k = 0; k < node.outputs.size(); ++k)
+        if (node.outputs[k].name == info.tensor) output = k;
+    try {
+        const DivergenceExplanation e = explainDivergence(
+            d_->session.graph(), weights, constants, inputs, info.node, output,
+            [&refs](const std::string& name) {
+                const at::Tensor* t = refs.find(name);
+                return t ? *t : at::Tensor();
+            },
+            tol);
+        info.kind = divergenceKindName(e.kind);
+        info.explanation = e.words;
+        info.message += "; that is " + e.words;
+    } catch (const std::exception&) {
+        // Not judged: the rerun could not reach the node (a value since removed).
+    }
+    return info;
 }
 
 void Debugger::setTolerance(Tolerance t) {

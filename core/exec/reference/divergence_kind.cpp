@@ -151,16 +151,28 @@ DivergenceExplanation classifyDivergence(const ir::OpNode& node, size_t output, 
         const at::Tensor truth = fp64.to(at::kDouble);
         e.irscopeVsFp64 = largestMagnitude(actual.to(at::kDouble) - truth);
         e.referenceVsFp64 = largestMagnitude(reference.to(at::kDouble) - truth);
-        // "No farther" up to the dtype's own rounding: in bfloat16 one step of
-        // the last bit is 0.4%, and which of two runs lands a step nearer is chance.
-        const AppliedTolerance band = tolerance.applied(actual.scalar_type());
+        // Rounding is judged by the dtype, not by the tolerance the user
+        // compares with: "no farther" up to the dtype's own band (in bfloat16
+        // one step of the last bit is 0.4%, and which of two runs lands a step
+        // nearer is chance), and the reference itself within a hundred such
+        // bands (a reference off by 1.0 is wrong, not noisy).
+        const DtypeTolerance band = defaultTolerance(actual.scalar_type());
         const double slack = band.atol + band.rtol * largestMagnitude(truth);
-        if (e.irscopeVsFp64 <= e.referenceVsFp64 + slack) {
+        const bool noFarther = e.irscopeVsFp64 <= e.referenceVsFp64 + slack;
+        if (noFarther && e.referenceVsFp64 <= 100 * (e.irscopeVsFp64 + slack)) {
             e.kind = DivergenceKind::Noise;
             e.words = "float noise: this run's value is no farther from a float64 run of the same program (max abs " +
                       shortFigure(e.irscopeVsFp64) + ") than the reference's is (" + shortFigure(e.referenceVsFp64) +
-                      (slack > 0 ? ", within " + band.dtype + "'s tolerance" : std::string()) +
-                      "): rounding, not a wrong op";
+                      ", within the dtype's rounding): not a wrong op";
+            return e;
+        }
+        if (noFarther) {
+            e.kind = DivergenceKind::Value;
+            e.words = "a wrong value in the reference: this run's '" + node.name +
+                      "' is near a float64 run of the "
+                      "same program (max abs " +
+                      shortFigure(e.irscopeVsFp64) + "), the reference's is far from it (" +
+                      shortFigure(e.referenceVsFp64) + ")";
             return e;
         }
     }

@@ -13,9 +13,12 @@
 //             carried the difference;
 //   noise     this run's value is no farther from a float64 run of the same
 //             program on the same inputs than the reference's value is, up
-//             to the tolerance of the run's dtype (which of two runs lands one
-//             bfloat16 step nearer is chance);
-//   value     anything else: an op computed wrong.
+//             to the rounding of the run's dtype (which of two runs lands one
+//             bfloat16 step nearer is chance), and the reference is no more
+//             than a hundred such steps from it either;
+//   value     anything else: an op computed wrong, here or in the reference
+//             (a reference far from float64 where this run is near it: the
+//             words say which).
 #include <cstdint>
 #include <functional>
 #include <limits>

@@ -17,6 +17,10 @@ struct DivergenceInfo {
     Comparison diff;
     int64_t compared = 0;
     std::string message;  // "first divergence at node 'mul_4' ..." or "N computed tensors match the reference"
+    // What the divergence is (divergence_kind.h): "decision", "noise" or
+    // "value", and the sentence that says so; "" where it was not judged
+    // (a reference run, local mode).
+    std::string kind, explanation;
 };
 
 // `actual` / `reference` may be undefined: the Comparison says why ("no

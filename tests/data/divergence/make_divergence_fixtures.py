@@ -10,8 +10,9 @@ threshold, and three reference dumps of it.
                        decision on a tie
   noise.pt             mul 0.300001 (float32), gt False: farther from the
                        float64 value 0.30000000447 than this run's 0.30000001192
-  value.pt             mul at the float64 value itself (a float64 reference),
-                       gt False: nearer to float64 than this run
+  value.pt             mul 0.5, gt False: a reference far from float64's
+                       0.30000000447 where this run is near it: the
+                       reference's value is wrong
 
 Run with any PyTorch (Debian's python3-torch writes them):
   /usr/bin/python3 tests/data/divergence/make_divergence_fixtures.py
@@ -57,8 +58,7 @@ def main():
     up = torch.nextafter(mul, torch.tensor([1.0]))
     torch.save({"mul": up, "gt": torch.tensor([True])}, os.path.join(HERE, "decision.pt"))
     torch.save({"mul": torch.tensor([0.300001]), "gt": torch.tensor([False])}, os.path.join(HERE, "noise.pt"))
-    fp64 = x.double() * 3
-    torch.save({"mul": fp64, "gt": torch.tensor([False])}, os.path.join(HERE, "value.pt"))
+    torch.save({"mul": torch.tensor([0.5]), "gt": torch.tensor([False])}, os.path.join(HERE, "value.pt"))
 
 
 if __name__ == "__main__":
