@@ -73,9 +73,12 @@ bool isInteger(const std::string& t) {
     return true;
 }
 
-// Precedence: 0 sum, 1 product, 2 atom.
+// Precedence, loosest first: 0 sum, 1 division or modulo, 2 product,
+// 3 power, 4 atom (a name, a number, a call). Python gives *, // and % one
+// level; a product's operands that divide are bracketed all the same, so
+// that 2*(s0//2) never reads as (2*s0)//2.
 std::string text(const Node& n, int& precedence) {
-    precedence = 2;
+    precedence = 4;
     if (!n.call) return n.head;
     std::vector<std::string> parts;
     std::vector<int> precs;
@@ -102,14 +105,14 @@ std::string text(const Node& n, int& precedence) {
         return out;
     }
     if (n.head == "Mul") {
-        precedence = 1;
+        precedence = 2;
         std::string out;
         for (size_t k = 0; k < parts.size(); ++k) {
             if (k == 0 && parts[k] == "-1" && parts.size() > 1) {
                 out = "-";
                 continue;
             }
-            out += (out.empty() || out == "-" ? "" : "*") + wrap(k, 1);
+            out += (out.empty() || out == "-" ? "" : "*") + wrap(k, 2);
         }
         return out;
     }
@@ -120,11 +123,11 @@ std::string text(const Node& n, int& precedence) {
         const char* op = n.head == "Mod" || n.head == "PythonMod"      ? " % "
                          : n.head.find("TrueDiv") != std::string::npos ? "/"
                                                                        : "//";
-        return wrap(0, 1) + op + wrap(1, 2);
+        return wrap(0, 2) + op + wrap(1, 4);
     }
     if ((n.head == "Pow" || n.head == "FloatPow" || n.head == "PowByNatural") && parts.size() == 2) {
-        precedence = 2;
-        return wrap(0, 2) + "**" + wrap(1, 2);
+        precedence = 3;
+        return wrap(0, 4) + "**" + wrap(1, 4);
     }
     // Comparisons, as sympy names them (GreaterThan is >=, StrictGreaterThan >).
     static const std::pair<const char*, const char*> kRelations[] = {

@@ -150,6 +150,19 @@ private Q_SLOTS:
         QVERIFY(isBool(value("torch.sym_not", {{"a", symBool(false)}}), true));
     }
 
+    // Python's ints: a square that fits is exact; one past 64 bits, a shift
+    // by a negative count, and True << True (an int) as Python has them.
+    void edgesOfPythonInts() {
+        QVERIFY(isInt(value("_operator.pow", {{"a", sym(int64_t{65536})}, {"b", json(2)}}), 4294967296));
+        const Outcome big = runNode("_operator.mul", {{"a", sym(int64_t{1} << 62)}, {"b", json(4)}});
+        QVERIFY2(big.error.find("OverflowError") != std::string::npos, big.error.c_str());
+        const Outcome shift = runNode("_operator.lshift", {{"a", sym(int64_t{1})}, {"b", json(-1)}});
+        QVERIFY2(shift.error.find("negative shift count") != std::string::npos, shift.error.c_str());
+        QVERIFY(isInt(value("_operator.lshift", {{"a", symBool(true)}, {"b", symBool(true)}}), 2));
+        QVERIFY(isInt(value("_operator.floordiv", {{"a", sym(int64_t{-9})}, {"b", json(-1)}}), 9));
+        QVERIFY(isInt(value("_operator.mod", {{"a", sym(int64_t{-9})}, {"b", json(-1)}}), 0));
+    }
+
     // torch.sym_* and math.trunc, as torch/__init__.py defines them on numbers.
     void torchSymFunctions() {
         QVERIFY(isInt(value("torch.sym_int", {{"a", sym(-2.7)}}), -2));

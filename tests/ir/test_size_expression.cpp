@@ -28,6 +28,10 @@ private Q_SLOTS:
                                         << "s77//2";
         QTest::newRow("sum in a product") << "Mul(2, Add(s1, 1))"
                                           << "2*(s1 + 1)";
+        QTest::newRow("division in a product") << "Mul(2, FloorDiv(s0, 2))"
+                                               << "2*(s0//2)";
+        QTest::newRow("product divided") << "FloorDiv(Mul(2, s0), 2)"
+                                         << "2*s0//2";
         QTest::newRow("unknown function kept") << "Max(1, s3)"
                                                << "Max(1, s3)";
         QTest::newRow("not an expression") << "Mul(2, "

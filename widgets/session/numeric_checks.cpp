@@ -187,7 +187,7 @@ void NumericChecks::setOverlay(exec::OverlayKind kind) {
 // Computes the first divergence on the run lane; `thenGoThere`: select its node and show its tensor.
 void NumericChecks::postDivergence(bool thenGoThere) {
     c_.post(QStringLiteral("divergence"), [this, thenGoThere](exec::Debugger& d) -> Continuation {
-        auto info = std::make_shared<exec::DivergenceInfo>(d.firstDivergence());
+        auto info = std::make_shared<exec::DivergenceInfo>(d.firstDivergence(thenGoThere));
         return [this, info, thenGoThere] {
             divergence_ = std::move(*info);
             emit divergenceChanged();

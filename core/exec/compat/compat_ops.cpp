@@ -372,7 +372,15 @@ Tensors assertAsyncMsg(Stack& s) {
     return {};
 }
 
-Tensors noOp(Stack&) { return {}; }
+// A data-dependent size checked against the range the program gives it, in
+// PyTorch's words (sym_constrain_range's eager kernel).
+Tensors constrainRange(Stack& s) {
+    const int64_t size = s[0].toScalar().toLong();
+    const int64_t lo = s[1].isNone() ? std::numeric_limits<int64_t>::min() : s[1].toInt();
+    const int64_t hi = s[2].isNone() ? std::numeric_limits<int64_t>::max() : s[2].toInt();
+    TORCH_CHECK(lo <= size && size <= hi, "Invalid value range for ", size, " between [", lo, ", ", hi, "].");
+    return {};
+}
 Tensors makeDepToken(Stack&) { return {at::empty({0})}; }
 Tensors functionalAssertAsync(Stack& s) {
     assertAsyncMsg(s);
@@ -464,8 +472,8 @@ const Entry kEntries[] = {
      assertTensorMetadata},
     {"aten::_assert_scalar(Scalar self, str assert_msg) -> ()", assertScalar},
     {"aten::_assert_async.msg(Tensor self, str assert_msg) -> ()", assertAsyncMsg},
-    {"aten::sym_constrain_range(Scalar size, *, int? min=None, int? max=None) -> ()", noOp},
-    {"aten::sym_constrain_range_for_size(Scalar size, *, int? min=None, int? max=None) -> ()", noOp},
+    {"aten::sym_constrain_range(Scalar size, *, int? min=None, int? max=None) -> ()", constrainRange},
+    {"aten::sym_constrain_range_for_size(Scalar size, *, int? min=None, int? max=None) -> ()", constrainRange},
     {"aten::_make_dep_token(*, ScalarType? dtype=None, Layout? layout=None, Device? device=None, "
      "bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor",
      makeDepToken},

@@ -8,6 +8,7 @@
 // types it: floor division and modulo toward negative infinity, true
 // division to float, int ** negative int to float, comparisons of an int
 // with a float by value.
+#include <climits>
 #include <cmath>
 #include <stdexcept>
 
@@ -47,16 +48,37 @@ at::Tensor valueOf(const Number& n) {
 [[noreturn]] void zeroDivision(const char* what) {
     throw std::runtime_error(std::string("ZeroDivisionError: ") + what + " (a size the program divides by is 0)");
 }
+// Python's ints do not overflow; a size past int64 has no meaning here.
+[[noreturn]] void overflow(const char* op) {
+    throw std::runtime_error(std::string("OverflowError: ") + op + " of two sizes does not fit in 64 bits");
+}
+int64_t checkedAdd(int64_t a, int64_t b) {
+    int64_t r;
+    if (__builtin_add_overflow(a, b, &r)) overflow("+");
+    return r;
+}
+int64_t checkedSub(int64_t a, int64_t b) {
+    int64_t r;
+    if (__builtin_sub_overflow(a, b, &r)) overflow("-");
+    return r;
+}
+int64_t checkedMul(int64_t a, int64_t b) {
+    int64_t r;
+    if (__builtin_mul_overflow(a, b, &r)) overflow("*");
+    return r;
+}
 
 // Python's int // and %: the quotient floored, the remainder the divisor's sign.
 int64_t floorDiv(int64_t a, int64_t b) {
     if (b == 0) zeroDivision("integer division or modulo by zero");
+    if (a == INT64_MIN && b == -1) overflow("//");
     int64_t q = a / b;
     if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
     return q;
 }
 int64_t floorMod(int64_t a, int64_t b) {
     if (b == 0) zeroDivision("integer division or modulo by zero");
+    if (b == -1) return 0;  // and INT64_MIN % -1 would trap
     int64_t r = a % b;
     if (r != 0 && ((r < 0) != (b < 0))) r += b;
     return r;
@@ -90,16 +112,13 @@ Tensors arithmetic(Stack& s, IntOp intOp, FloatOp floatOp) {
 }
 
 Tensors add(Stack& s) {
-    return arithmetic(
-        s, [](int64_t a, int64_t b) { return a + b; }, [](double a, double b) { return a + b; });
+    return arithmetic(s, checkedAdd, [](double a, double b) { return a + b; });
 }
 Tensors sub(Stack& s) {
-    return arithmetic(
-        s, [](int64_t a, int64_t b) { return a - b; }, [](double a, double b) { return a - b; });
+    return arithmetic(s, checkedSub, [](double a, double b) { return a - b; });
 }
 Tensors mul(Stack& s) {
-    return arithmetic(
-        s, [](int64_t a, int64_t b) { return a * b; }, [](double a, double b) { return a * b; });
+    return arithmetic(s, checkedMul, [](double a, double b) { return a * b; });
 }
 Tensors floordiv(Stack& s) { return arithmetic(s, floorDiv, floatFloorDiv); }
 Tensors mod(Stack& s) { return arithmetic(s, floorMod, floatMod); }
@@ -115,8 +134,8 @@ Tensors power(Stack& s) {
     if (!a.isFloat() && !b.isFloat() && b.i >= 0) {
         int64_t result = 1, base = a.i;
         for (int64_t e = b.i; e > 0; e >>= 1) {
-            if (e & 1) result *= base;
-            base *= base;
+            if (e & 1) result = checkedMul(result, base);
+            if (e > 1) base = checkedMul(base, base);  // not past the last bit: 65536 ** 2 fits
         }
         return {intValue(result)};
     }
@@ -126,7 +145,7 @@ Tensors power(Stack& s) {
 
 Tensors neg(Stack& s) {
     const Number a = Number::of(s[0]);
-    return {a.isFloat() ? floatValue(-a.f) : intValue(-a.i)};
+    return {a.isFloat() ? floatValue(-a.f) : intValue(checkedSub(0, a.i))};
 }
 Tensors pos(Stack& s) {
     const Number a = Number::of(s[0]);
@@ -159,31 +178,40 @@ Tensors ge(Stack& s) {
     return comparison(s, [](auto a, auto b) { return a >= b; });
 }
 
-// and_, or_: logical on two bools (SymBool & SymBool), bitwise on ints.
+// and_, or_: logical on two bools (SymBool & SymBool), bitwise on ints;
+// shifts always give an int (True << True is 2).
 template <typename Op>
-Tensors bitwise(Stack& s, Op op, const char* name) {
+Tensors bitwise(Stack& s, Op op, const char* name, bool keepsBool) {
     const Number a = Number::of(s[0]), b = Number::of(s[1]);
     if (a.isFloat() || b.isFloat())
         throw std::runtime_error(std::string("TypeError: unsupported operand type(s) for ") + name + ": 'float'");
     const int64_t r = op(a.i, b.i);
-    if (a.kind == Number::Kind::Bool && b.kind == Number::Kind::Bool) return {boolValue(r != 0)};
+    if (keepsBool && a.kind == Number::Kind::Bool && b.kind == Number::Kind::Bool) return {boolValue(r != 0)};
     return {intValue(r)};
 }
 Tensors andOp(Stack& s) {
     return bitwise(
-        s, [](int64_t a, int64_t b) { return a & b; }, "&");
+        s, [](int64_t a, int64_t b) { return a & b; }, "&", true);
 }
 Tensors orOp(Stack& s) {
     return bitwise(
-        s, [](int64_t a, int64_t b) { return a | b; }, "|");
+        s, [](int64_t a, int64_t b) { return a | b; }, "|", true);
+}
+int64_t shiftCount(int64_t b) {
+    if (b < 0) throw std::runtime_error("ValueError: negative shift count");
+    return b;
 }
 Tensors lshift(Stack& s) {
-    return bitwise(
-        s, [](int64_t a, int64_t b) { return b >= 64 ? int64_t{0} : a << b; }, "<<");
+    const auto shift = [](int64_t a, int64_t b) {
+        if (a == 0) return int64_t{0};
+        if (shiftCount(b) >= 63 || (a > 0 ? a > (INT64_MAX >> b) : a < (INT64_MIN >> b))) overflow("<<");
+        return static_cast<int64_t>(static_cast<uint64_t>(a) << b);
+    };
+    return bitwise(s, shift, "<<", false);
 }
 Tensors rshift(Stack& s) {
-    return bitwise(
-        s, [](int64_t a, int64_t b) { return b >= 64 ? (a < 0 ? -1 : 0) : a >> b; }, ">>");
+    const auto shift = [](int64_t a, int64_t b) { return shiftCount(b) >= 64 ? (a < 0 ? -1 : 0) : a >> b; };
+    return bitwise(s, shift, ">>", false);
 }
 
 // math.trunc and torch.sym_int: toward zero, to int.
@@ -191,12 +219,18 @@ Tensors trunc(Stack& s) {
     const Number a = Number::of(s[0]);
     if (!a.isFloat()) return {intValue(a.i)};
     if (!std::isfinite(a.f)) throw std::runtime_error("ValueError: cannot convert a non-finite float to integer");
-    return {intValue(static_cast<int64_t>(std::trunc(a.f)))};
+    const double t = std::trunc(a.f);
+    if (t >= 9223372036854775808.0 || t < -9223372036854775808.0) overflow("int()");
+    return {intValue(static_cast<int64_t>(t))};
 }
 Tensors symFloat(Stack& s) { return {floatValue(Number::of(s[0]).asDouble())}; }
 Tensors symNot(Stack& s) { return {boolValue(!Number::of(s[0]).truthy())}; }
 Tensors symIte(Stack& s) { return {valueOf(Number::of(Number::of(s[0]).truthy() ? s[1] : s[2]))}; }
-Tensors symSqrt(Stack& s) { return {floatValue(std::sqrt(Number::of(s[0]).asDouble()))}; }
+Tensors symSqrt(Stack& s) {
+    const double v = Number::of(s[0]).asDouble();
+    if (v < 0) throw std::runtime_error("ValueError: math domain error (the square root of a negative size)");
+    return {floatValue(std::sqrt(v))};
+}
 
 // torch.sym_max / sym_min: an int where both are ints, else a float.
 template <bool Max>

@@ -484,7 +484,7 @@ Comparison Debugger::compare(const std::string& name) const {
     return compareWithReference(name, actual, reference, tolerance());
 }
 
-DivergenceInfo Debugger::firstDivergence() const {
+DivergenceInfo Debugger::firstDivergence(bool explain) const {
     io::TensorMap refs, weights, constants, inputs;
     Tolerance tol;
     {
@@ -501,7 +501,8 @@ DivergenceInfo Debugger::firstDivergence() const {
                                               : exec::firstDivergence(d_->session, refs, tol);
     // Against a reference file, in cumulative mode: what kind of difference it is.
     const bool fromFiles = !d_->checks.active() || d_->checks.choice().kind == ReferenceChoice::Kind::Files;
-    if (!info.found || !fromFiles || d_->checks.mode() != ErrorMode::Cumulative || refs.empty()) return info;
+    if (!explain || !info.found || !fromFiles || d_->checks.mode() != ErrorMode::Cumulative || refs.empty())
+        return info;
     const auto& node = d_->session.graph().nodes[static_cast<size_t>(info.node)];
     size_t output = 0;
     for (size_t k = 0; k < node.outputs.size(); ++k)

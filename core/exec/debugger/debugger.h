@@ -209,8 +209,10 @@ public:
     // Against the reference, under the current tolerance; `problem` says why not comparable.
     Comparison compare(const std::string& tensor) const;
     // Over the computed nodes, against the reference intermediates (or, for
-    // graph outputs, the expected outputs).
-    DivergenceInfo firstDivergence() const;
+    // graph outputs, the expected outputs). `explain`: also say what kind of
+    // difference it is (divergence_kind.h), which reruns the program up to
+    // the node and once in float64: for an answer the user asked for.
+    DivergenceInfo firstDivergence(bool explain = false) const;
     // When the reference is a second run (other weights, another dtype) and
     // expected outputs are loaded too: the finished run's outputs against
     // the expected ones, as `irscope run --expected` judges them ("outputs

@@ -209,6 +209,7 @@ void Executor::rebuildRegistry() {
 // The slots an in-place op may write through to (alias_classes.h) get a copy
 // of the user's tensor; the tensor itself is kept to copy again per run.
 void Executor::freshenWrittenRoots() {
+    const at::NoGradGuard noGrad;  // the copies of parameters record no graph
     rootOriginals_.clear();
     rootOriginals_.reserve(aliases_.writtenRoots.size());
     for (int32_t slot : aliases_.writtenRoots) {
@@ -745,7 +746,9 @@ at::Tensor Executor::valueOf(const std::string& name) const {
     }
     if (index_.producerOfTensor(name)) return {};  // a node output past the slots: never a value
     auto it = registry_.find(name);
-    return it == registry_.end() ? at::Tensor() : it->second;
+    if (it == registry_.end()) return {};
+    // A parameter leaves as a plain tensor: what a reader computes with it records no graph.
+    return it->second.requires_grad() ? it->second.detach() : it->second;
 }
 
 bool Executor::graphOutputs(io::TensorMap& out, std::string* missing) const {

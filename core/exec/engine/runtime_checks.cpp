@@ -40,6 +40,14 @@ bool isRuntimeCheck(const std::string& opType) {
            opType.rfind("aten._assert_tensor_metadata", 0) == 0;
 }
 
+bool isCheckFailure(const ir::OpNode& node, const std::string& message) {
+    if (auto it = node.attrs.find("assert_msg"); it != node.attrs.end() && it->is_string())
+        return message.find(it->get<std::string>()) != std::string::npos;
+    // sym_constrain_range: "Invalid value range for N between [min, max]";
+    // _assert_tensor_metadata: "Tensor sizes mismatch" / "dtype mismatch".
+    return message.find("Invalid value range") != std::string::npos || message.find("mismatch") != std::string::npos;
+}
+
 std::string runtimeCheckValues(const Executor& executor, const ir::Graph& graph, int64_t node) {
     if (node < 0 || node >= static_cast<int64_t>(graph.nodes.size())) return {};
     // The check reads a condition (ge_1 = item >= 1); the condition reads

@@ -17,6 +17,11 @@ class Executor;
 // True for an op type that checks the program's input rather than computing.
 bool isRuntimeCheck(const std::string& opType);
 
+// True when `message`, the error of a check node, is the check failing (its
+// own assert_msg, or a range or metadata check's words), not irscope failing
+// to run it (a value missing, an argument it could not bind).
+bool isCheckFailure(const ir::OpNode& node, const std::string& message);
+
 // The values the failed check at `node` was computed from, as far as they are
 // still held: "where item = 0 (position.item())". "" when none is known.
 std::string runtimeCheckValues(const Executor& executor, const ir::Graph& graph, int64_t node);

@@ -64,7 +64,7 @@ struct Session::Impl {
         states[i] = NodeState::Failed;
         const auto& node = exec.graph().nodes[i];
         error = NodeError{i, node.name, node.opType, e.reason()};
-        if (isRuntimeCheck(node.opType)) {
+        if (isRuntimeCheck(node.opType) && isCheckFailure(node, e.reason())) {
             error->refusedInput = true;
             if (auto values = runtimeCheckValues(exec, exec.graph(), i); !values.empty())
                 error->message += " (" + values + ")";

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <stdexcept>
 
 #include <ATen/ATen.h>
 
@@ -28,11 +29,27 @@ bool choosesIndices(const std::string& op, size_t output) {
         if (opStarts(op, p)) return output == 1;
     return false;
 }
+// Ops that round to an integer grid (floor_divide and round.decimals are not).
 bool roundsToIntegers(const std::string& op) {
-    for (const char* p : {"aten.floor", "aten.ceil", "aten.round", "aten.trunc", "aten.sign", "aten._to_copy",
-                          "aten.to.", "aten._to_dtype", "aten.bucketize", "aten.searchsorted"})
-        if (opStarts(op, p)) return true;
+    for (const char* p :
+         {"aten.floor.default", "aten.ceil.default", "aten.round.default", "aten.trunc.default", "aten.sign.default",
+          "aten.floor_.default", "aten.ceil_.default", "aten.round_.default", "aten.trunc_.default"})
+        if (op == p) return true;
     return false;
+}
+// Ops that place values between boundaries: they decide, at thresholds of their own.
+bool bucketsValues(const std::string& op) {
+    return opStarts(op, "aten.bucketize") || opStarts(op, "aten.searchsorted");
+}
+bool isCast(const std::string& op) {
+    return opStarts(op, "aten._to_copy") || opStarts(op, "aten.to.") || opStarts(op, "aten._to_dtype");
+}
+// A cast decides only from floats to integers or bools (truncation); an
+// upcast of bfloat16 to float32 decides nothing.
+bool castsFloatToInteger(const ir::OpNode& node, const std::vector<at::Tensor>& inputs, const at::Tensor& actual) {
+    return isCast(node.opType) && !inputs.empty() && inputs[0].defined() && actual.defined() &&
+           at::isFloatingType(inputs[0].scalar_type()) && !at::isFloatingType(actual.scalar_type()) &&
+           !at::isComplexType(actual.scalar_type());
 }
 
 double largestMagnitude(const at::Tensor& t) { return t.numel() == 0 ? 0.0 : t.abs().max().item<double>(); }
@@ -60,11 +77,15 @@ double decisionMargin(const ir::OpNode& node, size_t output, const std::vector<a
     if (isComparisonOp(op)) {
         // The distance in the dtype the op compares in (a Python number
         // becomes the tensor's dtype: 0.3 is 0.3f against a float32 tensor).
+        // A bool operand has no distance of its own: measured in float64.
+        const bool floats = at::isFloatingType(inputs[0].scalar_type()) &&
+                            (inputs.size() < 2 || !inputs[1].defined() || at::isFloatingType(inputs[1].scalar_type()));
+        const at::Tensor a = floats ? inputs[0] : inputs[0].to(at::kDouble);
         at::Tensor distance;
         if (inputs.size() > 1 && inputs[1].defined())
-            distance = at::sub(inputs[0], inputs[1]);
+            distance = at::sub(a, floats ? inputs[1] : inputs[1].to(at::kDouble));
         else if (auto it = node.attrs.find("other"); it != node.attrs.end() && it->is_number())
-            distance = at::sub(inputs[0], c10::Scalar(it->get<double>()));
+            distance = at::sub(a, c10::Scalar(it->get<double>()));
         else
             return std::numeric_limits<double>::quiet_NaN();
         return largestMagnitude(distance.to(at::kDouble).abs().expand(actual.sizes()).masked_select(flipped));
@@ -84,7 +105,7 @@ double decisionMargin(const ir::OpNode& node, size_t output, const std::vector<a
         const at::Tensor mask = keep ? flipped.reshape(gap.sizes()) : flipped.unsqueeze(d);
         return largestMagnitude(gap.masked_select(mask));
     }
-    if (roundsToIntegers(op) && x.sizes() == actual.sizes()) {
+    if ((roundsToIntegers(op) || castsFloatToInteger(node, inputs, actual)) && x.sizes() == actual.sizes()) {
         // Distance to the nearest integer boundary (a half for round).
         const at::Tensor frac = x - x.floor();
         const at::Tensor distance = opStarts(op, "aten.round") ? (frac - 0.5).abs() : at::min(frac, 1.0 - frac);
@@ -105,7 +126,8 @@ const char* divergenceKindName(DivergenceKind kind) {
 }
 
 bool isDecidingOp(const std::string& opType, size_t output) {
-    return isComparisonOp(opType) || choosesIndices(opType, output) || roundsToIntegers(opType);
+    return isComparisonOp(opType) || choosesIndices(opType, output) || roundsToIntegers(opType) ||
+           bucketsValues(opType);
 }
 
 DivergenceExplanation classifyDivergence(const ir::OpNode& node, size_t output, const std::vector<at::Tensor>& inputs,
@@ -134,7 +156,8 @@ DivergenceExplanation classifyDivergence(const ir::OpNode& node, size_t output, 
             }
         }
     }
-    if (isDecidingOp(node.opType, output) && inputsMatch && anyFloat) {
+    const bool decides = isDecidingOp(node.opType, output) || castsFloatToInteger(node, inputs, actual);
+    if (decides && inputsMatch && anyFloat) {
         e.kind = DivergenceKind::Decision;
         e.margin = decisionMargin(node, output, inputs, actual, reference);
         e.words = "a flipped decision: '" + node.name + "' (" + node.opType +
@@ -196,7 +219,11 @@ DivergenceExplanation explainDivergence(const ir::Graph& graph, const io::Tensor
     for (const auto& in : op.inputs) run.setPinned(in.name, true);
     const std::string outName = output < op.outputs.size() ? op.outputs[output].name : std::string();
     run.setPinned(outName, true);
-    run.runTo(node);
+    const RunResult stopped = run.runTo(node);
+    if (stopped.reason == StopReason::Failed || stopped.reason == StopReason::MissingValue ||
+        run.state(node) != NodeState::Done)
+        throw std::runtime_error("the program did not run to '" + op.name + "' again" +
+                                 (stopped.error ? ": " + stopped.error->message : std::string()));
     std::vector<at::Tensor> values, references;
     for (const auto& in : op.inputs) {
         at::Tensor v;
@@ -210,7 +237,18 @@ DivergenceExplanation explainDivergence(const ir::Graph& graph, const io::Tensor
     DivergenceExplanation e =
         classifyDivergence(op, output, values, references, actual, expected, at::Tensor(), tolerance);
     if (e.kind == DivergenceKind::Decision || !actual.defined() || !at::isFloatingType(actual.scalar_type())) return e;
-    // A float64 run of the same program on the same inputs, up to the node.
+    // A float64 run of the same program on the same inputs, up to the node;
+    // it holds every floating weight in float64, so not for a model whose
+    // weights would take more than 4 GiB that way.
+    size_t widened = 0;
+    for (const auto& w : weights)
+        if (w.tensor.defined() && at::isFloatingType(w.tensor.scalar_type()))
+            widened += static_cast<size_t>(w.tensor.numel()) * 8;
+    if (widened > (size_t{4} << 30)) {
+        e.words += " (not weighed against a float64 run: the weights would take " + std::to_string(widened >> 30) +
+                   " GiB in float64)";
+        return e;
+    }
     ReferenceRun fp64(graph, weights, constants, inputs, at::kDouble, RetentionPolicy::FreeAfterLastUse);
     const at::Tensor truth = fp64.referenceOf(node, output, outName);
     return classifyDivergence(op, output, values, references, actual, expected, truth, tolerance);

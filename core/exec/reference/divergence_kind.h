@@ -5,7 +5,7 @@
 // a user needs to know whether irscope (or their backend) computed an op
 // wrong, or float noise did it. Three kinds:
 //   decision  the op decides (a comparison, argmax/argmin, topk/sort
-//             indices, a float-to-integer cast, floor/round) and every
+//             indices, a float-to-integer cast, floor/round, bucketize) and every
 //             float input of it matches the reference within tolerance: the
 //             inputs sat near a threshold or a tie. The margin says how near
 //             (how far from it the flipped elements were, on this run's
@@ -51,7 +51,8 @@ struct DivergenceExplanation {
 };
 
 // True for an op type that decides (its output flips where an input crosses
-// a threshold or a tie).
+// a threshold or a tie). A cast decides too, where it turns floats into
+// integers: classifyDivergence looks at the dtypes for that.
 bool isDecidingOp(const std::string& opType, size_t output);
 
 // The reference value of a tensor by name; undefined when there is none.
@@ -59,7 +60,8 @@ using ReferenceLookup = std::function<at::Tensor(const std::string& tensorName)>
 
 // Explains the divergence of output `output` of node `node`: runs the program
 // again up to that node (keeping only its inputs and output) and, unless it
-// is a decision, a float64 run up to it. Throws what a run throws.
+// is a decision, a float64 run up to it. Throws when the program does not run
+// to the node again (a value gone, a node that fails).
 DivergenceExplanation explainDivergence(const ir::Graph& graph, const io::TensorMap& weights,
                                         const io::TensorMap& constants, const io::TensorMap& inputs, int64_t node,
                                         size_t output, const ReferenceLookup& reference, const Tolerance& tolerance);
