@@ -118,6 +118,38 @@ private Q_SLOTS:
         QVERIFY2(there.words.find("a wrong value in the reference") != std::string::npos, there.words.c_str());
     }
 
+    // sort's indices taken by a getitem: on a tie (two equal values) the
+    // order is the sort's choice; judged as the sort, on the sort's input,
+    // margin 0.
+    void sortIndicesThroughAGetitemAreADecision() {
+        json x = meta("x", {3});
+        json sortOut = json::array({meta("sort_0", {3}), meta("sort_1", {3}, "int64")});
+        json getitemIn =
+            json::array({meta("sort_0", {3}, "float32", "sort", 0), meta("sort_1", {3}, "int64", "sort", 1)});
+        json nodes = json::array(
+            {node("sort", "aten.sort.default", json::array({meta("x", {3}, "float32", "x")}), sortOut,
+                  {{"dim", -1}, {"descending", true}}),
+             node("getitem", ir::kGetitemOp, getitemIn, json::array({meta("getitem", {3}, "int64")}), {{"index", 1}})});
+        const ir::Graph g = graphOf(json::array({x}), json::array({meta("getitem", {3}, "int64")}), nodes);
+        io::TensorMap inputs;
+        inputs.insert("x", at::tensor({2.0f, 5.0f, 2.0f}));
+        // This run's order of the tie [0, 2], the reference's the other way.
+        at::Tensor mine = std::get<1>(at::tensor({2.0f, 5.0f, 2.0f}).sort(-1, true));
+        const at::Tensor theirs = mine.clone();
+        theirs[1] = mine[2].item<int64_t>();
+        theirs[2] = mine[1].item<int64_t>();
+        const auto e = explainDivergence(g, {}, {}, inputs, 1, 0,
+                                         [&](const std::string& name) {
+                                             if (name == "x") return at::tensor({2.0f, 5.0f, 2.0f});
+                                             if (name == "getitem" || name == "sort_1") return theirs;
+                                             return at::Tensor();
+                                         },
+                                         {});
+        QVERIFY2(e.kind == DivergenceKind::Decision, e.words.c_str());
+        QVERIFY2(e.margin == 0.0, e.words.c_str());
+        QCOMPARE(e.carrier, std::string("x"));
+    }
+
     // End to end: y = x * 3 is 0.3f in this run, exactly the threshold 0.3
     // compares as (float32), so z = y > 0.3 is false; the reference's y is
     // the next float up, within tolerance, and its z true: a decision on a

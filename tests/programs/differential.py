@@ -40,22 +40,8 @@ import warnings
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-
-
-def signature_names(ep):
-    from torch.export.graph_signature import InputKind, OutputKind
-
-    inputs = [s.arg.name for s in ep.graph_signature.input_specs if s.kind == InputKind.USER_INPUT]
-    outputs = [s.arg.name for s in ep.graph_signature.output_specs if s.kind == OutputKind.USER_OUTPUT]
-    return inputs, outputs
-
-
-def named(names, values):
-    import torch
-
-    if isinstance(values, torch.Tensor):
-        values = (values,)
-    return {n: v.detach().clone() for n, v in zip(names, values)}
+# The fixtures' own helpers: a program's input and output names, values by name.
+sys.path.insert(0, os.path.join(os.path.dirname(HERE), "data", "programs"))
 
 
 def export(program):
@@ -182,6 +168,7 @@ def check_seed(seed, binary, workdir, exact, keep):
     warnings.filterwarnings("ignore")
     logging.getLogger("torch._export.serde.serialize").setLevel(logging.ERROR)
     torch.set_num_threads(1)
+    from make_programs import named, signature_names
     from program_grammar import make_program
 
     base = os.path.join(workdir, f"seed{seed}")

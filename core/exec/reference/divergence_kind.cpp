@@ -211,12 +211,25 @@ DivergenceExplanation explainDivergence(const ir::Graph& graph, const io::Tensor
                                         const io::TensorMap& constants, const io::TensorMap& inputs, int64_t node,
                                         size_t output, const ReferenceLookup& reference, const Tolerance& tolerance) {
     const ir::OpNode& op = graph.nodes.at(static_cast<size_t>(node));
+    // A getitem of a tuple (sort's indices) is judged as the op that made the
+    // tuple, on that op's inputs.
+    const ir::OpNode* decider = &op;
+    size_t deciderOutput = output;
+    if (op.isGetitem() && !op.inputs.empty() && op.inputs.front().producerNode)
+        for (const auto& n : graph.nodes)
+            if (n.name == *op.inputs.front().producerNode) {
+                decider = &n;
+                const auto index = op.attrs.find("index");
+                deciderOutput = index != op.attrs.end() && index->is_number_integer()
+                                    ? static_cast<size_t>(index->get<int64_t>())
+                                    : 0;
+            }
     // This run's inputs and output of the node, again: the checked run freed them.
     Session run(graph, RetentionPolicy::FreeAfterLastUse);
     run.setWeights(weights);
     run.setConstants(constants);
     run.setInputs(inputs);
-    for (const auto& in : op.inputs) run.setPinned(in.name, true);
+    for (const auto& in : decider->inputs) run.setPinned(in.name, true);
     const std::string outName = output < op.outputs.size() ? op.outputs[output].name : std::string();
     run.setPinned(outName, true);
     const RunResult stopped = run.runTo(node);
@@ -225,7 +238,7 @@ DivergenceExplanation explainDivergence(const ir::Graph& graph, const io::Tensor
         throw std::runtime_error("the program did not run to '" + op.name + "' again" +
                                  (stopped.error ? ": " + stopped.error->message : std::string()));
     std::vector<at::Tensor> values, references;
-    for (const auto& in : op.inputs) {
+    for (const auto& in : decider->inputs) {
         at::Tensor v;
         run.value(in.name, v);
         values.push_back(v);
@@ -235,7 +248,7 @@ DivergenceExplanation explainDivergence(const ir::Graph& graph, const io::Tensor
     run.value(outName, actual);
     const at::Tensor expected = reference(outName);
     DivergenceExplanation e =
-        classifyDivergence(op, output, values, references, actual, expected, at::Tensor(), tolerance);
+        classifyDivergence(*decider, deciderOutput, values, references, actual, expected, at::Tensor(), tolerance);
     if (e.kind == DivergenceKind::Decision || !actual.defined() || !at::isFloatingType(actual.scalar_type())) return e;
     // A float64 run of the same program on the same inputs, up to the node;
     // it holds every floating weight in float64, so not for a model whose
@@ -251,7 +264,7 @@ DivergenceExplanation explainDivergence(const ir::Graph& graph, const io::Tensor
     }
     ReferenceRun fp64(graph, weights, constants, inputs, at::kDouble, RetentionPolicy::FreeAfterLastUse);
     const at::Tensor truth = fp64.referenceOf(node, output, outName);
-    return classifyDivergence(op, output, values, references, actual, expected, truth, tolerance);
+    return classifyDivergence(*decider, deciderOutput, values, references, actual, expected, truth, tolerance);
 }
 
 }  // namespace irscope::exec
