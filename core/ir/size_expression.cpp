@@ -29,7 +29,12 @@ private:
     void skipSpace() {
         while (i_ < s_.size() && s_[i_] == ' ') ++i_;
     }
-    std::optional<Node> parse() {
+    // A size is a few levels deep; a file nesting thousands is not read as one
+    // (and cannot run the reader out of stack).
+    static constexpr int kMaxDepth = 64;
+
+    std::optional<Node> parse(int depth = 0) {
+        if (depth > kMaxDepth) return std::nullopt;
         skipSpace();
         const size_t start = i_;
         while (i_ < s_.size() &&
@@ -43,7 +48,7 @@ private:
             n.call = true;
             ++i_;
             for (;;) {
-                auto arg = parse();
+                auto arg = parse(depth + 1);
                 if (!arg) return std::nullopt;
                 n.args.push_back(std::move(*arg));
                 skipSpace();

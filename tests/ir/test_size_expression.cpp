@@ -53,6 +53,15 @@ private Q_SLOTS:
         QCOMPARE(QString::fromStdString(readableSizeExpression(srepr.toStdString())), readable);
     }
 
+    // A hostile file's expression nested 100,000 deep is kept as text, not recursed into.
+    void deepNestingIsNotParsed() {
+        std::string deep;
+        for (int k = 0; k < 100000; ++k) deep += "Mul(2, ";
+        deep += "s0";
+        for (int k = 0; k < 100000; ++k) deep += ")";
+        QCOMPARE(readableSizeExpression(deep).size(), deep.size());
+    }
+
     void solvesAffineSizesForTheirSymbol() {
         auto a = affineSize("2*s44 + 1");
         QVERIFY(a);
