@@ -311,7 +311,8 @@ def cond_block(r, d, depth):
 
 def while_block(r, d, depth):
     steps = r.choice([2, 3, 4])
-    body = draw_plain(r, d)
+    # A loop whose body branches (a cond inside while_loop), now and then.
+    body = cond_block(r, d, depth + 1) if depth < 1 and r.random() < 0.3 else draw_plain(r, d)
 
     def fn(s, x):
         def cond_fn(i, y):
@@ -323,7 +324,7 @@ def while_block(r, d, depth):
         _, out = torch._higher_order_ops.while_loop(cond_fn, body_fn, (torch.zeros((), dtype=torch.int64), x))
         return out
 
-    return Block(f"while_loop{steps}", fn, body=body)
+    return Block(f"while_loop{steps}[{body.kind}]", fn, body=body)
 
 
 def scan_block(r, d, depth):
