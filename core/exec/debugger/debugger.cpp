@@ -490,10 +490,12 @@ DivergenceInfo Debugger::firstDivergence(bool explain) const {
     {
         std::lock_guard lock(d_->m);
         refs = d_->sources.references();
-        weights = d_->sources.weightsForRun();
-        constants = d_->sources.userConstants();
-        inputs = d_->effectiveInputs;
         tol = d_->tolerance;
+        if (explain) {  // the rerun's values; a query after every stop copies none of 70,000 weights
+            weights = d_->sources.weightsForRun();
+            constants = d_->sources.userConstants();
+            inputs = d_->effectiveInputs;
+        }
     }
     // The check's rows: they saw each node's own result (in local mode the
     // run then holds the reference's), and a second run keeps no dump.
