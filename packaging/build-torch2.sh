@@ -22,13 +22,16 @@ status=0
 (
   set -e
   [[ -x $venv/bin/python ]] || python3 -m venv "$venv"
-  if ! "$venv/bin/python" -c "import torch, torch_ir, sys; sys.exit(torch.__version__ != '$version+cpu')" 2>/dev/null; then
+  if ! "$venv/bin/python" -c "import torch, torch_ir, torchao, sys; sys.exit(torch.__version__ != '$version+cpu')" 2>/dev/null; then
     # --no-compile: the venv is read for its libtorch and CMake files, and
     # Python imports torch once or twice; byte-compiling its ~3,000 modules
     # took 19 of the 30 s this install cost in a fresh clone.
     # pytorch-ir computes the bit-exact references of cli.real_exports on this
-    # machine (tests/data/real/make_executor_reference.py).
-    "$venv/bin/pip" install -q --no-compile --disable-pip-version-check "torch==$version+cpu" pytorch-ir || {
+    # machine (tests/data/real/make_executor_reference.py); torchao loads the
+    # quantized programs whose weights are its tensor subclasses
+    # (tests/data/programs/make_torchao_programs.py) to compute theirs.
+    "$venv/bin/pip" install -q --no-compile --disable-pip-version-check "torch==$version+cpu" pytorch-ir \
+      torchao==0.18.0 || {
       echo "irscope: no torch==$version+cpu wheel reachable (PyPI's plain torch wheel is the CUDA build;" \
         "put the CPU wheel where pip finds it, e.g. pip's find-links)" >&2
       exit 1

@@ -54,6 +54,7 @@ int runTensors(const std::vector<std::string>& args) {
                 o["supported"] = false;
                 o["note"] = r.note;
             }
+            if (!r.subclass.empty()) o["subclass"] = r.subclass;
             out.push_back(std::move(o));
         }
         std::cout << out.dump(2) << "\n";
@@ -75,6 +76,8 @@ int runTensors(const std::vector<std::string>& args) {
         Row row{r.name, r.dtype, io::shapeText(r.shape), {}, {}};
         if (!r.supported)
             row.note = r.note;
+        else if (!r.subclass.empty())
+            row.note = r.subclass;
         else if (stats)
             row.stats = {number(statOf(r, &io::TensorSummary::torchMin)),
                          number(statOf(r, &io::TensorSummary::torchMax)),

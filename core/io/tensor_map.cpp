@@ -22,4 +22,10 @@ const at::Tensor* TensorMap::find(const std::string& name) const {
     return e ? &e->tensor : nullptr;
 }
 
+const SubclassTensor* TensorMap::subclass(const std::string& name) const {
+    for (const auto& s : subclasses_)
+        if (s.name == name) return &s;
+    return nullptr;
+}
+
 }  // namespace irscope::io

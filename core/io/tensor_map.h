@@ -3,6 +3,7 @@
 // remembering where each came from. The currency between core/io, core/exec
 // and the GUI.
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -27,6 +28,19 @@ struct SkippedTensor {
     std::string source;
 };
 
+struct TensorSubclass;
+
+// A tensor subclass the file holds (torchao's quantized weights,
+// catalog/tensor_subclass.h): its inner tensors are in the map under
+// "<name>.<part>"; its own value is rebuilt from them by whoever runs it.
+struct SubclassTensor {
+    std::string name;
+    std::shared_ptr<const TensorSubclass> layout;
+    std::string dtype;  // the outer tensor's, as the model sees it
+    std::vector<int64_t> shape;
+    std::string source;
+};
+
 class TensorMap {
 public:
     void insert(std::string name, at::Tensor tensor, std::string source = {});  // replaces an existing name
@@ -42,10 +56,15 @@ public:
     void addSkipped(SkippedTensor skipped) { skipped_.push_back(std::move(skipped)); }
     const std::vector<SkippedTensor>& skipped() const { return skipped_; }
 
+    void addSubclass(SubclassTensor subclass) { subclasses_.push_back(std::move(subclass)); }
+    const std::vector<SubclassTensor>& subclasses() const { return subclasses_; }
+    const SubclassTensor* subclass(const std::string& name) const;
+
 private:
     std::vector<NamedTensor> entries_;
     std::unordered_map<std::string, size_t> byName_;
     std::vector<SkippedTensor> skipped_;
+    std::vector<SubclassTensor> subclasses_;
 };
 
 }  // namespace irscope::io

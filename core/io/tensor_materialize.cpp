@@ -46,6 +46,10 @@ TensorMap materialize(const TensorCatalog& catalog, const ReadOptions& options) 
     for (const TensorRecord& r : catalog.records) {
         if (options.progress && done++ % 512 == 0 && !options.progress(done - 1, total)) throw ReadCancelled();
         const std::shared_ptr<MappedFile>& file = catalog.files[r.file];
+        if (r.subclass) {
+            map.addSubclass({r.name, r.subclass, r.dtype, r.shape, file->path()});
+            continue;
+        }
         if (!r.supported()) {
             map.addSkipped({r.name, r.dtype, r.shape, r.unsupported, file->path()});
             continue;

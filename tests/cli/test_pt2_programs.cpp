@@ -55,6 +55,20 @@ const RefusedProgram* refusedProgram(const QString& name) {
 
 }  // namespace
 
+// A mismatch on a libtorch other than the one the expected values came from
+// is accepted where the case ships PyTorch's intermediates and irscope, given
+// them, names the first divergence a flipped decision or float noise (int8
+// activations rounded at a tie after a last-bit difference: make_torchao_programs.py).
+bool explainedOnOtherLibtorch(const QString& name, const QStringList& inputs, const QString& intermediates) {
+    if (IRSCOPE_LIBTORCH_MAJOR >= 2 || !QFile::exists(programFile(name + intermediates))) return false;
+    const CliResult e = runIrscope(
+        QStringList{"run", programFile(name + ".pt2"), "--reference-intermediates", programFile(name + intermediates)} +
+        inputs);
+    const bool explained = e.out.contains("that is a flipped decision") || e.out.contains("that is float noise");
+    if (!explained) qWarning("%s", qPrintable(explainProgramRun(e)));
+    return explained;
+}
+
 class TestPt2Programs : public QObject {
     Q_OBJECT
 
@@ -84,13 +98,17 @@ private Q_SLOTS:
             QVERIFY2((r.out + r.err).contains(why->says), qPrintable(explainProgramRun(r)));
             return;
         }
-        QVERIFY2(r.exitCode == 0 && r.out.contains(": OK") && !r.out.contains("MISMATCH"),
+        QVERIFY2((r.exitCode == 0 && r.out.contains(": OK") && !r.out.contains("MISMATCH")) ||
+                     explainedOnOtherLibtorch(name, {}, ".intermediates.pt"),
                  qPrintable(explainProgramRun(r)));
         if (QFile::exists(programFile(name + ".inputs_b.pt"))) {
             const CliResult b =
                 runIrscope({"run", programFile(name + ".pt2"), "--inputs", programFile(name + ".inputs_b.pt"),
                             "--expected", programFile(name + ".expected_b.pt")});
-            QVERIFY2(b.exitCode == 0 && b.out.contains(": OK"), qPrintable(explainProgramRun(b)));
+            QVERIFY2((b.exitCode == 0 && b.out.contains(": OK")) ||
+                         explainedOnOtherLibtorch(name, {"--inputs", programFile(name + ".inputs_b.pt")},
+                                                  ".intermediates_b.pt"),
+                     qPrintable(explainProgramRun(b)));
         }
         // PyTorch's own numbers, bit for bit, where they were computed here.
         const QString dir = qEnvironmentVariable("IRSCOPE_TORCH_REFERENCE");

@@ -82,7 +82,20 @@ private Q_SLOTS:
         row("NEWOBJ on an allowed class",
             "\x80\x02"
             "ccollections\nOrderedDict\n)\x81.",
-            "refused opcode NEWOBJ (0x81)");
+            "refused NEWOBJ of global collections.OrderedDict");
+        row("NEWOBJ on a refused class",
+            "\x80\x02"
+            "cos\nsystem\n)\x81.",
+            "refused global 'os.system'");
+        row("torchao subclass rebuilt by another function",
+            "\x80\x02"
+            "ctorch._tensor\n_rebuild_from_type_v2\n(ctorch._utils\n_rebuild_tensor_v2\n"
+            "ctorchao.quantization\nInt8Tensor\n)}tR.",
+            "not torch._utils._rebuild_wrapper_subclass");
+        row("subclass of another library",
+            "\x80\x02"
+            "cmylib\nMyTensor\n.",
+            "refused global 'mylib.MyTensor'");
         row("INST", "(ios\nsystem\n.", "refused opcode INST");
         row("OBJ", "(cos\nsystem\no.", "refused global 'os.system'");
         row("text INT", "I1\n.", "refused opcode INT");

@@ -37,7 +37,7 @@ aten.linspace.Tensor_Scalar aten.linspace.Scalar_Tensor aten.mm.dtype aten.bmm.d
 aten.nonzero_static.default aten.sym_size.int aten.sym_numel.default aten.sym_stride.int
 aten.sym_storage_offset.default aten._assert_tensor_metadata.default aten._assert_scalar.default
 aten._assert_async.msg aten.sym_constrain_range.default aten.sym_constrain_range_for_size.default
-aten._make_dep_token.default aten._weight_int8pack_mm.default aten._grouped_mm.default
+aten._make_dep_token.default aten._weight_int8pack_mm.default aten._int_mm.default aten._grouped_mm.default
 aten._scaled_mm.default aten.copy.default aten.alias.default aten.lift_fresh_copy.default
 aten.var.correction aten.std.correction aten.var_mean.correction aten.std_mean.correction
 aten.stft.default aten.stft.center aten.pad_sequence.default
@@ -51,12 +51,14 @@ quantized_decomposed.choose_qparams_per_token_asymmetric.default
 quantized_decomposed.quantize_per_token.default quantized_decomposed.dequantize_per_token.default
 """.split() + """
 torchao.quantize_affine.default torchao.dequantize_affine.default torchao.choose_qparams_affine.default
+export.access_subclass_inner_tensor.default
 """.split()
 # The ops PyTorch defines in Python, which PT2E quantization leaves in a
 # program (core/exec/compat/compat_quantized.cpp), and torchao's affine ones
 # (compat_torchao.cpp; the venv has torchao): no libtorch has them.
 import torch.ao.quantization.fx._decomposed  # noqa: E402,F401 - registers quantized_decomposed
 import torchao.quantization.quant_primitives  # noqa: E402,F401 - registers torchao's ops
+import torch.export.custom_ops  # noqa: E402,F401 - access_subclass_inner_tensor (subclass weights)
 
 
 # PyTorch's symbolic ops: Python callables, serialized by module and name

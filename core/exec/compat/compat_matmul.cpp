@@ -39,6 +39,22 @@ Tensors addmmDtype(Stack& s) {
     return {r.to(static_cast<at::ScalarType>(s[3].toInt()))};
 }
 
+// _int_mm(int8 [m, k], int8 [k, n]) -> int32 [m, n]: torchao's int8 dynamic
+// quantization multiplies its int8 activations and weights here. Integer
+// sums are exact in any order, so an int32 matmul of the widened operands is
+// PyTorch's result (which, like this, wraps past int32 only beyond k of about
+// 130,000).
+Tensors intMm(Stack& s) {
+    const at::Tensor a = s[0].toTensor(), b = s[1].toTensor();
+    TORCH_CHECK(a.dim() == 2 && b.dim() == 2, "_int_mm: expected two 2-D tensors, got ", a.dim(), "-D and ", b.dim(),
+                "-D");
+    TORCH_CHECK(a.scalar_type() == at::kChar && b.scalar_type() == at::kChar, "_int_mm: expected int8 operands, got ",
+                a.scalar_type(), " and ", b.scalar_type());
+    TORCH_CHECK(a.size(1) == b.size(0), "_int_mm: self [m, k] and mat2 [k, n] disagree on k: ", a.sizes(), " and ",
+                b.sizes());
+    return {at::mm(a.to(at::kInt), b.to(at::kInt))};
+}
+
 Tensors weightInt8PackMm(Stack& s) {
     // (self [M, K], mat2 [N, K] int8, scales [N]) -> [M, N] in self's dtype:
     // x @ w.t() with per-output-channel scales, as the 2.x CPU kernel does it
@@ -128,6 +144,7 @@ std::vector<Entry> matmulEntries() {
          "Scalar alpha=1) -> Tensor",
          addmmDtype},
         {"aten::_weight_int8pack_mm(Tensor self, Tensor mat2, Tensor scales) -> Tensor", weightInt8PackMm},
+        {"aten::_int_mm(Tensor self, Tensor mat2) -> Tensor", intMm},
         {"aten::_grouped_mm(Tensor self, Tensor mat2, Tensor? offs=None, Tensor? bias=None, "
          "ScalarType? out_dtype=None) -> Tensor",
          groupedMm},

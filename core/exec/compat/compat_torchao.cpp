@@ -175,6 +175,14 @@ Tensors chooseQParamsAffine(Stack& s) {
     return {scale.to(scaleDtype), zeroPointDtype ? zeroPoint.to(*zeroPointDtype) : zeroPoint};
 }
 
+// Reached only for an accessor the execution plan could not bind to a stored
+// part (ir/subclass_access.h): its source is computed, not a stored weight.
+Tensors accessSubclassInnerTensor(Stack& s) {
+    TORCH_CHECK(false, "export.access_subclass_inner_tensor reads attribute '", s[1].toStringRef(),
+                "' of a tensor subclass the program computes or takes as an input; irscope reads the parts of "
+                "subclass weights, buffers and constants stored in the file only");
+}
+
 }  // namespace
 
 std::vector<Entry> torchaoEntries() {
@@ -190,6 +198,8 @@ std::vector<Entry> torchaoEntries() {
          "ScalarType target_dtype, Scalar? quant_min=None, Scalar? quant_max=None, float? eps=None, "
          "ScalarType? scale_dtype=None, ScalarType? zero_point_dtype=None, bool keepdim=False) -> (Tensor, Tensor)",
          chooseQParamsAffine},
+        {"export::access_subclass_inner_tensor(Tensor src_subclass_tensor, str attr) -> Tensor",
+         accessSubclassInnerTensor},
     };
 }
 

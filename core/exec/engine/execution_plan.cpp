@@ -1,6 +1,9 @@
 #include "core/exec/engine/execution_plan.h"
 
+#include "core/ir/subclass_access.h"
+
 #include <algorithm>
+#include <deque>
 #include <stdexcept>
 #include <string>
 #include <unordered_map>
@@ -92,18 +95,32 @@ ExecutionPlan buildExecutionPlan(const ir::Graph& graph, const ir::GraphIndex& i
     for (size_t i = 0; i < n; ++i)
         outputCount[i] = std::max<uint32_t>(1, static_cast<uint32_t>(nodes[i].outputs.size()));
     std::unordered_map<std::string_view, int32_t> registryIndex;
-    for (size_t i = 0; i < n; ++i)
-        for (const auto& in : nodes[i].inputs) {
+    // A subclass accessor reads the stored part ("a.weight.qdata") in place
+    // of its source and forwards it (ir/subclass_access.h).
+    std::deque<std::string> partNames;
+    std::vector<bool> readsPart(n, false);
+    for (size_t i = 0; i < n; ++i) {
+        std::optional<std::string> part;
+        if (ir::isSubclassAccess(nodes[i])) part = ir::subclassPartName(graph, index, static_cast<int64_t>(i));
+        for (size_t k = 0; k < nodes[i].inputs.size(); ++k) {
+            const auto& in = nodes[i].inputs[k];
             Source s = sourceOf(graph, index, static_cast<int64_t>(i), in);
+            std::string_view registryName = in.name;
+            if (part && k == 0) {
+                s = Source{};
+                registryName = partNames.emplace_back(*part);
+                readsPart[i] = true;
+            }
             if (s.kind == Source::Kind::NodeOutput)
                 outputCount[s.a] = std::max(outputCount[s.a], static_cast<uint32_t>(s.b + 1));
             else if (s.kind == Source::Kind::Registry) {
-                auto [it, added] = registryIndex.emplace(in.name, static_cast<int32_t>(plan.registryNames.size()));
-                if (added) plan.registryNames.push_back(in.name);
+                auto [it, added] = registryIndex.emplace(registryName, static_cast<int32_t>(plan.registryNames.size()));
+                if (added) plan.registryNames.emplace_back(registryName);
                 s.a = it->second;
             }
             sources.push_back(s);
         }
+    }
 
     plan.registryBase = static_cast<int32_t>(graph.graphInputs.size());
     plan.nodeOutputBase = plan.registryBase + static_cast<int32_t>(plan.registryNames.size());
@@ -128,7 +145,7 @@ ExecutionPlan buildExecutionPlan(const ir::Graph& graph, const ir::GraphIndex& i
         auto& step = plan.steps[i];
         step.inputBegin = static_cast<uint32_t>(plan.inputSlots.size());
         step.inputCount = static_cast<uint32_t>(nodes[i].inputs.size());
-        step.getitemInput = getitemInputOf(nodes[i]);
+        step.getitemInput = readsPart[i] ? 0 : getitemInputOf(nodes[i]);
         for (size_t k = 0; k < nodes[i].inputs.size(); ++k, ++at) {
             const Source& s = sources[at];
             int32_t slot = 0;

@@ -1,5 +1,6 @@
 #include "core/exec/engine/executor.h"
 
+#include "core/exec/engine/subclass_values.h"
 #include "core/io/tensor_dtype.h"
 #include "core/ir/symbol_ranges.h"
 
@@ -134,7 +135,9 @@ Executor::Executor(const ir::Graph& graph)
 }
 
 void Executor::setWeights(const io::TensorMap& m) {
-    weights_ = m;
+    // A tensor-subclass weight is stored as its parts; its value is rebuilt
+    // for the nodes and the user that read it whole (subclass_values.h).
+    weights_ = m.subclasses().empty() ? m : withSubclassValues(m);
     rebuildRegistry();
 }
 void Executor::setConstants(const io::TensorMap& m) {
@@ -278,7 +281,7 @@ std::vector<MissingValue> Executor::preflight() const {
         for (uint32_t k = 0; k < step.inputCount; ++k) {
             const int32_t slot = plan_.inputSlots[step.inputBegin + k];
             if (plan_.isRegistry(slot) && !values_[static_cast<size_t>(slot)].defined())
-                add(plan_.registryNames[static_cast<size_t>(slot - plan_.registryBase)], graph_.nodes[i].name, i);
+                add(graph_.nodes[i].inputs[k].name, graph_.nodes[i].name, i);
         }
     }
     return out;

@@ -37,6 +37,36 @@ bool roundsToIntegers(const std::string& op) {
         if (op == p) return true;
     return false;
 }
+// Quantizing ops round x / scale to an integer grid: they decide at the halves.
+bool quantizesValues(const std::string& op) {
+    for (const char* p : {"torchao.quantize_affine", "quantized_decomposed.quantize_per_tensor",
+                          "quantized_decomposed.quantize_per_channel", "quantized_decomposed.quantize_per_token"})
+        if (opStarts(op, p)) return true;
+    return false;
+}
+// torchao's quantize_affine: x / scale with each scale spread over its block,
+// in float64; undefined when the block size does not tile x.
+at::Tensor scaledForQuantize(const ir::OpNode& node, const std::vector<at::Tensor>& inputs) {
+    const auto block = node.attrs.find("block_size");
+    if (inputs.size() < 2 || !inputs[1].defined() || block == node.attrs.end() || !block->is_array() ||
+        block->size() != static_cast<size_t>(inputs[0].dim()))
+        return {};
+    at::Tensor scale = inputs[1].to(at::kDouble);
+    std::vector<int64_t> blocks;
+    for (int64_t d = 0; d < inputs[0].dim(); ++d) {
+        const auto& b = (*block)[static_cast<size_t>(d)];
+        if (!b.is_number_integer() || b.get<int64_t>() <= 0 || inputs[0].size(d) % b.get<int64_t>() != 0) return {};
+        blocks.push_back(inputs[0].size(d) / b.get<int64_t>());
+    }
+    int64_t count = 1;
+    for (int64_t b : blocks) count *= b;
+    if (scale.numel() != count) return {};
+    scale = scale.reshape(blocks);
+    for (int64_t d = 0; d < inputs[0].dim(); ++d)
+        scale = scale.repeat_interleave(inputs[0].size(d) / blocks[static_cast<size_t>(d)], d);
+    return inputs[0].to(at::kDouble) / scale;
+}
+
 // Ops that place values between boundaries: they decide, at thresholds of their own.
 bool bucketsValues(const std::string& op) {
     return opStarts(op, "aten.bucketize") || opStarts(op, "aten.searchsorted");
@@ -105,6 +135,11 @@ double decisionMargin(const ir::OpNode& node, size_t output, const std::vector<a
         const at::Tensor mask = keep ? flipped.reshape(gap.sizes()) : flipped.unsqueeze(d);
         return largestMagnitude(gap.masked_select(mask));
     }
+    if (opStarts(op, "torchao.quantize_affine")) {
+        const at::Tensor scaled = scaledForQuantize(node, inputs);
+        if (!scaled.defined() || scaled.sizes() != actual.sizes()) return std::numeric_limits<double>::quiet_NaN();
+        return largestMagnitude(((scaled - scaled.floor()) - 0.5).abs().masked_select(flipped));
+    }
     if ((roundsToIntegers(op) || castsFloatToInteger(node, inputs, actual)) && x.sizes() == actual.sizes()) {
         // Distance to the nearest integer boundary (a half for round).
         const at::Tensor frac = x - x.floor();
@@ -127,7 +162,7 @@ const char* divergenceKindName(DivergenceKind kind) {
 
 bool isDecidingOp(const std::string& opType, size_t output) {
     return isComparisonOp(opType) || choosesIndices(opType, output) || roundsToIntegers(opType) ||
-           bucketsValues(opType);
+           bucketsValues(opType) || quantizesValues(opType);
 }
 
 DivergenceExplanation classifyDivergence(const ir::OpNode& node, size_t output, const std::vector<at::Tensor>& inputs,

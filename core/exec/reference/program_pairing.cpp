@@ -1,9 +1,12 @@
 #include "core/exec/reference/program_pairing.h"
 
+#include <algorithm>
+#include <map>
 #include <optional>
 #include <unordered_map>
 
 #include "core/ir/graph_index.h"
+#include "core/ir/subclass_access.h"
 
 namespace irscope::exec {
 namespace {
@@ -13,6 +16,41 @@ bool startsWith(const std::string& s, const char* prefix) { return s.rfind(prefi
 bool isWeight(ir::TensorKind kind) {
     return kind == ir::TensorKind::Parameter || kind == ir::TensorKind::Buffer || kind == ir::TensorKind::Constant ||
            kind == ir::TensorKind::OtherWeight;
+}
+
+// A module whose ops quantization replaced (torchao's quantize_ turns a
+// Linear's linear into t, mm, mul, add_) still ends in its output: the last
+// op of the module in the quantized program stands for the last op of the
+// same module in the float program, where their outputs agree in shape and
+// dtype and the node has no pair of its own.
+void pairModuleOutputs(const ir::Graph& q, const ir::Graph& f, const std::vector<QuantRole>& roles,
+                       ProgramPairing& out) {
+    auto lastOps = [](const ir::Graph& g, const std::vector<QuantRole>* roleOf) {
+        std::map<std::string, size_t> last;
+        for (size_t n = 0; n < g.nodes.size(); ++n) {
+            const ir::OpNode& node = g.nodes[n];
+            if (!node.modulePath || node.modulePath->empty() || node.outputs.empty()) continue;
+            if (roleOf && (*roleOf)[n] != QuantRole::Compute) continue;
+            last[*node.modulePath] = n;
+        }
+        return last;
+    };
+    const auto fLast = lastOps(f, nullptr);
+    for (const auto& [module, n] : lastOps(q, &roles)) {
+        const auto fn = fLast.find(module);
+        if (fn == fLast.end()) continue;
+        const auto i = static_cast<int64_t>(n);
+        if (std::any_of(out.outputs.begin(), out.outputs.end(), [&](const PairedOutput& p) { return p.node == i; }))
+            continue;
+        const ir::TensorMeta& a = q.nodes[n].outputs[0];
+        const ir::OpNode& floatNode = f.nodes[fn->second];
+        const ir::TensorMeta& b = floatNode.outputs[0];
+        if (a.dtype != b.dtype || a.shape != b.shape) continue;
+        out.outputs.push_back({i, 0, a.name, b.name, floatNode.name});
+        std::erase_if(out.unpaired, [&](const UnpairedNode& u) { return u.node == i; });
+    }
+    std::stable_sort(out.outputs.begin(), out.outputs.end(),
+                     [](const PairedOutput& x, const PairedOutput& y) { return x.node < y.node; });
 }
 
 }  // namespace
@@ -84,6 +122,21 @@ ProgramPairing pairPrograms(const ir::Graph& q, const ir::Graph& f) {
         const ir::OpNode& node = q.nodes[n];
         roles[n] = quantRole(node);
         const auto i = static_cast<int64_t>(n);
+        // A tensor-subclass weight (torchao's quantize_): its parts are read
+        // here; the weight itself, rebuilt, is compared with the float one.
+        if (ir::isSubclassAccess(node)) {
+            out.unpaired.push_back({i, "a part of a tensor-subclass weight (see the weights)"});
+            const std::string& source = node.inputs.empty() ? std::string() : node.inputs[0].name;
+            const bool seen = std::any_of(out.weights.begin(), out.weights.end(),
+                                          [&](const PairedWeight& w) { return w.placeholder == source; });
+            if (!seen && isWeight(qi.kindOf(source))) {
+                const std::string* original = qi.originalName(source);
+                std::string reference = fi.kindOf(source) == qi.kindOf(source) ? source : std::string();
+                if (original && !fi.placeholdersOf(*original).empty()) reference = fi.placeholdersOf(*original)[0];
+                if (!reference.empty()) out.weights.push_back({source, -1, reference});
+            }
+            continue;
+        }
         // A getitem of choose_qparams' pair is a parameter too.
         if (node.isGetitem() && !node.inputs.empty())
             if (const auto p = qi.producerOfTensor(node.inputs[0].name);
@@ -174,6 +227,7 @@ ProgramPairing pairPrograms(const ir::Graph& q, const ir::Graph& f) {
         }
         }
     }
+    pairModuleOutputs(q, f, roles, out);
     return out;
 }
 

@@ -14,8 +14,11 @@
 //     that activation's float tensor: the comparison is after dequantize;
 //   - a dequantize node reading a weight is that weight read back, compared
 //     with the float weight its consumer reads (weights below).
-// Graph inputs pair by name. Every other node is listed with the reason it
-// has no pair. Torch-free.
+// Graph inputs pair by name. A module's last op pairs with the same module's
+// last op in the float program (torchao's quantize_ replaces a Linear's
+// linear by several ops), and a tensor-subclass weight with the float weight
+// of its name. Every other node is listed with the reason it has no pair.
+// Torch-free.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -51,8 +54,10 @@ struct ActivationQuantizer {
 
 // A quantized weight and the float weight it stands for.
 struct PairedWeight {
-    std::string placeholder;           // the quantized program's (an int8 buffer)
-    int64_t dequantize = -1;           // the node reading it back to float
+    std::string placeholder;  // the quantized program's (an int8 buffer, or a tensor subclass)
+    // The node reading it back to float; -1 for a tensor-subclass weight
+    // (torchao's quantize_), whose value is rebuilt from its parts.
+    int64_t dequantize = -1;
     std::string referencePlaceholder;  // the float program's weight the paired consumer reads
     // The float program's batch norm folded into that consumer (-1: none): the
     // quantized weight is the float weight scaled by the norm, per channel.

@@ -1,5 +1,8 @@
 #include "core/exec/reference/quantization_compare.h"
 
+#include "core/exec/engine/subclass_values.h"
+#include "core/io/catalog/tensor_subclass.h"
+
 #include <algorithm>
 #include <cmath>
 #include <set>
@@ -52,15 +55,39 @@ at::Tensor foldNorm(const ir::Graph& f, const ir::GraphIndex& fi, const io::Tens
     return weight * scale.reshape(shape);
 }
 
+// The channel axis of a tensor-subclass weight: the one dim its blocks do
+// not span (block_size [1, K] of an [N, K] weight: per row, axis 0); -1 when
+// its blocks are not per channel.
+int64_t subclassChannelAxis(const ir::GraphIndex& index, const io::TensorMap& weights, const std::string& placeholder) {
+    const std::string* original = index.originalName(placeholder);
+    const io::SubclassTensor* s = weights.subclass(original ? *original : placeholder);
+    if (!s || s->layout->blockSize.size() != s->shape.size()) return -1;
+    int64_t axis = -1;
+    for (size_t d = 0; d < s->shape.size(); ++d) {
+        const int64_t block = s->layout->blockSize[d];
+        if (block == 1 && s->shape[d] > 1) {
+            if (axis >= 0) return -1;
+            axis = static_cast<int64_t>(d);
+        } else if (block != s->shape[d]) {
+            return -1;
+        }
+    }
+    return axis;
+}
+
 WeightError measureWeight(const ir::Graph& q, const PairedWeight& w, const at::Tensor& readBack,
-                          const at::Tensor& reference) {
+                          const at::Tensor& reference, int64_t subclassAxis) {
     WeightError e;
     e.weight = w.placeholder;
     e.referenceWeight = w.referencePlaceholder;
     const at::Tensor a = readBack.to(at::kDouble), r = reference.to(at::kDouble);
     e.sqnrDb = errorMetrics(a, r).sqnrDb;
-    const auto& dq = q.nodes[static_cast<size_t>(w.dequantize)];
-    if (dq.attrs.contains("axis") && dq.attrs["axis"].is_number_integer()) e.axis = dq.attrs["axis"].get<int64_t>();
+    if (w.dequantize >= 0) {
+        const auto& dq = q.nodes[static_cast<size_t>(w.dequantize)];
+        if (dq.attrs.contains("axis") && dq.attrs["axis"].is_number_integer()) e.axis = dq.attrs["axis"].get<int64_t>();
+    } else {
+        e.axis = subclassAxis;
+    }
     if (e.axis < 0 || e.axis >= a.dim()) {
         e.axis = -1;
         return e;
@@ -134,7 +161,7 @@ QuantizationComparison compareQuantized(const ir::Graph& q, const io::TensorMap&
     if (!out.problem.empty()) return out;
     const io::TensorMap qRun = runProgram(q, qWeights, inputs, "quantized", out.problem);
     if (!out.problem.empty()) return out;
-    const ir::GraphIndex fi(f);
+    const ir::GraphIndex fi(f), qi(q);
 
     for (const auto& p : out.pairing.outputs) {
         const at::Tensor* a = qRun.find(p.tensor);
@@ -158,14 +185,20 @@ QuantizationComparison compareQuantized(const ir::Graph& q, const io::TensorMap&
     }
     out.outputSqnrDb = outputSqnr(qRun, fRun);
 
+    const io::TensorMap rebuilt = qWeights.subclasses().empty() ? io::TensorMap() : withSubclassValues(qWeights);
     for (const auto& w : out.pairing.weights) {
-        const auto& dq = q.nodes[static_cast<size_t>(w.dequantize)];
-        const at::Tensor* readBack = dq.outputs.empty() ? nullptr : qRun.find(dq.outputs[0].name);
+        const at::Tensor* readBack = nullptr;
+        if (w.dequantize >= 0) {
+            const auto& dq = q.nodes[static_cast<size_t>(w.dequantize)];
+            readBack = dq.outputs.empty() ? nullptr : qRun.find(dq.outputs[0].name);
+        } else {
+            readBack = floatWeight(qi, rebuilt, w.placeholder);
+        }
         const at::Tensor* reference = floatWeight(fi, fWeights, w.referencePlaceholder);
         if (!readBack || !reference || !readBack->sizes().equals(reference->sizes())) continue;
         const at::Tensor folded = w.foldedNorm >= 0 ? foldNorm(f, fi, fWeights, w.foldedNorm, *reference) : *reference;
         if (!folded.defined()) continue;
-        out.weights.push_back(measureWeight(q, w, *readBack, folded));
+        out.weights.push_back(measureWeight(q, w, *readBack, folded, subclassChannelAxis(qi, qWeights, w.placeholder)));
     }
 
     if (options.sensitivity) {

@@ -73,6 +73,11 @@ void PickleArena::setItems(PickleObject& object, std::span<const PickleValue> it
     object.data_ = items_.store(items.data(), items.size());
     object.size_ = static_cast<uint32_t>(items.size());
 }
+void PickleArena::setNamedItems(PickleObject& object, std::string_view name, std::span<const PickleValue> items) {
+    setText(object, name);
+    object.grown_ = std::make_unique<std::vector<PickleValue>>(items.begin(), items.end());
+}
+
 // An object carries one part; asking for another replaces it (the
 // unpickler writes one kind of description per object).
 template <class Part>
@@ -134,6 +139,8 @@ std::string PickleArena::describe(const PickleValue& v) const {
     case PickleObject::Kind::Global: return "global " + std::string(o.text());
     case PickleObject::Kind::Storage: return "storage";
     case PickleObject::Kind::Tensor: return "tensor";
+    case PickleObject::Kind::Instance: return "object of " + std::string(o.text());
+    case PickleObject::Kind::Subclass: return "tensor subclass " + std::string(o.text());
     }
     return "object";
 }

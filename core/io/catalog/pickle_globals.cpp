@@ -15,7 +15,7 @@ struct AllowedGlobal {
     GlobalKind kind;
 };
 
-constexpr std::array<AllowedGlobal, 16> kAllowed{{
+constexpr std::array<AllowedGlobal, 18> kAllowed{{
     {"collections", "OrderedDict", GlobalKind::OrderedDict},
     {"builtins", "set", GlobalKind::Set},
     {"builtins", "frozenset", GlobalKind::FrozenSet},
@@ -28,6 +28,8 @@ constexpr std::array<AllowedGlobal, 16> kAllowed{{
     {"torch._utils", "_rebuild_parameter", GlobalKind::RebuildParameter},
     {"torch._utils", "_rebuild_parameter_with_state", GlobalKind::RebuildParameterWithState},
     {"torch._tensor", "_rebuild_from_type_v2", GlobalKind::RebuildFromTypeV2},
+    {"torch._utils", "_rebuild_wrapper_subclass", GlobalKind::RebuildWrapperSubclass},
+    {"torch.serialization", "_get_layout", GlobalKind::GetLayout},
     {"torch", "Tensor", GlobalKind::TensorClass},
     {"torch.nn.parameter", "Parameter", GlobalKind::ParameterClass},
     {"torch", "Size", GlobalKind::TorchSize},
@@ -70,6 +72,14 @@ ResolvedGlobal resolveGlobal(const std::string& fileModule, const std::string& n
             r.dtype = std::move(*dt);
             return r;
         }
+    }
+    // torchao's tensor subclasses (Int8Tensor, Float8Tensor, ...) and the
+    // plain records they hold (granularities, enums, kwargs classes): kept
+    // as names and inert records; what a subclass means is read from its
+    // state by name (tensor_subclass.h), never by running its code.
+    if (module == "torchao" || module.rfind("torchao.", 0) == 0) {
+        r.kind = GlobalKind::LibraryClass;
+        return r;
     }
     std::string full = module + "." + name;
     if (module == "torch._utils" && name.rfind("_rebuild_", 0) == 0) {

@@ -1,7 +1,8 @@
 #pragma once
 // Which globals a tensor file may name, after torch's weights-only unpickler:
 // an allowlist (OrderedDict, the tensor rebuild functions, set/complex/bytes
-// helpers, torch.Size and torch.device), torch's storage classes and dtypes.
+// helpers, torch.Size and torch.device), torch's storage classes and dtypes,
+// and the classes of torchao, whose tensor subclasses quantized weights are.
 // Python 2 module names are mapped as Python 3's unpickler maps them
 // (fix_imports), so a global is judged as torch.load would resolve it.
 // Anything else is refused, with a reason that says what the file probably

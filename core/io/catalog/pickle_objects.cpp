@@ -4,6 +4,8 @@
 // nothing is ever imported or executed.
 #include "core/io/catalog/pickle_objects.h"
 
+#include <array>
+
 #include "core/io/catalog/pickle_globals.h"
 #include "core/io/catalog/tensor_file_error.h"
 
@@ -163,17 +165,31 @@ PickleValue PickleObjects::reduce(const PickleValue& callable, const PickleValue
     case GlobalKind::RebuildParameter:
     case GlobalKind::RebuildParameterWithState: return rebuildParameter(kind, args, at, fn);
     case GlobalKind::RebuildFromTypeV2: {
-        // (func, new_type, args, state): a tensor subclass wrapper. Allowed
-        // only for plain Tensor/Parameter with an allowlisted func.
+        // (func, new_type, args, state): a Tensor or Parameter rebuilt by an
+        // allowed func, or a library's tensor subclass by its wrapper.
         if (args.size() != 4) failPickle(at, fn + " called with " + std::to_string(args.size()) + " arguments");
         PickleObject* type = objectOf(args[1]);
+        if (type && type->kind == Kind::Global && type->global == GlobalKind::LibraryClass)
+            return subclassTensor(args, at, fn);
         if (!type || type->kind != Kind::Global ||
             (type->global != GlobalKind::TensorClass && type->global != GlobalKind::ParameterClass))
-            failPickle(at, fn + " with type " + arena_.describe(args[1]) + ": tensor subclasses are not supported");
+            failPickle(
+                at, fn + " with type " + arena_.describe(args[1]) + ": only torchao's tensor subclasses are supported");
         // torch wraps once; a list holding itself as its own arguments would recurse forever.
         if (depth >= 4) failPickle(at, fn + " nested more than 4 deep");
         return reduce(args[0], args[2], at, depth + 1);
     }
+    case GlobalKind::RebuildWrapperSubclass: {
+        PickleObject o{Kind::Subclass};
+        o.tensor() = wrapperTensor(args, at, fn);
+        const std::string type(objectOf(args[0])->text());
+        arena_.setNamedItems(o, type, std::array{PickleValue::none()});
+        return make(std::move(o));
+    }
+    case GlobalKind::GetLayout:
+        return makeText(Kind::String, textArg(args.empty() ? PickleValue{} : args[0], at,
+                                              "torch.serialization._get_layout argument"));
+    case GlobalKind::LibraryClass: return instance(fn, argsValue);
     case GlobalKind::TorchSize:
         if (args.size() != 1) failPickle(at, "torch.Size called with " + std::to_string(args.size()) + " arguments");
         return makeSeq(Kind::Tuple, tupleItems(args[0], at, "torch.Size argument"));
@@ -189,6 +205,61 @@ PickleValue PickleObjects::reduce(const PickleValue& callable, const PickleValue
         failPickle(at, "refused call of '" + fn + "': constructing it from a pickle is not supported");
     }
     failPickle(at, "refused call of '" + fn + "'");
+}
+
+PickleValue PickleObjects::instance(const std::string& cls, const PickleValue& argsValue) {
+    PickleObject o{Kind::Instance};
+    arena_.setNamedItems(o, cls, std::array{argsValue, PickleValue::none()});
+    return make(std::move(o));
+}
+
+PickleValue PickleObjects::newObject(const PickleValue& cls, const PickleValue& argsValue, uint64_t at) {
+    PickleObject* c = objectOf(cls);
+    if (!c || c->kind != Kind::Global || c->global != GlobalKind::LibraryClass)
+        failPickle(at, "refused NEWOBJ of " + arena_.describe(cls) +
+                           ": it creates an instance of an arbitrary class. A tensor file holds a state_dict; a "
+                           "whole pickled module or custom object is not loaded (save model.state_dict() instead)");
+    tupleItems(argsValue, at, std::string(c->text()) + " arguments");
+    return instance(std::string(c->text()), argsValue);
+}
+
+// _rebuild_wrapper_subclass(cls, dtype, size, stride, storage_offset, layout,
+// device, requires_grad): the outer tensor a subclass presents.
+TensorDesc PickleObjects::wrapperTensor(std::span<const PickleValue> args, uint64_t at, const std::string& fn) {
+    if (args.size() != 8) failPickle(at, fn + " called with " + std::to_string(args.size()) + " arguments");
+    PickleObject* cls = objectOf(args[0]);
+    if (!cls || cls->kind != Kind::Global || cls->global != GlobalKind::LibraryClass)
+        failPickle(at, fn + " of " + arena_.describe(args[0]) + ": only torchao's tensor subclasses are supported");
+    PickleObject* dt = objectOf(args[1]);
+    if (!dt || dt->kind != Kind::Global || dt->global != GlobalKind::DType)
+        failPickle(at, fn + " dtype argument is " + arena_.describe(args[1]) + ", not a torch dtype");
+    TensorDesc t;
+    t.dtype = dt->dtype();
+    t.sizes = intTuple(args[2], at, fn + " size");
+    t.strides = intTuple(args[3], at, fn + " stride");
+    t.storageOffset = intArg(args[4], at, fn + " storage_offset");
+    if (t.sizes.size() != t.strides.size())
+        failPickle(at, fn + ": size has " + std::to_string(t.sizes.size()) + " dims but stride has " +
+                           std::to_string(t.strides.size()));
+    t.requiresGrad = args[7].kind != PickleValue::Kind::None && args[7].i != 0;
+    return t;
+}
+
+// _rebuild_from_type_v2(_rebuild_wrapper_subclass, Type, wrapper args, state):
+// the subclass, its state (inner tensors by attribute name) kept as a dict.
+PickleValue PickleObjects::subclassTensor(std::span<const PickleValue> args, uint64_t at, const std::string& fn) {
+    PickleObject* func = objectOf(args[0]);
+    if (!func || func->kind != Kind::Global || func->global != GlobalKind::RebuildWrapperSubclass)
+        failPickle(at, fn + " rebuilds " + arena_.describe(args[1]) + " with " + arena_.describe(args[0]) +
+                           ", not torch._utils._rebuild_wrapper_subclass");
+    PickleObject o{Kind::Subclass};
+    o.tensor() = wrapperTensor(tupleItems(args[2], at, fn + " wrapper arguments"), at, "_rebuild_wrapper_subclass");
+    PickleObject* state = objectOf(args[3]);
+    if (args[3].kind != PickleValue::Kind::None && (!state || state->kind != Kind::Dict))
+        failPickle(at,
+                   fn + " state of " + arena_.describe(args[1]) + " is a " + arena_.describe(args[3]) + ", not a dict");
+    arena_.setNamedItems(o, objectOf(args[1])->text(), std::array{args[3]});
+    return make(std::move(o));
 }
 
 PickleValue PickleObjects::orderedDict(std::span<const PickleValue> args, uint64_t at) {
@@ -267,6 +338,12 @@ void PickleObjects::build(const PickleValue& target, const PickleValue& state, u
     // nn.Module.state_dict() sets OrderedDict._metadata through BUILD;
     // Parameters may carry a state too. Neither matters for values.
     if (o && (o->kind == Kind::Dict || o->kind == Kind::Tensor)) return;
+    // A library record's state (torchao's granularity {"dim": -1}) is kept
+    // as its second item: data, never applied.
+    if (o && o->kind == Kind::Instance) {
+        o->growableItems()[1] = state;
+        return;
+    }
     failPickle(at, "refused BUILD on a " + arena_.describe(target) + " (only OrderedDict and tensors take a state)");
 }
 

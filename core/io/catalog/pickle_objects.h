@@ -34,7 +34,10 @@ public:
     PickleValue persistentLoad(const PickleValue& pid, uint64_t at);
     // REDUCE: an allowed global called with a tuple of arguments.
     PickleValue reduce(const PickleValue& callable, const PickleValue& argsValue, uint64_t at);
-    // BUILD: a state is accepted (and ignored) on an OrderedDict or a tensor only.
+    // NEWOBJ: an inert record of a library class (pickle_globals.h).
+    PickleValue newObject(const PickleValue& cls, const PickleValue& argsValue, uint64_t at);
+    // BUILD: a state is accepted (and ignored) on an OrderedDict or a tensor,
+    // and kept on a library record.
     void build(const PickleValue& target, const PickleValue& state, uint64_t at);
 
 private:
@@ -52,6 +55,9 @@ private:
     PickleValue rebuildTensor(GlobalKind kind, std::span<const PickleValue> args, uint64_t at, const std::string& fn);
     PickleValue rebuildParameter(GlobalKind kind, std::span<const PickleValue> args, uint64_t at,
                                  const std::string& fn);
+    PickleValue instance(const std::string& cls, const PickleValue& argsValue);
+    TensorDesc wrapperTensor(std::span<const PickleValue> args, uint64_t at, const std::string& fn);
+    PickleValue subclassTensor(std::span<const PickleValue> args, uint64_t at, const std::string& fn);
     std::string latin1FromUtf8(const std::string& s, uint64_t at);
 
     PickleArena& arena_;

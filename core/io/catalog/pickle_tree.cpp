@@ -29,6 +29,8 @@ std::vector<Child> childrenOf(const PickleArena& arena, const PickleObject& o) {
     if (o.kind == Kind::Dict) {
         for (size_t k = 0; k + 1 < items.size(); k += 2)
             if (auto key = keyText(arena, items[k])) out.push_back({*key, items[k + 1]});
+    } else if (o.kind == Kind::Subclass) {
+        if (const PickleObject* state = arena.get(o.items()[0])) return childrenOf(arena, *state);
     } else if (o.kind == Kind::List || o.kind == Kind::Tuple) {
         for (size_t k = 0; k < items.size(); ++k) out.push_back({std::to_string(k), items[k]});
     }
@@ -45,7 +47,8 @@ void collect(const PickleArena& arena, const PickleValue& v, const std::string& 
         out.push_back({prefix, static_cast<uint32_t>(v.i)});
         return;
     }
-    if (o->kind != Kind::Dict && o->kind != Kind::List && o->kind != Kind::Tuple) return;
+    if (o->kind == Kind::Subclass) out.push_back({prefix, static_cast<uint32_t>(v.i)});
+    if (o->kind != Kind::Dict && o->kind != Kind::List && o->kind != Kind::Tuple && o->kind != Kind::Subclass) return;
     if (visited[static_cast<size_t>(v.i)]) return;
     visited[static_cast<size_t>(v.i)] = true;
     if (depth >= kMaxDepth) throw FormatError("objects nest deeper than " + std::to_string(kMaxDepth) + " levels");
@@ -102,7 +105,7 @@ std::vector<PickleTensorRef> collectTensors(const PickleArena& arena, const Pick
         return out;
     }
     std::vector<bool> visited(arena.size(), false);
-    collect(arena, start, "", 0, visited, out);
+    collect(arena, start, o && o->kind == Kind::Subclass ? (select.empty() ? rootName : select) : "", 0, visited, out);
     return out;
 }
 

@@ -2,7 +2,9 @@
 // Finds the tensors in an unpickled object tree: a state_dict, or a
 // checkpoint that nests one ({"state_dict": {...}, "epoch": 3}). Nested
 // names are joined with dots, list items by index; values that are not
-// tensors (epoch, hyper-parameters) are left out.
+// tensors (epoch, hyper-parameters) are left out. A tensor subclass is
+// listed under its name, then its inner tensors under the name and their
+// attribute ("w", "w.qdata", "w.scale").
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -13,7 +15,7 @@ namespace irscope::io {
 
 struct PickleTensorRef {
     std::string name;
-    uint32_t tensor;  // arena index of a Tensor object
+    uint32_t tensor;  // arena index of a Tensor object, or of a Subclass one
 };
 
 // select: dotted path of the sub-tree to expose ("" = all). A root that is a

@@ -97,6 +97,9 @@ enum class GlobalKind : uint8_t {
     RebuildParameter,
     RebuildParameterWithState,
     RebuildFromTypeV2,
+    RebuildWrapperSubclass,
+    GetLayout,
+    LibraryClass,  // a class of a quantization library's tensor subclasses (torchao): named, never imported
     TensorClass,
     ParameterClass,
     TorchSize,
@@ -117,7 +120,25 @@ using PickleTorchParts = std::variant<PickleDType, StorageDesc, TensorDesc>;
 // a vector. The torch descriptions (dtype, storage, tensor: a hundred bytes
 // and more) are held apart and made only for the objects that have one.
 struct PickleObject {
-    enum class Kind : uint8_t { String, Bytes, BigInt, Complex, Tuple, List, Dict, Set, Global, Storage, Tensor };
+    // Instance: an inert record of a LibraryClass (its name as text; items:
+    // the constructor's arguments, then the state BUILD gave it). Subclass:
+    // a tensor subclass (its type as text; items: its state, a dict of inner
+    // tensors and attributes; tensor(): the outer tensor's dtype and shape).
+    enum class Kind : uint8_t {
+        String,
+        Bytes,
+        BigInt,
+        Complex,
+        Tuple,
+        List,
+        Dict,
+        Set,
+        Global,
+        Storage,
+        Tensor,
+        Instance,
+        Subclass
+    };
     explicit PickleObject(Kind k) : kind(k) {}
     PickleObject(const PickleObject& other);
     PickleObject& operator=(const PickleObject& other);
@@ -190,6 +211,8 @@ public:
     // with them) its items, stored in the arena's pools.
     void setText(PickleObject& object, std::string_view text);
     void setItems(PickleObject& object, std::span<const PickleValue> items);
+    // Instance, Subclass: a name and items that grow (a state added by BUILD).
+    void setNamedItems(PickleObject& object, std::string_view name, std::span<const PickleValue> items);
 
     // Convenience accessors for readers of the result: nullopt when the
     // value is not of that kind.

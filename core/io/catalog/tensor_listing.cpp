@@ -83,7 +83,7 @@ void summarizeAll(const TensorCatalog& catalog, std::vector<TensorListing>& out)
     auto work = [&] {
         for (size_t k = next++; k < count; k = next++) {
             const TensorRecord& r = catalog.records[k];
-            if (!r.supported()) continue;
+            if (!r.supported() || r.subclass) continue;
             if (const auto element = kernelElement(r.dtype)) out[k].stats = summarizeRecord(catalog, r, *element);
         }
     };
@@ -107,6 +107,7 @@ std::vector<TensorListing> listTensorFile(const std::string& path, const ReadOpt
         out[k].shape = std::move(r.shape);
         out[k].supported = r.supported();
         out[k].note = std::move(r.unsupported);
+        if (r.subclass) out[k].subclass = r.subclass->summary();
     }
     return out;
 }

@@ -18,6 +18,7 @@ struct TensorListing {
     std::vector<int64_t> shape;
     bool supported = true;               // false: listed by the file, not loadable by libtorch 1.13
     std::string note;                    // why not supported
+    std::string subclass;                // a tensor subclass: what it is made of (tensor_subclass.h)
     std::optional<TensorSummary> stats;  // floating tensors, when asked for
 };
 

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/io/catalog/mapped_file.h"
+#include "core/io/catalog/tensor_subclass.h"
 
 namespace irscope::io {
 
@@ -28,6 +29,9 @@ struct TensorRecord {
     uint64_t storageBegin = 0, storageBytes = 0;
     bool bigEndian = false;   // an .npy '>' dtype: bytes swap when loaded
     std::string unsupported;  // why libtorch 1.13 cannot hold it; empty when it can
+    // A tensor subclass (torchao's quantized weights): no bytes of its own;
+    // its inner tensors are the records named "<name>.<part>".
+    std::shared_ptr<const TensorSubclass> subclass;
 
     bool supported() const { return unsupported.empty(); }
     bool contiguous() const { return strides.empty(); }

@@ -359,6 +359,12 @@ private:
             push(objects_.reduce(callable, args, at));
             return true;
         }
+        case 0x81: {
+            PickleValue args = pop(at, "NEWOBJ");
+            PickleValue cls = pop(at, "NEWOBJ");
+            push(objects_.newObject(cls, args, at));
+            return true;
+        }
         case 'b': {
             PickleValue state = pop(at, "BUILD");
             objects_.build(top(at, "BUILD"), state, at);
@@ -370,7 +376,6 @@ private:
 
     [[noreturn]] void refuse(uint8_t op, uint64_t at) {
         switch (op) {
-        case 0x81:
         case 0x92:
         case 'i':
         case 'o':

@@ -21,6 +21,11 @@ import warnings
 import torch
 import torch.ao.quantization.fx._decomposed  # noqa: F401 - registers quantized_decomposed, as PT2E programs need
 
+try:  # the tensor subclasses of torchao-quantized weights unpickle through it
+    import torchao  # noqa: F401
+except ImportError:
+    pass
+
 warnings.filterwarnings("ignore")
 
 

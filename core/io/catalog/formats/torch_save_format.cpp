@@ -35,6 +35,16 @@ TensorCatalog describeTensors(const char* base, const std::string& rootName, con
     catalog.records.reserve(refs.size());
     for (const auto& ref : refs) {
         const TensorDesc& t = arena.at(ref.tensor).tensor();
+        if (arena.at(ref.tensor).kind == PickleObject::Kind::Subclass) {
+            TensorRecord r;
+            r.name = ref.name;
+            r.dtype = t.dtype.name;
+            r.elementSize = t.dtype.elementSize;
+            r.shape = t.sizes;
+            r.subclass = std::make_shared<const TensorSubclass>(describeSubclass(arena, arena.at(ref.tensor)));
+            catalog.records.push_back(std::move(r));
+            continue;
+        }
         const StorageDesc& s = arena.at(t.storage).storage();
         TensorRecord r;
         r.name = ref.name;

@@ -7,6 +7,7 @@
 
 #include "core/io/catalog/pt2/exported_program_graph.h"
 #include "core/io/catalog/tensor_file_error.h"
+#include "core/io/catalog/torch_save_zip.h"
 #include "core/ir/dtype.h"
 #include "core/ir/json_cursor.h"
 #include "core/ir/json_io.h"
@@ -62,6 +63,24 @@ void addPt2Payloads(TensorCatalog& catalog, const ZipReader& zip, const std::str
 
 namespace {
 
+// A tensor PyTorch pickled (torch.save inside the archive) rather than
+// stored raw: a tensor subclass, torchao's quantized weights. Read with the
+// restricted unpickler; the subclass and its inner tensors become records
+// over the archive's bytes. One the unpickler refuses stays listed, with why.
+void addPickledPayload(TensorCatalog& catalog, const ZipReader& zip, const ZipRecord& payload, TensorRecord listed) {
+    const std::string_view bytes = zip.data(payload);
+    const std::string_view container(bytes.data() - payload.dataOffset, payload.dataOffset + bytes.size());
+    try {
+        TensorCatalog pickled = describeTorchSaveZipIn(container, bytes, listed.name, {});
+        for (TensorRecord& r : pickled.records) catalog.records.push_back(std::move(r));
+    } catch (const FormatError& e) {
+        listed.unsupported = "stored pickled in " + payload.name + ", which irscope cannot read: " + e.what();
+        listed.storageBegin = payload.dataOffset;
+        listed.storageBytes = payload.size;
+        catalog.records.push_back(std::move(listed));
+    }
+}
+
 void addPayload(TensorCatalog& catalog, const ZipReader& zip, const std::string& configEntry, const std::string& folder,
                 const std::string& name, const nlohmann::ordered_json& meta) {
     {
@@ -101,8 +120,10 @@ void addPayload(TensorCatalog& catalog, const ZipReader& zip, const std::string&
                 r.elementSize = static_cast<int>(dt->size);
                 if (!dt->held) r.unsupported = "dtype " + r.dtype + " is not supported by libtorch 1.13";
             }
-            if (meta.value("use_pickle", false))
-                r.unsupported = "stored pickled (a tensor subclass); irscope reads the raw tensors of a .pt2";
+        }
+        if (meta.value("use_pickle", false) && payload->method == 0) {
+            addPickledPayload(catalog, zip, *payload, std::move(r));
+            return;
         }
         r.storageBegin = payload->dataOffset;
         r.storageBytes = payload->size;
