@@ -123,8 +123,17 @@ WeightBinding bindWeights(const ir::Graph& graph, const TensorMap& tensors) {
                                                              " and " + listText(fileShape) + ")");
     }
     for (auto& p : mismatches) out.problems.push_back(std::move(p));
+    // The parts of a tensor subclass (torchao's "w.qdata") are read by the
+    // program's accessors through the subclass weight, not matched by name.
+    auto isSubclassPart = [&](const std::string& name) {
+        for (const auto& s : tensors.subclasses())
+            if (name.size() > s.name.size() && name.compare(0, s.name.size(), s.name) == 0 &&
+                name[s.name.size()] == '.' && usedKeys.count(s.name))
+                return true;
+        return false;
+    };
     for (const auto& e : tensors) {
-        if (usedKeys.count(e.name)) continue;
+        if (usedKeys.count(e.name) || (!tensors.subclasses().empty() && isSubclassPart(e.name))) continue;
         WeightProblem p{WeightProblem::Kind::Unexpected,        {},       e.name, {}, e.tensor.sizes().vec(), {},
                         scalarTypeName(e.tensor.scalar_type()), e.source, {}};
         p.message = "state_dict key '" + e.name + "' (" + listText(p.fileShape) + " " + p.fileDType + ", in " +

@@ -1,5 +1,7 @@
 #include "core/ir/weight_quantization.h"
 
+#include "core/ir/subclass_access.h"
+
 namespace irscope::ir {
 namespace {
 
@@ -22,6 +24,25 @@ std::string inputName(const OpNode& node, size_t k) { return k < node.inputs.siz
 }  // namespace
 
 std::optional<WeightQuantization> weightQuantization(const Graph& graph, const std::string& placeholder) {
+    // A tensor subclass (torchao's quantize_): the program reads its parts.
+    std::optional<WeightQuantization> subclass;
+    for (size_t n = 0; n < graph.nodes.size(); ++n) {
+        const OpNode& node = graph.nodes[n];
+        const auto attr = node.attrs.find("attr");
+        if (!isSubclassAccess(node) || node.inputs.empty() || node.inputs[0].name != placeholder ||
+            attr == node.attrs.end() || !attr->is_string() || node.outputs.empty())
+            continue;
+        if (!subclass) {
+            subclass.emplace();
+            subclass->scheme = "a tensor subclass, read by its parts:";
+        }
+        const std::string part = attr->get<std::string>();
+        subclass->scheme += " " + part;
+        if (part == "qdata") subclass->dtype = node.outputs[0].dtype;
+        if (part == "scale") subclass->scaleTensor = node.outputs[0].name;
+        if (part == "zero_point") subclass->zeroPointTensor = node.outputs[0].name;
+    }
+    if (subclass) return subclass;
     for (size_t n = 0; n < graph.nodes.size(); ++n) {
         const OpNode& node = graph.nodes[n];
         const bool decomposed = startsWith(node.opType, "quantized_decomposed.dequantize_per_");

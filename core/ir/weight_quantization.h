@@ -3,7 +3,9 @@
 // or linear's weight as int8 (convert_pt2e folds the quantize into it) and
 // dequantizes it with quantized_decomposed.dequantize_per_channel /
 // _per_tensor, whose scale and zero point are buffers of their own; torchao
-// uses dequantize_affine with a block size. Properties shows this beside the
+// uses dequantize_affine with a block size, or (quantize_) keeps the weight
+// as a tensor subclass whose parts the program reads by name (its value, as
+// loaded, is the dequantized one). Properties shows this beside the
 // weight (its dtype stays int8, as stored), so a reader sees its scale and
 // zero point without tracing the graph.
 #include <cstdint>
@@ -16,7 +18,7 @@
 namespace irscope::ir {
 
 struct WeightQuantization {
-    int64_t dequantizeNode = -1;  // the node that reads the weight back to float
+    int64_t dequantizeNode = -1;  // the node that reads the weight back to float (-1: a tensor subclass)
     std::string dtype;            // the stored integer dtype ("int8"), as the op says
     std::string scheme;           // "per channel (axis 0)", "per tensor", "per block [1, 32]"
     std::optional<int64_t> quantMin, quantMax;

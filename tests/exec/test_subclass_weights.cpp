@@ -21,7 +21,10 @@
 #include "core/io/catalog/tensor_listing.h"
 #include "core/io/catalog/tensor_subclass.h"
 #include "core/io/tensor_file.h"
+#include "core/io/weight_binding.h"
 #include "core/ir/json_io.h"
+#include "core/ir/subclass_access.h"
+#include "core/ir/weight_quantization.h"
 
 #include <ATen/ATen.h>
 #include <QtTest/QtTest>
@@ -89,6 +92,32 @@ private Q_SLOTS:
             QCOMPARE(mine->scalar_type(), e.tensor.scalar_type());
             QVERIFY2(at::equal(*mine, e.tensor), e.name.c_str());
         }
+    }
+
+    // Bound to the program, every weight is there and no part is "unused in
+    // the file": the parts are read through the weight's accessors. What
+    // Properties says of the weight comes from the program alone.
+    void bindsAndDescribes_data() { cases_data(); }
+    void bindsAndDescribes() {
+        QFETCH(QString, name);
+        const std::string path = programPath(name.toStdString() + ".pt2");
+        const irscope::ir::Graph g = irscope::ir::loadGraphFile(path);
+        const auto weights = irscope::exec::withSubclassValues(irscope::io::readTensorFile(path));
+        const auto binding = irscope::io::bindWeights(g, weights);
+        for (const auto& p : binding.problems)
+            QFAIL(qPrintable(QString::fromStdString(irscope::io::weightProblemKindName(p.kind)) + ": " +
+                             QString::fromStdString(p.message)));
+        std::string quantized;  // the first weight the program reads by parts
+        for (const auto& node : g.nodes)
+            if (quantized.empty() && irscope::ir::isSubclassAccess(node)) quantized = node.inputs[0].name;
+        const auto q = irscope::ir::weightQuantization(g, quantized);
+        QVERIFY(q);
+        QCOMPARE(q->dequantizeNode, int64_t{-1});
+        QCOMPARE(q->dtype, std::string("int8"));
+        QVERIFY2(
+            QString::fromStdString(q->scheme).contains("qdata") && QString::fromStdString(q->scheme).contains("scale"),
+            q->scheme.c_str());
+        QVERIFY(!q->scaleTensor.empty());
     }
 
     // A subclass whose layout irscope cannot dequantize is named, with why;

@@ -453,6 +453,10 @@ void PropertiesPanel::showWeightQuantization(const std::string& placeholder) {
     if (q->scale) row(s, tr("Scale"), QString::number(*q->scale, 'g', 9));
     tensorRow(tr("Zero point"), q->zeroPointTensor);
     if (q->zeroPoint) row(s, tr("Zero point"), QString::number(*q->zeroPoint));
+    if (q->dequantizeNode < 0) {
+        row(s, tr("Value"), tr("dequantized from its parts, as its own dequantize() does (the Tensor dock)"));
+        return;
+    }
     const auto& dq = doc->graph.nodes[static_cast<size_t>(q->dequantizeNode)];
     link(s, tr("Read back by"), qs(dq.name), ItemRef::node(q->dequantizeNode, qs(dq.name)));
 }

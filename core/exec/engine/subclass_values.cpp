@@ -52,6 +52,7 @@ at::Tensor subclassValue(const io::TensorMap& parts, const io::SubclassTensor& s
 io::TensorMap withSubclassValues(const io::TensorMap& weights) {
     io::TensorMap out = weights;
     for (const auto& subclass : weights.subclasses()) {
+        if (weights.contains(subclass.name)) continue;  // rebuilt before
         std::string why;
         if (at::Tensor value = subclassValue(weights, subclass, why); value.defined())
             out.insert(subclass.name, std::move(value), subclass.source);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "core/exec/engine/subclass_values.h"
 #include "core/exec/engine/value_precedence.h"
 #include "core/exec/values/random_inputs.h"
 #include "core/io/weight_cast.h"
@@ -13,7 +14,9 @@ ValueSources::ValueSources(const ir::Graph& graph) : graph_(graph) {
 }
 
 void ValueSources::setFile(ValueFile kind, io::TensorMap tensors, const std::string& path) {
-    files_[kind] = std::move(tensors);
+    // A tensor-subclass weight is stored as its parts: its value, rebuilt,
+    // is what the tables, the binding and the run see (subclass_values.h).
+    files_[kind] = tensors.subclasses().empty() ? std::move(tensors) : withSubclassValues(tensors);
     paths_[kind] = path;
     if (kind == ValueFile::Weights) recast();
     std::erase(loadOrder_, kind);
