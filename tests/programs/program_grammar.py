@@ -8,7 +8,8 @@ reductions and residuals, views and in-place writes through them, gathers and
 scatters, top-k and sorting, casts through bfloat16 and float16, runtime sizes
 (positions from arange(L) / L, first halves, data-dependent counts from
 nonzero and .item()), control flow (cond, while_loop, scan, map, one inside
-another), PT2E's int8 quantize / dequantize pieces, and, for image programs,
+another), PT2E's int8 quantize / dequantize pieces, Linears quantized by
+torchao's quantize_ (tensor-subclass weights), and, for image programs,
 convolutions, batch norm, pooling and upsampling to twice the size.
 
 `make_program(seed)` returns a Program: the module, its example inputs, the
@@ -286,6 +287,22 @@ def quantize_dequantize(r, d):
     return Block("int8_qdq", fn)
 
 
+def torchao_linear(r, d):
+    """A Linear quantized by torchao's quantize_: its weight becomes a tensor
+    subclass (Int8Tensor) the program reads by parts; int8 weight-only, or
+    int8 dynamic activations with int8 weights (_int_mm)."""
+    try:
+        from torchao.quantization import Int8DynamicActivationInt8WeightConfig, Int8WeightOnlyConfig, quantize_
+    except ImportError:  # without torchao, a plain projection
+        return linear_act(r, d)
+    dynamic = r.random() < 0.5
+    act = r.choice(list(ACTIVATIONS))
+    block = Block(f"torchao_{'dynamic' if dynamic else 'weight_only'}_linear_{act}",
+                  lambda s, x: ACTIVATIONS[act](s.lin(x)), lin=nn.Linear(d, d, bias=r.random() < 0.7))
+    quantize_(block, Int8DynamicActivationInt8WeightConfig() if dynamic else Int8WeightOnlyConfig())
+    return block
+
+
 # ---------------------------------------------------------------- control flow
 
 
@@ -357,13 +374,15 @@ def control_flow(r, d, depth=0):
 
 
 PLAIN = [linear_act, norm, attention, swiglu, rotary, reduction, views, gather_scatter, topk_sort, cast_roundtrip,
-         elementwise, conv1d, positions, quantize_dequantize]
+         elementwise, conv1d, positions, quantize_dequantize, torchao_linear]
 DYNAMIC_ONLY = [halves, nonzero_rows, item_count]
 LOW_PRECISION = [linear_act, norm, attention, swiglu, reduction, views, topk_sort, elementwise, conv1d]
 
 
 def draw_plain(r, d):
-    return r.choice(PLAIN)(r, d)
+    """A block for a control-flow body: torch.export lifts no tensor-subclass
+    weight out of a subgraph, so torchao's Linears stay at the top level."""
+    return r.choice([b for b in PLAIN if b is not torchao_linear])(r, d)
 
 
 class SequenceModel(nn.Module):
