@@ -22,6 +22,7 @@
 #include "commands/quantization_report.h"
 #include "core/exec/debugger/watchpoints.h"
 #include "core/exec/engine/attr_convert.h"
+#include "core/exec/engine/call_paths.h"
 #include "core/exec/engine/executor.h"
 #include "core/exec/engine/session.h"
 #include "core/exec/numerics/error_report.h"
@@ -39,7 +40,9 @@
 #include "core/io/catalog/pt2/pt2_archive.h"
 #include "core/io/catalog/tensor_format.h"
 #include "core/io/tensor_file.h"
+#include "core/io/tensor_stats.h"
 #include "core/ir/archive_path.h"
+#include "core/ir/execution_position.h"
 #include "core/ir/file_replace.h"
 #include "core/ir/graph_index.h"
 
@@ -227,6 +230,7 @@ public:
         if (!asJson_) std::cout << "ran " << ran_ << "/" << session_->nodeCount() << " nodes in " << ms(wall_) << "\n";
         reportWidened();
         reportHigherOrder();
+        if (!reportInsidePosition()) return kExitUsage;
         if (check_) {
             checked_ = check_->takeReport();
             referenceFailure_ = check_->referenceFailure();
@@ -314,17 +318,49 @@ private:
         return true;
     }
 
+    // --until NODE, or a position inside a subgraph's call
+    // (while_loop/while_loop_body_graph_0#2/tanh): the run goes through the
+    // top-level op that holds it, and the call's recorded value is read.
     bool findTarget() {
         target_ = static_cast<int64_t>(graph_->nodes.size()) - 1;
         auto until = parsed_.value("--until");
         if (!until) return true;
-        ir::GraphIndex index(*graph_);
-        auto i = index.nodeIndex(*until);
-        if (!i) {
-            std::cerr << "irscope run: --until: no node named '" << *until << "'\n";
+        std::string why;
+        const auto position = ir::parsePosition(*until, why);
+        const auto resolved = position ? ir::resolvePosition(*graph_, *position, why) : std::nullopt;
+        if (!resolved) {
+            std::cerr << "irscope run: --until: " << why << "\n";
             return false;
         }
-        target_ = *i;
+        target_ = resolved->frames.empty() ? resolved->node : resolved->frames.front().node;
+        if (!resolved->frames.empty()) untilInside_ = {*position, *resolved};
+        return true;
+    }
+
+    // The value at an --until position inside a call; false (said) when the
+    // program did not make that call.
+    bool reportInsidePosition() {
+        if (!untilInside_ || session_->state(target_) != exec::NodeState::Done) return true;
+        const auto& [position, resolved] = *untilInside_;
+        std::string why;
+        const exec::Executor::SubgraphCall* call = exec::callAt(session_->executor(), resolved, why);
+        if (!call) {
+            std::cerr << "irscope run: --until " << position.text() << ": " << why << "\n";
+            return false;
+        }
+        const ir::OpNode& node = resolved.graph->nodes[static_cast<size_t>(resolved.node)];
+        json values = json::array();
+        for (const auto& o : node.outputs) {
+            const auto v = call->values.find(o.name);
+            if (v == call->values.end() || !v->second.defined()) continue;
+            const io::TensorSummary sm = io::summarize(v->second);
+            values.push_back(json{{"name", o.name}, {"dtype", sm.dtype}, {"shape", sm.shape}});
+            if (!asJson_)
+                std::cout << "stopped at " << position.text() << " (" << node.opType << "): " << o.name << " "
+                          << sm.dtype << " " << exec::indexText(sm.shape) << " min " << num(sm.min) << " max "
+                          << num(sm.max) << " mean " << num(sm.mean) << "\n";
+        }
+        report_["stopped_at"] = json{{"path", position.text()}, {"op", node.opType}, {"values", values}};
         return true;
     }
 
@@ -407,6 +443,7 @@ private:
             if (session_->value(in.name, t)) all.insert(in.name, t);
         }
         session_->intermediates(all);
+        exec::recordedCallValues(*graph_, session_->executor(), all);  // inside subgraphs, per call
         try {
             io::writeTensorFile(all, *parsed_.value("--dump"));
         } catch (const std::exception& e) {
@@ -416,23 +453,40 @@ private:
         return true;
     }
 
-    // What each higher-order op did: the branch a cond took, how often a loop ran its body.
+    // What each higher-order op did, at every depth: the branch a cond took,
+    // how often a loop ran its body; each by its position. The text lists
+    // the first kListedInner ops inside calls (a 1,000-step loop around a
+    // cond is one line per step in the JSON, not on a terminal).
     void reportHigherOrder() {
-        const exec::Executor& e = session_->executor();
+        static constexpr size_t kListedInner = 24;
         json list = json::array();
-        for (const auto& [node, branch] : e.takenBranches()) {
-            const auto& n = graph_->nodes[static_cast<size_t>(node)];
-            const std::string taken = branch < n.subgraphs.size() ? n.subgraphs[branch].name : "?";
-            list.push_back(json{{"node", n.name}, {"op", n.opType}, {"branch", taken}});
-            if (!asJson_) std::cout << n.name << " (" << n.opType << ") took " << taken << "\n";
+        size_t inner = 0, unlisted = 0;
+        for (const auto& r : exec::higherOrderRuns(*graph_, session_->executor())) {
+            const std::string path = r.position.text();
+            json entry{{"path", path}, {"node", r.position.node}, {"op", r.op}};
+            std::string said;
+            if (r.branch) {
+                entry["branch"] = *r.branch;
+                said = "took " + *r.branch;
+            }
+            if (r.iterations) {
+                entry["iterations"] = *r.iterations;
+                said = "ran its body " + std::to_string(*r.iterations) + " time" + (*r.iterations == 1 ? "" : "s");
+            }
+            if (r.unrecordedCalls > 0) {
+                entry["unrecorded_calls"] = r.unrecordedCalls;
+                said += " (the ops inside its last " + std::to_string(r.unrecordedCalls) + " calls are not listed)";
+            }
+            list.push_back(std::move(entry));
+            if (asJson_) continue;
+            if (!r.position.topLevel() && inner++ >= kListedInner) {
+                ++unlisted;
+                continue;
+            }
+            std::cout << path << " (" << r.op << ") " << said << "\n";
         }
-        for (const auto& [node, count] : e.iterations()) {
-            const auto& n = graph_->nodes[static_cast<size_t>(node)];
-            list.push_back(json{{"node", n.name}, {"op", n.opType}, {"iterations", count}});
-            if (!asJson_)
-                std::cout << n.name << " (" << n.opType << ") ran its body " << count << " time"
-                          << (count == 1 ? "" : "s") << "\n";
-        }
+        if (unlisted > 0 && !asJson_)
+            std::cout << "... and " << unlisted << " more inside subgraph calls (run --json lists every one)\n";
         report_["higher_order"] = list;
     }
 
@@ -681,6 +735,7 @@ private:
     std::string referenceFailure_;  // why the reference stopped, if it did
     std::shared_ptr<exec::Watchpoints> watchpoints_;
     int64_t target_ = -1;
+    std::optional<std::pair<ir::ExecutionPosition, ir::ResolvedPosition>> untilInside_;
     std::unique_ptr<exec::Session> session_;
     json report_ = json::object();
     double wall_ = 0;
@@ -739,7 +794,8 @@ const CommandRegistration commandRunRegistration{
             "                        comma-separated; prints the node and its inputs, exit 1\n\n"
             "  --dump FILE           write every node output and graph input (.pt or .safetensors):\n"
             "                        the values any `irscope extract --values` cut needs\n"
-            "  --until NODE          stop after NODE\n"
+            "  --until NODE          stop after NODE; a node inside a subgraph's call by its\n"
+            "                        position: while_loop/while_loop_body_graph_0#2/tanh\n"
             "  --rtol R, --atol A    tolerances for every dtype (default: torch.testing.assert_close's\n"
             "                        for the dtypes compared: float32 1.3e-06 and 1e-05, float16\n"
             "                        1e-03 and 1e-05, bfloat16 1.6e-02 and 1e-05, float64 1e-07\n"

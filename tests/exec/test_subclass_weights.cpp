@@ -182,5 +182,7 @@ private Q_SLOTS:
     }
 };
 
+#include "common/suite_registry.h"
+
 IRSCOPE_TEST_APPLESS_MAIN(TestSubclassWeights)
 #include "test_subclass_weights.moc"

@@ -101,24 +101,36 @@ public:
     // times a loop, scan or map ran its body.
     const std::map<int64_t, size_t>& takenBranches() const { return takenBranches_; }
     const std::map<int64_t, int64_t>& iterations() const { return iterations_; }
-    // Every run of a higher-order op's subgraph, in the order they ran, with
-    // the values the call computed (the subgraph's inputs and its nodes'
-    // outputs, by the subgraph's tensor names): what the debugger steps
-    // through and shows per iteration (debugger/subgraph_frames.h). Kept
-    // only when the run keeps values (RetentionPolicy::KeepAll, the
-    // debugger's default; `irscope run` frees them), and for the first
-    // kRecordedCalls calls of a node holding at most kRecordedBytes: a long
-    // loop over big tensors is not held whole. Cleared by reset().
+    // Every run of a higher-order op's subgraph, in the order they ran: the
+    // subgraph, which of its calls it was, what the higher-order ops inside
+    // it did (their own calls, to any depth), and, where the run keeps
+    // values (RetentionPolicy::KeepAll, the debugger's default; `irscope
+    // run` only when it dumps or stops inside), the values the call computed
+    // (its inputs and its nodes' outputs, by the subgraph's tensor names).
+    // What the debugger steps through and `run` reports (ir/execution_position.h
+    // names a place in it). The first kRecordedCalls calls of a node per run
+    // of its graph are kept, values up to kRecordedBytes: a long loop over
+    // big tensors is not held whole. Cleared by reset().
     struct SubgraphCall {
         size_t subgraph = 0;    // index in OpNode::subgraphs
         int64_t iteration = 0;  // how many calls of that subgraph came before, in this run of the node
         std::unordered_map<std::string, at::Tensor> values;
+        // The higher-order ops of the subgraph, by node index there.
+        std::map<int64_t, std::vector<SubgraphCall>> inner;
+        std::map<int64_t, size_t> branches;     // a cond's taken branch
+        std::map<int64_t, int64_t> iterations;  // a loop's, scan's or map's body calls
+        std::map<int64_t, int64_t> unrecorded;  // calls beyond the recorded ones
     };
     static constexpr size_t kRecordedCalls = 1024;
     static constexpr size_t kRecordedBytes = size_t(512) << 20;
     // The node's recorded calls (nullptr: none), and how many calls ran beyond them.
     const std::vector<SubgraphCall>* subgraphCalls(int64_t node) const;
     int64_t unrecordedCalls(int64_t node) const;
+    const std::map<int64_t, std::vector<SubgraphCall>>& allSubgraphCalls() const { return calls_; }
+    // Keep the values of subgraph calls whatever the retention (a run that
+    // dumps or stops inside a body); unset: only under KeepAll.
+    void setRecordCallValues(std::optional<bool> on) { recordCallValues_ = on; }
+    bool recordsCallValues() const { return recordCallValues_.value_or(policy_ == RetentionPolicy::KeepAll); }
 
     // Every placeholder or graph input without a value, with the nodes that need it.
     std::vector<MissingValue> preflight() const;
@@ -177,7 +189,7 @@ private:
     // higher_order_run.cpp: a node that owns subgraphs (cond, loops, regions).
     void runHigherOrder(int64_t node);
     std::vector<at::Tensor> runSubgraph(int64_t node, size_t which, const std::vector<at::Tensor>& operands);
-    void recordCall(int64_t node, size_t which, const Executor& nested);
+    void recordCall(int64_t node, size_t which, Executor& nested);
     // widened_run.cpp: rerun a node that failed for want of a reduced-precision kernel.
     void runWidened(int64_t node, std::vector<std::string>& diagnostics, std::exception_ptr failure,
                     at::ScalarType fallbackType);
@@ -249,6 +261,7 @@ private:
     std::map<int64_t, std::vector<SubgraphCall>> calls_;
     std::map<int64_t, int64_t> unrecordedCalls_;
     std::map<int64_t, size_t> recordedBytes_;
+    std::optional<bool> recordCallValues_;
     std::unordered_map<uint32_t, at::Tensor> overrides_;  // by value slot (setOverride)
 };
 

@@ -231,6 +231,7 @@ std::vector<at::Tensor> Executor::runSubgraph(int64_t node, size_t which, const 
         nested = std::make_unique<Executor>(sub);
         nested->setAutocast(autocast_);
     }
+    nested->setRecordCallValues(recordsCallValues());
     io::TensorMap inputs;
     for (size_t k = 0; k < operands.size(); ++k) inputs.insert(sub.graphInputs[k].name, operands[k]);
     nested->reset();
@@ -255,8 +256,11 @@ std::vector<at::Tensor> Executor::runSubgraph(int64_t node, size_t which, const 
     return out;
 }
 
-void Executor::recordCall(int64_t node, size_t which, const Executor& nested) {
-    if (policy_ != RetentionPolicy::KeepAll) return;
+// What the call did is kept whatever the retention (a few maps: `run`
+// reports every call at every depth); its values only when asked. The
+// nested executor's own record moves into the call: it is reset before its
+// next call anyway.
+void Executor::recordCall(int64_t node, size_t which, Executor& nested) {
     auto& calls = calls_[node];
     size_t& bytes = recordedBytes_[node];
     if (calls.size() >= kRecordedCalls || bytes >= kRecordedBytes) {
@@ -266,16 +270,24 @@ void Executor::recordCall(int64_t node, size_t which, const Executor& nested) {
     SubgraphCall call;
     call.subgraph = which;
     for (const auto& c : calls) call.iteration += c.subgraph == which;
-    auto keep = [&](const std::string& name) {
-        at::Tensor v = nested.valueOf(name);
-        if (!v.defined()) return;
-        bytes += static_cast<size_t>(v.numel()) * v.element_size();
-        call.values.emplace(name, std::move(v));
-    };
-    const ir::Graph& sub = nested.graph();
-    for (const auto& in : sub.graphInputs) keep(in.name);
-    for (const auto& n : sub.nodes)
-        for (const auto& o : n.outputs) keep(o.name);
+    if (recordsCallValues()) {
+        auto keep = [&](const std::string& name) {
+            at::Tensor v = nested.valueOf(name);
+            if (!v.defined()) return;
+            bytes += static_cast<size_t>(v.numel()) * v.element_size();
+            call.values.emplace(name, std::move(v));
+        };
+        const ir::Graph& sub = nested.graph();
+        for (const auto& in : sub.graphInputs) keep(in.name);
+        for (const auto& n : sub.nodes)
+            for (const auto& o : n.outputs) keep(o.name);
+        for (const auto& [inner, innerBytes] : nested.recordedBytes_) bytes += innerBytes;
+    }
+    call.inner = std::move(nested.calls_);
+    call.branches = nested.takenBranches_;
+    call.iterations = nested.iterations_;
+    call.unrecorded = nested.unrecordedCalls_;
+    nested.calls_.clear();
     calls.push_back(std::move(call));
 }
 

@@ -304,6 +304,9 @@ int64_t Session::iterations(int64_t node) const {
 std::vector<SubgraphCallInfo> Session::subgraphCalls(int64_t node) const {
     auto lock = d_->callerLock();
     std::vector<SubgraphCallInfo> out;
+    // Calls to step through are those whose values were kept (a run that
+    // frees values records only what each call did).
+    if (!d_->exec.recordsCallValues()) return out;
     if (const auto* calls = d_->exec.subgraphCalls(node))
         for (const auto& c : *calls) out.push_back({static_cast<int32_t>(c.subgraph), c.iteration});
     return out;
