@@ -279,6 +279,9 @@ int runReduce(const std::vector<std::string>& args) {
                 return fails(cutOf(lo, hi));
             } catch (const ir::NothingToCompare&) {
                 return false;  // results used by nothing: nothing to see fail
+            } catch (const ir::HoldsSubgraphs&) {
+                if (lo == 0 && hi == static_cast<int64_t>(graph->nodes.size())) throw;
+                return false;  // a cut with a higher-order op could not run as JSON: never offered
             } catch (const NotTestable&) {
                 return false;  // past the point where the whole run failed
             }

@@ -2,6 +2,7 @@
 
 #include "core/modules/module_drawing.h"
 #include "core/modules/module_inference.h"
+#include "core/modules/region_drawing.h"
 
 #include <algorithm>
 #include <cctype>
@@ -78,6 +79,8 @@ void num(std::string& out, double v) {
 
 std::string idPrefix(const PlacedItem& item) {
     // Inside a higher-order op's subgraph: names repeat across branches.
+    if (!item.position.empty() && item.subgraph < 0)  // two or more subgraphs deep: by its frames
+        return "in_" + item.position + "_" + std::string(itemKindName(item.kind)) + "_" + item.name;
     if (item.region >= 0 && item.kind != ItemKind::Subgraph)
         return "in" + std::to_string(item.region) + "_" + std::to_string(item.subgraph) + "_" +
                std::string(itemKindName(item.kind)) + "_" + item.name;
@@ -307,7 +310,9 @@ void writeNodeLines(std::string& s, const PlacedItem& it, const SvgOptions& o) {
 void writeNode(std::string& s, const PlacedItem& it, const std::string& id, const SvgOptions& o) {
     s += "<g id=\"" + id + "\" class=\"node " + itemKindName(it.kind);
     if (it.kind == ItemKind::Op) s += std::string(" ") + opFamilyName(it.family);
-    s += "\"><title>" + xmlEscape(it.name) + "</title>";
+    // An op inside subgraphs is titled with its position (op/subgraph/.../name).
+    const bool placed = !it.position.empty() && it.kind == ItemKind::Op;
+    s += "\"><title>" + xmlEscape(placed ? it.position + "/" + it.name : it.name) + "</title>";
     writeNodeShape(s, it);
     writeNodeLines(s, it, o);
     s += "</g>\n";
@@ -343,13 +348,23 @@ std::string layoutToSvg(const LayoutResult& layout, const SvgOptions& o) {
 
 std::string graphToSvg(const ir::Graph& graph, const ir::GraphIndex& index, bool includeWeights,
                        const SvgOptions& options) {
+    return layoutToSvg(flatLayout(graph, index, includeWeights, options), options);
+}
+
+layout::LayoutResult flatLayout(const ir::Graph& graph, const ir::GraphIndex& index, bool includeWeights,
+                                const SvgOptions& options) {
     layout::GraphLayoutOptions go;
     go.includeWeights = includeWeights;
     go.lineHeight = options.lineHeight;
     const double scale = options.fontSize / 12;
     go.textWidth = [scale](std::string_view line) { return layout::defaultTextWidth(line) * scale; };
-    const auto input = layout::buildLayoutGraph(graph, index, go);
-    return layoutToSvg(layout::computeLayout(input), options);
+    // A higher-order op is drawn open, its subgraphs in frames, to any depth.
+    bool holdsSubgraphs = false;
+    for (const auto& n : graph.nodes) holdsSubgraphs = holdsSubgraphs || !n.subgraphs.empty();
+    if (!holdsSubgraphs) return layout::computeLayout(layout::buildLayoutGraph(graph, index, go));
+    modules::DrawingOptions d;
+    d.items = go;
+    return modules::layOutOpenRegions(graph, index, d);
 }
 
 std::string graphToSvgByModule(const ir::Graph& graph, const ir::GraphIndex& index, bool includeWeights, int depth,

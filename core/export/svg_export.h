@@ -37,6 +37,10 @@ FamilyColors itemColors(const layout::PlacedItem& item);
 std::string layoutToSvg(const layout::LayoutResult& layout, const SvgOptions& options = {});
 
 // The whole pipeline as `irscope render` runs it.
+// The layout graphToSvg draws: every op, higher-order ops open (their
+// subgraphs in frames, to any depth).
+layout::LayoutResult flatLayout(const ir::Graph& graph, const ir::GraphIndex& index, bool includeWeights,
+                                const SvgOptions& options);
 std::string graphToSvg(const ir::Graph& graph, const ir::GraphIndex& index, bool includeWeights,
                        const SvgOptions& options = {});
 

@@ -33,6 +33,15 @@ Subgraph extractSubgraph(const GraphIndex& index, std::vector<int64_t> nodes) {
         throw std::invalid_argument("the selection names a node index outside the graph");
     std::vector<char> kept(g.nodes.size(), 0);
     for (int64_t i : nodes) kept[static_cast<size_t>(i)] = 1;
+    for (int64_t i : nodes)
+        if (const OpNode& n = g.nodes[static_cast<size_t>(i)]; !n.subgraphs.empty()) {
+            std::string names;
+            for (const auto& sub : n.subgraphs) names += (names.empty() ? "" : ", ") + sub.name;
+            throw HoldsSubgraphs("node '" + n.name + "' (" + n.opType + ") runs subgraphs (" + names +
+                                 ") that a torch_ir JSON cannot hold: a repro with it could not run. Cut before "
+                                 "or after it, or check it in PyTorch from the .pt2 (irscope run --until " +
+                                 n.name + "/<subgraph>/<node> shows the values inside)");
+        }
 
     Subgraph out;
     Graph& s = out.graph;

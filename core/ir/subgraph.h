@@ -30,9 +30,17 @@ struct NothingToCompare : std::invalid_argument {
     using std::invalid_argument::invalid_argument;
 };
 
+// A kept node runs subgraphs (cond, while_loop, scan, map, a no_grad or
+// autocast region of a .pt2): a torch_ir JSON holds no subgraph, so a cut
+// with it would write a repro that cannot run.
+struct HoldsSubgraphs : std::invalid_argument {
+    using std::invalid_argument::invalid_argument;
+};
+
 // `nodes`: indices into index.graph().nodes (any order, duplicates fine).
 // Throws std::invalid_argument: an empty selection, a kept node reading a
-// value its producer does not list (naming both); NothingToCompare.
+// value its producer does not list (naming both); NothingToCompare;
+// HoldsSubgraphs.
 // An input the IR resolves only by name at run time (no producer field,
 // nothing in the file by that name: a state_dict key) stays such a lookup.
 Subgraph extractSubgraph(const GraphIndex& index, std::vector<int64_t> nodes);

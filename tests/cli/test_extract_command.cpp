@@ -2,7 +2,8 @@
 // tiny_llama (each layer, its attention, MLP and norms, each linear) cut out
 // with the values at the cut, then run on its own against the values the
 // whole run produced there, bit for bit; a cut from a dump; and the bad
-// inputs (an unknown node, a file that exists, no selection).
+// inputs (an unknown node, a file that exists, no selection, a cut holding
+// a higher-order op's subgraphs).
 #include <QDir>
 #include <QFile>
 #include <QJsonArray>
@@ -111,6 +112,24 @@ private Q_SLOTS:
                             "--expected", dir.filePath(module + ".expected.pt"), "--rtol", "0", "--atol", "0"});
             QVERIFY2(r.exitCode == 0, qPrintable(module + ": " + r.out + r.err));
         }
+    }
+
+    // A cut holding a higher-order op (its subgraphs) cannot be written as
+    // a JSON repro that runs: refused at extract time, naming the op and
+    // what to do, and nothing written. Around it, a cut still runs.
+    void refusesACutThatWouldNotRun() {
+        QTemporaryDir dir;
+        const QString sub = dir.filePath("loop.json");
+        const QString pt2 = q(dataPath("nested/branch_in_loop.pt2"));
+        const auto r = runIrscope({"extract", pt2, "--nodes", "while_loop", "-o", sub});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains("'while_loop' (while_loop) runs subgraphs") && r.err.contains("cannot hold"),
+                 qPrintable(r.err));
+        QVERIFY(!QFile::exists(sub));
+        QVERIFY(!QFile::exists(dir.filePath("loop.inputs.pt")));
+        const auto around = runIrscope({"extract", pt2, "--nodes", "getitem_1", "-o", sub});
+        QVERIFY2(around.exitCode == 0, qPrintable(around.err));
+        QVERIFY(QFile::exists(sub));
     }
 
     void refusesBadInput() {

@@ -2,7 +2,8 @@
 // branches differ (one op on the true side, two on the false side). The cond
 // is a region frame holding one frame per branch, each branch's ops inside
 // its own frame and nowhere else; closing the region brings back the op box;
-// the SVG export names regions and keeps ids unique when branches reuse names.
+// the SVG export names regions and keeps ids unique when branches reuse names;
+// a region inside a subgraph is drawn open too, to any depth.
 #include <QtTest>
 
 #include <memory>
@@ -155,6 +156,65 @@ private Q_SLOTS:
         // Both branches' "cos" are there, under different ids.
         QVERIFY(svg.find("id=\"in" + std::to_string(d.p.cond) + "_0_op_cos\"") != std::string::npos);
         QVERIFY(svg.find("id=\"in" + std::to_string(d.p.cond) + "_1_op_cos\"") != std::string::npos);
+    }
+
+    // A cond inside a while_loop's body inside a cond: frames in frames, every
+    // op once, inside the frames of its subgraphs; items two levels deep carry
+    // their frames and no subgraph index of the outer op; the SVG titles each
+    // inner op with its position.
+    void nestedRegionsAreFramesInFrames() {
+        auto loopBody = [] {
+            test::IrBuilder b({"i_1", "h_1"});
+            const auto gt = b.op("gt", "aten.gt.Scalar", {"h_1"});
+            const auto c = b.op("cond", "torch.ops.higher_order.cond", {gt, "h_1"});
+            const auto g = b.op("getitem", "<built-in function getitem>", {c});
+            b.output(g);
+            ir::Graph body = b.graph();
+            for (auto& n : body.nodes)
+                if (n.name == "cond") {
+                    n.subgraphs = {{"true_graph_0", condBranch({{"mul", "aten.mul.Tensor"}})},
+                                   {"false_graph_0", condBranch({{"tanh", "aten.tanh.default"}})}};
+                    n.inputGroups = {1, 1};
+                }
+            return std::make_shared<const ir::Graph>(body);
+        };
+        test::IrBuilder b;
+        const auto w = b.op("while_loop", "torch.ops.higher_order.while_loop", {"x"});
+        b.output(b.op("getitem", "<built-in function getitem>", {w}));
+        ir::Graph g = b.graph();
+        g.nodes[0].subgraphs = {{"while_loop_cond_graph_0", condBranch({{"lt", "aten.lt.Scalar"}})},
+                                {"while_loop_body_graph_0", loopBody()}};
+        g.nodes[0].inputGroups = {1, 0};
+        const ir::GraphIndex index(g);
+        exporter::SvgOptions o;
+        const layout::LayoutResult r = exporter::flatLayout(g, index, true, o);
+        const layout::PlacedItem* body = nullptr;
+        std::vector<const layout::PlacedItem*> branches, mul;
+        for (const auto& it : r.items) {
+            if (it.kind == ItemKind::Subgraph && it.name == "while_loop_body_graph_0") body = &it;
+            if (it.kind == ItemKind::Subgraph && it.name.ends_with("_graph_0") && it.name.find("while") == 0) continue;
+            if (it.kind == ItemKind::Subgraph && (it.name == "true_graph_0" || it.name == "false_graph_0"))
+                branches.push_back(&it);
+            if (it.kind == ItemKind::Op && it.name == "mul") mul.push_back(&it);
+        }
+        QVERIFY(body);
+        QCOMPARE(branches.size(), size_t{2});
+        for (const auto* br : branches) {
+            QVERIFY(liesWithin(br->rect, body->rect));
+            QCOMPARE(br->subgraph, -1);
+            QCOMPARE(br->position, std::string("while_loop/while_loop_body_graph_0/cond/") + br->name);
+        }
+        QCOMPARE(mul.size(), size_t{1});
+        QCOMPARE(mul[0]->position, std::string("while_loop/while_loop_body_graph_0/cond/true_graph_0"));
+        QCOMPARE(mul[0]->region, int64_t{0});
+        QCOMPARE(mul[0]->subgraph, -1);
+        const auto* trueBranch = branches[0]->name == "true_graph_0" ? branches[0] : branches[1];
+        QVERIFY(liesWithin(mul[0]->rect, trueBranch->rect));
+        const std::string svg = exporter::graphToSvg(g, index, true, o);
+        QVERIFY(svg.find("<title>while_loop/while_loop_body_graph_0/cond/true_graph_0/mul</title>") !=
+                std::string::npos);
+        QVERIFY(svg.find("<title>while_loop/while_loop_body_graph_0/cond/false_graph_0/tanh</title>") !=
+                std::string::npos);
     }
 };
 

@@ -318,6 +318,7 @@ struct SubgraphRun {
 
 SubgraphRun subgraphRun(const Frame& f, const PlacedItem& it) {
     SubgraphRun out;
+    if (it.subgraph < 0) return out;  // a frame inside a subgraph: its indexes count there
     // The debugger stands in this subgraph: which call of it.
     if (f.rq.frame && *f.rq.frame && (*f.rq.frame)->node == it.irIndex && (*f.rq.frame)->subgraph == it.subgraph) {
         const auto& fr = **f.rq.frame;

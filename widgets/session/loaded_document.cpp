@@ -1,5 +1,7 @@
 #include "widgets/session/loaded_document.h"
 
+#include "core/modules/region_drawing.h"
+
 #include "widgets/session/off_thread_release.h"
 
 #include "core/ir/json_io.h"
@@ -48,7 +50,9 @@ ItemRef DocumentLayout::refOf(int32_t item) const {
     if (it->kind == ItemKind::Ghost && it->ghostOf >= 0) it = &result.items[it->ghostOf];
     // A subgraph's op is itself; anything else drawn for a higher-order op
     // (its subgraphs' frames, inputs and outputs) stands for that op.
-    if (it->region >= 0 && it->kind == ItemKind::Op)
+    // An op two or more subgraphs deep (subgraph -1) stands for the outer op
+    // for now: an ItemRef places a node one level deep.
+    if (it->region >= 0 && it->kind == ItemKind::Op && it->subgraph >= 0)
         return ItemRef::subgraphNode(it->region, it->subgraph, it->irIndex, QString::fromStdString(it->name));
     if (it->region >= 0) return ItemRef::node(it->region);
     const QString name = QString::fromStdString(it->name);
@@ -105,6 +109,14 @@ std::shared_ptr<DocumentLayout> layoutDocument(const LoadedDocument& doc, bool i
                                                const layout::LayoutProgress& progress) {
     auto out = makeReleasedOffThread(new DocumentLayout);
     out->includeWeights = includeWeights;
+    bool holdsSubgraphs = false;
+    for (const auto& n : doc.graph.nodes) holdsSubgraphs = holdsSubgraphs || !n.subgraphs.empty();
+    if (holdsSubgraphs) {
+        // Higher-order ops open, frames in frames (core/modules/region_drawing.h).
+        out->result = modules::layOutOpenRegions(doc.graph, *doc.index, drawingOptions(includeWeights, progress));
+        buildLookups(*out, doc);
+        return out;
+    }
     layout::GraphLayoutOptions go;
     go.includeWeights = includeWeights;
     go.lineHeight = kLabelLineHeight;
