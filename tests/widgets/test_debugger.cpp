@@ -271,6 +271,13 @@ private slots:
         QCOMPARE(frames[1].split(QLatin1Char(' ')).front(), QStringLiteral("layer2.0.bn1"));
         QCOMPARE(frames[2].split(QLatin1Char(' ')).front(), QStringLiteral("layer2.0"));
         QCOMPARE(frames[3].split(QLatin1Char(' ')).front(), QStringLiteral("model"));
+        // Looking at another node (a click, a search hit) is not moving the
+        // run: the cursor, its ring and the Call Stack stay; F10 runs the node
+        // that was next.
+        session()->selectionModel()->select(ItemRef::node(first), true);
+        QCOMPARE(ctl()->runCursor(), first2 + 1);
+        QCOMPARE(session()->selectionModel()->runCursor(), first2 + 1);
+        QCOMPARE(window_->panelAs<CallStackPanel>(kCallStackPanel)->frames(), frames);
         // Shift+F11 finishes the top frame, bn1 (one node: it was the next to
         // run); the next Shift+F11 finishes layer2.0. It used to skip bn1 and
         // end layer2.0 at once: the frame below the one shown.

@@ -80,8 +80,7 @@ void GraphSelection::select(const ItemRef& ref, bool focus) {
         if (changed) s_.relayoutModulesNow();
     }
     if (ref != selection_) {
-        selection_ = ref;
-        if (ref.isNode()) setRunCursor(ref.index);
+        selection_ = ref;  // looking at a node never moves the run: the debugger owns the cursor
         recomputeFlags();
         emit selectionChanged(selection_);
     }
