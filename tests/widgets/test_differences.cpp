@@ -22,6 +22,7 @@
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
+#include <QStatusBar>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
@@ -34,6 +35,8 @@
 #include "widgets/debugger/debugger_ui.h"
 #include "widgets/debugger/differences_model.h"
 #include "widgets/debugger/differences_panel.h"
+#include "widgets/debugger/inputs_panel.h"
+#include "widgets/debugger/weights_panel.h"
 #include "widgets/graph_view/graph_view.h"
 #include "widgets/graph_view/overlay_legend.h"
 #include "widgets/main_window/main_window.h"
@@ -440,6 +443,36 @@ private slots:
         QVERIFY(ctl()->checks()->watches().empty());
         runToEnd();
         QVERIFY(ctl()->runCursor() == ctl()->nodeCount());
+    }
+
+    // File > Close leaves nothing of the closed model: no verdict, no
+    // Differences row, no value in the Tensor dock, no weight or input row,
+    // no overlay legend, and the actions that need a model disabled.
+    void closeLeavesNothingBehind() {
+        open();
+        runToEnd();
+        ctl()->checks()->setOverlay(exec::OverlayKind::ErrorSqnr);
+        QVERIFY(irscope::test::waitIdle(*ctl()));
+        session()->selectionModel()->select(ItemRef::node(nodeIndex(culprit_)));
+        QVERIFY(irscope::test::waitIdle(*ctl()));
+        QVERIFY(!ui_.status->text().isEmpty());
+        QVERIFY(table()->model()->rowCount() > 0);
+        QVERIFY(ui_.weights->table()->model()->rowCount() > 0);
+        auto* closeAction = window_->findChild<QAction*>(QStringLiteral("closeDocumentAction"));
+        QVERIFY(closeAction);
+        closeAction->trigger();
+        QVERIFY(irscope::test::waitIdle(*ctl()));
+        QVERIFY(!session()->hasDocument());
+        QVERIFY2(ui_.status->text().isEmpty(), qPrintable(ui_.status->text()));
+        QVERIFY2(window_->statusBar()->currentMessage().isEmpty(), qPrintable(window_->statusBar()->currentMessage()));
+        QCOMPARE(ui_.differences->table()->model()->rowCount(), 0);
+        QCOMPARE(ui_.weights->table()->model()->rowCount(), 0);
+        QCOMPARE(ui_.inputs->table()->model()->rowCount(), 0);
+        for (QAction* a : {ui_.continueAction, ui_.stepAction, ui_.breakpointAction, ui_.divergenceAction,
+                           ui_.runToAction, ui_.resetAction})
+            QVERIFY2(!a->isEnabled(), qPrintable(a->text()));
+        for (auto* legend : window_->graphView()->findChildren<OverlayLegend*>())
+            QVERIFY2(!legend->isVisible() || legend->title().isEmpty(), qPrintable(legend->title()));
     }
 };
 

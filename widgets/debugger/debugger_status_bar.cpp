@@ -157,8 +157,8 @@ void installStatusBar(MainWindow& w, DebuggerUi& ui) {
 void connectRunState(MainWindow& w, const DebuggerUi& ui) {
     DebugController* c = ui.controller;
     auto actionsEnabled = [ui, c](bool running) {
-        for (auto* a :
-             {ui.continueAction, ui.stepAction, ui.stepIntoAction, ui.stepOutAction, ui.runToAction, ui.resetAction})
+        for (auto* a : {ui.continueAction, ui.stepAction, ui.stepIntoAction, ui.stepOutAction, ui.runToAction,
+                        ui.resetAction, ui.breakpointAction, ui.divergenceAction})
             a->setEnabled(!running && c->hasDocument());
         ui.stopAction->setEnabled(running);
     };
@@ -258,7 +258,16 @@ void connectRunState(MainWindow& w, const DebuggerUi& ui) {
         if (!c->isRunning() && !c->values()->isLoadingValues() && c->runCursor() == 0) showRunProgress(ui);
     });
     actionsEnabled(false);
-    QObject::connect(w.session(), &GraphSession::graphLoaded, &w, [actionsEnabled] { actionsEnabled(false); });
+    // Another document, or none (File > Close): nothing of the last run stays.
+    QObject::connect(w.session(), &GraphSession::graphLoaded, &w, [actionsEnabled, ui, &w, c] {
+        actionsEnabled(false);
+        if (c->hasDocument()) return;
+        ui.status->clear();
+        ui.status->setToolTip({});
+        ui.bytes->clear();
+        showRunProgress(ui);
+        w.statusBar()->clearMessage();
+    });
     // Selecting a failed node shows its error in the status bar.
     QObject::connect(w.session()->selectionModel(), &GraphSelection::selectionChanged, &w, [c, &w](const ItemRef& ref) {
         if (!ref.isNode() || ref.index >= (int64_t)c->nodeInfos().size()) return;

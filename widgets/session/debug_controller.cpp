@@ -193,7 +193,11 @@ void DebugController::onGraphLoaded() {
     // tolerance is the user's, not the document's.
     if (!sameModel) settings = {};
     checks_->documentChanged(!sameModel);
-    if (!doc_) return;  // closed
+    if (!doc_) {  // closed: every panel drops what it showed of the old run
+        emit debuggerReset();
+        emit nodeStatesChanged();
+        return;
+    }
     const bool samePath = before && canonicalDocumentPath(before->path) == canonicalDocumentPath(doc_->path);
     // A torch.export archive brings its own weights, constants and example
     // inputs: what another archive brought does not carry over to it (a

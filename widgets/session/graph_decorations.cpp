@@ -13,8 +13,10 @@ bool GraphDecorations::highlightsModules() const { return s_.drawing_ && !s_.sel
 
 void GraphDecorations::documentChanged() {
     moduleOverlays_.clear();
+    const bool hadLegend = !legendTitle_.isEmpty() || !legend_.empty();
     legendTitle_.clear();
     legend_.clear();
+    if (hadLegend) emit overlayLegendChanged();  // the legend of the closed document's overlay goes too
     moduleDecorationsDirty_ = true;
     decorations_.clear();
     weightDecorations_.clear();
