@@ -203,6 +203,16 @@ private slots:
                  qPrintable(frames.join(" | ")));
         QVERIFY2(frames[2].startsWith(QString::fromStdString(nodes[static_cast<size_t>(loop)].name)),
                  qPrintable(frames.join(" | ")));
+        // In the condition's first call the body has not run: its node has no
+        // value where the debugger stands (not the last iteration's), and its
+        // frame says so.
+        QCOMPARE(c->frame()->callsBefore.at(static_cast<size_t>(body)), int64_t(0));
+        s->selectionModel()->select(ItemRef::subgraphNode(loop, body, accAt, QString::fromStdString(acc)));
+        QVERIFY(irscope::test::waitIdle(*c));
+        QVERIFY2(!ui_.tensors->follower()->summaryText().contains(QStringLiteral("3 × 4")) &&
+                     !ui_.tensors->follower()->summaryText().contains(QStringLiteral("[3, 4]")),
+                 qPrintable(ui_.tensors->follower()->summaryText()));
+        QCOMPARE(c->frame()->cursor, int64_t(0));  // looking is not stepping
 
         // F10 twice: past the condition into the first body call.
         for (int k = 0; k < 2; ++k) {

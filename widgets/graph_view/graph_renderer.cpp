@@ -66,7 +66,13 @@ struct Frame {
     int framePosition(const PlacedItem& it) const {
         if (!rq.frame || !*rq.frame || it.region < 0 || it.kind != ItemKind::Op) return -1;
         const auto& fr = **rq.frame;
-        if (fr.node != it.region || fr.subgraph != it.subgraph) return -1;
+        if (fr.node != it.region) return -1;
+        // Another subgraph of the op the debugger stands in, not called yet: not reached.
+        if (fr.subgraph != it.subgraph)
+            return it.subgraph >= 0 && static_cast<size_t>(it.subgraph) < fr.callsBefore.size() &&
+                           fr.callsBefore[static_cast<size_t>(it.subgraph)] == 0
+                       ? 2
+                       : -1;
         return it.irIndex < fr.cursor ? 0 : it.irIndex == fr.cursor ? 1 : 2;
     }
     bool subgraphBreakpoint(const PlacedItem& it) const {
@@ -324,6 +330,15 @@ SubgraphRun subgraphRun(const Frame& f, const PlacedItem& it) {
         const auto& fr = **f.rq.frame;
         out.taken = true;
         out.suffix = QStringLiteral("  \u25B6 iteration %1 of %2").arg(fr.iteration + 1).arg(fr.iterationsOfIt);
+        return out;
+    }
+    // Another subgraph of that op: what it did so far, where the debugger stands.
+    if (f.rq.frame && *f.rq.frame && (*f.rq.frame)->node == it.irIndex && it.subgraph >= 0 &&
+        static_cast<size_t>(it.subgraph) < (*f.rq.frame)->callsBefore.size()) {
+        const int64_t soFar = (*f.rq.frame)->callsBefore[static_cast<size_t>(it.subgraph)];
+        out.skipped = soFar == 0;
+        out.suffix = soFar == 0 ? QStringLiteral("  (not run yet)")
+                                : QStringLiteral("  \u2714 ran %1 time%2 so far").arg(soFar).arg(soFar == 1 ? "" : "s");
         return out;
     }
     const NodeDecoration* d = f.rq.decoration ? f.rq.decoration(it.irIndex) : nullptr;

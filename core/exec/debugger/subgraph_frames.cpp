@@ -39,6 +39,10 @@ bool SubgraphFrames::enterLocked(const Session& session, int64_t node, size_t ca
     f.iteration = calls[call].iteration;
     for (const auto& c : calls) f.iterationsOfIt += c.subgraph == f.subgraph;
     f.cursor = std::clamp<int64_t>(cursor, 0, subgraphSize(node, f.subgraph));
+    f.callsBefore.assign(graph_.nodes[static_cast<size_t>(node)].subgraphs.size(), 0);
+    for (size_t c = 0; c < call; ++c)
+        if (calls[c].subgraph >= 0 && static_cast<size_t>(calls[c].subgraph) < f.callsBefore.size())
+            ++f.callsBefore[static_cast<size_t>(calls[c].subgraph)];
     frame_ = f;
     return true;
 }
@@ -137,17 +141,19 @@ std::optional<SubgraphFrames::Resolved> SubgraphFrames::resolve(const std::strin
 bool SubgraphFrames::value(const Session& session, const std::string& qualified, at::Tensor& out) const {
     const auto r = resolve(qualified);
     if (!r) return false;
-    size_t call = SIZE_MAX;
+    size_t call = SIZE_MAX, before = SIZE_MAX;
     {
         std::lock_guard lock(m_);
         if (frame_ && frame_->node == r->node && frame_->subgraph == r->subgraph) {
             if (r->producer >= frame_->cursor) return false;  // not reached yet
             call = frame_->call;
+        } else if (frame_ && frame_->node == r->node) {
+            before = frame_->call;  // another subgraph of the op: its calls so far only
         }
     }
     if (call == SIZE_MAX) {
         const auto calls = session.subgraphCalls(r->node);
-        for (size_t c = calls.size(); c-- > 0;)
+        for (size_t c = std::min(calls.size(), before); c-- > 0;)
             if (calls[c].subgraph == r->subgraph) {
                 call = c;
                 break;

@@ -41,6 +41,10 @@ struct SubgraphFrame {
     int64_t iteration = 0;       // the call's iteration of that subgraph
     int64_t iterationsOfIt = 0;  // recorded calls of that subgraph
     int64_t cursor = 0;          // the subgraph's next node; its node count once the call is done
+    // Per subgraph of the op, its calls made before this one: what has run
+    // so far where the debugger stands (a loop's body before its condition's
+    // first call: none, so its nodes have no value yet).
+    std::vector<int64_t> callsBefore;
     bool operator==(const SubgraphFrame&) const = default;
 };
 
@@ -77,8 +81,11 @@ public:
     static std::string qualifiedName(const std::string& node, const std::string& subgraph, const std::string& tensor);
     static bool isQualified(const std::string& name) { return name.find('/') != std::string::npos; }
     // The value of a qualified name: in the frame's call when the name is
-    // that call's (a node the frame has not reached has none yet); otherwise
-    // in the last recorded call of that subgraph. False when there is none.
+    // that call's (a node the frame has not reached has none yet); in another
+    // subgraph of the frame's op, its last call before the frame's (none
+    // before its first: the value does not exist yet where the debugger
+    // stands); otherwise in the last recorded call of that subgraph. False
+    // when there is none.
     bool value(const Session& session, const std::string& qualified, at::Tensor& out) const;
     // The subgraph node that makes the qualified name's tensor (-1: an input of
     // the subgraph, or unknown), and its op node and subgraph.
