@@ -10,7 +10,7 @@ namespace irscope::widgets {
 
 struct PanelId {
     const char* key;
-    friend bool operator==(PanelId a, PanelId b) { return std::string_view(a.key) == std::string_view(b.key); }
+    bool operator==(const PanelId& other) const { return std::string_view(key) == std::string_view(other.key); }
 };
 
 inline constexpr PanelId kPropertiesPanel{"propertiesDock"};

@@ -111,6 +111,25 @@ void DebugController::post(const QString& tag, RunJob job) {
     runLane_->post(tag, this, [d = dbg_, job = std::move(job)](const TaskQueue::Context&) { return job(*d); });
 }
 
+void DebugController::postWithProgress(const QString& tag, ProgressJob job) {
+    if (!dbg_) return;
+    runLane_->post(tag, this, [d = dbg_, job = std::move(job)](const TaskQueue::Context& ctx) { return job(*d, ctx); });
+}
+
+void DebugController::callLive(const std::function<void(exec::Debugger&)>& call) {
+    if (dbg_) call(*dbg_);
+}
+
+void DebugController::reportError(const QString& message) { emit errorOccurred(message); }
+
+void DebugController::reportStopped(const QString& status, bool failed) {
+    lastStatus_ = status;
+    lastFailed_ = failed;
+    emit stopped(status, failed);
+}
+
+void DebugController::announceSnapshot() { emit snapshotChanged(); }
+
 void DebugController::postChange(std::function<void(exec::Debugger&)> change, const QString& tag) {
     post(tag, [this, change = std::move(change)](exec::Debugger& d) -> Continuation {
         change(d);
@@ -286,7 +305,7 @@ void DebugController::clearSnapshot() {
     cursor_ = 0;
     lastStatus_.clear();
     lastFailed_ = false;
-    tensors_->focusTensor_.clear();
+    tensors_->clearFocus();
     overridden_.clear();
 }
 

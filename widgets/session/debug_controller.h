@@ -40,6 +40,7 @@
 
 #include "core/exec/debugger/debugger.h"
 #include "widgets/session/item_ref.h"
+#include "widgets/session/task_queue.h"
 
 class QTimer;
 
@@ -48,7 +49,6 @@ namespace irscope::widgets {
 class GraphSession;
 class DebugValues;
 class NumericChecks;
-class TaskQueue;
 class TensorQueries;
 struct LoadedDocument;
 
@@ -165,24 +165,30 @@ signals:
     void notice(const QString& message);
     void becameIdle();
 
-private:
-    friend class NumericChecks;
-    friend class DebugValues;
-    friend class TensorQueries;
-    void noteIfIdle();
+public:
+    // ---- the run lane, as the controller's parts use it (values(), checks(),
+    // tensors()): jobs on the debugger off the UI thread, the snapshot they
+    // hand back, and what the controller says about them.
     using RunJob = std::function<Continuation(exec::Debugger&)>;
-    void onGraphLoaded();
-    void clearSnapshot();
-    void restoreSettings(exec::ValueSettings settings);
     // Queues `job` on the run lane; with a non-empty tag a newer job of the
     // same tag replaces a queued one. `job` returns a UI-thread continuation (may be empty).
     void post(const QString& tag, RunJob job);
     // Runs `change` on the run lane, then refreshes the snapshot with its rows.
     void postChange(std::function<void(exec::Debugger&)> change, const QString& tag = {});
     void postRun(std::function<exec::RunStatus(exec::Debugger&)> run);
+    // A job that reports its progress (a tensor file loading): `ctx` says
+    // whether it was dropped and delivers intermediate UI-thread updates.
+    using ProgressJob = std::function<Continuation(exec::Debugger&, const TaskQueue::Context&)>;
+    void postWithProgress(const QString& tag, ProgressJob job);
     // Writes a file on the query lane (it never waits for a run); `done` on the UI thread.
     void writeFile(std::function<void(const exec::Debugger&)> write, WriteDone done);
-    void postDivergence(bool thenGoThere);
+    // A query on the query lane (tensor_queries.h): keyed, dropped with its owner.
+    TaskQueue* queryLane() const { return queryLane_; }
+    // The debugger a query lane job holds (it outlives a document change).
+    std::shared_ptr<const exec::Debugger> sharedDebugger() const { return dbg_; }
+    // Thread-safe calls on the live debugger, also during a run (cancel, a
+    // watch): nothing when no document is loaded.
+    void callLive(const std::function<void(exec::Debugger&)>& call);
     // On the run lane: snapshots of everything the panels show.
     struct Snapshot {
         bool rows = false;
@@ -197,14 +203,29 @@ private:
         std::optional<exec::SubgraphFrame> frame;
         std::vector<exec::SubgraphCallInfo> frameCalls;
     };
+    Snapshot snapshot(exec::Debugger& d, bool rows);
+    // On the UI thread: the snapshot becomes what the panels show.
+    void apply(Snapshot s);
+    // A part's outcome, said by the controller: an error (errorOccurred), a
+    // stop with its status line (stopped), the last failure no longer the
+    // state, the overlay or checks redrawn (snapshotChanged).
+    void reportError(const QString& message);
+    void reportStopped(const QString& status, bool failed);
+    void clearFailure() { lastFailed_ = false; }
+    void announceSnapshot();
+    const LoadedDocument* document() const { return doc_.get(); }
+
+private:
+    void noteIfIdle();
+    void onGraphLoaded();
+    void clearSnapshot();
+    void restoreSettings(exec::ValueSettings settings);
     // Run lane only: the rows the snapshots have handed to the UI thread.
     struct RowsSent {
         const exec::Debugger* debugger = nullptr;  // whose rows (compared, never dereferenced)
         uint64_t epoch = ~uint64_t(0);
         size_t count = 0;
     };
-    Snapshot snapshot(exec::Debugger& d, bool rows);
-    void apply(Snapshot s);
     void onTick();
 
     GraphSession* session_;

@@ -17,7 +17,7 @@ using Continuation = DebugController::Continuation;
 
 DebugValues::DebugValues(DebugController& controller) : QObject(&controller), c_(controller) {}
 
-bool DebugValues::castWeights() const { return c_.dbg_ && c_.dbg_->castWeights(); }
+bool DebugValues::castWeights() const { return c_.debugger() && c_.debugger()->castWeights(); }
 
 void DebugValues::documentChanged() {
     const bool wasLoading = !queuedLoads_.empty();
@@ -36,16 +36,18 @@ void DebugValues::takeRows(std::shared_ptr<const std::vector<exec::WeightRow>> w
 }
 
 // The core's getters lock what they read: safe while the run lane works.
-QString DebugValues::path(exec::ValueFile file) const { return c_.dbg_ ? q(c_.dbg_->path(file)) : QString(); }
+QString DebugValues::path(exec::ValueFile file) const {
+    return c_.debugger() ? q(c_.debugger()->path(file)) : QString();
+}
 
 QStringList DebugValues::enteredConstants() const {
     QStringList names;
-    if (c_.dbg_)
-        for (const auto& n : c_.dbg_->enteredConstants()) names << q(n);
+    if (c_.debugger())
+        for (const auto& n : c_.debugger()->enteredConstants()) names << q(n);
     return names;
 }
 
-int64_t DebugValues::seed() const { return c_.dbg_ ? c_.dbg_->randomSeed() : 0; }
+int64_t DebugValues::seed() const { return c_.debugger() ? c_.debugger()->randomSeed() : 0; }
 
 void DebugValues::loadRenamedReference(const QString& path, std::vector<std::pair<std::string, std::string>> renames) {
     loadWith([p = path.toStdString(), renames = std::move(renames)](exec::Debugger& d) {
@@ -64,9 +66,9 @@ void DebugValues::loadWith(std::function<void(exec::Debugger&)> read) {
         }
         auto s = std::make_shared<DebugController::Snapshot>(c_.snapshot(d, true));
         return [this, s, error] {
-            if (error.isEmpty()) c_.lastFailed_ = false;
+            if (error.isEmpty()) c_.clearFailure();
             c_.apply(std::move(*s));
-            if (!error.isEmpty()) emit c_.errorOccurred(error);
+            if (!error.isEmpty()) c_.reportError(error);
         };
     });
 }
@@ -94,7 +96,7 @@ void DebugValues::enterConstant(const QString& name, const QString& text, const 
         auto s = std::make_shared<DebugController::Snapshot>(c_.snapshot(d, true));
         const QString w = QString::fromStdString(warning);
         return [this, s, name, text, dtype, w] {
-            c_.lastFailed_ = false;
+            c_.clearFailure();
             c_.apply(std::move(*s));
             emit constantEntered(true,
                                  w.isEmpty() ? tr("%1 = %2 (%3)").arg(name, text, dtype) : tr("Warning: %1").arg(w));
@@ -128,57 +130,57 @@ void DebugValues::setSeed(qint64 seed) {
 }
 
 void DebugValues::load(exec::ValueFile file, const QString& path) {
-    if (!c_.dbg_) return;
+    if (!c_.debugger()) return;
     const QString tag = QStringLiteral("values-load-%1").arg(++loadSerial_);
     auto cancelled = std::make_shared<std::atomic<bool>>(false);
     queuedLoads_.push_back({tag, cancelled, {file, path, 0}});
     emit valuesLoadChanged();
-    std::shared_ptr<exec::Debugger> d = c_.dbg_;  // see c_.post(): the job holds the debugger
     // Its own tag, so that no later load replaces it; Cancel sets `cancelled`
     // rather than dropping the job, so that its answer (nothing changed, or
     // the values it had already bound) still reaches the UI.
-    c_.runLane_->post(
-        tag, this, [this, d, file, tag, cancelled, p = path.toStdString()](const TaskQueue::Context& ctx) {
-            int shown = 0;
-            auto progress = [this, &ctx, &shown, &cancelled, tag](double fraction) {
-                if (*cancelled || ctx.isDropped()) return false;
-                const int percent = static_cast<int>(fraction * 100);
-                if (percent > shown) {
-                    shown = percent;
-                    ctx.deliver([this, tag, percent] {
-                        for (auto& q : queuedLoads_)
-                            if (q.tag == tag) q.load.percent = percent;
-                        emit valuesLoadChanged();
-                    });
-                }
-                return true;
-            };
-            QString error;
-            try {
-                if (*cancelled) throw io::ReadCancelled();  // cancelled while it waited its turn
-                d->load(file, p, progress);
-            } catch (const io::ReadCancelled&) {
-                return Continuation([this, tag] { finishValuesLoad(tag); });  // nothing changed
-            } catch (const std::exception& e) {
-                error = QString::fromStdString(e.what());
+    c_.postWithProgress(tag, [this, file, tag, cancelled, p = path.toStdString()](exec::Debugger& debugger,
+                                                                                  const TaskQueue::Context& ctx) {
+        exec::Debugger* d = &debugger;
+        int shown = 0;
+        auto progress = [this, &ctx, &shown, &cancelled, tag](double fraction) {
+            if (*cancelled || ctx.isDropped()) return false;
+            const int percent = static_cast<int>(fraction * 100);
+            if (percent > shown) {
+                shown = percent;
+                ctx.deliver([this, tag, percent] {
+                    for (auto& q : queuedLoads_)
+                        if (q.tag == tag) q.load.percent = percent;
+                    emit valuesLoadChanged();
+                });
             }
-            auto s = std::make_shared<DebugController::Snapshot>(c_.snapshot(*d, true));
-            return Continuation([this, s, error, tag, file] {
-                if (error.isEmpty()) c_.lastFailed_ = false;
-                c_.apply(std::move(*s));
-                finishValuesLoad(tag);
-                if (!error.isEmpty()) {
-                    emit c_.errorOccurred(error);
-                    emit valuesLoadFailed(file);
-                    return;
-                }
-                emit valuesLoaded(file);
-                if (file != exec::ValueFile::Weights) return;
-                const QString name = QFileInfo(this->path(exec::ValueFile::Weights)).fileName();
-                if (auto note = exec::differentModelNote(exec::stateDictMatch(*weightRows_), name.toStdString()))
-                    emit c_.errorOccurred(q(*note));
-            });
+            return true;
+        };
+        QString error;
+        try {
+            if (*cancelled) throw io::ReadCancelled();  // cancelled while it waited its turn
+            d->load(file, p, progress);
+        } catch (const io::ReadCancelled&) {
+            return Continuation([this, tag] { finishValuesLoad(tag); });  // nothing changed
+        } catch (const std::exception& e) {
+            error = QString::fromStdString(e.what());
+        }
+        auto s = std::make_shared<DebugController::Snapshot>(c_.snapshot(*d, true));
+        return Continuation([this, s, error, tag, file] {
+            if (error.isEmpty()) c_.clearFailure();
+            c_.apply(std::move(*s));
+            finishValuesLoad(tag);
+            if (!error.isEmpty()) {
+                c_.reportError(error);
+                emit valuesLoadFailed(file);
+                return;
+            }
+            emit valuesLoaded(file);
+            if (file != exec::ValueFile::Weights) return;
+            const QString name = QFileInfo(this->path(exec::ValueFile::Weights)).fileName();
+            if (auto note = exec::differentModelNote(exec::stateDictMatch(*weightRows_), name.toStdString()))
+                c_.reportError(q(*note));
         });
+    });
 }
 
 void DebugValues::finishValuesLoad(const QString& tag) {

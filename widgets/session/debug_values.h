@@ -96,14 +96,16 @@ signals:
     void constantEntered(bool ok, const QString& message);
     void castWeightsChanged(bool on, qint64 castCount);
 
-private:
-    friend class DebugController;
+public:
+    // ---- what the controller tells its part (a new document, a snapshot's rows)
     // A new document: its rows come with its first snapshot; nothing of the
     // old one loads on (the lanes were emptied).
     void documentChanged();
     // The rows a snapshot brought (UI thread).
     void takeRows(std::shared_ptr<const std::vector<exec::WeightRow>> weights, std::vector<exec::InputRow> inputs,
                   std::vector<exec::MissingRow> missing);
+
+private:
     void loadWith(std::function<void(exec::Debugger&)> read);
     void finishValuesLoad(const QString& tag);
 

@@ -9,7 +9,7 @@ namespace irscope::widgets {
 
 GraphDecorations::GraphDecorations(GraphSession& session) : QObject(&session), s_(session) {}
 
-bool GraphDecorations::highlightsModules() const { return s_.drawing_ && !s_.selection_->highlight_.empty(); }
+bool GraphDecorations::highlightsModules() const { return s_.drawing() && !s_.selectionModel()->highlight().empty(); }
 
 void GraphDecorations::documentChanged() {
     moduleOverlays_.clear();
@@ -37,21 +37,21 @@ void GraphDecorations::setModuleOverlays(std::vector<std::pair<QColor, QString>>
 }
 
 double GraphDecorations::moduleSeconds(int64_t module) const {
-    if (!s_.drawing_ || module < 0 || module >= static_cast<int64_t>(s_.drawing_->tree().size())) return 0;
+    if (!s_.drawing() || module < 0 || module >= static_cast<int64_t>(s_.drawing()->tree().size())) return 0;
     moduleDecoration(module);  // brings the aggregates up to date
     return moduleSeconds_[static_cast<size_t>(module)];
 }
 
 const QString* GraphDecorations::moduleStatus(int64_t module) const {
-    if (!s_.drawing_ || module < 0 || module >= static_cast<int64_t>(s_.drawing_->tree().size())) return nullptr;
+    if (!s_.drawing() || module < 0 || module >= static_cast<int64_t>(s_.drawing()->tree().size())) return nullptr;
     moduleDecoration(module);  // brings the aggregates up to date
     const auto& s = moduleStatus_[static_cast<size_t>(module)];
     return s.isEmpty() ? nullptr : &s;
 }
 
 const NodeDecoration* GraphDecorations::moduleDecoration(int64_t module) const {
-    if (!s_.drawing_ || module < 0 || module >= static_cast<int64_t>(s_.drawing_->tree().size())) return nullptr;
-    const auto& tree = s_.drawing_->tree();
+    if (!s_.drawing() || module < 0 || module >= static_cast<int64_t>(s_.drawing()->tree().size())) return nullptr;
+    const auto& tree = s_.drawing()->tree();
     if (moduleDecorationsDirty_) {
         moduleDecorationsDirty_ = false;
         moduleDecorations_.assign(tree.size(), NodeDecoration{});
@@ -74,7 +74,7 @@ const NodeDecoration* GraphDecorations::moduleDecoration(int64_t module) const {
                 md.missingValue |= d.missingValue;
             });
         }
-        for (const auto& ref : s_.selection_->highlight_)
+        for (const auto& ref : s_.selectionModel()->highlight())
             if (ref.isNode() && ref.index >= 0 && ref.index < static_cast<int64_t>(tree.nodeModules().size()))
                 each(ref.index, [&](size_t m) { ++hits[m]; });
         for (size_t m = 0; m < tree.size(); ++m) {
@@ -95,7 +95,7 @@ const NodeDecoration* GraphDecorations::moduleDecoration(int64_t module) const {
             md.badge = badge.join(QStringLiteral(" · "));
         }
     }
-    if (s_.drawing_->isExpanded(static_cast<modules::ModuleId>(module))) return nullptr;
+    if (s_.drawing()->isExpanded(static_cast<modules::ModuleId>(module))) return nullptr;
     const auto& d = moduleDecorations_[static_cast<size_t>(module)];
     return d.isEmpty() ? nullptr : &d;
 }
@@ -107,8 +107,9 @@ void GraphDecorations::setNodeDecorations(std::vector<NodeDecoration> perNode) {
 }
 
 void GraphDecorations::setNodeDecoration(int64_t node, const NodeDecoration& decoration) {
-    if (!s_.doc_ || node < 0 || node >= static_cast<int64_t>(s_.doc_->graph.nodes.size())) return;
-    if (decorations_.size() != s_.doc_->graph.nodes.size()) decorations_.resize(s_.doc_->graph.nodes.size());
+    if (!s_.document() || node < 0 || node >= static_cast<int64_t>(s_.document()->graph.nodes.size())) return;
+    if (decorations_.size() != s_.document()->graph.nodes.size())
+        decorations_.resize(s_.document()->graph.nodes.size());
     decorations_[node] = decoration;
     moduleDecorationsDirty_ = true;
     emit decorationsChanged();

@@ -72,14 +72,18 @@ signals:
     void suppliedPlaceholdersChanged();
     void diffMarksChanged();
 
-private:
-    friend class GraphSession;
-    friend class GraphSelection;
+public:
+    // ---- what the session and the selection tell the decorations
     // A new document: nothing of the old one's.
     void documentChanged();
     // The module aggregates are computed again when next asked (the layout,
     // the expansion or the highlight changed).
     void modulesChanged() { moduleDecorationsDirty_ = true; }
+    // Something drawn over the nodes changed that is not a decoration of
+    // theirs (subgraph breakpoints): views repaint (decorationsChanged).
+    void redraw() { emit decorationsChanged(); }
+
+private:
     bool highlightsModules() const;
 
     GraphSession& s_;

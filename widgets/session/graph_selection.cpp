@@ -39,7 +39,7 @@ void GraphSelection::documentChanged() {
 }
 
 void GraphSelection::layoutChanged() {
-    if (selection_.kind == RefKind::Weight && !s_.showWeights_) {
+    if (selection_.kind == RefKind::Weight && !s_.showWeights()) {
         selection_ = {};
         emit selectionChanged(selection_);
     }
@@ -48,35 +48,36 @@ void GraphSelection::layoutChanged() {
 
 void GraphSelection::select(const ItemRef& ref, bool focus) {
     // Selecting a node hidden in a collapsed module opens the modules around it.
-    if (s_.drawing_ && ref.isNode() && ref.index >= 0 &&
-        ref.index < static_cast<int64_t>(s_.doc_->graph.nodes.size()) && s_.drawing_->reveal(ref.index))
+    if (s_.drawing() && ref.isNode() && ref.index >= 0 &&
+        ref.index < static_cast<int64_t>(s_.document()->graph.nodes.size()) && s_.drawing()->reveal(ref.index))
         s_.relayoutModulesNow();
     // A weight drawn only inside closed modules (a layer's q_proj in a
     // collapsed decoder) opens the way to the first node that reads it, where
     // its parallelogram is drawn.
-    if (s_.drawing_ && ref.kind == RefKind::Weight && s_.layout_ && !s_.layout_->weightItems.contains(ref.name)) {
-        const auto weight =
-            ref.index >= 0 ? std::optional<int64_t>(ref.index) : s_.doc_->index->weightIndex(ref.name.toStdString());
-        if (weight && *weight >= 0 && *weight < static_cast<int64_t>(s_.doc_->graph.weights.size())) {
-            const auto& uses = s_.doc_->index->usesOfWeight(*weight);
-            if (!uses.empty() && s_.drawing_->reveal(uses.front().node)) s_.relayoutModulesNow();
+    if (s_.drawing() && ref.kind == RefKind::Weight && s_.layout() && !s_.layout()->weightItems.contains(ref.name)) {
+        const auto weight = ref.index >= 0 ? std::optional<int64_t>(ref.index)
+                                           : s_.document()->index->weightIndex(ref.name.toStdString());
+        if (weight && *weight >= 0 && *weight < static_cast<int64_t>(s_.document()->graph.weights.size())) {
+            const auto& uses = s_.document()->index->usesOfWeight(*weight);
+            if (!uses.empty() && s_.drawing()->reveal(uses.front().node)) s_.relayoutModulesNow();
         }
     }
     // A module opens the way to itself; a graph input or output drawn inside a
     // module (a layer's KV cache) opens the way to its level.
     modules::ModuleId openTo = modules::kNoModule;
-    if (s_.drawing_ && ref.isModule() && ref.index > 0 && ref.index < static_cast<int64_t>(s_.drawing_->tree().size()))
-        openTo = s_.drawing_->tree().module(static_cast<modules::ModuleId>(ref.index)).parent;
-    if (s_.drawing_ && ref.kind == RefKind::GraphInput && ref.index >= 0 &&
-        ref.index < static_cast<int64_t>(s_.doc_->graph.graphInputs.size()))
-        openTo = s_.drawing_->inputHome(ref.index);
-    if (s_.drawing_ && ref.kind == RefKind::Output && ref.index >= 0 &&
-        ref.index < static_cast<int64_t>(s_.doc_->graph.graphOutputs.size()))
-        openTo = s_.drawing_->outputHome(ref.index);
+    if (s_.drawing() && ref.isModule() && ref.index > 0 &&
+        ref.index < static_cast<int64_t>(s_.drawing()->tree().size()))
+        openTo = s_.drawing()->tree().module(static_cast<modules::ModuleId>(ref.index)).parent;
+    if (s_.drawing() && ref.kind == RefKind::GraphInput && ref.index >= 0 &&
+        ref.index < static_cast<int64_t>(s_.document()->graph.graphInputs.size()))
+        openTo = s_.drawing()->inputHome(ref.index);
+    if (s_.drawing() && ref.kind == RefKind::Output && ref.index >= 0 &&
+        ref.index < static_cast<int64_t>(s_.document()->graph.graphOutputs.size()))
+        openTo = s_.drawing()->outputHome(ref.index);
     if (openTo != modules::kNoModule) {
         bool changed = false;
-        for (auto m : s_.drawing_->tree().pathFromRoot(openTo))
-            if (!s_.drawing_->isExpanded(m)) s_.drawing_->setExpanded(m, true), changed = true;
+        for (auto m : s_.drawing()->tree().pathFromRoot(openTo))
+            if (!s_.drawing()->isExpanded(m)) s_.drawing()->setExpanded(m, true), changed = true;
         if (changed) s_.relayoutModulesNow();
     }
     if (ref != selection_) {
@@ -88,20 +89,20 @@ void GraphSelection::select(const ItemRef& ref, bool focus) {
 }
 
 bool GraphSelection::selectNodeByName(const QString& name, bool focus) {
-    if (!s_.doc_) return false;
+    if (!s_.document()) return false;
     const std::string n = name.toStdString();
-    if (auto i = s_.doc_->index->nodeIndex(n)) {
+    if (auto i = s_.document()->index->nodeIndex(n)) {
         select(ItemRef::node(*i, name), focus);
         return true;
     }
-    if (auto i = s_.doc_->index->graphInputIndex(n)) {
+    if (auto i = s_.document()->index->graphInputIndex(n)) {
         select(ItemRef::graphInput(*i, name), focus);
         return true;
     }
-    for (const auto& [placeholder, original] : s_.doc_->graph.weightNameMapping)
+    for (const auto& [placeholder, original] : s_.document()->graph.weightNameMapping)
         if (placeholder == n || original == n) {
             select(ItemRef::weight(QString::fromStdString(placeholder),
-                                   s_.doc_->index->weightIndex(placeholder).value_or(-1)),
+                                   s_.document()->index->weightIndex(placeholder).value_or(-1)),
                    focus);
             return true;
         }
@@ -117,12 +118,18 @@ void GraphSelection::setSubgraphFrame(std::optional<exec::SubgraphFrame> frame) 
 void GraphSelection::setSubgraphBreakpoints(std::vector<exec::SubgraphBreakpoint> breakpoints) {
     if (breakpoints == subgraphBreakpoints_) return;
     subgraphBreakpoints_ = std::move(breakpoints);
-    emit s_.decorations_->decorationsChanged();
+    s_.decorations()->redraw();
 }
 
 bool GraphSelection::hasSubgraphBreakpoint(int64_t node, int32_t subgraph, int64_t inner) const {
     const exec::SubgraphBreakpoint b{node, subgraph, inner};
     return std::find(subgraphBreakpoints_.begin(), subgraphBreakpoints_.end(), b) != subgraphBreakpoints_.end();
+}
+
+void GraphSelection::announceAll() {
+    emit selectionChanged(selection_);
+    emit runCursorChanged(runCursor_);
+    emit highlightChanged();
 }
 
 void GraphSelection::setRunCursor(int64_t node) {
@@ -133,10 +140,10 @@ void GraphSelection::setRunCursor(int64_t node) {
 }
 
 bool GraphSelection::walk(bool up) {
-    if (!s_.layout_ || selection_.isNone()) return false;
-    const auto items = s_.layout_->itemsOf(selection_);
+    if (!s_.layout() || selection_.isNone()) return false;
+    const auto items = s_.layout()->itemsOf(selection_);
     if (items.empty()) return false;
-    const auto& r = s_.layout_->result;
+    const auto& r = s_.layout()->result;
     // Also the edges of the selection's ghost proxies.
     std::vector<int32_t> selfItems = items;
     for (size_t i = 0; i < r.items.size(); ++i)
@@ -146,8 +153,8 @@ bool GraphSelection::walk(bool up) {
     int32_t best = -1;
     int64_t bestKey = INT64_MAX;
     for (int32_t item : selfItems) {
-        for (int32_t k = s_.layout_->itemEdgeOffset[item]; k < s_.layout_->itemEdgeOffset[item + 1]; ++k) {
-            const auto& e = r.edges[s_.layout_->itemEdges[k]];
+        for (int32_t k = s_.layout()->itemEdgeOffset[item]; k < s_.layout()->itemEdgeOffset[item + 1]; ++k) {
+            const auto& e = r.edges[s_.layout()->itemEdges[k]];
             int32_t other = -1;
             int64_t key = 0;
             if (up && e.target == item) {
@@ -166,7 +173,7 @@ bool GraphSelection::walk(bool up) {
         }
     }
     if (best < 0) return false;
-    const ItemRef ref = s_.layout_->refOf(best);
+    const ItemRef ref = s_.layout()->refOf(best);
     if (ref.isNone()) return false;
     select(ref, true);
     return true;
@@ -178,7 +185,7 @@ bool GraphSelection::walkToConsumer() { return walk(false); }
 void GraphSelection::setMarked(std::vector<int64_t> nodes) {
     std::sort(nodes.begin(), nodes.end());
     nodes.erase(std::unique(nodes.begin(), nodes.end()), nodes.end());
-    const int64_t n = s_.doc_ ? static_cast<int64_t>(s_.doc_->graph.nodes.size()) : 0;
+    const int64_t n = s_.document() ? static_cast<int64_t>(s_.document()->graph.nodes.size()) : 0;
     nodes.erase(std::remove_if(nodes.begin(), nodes.end(), [n](int64_t i) { return i < 0 || i >= n; }), nodes.end());
     if (nodes == marked_) return;
     marked_ = std::move(nodes);
@@ -199,17 +206,17 @@ void GraphSelection::toggleMarked(int64_t node) {
 
 void GraphSelection::setHighlight(std::vector<ItemRef> refs) {
     highlight_ = std::move(refs);
-    s_.decorations_->modulesChanged();
+    s_.decorations()->modulesChanged();
     recomputeFlags();
     emit highlightChanged();
 }
 
 std::vector<ItemRef> GraphSelection::find(const QString& text) const {
     std::vector<ItemRef> out;
-    if (!s_.doc_) return out;
+    if (!s_.document()) return out;
     const std::string needle = text.trimmed().toLower().toStdString();
     if (needle.empty()) return out;
-    const auto& g = s_.doc_->graph;
+    const auto& g = s_.document()->graph;
     for (size_t i = 0; i < g.graphInputs.size(); ++i)
         if (containsCaseless(g.graphInputs[i].name, needle))
             out.push_back(ItemRef::graphInput(static_cast<int64_t>(i), QString::fromStdString(g.graphInputs[i].name)));
@@ -219,11 +226,11 @@ std::vector<ItemRef> GraphSelection::find(const QString& text) const {
         for (size_t k = 0; !hit && k < n.outputs.size(); ++k) hit = containsCaseless(n.outputs[k].name, needle);
         if (hit) out.push_back(ItemRef::node(static_cast<int64_t>(i), QString::fromStdString(n.name)));
     }
-    if (s_.showWeights_) {
+    if (s_.showWeights()) {
         for (const auto& [placeholder, original] : g.weightNameMapping)
             if (containsCaseless(placeholder, needle) || containsCaseless(original, needle))
                 out.push_back(ItemRef::weight(QString::fromStdString(placeholder),
-                                              s_.doc_->index->weightIndex(placeholder).value_or(-1)));
+                                              s_.document()->index->weightIndex(placeholder).value_or(-1)));
     }
     if (const auto* tree = s_.moduleTree())
         for (size_t m = 1; m < tree->size(); ++m) {
@@ -233,26 +240,27 @@ std::vector<ItemRef> GraphSelection::find(const QString& text) const {
         }
     for (size_t i = 0; i < g.graphOutputs.size(); ++i)
         if (containsCaseless(g.graphOutputs[i].name, needle) &&
-            !s_.doc_->index->producerOfTensor(g.graphOutputs[i].name))
+            !s_.document()->index->producerOfTensor(g.graphOutputs[i].name))
             out.push_back(ItemRef::output(static_cast<int64_t>(i), QString::fromStdString(g.graphOutputs[i].name)));
     return out;
 }
 
 std::vector<ItemRef> GraphSelection::nodesOfOpType(const QString& opType) const {
     std::vector<ItemRef> out;
-    if (!s_.doc_) return out;
+    if (!s_.document()) return out;
     const std::string t = opType.toStdString();
-    for (size_t i = 0; i < s_.doc_->graph.nodes.size(); ++i)
-        if (s_.doc_->graph.nodes[i].opType == t)
-            out.push_back(ItemRef::node(static_cast<int64_t>(i), QString::fromStdString(s_.doc_->graph.nodes[i].name)));
+    for (size_t i = 0; i < s_.document()->graph.nodes.size(); ++i)
+        if (s_.document()->graph.nodes[i].opType == t)
+            out.push_back(
+                ItemRef::node(static_cast<int64_t>(i), QString::fromStdString(s_.document()->graph.nodes[i].name)));
     return out;
 }
 
 void GraphSelection::recomputeFlags() {
     itemFlags_.clear();
     edgeFlags_.clear();
-    if (!s_.layout_) return;
-    const auto& r = s_.layout_->result;
+    if (!s_.layout()) return;
+    const auto& r = s_.layout()->result;
     itemFlags_.assign(r.items.size(), 0);
     edgeFlags_.assign(r.edges.size(), 0);
     auto mark = [&](int32_t item, uint8_t flag) {
@@ -273,16 +281,16 @@ void GraphSelection::recomputeFlags() {
     };
 
     for (const auto& ref : highlight_)
-        for (int32_t item : s_.layout_->itemsOf(ref)) mark(item, kFlagHighlighted);
+        for (int32_t item : s_.layout()->itemsOf(ref)) mark(item, kFlagHighlighted);
     for (int64_t node : marked_)
-        for (int32_t item : s_.layout_->itemsOf(ItemRef::node(node))) mark(item, kFlagMarked);
+        for (int32_t item : s_.layout()->itemsOf(ItemRef::node(node))) mark(item, kFlagMarked);
 
     if (!selection_.isNone()) {
-        const auto selected = withGhosts(s_.layout_->itemsOf(selection_));
+        const auto selected = withGhosts(s_.layout()->itemsOf(selection_));
         for (int32_t item : selected) {
             mark(item, kFlagSelected);
-            for (int32_t k = s_.layout_->itemEdgeOffset[item]; k < s_.layout_->itemEdgeOffset[item + 1]; ++k) {
-                const int32_t e = s_.layout_->itemEdges[k];
+            for (int32_t k = s_.layout()->itemEdgeOffset[item]; k < s_.layout()->itemEdgeOffset[item + 1]; ++k) {
+                const int32_t e = s_.layout()->itemEdges[k];
                 const auto& edge = r.edges[e];
                 if (edge.target == item) {
                     edgeFlags_[e] |= kEdgeIntoSelection;
@@ -297,7 +305,7 @@ void GraphSelection::recomputeFlags() {
         }
     }
     if (runCursor_ >= 0)
-        for (int32_t item : s_.layout_->itemsOf(ItemRef::node(runCursor_))) mark(item, kFlagRunCursor);
+        for (int32_t item : s_.layout()->itemsOf(ItemRef::node(runCursor_))) mark(item, kFlagRunCursor);
 }
 
 }  // namespace irscope::widgets

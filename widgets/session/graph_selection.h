@@ -73,14 +73,18 @@ signals:
     void highlightChanged();
     void markedChanged();
 
-private:
-    friend class GraphSession;
-    friend class GraphDecorations;
+public:
+    // ---- what the session tells its selection
     // A new document: nothing selected, marked or highlighted (then announced).
     void documentChanged();
     // The flags again, for a new layout; a weight selected is dropped when
     // weights are no longer drawn.
     void layoutChanged();
+    // Says everything again (the selection, the run cursor, the highlight):
+    // a new document's panels start from it.
+    void announceAll();
+
+private:
     void recomputeFlags();
     bool walk(bool up);
 

@@ -164,9 +164,7 @@ void GraphSession::setDocument(std::shared_ptr<LoadedDocument> doc, std::shared_
     selection_->documentChanged();
     emit graphLoaded();
     prepared_.reset();  // taken by whoever needed it, or not needed
-    emit selection_->selectionChanged(selection_->selection());
-    emit selection_->runCursorChanged(selection_->runCursor());
-    emit selection_->highlightChanged();
+    selection_->announceAll();
 }
 
 void GraphSession::setShowWeights(bool show) {

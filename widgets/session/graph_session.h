@@ -143,16 +143,20 @@ signals:
     void layoutBusy(bool busy);
     void showWeightsChanged(bool show);
 
+public:
+    // ---- for the session's parts (selection, decorations): the module
+    // drawing (nullptr when drawn flat), changed in place, then laid out
+    // again now (a reveal, an expansion).
+    modules::ModuleDrawing* drawing() const { return drawing_.get(); }
+    void relayoutModulesNow();
+
 private:
-    friend class GraphDecorations;
-    friend class GraphSelection;
     bool sameModelAsBefore_ = false;
     TaskQueue::Continuation loadInBackground(const TaskQueue::Context& ctx, const QString& path, bool weights,
                                              bool grouped, const Preparation& prepare);
     void finishLoad(std::shared_ptr<LoadedDocument> doc, std::shared_ptr<DocumentLayout> layout,
                     std::shared_ptr<modules::ModuleDrawing> drawing);
     void installLayout(std::shared_ptr<DocumentLayout> layout);
-    void relayoutModulesNow();
     // Lays the current document out on a worker as `configure` sets up a fresh drawing.
     void relayoutInBackground(std::function<void(modules::ModuleDrawing&)> configure);
 

@@ -18,13 +18,15 @@ using Continuation = DebugController::Continuation;
 
 NumericChecks::NumericChecks(DebugController& controller) : QObject(&controller), c_(controller) {}
 
-bool NumericChecks::checking() const { return c_.dbg_ && c_.dbg_->checking(); }
+bool NumericChecks::checking() const { return c_.debugger() && c_.debugger()->checking(); }
 
 std::map<int64_t, exec::WatchCondition> NumericChecks::watches() const {
-    return c_.dbg_ ? c_.dbg_->watches() : std::map<int64_t, exec::WatchCondition>{};
+    return c_.debugger() ? c_.debugger()->watches() : std::map<int64_t, exec::WatchCondition>{};
 }
 
-exec::WatchCondition NumericChecks::globalWatch() const { return c_.dbg_ ? c_.dbg_->globalWatch() : globalWatch_; }
+exec::WatchCondition NumericChecks::globalWatch() const {
+    return c_.debugger() ? c_.debugger()->globalWatch() : globalWatch_;
+}
 
 void NumericChecks::restore(exec::Debugger& d, const Settings& checks, std::vector<std::string>& errors) {
     if (checks.globalWatch.any()) d.setGlobalWatch(checks.globalWatch);
@@ -75,7 +77,7 @@ void NumericChecks::takeRows(std::vector<exec::OutputError> rows, bool restart) 
 }
 
 void NumericChecks::measureQuantization() {
-    if (!c_.dbg_) return;
+    if (!c_.debugger()) return;
     c_.post({}, [this](exec::Debugger& d) -> Continuation {
         QString error;
         std::shared_ptr<const exec::QuantizationComparison> result;
@@ -94,15 +96,15 @@ void NumericChecks::measureQuantization() {
         return [this, result, error] {
             quantization_ = result;
             emit quantizationChanged();
-            if (!error.isEmpty()) emit c_.errorOccurred(error);
+            if (!error.isEmpty()) c_.reportError(error);
         };
     });
 }
 
 void NumericChecks::setReferenceChoice(const exec::ReferenceChoice& choice) {
     // The same again resets nothing (a weights file is read again: it may have changed on disk).
-    if (!c_.dbg_ || (choice == referenceChoice_ && choice.kind != exec::ReferenceChoice::Kind::Weights)) return;
-    if (c_.running_) c_.dbg_->cancel();
+    if (!c_.debugger() || (choice == referenceChoice_ && choice.kind != exec::ReferenceChoice::Kind::Weights)) return;
+    if (c_.isRunning()) c_.callLive([](exec::Debugger& d) { d.cancel(); });
     c_.post({}, [this, choice](exec::Debugger& d) -> Continuation {
         QString error;
         try {
@@ -114,32 +116,32 @@ void NumericChecks::setReferenceChoice(const exec::ReferenceChoice& choice) {
         return [this, s, error, choice] {
             if (error.isEmpty()) {
                 referenceChoice_ = choice;
-                c_.lastFailed_ = false;
+                c_.clearFailure();
                 quantization_.reset();  // measured against another reference
                 emit quantizationChanged();
             }
             c_.apply(std::move(*s));
             emit checksChanged();
-            if (!error.isEmpty()) emit c_.errorOccurred(error);
+            if (!error.isEmpty()) c_.reportError(error);
         };
     });
 }
 
 void NumericChecks::setErrorMode(exec::ErrorMode mode) {
-    if (!c_.dbg_ || mode == errorMode_) return;
-    if (c_.running_) c_.dbg_->cancel();
+    if (!c_.debugger() || mode == errorMode_) return;
+    if (c_.isRunning()) c_.callLive([](exec::Debugger& d) { d.cancel(); });
     errorMode_ = mode;
     c_.post({}, [this, mode](exec::Debugger& d) -> Continuation {
         d.setErrorMode(mode);
         auto s = std::make_shared<DebugController::Snapshot>(c_.snapshot(d, false));
         return [this, s] {
-            c_.lastFailed_ = false;
+            c_.clearFailure();
             c_.apply(std::move(*s));
             emit checksChanged();
-            c_.lastStatus_ = errorMode_ == exec::ErrorMode::Local
+            c_.reportStopped(errorMode_ == exec::ErrorMode::Local
                                  ? tr("local error: each node will run on the reference's inputs")
-                                 : tr("cumulative error: each node runs on the run's own inputs");
-            emit c_.stopped(c_.lastStatus_, false);
+                                 : tr("cumulative error: each node runs on the run's own inputs"),
+                             false);
         };
     });
 }
@@ -150,18 +152,19 @@ void NumericChecks::setTolerance(std::optional<double> rtol, std::optional<doubl
     tolerance_ = t;
     emit checksChanged();
     // The verdicts are measured again (and a local run starts over): the rows come with the snapshot.
-    if (c_.dbg_) c_.postChange([t](exec::Debugger& d) { d.setTolerance(t); });
+    if (c_.debugger()) c_.postChange([t](exec::Debugger& d) { d.setTolerance(t); });
 }
 
 void NumericChecks::setWatch(qint64 node, const exec::WatchCondition& condition) {
-    if (!c_.dbg_ || node < 0 || node >= c_.dbg_->nodeCount()) return;
-    c_.dbg_->setWatch(node, condition);  // thread-safe, also during a run
+    if (!c_.debugger() || node < 0 || node >= c_.debugger()->nodeCount()) return;
+    c_.callLive(
+        [node, condition](exec::Debugger& d) { d.setWatch(node, condition); });  // thread-safe, also during a run
     emit watchesChanged();
 }
 
 void NumericChecks::setGlobalWatch(const exec::WatchCondition& condition) {
     globalWatch_ = condition;
-    if (c_.dbg_) c_.dbg_->setGlobalWatch(condition);
+    c_.callLive([condition](exec::Debugger& d) { d.setGlobalWatch(condition); });
     emit watchesChanged();
 }
 
@@ -169,7 +172,7 @@ void NumericChecks::setOverlay(exec::OverlayKind kind) {
     overlayKind_ = kind;
     if (kind == exec::OverlayKind::None) {
         overlayValues_.clear();
-        emit c_.snapshotChanged();
+        c_.announceSnapshot();
         emit overlayChanged();
         return;
     }
@@ -178,7 +181,7 @@ void NumericChecks::setOverlay(exec::OverlayKind kind) {
         return [this, kind, v] {
             if (kind != overlayKind_) return;
             overlayValues_ = std::move(*v);
-            emit c_.snapshotChanged();
+            c_.announceSnapshot();
             emit overlayChanged();
         };
     });
@@ -194,7 +197,7 @@ void NumericChecks::postDivergence(bool thenGoThere) {
             // Asked for (Ctrl+D): answered even when nothing diverges.
             if (thenGoThere) emit divergenceAnswered(q(divergence_.message), divergence_.found);
             if (thenGoThere && divergence_.found) {
-                c_.session_->selectionModel()->select(ItemRef::node(divergence_.node, q(divergence_.nodeName)), true);
+                c_.session()->selectionModel()->select(ItemRef::node(divergence_.node, q(divergence_.nodeName)), true);
                 c_.tensors()->showTensor(q(divergence_.tensor));
             }
         };
@@ -214,7 +217,7 @@ void NumericChecks::importNodeData(const QString& path) {
         }
         return [this, error, path] {
             if (!error.isEmpty()) {
-                emit c_.errorOccurred(error);
+                c_.reportError(error);
                 return;
             }
             importedPath_ = path;
@@ -227,9 +230,9 @@ void NumericChecks::importNodeData(const QString& path) {
 // check's queue (or the node being run) while the window freezes.
 void NumericChecks::exportNodeData(const QString& path, exec::NodeMetric metric,
                                    std::function<void(const QString&)> done) {
-    if (!c_.dbg_ || !c_.doc_) return done(tr("no model loaded"));
-    const auto& graph = c_.doc_->graph;
-    const auto& infos = c_.nodeInfos_;
+    if (!c_.debugger() || !c_.document()) return done(tr("no model loaded"));
+    const auto& graph = c_.document()->graph;
+    const auto& infos = c_.nodeInfos();
     std::vector<double> values;
     if (metric == exec::NodeMetric::TimeMs) {
         values.assign(graph.nodes.size(), std::numeric_limits<double>::quiet_NaN());
@@ -238,7 +241,8 @@ void NumericChecks::exportNodeData(const QString& path, exec::NodeMetric metric,
     } else {
         values = exec::nodeMetricValues(std::span<const exec::OutputError>(errorRows_), graph.nodes.size(), metric);
     }
-    const auto data = exec::nodeMetricData(graph, values, metric, c_.dbg_->tolerance(), exec::nodeDataGraphId(graph));
+    const auto data =
+        exec::nodeMetricData(graph, values, metric, c_.debugger()->tolerance(), exec::nodeDataGraphId(graph));
     if (data.values.empty())
         return done(metric == exec::NodeMetric::TimeMs
                         ? tr("No node has run yet: nothing to export.")

@@ -87,8 +87,9 @@ signals:
     void errorRowsChanged();     // errorRows() grew or started over
     void quantizationChanged();  // quantization() measured, or dropped
 
-private:
-    friend class DebugController;
+public:
+    // ---- what the controller tells its part (settings carried over, a new
+    // document, a snapshot's rows)
     // What carries to the next document's debugger (the same model's).
     struct Settings {
         exec::ReferenceChoice reference;
@@ -104,6 +105,8 @@ private:
     void documentChanged(bool anotherModel);
     // The rows a snapshot brought (UI thread): appended, or replacing all.
     void takeRows(std::vector<exec::OutputError> rows, bool restart);
+
+private:
     void postDivergence(bool thenGoThere);
 
     DebugController& c_;

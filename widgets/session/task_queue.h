@@ -58,10 +58,10 @@ public:
         const std::atomic<bool>& droppedFlag() const;
         // Runs `partial` on the owning thread unless the job is dropped by then.
         void deliver(Continuation partial) const;
+        // Made by the queue for each job it runs (Entry is the queue's own).
+        Context(TaskQueue* queue, std::shared_ptr<Entry> entry);
 
     private:
-        friend class TaskQueue;
-        Context(TaskQueue* queue, std::shared_ptr<Entry> entry);
         TaskQueue* queue_;
         std::shared_ptr<Entry> entry_;
     };

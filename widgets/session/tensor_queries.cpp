@@ -12,16 +12,16 @@ namespace irscope::widgets {
 TensorQueries::TensorQueries(DebugController& controller) : QObject(&controller), c_(controller) {}
 
 int64_t TensorQueries::producerOf(const QString& tensor) const {
-    const LoadedDocument* doc = c_.session_->document();
+    const LoadedDocument* doc = c_.session()->document();
     if (!doc || !doc->index || tensor.isEmpty()) return -1;
     auto p = doc->index->producerOfTensor(tensor.toStdString());
     return p ? p->first : -1;
 }
 
-bool TensorQueries::isQuerying() const { return c_.queryLane_->isBusy(); }
+bool TensorQueries::isQuerying() const { return c_.queryLane()->isBusy(); }
 
 QString TensorQueries::tensorOf(const ItemRef& ref) const {
-    const LoadedDocument* doc = c_.session_->document();
+    const LoadedDocument* doc = c_.session()->document();
     if (!doc) return {};
     const auto& g = doc->graph;
     switch (ref.kind) {
@@ -52,14 +52,13 @@ QString TensorQueries::tensorOf(const ItemRef& ref) const {
 }
 
 bool TensorQueries::query(const QString& key, QObject* owner, QueryJob job) {
-    if (!c_.dbg_ || !job) return false;
-    c_.queryLane_->post(key, owner,
-                        [d = std::shared_ptr<const exec::Debugger>(c_.dbg_),
-                         job = std::move(job)](const TaskQueue::Context&) { return job(*d); });
+    if (!c_.debugger() || !job) return false;
+    c_.queryLane()->post(
+        key, owner, [d = c_.sharedDebugger(), job = std::move(job)](const TaskQueue::Context&) { return job(*d); });
     return true;
 }
 
-void TensorQueries::dropQueries(QObject* owner) { c_.queryLane_->dropOwner(owner); }
+void TensorQueries::dropQueries(QObject* owner) { c_.queryLane()->dropOwner(owner); }
 
 void TensorQueries::exportTensor(const QString& tensor, const QString& path, exec::ValueSide side,
                                  std::function<void(const QString&)> done) {
@@ -69,12 +68,12 @@ void TensorQueries::exportTensor(const QString& tensor, const QString& path, exe
                      if (done)
                          done(error);
                      else if (!error.isEmpty())
-                         emit c_.errorOccurred(error);
+                         c_.reportError(error);
                  });
 }
 
 void TensorQueries::setPinned(const QString& tensor, bool pinned) {
-    if (!c_.dbg_) return;
+    if (!c_.debugger()) return;
     const std::string t = tensor.toStdString();
     c_.post({}, [t, pinned](exec::Debugger& d) -> Continuation {
         d.setPinned(t, pinned);

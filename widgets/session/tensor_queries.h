@@ -50,11 +50,13 @@ public:
     void exportTensor(const QString& tensor, const QString& path, exec::ValueSide side = exec::ValueSide::Actual,
                       std::function<void(const QString&)> done = {});
 
+    // A new run or document: no tensor is in focus.
+    void clearFocus() { focusTensor_.clear(); }
+
 signals:
     void focusTensorChanged(const QString& tensor);
 
 private:
-    friend class DebugController;
     DebugController& c_;
     QString focusTensor_;
 };
