@@ -124,6 +124,11 @@ private slots:
         QVERIFY(exec);
         QVERIFY2(exec->text().contains(QLatin1String("Took")) && exec->text().contains(QLatin1String("true_graph_0")),
                  qPrintable(exec->text()));
+        // Beside the branch, the predicate's value that chose it.
+        const QString predicate = QString::fromStdString(s->document()->graph.nodes[cond].inputs[0].name);
+        QVERIFY2(exec->text().contains(QStringLiteral("Predicate") + QLatin1Char('\t') + predicate + " = True") ||
+                     exec->text().contains(predicate + " = True"),
+                 qPrintable(exec->text()));
 
         c->values()->loadInputs(programPath(QStringLiteral("cond_branches.inputs_b.pt")));
         c->values()->loadExpected(programPath(QStringLiteral("cond_branches.expected_b.pt")));
@@ -213,6 +218,7 @@ private slots:
                      !ui_.tensors->follower()->summaryText().contains(QStringLiteral("[3, 4]")),
                  qPrintable(ui_.tensors->follower()->summaryText()));
         QCOMPARE(c->frame()->cursor, int64_t(0));  // looking is not stepping
+        QVERIFY2(ui_.execInfo->text().contains(QStringLiteral("not run yet")), qPrintable(ui_.execInfo->text()));
 
         // F10 twice: past the condition into the first body call.
         for (int k = 0; k < 2; ++k) {
@@ -221,6 +227,8 @@ private slots:
         }
         QCOMPARE(c->frame()->subgraph, body);
         QCOMPARE(c->frame()->iteration, int64_t(0));
+        // In the body's first call now: its node is there to run, in this call.
+        QVERIFY2(ui_.execInfo->text().contains(QStringLiteral("call 1 of 5")), qPrintable(ui_.execInfo->text()));
 
         // The iteration selector: the fifth iteration, every value of it shown.
         auto* selector = window_->findChild<IterationSelector*>();

@@ -31,9 +31,45 @@ ExecInfoPanel::ExecInfoPanel(DebugController* c, QWidget* parent) : QWidget(pare
 
 QString ExecInfoPanel::text() const { return text_->toPlainText(); }
 
+// A node inside a subgraph: where it stands against the debugger's frame,
+// or what its op did.
+QString ExecInfoPanel::subgraphNodeHtml(const ItemRef& sel) const {
+    const auto* doc = c_->session()->document();
+    const auto& infos = c_->nodeInfos();
+    if (!doc || sel.index < 0 || sel.index >= static_cast<int64_t>(doc->graph.nodes.size()) ||
+        sel.index >= static_cast<int64_t>(infos.size()))
+        return {};
+    const auto& op = doc->graph.nodes[static_cast<size_t>(sel.index)];
+    if (sel.subgraph < 0 || sel.subgraph >= static_cast<int32_t>(op.subgraphs.size())) return {};
+    const QString where = q(op.name + "/" + op.subgraphs[static_cast<size_t>(sel.subgraph)].name).toHtmlEscaped();
+    QString state;
+    const auto& frame = c_->frame();
+    if (frame && frame->node == sel.index && frame->subgraph == sel.subgraph) {
+        state = sel.inner < frame->cursor    ? tr("ran (in this call)")
+                : sel.inner == frame->cursor ? tr("current (next to run)")
+                                             : tr("not run yet (in this call)");
+        state += tr(" · call %1 of %2 of %3").arg(frame->iteration + 1).arg(frame->iterationsOfIt).arg(where);
+    } else if (frame && frame->node == sel.index && static_cast<size_t>(sel.subgraph) < frame->callsBefore.size()) {
+        const int64_t soFar = frame->callsBefore[static_cast<size_t>(sel.subgraph)];
+        state = soFar == 0 ? tr("not run yet: %1 has not been called where the run stands").arg(where)
+                           : tr("ran in %n call(s) of %1 so far", "", static_cast<int>(soFar)).arg(where);
+    } else if (infos[static_cast<size_t>(sel.index)].state == exec::NodeState::Done) {
+        state = tr("ran with its op, inside %1 (F11 at the op steps into its calls)").arg(where);
+    } else {
+        state = tr("not run yet (inside %1)").arg(where);
+    }
+    return tr("<table><tr><td>State</td><td><b>%1</b></td></tr></table>").arg(state);
+}
+
 void ExecInfoPanel::rebuild() {
     const ItemRef sel = c_->session()->selectionModel()->selection();
     const auto& infos = c_->nodeInfos();
+    if (sel.isSubgraphNode()) {
+        if (const QString html = subgraphNodeHtml(sel); !html.isEmpty()) {
+            text_->setHtml(html);
+            return;
+        }
+    }
     if (!sel.isNode() || sel.index < 0 || sel.index >= (int64_t)infos.size()) {
         text_->setHtml(tr("<i>Select a node to see its run state, time and output size.</i>"));
         return;
@@ -52,9 +88,16 @@ void ExecInfoPanel::rebuild() {
     const auto* doc = c_->session()->document();
     const bool inGraph = doc && sel.index < static_cast<int64_t>(doc->graph.nodes.size());
     const auto* subgraphs = inGraph ? &doc->graph.nodes[static_cast<size_t>(sel.index)].subgraphs : nullptr;
-    if (subgraphs && i.takenSubgraph >= 0 && i.takenSubgraph < static_cast<int32_t>(subgraphs->size()))
+    if (subgraphs && i.takenSubgraph >= 0 && i.takenSubgraph < static_cast<int32_t>(subgraphs->size())) {
         html += tr("<tr><td>Took</td><td><b>%1</b></td></tr>")
                     .arg(q((*subgraphs)[static_cast<size_t>(i.takenSubgraph)].name).toHtmlEscaped());
+        // torch.cond(pred, true_fn, false_fn): the first subgraph is the true branch.
+        const auto& node = doc->graph.nodes[static_cast<size_t>(sel.index)];
+        if (node.opType == "cond" && !node.inputs.empty())
+            html += tr("<tr><td>Predicate</td><td>%1 = <b>%2</b></td></tr>")
+                        .arg(q(node.inputs[0].name).toHtmlEscaped(),
+                             i.takenSubgraph == 0 ? QStringLiteral("True") : QStringLiteral("False"));
+    }
     if (i.iterations >= 0) html += tr("<tr><td>Ran its body</td><td><b>%n time(s)</b></td></tr>", "", i.iterations);
     html += QStringLiteral("</table>");
     if (!i.widened.empty())
