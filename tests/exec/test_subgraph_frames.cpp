@@ -141,7 +141,11 @@ private Q_SLOTS:
             if (calls[c].subgraph != p.subgraphNamed("body_graph")) continue;
             QCOMPARE(calls[c].iteration, int64_t(bodies));
             QVERIFY(d.selectCall(p.loop, c));
-            QCOMPARE(d.frame()->iteration, int64_t(bodies));
+            // The first choice enters the loop there; later ones are looked
+            // at while the frame stays where it entered.
+            const auto f = d.frame();
+            QCOMPARE(f->viewedCall ? f->viewedIteration : f->iteration, int64_t(bodies));
+            if (bodies > 0) QCOMPARE(f->iteration, int64_t(0));
             ++bodies;
             QVERIFY2(at::allclose(shownValue(d, acc), recurrence(x, bodies)),
                      qPrintable(QString("iteration %1").arg(bodies)));

@@ -230,14 +230,21 @@ private slots:
         // In the body's first call now: its node is there to run, in this call.
         QVERIFY2(ui_.execInfo->text().contains(QStringLiteral("call 1 of 5")), qPrintable(ui_.execInfo->text()));
 
-        // The iteration selector: the fifth iteration, every value of it shown.
+        // The iteration selector: the fifth iteration, every value of it
+        // shown; looking there is not moving the run, which stays in the
+        // body's first call, and says so.
         auto* selector = window_->findChild<IterationSelector*>();
         QVERIFY(selector);
         QCOMPARE(selector->iterations(), 5);
+        const int64_t standing = c->frame()->cursor;
         selector->choose(5);
         QVERIFY(irscope::test::waitIdle(*c));
-        QCOMPARE(c->frame()->iteration, int64_t(4));
+        QCOMPARE(c->frame()->iteration, int64_t(0));
+        QCOMPARE(c->frame()->cursor, standing);
+        QCOMPARE(c->frame()->viewedIteration, int64_t(4));
         QCOMPARE(selector->iteration(), 5);
+        QVERIFY2(window_->panelAs<CallStackPanel>(kCallStackPanel)->frames().join(" | ").contains("iteration 1 of 5"),
+                 qPrintable(window_->panelAs<CallStackPanel>(kCallStackPanel)->frames().join(" | ")));
         // Selecting the body's node shows its value of that iteration in the Tensor dock.
         s->selectionModel()->select(ItemRef::subgraphNode(loop, body, accAt, QString::fromStdString(acc)));
         QVERIFY(irscope::test::waitIdle(*c));

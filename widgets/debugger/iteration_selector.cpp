@@ -33,15 +33,20 @@ IterationSelector::IterationSelector(DebugController* c, QWidget* parent)
     rebuild();
 }
 
-int IterationSelector::iteration() const { return c_->frame() ? static_cast<int>(c_->frame()->iteration + 1) : 0; }
+int IterationSelector::iteration() const {
+    const auto& f = c_->frame();
+    if (!f) return 0;
+    return static_cast<int>((f->viewedCall ? f->viewedIteration : f->iteration) + 1);
+}
 int IterationSelector::iterations() const { return c_->frame() ? static_cast<int>(c_->frame()->iterationsOfIt) : 0; }
 
 void IterationSelector::choose(int iteration) {
     const auto& f = c_->frame();
     if (!f) return;
     const auto& calls = c_->frameCalls();
+    const int32_t subgraph = f->viewedCall ? f->viewedSubgraph : f->subgraph;
     for (size_t k = 0; k < calls.size(); ++k)
-        if (calls[k].subgraph == f->subgraph && calls[k].iteration == iteration - 1) {
+        if (calls[k].subgraph == subgraph && calls[k].iteration == iteration - 1) {
             c_->selectCall(f->node, static_cast<qint64>(k));
             return;
         }
@@ -57,10 +62,14 @@ void IterationSelector::rebuild() {
         f->subgraph < static_cast<int32_t>(doc->graph.nodes[f->node].subgraphs.size()))
         sub = q(doc->graph.nodes[f->node].subgraphs[f->subgraph].name);
     updating_ = true;
-    where_->setText(tr("%1, iteration").arg(sub));
+    where_->setText(f->viewedCall ? tr("%1, viewing iteration").arg(sub) : tr("%1, iteration").arg(sub));
     spin_->setRange(1, static_cast<int>(std::max<int64_t>(1, f->iterationsOfIt)));
-    spin_->setValue(static_cast<int>(f->iteration + 1));
-    count_->setText(tr("of %1").arg(f->iterationsOfIt));
+    spin_->setValue(iteration());
+    // Looking at another call is not moving the run: said beside it.
+    count_->setText(f->viewedCall ? tr("of %1 · the run stands in iteration %2 (F10 goes back there)")
+                                        .arg(f->iterationsOfIt)
+                                        .arg(f->iteration + 1)
+                                  : tr("of %1").arg(f->iterationsOfIt));
     updating_ = false;
 }
 

@@ -67,6 +67,7 @@ struct Frame {
         if (!rq.frame || !*rq.frame || it.region < 0 || it.kind != ItemKind::Op) return -1;
         const auto& fr = **rq.frame;
         if (fr.node != it.region) return -1;
+        if (fr.viewedCall && fr.viewedSubgraph == it.subgraph) return 0;  // a call looked at: all of it ran
         // Another subgraph of the op the debugger stands in, not called yet: not reached.
         if (fr.subgraph != it.subgraph)
             return it.subgraph >= 0 && static_cast<size_t>(it.subgraph) < fr.callsBefore.size() &&
@@ -326,6 +327,13 @@ SubgraphRun subgraphRun(const Frame& f, const PlacedItem& it) {
     SubgraphRun out;
     if (it.subgraph < 0) return out;  // a frame inside a subgraph: its indexes count there
     // The debugger stands in this subgraph: which call of it.
+    if (f.rq.frame && *f.rq.frame && (*f.rq.frame)->node == it.irIndex && (*f.rq.frame)->viewedCall &&
+        (*f.rq.frame)->viewedSubgraph == it.subgraph) {
+        const auto& fr = **f.rq.frame;
+        out.taken = true;
+        out.suffix = QStringLiteral("  viewing iteration %1 (the run is not here)").arg(fr.viewedIteration + 1);
+        return out;
+    }
     if (f.rq.frame && *f.rq.frame && (*f.rq.frame)->node == it.irIndex && (*f.rq.frame)->subgraph == it.subgraph) {
         const auto& fr = **f.rq.frame;
         out.taken = true;

@@ -177,8 +177,10 @@ public:
     RunStatus stepInto();
     // Leaves the frame: the op has run, the cursor is after it.
     RunStatus stepOut();
-    // The iteration selector: call `call` of the op's recorded calls, done
-    // (every value shown). False when there is no such call.
+    // The iteration selector: call `call` of the op's recorded calls, every
+    // value of it shown. Standing in that op it is looked at and the run
+    // stays where it stands (SubgraphFrame::viewedCall); else the frame
+    // enters it, done. False when there is no such call.
     bool selectCall(int64_t node, size_t call);
     std::vector<SubgraphCallInfo> subgraphCalls(int64_t node) const;
     // Breakpoints on nodes inside subgraphs: Continue and Run To stop there,

@@ -45,6 +45,8 @@ bool Debugger::selectCall(int64_t node, size_t call) {
     if (node < 0 || node >= nodeCount() || d_->graph.nodes[static_cast<size_t>(node)].subgraphs.empty()) return false;
     const auto calls = d_->session.subgraphCalls(node);
     if (call >= calls.size()) return false;
+    // Standing in this op: another call is looked at, the run stays where it stands.
+    if (const auto f = d_->frames.frame(); f && f->node == node) return d_->frames.view(d_->session, call);
     const auto& sub = d_->graph.nodes[static_cast<size_t>(node)].subgraphs[static_cast<size_t>(calls[call].subgraph)];
     return d_->frames.enter(d_->session, node, call, sub.graph ? static_cast<int64_t>(sub.graph->nodes.size()) : 0);
 }

@@ -52,6 +52,23 @@ bool SubgraphFrames::enter(const Session& session, int64_t node, size_t call, in
     return enterLocked(session, node, call, cursor);
 }
 
+bool SubgraphFrames::view(const Session& session, size_t call) {
+    std::lock_guard lock(m_);
+    if (!frame_) return false;
+    const auto calls = session.subgraphCalls(frame_->node);
+    if (call >= calls.size()) return false;
+    if (call == frame_->call) {
+        frame_->viewedCall.reset();
+        frame_->viewedSubgraph = -1;
+        frame_->viewedIteration = -1;
+        return true;
+    }
+    frame_->viewedCall = call;
+    frame_->viewedSubgraph = calls[call].subgraph;
+    frame_->viewedIteration = calls[call].iteration;
+    return true;
+}
+
 void SubgraphFrames::leave() {
     std::lock_guard lock(m_);
     frame_.reset();
@@ -60,6 +77,9 @@ void SubgraphFrames::leave() {
 bool SubgraphFrames::step(const Session& session) {
     std::lock_guard lock(m_);
     if (!frame_) return false;
+    frame_->viewedCall.reset();  // a step looks where the run stands again
+    frame_->viewedSubgraph = -1;
+    frame_->viewedIteration = -1;
     if (frame_->cursor < subgraphSize(frame_->node, frame_->subgraph)) {
         ++frame_->cursor;
         return true;
@@ -144,11 +164,13 @@ bool SubgraphFrames::value(const Session& session, const std::string& qualified,
     size_t call = SIZE_MAX, before = SIZE_MAX;
     {
         std::lock_guard lock(m_);
-        if (frame_ && frame_->node == r->node && frame_->subgraph == r->subgraph) {
+        if (frame_ && frame_->node == r->node && frame_->viewedCall && frame_->viewedSubgraph == r->subgraph) {
+            call = *frame_->viewedCall;  // a call looked at: every value of it
+        } else if (frame_ && frame_->node == r->node && frame_->subgraph == r->subgraph) {
             if (r->producer >= frame_->cursor) return false;  // not reached yet
             call = frame_->call;
         } else if (frame_ && frame_->node == r->node) {
-            before = frame_->call;  // another subgraph of the op: its calls so far only
+            before = frame_->viewedCall.value_or(frame_->call);  // another subgraph of the op: its calls so far only
         }
     }
     if (call == SIZE_MAX) {

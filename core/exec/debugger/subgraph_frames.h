@@ -45,6 +45,12 @@ struct SubgraphFrame {
     // so far where the debugger stands (a loop's body before its condition's
     // first call: none, so its nodes have no value yet).
     std::vector<int64_t> callsBefore;
+    // A call chosen to look at (the Iteration selector), not where the run
+    // stands: its values are shown whole; any step comes back to the
+    // frame's own call. Unset: looking where the run stands.
+    std::optional<size_t> viewedCall;
+    int32_t viewedSubgraph = -1;
+    int64_t viewedIteration = -1;
     bool operator==(const SubgraphFrame&) const = default;
 };
 
@@ -65,6 +71,10 @@ public:
     // nothing changes, when there is no such call.
     bool enter(const Session& session, int64_t node, size_t call, int64_t cursor = 0);
     void leave();
+    // Looks at recorded call `call` of the frame's op without moving the
+    // frame (its own call: back to looking where it stands). False when
+    // there is no frame or no such call.
+    bool view(const Session& session, size_t call);
     // One subgraph node on; past a call's last node the next call starts;
     // past the last call the frame is left (returns false).
     bool step(const Session& session);
