@@ -26,6 +26,7 @@
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QStandardPaths>
+#include <QStatusBar>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTemporaryDir>
@@ -453,6 +454,11 @@ private slots:
         QCOMPARE(session()->decorations()->nodeDecoration(0)->state, RunMark::Done);
         QVERIFY(!ctl()->nodeInfos()[mul].error.empty());
         QVERIFY(ui_.status->text().contains(QStringLiteral("failed")));
+        // Said once: the label holds the whole failure (its tooltip too),
+        // and the message area beside it does not repeat it.
+        if (ui_.status->toolTip() == ctl()->lastStatus() && !ui_.status->text().contains(QChar(0x2026)))
+            QVERIFY2(window_->statusBar()->currentMessage() != ctl()->lastStatus(),
+                     qPrintable(window_->statusBar()->currentMessage()));
         // What ran before stays inspectable.
         session()->selectionModel()->select(ItemRef::node(0), true);
         QTRY_VERIFY(ui_.tensors->follower()->summaryText().contains(QStringLiteral("[1, 4]")));

@@ -124,6 +124,13 @@ void showValuesStatus(const DebuggerUi& ui) {
 
 }  // namespace
 
+// The status label's width: what the bar has left beside the progress,
+// the bytes held and the zoom (a verdict cut at a fixed 460 px read
+// "within toleran…" on a wide window), never under 300 px.
+namespace {
+int statusWidth(const MainWindow& w) { return std::max(300, w.width() - 560); }
+}  // namespace
+
 // Status, progress and bytes held in the status bar.
 void installStatusBar(MainWindow& w, DebuggerUi& ui) {
     ui.status = new QLabel(&w);
@@ -176,17 +183,20 @@ void connectRunState(MainWindow& w, const DebuggerUi& ui) {
             QObject::tr("held: %1").arg(QString::fromStdString(exec::formatBytes(static_cast<size_t>(b)))));
     });
     QObject::connect(c, &DebugController::stopped, &w, [ui, &w](const QString& msg, bool failed) {
-        // Cut to the label's width with an ellipsis, so a cut message shows it
-        // is cut (it used to end mid-word); the whole of it is the tooltip.
+        // The verdict is said once, in the status label, as wide as the bar
+        // allows (statusWidth); only when even that cuts it (with an
+        // ellipsis; the whole of it is the tooltip) does the message area
+        // beside it show a failure whole.
+        ui.status->setMaximumWidth(statusWidth(w));
         const QString shown = ui.status->fontMetrics().elidedText(msg, Qt::ElideRight, ui.status->maximumWidth() - 8);
         ui.status->setText(failed ? QStringLiteral("<span style='color:#d0302a'>%1</span>").arg(shown.toHtmlEscaped())
                                   : shown);
         ui.status->setToolTip(msg);
-        if (failed)
+        if (failed && shown != msg)
             w.statusBar()->showMessage(msg, 15000);
         else if (w.statusBar()->currentMessage() == w.property("irscopeLastFailure").toString())
             w.statusBar()->clearMessage();  // the failure it showed is not the state any more
-        w.setProperty("irscopeLastFailure", failed ? msg : QString());
+        w.setProperty("irscopeLastFailure", failed && shown != msg ? msg : QString());
     });
     // An extract's paths and its rerun command are longer than the status
     // bar: the message bar above the graph shows them whole, selectable.
