@@ -289,6 +289,33 @@ def signature_names(ep):
     return inputs, outputs
 
 
+class Manifest:
+    """manifest.json of OUTDIR: cases written by another script stay; a case
+    written again replaces its entry."""
+
+    def __init__(self, outdir):
+        self.path = os.path.join(outdir, "manifest.json")
+        self.cases = json.load(open(self.path)) if os.path.exists(self.path) else []
+
+    def add(self, name, traits, inputs, outputs):
+        self.cases = [m for m in self.cases if m["name"] != name]
+        self.cases.append({"name": name, "traits": traits, "inputs": inputs, "outputs": outputs})
+
+    def save(self):
+        with open(self.path, "w") as f:
+            json.dump(self.cases, f, indent=2)
+            f.write("\n")
+
+
+def save_outputs_at_two_sizes(outdir, name, model, args, args_b, inputs, outputs):
+    """NAME.expected.pt (the module's outputs on the example), and at the
+    other size NAME.inputs_b.pt / NAME.expected_b.pt."""
+    with torch.no_grad():
+        torch.save(named(outputs, model(*args)), os.path.join(outdir, name + ".expected.pt"))
+        torch.save(named(inputs, args_b), os.path.join(outdir, name + ".inputs_b.pt"))
+        torch.save(named(outputs, model(*args_b)), os.path.join(outdir, name + ".expected_b.pt"))
+
+
 def named(names, values):
     if isinstance(values, torch.Tensor):
         values = (values,)

@@ -29,7 +29,7 @@ from torch import nn
 from torch.export import Dim
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from make_programs import named, seed, signature_names  # noqa: E402
+from make_programs import Manifest, named, save_outputs_at_two_sizes, seed, signature_names  # noqa: E402
 
 warnings.filterwarnings("ignore")
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -182,8 +182,7 @@ def main():
     outdir = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else HERE)
     os.makedirs(outdir, exist_ok=True)
     torch.set_num_threads(1)
-    manifest_path = os.path.join(outdir, "manifest.json")
-    manifest = json.load(open(manifest_path)) if os.path.exists(manifest_path) else []
+    manifest = Manifest(outdir)
     refused_path = os.path.join(outdir, "refused.json")
     refused_all = json.load(open(refused_path)) if os.path.exists(refused_path) else {}
     for name, traits, build in cases():
@@ -193,20 +192,14 @@ def main():
         ep = torch.export.export(model, args, dynamic_shapes=dynamic_shapes, strict=False)
         inputs, outputs = signature_names(ep)
         torch.export.save(ep, os.path.join(outdir, name + ".pt2"))
-        with torch.no_grad():
-            torch.save(named(outputs, model(*args)), os.path.join(outdir, name + ".expected.pt"))
-            torch.save(named(inputs, args_b), os.path.join(outdir, name + ".inputs_b.pt"))
-            torch.save(named(outputs, model(*args_b)), os.path.join(outdir, name + ".expected_b.pt"))
+        save_outputs_at_two_sizes(outdir, name, model, args, args_b, inputs, outputs)
         for why, (bad_args, says) in refused.items():
             file = f"{name}.refused_{why}.pt"
             torch.save(named(inputs, bad_args), os.path.join(outdir, file))
             refused_all[file] = says
-        manifest = [m for m in manifest if m["name"] != name]
-        manifest.append({"name": name, "traits": traits, "inputs": inputs, "outputs": outputs})
+        manifest.add(name, traits, inputs, outputs)
         print(f"written  {name}")
-    with open(manifest_path, "w") as f:
-        json.dump(manifest, f, indent=2)
-        f.write("\n")
+    manifest.save()
     with open(refused_path, "w") as f:
         json.dump(dict(sorted(refused_all.items())), f, indent=2)
         f.write("\n")

@@ -40,7 +40,7 @@ from torch import nn
 from torch.export import Dim
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from make_programs import named, seed, signature_names  # noqa: E402
+from make_programs import Manifest, save_outputs_at_two_sizes, seed, signature_names  # noqa: E402
 
 warnings.filterwarnings("ignore")
 from torchao.quantization import (  # noqa: E402
@@ -134,8 +134,7 @@ def main():
     outdir = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else HERE)
     os.makedirs(outdir, exist_ok=True)
     torch.set_num_threads(1)
-    manifest_path = os.path.join(outdir, "manifest.json")
-    manifest = json.load(open(manifest_path)) if os.path.exists(manifest_path) else []
+    manifest = Manifest(outdir)
     for name, traits, build in cases():
         seed(name)
         model, config, args, dynamic_shapes, args_b = build()
@@ -147,10 +146,7 @@ def main():
         torch.export.save(ep, os.path.join(outdir, name + ".pt2"))
         float_ep = torch.export.export(float_model, args, dynamic_shapes=dynamic_shapes, strict=False)
         torch.export.save(float_ep, os.path.join(outdir, name + ".float.pt2"))
-        with torch.no_grad():
-            torch.save(named(outputs, model(*args)), os.path.join(outdir, name + ".expected.pt"))
-            torch.save(named(inputs, args_b), os.path.join(outdir, name + ".inputs_b.pt"))
-            torch.save(named(outputs, model(*args_b)), os.path.join(outdir, name + ".expected_b.pt"))
+        save_outputs_at_two_sizes(outdir, name, model, args, args_b, inputs, outputs)
         torch.save(intermediates(ep, args), os.path.join(outdir, name + ".intermediates.pt"))
         torch.save(intermediates(ep, args_b), os.path.join(outdir, name + ".intermediates_b.pt"))
         dequantized, weights = {}, {}
@@ -164,12 +160,9 @@ def main():
         with open(os.path.join(outdir, name + ".weights.json"), "w") as f:
             json.dump(weights, f, indent=2)
             f.write("\n")
-        manifest = [m for m in manifest if m["name"] != name]
-        manifest.append({"name": name, "traits": traits, "inputs": inputs, "outputs": outputs})
+        manifest.add(name, traits, inputs, outputs)
         print(f"written  {name}")
-    with open(manifest_path, "w") as f:
-        json.dump(manifest, f, indent=2)
-        f.write("\n")
+    manifest.save()
 
 
 if __name__ == "__main__":
