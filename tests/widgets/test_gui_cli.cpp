@@ -57,6 +57,28 @@ private slots:
         QVERIFY(!QImage(out).isNull());
     }
 
+    // --run-to and --select take a position inside a subgraph's call: the
+    // run stops in that call just after the node, which is selected; a call
+    // the program did not make is said.
+    void positionsInsideCalls() {
+        const QString out = dir_.filePath(QStringLiteral("loop.png"));
+        const QString pt2 = kData + QStringLiteral("/nested/branch_in_loop.pt2");
+        QByteArray err;
+        QCOMPARE(run({pt2, QStringLiteral("--run-to"), QStringLiteral("while_loop/while_loop_body_graph_0#2/sum_1"),
+                      QStringLiteral("--select"), QStringLiteral("while_loop/while_loop_body_graph_0/sum_1"),
+                      QStringLiteral("--screenshot"), out},
+                     &err),
+                 0);
+        QVERIFY2(err.contains("while_loop_body_graph_0, iteration 2 of 3"), err.constData());
+        QVERIFY2(!err.contains("--select"), err.constData());
+        QVERIFY(!QImage(out).isNull());
+        QCOMPARE(run({pt2, QStringLiteral("--run-to"), QStringLiteral("while_loop/while_loop_body_graph_0#9/sum_1"),
+                      QStringLiteral("--screenshot"), out},
+                     &err),
+                 0);
+        QVERIFY2(err.contains("the program did not make that call"), err.constData());
+    }
+
     // A name the window's options do not know is refused, with the names they take.
     void unknownDockOverlayOrTabIsRefused() {
         const QString ir = kData + QStringLiteral("/ir/resnet_tiny.json");

@@ -1,5 +1,7 @@
 #include "widgets/debugger/debugger_script.h"
 
+#include "core/ir/execution_position.h"
+
 #include "widgets/debugger/remedy_text.h"
 
 #include <cstdio>
@@ -209,14 +211,45 @@ void runDebuggerScript(const QCommandLineParser& p, DebuggerUi& ui, const QStrin
             std::fprintf(stderr, "irscope: no state_dict loaded: %d parameter(s)/buffer(s) have no value\n", awaiting);
         if (!run && runTo.isEmpty()) return finish();
         if (!runTo.isEmpty()) {
+            // A node, or a position inside a subgraph's call
+            // (while_loop/while_loop_body_graph_0#2/add): through the op,
+            // then that call, standing just after the node.
             const auto* doc = c->session()->document();
-            int64_t node = -1;
-            for (size_t i = 0; doc && i < doc->graph.nodes.size(); ++i)
-                if (doc->graph.nodes[i].name == runTo.toStdString()) node = static_cast<int64_t>(i);
-            if (node < 0)
-                std::fprintf(stderr, "irscope: --run-to: no node named '%s'\n", qPrintable(runTo));
-            else
-                c->runToNode(node);
+            std::string why;
+            const auto position = ir::parsePosition(runTo.toStdString(), why);
+            const auto at = position && doc ? ir::resolvePosition(doc->graph, *position, why) : std::nullopt;
+            if (!at) {
+                std::fprintf(stderr, "irscope: --run-to: %s\n", why.c_str());
+            } else if (at->frames.size() > 1) {
+                std::fprintf(stderr,
+                             "irscope: --run-to %s: the window steps one level into control flow; irscope run "
+                             "--until reads deeper positions\n",
+                             qPrintable(runTo));
+            } else if (at->frames.empty()) {
+                c->runToNode(at->node);
+            } else {
+                const auto& f = at->frames.front();
+                c->runToNode(f.node);
+                c->whenIdle(c, [c, f, inner = at->node, runTo, finish] {
+                    const auto calls =
+                        c->debugger() ? c->debugger()->subgraphCalls(f.node) : std::vector<exec::SubgraphCallInfo>{};
+                    const int64_t wanted = f.call > 0 ? f.call - 1 : 0;
+                    bool made = false;
+                    for (size_t k = 0; k < calls.size() && !made; ++k)
+                        if (calls[k].subgraph == f.subgraph && calls[k].iteration == wanted) {
+                            c->selectCall(f.node, static_cast<qint64>(k), inner + 1);
+                            made = true;
+                        }
+                    if (!made)
+                        std::fprintf(stderr, "irscope: --run-to %s: the program did not make that call\n",
+                                     qPrintable(runTo));
+                    c->whenIdle(c, [c, finish] {
+                        std::fprintf(stderr, "irscope: %s\n", qPrintable(c->lastStatus()));
+                        finish();
+                    });
+                });
+                return;  // finished above, once the call is entered
+            }
         } else {
             c->continueRun();
         }

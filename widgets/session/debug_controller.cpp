@@ -581,12 +581,12 @@ void DebugController::toggleBreakpoint(qint64 node) {
     emit snapshotChanged();
     emit nodeStatesChanged();
 }
-void DebugController::selectCall(qint64 node, qint64 call) {
+void DebugController::selectCall(qint64 node, qint64 call, qint64 cursor) {
     if (!dbg_ || call < 0) return;
-    postRun([node, call](exec::Debugger& d) {
+    postRun([node, call, cursor](exec::Debugger& d) {
         exec::RunStatus st;
         st.reason = exec::StopReason::Stepped;
-        if (!d.selectCall(node, static_cast<size_t>(call))) {
+        if (!d.selectCall(node, static_cast<size_t>(call), cursor)) {
             st.message = "no such iteration";
             return st;
         }

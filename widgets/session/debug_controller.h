@@ -127,7 +127,8 @@ public slots:
     // op's recorded calls (the iteration selector chooses among them).
     const std::optional<exec::SubgraphFrame>& frame() const { return frame_; }
     const std::vector<exec::SubgraphCallInfo>& frameCalls() const { return frameCalls_; }
-    void selectCall(qint64 node, qint64 call);
+    // `cursor`: where a frame entered stands (default: the call done).
+    void selectCall(qint64 node, qint64 call, qint64 cursor = INT64_MAX);
     // Breakpoints on nodes inside subgraphs (F9 on one).
     void toggleSubgraphBreakpoint(qint64 node, int subgraph, qint64 inner);
     const std::vector<exec::SubgraphBreakpoint>& subgraphBreakpoints() const { return subgraphBreakpoints_; }

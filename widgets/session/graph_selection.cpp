@@ -1,5 +1,7 @@
 #include "widgets/session/graph_selection.h"
 
+#include "core/ir/execution_position.h"
+
 #include <algorithm>
 
 #include "widgets/session/graph_decorations.h"
@@ -91,6 +93,21 @@ void GraphSelection::select(const ItemRef& ref, bool focus) {
 bool GraphSelection::selectNodeByName(const QString& name, bool focus) {
     if (!s_.document()) return false;
     const std::string n = name.toStdString();
+    // A position inside subgraphs (cond/true_graph_0/mul): the node in its
+    // subgraph; deeper than one level, the outermost op that holds it.
+    if (name.contains(QLatin1Char('/'))) {
+        std::string why;
+        const auto p = ir::parsePosition(n, why);
+        const auto at = p ? ir::resolvePosition(s_.document()->graph, *p, why) : std::nullopt;
+        if (!at) return false;
+        if (at->frames.size() == 1)
+            select(ItemRef::subgraphNode(at->frames[0].node, at->frames[0].subgraph, at->node,
+                                         QString::fromStdString(p->node)),
+                   focus);
+        else
+            select(ItemRef::node(at->frames.empty() ? at->node : at->frames[0].node), focus);
+        return true;
+    }
     if (auto i = s_.document()->index->nodeIndex(n)) {
         select(ItemRef::node(*i, name), focus);
         return true;

@@ -31,6 +31,8 @@ public:
     // focus: ask views to bring it into view (search, clicks in panels).
     void select(const ItemRef& ref, bool focus = false);
     void clearSelection() { select({}); }
+    // A node, input or weight by name, or a node inside subgraphs by its
+    // position (ir/execution_position.h).
     bool selectNodeByName(const QString& name, bool focus = true);
     int64_t runCursor() const { return runCursor_; }
     void setRunCursor(int64_t node);

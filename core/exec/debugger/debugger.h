@@ -181,7 +181,9 @@ public:
     // value of it shown. Standing in that op it is looked at and the run
     // stays where it stands (SubgraphFrame::viewedCall); else the frame
     // enters it, done. False when there is no such call.
-    bool selectCall(int64_t node, size_t call);
+    // `cursor`: where the frame stands in a call it enters (its node count,
+    // the default: the call done; inner + 1: just after node `inner`).
+    bool selectCall(int64_t node, size_t call, int64_t cursor = INT64_MAX);
     std::vector<SubgraphCallInfo> subgraphCalls(int64_t node) const;
     // Breakpoints on nodes inside subgraphs: Continue and Run To stop there,
     // in the first call that reaches the node, after the op has run.

@@ -3,6 +3,8 @@
 // are found after the op ran, in the first call that reaches them.
 #include "core/exec/debugger/debugger_impl.h"
 
+#include <algorithm>
+
 namespace irscope::exec {
 
 std::optional<SubgraphFrame> Debugger::frame() const { return d_->frames.frame(); }
@@ -41,14 +43,15 @@ RunStatus Debugger::stepOut() {
     return st;
 }
 
-bool Debugger::selectCall(int64_t node, size_t call) {
+bool Debugger::selectCall(int64_t node, size_t call, int64_t cursor) {
     if (node < 0 || node >= nodeCount() || d_->graph.nodes[static_cast<size_t>(node)].subgraphs.empty()) return false;
     const auto calls = d_->session.subgraphCalls(node);
     if (call >= calls.size()) return false;
     // Standing in this op: another call is looked at, the run stays where it stands.
     if (const auto f = d_->frames.frame(); f && f->node == node) return d_->frames.view(d_->session, call);
     const auto& sub = d_->graph.nodes[static_cast<size_t>(node)].subgraphs[static_cast<size_t>(calls[call].subgraph)];
-    return d_->frames.enter(d_->session, node, call, sub.graph ? static_cast<int64_t>(sub.graph->nodes.size()) : 0);
+    const int64_t size = sub.graph ? static_cast<int64_t>(sub.graph->nodes.size()) : 0;
+    return d_->frames.enter(d_->session, node, call, std::min(cursor, size));
 }
 
 std::vector<SubgraphCallInfo> Debugger::subgraphCalls(int64_t node) const { return d_->session.subgraphCalls(node); }
