@@ -65,6 +65,9 @@ private slots:
         ui_.continueAction->trigger();
         QVERIFY(irscope::test::waitIdle(*c));
         QVERIFY(!c->lastRunFailed());
+        // The verdict is the quantization's cost, not an output that "differs".
+        QVERIFY2(c->verdict().contains(QLatin1String("SQNR")) && !c->verdict().contains(QLatin1String("differs")),
+                 qPrintable(c->verdict()));
 
         // Each paired tensor measured against the float program's: 10 of them, none exact.
         const auto& rows = c->checks()->errorRows();

@@ -133,6 +133,12 @@ void runDebuggerScript(const QCommandLineParser& p, DebuggerUi& ui, const QStrin
         if (p.isSet(QStringLiteral("reference-weights")))
             choice.weightsPath = QFileInfo(opt("reference-weights")).absoluteFilePath().toStdString();
         c->checks()->setReferenceChoice(choice);
+        // A quantized program against its float one: the Quantization dock
+        // is where that answer is (unless --show-dock chose another).
+        if (opt("show-dock").isEmpty())
+            if (auto* quantization =
+                    ui.weightsDock->window()->findChild<QDockWidget*>(QLatin1String(kQuantizationPanel.key)))
+                quantization->raise();
     } else if (p.isSet(QStringLiteral("reference-weights")) || p.isSet(QStringLiteral("reference-dtype"))) {
         exec::ReferenceChoice choice;
         if (p.isSet(QStringLiteral("reference-weights"))) {

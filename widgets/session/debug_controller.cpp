@@ -387,9 +387,11 @@ void DebugController::postRun(std::function<exec::RunStatus(exec::Debugger&)> ru
             // A finished run measured against expected outputs or a reference says how it went.
             verdict_.clear();
             if (atEnd && dbg_)
-                verdict_ = QString::fromStdString((checks_->errorMode() == exec::ErrorMode::Local
-                                                       ? exec::describeLocalVerdict(checks_->errorRows())
-                                                       : exec::describeVerdict(dbg_->graph(), checks_->errorRows())));
+                verdict_ = QString::fromStdString(
+                    checks_->errorMode() == exec::ErrorMode::Local ? exec::describeLocalVerdict(checks_->errorRows())
+                    : checks_->referenceChoice().kind == exec::ReferenceChoice::Kind::Program
+                        ? exec::describeQuantizedVerdict(dbg_->graph(), checks_->errorRows())
+                        : exec::describeVerdict(dbg_->graph(), checks_->errorRows()));
             // Against a second run (another dtype, other weights) with expected
             // outputs loaded: whether the run is right is the expected outputs'
             // word, as in `irscope run`; the second run says how far it moves.

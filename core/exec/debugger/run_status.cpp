@@ -3,6 +3,7 @@
 #include "core/exec/values/value_text.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <unordered_set>
 
@@ -57,6 +58,21 @@ RunStatus describeStop(const ir::Graph& graph, const RunResult& r, int64_t curso
         break;
     }
     return s;
+}
+
+std::string describeQuantizedVerdict(const ir::Graph& graph, const std::vector<OutputError>& rows) {
+    std::unordered_set<std::string> outputs;
+    for (const auto& o : graph.graphOutputs) outputs.insert(o.name);
+    for (const auto& r : rows) {
+        if (!outputs.count(r.output)) continue;
+        char db[32];
+        std::snprintf(db, sizeof db, "%.1f dB", r.metrics.sqnrDb);
+        return "against the float program: output '" + r.output + "' at " +
+               (std::isinf(r.metrics.sqnrDb) ? std::string("inf dB (exact)") : std::string(db)) +
+               " SQNR (max abs diff " + shortNumber(r.metrics.maxAbs) +
+               "): the quantization's error, measured (the Quantization dock says where it comes from)";
+    }
+    return {};
 }
 
 std::string describeVerdict(const ir::Graph& graph, const std::vector<OutputError>& rows) {

@@ -31,5 +31,9 @@ RunStatus describeStop(const ir::Graph& graph, const RunResult& result, int64_t 
 // at node 'mul_4'". Empty when no graph output was measured (no expected
 // outputs, no reference).
 std::string describeVerdict(const ir::Graph& graph, const std::vector<OutputError>& rows);
+// Against the float program a quantized one was made from (a Program
+// reference): the difference is what quantization costs, said as the first
+// output's SQNR, never as an output that "differs".
+std::string describeQuantizedVerdict(const ir::Graph& graph, const std::vector<OutputError>& rows);
 
 }  // namespace irscope::exec
