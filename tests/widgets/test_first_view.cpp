@@ -102,8 +102,15 @@ private slots:
         }
         checkReadableFromTheTop("first view");
         window_->graphView()->setZoom(0.1);
-        window_->findChild<QAction*>(QStringLiteral("fitAction"))->trigger();  // Ctrl+0
+        window_->findChild<QAction*>(QStringLiteral("readableViewAction"))->trigger();  // Ctrl+0
         checkReadableFromTheTop("Ctrl+0");
+        // View > Fit to Window: the whole drawing, however small that makes it.
+        window_->findChild<QAction*>(QStringLiteral("fitAction"))->trigger();
+        const auto& whole = window_->session()->layout()->result.bounds;
+        QVERIFY(window_->graphView()
+                    ->visibleSceneRect()
+                    .adjusted(-1, -1, 1, 1)
+                    .contains(QRectF(whole.x, whole.y, whole.width, whole.height)));
     }
 
     // Ten nodes: the whole graph, at most actual size.
@@ -123,7 +130,7 @@ private slots:
         window_->session()->setGroupByModule(false);
         QVERIFY(relaid.wait(30000));
         window_->graphView()->setZoom(1.0);
-        window_->findChild<QAction*>(QStringLiteral("fitAction"))->trigger();
+        window_->findChild<QAction*>(QStringLiteral("readableViewAction"))->trigger();
         QVERIFY(window_->graphView()->fitZoom() < GraphView::kReadableZoom);  // it is tall
         checkReadableFromTheTop("Ctrl+0 flat");
         window_->session()->setGroupByModule(true);

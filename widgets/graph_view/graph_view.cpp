@@ -162,7 +162,17 @@ void GraphView::zoomIn() { setZoom(zoom_ * 1.25); }
 void GraphView::zoomOut() { setZoom(zoom_ / 1.25); }
 void GraphView::actualSize() { setZoom(1); }
 
-void GraphView::fitToWindow() { showReadableFromTheTop(); }
+// The whole drawing in the window, whatever the zoom it takes (the first
+// view of a large graph instead starts readable from the top).
+void GraphView::fitToWindow() {
+    zoom_ = std::clamp(std::min(fitZoom(), 1.0), 1e-6, kMaxZoom);
+    updateScrollBars();
+    horizontalScrollBar()->setValue(0);
+    verticalScrollBar()->setValue(0);
+    viewport()->update();
+    minimap_->update();
+    emit zoomChanged(zoom_);
+}
 
 // The whole graph when it fits at a readable zoom. Else its width, never
 // below readable, from the top (the graph's inputs): a tall graph is read

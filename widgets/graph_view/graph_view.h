@@ -60,9 +60,12 @@ public slots:
     void setZoom(double zoom);
     void zoomIn();
     void zoomOut();
-    // Ctrl+0 and the first view: the whole graph when it fits at a readable
-    // zoom, else its width from the top, scrolled (showReadableFromTheTop).
+    // View > Fit to Window: the whole graph in the window, at whatever zoom
+    // that takes.
     void fitToWindow();
+    // Ctrl+0 and the first view: the whole graph when it fits at a readable
+    // zoom, else its width from the top, scrolled.
+    void showReadableFromTheTop();
     void actualSize();
     void centerOnScene(const QPointF& scenePos);
     void centerOn(const ItemRef& ref, bool zoomToRead = false);
@@ -90,7 +93,6 @@ protected:
     void changeEvent(QEvent*) override;
 
 private:
-    void showReadableFromTheTop();
     void onGraphLoaded();
     void onLayoutChanged();
     void updateScrollBars();

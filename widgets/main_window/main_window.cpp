@@ -359,12 +359,17 @@ void MainWindow::buildViewMenu() {
     zin->setShortcuts({QKeySequence::ZoomIn, QKeySequence(Qt::CTRL | Qt::Key_Equal)});
     auto* zout = viewMenu->addAction(tr("Zoom &Out"), view_, &GraphView::zoomOut);
     zout->setShortcut(QKeySequence::ZoomOut);
+    // Ctrl+0: readable from the top (a tall graph scrolls); Fit to Window:
+    // the whole drawing, at whatever zoom it takes.
+    auto* readable = viewMenu->addAction(tr("&Readable View"), view_, &GraphView::showReadableFromTheTop);
+    readable->setObjectName(QStringLiteral("readableViewAction"));
+    readable->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_0));
     auto* fit = viewMenu->addAction(tr("&Fit to Window"), view_, &GraphView::fitToWindow);
     fit->setObjectName(QStringLiteral("fitAction"));
-    fit->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_0));
+    fit->setShortcut(QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_0));
     auto* actual = viewMenu->addAction(tr("&Actual Size"), view_, &GraphView::actualSize);
     actual->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_0));  // Ctrl+1..9: recent files
-    documentActions_ << zin << zout << fit << actual;
+    documentActions_ << zin << zout << readable << fit << actual;
     viewMenu->addSeparator();
     minimapAction_ = viewMenu->addAction(tr("&Minimap"));
     minimapAction_->setCheckable(true);
