@@ -1,5 +1,5 @@
 // The values of subgraph calls at any depth, by execution position, against
-// PyTorch's (tests/data/nested/, make_nested_programs.py: each subgraph's
+// PyTorch's, within assert_close's tolerance (tests/data/nested/, make_nested_programs.py: each subgraph's
 // GraphModule run by an fx.Interpreter inside PyTorch's own higher-order op,
 // every value recorded under the same positions). Also: a run that frees its
 // values still records what every call did (branches, body calls) at every
@@ -68,11 +68,12 @@ private Q_SLOTS:
             QVERIFY2(v, e.name.c_str());
             QCOMPARE(v->sizes().vec(), e.tensor.sizes().vec());
             QCOMPARE(v->scalar_type(), e.tensor.scalar_type());
-            // PyTorch's own numbers bit for bit on its libtorch; within
-            // assert_close's float32 defaults on another.
-            const bool same = IRSCOPE_LIBTORCH_MAJOR >= 2
-                                  ? at::equal(*v, e.tensor)
-                                  : at::allclose(v->to(at::kDouble), e.tensor.to(at::kDouble), 1.3e-6, 1e-5);
+            // Within assert_close's float32 defaults: the values were
+            // recorded by PyTorch on the machine that made the fixture, and
+            // CPU kernels differ in the last bit from one processor to
+            // another (cli.pt2_programs compares bit for bit with PyTorch
+            // run on the checking machine).
+            const bool same = at::allclose(v->to(at::kDouble), e.tensor.to(at::kDouble), 1.3e-6, 1e-5);
             QVERIFY2(same, e.name.c_str());
             ++compared;
         }

@@ -137,7 +137,7 @@ Executor::Executor(const ir::Graph& graph)
 void Executor::setWeights(const io::TensorMap& m) {
     // A tensor-subclass weight is stored as its parts; its value is rebuilt
     // for the nodes and the user that read it whole (subclass_values.h).
-    weights_ = m.subclasses().empty() ? m : withSubclassValues(m);
+    weights_ = lacksSubclassValues(m) ? withSubclassValues(m) : m;
     rebuildRegistry();
 }
 void Executor::setConstants(const io::TensorMap& m) {

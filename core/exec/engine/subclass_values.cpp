@@ -1,6 +1,8 @@
 // Rebuilds tensor-subclass weights from their parts (subclass_values.h).
 #include "core/exec/engine/subclass_values.h"
 
+#include <algorithm>
+
 #include <ATen/ATen.h>
 
 #include "core/exec/compat/compat_ops.h"
@@ -49,10 +51,23 @@ at::Tensor subclassValue(const io::TensorMap& parts, const io::SubclassTensor& s
     }
 }
 
+namespace {
+bool saidWhyNot(const io::TensorMap& weights, const std::string& name) {
+    return std::any_of(weights.skipped().begin(), weights.skipped().end(),
+                       [&](const io::SkippedTensor& s) { return s.name == name; });
+}
+}  // namespace
+
+bool lacksSubclassValues(const io::TensorMap& weights) {
+    return std::any_of(weights.subclasses().begin(), weights.subclasses().end(), [&](const io::SubclassTensor& s) {
+        return !weights.contains(s.name) && !saidWhyNot(weights, s.name);
+    });
+}
+
 io::TensorMap withSubclassValues(const io::TensorMap& weights) {
     io::TensorMap out = weights;
     for (const auto& subclass : weights.subclasses()) {
-        if (weights.contains(subclass.name)) continue;  // rebuilt before
+        if (weights.contains(subclass.name) || saidWhyNot(weights, subclass.name)) continue;  // done before
         std::string why;
         if (at::Tensor value = subclassValue(weights, subclass, why); value.defined())
             out.insert(subclass.name, std::move(value), subclass.source);

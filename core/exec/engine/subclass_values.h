@@ -22,5 +22,9 @@ at::Tensor subclassValue(const io::TensorMap& parts, const io::SubclassTensor& s
 // `weights` with every subclass's value added under its name; one that
 // cannot be rebuilt is listed as skipped, with why (its parts stay usable).
 io::TensorMap withSubclassValues(const io::TensorMap& weights);
+// Whether `weights` holds a subclass whose value is neither there nor
+// skipped: ValueSources rebuilds them once, and whoever binds the map after
+// it (the executor) then has nothing to copy or compute.
+bool lacksSubclassValues(const io::TensorMap& weights);
 
 }  // namespace irscope::exec

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <set>
 
 #include <ATen/ATen.h>
@@ -185,7 +186,10 @@ QuantizationComparison compareQuantized(const ir::Graph& q, const io::TensorMap&
     }
     out.outputSqnrDb = outputSqnr(qRun, fRun);
 
-    const io::TensorMap rebuilt = qWeights.subclasses().empty() ? io::TensorMap() : withSubclassValues(qWeights);
+    // Tensor-subclass weights as their value (a copy of the map only when one lacks it).
+    std::optional<io::TensorMap> withValues;
+    if (lacksSubclassValues(qWeights)) withValues = withSubclassValues(qWeights);
+    const io::TensorMap& rebuilt = withValues ? *withValues : qWeights;
     for (const auto& w : out.pairing.weights) {
         const at::Tensor* readBack = nullptr;
         if (w.dequantize >= 0) {

@@ -16,7 +16,7 @@ ValueSources::ValueSources(const ir::Graph& graph) : graph_(graph) {
 void ValueSources::setFile(ValueFile kind, io::TensorMap tensors, const std::string& path) {
     // A tensor-subclass weight is stored as its parts: its value, rebuilt,
     // is what the tables, the binding and the run see (subclass_values.h).
-    files_[kind] = tensors.subclasses().empty() ? std::move(tensors) : withSubclassValues(tensors);
+    files_[kind] = lacksSubclassValues(tensors) ? withSubclassValues(tensors) : std::move(tensors);
     paths_[kind] = path;
     if (kind == ValueFile::Weights) recast();
     std::erase(loadOrder_, kind);
