@@ -127,8 +127,9 @@ public:
     const std::vector<SubgraphCall>* subgraphCalls(int64_t node) const;
     int64_t unrecordedCalls(int64_t node) const;
     const std::map<int64_t, std::vector<SubgraphCall>>& allSubgraphCalls() const { return calls_; }
-    // Keep the values of subgraph calls whatever the retention (a run that
-    // dumps or stops inside a body); unset: only under KeepAll.
+    // Keep the values of subgraph calls whatever this executor's retention
+    // (a subgraph's executor records as the one that owns it); unset: only
+    // under KeepAll (`run --dump` and `--until` run KeepAll).
     void setRecordCallValues(std::optional<bool> on) { recordCallValues_ = on; }
     bool recordsCallValues() const { return recordCallValues_.value_or(policy_ == RetentionPolicy::KeepAll); }
 

@@ -1,7 +1,6 @@
 // Reads a tensor subclass's pickled state into a TensorSubclass (see the header).
 #include "core/io/catalog/tensor_subclass.h"
 
-#include <algorithm>
 #include <sstream>
 
 namespace irscope::io {
@@ -59,10 +58,6 @@ void printValue(const PickleArena& arena, const PickleValue& v, std::string& out
 std::string TensorSubclass::shortType() const {
     const auto dot = type.rfind('.');
     return dot == std::string::npos ? type : type.substr(dot + 1);
-}
-
-bool TensorSubclass::hasPart(const std::string& attribute) const {
-    return std::find(parts.begin(), parts.end(), attribute) != parts.end();
 }
 
 std::string TensorSubclass::summary() const {

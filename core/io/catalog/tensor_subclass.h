@@ -25,7 +25,6 @@ struct TensorSubclass {
 
     // "Int8Tensor": the type without its module.
     std::string shortType() const;
-    bool hasPart(const std::string& attribute) const;
     // "torchao Int8Tensor of qdata, scale, zero_point; block_size [1, 16]"
     std::string summary() const;
 };
