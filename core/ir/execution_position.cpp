@@ -21,6 +21,19 @@ std::string ExecutionPosition::text() const {
     return out;
 }
 
+namespace {
+// Built by appending: GCC 12 at -O2 warns (-Wrestrict, a false positive) on
+// `"'" + std::string(...)`, and CI builds with -Werror.
+std::string quoted(std::string_view text) {
+    std::string out;
+    out.reserve(text.size() + 2);
+    out += '\'';
+    out += text;
+    out += '\'';
+    return out;
+}
+}  // namespace
+
 std::optional<ExecutionPosition> parsePosition(std::string_view text, std::string& why) {
     std::vector<std::string_view> parts;
     for (size_t start = 0;;) {
@@ -31,12 +44,11 @@ std::optional<ExecutionPosition> parsePosition(std::string_view text, std::strin
     }
     for (const auto& p : parts)
         if (p.empty()) {
-            why = "'" + std::string(text) + "' has an empty step (a position reads op/subgraph/.../node)";
+            why = quoted(text) + " has an empty step (a position reads op/subgraph/.../node)";
             return std::nullopt;
         }
     if (parts.size() % 2 == 0) {
-        why =
-            "'" + std::string(text) + "' ends in a subgraph, not a node (a position reads op/subgraph[#call]/.../node)";
+        why = quoted(text) + " ends in a subgraph, not a node (a position reads op/subgraph[#call]/.../node)";
         return std::nullopt;
     }
     ExecutionPosition p;
@@ -49,8 +61,7 @@ std::optional<ExecutionPosition> parsePosition(std::string_view text, std::strin
             int64_t call = 0;
             const auto [end, ec] = std::from_chars(number.data(), number.data() + number.size(), call);
             if (ec != std::errc() || end != number.data() + number.size() || call < 1) {
-                why = "'" + std::string(sub) + "' in '" + std::string(text) +
-                      "': the call after '#' is a number from 1 (the first call)";
+                why = quoted(sub) + " in " + quoted(text) + ": the call after '#' is a number from 1 (the first call)";
                 return std::nullopt;
             }
             step.call = call;
