@@ -59,12 +59,12 @@ private Q_SLOTS:
         const auto want = nlohmann::json::parse(f);
         ir::Graph a = ir::loadGraphFile(diffFixture("diffnet_attr.json"));
         Debugger dbg(a, RetentionPolicy::KeepAll);
-        dbg.loadWeights(diffFixture("diffnet_attr.weights.pt"));
-        dbg.loadInputs(diffFixture("diffnet.inputs.pt"));
-        dbg.loadRenamedReference(diffFixture("diffnet.intermediates.pt"), namesBToA(a, "diffnet.json"));
-        QVERIFY(dbg.checking());
+        dbg.values().loadWeights(diffFixture("diffnet_attr.weights.pt"));
+        dbg.values().loadInputs(diffFixture("diffnet.inputs.pt"));
+        dbg.values().loadRenamedReference(diffFixture("diffnet.intermediates.pt"), namesBToA(a, "diffnet.json"));
+        QVERIFY(dbg.checks().checking());
         QCOMPARE(dbg.runToEnd().reason, StopReason::Finished);
-        auto rows = dbg.errorRows();
+        auto rows = dbg.checks().errorRows();
         // Cumulative: the first linear matches (PyTorch wrote 0 on the machine that made the
         // fixture; this CPU's BLAS may round a matmul an ulp apart, 6e-8 here), leaky_relu and
         // what follows differ by far more.
@@ -74,9 +74,9 @@ private Q_SLOTS:
         QVERIFY(std::fabs(row(rows, "leaky_relu")->metrics.maxAbs - want["leaky_relu_max_abs"].get<double>()) < 1e-6);
         QVERIFY(std::fabs(row(rows, "linear_2")->metrics.maxAbs - want["linear_2_max_abs"].get<double>()) < 1e-6);
         // Local: each node on B's inputs, so only the changed node differs.
-        dbg.setErrorMode(ErrorMode::Local);
+        dbg.checks().setErrorMode(ErrorMode::Local);
         QCOMPARE(dbg.runToEnd().reason, StopReason::Finished);
-        rows = dbg.errorRows();
+        rows = dbg.checks().errorRows();
         std::set<std::string> failing;
         for (const auto& r : rows)
             if (r.failing) failing.insert(r.nodeName);
@@ -88,7 +88,7 @@ private Q_SLOTS:
         Debugger dbg(a, RetentionPolicy::KeepAll);
         bool threw = false;
         try {
-            dbg.loadRenamedReference(diffFixture("diffnet.intermediates.pt"), {{"no_such_tensor", "linear"}});
+            dbg.values().loadRenamedReference(diffFixture("diffnet.intermediates.pt"), {{"no_such_tensor", "linear"}});
         } catch (const std::exception& e) {
             threw = true;
             QVERIFY2(std::string(e.what()).find("diffnet.intermediates.pt") != std::string::npos, e.what());

@@ -75,9 +75,9 @@ private Q_SLOTS:
     void overrideAndContinue() {
         const ir::Graph g = ir::loadGraphFile(irPath("simple_mlp.json"));
         Debugger dbg(g);
-        dbg.loadWeights(irPath("simple_mlp.weights.pt"));
-        dbg.loadInputs(irPath("simple_mlp.inputs.pt"));
-        QVERIFY(dbg.missing().empty());
+        dbg.values().loadWeights(irPath("simple_mlp.weights.pt"));
+        dbg.values().loadInputs(irPath("simple_mlp.inputs.pt"));
+        QVERIFY(dbg.values().missing().empty());
         QVERIFY(!dbg.runToEnd().failed);
         at::Tensor linear0, out0;
         QVERIFY(dbg.session().value("linear", linear0) && dbg.session().value("linear_1", out0));
@@ -92,7 +92,7 @@ private Q_SLOTS:
         file.insert("relu", v);
         const std::string path = tmpPath("override.pt");
         io::writeTensorFile(file, path);
-        const RunStatus st = dbg.overrideFromFile("relu", path);
+        const RunStatus st = dbg.overrides().overrideFromFile("relu", path);
         QVERIFY2(!st.failed, st.message.c_str());
         QVERIFY2(st.message.find("overridden from") != std::string::npos, st.message.c_str());
         QCOMPARE(dbg.cursor(), nodeIndex(g, "relu") + 1);  // back where it was
@@ -107,21 +107,22 @@ private Q_SLOTS:
         const at::Tensor want = at::linear(v, *w.find("linear_1.weight"), *w.find("linear_1.bias"));
         QVERIFY(at::equal(out, want));
         QVERIFY(!at::equal(out, out0));
-        QCOMPARE(dbg.overriddenTensors(), std::vector<std::string>{"relu"});
+        QCOMPARE(dbg.overrides().overriddenTensors(), std::vector<std::string>{"relu"});
         // A later run keeps it.
         dbg.reset();
         QVERIFY(!dbg.runToEnd().failed);
         QVERIFY(dbg.session().value("linear_1", out) && at::equal(out, want));
         // Typed, of the wrong shape: refused, nothing changes.
-        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, dbg.overrideFromText("relu", "[1, 2, 3]"));
-        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, dbg.overrideFromText("x", "[[1]]"));  // a graph input
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, dbg.overrides().overrideFromText("relu", "[1, 2, 3]"));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
+                                 dbg.overrides().overrideFromText("x", "[[1]]"));  // a graph input
         // Typed, right: the node after sees it.
-        QVERIFY(!dbg.overrideFromText("relu", "[[0, 0, 0, 0, 0, 0, 0, 0]]").failed);
+        QVERIFY(!dbg.overrides().overrideFromText("relu", "[[0, 0, 0, 0, 0, 0, 0, 0]]").failed);
         QVERIFY(dbg.session().value("linear_1", out));
         QVERIFY(at::equal(out, w.find("linear_1.bias")->reshape({1, 2})));
         // Cleared: the node's own result again.
-        QVERIFY(!dbg.clearOverride("relu").failed);
-        QVERIFY(dbg.overriddenTensors().empty());
+        QVERIFY(!dbg.overrides().clearOverride("relu").failed);
+        QVERIFY(dbg.overrides().overriddenTensors().empty());
         QVERIFY(dbg.session().value("linear_1", out) && at::equal(out, out0));
         std::remove(path.c_str());
     }
@@ -163,10 +164,10 @@ private Q_SLOTS:
     void metaMaskedLinearNeedsTypedConstant() {
         ir::Graph g = ir::loadGraphFile(irPath("masked_linear.meta.json"));
         Debugger dbg(g);
-        dbg.loadWeights(irPath("masked_linear.weights.pt"));
-        dbg.loadInputs(irPath("masked_linear.inputs.pt"));
-        dbg.loadExpected(irPath("masked_linear.expected.pt"));
-        auto rows = dbg.weightRows();
+        dbg.values().loadWeights(irPath("masked_linear.weights.pt"));
+        dbg.values().loadInputs(irPath("masked_linear.inputs.pt"));
+        dbg.values().loadExpected(irPath("masked_linear.expected.pt"));
+        auto rows = dbg.values().weightRows();
         const WeightRow* w = rowOf(rows, "linear.weight");
         QVERIFY(w);
         QCOMPARE(w->status, WeightStatus::Loaded);
@@ -186,7 +187,7 @@ private Q_SLOTS:
         QVERIFY(mask->constantLike);
         QVERIFY(mask->used);
 
-        auto missing = dbg.missing();
+        auto missing = dbg.values().missing();
         QCOMPARE(missing.size(), size_t(1));
         QCOMPARE(missing[0].value.name, std::string("c_mask"));
         QCOMPARE(missing[0].remedy, Remedy::EnterConstant);  // worded "... in the Constants dock" by the GUI
@@ -194,23 +195,23 @@ private Q_SLOTS:
         QVERIFY(dbg.nodeInfo(mul).needsMissing);
         QVERIFY(!dbg.nodeInfo(0).needsMissing);
 
-        QCOMPARE(dbg.enterConstant("c_mask", "[1, 0, 1, 0]", "float32"), std::string());
-        QVERIFY(dbg.missing().empty());
-        QCOMPARE(rowOf(dbg.weightRows(), "mask")->status, WeightStatus::Entered);
+        QCOMPARE(dbg.values().enterConstant("c_mask", "[1, 0, 1, 0]", "float32"), std::string());
+        QVERIFY(dbg.values().missing().empty());
+        QCOMPARE(rowOf(dbg.values().weightRows(), "mask")->status, WeightStatus::Entered);
         QVERIFY(!dbg.nodeInfo(mul).needsMissing);
         RunStatus s = dbg.runToEnd();
         QCOMPARE(s.reason, StopReason::Finished);
-        QVERIFY(dbg.compare("mul").matched);
-        QVERIFY(!dbg.firstDivergence().found);
+        QVERIFY(dbg.tensors().compare("mul").matched);
+        QVERIFY(!dbg.checks().firstDivergence().found);
 
         // A wrong shape is accepted with a warning; clearing brings "missing" back.
-        QVERIFY(dbg.enterConstant("mask", "[1, 0]", "float32").find("[4]") != std::string::npos);
-        QCOMPARE(rowOf(dbg.weightRows(), "mask")->status, WeightStatus::ShapeMismatch);
-        dbg.clearEnteredConstant("mask");
-        QCOMPARE(dbg.missing().size(), size_t(1));
+        QVERIFY(dbg.values().enterConstant("mask", "[1, 0]", "float32").find("[4]") != std::string::npos);
+        QCOMPARE(rowOf(dbg.values().weightRows(), "mask")->status, WeightStatus::ShapeMismatch);
+        dbg.values().clearEnteredConstant("mask");
+        QCOMPARE(dbg.values().missing().size(), size_t(1));
         bool threw = false;
         try {
-            dbg.enterConstant("mask", "[1, 0, 1, 0]", "float33");
+            dbg.values().enterConstant("mask", "[1, 0, 1, 0]", "float33");
         } catch (const std::invalid_argument&) {
             threw = true;
         }
@@ -223,15 +224,15 @@ private Q_SLOTS:
         // while the lifted constant a state_dict can never supply is flagged at once.
         ir::Graph g = ir::loadGraphFile(irPath("masked_linear.meta.json"));
         Debugger dbg(g);
-        auto missing = dbg.missing();
+        auto missing = dbg.values().missing();
         QCOMPARE(missing.size(), size_t(3));  // p_linear_weight, p_linear_bias, c_mask
         for (const auto& m : missing) QCOMPARE(m.awaitsStateDict, m.value.kind == "parameter");
         const int64_t linear = nodeIndex(g, "linear"), mul = nodeIndex(g, "mul");
         QVERIFY(!dbg.nodeInfo(linear).needsMissing);  // only parameters are missing there
         QVERIFY(dbg.nodeInfo(mul).needsMissing);      // reads c_mask
         // Once a state_dict is loaded, anything still absent from it is a real alarm.
-        dbg.loadWeights(irPath("masked_linear.weights.pt"));
-        missing = dbg.missing();
+        dbg.values().loadWeights(irPath("masked_linear.weights.pt"));
+        missing = dbg.values().missing();
         QCOMPARE(missing.size(), size_t(1));
         QVERIFY(!missing[0].awaitsStateDict);
     }
@@ -239,18 +240,18 @@ private Q_SLOTS:
     void constantOverrideOrder() {
         ir::Graph g = ir::loadGraphFile(irPath("masked_linear.json"));  // has constants: mask
         Debugger dbg(g);
-        dbg.loadWeights(irPath("masked_linear.weights.pt"));
-        QCOMPARE(rowOf(dbg.weightRows(), "mask")->status, WeightStatus::FromIr);
-        dbg.loadConstants(irPath("masked_linear.constants.pt"));
-        QCOMPARE(rowOf(dbg.weightRows(), "mask")->status, WeightStatus::FromConstants);
-        dbg.enterConstant("mask", "[0, 0, 0, 2]", "float32");
-        QCOMPARE(rowOf(dbg.weightRows(), "mask")->status, WeightStatus::Entered);
-        auto b = dbg.block("c_mask", {}, 0, 0, 4, 1);
+        dbg.values().loadWeights(irPath("masked_linear.weights.pt"));
+        QCOMPARE(rowOf(dbg.values().weightRows(), "mask")->status, WeightStatus::FromIr);
+        dbg.values().loadConstants(irPath("masked_linear.constants.pt"));
+        QCOMPARE(rowOf(dbg.values().weightRows(), "mask")->status, WeightStatus::FromConstants);
+        dbg.values().enterConstant("mask", "[0, 0, 0, 2]", "float32");
+        QCOMPARE(rowOf(dbg.values().weightRows(), "mask")->status, WeightStatus::Entered);
+        auto b = dbg.tensors().block("c_mask", {}, 0, 0, 4, 1);
         QCOMPARE(b, (std::vector<double>{0, 0, 0, 2}));
 
         // Saving writes the user constants (file + typed) by original name.
         const std::string out = tmpPath("constants.safetensors");
-        dbg.saveConstants(out);
+        dbg.values().saveConstants(out);
         io::TensorMap back = io::readTensorFile(out);
         QVERIFY(back.find("mask"));
         QVERIFY(at::equal(*back.find("mask"), at::tensor({0.f, 0.f, 0.f, 2.f})));
@@ -263,26 +264,26 @@ private Q_SLOTS:
         ir::Graph g = ir::loadGraphFile(irPath("llama_block.meta.json"));
         Debugger dbg(g);
         // Before a state_dict is loaded nothing says whether a buffer is persistent.
-        for (const auto& m : dbg.missing())
+        for (const auto& m : dbg.values().missing())
             if (m.value.name == "b_rope_cos") QVERIFY(m.remedy != Remedy::EnterNonPersistentBuffer);
-        dbg.loadWeights(irPath("llama_block.weights.pt"));
-        auto rows = dbg.weightRows();
+        dbg.values().loadWeights(irPath("llama_block.weights.pt"));
+        auto rows = dbg.values().weightRows();
         QVERIFY(rowOf(rows, "rope_cos")->constantLike);
         QCOMPARE(rowOf(rows, "rope_cos")->status, WeightStatus::Missing);
         QVERIFY(!rowOf(rows, "qkv.weight")->constantLike);
-        QCOMPARE(dbg.missing().size(), size_t(3));
+        QCOMPARE(dbg.values().missing().size(), size_t(3));
         bool bufferFix = false;
-        for (const auto& m : dbg.missing())
+        for (const auto& m : dbg.values().missing())
             if (m.value.name == "b_rope_cos") bufferFix = m.remedy == Remedy::EnterNonPersistentBuffer;
         QVERIFY(bufferFix);
-        dbg.loadConstants(irPath("llama_block.constants.pt"));
-        QVERIFY(dbg.missing().empty());
-        QCOMPARE(rowOf(dbg.weightRows(), "rope_cos")->status, WeightStatus::FromConstants);
-        dbg.loadInputs(irPath("llama_block.inputs.pt"));
-        dbg.loadExpected(irPath("llama_block.expected.pt"));
+        dbg.values().loadConstants(irPath("llama_block.constants.pt"));
+        QVERIFY(dbg.values().missing().empty());
+        QCOMPARE(rowOf(dbg.values().weightRows(), "rope_cos")->status, WeightStatus::FromConstants);
+        dbg.values().loadInputs(irPath("llama_block.inputs.pt"));
+        dbg.values().loadExpected(irPath("llama_block.expected.pt"));
         QCOMPARE(dbg.runToEnd().reason, StopReason::Finished);
         for (const auto& o : g.graphOutputs) {
-            auto d = dbg.compare(o.name);
+            auto d = dbg.tensors().compare(o.name);
             QVERIFY2(d.maxAbsDiff < 1e-4, o.name.c_str());
         }
     }
@@ -290,22 +291,22 @@ private Q_SLOTS:
     void unusedFileEntriesAreListed() {
         ir::Graph g = ir::loadGraphFile(irPath("simple_mlp.json"));
         Debugger dbg(g);
-        dbg.loadWeights(irPath("masked_linear.weights.pt"));  // the wrong model's state_dict
-        auto rows = dbg.weightRows();
+        dbg.values().loadWeights(irPath("masked_linear.weights.pt"));  // the wrong model's state_dict
+        auto rows = dbg.values().weightRows();
         int unused = 0, missing = 0;
         for (const auto& r : rows) {
             unused += r.status == WeightStatus::UnusedInFile;
             missing += r.status == WeightStatus::Missing;
         }
         QVERIFY(unused >= 1 || missing >= 1);
-        QVERIFY(!dbg.missing().empty());
+        QVERIFY(!dbg.values().missing().empty());
     }
 
     void steppingBreakpointsAndNodeInfo() {
         ir::Graph g = ir::loadGraphFile(irPath("simple_mlp.json"));
         Debugger dbg(g);
-        dbg.loadWeights(irPath("simple_mlp.weights.pt"));
-        dbg.loadInputs(irPath("simple_mlp.inputs.pt"));
+        dbg.values().loadWeights(irPath("simple_mlp.weights.pt"));
+        dbg.values().loadInputs(irPath("simple_mlp.inputs.pt"));
         const int64_t n = dbg.nodeCount();
         QVERIFY(n >= 3);
         QVERIFY(dbg.nodeInfo(0).current);
@@ -329,9 +330,9 @@ private Q_SLOTS:
         QCOMPARE(s.reason, StopReason::Finished);
         QVERIFY(dbg.finished());
         // Overlays: every node ran, so time and max |x| are known.
-        auto t = dbg.overlay(OverlayKind::Time);
-        auto mx = dbg.overlay(OverlayKind::MaxAbs);
-        auto bad = dbg.overlay(OverlayKind::NanInf);
+        auto t = dbg.checks().overlay(OverlayKind::Time);
+        auto mx = dbg.checks().overlay(OverlayKind::MaxAbs);
+        auto bad = dbg.checks().overlay(OverlayKind::NanInf);
         for (int64_t i = 0; i < n; ++i) {
             QVERIFY(!std::isnan(t[i]));
             QVERIFY(!std::isnan(mx[i]));
@@ -343,7 +344,7 @@ private Q_SLOTS:
         QCOMPARE(mx[0], v.abs().max().item<double>());
         dbg.reset();
         QCOMPARE(dbg.cursor(), int64_t(0));
-        QVERIFY(std::isnan(dbg.overlay(OverlayKind::MaxAbs)[0]));
+        QVERIFY(std::isnan(dbg.checks().overlay(OverlayKind::MaxAbs)[0]));
         s = dbg.runTo(1);
         QCOMPARE(s.reason, StopReason::ReachedTarget);
         QCOMPARE(dbg.cursor(), int64_t(2));
@@ -354,10 +355,10 @@ private Q_SLOTS:
     void overrideStepsPastAFailingNode() {
         const ir::Graph g = failingMmGraph(true);
         Debugger dbg(g);
-        dbg.setAllInputSources(InputSource::Ones);
+        dbg.values().setAllInputSources(InputSource::Ones);
         QVERIFY(dbg.runToEnd().failed);  // [2, 3] @ [2, 3]
         dbg.reset();
-        RunStatus st = dbg.overrideFromText("mm", "[[1, 2], [3, 4]]");
+        RunStatus st = dbg.overrides().overrideFromText("mm", "[[1, 2], [3, 4]]");
         QVERIFY2(!st.failed, st.message.c_str());
         st = dbg.runToEnd();
         QVERIFY2(!st.failed, st.message.c_str());
@@ -369,8 +370,8 @@ private Q_SLOTS:
     void failedNodeKeepsEarlierValues() {
         const ir::Graph g = failingMmGraph(false);
         Debugger dbg(g);
-        dbg.setAllInputSources(InputSource::Ones);
-        QVERIFY(dbg.missing().empty());
+        dbg.values().setAllInputSources(InputSource::Ones);
+        QVERIFY(dbg.values().missing().empty());
         RunStatus s = dbg.runToEnd();
         QVERIFY(s.failed);
         QCOMPARE(s.reason, StopReason::Failed);
@@ -379,7 +380,7 @@ private Q_SLOTS:
         QCOMPARE(info.state, NodeState::Failed);
         QVERIFY(!info.error.empty());
         QVERIFY(!info.current);
-        auto sum = dbg.summary("relu");
+        auto sum = dbg.tensors().summary("relu");
         QVERIFY(sum);
         QCOMPARE(sum->min, 1.0);
         // Stepping again stays failed until reset.
@@ -392,73 +393,73 @@ private Q_SLOTS:
     void randomInputsAreTheCliOnes() {
         ir::Graph g = ir::loadGraphFile(irPath("simple_mlp.json"));
         Debugger dbg(g);
-        dbg.setRandomSeed(7);
+        dbg.values().setRandomSeed(7);
         at::manual_seed(7);
         at::Tensor expect = at::randn(g.graphInputs[0].shape);
         at::Tensor v;
         QVERIFY(dbg.session().value(g.graphInputs[0].name, v));
         QVERIFY(at::equal(v, expect));
-        auto rows = dbg.inputRows();
+        auto rows = dbg.values().inputRows();
         QCOMPARE(rows[0].source, InputSource::Random);
         QCOMPARE(rows[0].loadedShape, g.graphInputs[0].shape);
-        dbg.setInputSource(g.graphInputs[0].name, InputSource::Zeros);
-        QCOMPARE(dbg.summary(g.graphInputs[0].name)->zeros, v.numel());
-        dbg.setInputSource(g.graphInputs[0].name, InputSource::File);  // no file: missing
-        QVERIFY(!dbg.inputRows()[0].problem.empty());
+        dbg.values().setInputSource(g.graphInputs[0].name, InputSource::Zeros);
+        QCOMPARE(dbg.tensors().summary(g.graphInputs[0].name)->zeros, v.numel());
+        dbg.values().setInputSource(g.graphInputs[0].name, InputSource::File);  // no file: missing
+        QVERIFY(!dbg.values().inputRows()[0].problem.empty());
         bool inputMissing = false;
-        for (const auto& m : dbg.missing()) inputMissing = inputMissing || m.value.kind == "input";
+        for (const auto& m : dbg.values().missing()) inputMissing = inputMissing || m.value.kind == "input";
         QVERIFY(inputMissing);
     }
 
     void tensorQueries() {
         ir::Graph g = ir::loadGraphFile(irPath("cnn_bn.json"));
         Debugger dbg(g);
-        dbg.loadWeights(irPath("cnn_bn.weights.pt"));
-        dbg.loadInputs(irPath("cnn_bn.inputs.pt"));
+        dbg.values().loadWeights(irPath("cnn_bn.weights.pt"));
+        dbg.values().loadInputs(irPath("cnn_bn.inputs.pt"));
         QCOMPARE(dbg.runToEnd().reason, StopReason::Finished);
         // The first node: a 4-D activation.
         const std::string name = g.nodes[0].outputs[0].name;
         at::Tensor t;
         QVERIFY(dbg.session().value(name, t));
         QCOMPARE(t.dim(), int64_t(4));
-        auto geo = dbg.geometry(name);
+        auto geo = dbg.tensors().geometry(name);
         QVERIFY(geo);
         QCOMPARE(geo->lead, (std::vector<int64_t>{t.size(0), t.size(1)}));
         QCOMPARE(geo->rows, t.size(2));
         QCOMPARE(geo->cols, t.size(3));
         // A block of channel 1: exactly the tensor's values.
         const std::vector<int64_t> lead{0, 1};
-        auto b = dbg.block(name, lead, 1, 2, 3, 4);
+        auto b = dbg.tensors().block(name, lead, 1, 2, 3, 4);
         QCOMPARE(b.size(), size_t(12));
         for (int r = 0; r < 3; ++r)
             for (int c = 0; c < 4; ++c) QCOMPARE(b[r * 4 + c], t[0][1][1 + r][2 + c].item<double>());
         // Clamped at the edges.
-        QCOMPARE(dbg.block(name, lead, t.size(2) - 1, 0, 10, 1).size(), size_t(1));
-        QVERIFY(dbg.block(name, lead, t.size(2), 0, 10, 1).empty());
+        QCOMPARE(dbg.tensors().block(name, lead, t.size(2) - 1, 0, 10, 1).size(), size_t(1));
+        QVERIFY(dbg.tensors().block(name, lead, t.size(2), 0, 10, 1).empty());
         // Summary agrees with the session's; histogram counts every finite element.
-        auto s = dbg.summary(name);
+        auto s = dbg.tensors().summary(name);
         QCOMPARE(s->numel, t.numel());
         QCOMPARE(s->max, t.max().item<double>());
-        auto h = dbg.histogram(name, 20);
+        auto h = dbg.tensors().histogram(name, 20);
         QVERIFY(h);
         int64_t total = 0;
         for (auto c : h->counts) total += c;
         QCOMPARE(total, t.numel());
         QCOMPARE(h->lo, t.min().item<double>());
         // Heatmap of channel 1 (and subsampled).
-        auto hm = dbg.heatmap(name, lead, 512);
+        auto hm = dbg.tensors().heatmap(name, lead, 512);
         QCOMPARE(hm->rows, t.size(2));
         QCOMPARE(hm->stride, int64_t(1));
         QCOMPARE(double(hm->values[0]), double(t[0][1][0][0].item<float>()));
         QCOMPARE(hm->max, double(t[0][1].max().item<float>()));
-        auto small = dbg.heatmap(name, lead, 2);
+        auto small = dbg.tensors().heatmap(name, lead, 2);
         QVERIFY(small->rows <= 2 && small->cols <= 2);
         QVERIFY(small->stride > 1);
-        QVERIFY(!dbg.describe(name).empty());
+        QVERIFY(!dbg.tensors().describe(name).empty());
         // Export round trips, .npy and .pt.
         for (const char* ext : {".npy", ".pt"}) {
             const std::string out = tmpPath(std::string("export") + ext);
-            dbg.exportTensor(name, out);
+            dbg.tensors().exportTensor(name, out);
             io::TensorMap back = io::readTensorFile(out);
             QCOMPARE(back.size(), size_t(1));
             QVERIFY(at::equal(back.entries()[0].tensor, t));
@@ -469,22 +470,23 @@ private Q_SLOTS:
     void nanAndInfCounted() {
         ir::Graph g = ir::loadGraphFile(irPath("simple_mlp.json"));
         Debugger dbg(g);
-        QVERIFY(
-            !dbg.enterConstant("probe", "[[1, nan], [inf, -inf], [0, 3]]", "float32").empty());  // not in the IR: warns
-        auto s = dbg.summary("probe");
+        QVERIFY(!dbg.values()
+                     .enterConstant("probe", "[[1, nan], [inf, -inf], [0, 3]]", "float32")
+                     .empty());  // not in the IR: warns
+        auto s = dbg.tensors().summary("probe");
         QVERIFY(s);
         QCOMPARE(s->nans, int64_t(1));
         QCOMPARE(s->posInfs, int64_t(1));
         QCOMPARE(s->negInfs, int64_t(1));
         QCOMPARE(s->zeros, int64_t(1));
         QCOMPARE(s->max, 3.0);
-        auto h = dbg.histogram("probe", 3);
+        auto h = dbg.tensors().histogram("probe", 3);
         QCOMPARE(h->finite, int64_t(3));
         QCOMPARE(h->nans, int64_t(1));
         QCOMPARE(h->posInfs, int64_t(1));
         QCOMPARE(h->negInfs, int64_t(1));
         QCOMPARE(h->counts, (std::vector<int64_t>{1, 1, 1}));  // [0, 1) [1, 2) [2, 3]
-        auto b = dbg.block("probe", {}, 0, 0, 3, 2);
+        auto b = dbg.tensors().block("probe", {}, 0, 0, 3, 2);
         QVERIFY(std::isnan(b[1]));
     }
 
@@ -492,35 +494,35 @@ private Q_SLOTS:
     void firstDivergenceFindsPlantedNode() {
         ir::Graph g = ir::loadGraphFile(irPath("llama_block.json"));
         Debugger dbg(g, RetentionPolicy::KeepAll);
-        dbg.loadWeights(irPath("llama_block.weights.pt"));
-        dbg.loadInputs(irPath("llama_block.inputs.pt"));
-        dbg.loadReferenceIntermediates(irPath("llama_block.intermediates_bad.pt"));
-        dbg.setTolerance(kUlps);
-        QVERIFY(!dbg.firstDivergence().found);  // nothing computed yet
+        dbg.values().loadWeights(irPath("llama_block.weights.pt"));
+        dbg.values().loadInputs(irPath("llama_block.inputs.pt"));
+        dbg.values().loadReferenceIntermediates(irPath("llama_block.intermediates_bad.pt"));
+        dbg.checks().setTolerance(kUlps);
+        QVERIFY(!dbg.checks().firstDivergence().found);  // nothing computed yet
         QCOMPARE(dbg.runToEnd().reason, StopReason::Finished);
-        DivergenceInfo d = dbg.firstDivergence();
+        DivergenceInfo d = dbg.checks().firstDivergence();
         QVERIFY(d.found);
         QCOMPARE(d.nodeName, std::string("mul_4"));
         QCOMPARE(d.tensor, std::string("mul_4"));
         QVERIFY(d.diff.maxAbsDiff > 0);
         QVERIFY(d.message.find("mul_4") != std::string::npos);
-        QVERIFY(!dbg.compare("mul_4").matched);
-        QVERIFY(dbg.hasReference("mul_4"));
-        auto ov = dbg.overlay(OverlayKind::Difference);
+        QVERIFY(!dbg.tensors().compare("mul_4").matched);
+        QVERIFY(dbg.tensors().hasReference("mul_4"));
+        auto ov = dbg.checks().overlay(OverlayKind::Difference);
         QVERIFY(ov[d.node] > 0);
         // The difference slice is actual - reference.
-        auto geo = dbg.geometry("mul_4", ValueSide::Difference);
+        auto geo = dbg.tensors().geometry("mul_4", ValueSide::Difference);
         QVERIFY(geo);
-        auto diff =
-            dbg.block("mul_4", geo->lead.empty() ? std::vector<int64_t>{} : std::vector<int64_t>(geo->lead.size(), 0),
-                      0, 0, geo->rows, geo->cols, ValueSide::Difference);
+        auto diff = dbg.tensors().block(
+            "mul_4", geo->lead.empty() ? std::vector<int64_t>{} : std::vector<int64_t>(geo->lead.size(), 0), 0, 0,
+            geo->rows, geo->cols, ValueSide::Difference);
         double mx = 0;
         for (double v : diff) mx = std::max(mx, std::abs(v));
         QVERIFY(mx > 0);
         // The good reference matches everywhere.
-        dbg.loadReferenceIntermediates(irPath("llama_block.intermediates.pt"));
-        dbg.setTolerance({1e-4, 1e-5});
-        DivergenceInfo ok = dbg.firstDivergence();
+        dbg.values().loadReferenceIntermediates(irPath("llama_block.intermediates.pt"));
+        dbg.checks().setTolerance({1e-4, 1e-5});
+        DivergenceInfo ok = dbg.checks().firstDivergence();
         QVERIFY2(!ok.found, ok.message.c_str());
         QVERIFY(ok.compared > 10);
     }
@@ -531,24 +533,24 @@ private Q_SLOTS:
     void queriesDuringRun() {
         ir::Graph g = ir::loadGraphFile(irPath("llama_block.json"));
         Debugger dbg(g, RetentionPolicy::KeepAll);
-        dbg.loadWeights(irPath("llama_block.weights.pt"));
-        dbg.loadInputs(irPath("llama_block.inputs.pt"));
-        dbg.loadReferenceIntermediates(irPath("llama_block.intermediates.pt"));
+        dbg.values().loadWeights(irPath("llama_block.weights.pt"));
+        dbg.values().loadInputs(irPath("llama_block.inputs.pt"));
+        dbg.values().loadReferenceIntermediates(irPath("llama_block.intermediates.pt"));
         std::atomic<bool> done{false};
         std::atomic<int64_t> answered{0};
         std::thread reader([&] {
             while (!done) {
                 for (const auto& n : g.nodes)
                     for (const auto& o : n.outputs) {
-                        auto geo = dbg.geometry(o.name);
+                        auto geo = dbg.tensors().geometry(o.name);
                         if (!geo) continue;
                         const std::vector<int64_t> lead(geo->lead.size(), 0);
-                        dbg.summary(o.name);
-                        dbg.histogram(o.name, 16);
-                        dbg.heatmap(o.name, lead, 32, ValueSide::Difference);
-                        dbg.block(o.name, lead, 0, 0, 8, 8);
-                        dbg.block(o.name, lead, 1, 1, 8, 8, ValueSide::Difference);
-                        dbg.compare(o.name);
+                        dbg.tensors().summary(o.name);
+                        dbg.tensors().histogram(o.name, 16);
+                        dbg.tensors().heatmap(o.name, lead, 32, ValueSide::Difference);
+                        dbg.tensors().block(o.name, lead, 0, 0, 8, 8);
+                        dbg.tensors().block(o.name, lead, 1, 1, 8, 8, ValueSide::Difference);
+                        dbg.tensors().compare(o.name);
                         ++answered;
                     }
             }
@@ -563,18 +565,18 @@ private Q_SLOTS:
         done = true;
         reader.join();
         QVERIFY(answered > 0);
-        auto geo = dbg.geometry("mul_4", ValueSide::Difference);
+        auto geo = dbg.tensors().geometry("mul_4", ValueSide::Difference);
         QVERIFY(geo);
         QCOMPARE(geo->dtype, std::string("float64"));
         const std::vector<int64_t> lead(geo->lead.size(), 0);
         const int64_t r0 = geo->rows / 2, c0 = geo->cols / 3;
-        auto a = dbg.block("mul_4", lead, r0, c0, 3, 4);
-        auto r = dbg.block("mul_4", lead, r0, c0, 3, 4, ValueSide::Reference);
-        auto d = dbg.block("mul_4", lead, r0, c0, 3, 4, ValueSide::Difference);
+        auto a = dbg.tensors().block("mul_4", lead, r0, c0, 3, 4);
+        auto r = dbg.tensors().block("mul_4", lead, r0, c0, 3, 4, ValueSide::Reference);
+        auto d = dbg.tensors().block("mul_4", lead, r0, c0, 3, 4, ValueSide::Difference);
         QCOMPARE(d.size(), a.size());
         QVERIFY(!d.empty());
         for (size_t i = 0; i < d.size(); ++i) QCOMPARE(d[i], a[i] - r[i]);
-        auto h = dbg.heatmap("mul_4", lead, 512, ValueSide::Difference);
+        auto h = dbg.tensors().heatmap("mul_4", lead, 512, ValueSide::Difference);
         QVERIFY(h);
         QCOMPARE(h->sliceRows, geo->rows);
         QCOMPARE(h->sliceCols, geo->cols);
@@ -583,7 +585,7 @@ private Q_SLOTS:
     void retentionAndBytes() {
         ir::Graph g = ir::loadGraphFile(irPath("simple_mlp.json"));
         Debugger dbg(g, RetentionPolicy::FreeAfterLastUse);
-        dbg.loadWeights(irPath("simple_mlp.weights.pt"));
+        dbg.values().loadWeights(irPath("simple_mlp.weights.pt"));
         dbg.runToEnd();
         const size_t freeBytes = dbg.bytesHeld();
         dbg.setRetention(RetentionPolicy::KeepAll);

@@ -51,7 +51,7 @@ struct LoopProgram {
 // A value as the panels see it: exported through the debugger's own lookup, read back.
 at::Tensor shownValue(const Debugger& d, const std::string& qualified) {
     const std::string file = QDir::temp().filePath("irscope_subgraph_frames.pt").toStdString();
-    d.exportTensor(qualified, file);
+    d.tensors().exportTensor(qualified, file);
     const io::TensorMap m = io::readTensorFile(file);
     return m.entries().front().tensor;
 }
@@ -71,11 +71,11 @@ private Q_SLOTS:
         LoopProgram p;
         QVERIFY(p.loop >= 0);
         Debugger d(p.graph);
-        d.load(ValueFile::Inputs, irscope::test::dataPath("programs/while_loop_count.pt2"));
+        d.values().load(ValueFile::Inputs, irscope::test::dataPath("programs/while_loop_count.pt2"));
         while (d.cursor() < p.loop) QVERIFY(!d.step().failed);
-        const RunStatus in = d.stepInto();
+        const RunStatus in = d.frames().stepInto();
         QVERIFY2(!in.failed, in.message.c_str());
-        auto f = d.frame();
+        auto f = d.frames().frame();
         QVERIFY(f);
         QCOMPARE(f->node, p.loop);
         QCOMPARE(f->call, size_t(0));
@@ -93,25 +93,25 @@ private Q_SLOTS:
         const std::string condValue = SubgraphFrames::qualifiedName(
             loopName, p.graph.nodes[static_cast<size_t>(p.loop)].subgraphs[f->subgraph].name,
             cond.nodes.front().outputs.front().name);
-        QVERIFY(!d.summary(condValue));
+        QVERIFY(!d.tensors().summary(condValue));
         d.step();
-        QVERIFY(d.summary(condValue));
-        QCOMPARE(d.frame()->cursor, int64_t(1));
+        QVERIFY(d.tensors().summary(condValue));
+        QCOMPARE(d.frames().frame()->cursor, int64_t(1));
 
         // The next step starts the first body call.
         d.step();
-        f = d.frame();
+        f = d.frames().frame();
         QCOMPARE(f->call, size_t(1));
         QCOMPARE(f->subgraph, p.subgraphNamed("body_graph"));
         QCOMPARE(f->iteration, int64_t(0));
         QCOMPARE(f->cursor, int64_t(0));
         const std::string acc = SubgraphFrames::qualifiedName(
             loopName, p.graph.nodes[static_cast<size_t>(p.loop)].subgraphs[f->subgraph].name, p.accNode());
-        QVERIFY(!d.summary(acc));
+        QVERIFY(!d.tensors().summary(acc));
         const int64_t accAt = p.innerIndex(p.accNode());
         QVERIFY(accAt >= 0);
         for (int64_t k = 0; k <= accAt; ++k) d.step();
-        const auto got = d.summary(acc);
+        const auto got = d.tensors().summary(acc);
         QVERIFY(got);
 
         // Its value is the first iteration's: x * 0.5 + 1 (exported to a file and read back).
@@ -120,16 +120,16 @@ private Q_SLOTS:
         QVERIFY(at::allclose(shownValue(d, acc), recurrence(x, 1)));
 
         // Stepping out leaves the frame; the run goes on after the loop.
-        d.stepOut();
-        QVERIFY(!d.frame());
+        d.frames().stepOut();
+        QVERIFY(!d.frames().frame());
     }
 
     void everyIterationCanBeChosen() {
         LoopProgram p;
         Debugger d(p.graph);
-        d.load(ValueFile::Inputs, irscope::test::dataPath("programs/while_loop_count.pt2"));
+        d.values().load(ValueFile::Inputs, irscope::test::dataPath("programs/while_loop_count.pt2"));
         QVERIFY(!d.runToEnd().failed);
-        const auto calls = d.subgraphCalls(p.loop);
+        const auto calls = d.frames().subgraphCalls(p.loop);
         QCOMPARE(calls.size(), size_t(11));
         at::Tensor x;
         QVERIFY(d.session().value("x", x));
@@ -140,10 +140,10 @@ private Q_SLOTS:
         for (size_t c = 0; c < calls.size(); ++c) {
             if (calls[c].subgraph != p.subgraphNamed("body_graph")) continue;
             QCOMPARE(calls[c].iteration, int64_t(bodies));
-            QVERIFY(d.selectCall(p.loop, c));
+            QVERIFY(d.frames().selectCall(p.loop, c));
             // The first choice enters the loop there; later ones are looked
             // at while the frame stays where it entered.
-            const auto f = d.frame();
+            const auto f = d.frames().frame();
             QCOMPARE(f->viewedCall ? f->viewedIteration : f->iteration, int64_t(bodies));
             if (bodies > 0) QCOMPARE(f->iteration, int64_t(0));
             ++bodies;
@@ -151,21 +151,21 @@ private Q_SLOTS:
                      qPrintable(QString("iteration %1").arg(bodies)));
         }
         QCOMPARE(bodies, 5);
-        QVERIFY(!d.selectCall(p.loop, 11));
-        QVERIFY(!d.selectCall(0, 0));  // not a higher-order op
+        QVERIFY(!d.frames().selectCall(p.loop, 11));
+        QVERIFY(!d.frames().selectCall(0, 0));  // not a higher-order op
     }
 
     void aBreakpointInTheBodyStopsOncePerIteration() {
         LoopProgram p;
         Debugger d(p.graph);
-        d.load(ValueFile::Inputs, irscope::test::dataPath("programs/while_loop_count.pt2"));
+        d.values().load(ValueFile::Inputs, irscope::test::dataPath("programs/while_loop_count.pt2"));
         const SubgraphBreakpoint b{p.loop, p.subgraphNamed("body_graph"), p.innerIndex(p.accNode())};
-        d.setSubgraphBreakpoint(b, true);
-        QVERIFY(d.hasSubgraphBreakpoint(b));
+        d.frames().setSubgraphBreakpoint(b, true);
+        QVERIFY(d.frames().hasSubgraphBreakpoint(b));
         for (int k = 0; k < 5; ++k) {
             const RunStatus st = d.runToEnd();
             QCOMPARE(st.reason, StopReason::Breakpoint);
-            const auto f = d.frame();
+            const auto f = d.frames().frame();
             QVERIFY2(f, st.message.c_str());
             QCOMPARE(f->iteration, int64_t(k));
             QCOMPARE(f->cursor, b.inner);
@@ -174,10 +174,10 @@ private Q_SLOTS:
         }
         const RunStatus last = d.runToEnd();
         QCOMPARE(last.reason, StopReason::Finished);
-        QVERIFY(!d.frame());
+        QVERIFY(!d.frames().frame());
         QVERIFY(d.finished());
-        d.setSubgraphBreakpoint(b, false);
-        QVERIFY(d.subgraphBreakpoints().empty());
+        d.frames().setSubgraphBreakpoint(b, false);
+        QVERIFY(d.frames().subgraphBreakpoints().empty());
     }
 
     // A run that frees values (`irscope run`, or the debugger told to) records
@@ -185,12 +185,12 @@ private Q_SLOTS:
     void aRunThatFreesValuesRecordsNoCalls() {
         LoopProgram p;
         Debugger d(p.graph, RetentionPolicy::FreeAfterLastUse);
-        d.load(ValueFile::Inputs, irscope::test::dataPath("programs/while_loop_count.pt2"));
+        d.values().load(ValueFile::Inputs, irscope::test::dataPath("programs/while_loop_count.pt2"));
         while (d.cursor() < p.loop) QVERIFY(!d.step().failed);
-        QVERIFY(!d.stepInto().failed);
-        QVERIFY(!d.frame());
+        QVERIFY(!d.frames().stepInto().failed);
+        QVERIFY(!d.frames().frame());
         QCOMPARE(d.cursor(), p.loop + 1);
-        QVERIFY(d.subgraphCalls(p.loop).empty());
+        QVERIFY(d.frames().subgraphCalls(p.loop).empty());
         QCOMPARE(d.nodeInfo(p.loop).iterations, int64_t(5));  // it ran all the same
     }
 
@@ -201,20 +201,20 @@ private Q_SLOTS:
             if (!graph.nodes[i].subgraphs.empty()) cond = static_cast<int64_t>(i);
         for (const char* inputs : {"programs/cond_branches.pt2", "programs/cond_branches.inputs_b.pt"}) {
             Debugger d(graph);
-            d.load(ValueFile::Weights, irscope::test::dataPath("programs/cond_branches.pt2"));
-            d.load(ValueFile::Inputs, irscope::test::dataPath(inputs));
+            d.values().load(ValueFile::Weights, irscope::test::dataPath("programs/cond_branches.pt2"));
+            d.values().load(ValueFile::Inputs, irscope::test::dataPath(inputs));
             while (d.cursor() < cond) QVERIFY(!d.step().failed);
-            QVERIFY(!d.stepInto().failed);
-            const auto f = d.frame();
+            QVERIFY(!d.frames().stepInto().failed);
+            const auto f = d.frames().frame();
             QVERIFY(f);
             QCOMPARE(f->calls, size_t(1));
             QCOMPARE(f->subgraph, d.nodeInfo(cond).takenSubgraph);
             QCOMPARE(f->subgraph, std::string(inputs).find("inputs_b") == std::string::npos ? 0 : 1);
             // Past its last node the frame is left.
             const auto& branch = *graph.nodes[static_cast<size_t>(cond)].subgraphs[f->subgraph].graph;
-            for (size_t k = 0; k < branch.nodes.size(); ++k) QVERIFY(d.frame());
+            for (size_t k = 0; k < branch.nodes.size(); ++k) QVERIFY(d.frames().frame());
             for (size_t k = 0; k <= branch.nodes.size(); ++k) d.step();
-            QVERIFY(!d.frame());
+            QVERIFY(!d.frames().frame());
             QCOMPARE(d.cursor(), cond + 1);
         }
     }

@@ -51,9 +51,9 @@ private Q_SLOTS:
     void halfWeightsAreAPreflightFinding() {
         const ir::Graph g = ir::loadGraphFile(irPath("llama_block.json"));
         Debugger dbg(g);
-        dbg.loadWeights(irPath("llama_block.weights_fp16.pt"));
-        dbg.loadInputs(irPath("llama_block.inputs.pt"));
-        const auto& missing = dbg.missing();
+        dbg.values().loadWeights(irPath("llama_block.weights_fp16.pt"));
+        dbg.values().loadInputs(irPath("llama_block.inputs.pt"));
+        const auto& missing = dbg.values().missing();
         QCOMPARE(missing.size(),
                  g.weightNameMapping.size() - 3);  // all but rope_cos, rope_sin, positions (IR constants)
         for (const auto& m : missing) {
@@ -63,7 +63,7 @@ private Q_SLOTS:
             QCOMPARE(m.remedy, Remedy::CastToIrDtype);
             QVERIFY(!m.awaitsStateDict);
         }
-        QCOMPARE(rowOf(dbg.weightRows(), "up.weight")->status, WeightStatus::DTypeMismatch);
+        QCOMPARE(rowOf(dbg.values().weightRows(), "up.weight")->status, WeightStatus::DTypeMismatch);
         const RunStatus s = dbg.runToEnd();
         QCOMPARE(s.reason, StopReason::MissingValue);
         QVERIFY2(s.message ==
@@ -78,13 +78,13 @@ private Q_SLOTS:
     void castWeightsRunAsPyTorchDoes() {
         const ir::Graph g = ir::loadGraphFile(irPath("llama_block.json"));
         Debugger dbg(g);
-        dbg.loadWeights(irPath("llama_block.weights_fp16.pt"));
-        dbg.loadInputs(irPath("llama_block.inputs.pt"));
-        dbg.loadExpected(irPath("llama_block.expected_fp16cast.pt"));
-        const size_t cast = dbg.setCastWeights(true);
+        dbg.values().loadWeights(irPath("llama_block.weights_fp16.pt"));
+        dbg.values().loadInputs(irPath("llama_block.inputs.pt"));
+        dbg.values().loadExpected(irPath("llama_block.expected_fp16cast.pt"));
+        const size_t cast = dbg.values().setCastWeights(true);
         QCOMPARE(cast, g.weightNameMapping.size() - 3);
-        QVERIFY(dbg.missing().empty());
-        const std::vector<WeightRow> rows = dbg.weightRows();  // by value: keep it while `up` points into it
+        QVERIFY(dbg.values().missing().empty());
+        const std::vector<WeightRow> rows = dbg.values().weightRows();  // by value: keep it while `up` points into it
         const WeightRow* up = rowOf(rows, "up.weight");
         QCOMPARE(up->status, WeightStatus::Loaded);
         QCOMPARE(up->loadedDtype, std::string("float32"));
@@ -92,13 +92,13 @@ private Q_SLOTS:
                  up->source.c_str());
         QCOMPARE(dbg.runToEnd().reason, StopReason::Finished);
         for (const auto& o : g.graphOutputs) {
-            const auto d = dbg.compare(o.name);
+            const auto d = dbg.tensors().compare(o.name);
             QVERIFY2(d.matched && d.maxAbsDiff < 1e-5, o.name.c_str());
         }
         // Off again: the file's own dtypes, and the findings back.
-        QCOMPARE(dbg.setCastWeights(false), size_t(0));
-        QCOMPARE(dbg.missing().size(), g.weightNameMapping.size() - 3);
-        QVERIFY(dbg.settings().castWeights == false);
+        QCOMPARE(dbg.values().setCastWeights(false), size_t(0));
+        QCOMPARE(dbg.values().missing().size(), g.weightNameMapping.size() - 3);
+        QVERIFY(dbg.values().settings().castWeights == false);
     }
 
     // A load stopped by its progress callback throws and leaves the values as they were.
@@ -108,7 +108,7 @@ private Q_SLOTS:
         std::vector<double> seen;
         bool threw = false;
         try {
-            dbg.load(ValueFile::Weights, irPath("llama_block.weights.pt"), [&seen](double f) {
+            dbg.values().load(ValueFile::Weights, irPath("llama_block.weights.pt"), [&seen](double f) {
                 seen.push_back(f);
                 return false;
             });
@@ -117,11 +117,11 @@ private Q_SLOTS:
         }
         QVERIFY(threw);
         QCOMPARE(seen.size(), size_t(1));
-        QCOMPARE(dbg.path(ValueFile::Weights), std::string());
-        QCOMPARE(rowOf(dbg.weightRows(), "up.weight")->status, WeightStatus::Missing);
+        QCOMPARE(dbg.values().path(ValueFile::Weights), std::string());
+        QCOMPARE(rowOf(dbg.values().weightRows(), "up.weight")->status, WeightStatus::Missing);
         // Not stopped: 0 to 0.7 while reading, then binding to 0.95, never backwards.
         seen.clear();
-        dbg.load(ValueFile::Weights, irPath("llama_block.weights.pt"), [&seen](double f) {
+        dbg.values().load(ValueFile::Weights, irPath("llama_block.weights.pt"), [&seen](double f) {
             seen.push_back(f);
             return true;
         });
@@ -130,15 +130,15 @@ private Q_SLOTS:
         QVERIFY(std::find(seen.begin(), seen.end(), 0.7) != seen.end());
         QCOMPARE(seen.back(), 0.95);
         QVERIFY(std::is_sorted(seen.begin(), seen.end()));
-        QCOMPARE(rowOf(dbg.weightRows(), "up.weight")->status, WeightStatus::Loaded);
+        QCOMPARE(rowOf(dbg.values().weightRows(), "up.weight")->status, WeightStatus::Loaded);
     }
 
     // cnn_bn's state_dict for simple_mlp: nothing binds, and it says so.
     void anotherModelsStateDictIsNamed() {
         const ir::Graph g = ir::loadGraphFile(irPath("simple_mlp.json"));
         Debugger dbg(g);
-        dbg.loadWeights(irPath("cnn_bn.weights.pt"));
-        const StateDictMatch m = stateDictMatch(dbg.weightRows());
+        dbg.values().loadWeights(irPath("cnn_bn.weights.pt"));
+        const StateDictMatch m = stateDictMatch(dbg.values().weightRows());
         QCOMPARE(m.expected, 4);  // fc1/fc2 weight and bias
         QCOMPARE(m.found, 0);
         QVERIFY(m.unused > 0);
@@ -149,8 +149,8 @@ private Q_SLOTS:
                  note->c_str());
         // Its own state_dict: no note.
         Debugger own(g);
-        own.loadWeights(irPath("simple_mlp.weights.pt"));
-        QVERIFY(!differentModelNote(stateDictMatch(own.weightRows()), "simple_mlp.weights.pt"));
+        own.values().loadWeights(irPath("simple_mlp.weights.pt"));
+        QVERIFY(!differentModelNote(stateDictMatch(own.values().weightRows()), "simple_mlp.weights.pt"));
     }
 
     // By hand: constants and non-persistent buffers are not expected from a
@@ -188,9 +188,9 @@ private Q_SLOTS:
     void missingConstantRowHasItsExample() {
         const ir::Graph g = ir::loadGraphFile(irPath("llama_block.meta.json"));
         Debugger dbg(g);
-        dbg.loadWeights(irPath("llama_block.weights.pt"));
+        dbg.values().loadWeights(irPath("llama_block.weights.pt"));
         bool seen = false;
-        for (const auto& m : dbg.missing())
+        for (const auto& m : dbg.values().missing())
             if (m.value.name == "c_positions") {
                 seen = true;
                 QCOMPARE(m.remedy, Remedy::EnterConstant);

@@ -649,7 +649,7 @@ private slots:
         trigger(ui_.continueAction);
         TensorViewer* v = ui_.tensors->follower();
         const int64_t n = nodeIndex(QStringLiteral("mul_4"));
-        auto expected = ctl()->debugger()->summary("mul_4");  // direct facade call: the test's reference
+        auto expected = ctl()->debugger()->tensors().summary("mul_4");  // direct facade call: the test's reference
         QVERIFY(expected);
         QStringList shape;
         for (auto d : expected->shape) shape << QString::number(d);
@@ -684,7 +684,7 @@ private slots:
         QCOMPARE(heads, 1);
         QCOMPARE(summaries, 1);
         QCOMPARE(v->tensor(), second);
-        auto secondSummary = ctl()->debugger()->summary(second.toStdString());
+        auto secondSummary = ctl()->debugger()->tensors().summary(second.toStdString());
         QVERIFY(secondSummary);
         QVERIFY(v->summaryText().contains(QString::number(secondSummary->max, 'g', 6)));
 
@@ -722,8 +722,8 @@ private slots:
         disconnect(conn);
         QVERIFY(placeholder);
         QVERIFY(changed.count() >= 1);
-        const std::vector<int64_t> lead(ctl()->debugger()->geometry("mul_4")->lead.size(), 0);
-        QCOMPARE(m->value(0, 0), ctl()->debugger()->block("mul_4", lead, 0, 0, 1, 1)[0]);
+        const std::vector<int64_t> lead(ctl()->debugger()->tensors().geometry("mul_4")->lead.size(), 0);
+        QCOMPARE(m->value(0, 0), ctl()->debugger()->tensors().block("mul_4", lead, 0, 0, 1, 1)[0]);
         QVERIFY(m->data(m->index(0, 0), Qt::DisplayRole).toString() != QString::fromUtf8(SliceModel::kPlaceholder));
         // Only what was asked for is fetched: one 64x64 block covers mul_4's slice here.
         QVERIFY(m->cachedBlocks() <= size_t((m->rowCount() + 63) / 64 * ((m->columnCount() + 63) / 64)));

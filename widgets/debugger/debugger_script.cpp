@@ -237,8 +237,8 @@ void runDebuggerScript(const QCommandLineParser& p, DebuggerUi& ui, const QStrin
                 const auto& f = at->frames.front();
                 c->runToNode(f.node);
                 c->whenIdle(c, [c, f, inner = at->node, runTo, finish] {
-                    const auto calls =
-                        c->debugger() ? c->debugger()->subgraphCalls(f.node) : std::vector<exec::SubgraphCallInfo>{};
+                    const auto calls = c->debugger() ? c->debugger()->frames().subgraphCalls(f.node)
+                                                     : std::vector<exec::SubgraphCallInfo>{};
                     const int64_t wanted = f.call > 0 ? f.call - 1 : 0;
                     bool made = false;
                     for (size_t k = 0; k < calls.size() && !made; ++k)

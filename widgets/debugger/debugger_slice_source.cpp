@@ -14,7 +14,8 @@ bool DebuggerSliceSource::readBlock(QObject* owner, const SliceRef& slice, int64
         {}, owner,
         [t = slice.tensor.toStdString(), lead = slice.lead, side = slice.side, row0, col0, rows, cols,
          deliver = std::move(deliver)](const exec::Debugger& d) -> DebugController::Continuation {
-            auto values = std::make_shared<std::vector<double>>(d.block(t, lead, row0, col0, rows, cols, side));
+            auto values =
+                std::make_shared<std::vector<double>>(d.tensors().block(t, lead, row0, col0, rows, cols, side));
             return [deliver, values] { deliver(std::move(*values)); };
         });
 }

@@ -376,7 +376,7 @@ void TensorViewer::updateSlice() {
 void TensorViewer::requestSummary() {
     const std::string t = shownTensor_.toStdString();
     ask(QStringLiteral("summary"), [t, sd = side(), this](const exec::Debugger& d) -> std::function<void()> {
-        auto s = std::make_shared<std::optional<exec::TensorSummary>>(d.summary(t, sd));
+        auto s = std::make_shared<std::optional<exec::TensorSummary>>(d.tensors().summary(t, sd));
         return [this, s] { summary_->setText(*s ? summaryHtml(**s) : tr("No value yet.")); };
     });
 }
@@ -385,7 +385,7 @@ void TensorViewer::requestHeatmap() {
     const std::string t = shownTensor_.toStdString();
     const exec::ValueSide sd = side();
     ask(QStringLiteral("heatmap"), [t, lead = lead_, sd, this](const exec::Debugger& d) -> std::function<void()> {
-        auto h = std::make_shared<std::optional<exec::Heatmap>>(d.heatmap(t, lead, 512, sd));
+        auto h = std::make_shared<std::optional<exec::Heatmap>>(d.tensors().heatmap(t, lead, 512, sd));
         return [this, h, sd] {
             if (*h)
                 heat_->setData(**h, sd == exec::ValueSide::Difference);
@@ -398,7 +398,7 @@ void TensorViewer::requestHeatmap() {
 void TensorViewer::requestHistogram() {
     const std::string t = shownTensor_.toStdString();
     ask(QStringLiteral("histogram"), [t, sd = side(), this](const exec::Debugger& d) -> std::function<void()> {
-        auto h = std::make_shared<std::optional<exec::Histogram>>(d.histogram(t, 64, sd));
+        auto h = std::make_shared<std::optional<exec::Histogram>>(d.tensors().histogram(t, 64, sd));
         return [this, h] {
             hist_ = h->value_or(exec::Histogram{});
             histInfo_->setText(histogramCaption(*h));
@@ -413,10 +413,10 @@ void TensorViewer::requestCompare() {
     if (tensor_.isEmpty()) return;
     const std::string t = tensor_.toStdString();
     ask(QStringLiteral("compare"), [t, lead = lead_, this](const exec::Debugger& d) -> std::function<void()> {
-        auto r = std::make_shared<exec::Comparison>(d.compare(t));
+        auto r = std::make_shared<exec::Comparison>(d.tensors().compare(t));
         auto h = std::make_shared<std::optional<exec::Heatmap>>();
         const bool comparable = r->problem.empty();
-        if (comparable) *h = d.heatmap(t, lead, 512, exec::ValueSide::Difference);
+        if (comparable) *h = d.tensors().heatmap(t, lead, 512, exec::ValueSide::Difference);
         return [this, r, h, comparable] {
             // Only a missing reference gets the hint to load one; any other problem is said as it is.
             const bool anyReference = !c_->values()->path(exec::ValueFile::Expected).isEmpty() ||
@@ -543,11 +543,11 @@ void TensorViewer::refresh() {
     ask(QStringLiteral("head"), [t, name, sd = side(), this](const exec::Debugger& d) -> std::function<void()> {
         auto h = std::make_shared<Head>();
         h->tensor = name;
-        h->where = q(d.describe(t));
-        h->geo = d.geometry(t, sd);
+        h->where = q(d.tensors().describe(t));
+        h->geo = d.tensors().geometry(t, sd);
         if (!h->geo) {
-            h->hasValue = d.hasValue(t);
-            h->hasReference = d.hasReference(t);
+            h->hasValue = d.tensors().hasValue(t);
+            h->hasReference = d.tensors().hasReference(t);
         }
         return [this, h] { applyHead(*h); };
     });

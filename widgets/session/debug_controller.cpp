@@ -142,7 +142,7 @@ DebugController::Snapshot DebugController::snapshot(exec::Debugger& d, bool rows
     Snapshot s;
     if (rowsSent_.debugger != &d) rowsSent_ = {.debugger = &d};  // a new document's debugger: nothing sent yet
     uint64_t epoch = rowsSent_.epoch;
-    s.newErrorRows = d.errorRows(rowsSent_.count, epoch);
+    s.newErrorRows = d.checks().errorRows(rowsSent_.count, epoch);
     s.rowsRestart = epoch != rowsSent_.epoch;
     rowsSent_.count = (s.rowsRestart ? 0 : rowsSent_.count) + s.newErrorRows.size();
     rowsSent_.epoch = epoch;
@@ -150,14 +150,14 @@ DebugController::Snapshot DebugController::snapshot(exec::Debugger& d, bool rows
     if (rows) {
         // 70,000 rows of names: freed off the UI thread when the last view lets go.
         s.weightRows = makeReleasedOffThread<const std::vector<exec::WeightRow>>(
-            new const std::vector<exec::WeightRow>(d.weightRows()));
-        s.inputRows = d.inputRows();
-        s.missing = d.missing();
+            new const std::vector<exec::WeightRow>(d.values().weightRows()));
+        s.inputRows = d.values().inputRows();
+        s.missing = d.values().missing();
     }
     s.nodeInfos = d.nodeInfos();
     s.cursor = d.cursor();
-    s.frame = d.frame();
-    if (s.frame) s.frameCalls = d.subgraphCalls(s.frame->node);
+    s.frame = d.frames().frame();
+    if (s.frame) s.frameCalls = d.frames().subgraphCalls(s.frame->node);
     s.bytes = d.bytesHeld();
     return s;
 }
@@ -191,7 +191,7 @@ void DebugController::onGraphLoaded() {
     runLane_->dropAll();
     // The user's value sources carry over to the same model (a reload, a new
     // export of it, its meta twin: ir/same_model.h); another model starts clean.
-    exec::ValueSettings settings = dbg_ ? dbg_->settings() : exec::ValueSettings{};
+    exec::ValueSettings settings = dbg_ ? dbg_->values().settings() : exec::ValueSettings{};
     const std::shared_ptr<const LoadedDocument> before = doc_;
     // Breakpoints go by node name: a reload or a new export of the same model
     // keeps those whose node is still there (Visual Studio keeps a
@@ -317,7 +317,7 @@ void DebugController::restoreSettings(exec::ValueSettings settings) {
         const bool any = !settings.files.empty() || !settings.entered.empty() || !settings.inputSources.empty() ||
                          settings.seed != 0;
         std::vector<std::string> errors;
-        if (any) errors = d.restore(settings);
+        if (any) errors = d.values().restore(settings);
         checks_->restore(d, checks, errors);
         auto s = std::make_shared<Snapshot>(snapshot(d, true));
         return [this, s, errors] {
@@ -371,11 +371,11 @@ void DebugController::postRun(std::function<exec::RunStatus(exec::Debugger&)> ru
     post({}, [this, run](exec::Debugger& d) -> Continuation {
         exec::RunStatus st = run(d);
         auto s = std::make_shared<Snapshot>(snapshot(d, false));
-        const std::string referenceFailure = d.referenceFailure();
-        const std::vector<std::string> overridden = d.overriddenTensors();
+        const std::string referenceFailure = d.checks().referenceFailure();
+        const std::vector<std::string> overridden = d.overrides().overriddenTensors();
         // Every node ran (Continue, or the last F10): the run has a verdict.
         const bool atEnd = !st.failed && d.finished();
-        const std::string expected = atEnd ? d.expectedOutputsVerdict() : "";
+        const std::string expected = atEnd ? d.checks().expectedOutputsVerdict() : "";
         return [this, s, st, referenceFailure, overridden, expected, atEnd] {
             overridden_.clear();
             for (const auto& o : overridden) overridden_ << QString::fromStdString(o);
@@ -460,7 +460,7 @@ void DebugController::stepInto() {
     const auto* doc = session_->document();
     if (frame_ || (doc && cursor_ < static_cast<int64_t>(doc->graph.nodes.size()) &&
                    !doc->graph.nodes[static_cast<size_t>(cursor_)].subgraphs.empty())) {
-        postRun([](exec::Debugger& d) { return d.stepInto(); });
+        postRun([](exec::Debugger& d) { return d.frames().stepInto(); });
         return;
     }
     if (cursor_ < nodeCount() && session_->closedModuleOf(cursor_) > 0) {
@@ -471,7 +471,7 @@ void DebugController::stepInto() {
 }
 void DebugController::stepOut() {
     if (frame_) {
-        postRun([](exec::Debugger& d) { return d.stepOut(); });
+        postRun([](exec::Debugger& d) { return d.frames().stepOut(); });
         return;
     }
     if (cursor_ >= nodeCount()) return;
@@ -488,9 +488,9 @@ void DebugController::overrideOutput(const QString& tensor, OverrideSource sourc
     postRun([this, t = tensor.toStdString(), source, a = arg.toStdString()](exec::Debugger& d) {
         try {
             switch (source) {
-            case OverrideSource::Reference: return d.overrideFromReference(t);
-            case OverrideSource::File: return d.overrideFromFile(t, a);
-            case OverrideSource::Text: return d.overrideFromText(t, a);
+            case OverrideSource::Reference: return d.overrides().overrideFromReference(t);
+            case OverrideSource::File: return d.overrides().overrideFromFile(t, a);
+            case OverrideSource::Text: return d.overrides().overrideFromText(t, a);
             }
         } catch (const std::exception& e) {
             const QString why = QString::fromStdString(e.what());
@@ -505,14 +505,14 @@ void DebugController::overrideOutput(const QString& tensor, OverrideSource sourc
 
 void DebugController::clearOverride(const QString& tensor) {
     if (!dbg_) return;
-    postRun([t = tensor.toStdString()](exec::Debugger& d) { return d.clearOverride(t); });
+    postRun([t = tensor.toStdString()](exec::Debugger& d) { return d.overrides().clearOverride(t); });
 }
 
 void DebugController::continueRun() {
     // F5 on a finished run starts a new one (Visual Studio's Start after the
     // program ended), which stops at the breakpoints again.
     postRun([](exec::Debugger& d) {
-        if (d.cursor() >= d.nodeCount() && !d.frame()) d.reset();
+        if (d.cursor() >= d.nodeCount() && !d.frames().frame()) d.reset();
         return d.runToEnd();
     });
 }
@@ -588,11 +588,11 @@ void DebugController::selectCall(qint64 node, qint64 call, qint64 cursor) {
     postRun([node, call, cursor](exec::Debugger& d) {
         exec::RunStatus st;
         st.reason = exec::StopReason::Stepped;
-        if (!d.selectCall(node, static_cast<size_t>(call), cursor)) {
+        if (!d.frames().selectCall(node, static_cast<size_t>(call), cursor)) {
             st.message = "no such iteration";
             return st;
         }
-        const auto f = d.frame();
+        const auto f = d.frames().frame();
         const auto& op = d.graph().nodes[static_cast<size_t>(node)];
         st.message = "showing '" + op.name + "' " + op.subgraphs[static_cast<size_t>(f->subgraph)].name +
                      ", iteration " + std::to_string(f->iteration + 1) + " of " + std::to_string(f->iterationsOfIt);
@@ -603,8 +603,9 @@ void DebugController::selectCall(qint64 node, qint64 call, qint64 cursor) {
 void DebugController::toggleSubgraphBreakpoint(qint64 node, int subgraph, qint64 inner) {
     if (!dbg_) return;
     const exec::SubgraphBreakpoint b{node, subgraph, inner};
-    dbg_->setSubgraphBreakpoint(b, !dbg_->hasSubgraphBreakpoint(b));  // thread-safe: the frames' own lock
-    subgraphBreakpoints_ = dbg_->subgraphBreakpoints();
+    dbg_->frames().setSubgraphBreakpoint(
+        b, !dbg_->frames().hasSubgraphBreakpoint(b));  // thread-safe: the frames' own lock
+    subgraphBreakpoints_ = dbg_->frames().subgraphBreakpoints();
     emit snapshotChanged();
 }
 

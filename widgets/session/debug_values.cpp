@@ -17,7 +17,7 @@ using Continuation = DebugController::Continuation;
 
 DebugValues::DebugValues(DebugController& controller) : QObject(&controller), c_(controller) {}
 
-bool DebugValues::castWeights() const { return c_.debugger() && c_.debugger()->castWeights(); }
+bool DebugValues::castWeights() const { return c_.debugger() && c_.debugger()->values().castWeights(); }
 
 void DebugValues::documentChanged() {
     const bool wasLoading = !queuedLoads_.empty();
@@ -37,21 +37,21 @@ void DebugValues::takeRows(std::shared_ptr<const std::vector<exec::WeightRow>> w
 
 // The core's getters lock what they read: safe while the run lane works.
 QString DebugValues::path(exec::ValueFile file) const {
-    return c_.debugger() ? q(c_.debugger()->path(file)) : QString();
+    return c_.debugger() ? q(c_.debugger()->values().path(file)) : QString();
 }
 
 QStringList DebugValues::enteredConstants() const {
     QStringList names;
     if (c_.debugger())
-        for (const auto& n : c_.debugger()->enteredConstants()) names << q(n);
+        for (const auto& n : c_.debugger()->values().enteredConstants()) names << q(n);
     return names;
 }
 
-int64_t DebugValues::seed() const { return c_.debugger() ? c_.debugger()->randomSeed() : 0; }
+int64_t DebugValues::seed() const { return c_.debugger() ? c_.debugger()->values().randomSeed() : 0; }
 
 void DebugValues::loadRenamedReference(const QString& path, std::vector<std::pair<std::string, std::string>> renames) {
     loadWith([p = path.toStdString(), renames = std::move(renames)](exec::Debugger& d) {
-        d.loadRenamedReference(p, renames);
+        d.values().loadRenamedReference(p, renames);
     });
 }
 
@@ -75,7 +75,7 @@ void DebugValues::loadWith(std::function<void(exec::Debugger&)> read) {
 
 void DebugValues::setCastWeights(bool on) {
     c_.post({}, [this, on](exec::Debugger& d) -> Continuation {
-        const auto cast = static_cast<qint64>(d.setCastWeights(on));
+        const auto cast = static_cast<qint64>(d.values().setCastWeights(on));
         auto s = std::make_shared<DebugController::Snapshot>(c_.snapshot(d, true));
         return [this, s, on, cast] {
             c_.apply(std::move(*s));
@@ -88,7 +88,7 @@ void DebugValues::enterConstant(const QString& name, const QString& text, const 
     c_.post({}, [this, name, text, dtype](exec::Debugger& d) -> Continuation {
         std::string warning;
         try {
-            warning = d.enterConstant(name.toStdString(), text.toStdString(), dtype.toStdString());
+            warning = d.values().enterConstant(name.toStdString(), text.toStdString(), dtype.toStdString());
         } catch (const std::exception& e) {
             const QString msg = name + QStringLiteral(": ") + QString::fromStdString(e.what());
             return [this, msg] { emit constantEntered(false, msg); };
@@ -105,12 +105,12 @@ void DebugValues::enterConstant(const QString& name, const QString& text, const 
 }
 
 void DebugValues::clearConstant(const QString& name) {
-    c_.postChange([n = name.toStdString()](exec::Debugger& d) { d.clearEnteredConstant(n); });
+    c_.postChange([n = name.toStdString()](exec::Debugger& d) { d.values().clearEnteredConstant(n); });
 }
 
 void DebugValues::saveConstants(const QString& path, std::function<void(const QString&)> done) {
     const QStringList typed = enteredConstants();
-    c_.writeFile([p = path.toStdString()](const exec::Debugger& d) { d.saveConstants(p); },
+    c_.writeFile([p = path.toStdString()](const exec::Debugger& d) { d.values().saveConstants(p); },
                  [this, typed, done = std::move(done)](const QString& error) {
                      if (error.isEmpty()) savedConstants_ = typed;
                      if (done) done(error);
@@ -118,15 +118,15 @@ void DebugValues::saveConstants(const QString& path, std::function<void(const QS
 }
 
 void DebugValues::setInputSource(const QString& input, exec::InputSource source) {
-    c_.postChange([in = input.toStdString(), source](exec::Debugger& d) { d.setInputSource(in, source); });
+    c_.postChange([in = input.toStdString(), source](exec::Debugger& d) { d.values().setInputSource(in, source); });
 }
 
 void DebugValues::setAllInputSources(exec::InputSource source) {
-    c_.postChange([source](exec::Debugger& d) { d.setAllInputSources(source); });
+    c_.postChange([source](exec::Debugger& d) { d.values().setAllInputSources(source); });
 }
 
 void DebugValues::setSeed(qint64 seed) {
-    c_.postChange([seed](exec::Debugger& d) { d.setRandomSeed(seed); }, QStringLiteral("seed"));
+    c_.postChange([seed](exec::Debugger& d) { d.values().setRandomSeed(seed); }, QStringLiteral("seed"));
 }
 
 void DebugValues::load(exec::ValueFile file, const QString& path) {
@@ -158,7 +158,7 @@ void DebugValues::load(exec::ValueFile file, const QString& path) {
         QString error;
         try {
             if (*cancelled) throw io::ReadCancelled();  // cancelled while it waited its turn
-            d->load(file, p, progress);
+            d->values().load(file, p, progress);
         } catch (const io::ReadCancelled&) {
             return Continuation([this, tag] { finishValuesLoad(tag); });  // nothing changed
         } catch (const std::exception& e) {

@@ -37,7 +37,7 @@ void NodeDecorator::update() {
     if (haveOverlay) {
         std::vector<exporter::NodeDataThreshold> thresholds;
         if (kind == exec::OverlayKind::Imported && c_->debugger())
-            if (auto data = c_->debugger()->importedNodeData()) thresholds = data->thresholds;
+            if (auto data = c_->debugger()->checks().importedNodeData()) thresholds = data->thresholds;
         scale = OverlayScale::fitted(kind, c_->checks()->overlayValues(), std::move(thresholds));
     }
     if (scale)

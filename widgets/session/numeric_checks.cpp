@@ -18,22 +18,22 @@ using Continuation = DebugController::Continuation;
 
 NumericChecks::NumericChecks(DebugController& controller) : QObject(&controller), c_(controller) {}
 
-bool NumericChecks::checking() const { return c_.debugger() && c_.debugger()->checking(); }
+bool NumericChecks::checking() const { return c_.debugger() && c_.debugger()->checks().checking(); }
 
 std::map<int64_t, exec::WatchCondition> NumericChecks::watches() const {
-    return c_.debugger() ? c_.debugger()->watches() : std::map<int64_t, exec::WatchCondition>{};
+    return c_.debugger() ? c_.debugger()->checks().watches() : std::map<int64_t, exec::WatchCondition>{};
 }
 
 exec::WatchCondition NumericChecks::globalWatch() const {
-    return c_.debugger() ? c_.debugger()->globalWatch() : globalWatch_;
+    return c_.debugger() ? c_.debugger()->checks().globalWatch() : globalWatch_;
 }
 
 void NumericChecks::restore(exec::Debugger& d, const Settings& checks, std::vector<std::string>& errors) {
-    if (checks.globalWatch.any()) d.setGlobalWatch(checks.globalWatch);
-    if (checks.tolerance.userSet()) d.setTolerance(checks.tolerance);
+    if (checks.globalWatch.any()) d.checks().setGlobalWatch(checks.globalWatch);
+    if (checks.tolerance.userSet()) d.checks().setTolerance(checks.tolerance);
     try {
-        if (checks.mode != exec::ErrorMode::Cumulative) d.setErrorMode(checks.mode);
-        if (checks.reference.isRun()) d.setReference(checks.reference);
+        if (checks.mode != exec::ErrorMode::Cumulative) d.checks().setErrorMode(checks.mode);
+        if (checks.reference.isRun()) d.checks().setReference(checks.reference);
     } catch (const std::exception& e) {
         errors.push_back(std::string("reference: ") + e.what());
         QMetaObject::invokeMethod(this, [this] {
@@ -82,7 +82,7 @@ void NumericChecks::measureQuantization() {
         QString error;
         std::shared_ptr<const exec::QuantizationComparison> result;
         try {
-            if (auto c = d.compareWithProgram()) {
+            if (auto c = d.checks().compareWithProgram()) {
                 if (!c->problem.empty())
                     error = q(c->problem);
                 else
@@ -108,7 +108,7 @@ void NumericChecks::setReferenceChoice(const exec::ReferenceChoice& choice) {
     c_.post({}, [this, choice](exec::Debugger& d) -> Continuation {
         QString error;
         try {
-            d.setReference(choice);
+            d.checks().setReference(choice);
         } catch (const std::exception& e) {
             error = q(e.what());
         }
@@ -132,7 +132,7 @@ void NumericChecks::setErrorMode(exec::ErrorMode mode) {
     if (c_.isRunning()) c_.callLive([](exec::Debugger& d) { d.cancel(); });
     errorMode_ = mode;
     c_.post({}, [this, mode](exec::Debugger& d) -> Continuation {
-        d.setErrorMode(mode);
+        d.checks().setErrorMode(mode);
         auto s = std::make_shared<DebugController::Snapshot>(c_.snapshot(d, false));
         return [this, s] {
             c_.clearFailure();
@@ -152,19 +152,20 @@ void NumericChecks::setTolerance(std::optional<double> rtol, std::optional<doubl
     tolerance_ = t;
     emit checksChanged();
     // The verdicts are measured again (and a local run starts over): the rows come with the snapshot.
-    if (c_.debugger()) c_.postChange([t](exec::Debugger& d) { d.setTolerance(t); });
+    if (c_.debugger()) c_.postChange([t](exec::Debugger& d) { d.checks().setTolerance(t); });
 }
 
 void NumericChecks::setWatch(qint64 node, const exec::WatchCondition& condition) {
     if (!c_.debugger() || node < 0 || node >= c_.debugger()->nodeCount()) return;
-    c_.callLive(
-        [node, condition](exec::Debugger& d) { d.setWatch(node, condition); });  // thread-safe, also during a run
+    c_.callLive([node, condition](exec::Debugger& d) {
+        d.checks().setWatch(node, condition);
+    });  // thread-safe, also during a run
     emit watchesChanged();
 }
 
 void NumericChecks::setGlobalWatch(const exec::WatchCondition& condition) {
     globalWatch_ = condition;
-    c_.callLive([condition](exec::Debugger& d) { d.setGlobalWatch(condition); });
+    c_.callLive([condition](exec::Debugger& d) { d.checks().setGlobalWatch(condition); });
     emit watchesChanged();
 }
 
@@ -177,7 +178,7 @@ void NumericChecks::setOverlay(exec::OverlayKind kind) {
         return;
     }
     c_.post(QStringLiteral("overlay"), [this, kind](exec::Debugger& d) -> Continuation {
-        auto v = std::make_shared<std::vector<double>>(d.overlay(kind));
+        auto v = std::make_shared<std::vector<double>>(d.checks().overlay(kind));
         return [this, kind, v] {
             if (kind != overlayKind_) return;
             overlayValues_ = std::move(*v);
@@ -190,7 +191,7 @@ void NumericChecks::setOverlay(exec::OverlayKind kind) {
 // Computes the first divergence on the run lane; `thenGoThere`: select its node and show its tensor.
 void NumericChecks::postDivergence(bool thenGoThere) {
     c_.post(QStringLiteral("divergence"), [this, thenGoThere](exec::Debugger& d) -> Continuation {
-        auto info = std::make_shared<exec::DivergenceInfo>(d.firstDivergence(thenGoThere));
+        auto info = std::make_shared<exec::DivergenceInfo>(d.checks().firstDivergence(thenGoThere));
         return [this, info, thenGoThere] {
             divergence_ = std::move(*info);
             emit divergenceChanged();
@@ -211,7 +212,7 @@ void NumericChecks::importNodeData(const QString& path) {
     c_.post({}, [this, p = path.toStdString(), path](exec::Debugger& d) -> Continuation {
         QString error;
         try {
-            d.importNodeData(p);
+            d.checks().importNodeData(p);
         } catch (const std::exception& e) {
             error = q(e.what());
         }
@@ -242,7 +243,7 @@ void NumericChecks::exportNodeData(const QString& path, exec::NodeMetric metric,
         values = exec::nodeMetricValues(std::span<const exec::OutputError>(errorRows_), graph.nodes.size(), metric);
     }
     const auto data =
-        exec::nodeMetricData(graph, values, metric, c_.debugger()->tolerance(), exec::nodeDataGraphId(graph));
+        exec::nodeMetricData(graph, values, metric, c_.debugger()->checks().tolerance(), exec::nodeDataGraphId(graph));
     if (data.values.empty())
         return done(metric == exec::NodeMetric::TimeMs
                         ? tr("No node has run yet: nothing to export.")

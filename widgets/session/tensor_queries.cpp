@@ -63,7 +63,7 @@ void TensorQueries::dropQueries(QObject* owner) { c_.queryLane()->dropOwner(owne
 void TensorQueries::exportTensor(const QString& tensor, const QString& path, exec::ValueSide side,
                                  std::function<void(const QString&)> done) {
     c_.writeFile([t = tensor.toStdString(), p = path.toStdString(),
-                  side](const exec::Debugger& d) { d.exportTensor(t, p, side); },
+                  side](const exec::Debugger& d) { d.tensors().exportTensor(t, p, side); },
                  [this, done = std::move(done)](const QString& error) {
                      if (done)
                          done(error);

@@ -1,7 +1,7 @@
-// The Debugger's numerical checks: where the reference comes
+// DebuggerChecks (debugger_checks.h): the numerical checks: where the reference comes
 // from, local or cumulative error, the rows measured so far, watchpoints,
-// the overlays by error metric, and node data in and out. The rest of the
-// facade is in debugger.cpp; both share debugger_impl.h.
+// the overlays by error metric, and node data in and out; and the core's
+// rebuilding of the checks when what they measure changed.
 #include <ATen/ATen.h>
 
 #include <cerrno>
@@ -13,10 +13,11 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "core/exec/debugger/debugger.h"
+#include "core/exec/debugger/debugger_checks.h"
 #include "core/exec/debugger/debugger_impl.h"
 #include "core/exec/numerics/number_text.h"
 #include "core/exec/numerics/verify.h"
+#include "core/exec/reference/divergence_kind.h"
 #include "core/ir/file_replace.h"
 
 namespace irscope::exec {
@@ -76,86 +77,86 @@ DivergenceInfo firstFailingRow(const std::vector<OutputError>& rows, const Refer
     return info;
 }
 
-void Debugger::rebuildChecks() {
-    io::TensorMap weights, constants, inputs, references;
-    Tolerance tolerance;
+std::optional<QuantizationComparison> DebuggerChecks::compareWithProgram() const {
+    const ir::Graph* program = core_.checks.program();
+    if (core_.checks.choice().kind != ReferenceChoice::Kind::Program || !program) return std::nullopt;
+    io::TensorMap weights, inputs;
     {
-        std::lock_guard lock(d_->m);
-        tolerance = d_->tolerance;
-        if (d_->checks.runsReference()) {
-            weights = d_->sources.weightsForRun();
-            constants = d_->sources.userConstants();
-            inputs = d_->effectiveInputs;
-        } else if (d_->checks.choice().kind == ReferenceChoice::Kind::Program) {
-            inputs = d_->effectiveInputs;  // the other program runs on this run's inputs
+        std::lock_guard lock(core_.m);
+        weights = core_.sources.weightsForRun();
+        inputs = core_.effectiveInputs;
+    }
+    return compareQuantized(core_.graph, weights, *program, core_.checks.programWeights(), inputs);
+}
+
+void DebuggerCore::rebuildChecks() {
+    io::TensorMap weights, constants, inputs, references;
+    Tolerance tol;
+    {
+        std::lock_guard lock(m);
+        tol = tolerance;
+        if (checks.runsReference()) {
+            weights = sources.weightsForRun();
+            constants = sources.userConstants();
+            inputs = effectiveInputs;
+        } else if (checks.choice().kind == ReferenceChoice::Kind::Program) {
+            inputs = effectiveInputs;  // the other program runs on this run's inputs
         } else {
-            references = d_->sources.references();
+            references = sources.references();
         }
     }
-    if (d_->checks.rebuild(d_->session, {weights, constants, inputs, std::move(references)}, tolerance))
+    if (checks.rebuild(session, {weights, constants, inputs, std::move(references)}, tol))
         clearOverlays();  // the run went back to its start
 }
 
-std::optional<QuantizationComparison> Debugger::compareWithProgram() const {
-    const ir::Graph* program = d_->checks.program();
-    if (d_->checks.choice().kind != ReferenceChoice::Kind::Program || !program) return std::nullopt;
-    io::TensorMap weights, inputs;
-    {
-        std::lock_guard lock(d_->m);
-        weights = d_->sources.weightsForRun();
-        inputs = d_->effectiveInputs;
-    }
-    return compareQuantized(d_->graph, weights, *program, d_->checks.programWeights(), inputs);
+void DebuggerCore::clearOverlays() {
+    std::lock_guard lock(m);
+    overlays.reset(graph.nodes.size());
 }
 
-void Debugger::clearOverlays() {
-    std::lock_guard lock(d_->m);
-    d_->overlays.reset(d_->graph.nodes.size());
+void DebuggerChecks::setReference(const ReferenceChoice& choice) {
+    core_.checks.setChoice(choice);
+    core_.session.reset();
+    core_.clearOverlays();
+    core_.rebuildChecks();
 }
 
-void Debugger::setReference(const ReferenceChoice& choice) {
-    d_->checks.setChoice(choice);
-    d_->session.reset();
-    clearOverlays();
-    rebuildChecks();
+ReferenceChoice DebuggerChecks::referenceChoice() const { return core_.checks.choice(); }
+
+void DebuggerChecks::setErrorMode(ErrorMode mode) {
+    core_.checks.setMode(mode);
+    core_.session.reset();
+    core_.clearOverlays();
+    core_.rebuildChecks();
 }
 
-ReferenceChoice Debugger::referenceChoice() const { return d_->checks.choice(); }
+ErrorMode DebuggerChecks::errorMode() const { return core_.checks.mode(); }
+bool DebuggerChecks::checking() const { return core_.checks.active(); }
 
-void Debugger::setErrorMode(ErrorMode mode) {
-    d_->checks.setMode(mode);
-    d_->session.reset();
-    clearOverlays();
-    rebuildChecks();
+std::vector<OutputError> DebuggerChecks::errorRows(size_t from, uint64_t& epoch) const {
+    return core_.checks.rowsFrom(from, epoch);
 }
 
-ErrorMode Debugger::errorMode() const { return d_->checks.mode(); }
-bool Debugger::checking() const { return d_->checks.active(); }
+std::string DebuggerChecks::referenceFailure() const { return core_.checks.referenceFailure(); }
 
-std::vector<OutputError> Debugger::errorRows(size_t from, uint64_t& epoch) const {
-    return d_->checks.rowsFrom(from, epoch);
-}
-
-std::string Debugger::referenceFailure() const { return d_->checks.referenceFailure(); }
-
-std::vector<OutputError> Debugger::errorRows() const {
+std::vector<OutputError> DebuggerChecks::errorRows() const {
     uint64_t epoch = 0;
-    return d_->checks.rowsFrom(0, epoch);
+    return core_.checks.rowsFrom(0, epoch);
 }
 
-void Debugger::setWatch(int64_t node, const WatchCondition& c) { d_->checks.watchpoints().setNode(node, c); }
-std::map<int64_t, WatchCondition> Debugger::watches() const { return d_->checks.watchpoints().nodes(); }
-void Debugger::setGlobalWatch(const WatchCondition& c) { d_->checks.watchpoints().setGlobal(c); }
-WatchCondition Debugger::globalWatch() const { return d_->checks.watchpoints().global(); }
+void DebuggerChecks::setWatch(int64_t node, const WatchCondition& c) { core_.checks.watchpoints().setNode(node, c); }
+std::map<int64_t, WatchCondition> DebuggerChecks::watches() const { return core_.checks.watchpoints().nodes(); }
+void DebuggerChecks::setGlobalWatch(const WatchCondition& c) { core_.checks.watchpoints().setGlobal(c); }
+WatchCondition DebuggerChecks::globalWatch() const { return core_.checks.watchpoints().global(); }
 
-std::vector<double> Debugger::errorOverlay(OverlayKind kind) const {
-    const size_t n = d_->graph.nodes.size();
+std::vector<double> DebuggerChecks::errorOverlay(OverlayKind kind) const {
+    const size_t n = core_.graph.nodes.size();
     if (kind == OverlayKind::Imported) {
         std::vector<double> v(n, std::numeric_limits<double>::quiet_NaN());
-        std::lock_guard lock(d_->m);
-        if (!d_->imported) return v;
-        for (const auto& [name, value] : d_->imported->values)
-            if (auto i = d_->index().nodeIndex(name)) v[static_cast<size_t>(*i)] = value;
+        std::lock_guard lock(core_.m);
+        if (!core_.imported) return v;
+        for (const auto& [name, value] : core_.imported->values)
+            if (auto i = core_.index().nodeIndex(name)) v[static_cast<size_t>(*i)] = value;
         return v;
     }
     const auto metric = metricOfOverlay(kind);
@@ -163,45 +164,45 @@ std::vector<double> Debugger::errorOverlay(OverlayKind kind) const {
     return nodeMetricValues(errorRows(), n, *metric);
 }
 
-size_t Debugger::importNodeData(const std::string& path) {
+size_t DebuggerChecks::importNodeData(const std::string& path) {
     const std::string text = readText(path);
-    exporter::NodeData data = exporter::parseNodeData(text, path, nodeDataGraphId(d_->graph));
+    exporter::NodeData data = exporter::parseNodeData(text, path, nodeDataGraphId(core_.graph));
     size_t found = 0;
     for (const auto& entry : data.values)
-        if (d_->index().nodeIndex(entry.first)) ++found;
+        if (core_.index().nodeIndex(entry.first)) ++found;
     if (found == 0 && !data.values.empty())
         throw std::runtime_error(path + ": none of its " + std::to_string(data.values.size()) +
                                  " node names is a node of this graph (first: '" + data.values.front().first + "')");
-    std::lock_guard lock(d_->m);
-    d_->imported = std::move(data);
-    d_->importedPath = path;
+    std::lock_guard lock(core_.m);
+    core_.imported = std::move(data);
+    core_.importedPath = path;
     return found;
 }
 
-void Debugger::clearNodeData() {
-    std::lock_guard lock(d_->m);
-    d_->imported.reset();
-    d_->importedPath.clear();
+void DebuggerChecks::clearNodeData() {
+    std::lock_guard lock(core_.m);
+    core_.imported.reset();
+    core_.importedPath.clear();
 }
 
-std::optional<exporter::NodeData> Debugger::importedNodeData() const {
-    std::lock_guard lock(d_->m);
-    return d_->imported;
+std::optional<exporter::NodeData> DebuggerChecks::importedNodeData() const {
+    std::lock_guard lock(core_.m);
+    return core_.imported;
 }
 
-std::string Debugger::importedNodeDataPath() const {
-    std::lock_guard lock(d_->m);
-    return d_->importedPath;
+std::string DebuggerChecks::importedNodeDataPath() const {
+    std::lock_guard lock(core_.m);
+    return core_.importedPath;
 }
 
-exporter::NodeData Debugger::nodeData(NodeMetric metric) const {
+exporter::NodeData DebuggerChecks::nodeData(NodeMetric metric) const {
     const std::vector<double> values = metric == NodeMetric::TimeMs
-                                           ? nodeTimesMs(d_->session)
-                                           : nodeMetricValues(errorRows(), d_->graph.nodes.size(), metric);
-    return nodeMetricData(d_->graph, values, metric, tolerance(), nodeDataGraphId(d_->graph));
+                                           ? nodeTimesMs(core_.session)
+                                           : nodeMetricValues(errorRows(), core_.graph.nodes.size(), metric);
+    return nodeMetricData(core_.graph, values, metric, tolerance(), nodeDataGraphId(core_.graph));
 }
 
-void Debugger::exportNodeData(const std::string& path, NodeMetric metric) const {
+void DebuggerChecks::exportNodeData(const std::string& path, NodeMetric metric) const {
     const exporter::NodeData data = nodeData(metric);
     if (data.values.empty())
         throw std::runtime_error(metric == NodeMetric::TimeMs
@@ -210,14 +211,14 @@ void Debugger::exportNodeData(const std::string& path, NodeMetric metric) const 
     ir::replaceFileContents(path, exporter::nodeDataJson(data));
 }
 
-std::string Debugger::expectedOutputsVerdict() const {
-    std::lock_guard lock(d_->m);
-    if (!d_->checks.runsReference() || !d_->session.finished()) return {};
-    const io::TensorMap& expected = d_->sources.file(ValueFile::Expected);
+std::string DebuggerChecks::expectedOutputsVerdict() const {
+    std::lock_guard lock(core_.m);
+    if (!core_.checks.runsReference() || !core_.session.finished()) return {};
+    const io::TensorMap& expected = core_.sources.file(ValueFile::Expected);
     if (expected.empty()) return {};
     double worst = 0;
     std::string tolerance;
-    for (const Comparison& c : compareOutputs(d_->session, expected, d_->tolerance)) {
+    for (const Comparison& c : compareOutputs(core_.session, expected, core_.tolerance)) {
         const std::string within = c.exact ? "; compared exactly" : "; tolerance " + c.tolerance.text();
         if (!c.matched)
             return "output '" + c.name + "' differs from the expected outputs (" +
@@ -228,6 +229,85 @@ std::string Debugger::expectedOutputsVerdict() const {
     }
     return "outputs match the expected outputs (max abs diff " + shortNumber(worst) +
            (tolerance == "exact" ? "; compared exactly" : "; tolerance " + tolerance) + ")";
+}
+
+DivergenceInfo DebuggerChecks::firstDivergence(bool explain) const {
+    io::TensorMap refs, weights, constants, inputs;
+    Tolerance tol;
+    {
+        std::lock_guard lock(core_.m);
+        refs = core_.sources.references();
+        tol = core_.tolerance;
+        if (explain) {  // the rerun's values; a query after every stop copies none of 70,000 weights
+            weights = core_.sources.weightsForRun();
+            constants = core_.sources.userConstants();
+            inputs = core_.effectiveInputs;
+        }
+    }
+    // The check's rows: they saw each node's own result (in local mode the
+    // run then holds the reference's), and a second run keeps no dump.
+    DivergenceInfo info = core_.checks.active() ? firstFailingRow(errorRows(), core_.checks.choice())
+                                                : exec::firstDivergence(core_.session, refs, tol);
+    // Against a reference file, in cumulative mode: what kind of difference it is.
+    const bool fromFiles = !core_.checks.active() || core_.checks.choice().kind == ReferenceChoice::Kind::Files;
+    if (!explain || !info.found || !fromFiles || core_.checks.mode() != ErrorMode::Cumulative || refs.empty())
+        return info;
+    const auto& node = core_.session.graph().nodes[static_cast<size_t>(info.node)];
+    size_t output = 0;
+    for (size_t k = 0; k < node.outputs.size(); ++k)
+        if (node.outputs[k].name == info.tensor) output = k;
+    try {
+        const DivergenceExplanation e = explainDivergence(
+            core_.session.graph(), weights, constants, inputs, info.node, output,
+            [&refs](const std::string& name) {
+                const at::Tensor* t = refs.find(name);
+                return t ? *t : at::Tensor();
+            },
+            tol);
+        info.kind = divergenceKindName(e.kind);
+        info.explanation = e.words;
+        info.message += "; that is " + e.words;
+    } catch (const std::exception&) {
+        // Not judged: the rerun could not reach the node (a value since removed).
+    }
+    return info;
+}
+
+void DebuggerChecks::setTolerance(Tolerance t) {
+    {
+        std::lock_guard lock(core_.m);
+        core_.tolerance = t;
+    }
+    core_.rebuildChecks();  // the verdicts depend on it
+}
+
+Tolerance DebuggerChecks::tolerance() const {
+    std::lock_guard lock(core_.m);
+    return core_.tolerance;
+}
+
+std::vector<double> DebuggerChecks::overlay(OverlayKind kind) const {
+    const int64_t n = core_.nodeCount();
+    std::vector<double> v(n, std::numeric_limits<double>::quiet_NaN());
+    switch (kind) {
+    case OverlayKind::None: break;
+    case OverlayKind::Time:
+        for (int64_t i = 0; i < n; ++i)
+            if (core_.session.state(i) != NodeState::Pending) v[i] = core_.session.seconds(i);
+        break;
+    case OverlayKind::MaxAbs: {
+        std::lock_guard lock(core_.m);
+        v = core_.overlays.maxAbs();
+        break;
+    }
+    case OverlayKind::NanInf: {
+        std::lock_guard lock(core_.m);
+        v = core_.overlays.nanInf();
+        break;
+    }
+    default: v = errorOverlay(kind); break;
+    }
+    return v;
 }
 
 }  // namespace irscope::exec

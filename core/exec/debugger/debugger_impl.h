@@ -1,7 +1,8 @@
 #pragma once
-// The Debugger's insides, shared by the files that implement it: values and
-// run control (debugger.cpp) and the numerical checks and node data
-// (debugger_checks.cpp). Internal to core (torch headers).
+// DebuggerCore: what the Debugger and its parts share: the session, the
+// frames, the value sources, the checks, and the few operations more than one
+// part needs (a stop described, values changed, the checks rebuilt). Internal
+// to core (torch headers); the parts reach it through their own reference.
 #include <ATen/ATen.h>
 
 #include <mutex>
@@ -32,8 +33,11 @@ DivergenceInfo firstFailingRow(const std::vector<OutputError>& rows, const Refer
 // constants and typed overrides.
 at::Tensor tensorFromText(const ParsedValues& parsed, c10::ScalarType dtype);
 
-struct Debugger::Impl {
-    Impl(const ir::Graph& g, RetentionPolicy p) : graph(g), session(g, p), frames(g), sources(g), checks(g) {}
+// io::writeTensorFile with its failure as std::runtime_error (debugger_values.cpp).
+void writeTensorsOrThrow(const io::TensorMap& tensors, const std::string& path);
+
+struct DebuggerCore {
+    DebuggerCore(const ir::Graph& g, RetentionPolicy p) : graph(g), session(g, p), frames(g), sources(g), checks(g) {}
 
     const ir::Graph& graph;
     Session session;
@@ -102,6 +106,39 @@ struct Debugger::Impl {
         at::Tensor a = actual(name), r = reference(name);
         if (!a.defined() || !r.defined() || !a.sizes().equals(r.sizes())) return {};
         return difference(cut(sliceView(a, lead)), cut(sliceView(r, lead)));
+    }
+
+    int64_t cursor() const { return session.progress(); }
+    int64_t nodeCount() const { return session.nodeCount(); }
+
+    // Run control (debugger.cpp).
+    void reset();
+    RunStatus step();
+    // Runs to `last` (inclusive) as Session::runTo does, stopping inside the
+    // first higher-order op on the way whose recorded calls reach a subgraph
+    // breakpoint; from inside a frame, first the rest of that op's calls.
+    RunStatus runTo(int64_t last);
+    RunStatus finish(const RunResult& result) const;
+    // How the run stands in the frame (debugger_frames.cpp).
+    RunStatus inFrame(StopReason reason, const std::string& how) const;
+
+    // Values changed: the overlays and the pre-flight check start over
+    // (debugger_values.cpp), and so do the checks.
+    void valuesChanged();
+    void applyConstants();
+    void applyInputs();
+    void load(ValueFile kind, const std::string& path, const DebuggerValues::LoadProgress& progress);
+
+    // The checks (debugger_checks.cpp): rebuilt from the values and tolerance now.
+    void rebuildChecks();
+    void clearOverlays();
+    std::vector<OutputError> errorRows() const {
+        uint64_t epoch = 0;
+        return checks.rowsFrom(0, epoch);
+    }
+    Tolerance currentTolerance() const {
+        std::lock_guard lock(m);
+        return tolerance;
     }
 
     void recordRun(int64_t node) {

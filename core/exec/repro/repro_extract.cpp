@@ -6,24 +6,20 @@
 #include <stdexcept>
 
 #include "core/exec/debugger/debugger.h"
-#include "core/exec/debugger/debugger_impl.h"
+#include "core/exec/engine/executor.h"
+#include "core/exec/engine/session.h"
 #include "core/exec/repro/cut_values.h"
 #include "core/io/tensor_file.h"
+#include "core/ir/graph_index.h"
 #include "core/ir/json_io.h"
 
 namespace irscope::exec {
 
-// What of the debugger's session the cut reads and runs (a friend of Debugger).
-struct ReproAccess {
-    static Debugger::Impl& impl(Debugger& d) { return *d.d_; }
-    static RunStatus runTo(Debugger& d, int64_t node) { return d.runTo(node); }
-};
-
 Extracted extractRepro(Debugger& debugger, std::vector<int64_t> nodes, const std::string& irPath) {
     namespace fs = std::filesystem;
-    auto* d_ = &ReproAccess::impl(debugger);
-    auto runTo = [&debugger](int64_t node) { return ReproAccess::runTo(debugger, node); };
-    const ir::Subgraph cut = ir::extractSubgraph(d_->index(), std::move(nodes));
+    Session& session = debugger.session();
+    const ir::GraphIndex& index = session.executor().index();
+    const ir::Subgraph cut = ir::extractSubgraph(index, std::move(nodes));
     Extracted out;
     out.nodes = cut.graph.nodes.size();
     out.inputs = cut.inputs;
@@ -34,22 +30,22 @@ Extracted extractRepro(Debugger& debugger, std::vector<int64_t> nodes, const std
 
     io::TensorMap inputs, expected;
     try {
-        if (d_->checks.mode() == ErrorMode::Local)
+        if (debugger.checks().errorMode() == ErrorMode::Local)
             throw std::runtime_error(
                 "in local error mode the run holds the reference's values in place of the nodes' own; switch to "
                 "cumulative error to extract with the values");
         int64_t last = -1;
-        for (const auto& node : cut.graph.nodes) last = std::max(last, *d_->index().nodeIndex(node.name));
-        if (d_->session.cursor() <= last) {
-            pinCut(d_->session, cut);
-            const RunStatus r = runTo(last);
+        for (const auto& node : cut.graph.nodes) last = std::max(last, *index.nodeIndex(node.name));
+        if (session.cursor() <= last) {
+            pinCut(session, cut);
+            const RunStatus r = debugger.runTo(last);
             if (r.failed) throw std::runtime_error(r.message);
-            if (d_->session.cursor() <= last)
+            if (session.cursor() <= last)
                 throw std::runtime_error(r.message +
                                          ", before the selection's last node: continue the run, then "
                                          "extract again");
         }
-        cutValues(d_->session, cut, inputs, expected);
+        cutValues(session, cut, inputs, expected);
         if (!replacing && (fs::exists(inPath) || fs::exists(expPath)))
             throw std::runtime_error((fs::exists(inPath) ? inPath : expPath) +
                                      " exists and is not this extract's: choose another name");
