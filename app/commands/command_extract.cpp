@@ -12,13 +12,18 @@
 #include "cli/arg_parser.h"
 #include "cli/cli_io.h"
 #include "commands/cast_weights_option.h"
+#include "core/exec/engine/attr_convert.h"
 #include "core/exec/engine/session.h"
 #include "core/exec/repro/cut_values.h"
+#include "core/exec/repro/program_cut.h"
 #include "core/exec/values/random_inputs.h"
+#include "core/io/catalog/pt2/pt2_archive.h"
 #include "core/io/tensor_file.h"
+#include "core/ir/archive_path.h"
 #include "core/ir/json_io.h"
 #include "core/ir/node_selection.h"
 #include "core/ir/subgraph.h"
+#include "core/ir/symbolic_ops.h"
 #include "core/modules/module_inference.h"
 
 namespace irscope::cli {
@@ -32,7 +37,9 @@ struct ExtractError : std::runtime_error {
 
 io::TensorMap readExtractValues(const std::string& option, const std::string& path) {
     try {
-        return io::readTensorFile(path);
+        io::ReadOptions options;
+        if (option == "--inputs") io::selectInputsOf(path, options);  // a .pt2: its example inputs
+        return io::readTensorFile(path, options);
     } catch (const std::exception& e) {
         throw ExtractError(option + ": " + e.what());
     }
@@ -120,6 +127,64 @@ void valuesFromRun(const ParsedArgs& p, const ir::Graph& g, const ir::Subgraph& 
     exec::cutValues(session, cut, inputs, expected);
 }
 
+// A cut written as a program keeps a node whose tuple irscope reads through
+// getitem nodes together with them: the program has no getitem node (its
+// node makes the tuple's elements by name), so a getitem goes with its producer.
+// A size the cut reads (sym_size, arithmetic on sizes) is computed inside it
+// too, from the tensors it is the size of: a program's inputs are tensors.
+std::vector<int64_t> programSelection(const ir::GraphIndex& index, const std::vector<int64_t>& nodes) {
+    const ir::Graph& g = index.graph();
+    std::vector<char> selected(g.nodes.size(), 0);
+    std::vector<int64_t> todo(nodes.begin(), nodes.end());
+    while (!todo.empty()) {
+        const auto i = static_cast<size_t>(todo.back());
+        todo.pop_back();
+        if (selected[i]) continue;
+        selected[i] = 1;
+        for (size_t k = 0; k < g.nodes[i].inputs.size(); ++k) {
+            const ir::ValueSource& src = index.source(static_cast<int64_t>(i), static_cast<int64_t>(k));
+            if (src.kind != ir::ValueSource::Kind::NodeOutput) continue;
+            const std::string& op = g.nodes[static_cast<size_t>(src.index)].opType;
+            if (ir::isSymbolicOpType(op) || op.rfind("aten.sym_", 0) == 0 || op.rfind("aten.item", 0) == 0 ||
+                op.rfind("aten._local_scalar_dense", 0) == 0)
+                todo.push_back(src.index);
+        }
+    }
+    std::vector<int64_t> out;
+    for (size_t i = 0; i < g.nodes.size(); ++i) {
+        const ir::OpNode& n = g.nodes[i];
+        bool keep = selected[i] != 0;
+        if (n.isGetitem() && !n.inputs.empty()) {
+            const ir::ValueSource& src = index.source(static_cast<int64_t>(i), 0);
+            keep = src.kind == ir::ValueSource::Kind::NodeOutput && selected[static_cast<size_t>(src.index)];
+        }
+        if (keep) out.push_back(static_cast<int64_t>(i));
+    }
+    return out;
+}
+
+// A program's example inputs: the values at the cut when there are some,
+// else zeros of the inputs' shapes and dtypes.
+std::vector<at::Tensor> exampleInputs(const ir::Subgraph& cut, const io::TensorMap& values) {
+    std::vector<at::Tensor> out;
+    for (const auto& name : cut.inputs) {
+        const auto meta = std::find_if(cut.graph.graphInputs.begin(), cut.graph.graphInputs.end(),
+                                       [&](const ir::TensorMeta& m) { return m.name == name; });
+        if (meta == cut.graph.graphInputs.end()) {
+            out.emplace_back();  // not a tensor input
+            continue;
+        }
+        if (const at::Tensor* t = values.find(name)) {
+            out.push_back(t->contiguous());
+            continue;
+        }
+        std::vector<int64_t> shape;
+        for (int64_t d : meta->shape) shape.push_back(d >= 0 ? d : 1);
+        out.push_back(at::zeros(shape, exec::scalarTypeOfIrDtype(meta->dtype).value_or(at::kFloat)));
+    }
+    return out;
+}
+
 void refuseToOverwrite(const std::string& path, bool force) {
     if (!force && fs::exists(path)) throw ExtractError(path + " exists; pass --force to replace it");
 }
@@ -145,13 +210,28 @@ int runExtract(const std::vector<std::string>& args) {
     if (!graph) return kExitUsage;
     try {
         const ir::GraphIndex index(*graph);
-        const std::vector<int64_t> nodes = selection(p, *graph, index);
-        const ir::Subgraph cut = ir::extractSubgraph(index, nodes);
-        const ir::CutFiles beside = ir::cutFilesBeside(*out);
+        std::vector<int64_t> nodes = selection(p, *graph, index);
+        // A cut of a .pt2 asked for as a .pt2, or holding a higher-order op
+        // (whose subgraphs a torch_ir JSON cannot hold), is written as a program.
+        const bool holdsSubgraphs = std::any_of(nodes.begin(), nodes.end(), [&](int64_t i) {
+            return !graph->nodes[static_cast<size_t>(i)].subgraphs.empty();
+        });
+        const bool archive = ir::isArchivePath(p.positional[0]);
+        if (!archive && out->ends_with(".pt2"))
+            throw UsageError("-o " + *out + ": only a cut of a .pt2 is written as a program; write -o SUB.json");
+        const bool asProgram = archive && (out->ends_with(".pt2") || holdsSubgraphs);
+        std::string outPath = *out;
+        if (asProgram) {
+            nodes = programSelection(index, nodes);
+            if (!outPath.ends_with(".pt2"))
+                outPath = outPath.substr(0, outPath.ends_with(".json") ? outPath.size() - 5 : outPath.size()) + ".pt2";
+        }
+        const ir::Subgraph cut = ir::extractSubgraph(index, nodes, asProgram);
+        const ir::CutFiles beside = ir::cutFilesBeside(outPath);
         const std::string inPath = p.value("--inputs-out").value_or(beside.inputs);
         const std::string expPath = p.value("--expected-out").value_or(beside.expected);
         const bool force = p.has("--force");
-        refuseToOverwrite(*out, force);
+        refuseToOverwrite(outPath, force);
         if (values) {
             refuseToOverwrite(inPath, force);
             refuseToOverwrite(expPath, force);
@@ -161,7 +241,15 @@ int runExtract(const std::vector<std::string>& args) {
             valuesFromDump(p, cut, inputs, expected);
         else if (p.has("--weights"))
             valuesFromRun(p, *graph, cut, nodes.back(), inputs, expected);
-        ir::saveGraphFile(cut.graph, *out);
+        if (asProgram) {
+            exec::ProgramCutRequest request{p.positional[0], {}, cut.inputs, cut.outputs, {}};
+            for (const auto& n : cut.graph.nodes)
+                if (!n.isGetitem()) request.nodes.push_back(n.name);
+            request.sampleInputs = exampleInputs(cut, inputs);
+            exec::writeProgramCut(request, outPath);
+        } else {
+            ir::saveGraphFile(cut.graph, outPath);
+        }
         if (values) {
             io::writeTensorFile(inputs, inPath);
             io::writeTensorFile(expected, expPath);
@@ -173,17 +261,18 @@ int runExtract(const std::vector<std::string>& args) {
                 return v.size() > 8 ? s + ", … (" + std::to_string(v.size()) + ")" : s;
             };
             std::cout << "extracted " << cut.graph.nodes.size() << " of " << graph->nodes.size() << " nodes, "
-                      << cut.graph.weights.size() << " weights -> " << *out << "\n"
+                      << cut.graph.weights.size() << " weights -> " << outPath
+                      << (asProgram && outPath != *out ? " (a program: a torch_ir JSON holds no subgraph)" : "") << "\n"
                       << "  inputs:  " << list(cut.inputs) << "\n"
                       << "  outputs: " << list(cut.outputs) << "\n";
             if (values) {
                 std::cout << "  values:  " << inPath << " (" << inputs.size() << "), expected " << expPath << " ("
                           << expected.size() << ")\n"
-                          << "reproduce: irscope run " << *out << " --weights "
-                          << p.value("--weights").value_or("WEIGHTS") << " --inputs " << inPath << " --expected "
-                          << expPath;
+                          << "reproduce: irscope run " << outPath;
+                if (!asProgram) std::cout << " --weights " << p.value("--weights").value_or("WEIGHTS");
+                std::cout << " --inputs " << inPath << " --expected " << expPath;
                 if (p.has(kCastWeightsFlag)) std::cout << " --cast-weights";
-                if (auto c = p.value("--constants")) std::cout << " --constants " << *c;
+                if (auto c = p.value("--constants"); c && !asProgram) std::cout << " --constants " << *c;
                 std::cout << "\n";
             }
         }
@@ -224,6 +313,13 @@ const CommandRegistration commandExtractRegistration{
             "to OUT.pt (default: SUB.inputs.pt, SUB.expected.pt), so that\n"
             "  irscope run SUB.json --weights W --inputs IN.pt --expected OUT.pt\n"
             "reproduces them.\n\n"
+            "From a .pt2, -o SUB.pt2 writes the cut as a program of its own (torch.export.load\n"
+            "runs it; its weights are in it): its nodes as the archive serialized them, with\n"
+            "the subgraphs of cond, while_loop, scan and map at any depth. A cut holding such\n"
+            "an op is always written so (SUB.json becomes SUB.pt2), since a torch_ir JSON\n"
+            "holds no subgraph; then\n"
+            "  irscope run SUB.pt2 --inputs IN.pt --expected OUT.pt\n"
+            "reproduces it.\n\n"
             "Existing files are never replaced without --force.\n\n"
             "Exit status: 0 written; 2 bad arguments, an unknown node or module, a selection\n"
             "that cannot be cut, unreadable input or a failed run (the reason on stderr).\n",

@@ -19,12 +19,14 @@ TensorMeta boundaryMeta(const TensorMeta& like, const std::string& name) {
 }  // namespace
 
 CutFiles cutFilesBeside(const std::string& irPath) {
-    const std::string stem =
-        irPath.size() > 5 && irPath.ends_with(".json") ? irPath.substr(0, irPath.size() - 5) : irPath;
+    std::string stem = irPath;
+    for (const char* ext : {".json", ".pt2"})
+        if (stem.size() > std::string(ext).size() && stem.ends_with(ext))
+            stem = stem.substr(0, stem.size() - std::string(ext).size());
     return {stem + ".inputs.pt", stem + ".expected.pt"};
 }
 
-Subgraph extractSubgraph(const GraphIndex& index, std::vector<int64_t> nodes) {
+Subgraph extractSubgraph(const GraphIndex& index, std::vector<int64_t> nodes, bool withSubgraphs) {
     const Graph& g = index.graph();
     std::sort(nodes.begin(), nodes.end());
     nodes.erase(std::unique(nodes.begin(), nodes.end()), nodes.end());
@@ -34,12 +36,13 @@ Subgraph extractSubgraph(const GraphIndex& index, std::vector<int64_t> nodes) {
     std::vector<char> kept(g.nodes.size(), 0);
     for (int64_t i : nodes) kept[static_cast<size_t>(i)] = 1;
     for (int64_t i : nodes)
-        if (const OpNode& n = g.nodes[static_cast<size_t>(i)]; !n.subgraphs.empty()) {
+        if (const OpNode& n = g.nodes[static_cast<size_t>(i)]; !withSubgraphs && !n.subgraphs.empty()) {
             std::string names;
             for (const auto& sub : n.subgraphs) names += (names.empty() ? "" : ", ") + sub.name;
             throw HoldsSubgraphs("node '" + n.name + "' (" + n.opType + ") runs subgraphs (" + names +
-                                 ") that a torch_ir JSON cannot hold: a repro with it could not run. Cut before "
-                                 "or after it, or check it in PyTorch from the .pt2 (irscope run --until " +
+                                 ") that a torch_ir JSON cannot hold: a repro with it could not run. Extract "
+                                 "from the .pt2 to write the cut as a program (-o SUB.pt2), or cut before or "
+                                 "after it (irscope run --until " +
                                  n.name + "/<subgraph>/<node> shows the values inside)");
         }
 

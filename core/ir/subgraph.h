@@ -40,12 +40,14 @@ struct HoldsSubgraphs : std::invalid_argument {
 // `nodes`: indices into index.graph().nodes (any order, duplicates fine).
 // Throws std::invalid_argument: an empty selection, a kept node reading a
 // value its producer does not list (naming both); NothingToCompare;
-// HoldsSubgraphs.
+// HoldsSubgraphs unless `withSubgraphs` (the cut is written as a program,
+// exec/repro/program_cut.h, which holds them; its JSON graph is then only
+// the cut's boundary and values, never written).
 // An input the IR resolves only by name at run time (no producer field,
 // nothing in the file by that name: a state_dict key) stays such a lookup.
-Subgraph extractSubgraph(const GraphIndex& index, std::vector<int64_t> nodes);
+Subgraph extractSubgraph(const GraphIndex& index, std::vector<int64_t> nodes, bool withSubgraphs = false);
 
-// Where a cut's values go beside its IR: "sub.json" -> "sub.inputs.pt",
+// Where a cut's values go beside its IR: "sub.json" (or "sub.pt2") -> "sub.inputs.pt",
 // "sub.expected.pt" (extract, reduce and the window name them alike).
 struct CutFiles {
     std::string inputs, expected;

@@ -1,9 +1,10 @@
 // `irscope extract` end to end on fixtures made by PyTorch: every module of
 // tiny_llama (each layer, its attention, MLP and norms, each linear) cut out
 // with the values at the cut, then run on its own against the values the
-// whole run produced there, bit for bit; a cut from a dump; and the bad
-// inputs (an unknown node, a file that exists, no selection, a cut holding
-// a higher-order op's subgraphs).
+// whole run produced there, bit for bit; a cut from a dump; cuts of a .pt2
+// written as programs (control flow nested to any depth, sizes computed
+// inside); and the bad inputs (an unknown node, a file that exists, no
+// selection).
 #include <QDir>
 #include <QFile>
 #include <QJsonArray>
@@ -114,22 +115,55 @@ private Q_SLOTS:
         }
     }
 
-    // A cut holding a higher-order op (its subgraphs) cannot be written as
-    // a JSON repro that runs: refused at extract time, naming the op and
-    // what to do, and nothing written. Around it, a cut still runs.
-    void refusesACutThatWouldNotRun() {
+    // A cut holding a higher-order op is written as a program (a torch_ir
+    // JSON holds no subgraph): for every higher-order op of the nested
+    // corpus and of the control-flow fixtures, `-o SUB.json` becomes SUB.pt2,
+    // and the reproduce line it prints runs and matches the whole program's
+    // own values at the cut, exactly (the cut runs the same kernels on the
+    // same values). The torch2 stage loads the same cuts with
+    // torch.export.load (tests/python/test_program_cuts.py).
+    void cutsHoldingControlFlowAreProgramsThatRun() {
+        const QList<QPair<QString, QString>> cases = {
+            {"nested/branch_in_loop.pt2", "while_loop"},     {"nested/branch_in_branch.pt2", "cond"},
+            {"nested/branch_in_map.pt2", "map_impl"},        {"nested/loop_in_branch.pt2", "cond"},
+            {"nested/loop_in_loop.pt2", "while_loop"},       {"nested/scan_in_branch.pt2", "cond"},
+            {"programs/while_loop_count.pt2", "while_loop"}, {"programs/scan_cumulative.pt2", "scan"},
+            {"programs/cond_branches.pt2", "cond"}};
+        for (const auto& [file, node] : cases) {
+            QTemporaryDir dir;
+            const QString pt2 = q(dataPath(file.toStdString()));
+            const QString sub = dir.filePath("cut.json");
+            auto r = runIrscope({"extract", pt2, "--nodes", node, "-o", sub, "--weights", pt2, "--inputs", pt2});
+            QVERIFY2(r.exitCode == 0, qPrintable(file + ": " + r.out + r.err));
+            QVERIFY2(!QFile::exists(sub) && QFile::exists(dir.filePath("cut.pt2")), qPrintable(file + ": " + r.out));
+            QVERIFY2(r.out.contains("a torch_ir JSON holds no subgraph"), qPrintable(r.out));
+            const QString line = r.out.section("reproduce: irscope ", 1).trimmed();
+            QVERIFY2(line.startsWith("run " + dir.filePath("cut.pt2")) && !line.contains("--weights"),
+                     qPrintable(file + ": " + r.out));
+            r = runIrscope(line.split(' ') + QStringList{"--rtol", "0", "--atol", "0"});
+            QVERIFY2(r.exitCode == 0 && r.out.contains(": OK"), qPrintable(file + ": " + r.out + r.err));
+            QVERIFY2(r.out.contains(node + " ("), qPrintable(file + ": the cut does not run " + node + "\n" + r.out));
+        }
+    }
+
+    // A size the cut reads is computed inside it, from the tensor it is the
+    // size of (a program's inputs are tensors): a dynamic-shape head reshape
+    // cut alone runs at another sequence length than the export's.
+    void programCutsComputeTheirSizes() {
         QTemporaryDir dir;
-        const QString sub = dir.filePath("loop.json");
-        const QString pt2 = q(dataPath("nested/branch_in_loop.pt2"));
-        const auto r = runIrscope({"extract", pt2, "--nodes", "while_loop", "-o", sub});
+        const QString pt2 = q(dataPath("programs/dynamic_seq_llama.pt2"));
+        const QString sub = dir.filePath("heads.pt2");
+        auto r = runIrscope(
+            {"extract", pt2, "--nodes", "linear,view,transpose", "-o", sub, "--weights", pt2, "--inputs", pt2});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.out + r.err));
+        QVERIFY2(r.out.contains("sym_size_int_1"), qPrintable(r.out));
+        r = runIrscope(
+            {"run", sub, "--inputs", dir.filePath("heads.inputs.pt"), "--expected", dir.filePath("heads.expected.pt")});
+        QVERIFY2(r.exitCode == 0 && r.out.contains("output transpose: OK"), qPrintable(r.out + r.err));
+        // From a torch_ir JSON there is no program to cut.
+        r = runIrscope({"extract", irFixture("llama_block.json"), "--nodes", "linear", "-o", dir.filePath("x.pt2")});
         QCOMPARE(r.exitCode, 2);
-        QVERIFY2(r.err.contains("'while_loop' (while_loop) runs subgraphs") && r.err.contains("cannot hold"),
-                 qPrintable(r.err));
-        QVERIFY(!QFile::exists(sub));
-        QVERIFY(!QFile::exists(dir.filePath("loop.inputs.pt")));
-        const auto around = runIrscope({"extract", pt2, "--nodes", "getitem_1", "-o", sub});
-        QVERIFY2(around.exitCode == 0, qPrintable(around.err));
-        QVERIFY(QFile::exists(sub));
+        QVERIFY2(r.err.contains("only a cut of a .pt2"), qPrintable(r.err));
     }
 
     void refusesBadInput() {

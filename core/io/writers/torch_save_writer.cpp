@@ -3,6 +3,7 @@
 // and globals that torch.load(f, weights_only=True) of PyTorch 1.13 accepts.
 // Tensors that share a storage (tied weights, views) share it in the file too.
 #include <fstream>
+#include <functional>
 #include <map>
 #include <unordered_map>
 
@@ -12,6 +13,7 @@
 #include "core/io/catalog/tensor_file_error.h"
 #include "core/io/tensor_dtype.h"
 #include "core/io/tensor_writer.h"
+#include "core/io/writers/torch_save_arguments.h"
 
 namespace irscope::io {
 
@@ -80,22 +82,21 @@ struct StorageOut {
     c10::ScalarType type;
 };
 
-void writeTorchSave(const TensorMap& tensors, const std::string& path) {
-    PickleWriter p;
-    p.op('\x80');
-    p.op('\x02');
-    p.emptyOrderedDict();
+// The pickle and the storages it names, as torch.save lays them out.
+struct TorchSaveParts {
+    PickleWriter pickle;
     std::vector<StorageOut> storages;
     std::map<std::pair<const void*, int>, size_t> storageIndex;  // (StorageImpl, dtype) -> storages[]
-    if (!tensors.empty()) p.op('(');
-    for (const auto& e : tensors) {
-        const at::Tensor& t = e.tensor;
+
+    // One tensor as torch._utils._rebuild_tensor_v2(storage, offset, size, stride, False, OrderedDict()).
+    void tensor(const at::Tensor& t, const std::string& name, const std::string& path) {
+        PickleWriter& p = pickle;
         const char* storageClass = storageClassOf(t.scalar_type());
         if (!storageClass)
-            throw TensorFileError(path, "tensor '" + e.name + "' has dtype " + scalarTypeName(t.scalar_type()) +
+            throw TensorFileError(path, "tensor '" + name + "' has dtype " + scalarTypeName(t.scalar_type()) +
                                             ", which irscope cannot write to a .pt file");
         if (!t.device().is_cpu() || t.layout() != c10::kStrided || !t.has_storage())
-            throw TensorFileError(path, "tensor '" + e.name + "' is not a dense CPU tensor");
+            throw TensorFileError(path, "tensor '" + name + "' is not a dense CPU tensor");
         const auto* impl = t.storage().unsafeGetStorageImpl();
         auto [it, fresh] =
             storageIndex.emplace(std::make_pair(static_cast<const void*>(impl), int(t.scalar_type())), storages.size());
@@ -104,7 +105,6 @@ void writeTorchSave(const TensorMap& tensors, const std::string& path) {
                                 static_cast<int64_t>(t.storage().nbytes() / t.element_size()), t.scalar_type()});
         }
         const StorageOut& s = storages[it->second];
-        p.string(e.name);
         p.global("torch._utils", "_rebuild_tensor_v2");
         p.op('(');
         {  // persistent id ('storage', class, key, location, numel)
@@ -125,23 +125,43 @@ void writeTorchSave(const TensorMap& tensors, const std::string& path) {
         p.op('t');
         p.op('R');
     }
+
+    // The zip: data.pkl, then each storage.
+    void write(const std::function<size_t(const void*, size_t)>& sink, const std::string& path) const {
+        try {
+            caffe2::serialize::PyTorchStreamWriter writer(sink);
+            writer.writeRecord("data.pkl", pickle.bytes.data(), pickle.bytes.size());
+            for (const auto& s : storages)
+                writer.writeRecord("data/" + s.key, s.data, static_cast<size_t>(s.numel) * c10::elementSize(s.type));
+            writer.writeEndOfFile();
+        } catch (const c10::Error& e) {
+            throw TensorFileError(path, std::string("write failed: ") + e.what_without_backtrace());
+        }
+    }
+};
+
+void writeTorchSave(const TensorMap& tensors, const std::string& path) {
+    TorchSaveParts parts;
+    PickleWriter& p = parts.pickle;
+    p.op('\x80');
+    p.op('\x02');
+    p.emptyOrderedDict();
+    if (!tensors.empty()) p.op('(');
+    for (const auto& e : tensors) {
+        p.string(e.name);
+        parts.tensor(e.tensor, e.name, path);
+    }
     if (!tensors.empty()) p.op('u');
     p.op('.');
 
     std::ofstream out(path, std::ios::binary | std::ios::trunc);
     if (!out) throw TensorFileError(path, "cannot open for writing");
-    try {
-        caffe2::serialize::PyTorchStreamWriter writer([&](const void* data, size_t n) -> size_t {
+    parts.write(
+        [&](const void* data, size_t n) -> size_t {
             out.write(static_cast<const char*>(data), static_cast<std::streamsize>(n));
             return out ? n : 0;
-        });
-        writer.writeRecord("data.pkl", p.bytes.data(), p.bytes.size());
-        for (const auto& s : storages)
-            writer.writeRecord("data/" + s.key, s.data, static_cast<size_t>(s.numel) * c10::elementSize(s.type));
-        writer.writeEndOfFile();
-    } catch (const c10::Error& e) {
-        throw TensorFileError(path, std::string("write failed: ") + e.what_without_backtrace());
-    }
+        },
+        path);
     out.flush();
     if (!out) throw TensorFileError(path, "write failed (disk full?)");
 }
@@ -153,4 +173,27 @@ const bool torchSaveWriterRegistered = registerTensorWriter({
 });
 
 }  // namespace
+
+std::string torchSaveOfArguments(const std::vector<at::Tensor>& args, const std::string& what) {
+    TorchSaveParts parts;
+    PickleWriter& p = parts.pickle;
+    p.op('\x80');
+    p.op('\x02');
+    p.op('(');
+    p.op('(');
+    for (size_t i = 0; i < args.size(); ++i) parts.tensor(args[i], "argument " + std::to_string(i), what);
+    p.op('t');
+    p.op('}');  // no keyword arguments
+    p.op('t');
+    p.op('.');
+    std::string bytes;
+    parts.write(
+        [&](const void* data, size_t n) -> size_t {
+            bytes.append(static_cast<const char*>(data), n);
+            return n;
+        },
+        what);
+    return bytes;
+}
+
 }  // namespace irscope::io
