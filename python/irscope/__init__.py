@@ -5,6 +5,7 @@
     irscope.show("model.pt2")             # a .pt2, a pytorch-ir JSON, an ExportedProgram or a pytorch-ir IR
     irscope.compare(ep_a, ep_b)           # two programs side by side, the changes listed
     result = irscope.run(ep, expected=y)  # headless: the verdict and the per-node report as Python objects
+    report = irscope.check_backend(ep, backend="inductor")  # the first group a backend gets wrong
 
 Each call hands the irscope program of this installation (built against
 this environment's PyTorch, so its numbers are PyTorch's own) files it reads:
@@ -23,8 +24,20 @@ import tempfile
 import threading
 
 from ._launcher import program as _program
+from .check_backend import BackendReport, GroupResult, Judgement, check_backend
 
-__all__ = ["show", "debug", "compare", "run", "program", "IrscopeError"]
+__all__ = [
+    "show",
+    "debug",
+    "compare",
+    "run",
+    "check_backend",
+    "BackendReport",
+    "GroupResult",
+    "Judgement",
+    "program",
+    "IrscopeError",
+]
 __version__ = "0.1.0"
 
 

@@ -77,6 +77,10 @@ def main(argv=None) -> int:
     if refusal:
         print(refusal, file=sys.stderr)
         return 2
+    if argv[:1] == ["check-backend"]:  # compiles with the environment's torch: Python's side
+        from .check_backend import main as check_backend_main
+
+        return check_backend_main(argv[1:])
     exe = program()
     if argv[:1] in (["--version"], ["-V"]):
         done = subprocess.run([str(exe), "--version"], capture_output=True, text=True)
