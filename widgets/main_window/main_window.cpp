@@ -20,7 +20,6 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
-#include <QPointer>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSaveFile>
@@ -28,7 +27,6 @@
 #include <QSplitter>
 #include <QStatusBar>
 #include <QStyle>
-#include <QThreadPool>
 #include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -46,6 +44,7 @@
 #include "widgets/main_window/shortcuts_dialog.h"
 #include "widgets/session/graph_selection.h"
 #include "widgets/session/graph_session.h"
+#include "widgets/session/task_queue.h"
 
 namespace irscope::widgets {
 
@@ -67,6 +66,9 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     setObjectName(QStringLiteral("mainWindow"));
     setAcceptDrops(true);
     session_ = new GraphSession(this);
+    exportLane_ = new TaskQueue(QThread::LowPriority, this);
+    connect(exportLane_, &TaskQueue::failed, this,
+            [this](const QString& message) { showMessage(tr("Export failed: %1").arg(message), true, false); });
     view_ = new GraphView(session_, this);
     setCentralWidget(buildCentralArea());
     buildStatusBar();
@@ -586,36 +588,37 @@ void MainWindow::exportTo(const QString& path, std::function<void(bool written)>
     // The document and its layout are immutable and shared; the image is a
     // QImage, which a worker may paint.
     statusBar()->showMessage(tr("Exporting %1…").arg(QFileInfo(path).fileName()));
-    QPointer<MainWindow> self(this);
-    QThreadPool::globalInstance()->start([self, doc, lay, ext, weights, path, done = std::move(done)] {
-        bool ok = false;
-        if (ext == QLatin1String("png")) {
-            ok = renderLayoutImage(*lay, clampExportScale(*lay, 1.0)).save(path, "PNG");
-        } else {
-            std::string text;
-            if (ext == QLatin1String("svg")) {
-                text = exporter::layoutToSvg(lay->result);
-            } else {
-                exporter::MermaidOptions mo;
-                mo.maxNodes = static_cast<int>(doc->graph.nodes.size());
-                mo.includeWeights = weights;
-                text = exporter::graphToMermaid(doc->graph, mo) + "\n";
-            }
-            QSaveFile f(path);
-            ok = f.open(QIODevice::WriteOnly) &&
-                 f.write(text.data(), static_cast<qint64>(text.size())) == static_cast<qint64>(text.size()) &&
-                 f.commit();
-        }
-        QMetaObject::invokeMethod(qApp, [self, ok, path, done] {
-            if (self) {
-                if (ok)
-                    self->statusBar()->showMessage(tr("Exported %1").arg(path), 5000);
-                else
-                    self->showMessage(tr("Could not write %1").arg(path), true, false);
-            }
-            if (done) done(ok);
-        });
-    });
+    exportLane_->post(QStringLiteral("export:") + path, this,
+                      [this, doc, lay, ext, weights, path,
+                       done = std::move(done)](const TaskQueue::Context&) -> TaskQueue::Continuation {
+                          bool ok = false;
+                          if (ext == QLatin1String("png")) {
+                              ok = renderLayoutImage(*lay, clampExportScale(*lay, 1.0)).save(path, "PNG");
+                          } else {
+                              std::string text;
+                              if (ext == QLatin1String("svg")) {
+                                  text = exporter::layoutToSvg(lay->result);
+                              } else {
+                                  exporter::MermaidOptions mo;
+                                  mo.maxNodes = static_cast<int>(doc->graph.nodes.size());
+                                  mo.includeWeights = weights;
+                                  text = exporter::graphToMermaid(doc->graph, mo) + "\n";
+                              }
+                              QSaveFile f(path);
+                              ok = f.open(QIODevice::WriteOnly) &&
+                                   f.write(text.data(), static_cast<qint64>(text.size())) ==
+                                       static_cast<qint64>(text.size()) &&
+                                   f.commit();
+                          }
+                          // On the UI thread, and only while this window lives (the lane is its child).
+                          return [this, ok, path, done] {
+                              if (ok)
+                                  statusBar()->showMessage(tr("Exported %1").arg(path), 5000);
+                              else
+                                  showMessage(tr("Could not write %1").arg(path), true, false);
+                              if (done) done(ok);
+                          };
+                      });
 }
 
 // ------------------------------------------------------------------ settings, drops

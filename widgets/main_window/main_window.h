@@ -36,6 +36,7 @@ class BreadcrumbBar;
 class GraphSession;
 class GraphView;
 class RecentFiles;
+class TaskQueue;
 
 // "150%", "2.5%", "0.034%" (main_window.cpp).
 QString zoomText(double zoom);
@@ -145,6 +146,9 @@ private:
     void tellEvents(QWidget* panel, PanelEvents* events);
 
     GraphSession* session_;
+    // Exports (File ▸ Export): drawn and written off the UI thread, one
+    // after another; the same path asked for again replaces a waiting one.
+    TaskQueue* exportLane_;
     GraphView* view_;
     BreadcrumbBar* breadcrumbs_;
     QSplitter* viewSplitter_;
