@@ -7,7 +7,12 @@ the way a C++ extension of PyTorch is: against the torch already installed.
 pip builds in an isolated environment that does not see it, but it runs this
 backend with the installing environment's own interpreter: asked with `-I`
 (which ignores the PYTHONPATH pip's isolation sets), that interpreter imports
-the user's torch and says where its CMake files and libraries are.
+the user's torch and says where its CMake files and libraries are. `python
+-m build` and `uv pip install` run the backend with the isolated
+environment's own interpreter instead, which has no torch: then the
+environment the user works in is asked, in this order: IRSCOPE_TORCH_PYTHON,
+the active virtual environment ($VIRTUAL_ENV, $CONDA_PREFIX), `python3` on
+the PATH outside the build's own environment.
 
 Nothing here installs torch: a build requirement would make pip fetch
 another one (on Linux, PyPI's default is a CUDA build of several GB).
@@ -34,18 +39,39 @@ class TorchNotFound(RuntimeError):
     pass
 
 
+def _candidate_pythons():
+    """Interpreters that may be the user's environment, most likely first."""
+    if os.environ.get("IRSCOPE_TORCH_PYTHON"):
+        return [os.environ["IRSCOPE_TORCH_PYTHON"]]  # said explicitly: that one only
+    out = [sys.executable]
+    for var in ("VIRTUAL_ENV", "CONDA_PREFIX"):
+        if os.environ.get(var):
+            out.append(os.path.join(os.environ[var], "bin", "python"))
+    build_env = os.path.dirname(os.path.dirname(sys.executable))
+    for folder in os.environ.get("PATH", "").split(os.pathsep):
+        candidate = os.path.join(folder, "python3")
+        if folder and not folder.startswith(build_env) and os.access(candidate, os.X_OK):
+            out.append(candidate)
+            break
+    return list(dict.fromkeys(out))
+
+
 def _installing_environment_torch():
-    python = os.environ.get("IRSCOPE_TORCH_PYTHON", sys.executable)
     env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
-    done = subprocess.run([python, "-I", "-c", _ASK_TORCH], capture_output=True, text=True, env=env)
-    if done.returncode != 0:
-        raise TorchNotFound(
-            "irscope is built against the PyTorch of the environment it is installed into, and "
-            f"{python} cannot import torch:\n{done.stderr.strip().splitlines()[-1] if done.stderr.strip() else ''}\n"
-            "Install PyTorch first (for the CPU build: pip install torch --index-url "
-            "https://download.pytorch.org/whl/cpu), then install irscope again."
-        )
-    return json.loads(done.stdout.strip().splitlines()[-1])
+    why = []
+    for python in _candidate_pythons():
+        done = subprocess.run([python, "-I", "-c", _ASK_TORCH], capture_output=True, text=True, env=env)
+        if done.returncode == 0:
+            return json.loads(done.stdout.strip().splitlines()[-1])
+        last = done.stderr.strip().splitlines()[-1] if done.stderr.strip() else f"exit {done.returncode}"
+        why.append(f"  {python}: {last}")
+    raise TorchNotFound(
+        "irscope is built against the PyTorch of the environment it is installed into, and no interpreter "
+        "asked can import torch:\n" + "\n".join(why) + "\n"
+        "Install PyTorch first (for the CPU build: pip install torch --index-url "
+        "https://download.pytorch.org/whl/cpu), or name the interpreter whose torch to build against with "
+        "IRSCOPE_TORCH_PYTHON=/path/to/python, then install irscope again."
+    )
 
 
 def _settings(config_settings):

@@ -38,7 +38,23 @@ __all__ = [
     "program",
     "IrscopeError",
 ]
-__version__ = "0.1.0"
+def _version() -> str:
+    """The version pyproject.toml holds, as the build wrote it (or the installed wheel's metadata)."""
+    try:
+        from ._build_info import IRSCOPE_VERSION
+
+        return IRSCOPE_VERSION
+    except ImportError:
+        pass
+    try:
+        from importlib.metadata import version
+
+        return version("irscope")
+    except Exception:
+        return "0+source"  # the source tree, not built
+
+
+__version__ = _version()
 
 
 class IrscopeError(RuntimeError):
