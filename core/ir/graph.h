@@ -36,6 +36,10 @@ struct Graph {
     // A symbolic value's expression over the symbols, by value name ("mul":
     // "4*s77", "pow_1": "float(s27)**-0.5"): what a .pt2's sym_*_values say.
     std::map<std::string, std::string> symbolicExpressions;
+    // The class of each module a .pt2's nn_module_stack names, by module
+    // path ("layers.0": "LlamaDecoderLayer", "": the model's class): what the
+    // model's own code calls it. Empty for JSON, whose modules are inferred.
+    std::map<std::string, std::string> moduleClasses;
 
     // Findings the loader made while reading values it keeps anyway
     // (non-integer dims, ragged constants): validation reports them.

@@ -93,6 +93,11 @@ std::vector<std::string> moduleKinds(const ModuleTree& tree, const ir::Graph& gr
         kinds[k] = std::move(kind);
     }
     if (!kinds.empty()) kinds[kRootModule] = "model";
+    // A recorded module is what its own code calls it (a .pt2's nn_module_stack).
+    for (size_t k = 1; k < count; ++k)
+        if (const auto it = graph.moduleClasses.find(tree.module(static_cast<ModuleId>(k)).path);
+            it != graph.moduleClasses.end() && !it->second.empty())
+            kinds[k] = it->second;
     return kinds;
 }
 

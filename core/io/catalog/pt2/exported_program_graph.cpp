@@ -661,6 +661,7 @@ public:
         if (!moduleStack.empty()) {
             const auto entries = moduleStackEntries(moduleStack);
             if (!entries.empty()) op.modulePath = entries.back().path;
+            for (const auto& e : entries) g.moduleClasses.try_emplace(e.path, e.type.substr(e.type.rfind('.') + 1));
             // pytorch-ir names the model after its class: the root of nn_module_stack.
             if (g.modelName.empty()) g.modelName = modelClassOf(entries);
         }
