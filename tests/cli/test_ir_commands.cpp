@@ -104,6 +104,18 @@ private Q_SLOTS:
         QVERIFY(r.out.contains("duplicate_node.json: error"));  // the other file is still checked
     }
 
+    // A .pt2 records each module's class (nn_module_stack): the tree says
+    // what the model's own code calls them, not a kind guessed from the ops
+    // (the decoder layer computes attention inline, and is no "attention").
+    void modulesOfAProgramAreNamedByTheirClass() {
+        const auto r = runIrscope({"modules", q(dataPath("programs/dynamic_seq_llama.pt2"))});
+        QCOMPARE(r.exitCode, 0);
+        for (const char* line : {"layers.0  [Layer]", "layers.0.input_norm  [RMSNorm]", "layers.0.q_proj  [Linear]",
+                                 "embed  [Embedding]"})
+            QVERIFY2(r.out.contains(line), qPrintable(QString(line) + " in\n" + r.out));
+        QVERIFY2(!r.out.contains("[attention]"), qPrintable(r.out));
+    }
+
     void modulesPrintsTheInferredTree() {
         auto r = runIrscope({"modules", q(dataPath("seeds/SimpleMLP.json"))});
         QCOMPARE(r.exitCode, 0);
