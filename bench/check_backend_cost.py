@@ -2,7 +2,8 @@
 
     PYTHONPATH=python build-torch2/venv/bin/python bench/check_backend_cost.py [--backend inductor] [--layers 2]
 
-On a decoder of `--layers` Llama-style blocks (RMSNorm, attention, SwiGLU),
+On a decoder of `--layers` Llama-style blocks (RMSNorm, RoPE, GQA, SwiGLU;
+bench/make_layout_population.py's),
 each with a fresh Inductor cache (TORCHINDUCTOR_CACHE_DIR set per row, so no
 row reuses another's kernels):
   whole        torch.compile's backend on the whole program, compiled and run once
@@ -17,59 +18,22 @@ import argparse
 import copy
 import os
 import shutil
+import subprocess
 import sys
 import tempfile
 import time
 
 import torch
-import torch.nn as nn
 
 
-class RMSNorm(nn.Module):
-    def __init__(self, d):
-        super().__init__()
-        self.weight = nn.Parameter(torch.ones(d))
-
-    def forward(self, x):
-        return x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + 1e-6) * self.weight
+# The Llama-style decoder of the layout population (RoPE, GQA, SwiGLU, a KV cache).
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from make_layout_population import Decoder, decoder_inputs  # noqa: E402
 
 
-class Block(nn.Module):
-    def __init__(self, d=64, heads=4):
-        super().__init__()
-        self.heads = heads
-        self.input_layernorm = RMSNorm(d)
-        self.q, self.k, self.v, self.o = (nn.Linear(d, d, bias=False) for _ in range(4))
-        self.post_attention_layernorm = RMSNorm(d)
-        self.gate, self.up = nn.Linear(d, 2 * d, bias=False), nn.Linear(d, 2 * d, bias=False)
-        self.down = nn.Linear(2 * d, d, bias=False)
-
-    def forward(self, x):
-        b, n, d = x.shape
-        h = self.input_layernorm(x)
-        q, k, v = (p(h).view(b, n, self.heads, -1).transpose(1, 2) for p in (self.q, self.k, self.v))
-        a = torch.softmax(q @ k.transpose(-1, -2) / (d // self.heads) ** 0.5, -1) @ v
-        x = x + self.o(a.transpose(1, 2).reshape(b, n, d))
-        h = self.post_attention_layernorm(x)
-        return x + self.down(nn.functional.silu(self.gate(h)) * self.up(h))
-
-
-class Decoder(nn.Module):
-    def __init__(self, layers):
-        super().__init__()
-        self.layers = nn.ModuleList([Block() for _ in range(layers)])
-
-    def forward(self, x):
-        for layer in self.layers:
-            x = layer(x)
-        return x
-
-
-def fresh_cache():
-    folder = tempfile.mkdtemp(prefix="inductor_cache_")
-    os.environ["TORCHINDUCTOR_CACHE_DIR"] = folder
-    torch._dynamo.reset()
-    return folder
+def llama_config(layers):
+    return dict(family="llama", layers=layers, hidden=64, heads=4, kv_heads=2, ff=128, vocab=128, rope=True,
+                cache=False, tied=False, sdpa=False, bias=False, seq=16, past=0, max_pos=32)
 
 
 def timed(fn):
@@ -82,38 +46,57 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--backend", default="inductor")
     ap.add_argument("--layers", type=int, default=2)
+    ap.add_argument("--row", help=argparse.SUPPRESS)  # one row, in a process of its own
     a = ap.parse_args()
+    if not a.row:
+        return run_rows(a)
     sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
     import irscope
     from irscope.check_backend import _backend
 
     torch.manual_seed(0)
-    x = torch.randn(1, 16, 64)
-    program = torch.export.export(Decoder(a.layers).eval(), (x,))
+    c = llama_config(a.layers)
+    args = decoder_inputs(c)
+    program = torch.export.export(Decoder(c).eval(), args)
     _, compile_fn = _backend(a.backend)
 
     def whole():
         gm = program.module()
         with torch.no_grad():
-            compile_fn(gm, [x])(x)
+            compile_fn(gm, list(args))(*args)
 
     def analyze():
         whole()
         gm = program.module()
         gm64 = copy.deepcopy(gm).to(torch.float64)
         with torch.no_grad():
-            torch.fx.Interpreter(gm).run(x)
-            torch.fx.Interpreter(gm64).run(x.double())
+            torch.fx.Interpreter(gm).run(*args)
+            torch.fx.Interpreter(gm64).run(*[t.double() if t.is_floating_point() else t for t in args])
 
     def check():
         report = irscope.check_backend(program, backend=a.backend)
         assert report.ok, report.summary()
 
+    # The backend's own start-up (imports, its first compile) is paid once
+    # by any use of it: not counted in any row.
+    tiny = torch.export.export(torch.nn.Linear(4, 4), (torch.randn(2, 4),)).module()
+    with torch.no_grad():
+        compile_fn(tiny, [torch.randn(2, 4)])(torch.randn(2, 4))
+    print(timed({"whole": whole, "analyze": analyze, "check": check}[a.row]))
+
+
+def run_rows(a):
+    """Each row in a fresh process with an empty Inductor cache: no row reuses another's kernels."""
     rows = []
-    for name, fn in (("whole", whole), ("analyze", analyze), ("check", check)):
-        cache = fresh_cache()
-        rows.append((name, timed(fn)))
+    for name in ("whole", "analyze", "check"):
+        cache = tempfile.mkdtemp(prefix="inductor_cache_")
+        env = dict(os.environ, TORCHINDUCTOR_CACHE_DIR=cache)
+        done = subprocess.run([sys.executable, "-W", "ignore", __file__, "--row", name, "--backend", a.backend,
+                               "--layers", str(a.layers)], capture_output=True, text=True, env=env)
         shutil.rmtree(cache, ignore_errors=True)
+        if done.returncode != 0:
+            sys.exit(f"row {name} failed:\n{done.stderr[-2000:]}")
+        rows.append((name, float(done.stdout.strip().splitlines()[-1])))
     base = rows[0][1]
     print(f"{a.layers}-layer decoder, backend {a.backend}, {os.cpu_count()} cores")
     for name, seconds in rows:
