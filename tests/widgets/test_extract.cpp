@@ -131,6 +131,41 @@ private slots:
         QVERIFY(std::find(marked.begin(), marked.end(), node) != marked.end());
         QVERIFY(std::is_sorted(marked.begin(), marked.end()));
     }
+
+    // From a .pt2, Extract on a while_loop (whose body holds a cond) writes
+    // the cut as a program beside the chosen name (a torch_ir JSON holds no
+    // subgraph), and the reproduce line the window shows runs it: no
+    // --weights, the program carries them.
+    void controlFlowFromAProgram() {
+        QVERIFY(irscope::test::openInFreshWindow(
+            window_, ui_, QString::fromStdString(irscope::test::dataPath("nested/branch_in_loop.pt2")), QSize()));
+        DebugController* c = ui_.controller;
+        QVERIFY(irscope::test::waitIdle(*c));
+        const auto& g = window_->session()->document()->graph;
+        std::vector<int64_t> nodes;
+        for (size_t i = 0; i < g.nodes.size(); ++i)
+            if (g.nodes[i].name == "while_loop") nodes.push_back(static_cast<int64_t>(i));
+        QCOMPARE(nodes.size(), size_t(1));
+        QTemporaryDir dir;
+        QSignalSpy stopped(c, &DebugController::stopped);
+        c->extract(nodes, dir.filePath(QStringLiteral("loop.json")));
+        QVERIFY(irscope::test::waitIdle(*c));
+        QVERIFY(!stopped.isEmpty());
+        QVERIFY2(stopped.last()[0].toString().contains(dir.filePath(QStringLiteral("loop.pt2"))),
+                 qPrintable(stopped.last()[0].toString()));
+        QVERIFY(!QFile::exists(dir.filePath(QStringLiteral("loop.json"))));
+        const QString shown = window_->messageText();
+        const qsizetype at = shown.indexOf(QLatin1String("Reproduce: irscope run "));
+        QVERIFY2(at >= 0, qPrintable(shown));
+        const QStringList args = shown.mid(at + int(strlen("Reproduce: irscope "))).split(QLatin1Char(' '));
+        QVERIFY2(!args.contains(QStringLiteral("--weights")), qPrintable(shown));
+        QProcess run;
+        run.start(QString::fromUtf8(IRSCOPE_BINARY), args);
+        QVERIFY(run.waitForFinished(60000));
+        const QString out = run.readAllStandardOutput() + run.readAllStandardError();
+        QVERIFY2(run.exitCode() == 0 && out.contains(QLatin1String("while_loop (while_loop) ran its body")),
+                 qPrintable(out));
+    }
 };
 
 #include "common/suite_registry.h"

@@ -8,6 +8,7 @@
 #include <QRegularExpression>
 
 #include "core/exec/repro/repro_extract.h"
+#include "core/ir/archive_path.h"
 #include "core/ir/file_replace.h"
 #include "widgets/common/qt_text.h"
 #include "widgets/session/debug_values.h"
@@ -38,11 +39,15 @@ void DebugController::extract(std::vector<int64_t> nodes, const QString& path) {
     if (!weights.isEmpty()) rerun << QStringLiteral("--weights") << shellWord(weights);
     if (values_->castWeights()) rerun << QStringLiteral("--cast-weights");
     if (!constants.isEmpty()) rerun << QStringLiteral("--constants") << shellWord(constants);
+    // From a .pt2, a cut holding control flow is written as a program of its own.
+    const std::string archive =
+        doc_ && ir::isArchivePath(doc_->path.toStdString()) ? doc_->path.toStdString() : std::string();
     post({},
-         [this, nodes = std::move(nodes), p = path.toStdString(), rerun](exec::Debugger& d) mutable -> Continuation {
+         [this, nodes = std::move(nodes), p = path.toStdString(), rerun,
+          archive](exec::Debugger& d) mutable -> Continuation {
              QString error, message, command;
              try {
-                 const exec::Extracted e = exec::extractRepro(d, std::move(nodes), p);
+                 const exec::Extracted e = exec::extractRepro(d, std::move(nodes), p, archive);
                  message = tr("extracted %1 nodes (%2 inputs, %3 outputs) to %4")
                                .arg(e.nodes)
                                .arg(e.inputs.size())
@@ -52,7 +57,8 @@ void DebugController::extract(std::vector<int64_t> nodes, const QString& path) {
                                 ? tr(" with the values at the cut: %1, %2").arg(q(e.inputsPath), q(e.expectedPath))
                                 : QStringLiteral("; ") + q(e.note);
                  if (!e.inputsPath.empty() && !e.expectedPath.empty())
-                     command = (QStringList{QStringLiteral("irscope run"), shellWord(q(e.irPath))} + rerun +
+                     command = (QStringList{QStringLiteral("irscope run"), shellWord(q(e.irPath))} +
+                                (e.irPath.ends_with(".pt2") ? QStringList{} : rerun) +  // a program holds its weights
                                 QStringList{QStringLiteral("--inputs"), shellWord(q(e.inputsPath)),
                                             QStringLiteral("--expected"), shellWord(q(e.expectedPath))})
                                    .join(QLatin1Char(' '));

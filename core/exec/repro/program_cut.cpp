@@ -12,11 +12,14 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/exec/engine/attr_convert.h"
 #include "core/io/catalog/mapped_file.h"
 #include "core/io/catalog/pt2/pt2_archive.h"
 #include "core/io/catalog/zip_reader.h"
 #include "core/io/writers/torch_save_arguments.h"
 #include "core/ir/archive_path.h"
+#include "core/ir/graph_index.h"
+#include "core/ir/symbolic_ops.h"
 
 namespace irscope::exec {
 
@@ -71,6 +74,64 @@ struct Record {
 };
 
 }  // namespace
+
+// A cut written as a program keeps a node whose tuple irscope reads through
+// getitem nodes together with them: the program has no getitem node (its
+// node makes the tuple's elements by name), so a getitem goes with its producer.
+// A size the cut reads (sym_size, arithmetic on sizes) is computed inside it
+// too, from the tensors it is the size of: a program's inputs are tensors.
+std::vector<int64_t> programCutSelection(const ir::GraphIndex& index, const std::vector<int64_t>& nodes) {
+    const ir::Graph& g = index.graph();
+    std::vector<char> selected(g.nodes.size(), 0);
+    std::vector<int64_t> todo(nodes.begin(), nodes.end());
+    while (!todo.empty()) {
+        const auto i = static_cast<size_t>(todo.back());
+        todo.pop_back();
+        if (selected[i]) continue;
+        selected[i] = 1;
+        for (size_t k = 0; k < g.nodes[i].inputs.size(); ++k) {
+            const ir::ValueSource& src = index.source(static_cast<int64_t>(i), static_cast<int64_t>(k));
+            if (src.kind != ir::ValueSource::Kind::NodeOutput) continue;
+            const std::string& op = g.nodes[static_cast<size_t>(src.index)].opType;
+            if (ir::isSymbolicOpType(op) || op.rfind("aten.sym_", 0) == 0 || op.rfind("aten.item", 0) == 0 ||
+                op.rfind("aten._local_scalar_dense", 0) == 0)
+                todo.push_back(src.index);
+        }
+    }
+    std::vector<int64_t> out;
+    for (size_t i = 0; i < g.nodes.size(); ++i) {
+        const ir::OpNode& n = g.nodes[i];
+        bool keep = selected[i] != 0;
+        if (n.isGetitem() && !n.inputs.empty()) {
+            const ir::ValueSource& src = index.source(static_cast<int64_t>(i), 0);
+            keep = src.kind == ir::ValueSource::Kind::NodeOutput && selected[static_cast<size_t>(src.index)];
+        }
+        if (keep) out.push_back(static_cast<int64_t>(i));
+    }
+    return out;
+}
+
+// A program's example inputs: the values at the cut when there are some,
+// else zeros of the inputs' shapes and dtypes.
+std::vector<at::Tensor> programCutExamples(const ir::Subgraph& cut, const io::TensorMap& values) {
+    std::vector<at::Tensor> out;
+    for (const auto& name : cut.inputs) {
+        const auto meta = std::find_if(cut.graph.graphInputs.begin(), cut.graph.graphInputs.end(),
+                                       [&](const ir::TensorMeta& m) { return m.name == name; });
+        if (meta == cut.graph.graphInputs.end()) {
+            out.emplace_back();  // not a tensor input
+            continue;
+        }
+        if (const at::Tensor* t = values.find(name)) {
+            out.push_back(t->contiguous());
+            continue;
+        }
+        std::vector<int64_t> shape;
+        for (int64_t d : meta->shape) shape.push_back(d >= 0 ? d : 1);
+        out.push_back(at::zeros(shape, scalarTypeOfIrDtype(meta->dtype).value_or(at::kFloat)));
+    }
+    return out;
+}
 
 void writeProgramCut(const ProgramCutRequest& request, const std::string& outPath) {
     const ir::ArchivePath where = ir::splitArchivePath(request.archive);

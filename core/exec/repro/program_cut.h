@@ -10,8 +10,13 @@
 // outputs; only the weights and constants the kept nodes read remain.
 #include <ATen/ATen.h>
 
+#include <cstdint>
 #include <string>
 #include <vector>
+
+#include "core/io/tensor_map.h"
+#include "core/ir/graph_index.h"
+#include "core/ir/subgraph.h"
 
 namespace irscope::exec {
 
@@ -29,6 +34,17 @@ struct ProgramCutRequest {
     // entry of `inputs`; torch.export.load reads them back.
     std::vector<at::Tensor> sampleInputs;
 };
+
+// The selection a program cut keeps (indices into the graph): a node whose
+// tuple irscope reads through getitem nodes goes with them (the program has
+// no getitem node: its node makes the elements by name), and a size the cut
+// reads (sym_size, arithmetic on sizes, item) is computed inside it, from the
+// tensor it is the size of, since a program's inputs are tensors.
+std::vector<int64_t> programCutSelection(const ir::GraphIndex& index, const std::vector<int64_t>& nodes);
+
+// The cut's example inputs, one per entry of cut.inputs: the values at the
+// cut where there are some, else zeros of the inputs' shapes and dtypes.
+std::vector<at::Tensor> programCutExamples(const ir::Subgraph& cut, const io::TensorMap& values);
 
 // Writes the cut program to `outPath` (a .pt2, through a temporary file:
 // never half written). Throws std::runtime_error naming the archive and the

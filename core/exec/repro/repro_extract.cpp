@@ -2,6 +2,7 @@
 
 #include <ATen/ATen.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <stdexcept>
 
@@ -9,17 +10,31 @@
 #include "core/exec/engine/executor.h"
 #include "core/exec/engine/session.h"
 #include "core/exec/repro/cut_values.h"
+#include "core/exec/repro/program_cut.h"
 #include "core/io/tensor_file.h"
 #include "core/ir/graph_index.h"
 #include "core/ir/json_io.h"
 
 namespace irscope::exec {
 
-Extracted extractRepro(Debugger& debugger, std::vector<int64_t> nodes, const std::string& irPath) {
+Extracted extractRepro(Debugger& debugger, std::vector<int64_t> nodes, const std::string& requestedPath,
+                       const std::string& archive) {
     namespace fs = std::filesystem;
     Session& session = debugger.session();
     const ir::GraphIndex& index = session.executor().index();
-    const ir::Subgraph cut = ir::extractSubgraph(index, std::move(nodes));
+    const ir::Graph& graph = index.graph();
+    const bool holdsSubgraphs = std::any_of(nodes.begin(), nodes.end(), [&](int64_t i) {
+        return i >= 0 && i < static_cast<int64_t>(graph.nodes.size()) &&
+               !graph.nodes[static_cast<size_t>(i)].subgraphs.empty();
+    });
+    const bool asProgram = !archive.empty() && (requestedPath.ends_with(".pt2") || holdsSubgraphs);
+    std::string irPath = requestedPath;
+    if (asProgram) {
+        nodes = programCutSelection(index, nodes);
+        if (!irPath.ends_with(".pt2"))
+            irPath = irPath.substr(0, irPath.ends_with(".json") ? irPath.size() - 5 : irPath.size()) + ".pt2";
+    }
+    const ir::Subgraph cut = ir::extractSubgraph(index, std::move(nodes), asProgram);
     Extracted out;
     out.nodes = cut.graph.nodes.size();
     out.inputs = cut.inputs;
@@ -53,7 +68,14 @@ Extracted extractRepro(Debugger& debugger, std::vector<int64_t> nodes, const std
         out.note = std::string("values not written: ") + e.what();
         inputs = {};
     }
-    ir::saveGraphFile(cut.graph, irPath);
+    if (asProgram) {
+        ProgramCutRequest request{archive, {}, cut.inputs, cut.outputs, programCutExamples(cut, inputs)};
+        for (const auto& n : cut.graph.nodes)
+            if (!n.isGetitem()) request.nodes.push_back(n.name);
+        writeProgramCut(request, irPath);
+    } else {
+        ir::saveGraphFile(cut.graph, irPath);
+    }
     if (out.note.empty()) {
         io::writeTensorFile(inputs, inPath);
         io::writeTensorFile(expected, expPath);

@@ -24,8 +24,12 @@ struct Extracted {
 // the cut from `debugger`'s run beside it (<stem>.inputs.pt,
 // <stem>.expected.pt): runs up to the selection's last node first when it
 // has not got there. Value files are replaced only when `irPath` itself
-// existed (the user chose to replace that extract). Throws
+// existed (the user chose to replace that extract). `archive`: the .pt2 the
+// graph was read from ("" for a torch_ir JSON); a cut of it that holds a
+// higher-order op, or asked for as a .pt2, is written as a program
+// (program_cut.h) at <stem>.pt2 (Extracted::irPath says where). Throws
 // std::invalid_argument (the selection) or std::runtime_error (a file).
-Extracted extractRepro(Debugger& debugger, std::vector<int64_t> nodes, const std::string& irPath);
+Extracted extractRepro(Debugger& debugger, std::vector<int64_t> nodes, const std::string& irPath,
+                       const std::string& archive = {});
 
 }  // namespace irscope::exec
