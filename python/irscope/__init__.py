@@ -16,12 +16,14 @@ an object, not a path, is given.
 """
 
 import contextlib
+import dataclasses
 import json
 import os
 import shutil
 import subprocess
 import tempfile
 import threading
+from typing import Any, Dict, List, Optional
 
 from ._launcher import program as _program
 from .check_backend import BackendReport, GroupResult, Judgement, check_backend
@@ -32,6 +34,7 @@ __all__ = [
     "compare",
     "run",
     "check_backend",
+    "RunResult",
     "BackendReport",
     "GroupResult",
     "Judgement",
@@ -262,14 +265,49 @@ def compare(a, b, *, screenshot=None, block=True):
 # ---------------------------------------------------------------- headless
 
 
-def run(x, *, weights=None, inputs=None, expected=None, reference="float64", rtol=None, atol=None):
+@dataclasses.dataclass
+class RunResult:
+    """What `run` found. Also reads as the dict it used to be (result["exit_status"])."""
+
+    exit_status: int  # 0 ran and matched, 1 a mismatch, 2 could not run
+    summary: Dict[str, Any]  # `irscope run --json`: the verdict per output, the nodes run, timings
+    messages: str  # what irscope printed on stderr
+    nodes: List[Dict[str, Any]] = dataclasses.field(default_factory=list)  # per node output, with a reference
+    tolerance: Optional[Dict[str, Any]] = None
+
+    @property
+    def ok(self) -> bool:
+        return self.exit_status == 0
+
+    def to_dict(self) -> Dict[str, Any]:
+        return dataclasses.asdict(self)
+
+    def __getitem__(self, key: str):
+        if key not in {f.name for f in dataclasses.fields(self)}:
+            raise KeyError(key)
+        return getattr(self, key)
+
+    def __contains__(self, key: str) -> bool:
+        return key in {f.name for f in dataclasses.fields(self)}
+
+
+def run(
+    x,
+    *,
+    weights=None,
+    inputs=None,
+    expected=None,
+    reference: Optional[Any] = "float64",
+    rtol: Optional[float] = None,
+    atol: Optional[float] = None,
+) -> RunResult:
     """Runs x headless with libtorch, node by node, and returns what irscope found.
 
     reference: what every node output is measured against, for the per-node report: a dtype
       ("float64", the default: the same program run again in double precision; "bfloat16"...),
       a tensor file of node outputs by name (an `irscope run --dump` of a good run), or None
       for no per-node report.
-    Returns a dict of plain Python objects: "exit_status" (0 ran and matched, 1 a mismatch,
+    Returns a RunResult (readable as a dict too) of plain Python objects: "exit_status" (0 ran and matched, 1 a mismatch,
     2 could not run), "summary" (`irscope run --json`: the verdict per output, the nodes
     run, timings), "nodes" (one row per node output: max abs and rel error, MSE, cosine,
     SQNR, allclose; with a reference), "tolerance", and "messages" (what irscope printed on
@@ -300,12 +338,12 @@ def run(x, *, weights=None, inputs=None, expected=None, reference="float64", rto
             summary = None
         if summary is None:
             raise IrscopeError(done.stderr.strip() or f"irscope run exited with status {done.returncode}")
-        result = {"exit_status": done.returncode, "summary": summary, "messages": done.stderr}
+        result = RunResult(exit_status=done.returncode, summary=summary, messages=done.stderr)
         if os.path.exists(report_path):
             with open(report_path, encoding="utf-8") as f:
                 report = json.load(f)
-            result["nodes"] = report.get("nodes", [])
-            result["tolerance"] = report.get("tolerance")
+            result.nodes = report.get("nodes", [])
+            result.tolerance = report.get("tolerance")
             summary.get("report", {}).pop("file", None)  # a temporary file, gone on return
         return result
     finally:
