@@ -363,6 +363,8 @@ def _backend(backend) -> Tuple[str, Callable]:
         from torch._inductor.compile_fx import compile_fx
 
         return "inductor", compile_fx
+    if backend == "aot_inductor":
+        return "aot_inductor", _aot_inductor
     if isinstance(backend, str) and ":" in backend:
         module, _, function = backend.partition(":")
         try:
@@ -371,8 +373,21 @@ def _backend(backend) -> Tuple[str, Callable]:
             raise ValueError(f"--backend {backend}: cannot import {function} from {module}: {e}") from None
         return backend, fn
     raise ValueError(
-        f"backend '{backend}': name inductor, eager, or a torch.compile-convention backend as MODULE:FUNCTION"
+        f"backend '{backend}': name inductor, aot_inductor, eager, or a torch.compile-convention backend as "
+        "MODULE:FUNCTION"
     )
+
+
+def _aot_inductor(gm, example_inputs):
+    """AOTInductor as a backend: the graph exported, compiled ahead of time into a package, loaded back."""
+    import tempfile
+
+    import torch
+
+    exported = torch.export.export(gm, tuple(example_inputs))
+    folder = tempfile.mkdtemp(prefix="irscope_aoti_")
+    path = torch._inductor.aoti_compile_and_package(exported, package_path=os.path.join(folder, "group.pt2"))
+    return torch._inductor.aoti_load_package(path)
 
 
 class _Checker:
@@ -563,7 +578,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         description="Check a compiler backend against a torch.export program group by group, float64 as referee.",
     )
     ap.add_argument("program", help="a .pt2 (torch.export.save)")
-    ap.add_argument("--backend", default="inductor", help="inductor, eager, or MODULE:FUNCTION (torch.compile's convention)")
+    ap.add_argument(
+        "--backend", default="inductor", help="inductor, aot_inductor, eager, or MODULE:FUNCTION (torch.compile's convention)"
+    )
     ap.add_argument("--inputs", help="a tensor file (a tuple, or a dict by input name) or a .pt2's example inputs")
     ap.add_argument("--depth", type=int, help="module depth of the groups (default: small enough to localize)")
     ap.add_argument("--report", help="write the report as JSON here")
