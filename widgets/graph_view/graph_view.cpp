@@ -178,7 +178,8 @@ void GraphView::fitToWindow() {
 // below readable, from the top (the graph's inputs): a tall graph is read
 // top-down and scrolled, not shrunk to a few percent. What is wider than the
 // window at a readable zoom starts at the left edge of what the first screen
-// shows, so that no box there is cut by the window's edge.
+// shows, so that no box there is cut by the window's edge. The width fitted
+// leaves the overview map's corner free.
 void GraphView::showReadableFromTheTop() {
     const double fit = fitZoom();
     const auto* lay = session_->layout();
@@ -187,7 +188,11 @@ void GraphView::showReadableFromTheTop() {
         updateScrollBars();
     } else {
         const auto& b = lay->result.bounds;
-        const double widthFit = b.width > 0 ? viewport()->width() / b.width : 1.0;
+        // The overview map holds the bottom-right corner: the graph's width
+        // fits beside it, so that it covers none of the graph's right edge.
+        const double beside = minimapVisible() ? minimap_->width() + 24.0 : 0.0;
+        const double width = std::max(viewport()->width() * 0.5, viewport()->width() - beside);
+        const double widthFit = b.width > 0 ? width / b.width : 1.0;
         zoom_ = std::clamp(widthFit, kReadableZoom, 1.0);
         updateScrollBars();
         verticalScrollBar()->setValue(0);
