@@ -110,8 +110,8 @@ private Q_SLOTS:
     void modulesOfAProgramAreNamedByTheirClass() {
         const auto r = runIrscope({"modules", q(dataPath("programs/dynamic_seq_llama.pt2"))});
         QCOMPARE(r.exitCode, 0);
-        for (const char* line : {"layers.0  [Layer]", "layers.0.input_norm  [RMSNorm]", "layers.0.q_proj  [Linear]",
-                                 "embed  [Embedding]"})
+        for (const char* line :
+             {"layers.0  [Layer]", "layers.0.input_norm  [RMSNorm]", "layers.0.q_proj  [Linear]", "embed  [Embedding]"})
             QVERIFY2(r.out.contains(line), qPrintable(QString(line) + " in\n" + r.out));
         QVERIFY2(!r.out.contains("[attention]"), qPrintable(r.out));
     }
