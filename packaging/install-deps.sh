@@ -17,8 +17,9 @@ packages=(
 if [[ "${1:-}" == "--test" || "${1:-}" == "--check" ]]; then
   # python3-torch writes and reads back fixtures in round-trip tests (Debian's 1.13).
   packages+=(xvfb xauth python3 python3-numpy python3-torch)
-  # The build against PyTorch's own libtorch (setup.sh torch2) takes the wheel into a venv.
-  packages+=(python3-venv)
+  # The build against PyTorch's own libtorch (setup.sh torch2) takes the wheel into a venv;
+  # Inductor (check-backend's tests) compiles its kernels against Python's headers.
+  packages+=(python3-venv python3-dev)
   # The package test (packaging/test-deb.sh): CPack's dpkg-shlibdeps, the
   # desktop-file and AppStream validators, shared-mime-info with xdg-mime's
   # backend, groff for the man page.
