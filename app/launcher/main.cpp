@@ -52,9 +52,11 @@ void printTopLevelHelp() {
                  "Commands:\n";
     auto commands = commandRegistry();
     std::sort(commands.begin(), commands.end(), [](const auto& a, const auto& b) { return a.name < b.name; });
+    size_t column = 12;  // the summaries in one column, past the longest name
+    for (const auto& command : commands) column = std::max(column, command.name.size() + 2);
     for (const auto& command : commands) {
         std::string name = command.name;
-        name.resize(std::max<size_t>(name.size() + 2, 12), ' ');
+        name.resize(column, ' ');
         std::cout << "  " << name << command.summary << "\n";
     }
     std::cout << "\nRun 'irscope COMMAND --help' for a command's options.\n"
