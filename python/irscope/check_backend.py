@@ -63,6 +63,7 @@ class GroupResult:
     nodes: List[str]
     max_abs: float  # backend against eager float32
     judgement: Judgement
+    error: Optional[str] = None  # the backend could not compile or run the group: why
 
     @property
     def verdict(self) -> str:
@@ -78,6 +79,7 @@ class GroupResult:
             "ratio": _number(self.judgement.ratio),
             "allowed": _number(self.judgement.allowed),
             "verdict": self.verdict,
+            **({"error": self.error} if self.error else {}),
         }
 
 
@@ -115,6 +117,9 @@ class BackendReport:
         lines = [f"{len(self.groups)} groups of {self.program} compiled by {self.backend} (module depth {self.depth})"]
         for g in self.groups:
             mark = "FAULT" if g.verdict == "backend fault" else "ok   "
+            if g.error:
+                lines.append(f"  {mark} {g.group:<32} {len(g.nodes):>4} ops  the backend failed: {g.error}")
+                continue
             lines.append(
                 f"  {mark} {g.group:<32} {len(g.nodes):>4} ops  vs float64: backend {g.judgement.backend:.3g}, "
                 f"eager {g.judgement.eager:.3g} ({g.verdict})"
@@ -317,6 +322,8 @@ def _judge(backend_out, eager_out, fp64_out) -> Tuple[float, Judgement]:
     allowed_extra = 0.0
     exact_fault = False
     for b, e, r in zip(_flat(backend_out), _flat(eager_out), _flat(fp64_out)):
+        if e is None:
+            continue
         if not isinstance(e, torch.Tensor):
             if b != e:
                 exact_fault = True
@@ -390,6 +397,10 @@ def _aot_inductor(gm, example_inputs):
     return torch._inductor.aoti_load_package(path)
 
 
+class _BackendFailed(RuntimeError):
+    """The backend raised compiling or running a group."""
+
+
 class _Checker:
     """Runs a cut of the program three ways on the eager values of its inputs: eager float32, float64
     (the same ops on the inputs cast up) and compiled by the backend."""
@@ -408,7 +419,10 @@ class _Checker:
             eager_out = sub(*args)
             fp64_out = sub(*[_to64(a) for a in args])
             # Last: a backend may rewrite the graph it is given.
-            backend_out = self.compile(sub, list(args))(*args)
+            try:
+                backend_out = self.compile(sub, list(args))(*args)
+            except Exception as e:
+                raise _BackendFailed(f"{type(e).__name__}: {e}") from e
         max_abs, judgement = _judge(backend_out, eager_out, fp64_out)
         return max_abs, judgement, args
 
@@ -438,14 +452,20 @@ def check_backend(
     results: List[GroupResult] = []
     first_fault_group: Optional[_Group] = None
     for group in _groups_at(ops, depth):
-        max_abs, judgement, _ = checker.run_cut(group.nodes)
-        results.append(GroupResult(group.name, group.module, [n.name for n in group.nodes], max_abs, judgement))
+        nodes = [n.name for n in group.nodes]
+        try:
+            max_abs, judgement, _ = checker.run_cut(group.nodes)
+            results.append(GroupResult(group.name, group.module, nodes, max_abs, judgement))
+        except _BackendFailed as e:  # the backend could not take this group: its fault, said as such
+            judgement = Judgement(math.inf, 0.0, 0.0, "backend fault")
+            results.append(GroupResult(group.name, group.module, nodes, math.inf, judgement, str(e)))
         if first_fault_group is None and judgement.verdict == "backend fault":
             first_fault_group = group
 
     first_fault: Optional[GroupResult] = None
     if first_fault_group is not None:
-        first_fault = _narrow(checker, first_fault_group)
+        failed = next(r for r in results if r.group == first_fault_group.name)
+        first_fault = failed if failed.error else _narrow(checker, first_fault_group)
 
     # The whole program, compiled once.
     end_to_end = None
@@ -484,7 +504,7 @@ def _narrow(checker: _Checker, group: _Group) -> GroupResult:
             window = nodes[start : start + width]
             try:
                 max_abs, judgement, _ = checker.run_cut(window)
-            except Exception:
+            except _BackendFailed:
                 continue  # a window the backend cannot compile alone
             if judgement.verdict == "backend fault":
                 return GroupResult(group.name, group.module, [n.name for n in window], max_abs, judgement)

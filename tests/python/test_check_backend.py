@@ -131,6 +131,12 @@ def norm_eps(gm, example_inputs):  # a changed constant, only in the final norm
     return _rewrite(gm, change)
 
 
+def no_softmax(gm, example_inputs):  # a backend that cannot compile an op
+    if any(n.target == A.softmax.int for n in gm.graph.nodes):
+        raise NotImplementedError("softmax is not supported by this backend")
+    return gm.forward
+
+
 class CheckBackendTest(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
@@ -202,6 +208,14 @@ class CheckBackendTest(unittest.TestCase):
                                 capture_output=True, text=True, env=env)
         self.assertEqual(script.returncode, 1, script.stdout + script.stderr)
         self.assertIn("backend fault", script.stdout)
+
+    def test_a_backend_that_raises_is_a_fault_with_its_message(self):
+        report = irscope.check_backend(self.program, backend=no_softmax)
+        self.assertEqual(report.first_fault_group, "layers.0", report.summary())
+        self.assertIn("softmax is not supported", report.first_fault.error)
+        self.assertIn("the backend failed", report.summary())
+        self.assertEqual(report.to_dict()["groups"][0]["error"], report.first_fault.error)
+        self.assertEqual(report.groups[2].verdict, "float noise")  # the final norm has no softmax
 
     def test_bad_backend_is_named(self):
         self.assertEqual(check_backend_main([self.path, "--backend", "nowhere_module:fn"]), 2)
