@@ -133,7 +133,15 @@ std::vector<at::Tensor> programCutExamples(const ir::Subgraph& cut, const io::Te
     return out;
 }
 
-void writeProgramCut(const ProgramCutRequest& request, const std::string& outPath) {
+io::TensorMap onlyReturned(const io::TensorMap& expected, const std::vector<std::string>& returned) {
+    io::TensorMap out;
+    for (const auto& e : expected)
+        if (std::find(returned.begin(), returned.end(), e.name) != returned.end())
+            out.insert(e.name, e.tensor, e.source);
+    return out;
+}
+
+std::vector<std::string> writeProgramCut(const ProgramCutRequest& request, const std::string& outPath) {
     const ir::ArchivePath where = ir::splitArchivePath(request.archive);
     const auto fail = [&](const std::string& why) { throw std::runtime_error(where.file + ": " + why); };
     const auto mapped = io::MappedFile::open(where.file);
@@ -213,22 +221,17 @@ void writeProgramCut(const ProgramCutRequest& request, const std::string& outPat
     if (!outside.empty())
         fail("the cut reads '" + *outside.begin() + "', which is neither made outside it nor an input of the program");
 
-    // A size the cut hands on is returned as the symbolic value it is.
-    const auto outputArg = [&](const std::string& name) {
-        for (const auto& [values, kind] :
-             {std::pair{"sym_int_values", "as_sym_int"}, std::pair{"sym_float_values", "as_sym_float"},
-              std::pair{"sym_bool_values", "as_sym_bool"}})
-            if (graph.contains(values) && graph[values].contains(name)) return json{{kind, json{{"as_name", name}}}};
-        return tensorArg(name);
-    };
     json outputs = json::array(), outputSpecs = json::array(), outputLeaves = json::array();
+    std::vector<std::string> returned;
     for (const auto& name : request.outputs) {
         if (!made.count(name)) fail("the cut's output '" + name + "' is not made by its nodes");
-        outputs.push_back(outputArg(name));
-        outputSpecs.push_back(json{{"user_output", json{{"arg", outputArg(name)}}}});
+        if (!tensorValues.contains(name)) continue;  // a size or a condition: not returned
+        outputs.push_back(tensorArg(name));
+        outputSpecs.push_back(json{{"user_output", json{{"arg", tensorArg(name)}}}});
         outputLeaves.push_back(leafSpec());
+        returned.push_back(name);
     }
-    if (outputs.empty()) fail("the cut makes no value anything reads: nothing to return");
+    if (outputs.empty()) fail("the cut hands on no tensor (only sizes): nothing to return");
 
     graph["nodes"] = std::move(keptNodes);
     graph["inputs"] = std::move(inputs);
@@ -334,6 +337,7 @@ void writeProgramCut(const ProgramCutRequest& request, const std::string& outPat
         fs::remove(temp, ec);
         throw std::runtime_error(outPath + ": cannot write: " + ec.message());
     }
+    return returned;
 }
 
 }  // namespace irscope::exec

@@ -46,11 +46,18 @@ std::vector<int64_t> programCutSelection(const ir::GraphIndex& index, const std:
 // cut where there are some, else zeros of the inputs' shapes and dtypes.
 std::vector<at::Tensor> programCutExamples(const ir::Subgraph& cut, const io::TensorMap& values);
 
+// The values of `expected` the program returns (writeProgramCut's answer),
+// for the cut's expected-values file.
+io::TensorMap onlyReturned(const io::TensorMap& expected, const std::vector<std::string>& returned);
+
 // Writes the cut program to `outPath` (a .pt2, through a temporary file:
 // never half written). Throws std::runtime_error naming the archive and the
 // reason: a value the cut reads that is neither a tensor computed outside it
 // nor a graph input (a size computed by a dropped node), an archive layout
-// older than PyTorch 2.8's.
-void writeProgramCut(const ProgramCutRequest& request, const std::string& outPath);
+// older than PyTorch 2.8's. Returns the outputs the program returns: the
+// request's tensors (a size or a condition the cut hands on is left out:
+// torch.export.load cannot read a program returning a symbolic bool, and a
+// repro checks tensors).
+std::vector<std::string> writeProgramCut(const ProgramCutRequest& request, const std::string& outPath);
 
 }  // namespace irscope::exec
