@@ -673,10 +673,18 @@ void drawLabels(QPainter& p, const Frame& f, const std::vector<int32_t>& items) 
             p.drawText(lr, Qt::AlignCenter, text);
         }
         if (const NodeDecoration* d = f.decoration(it); d && !d->badge.isEmpty()) {
+            // Beside the box, at its middle: edges enter at the top and leave
+            // at the bottom, so the value reads clear of them; on a plate of
+            // the background where an edge passes anyway.
             p.setFont(labelFont(2));
-            const QRectF br(it.rect.right() - 4, it.rect.y - 8, 120, 14);
+            const QFontMetricsF fm(p.font());
+            const QRectF br(it.rect.right() + 4, it.rect.y + it.rect.height / 2 - 7, fm.horizontalAdvance(d->badge) + 4,
+                            14);
+            QColor plate = theme.background;
+            plate.setAlpha(210);
+            p.fillRect(br, plate);
             p.setPen(theme.edgeLabel);
-            p.drawText(br, Qt::AlignLeft | Qt::AlignVCenter, d->badge);
+            p.drawText(br.adjusted(2, 0, 0, 0), Qt::AlignLeft | Qt::AlignVCenter, d->badge);
         }
     }
 }
