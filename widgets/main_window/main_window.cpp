@@ -129,6 +129,7 @@ void MainWindow::buildStatusBar() {
     infoLabel_->setObjectName(QStringLiteral("infoLabel"));
     infoLabel_->setMinimumWidth(1);  // the model's line is cut, it does not widen the window
     zoomLabel_ = new QLabel(this);
+    zoomLabel_->setContentsMargins(12, 0, 4, 0);  // apart from a long model line cut beside it
     progress_ = new QProgressBar(this);
     progress_->setMaximumWidth(220);
     progress_->setRange(0, 100);
