@@ -151,22 +151,13 @@ int runExtract(const std::vector<std::string>& args) {
     try {
         const ir::GraphIndex index(*graph);
         std::vector<int64_t> nodes = selection(p, *graph, index);
-        // A cut of a .pt2 asked for as a .pt2, or holding a higher-order op
-        // (whose subgraphs a torch_ir JSON cannot hold), is written as a program.
-        const bool holdsSubgraphs = std::any_of(nodes.begin(), nodes.end(), [&](int64_t i) {
-            return !graph->nodes[static_cast<size_t>(i)].subgraphs.empty();
-        });
-        const bool archive = ir::isArchivePath(p.positional[0]);
-        if (!archive && out->ends_with(".pt2"))
+        const std::string archive = ir::isArchivePath(p.positional[0]) ? p.positional[0] : std::string();
+        if (archive.empty() && out->ends_with(".pt2"))
             throw UsageError("-o " + *out + ": only a cut of a .pt2 is written as a program; write -o SUB.json");
-        const bool asProgram = archive && (out->ends_with(".pt2") || holdsSubgraphs);
-        std::string outPath = *out;
-        if (asProgram) {
-            nodes = exec::programCutSelection(index, nodes);
-            if (!outPath.ends_with(".pt2"))
-                outPath = outPath.substr(0, outPath.ends_with(".json") ? outPath.size() - 5 : outPath.size()) + ".pt2";
-        }
-        const ir::Subgraph cut = ir::extractSubgraph(index, nodes, asProgram);
+        const exec::CutPlan plan = exec::planCut(index, std::move(nodes), archive, *out);
+        const bool asProgram = plan.program;
+        const std::string& outPath = plan.path;
+        const ir::Subgraph cut = ir::extractSubgraph(index, plan.nodes, asProgram);
         const ir::CutFiles beside = ir::cutFilesBeside(outPath);
         const std::string inPath = p.value("--inputs-out").value_or(beside.inputs);
         const std::string expPath = p.value("--expected-out").value_or(beside.expected);
@@ -180,17 +171,8 @@ int runExtract(const std::vector<std::string>& args) {
         if (p.has("--values"))
             valuesFromDump(p, cut, inputs, expected);
         else if (p.has("--weights"))
-            valuesFromRun(p, *graph, cut, nodes.back(), inputs, expected);
-        if (asProgram) {
-            exec::ProgramCutRequest request{p.positional[0], {}, cut.inputs, cut.outputs, {}};
-            for (const auto& n : cut.graph.nodes)
-                if (!n.isGetitem()) request.nodes.push_back(n.name);
-            request.sampleInputs = exec::programCutExamples(cut, inputs);
-            const auto returned = exec::writeProgramCut(request, outPath);
-            expected = exec::onlyReturned(expected, returned);
-        } else {
-            ir::saveGraphFile(cut.graph, outPath);
-        }
+            valuesFromRun(p, *graph, cut, plan.nodes.back(), inputs, expected);
+        expected = exec::writeCut(plan, archive, cut, inputs, expected);
         if (values) {
             io::writeTensorFile(inputs, inPath);
             io::writeTensorFile(expected, expPath);

@@ -139,10 +139,7 @@ std::vector<OutputError> DebuggerChecks::errorRows(size_t from, uint64_t& epoch)
 
 std::string DebuggerChecks::referenceFailure() const { return core_.checks.referenceFailure(); }
 
-std::vector<OutputError> DebuggerChecks::errorRows() const {
-    uint64_t epoch = 0;
-    return core_.checks.rowsFrom(0, epoch);
-}
+std::vector<OutputError> DebuggerChecks::errorRows() const { return core_.errorRows(); }
 
 void DebuggerChecks::setWatch(int64_t node, const WatchCondition& c) { core_.checks.watchpoints().setNode(node, c); }
 std::map<int64_t, WatchCondition> DebuggerChecks::watches() const { return core_.checks.watchpoints().nodes(); }

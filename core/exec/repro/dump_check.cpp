@@ -65,19 +65,25 @@ std::vector<int64_t> nodesOf(const ir::DumpGroup& g, const ir::GraphIndex& index
     return out;
 }
 
-// What the group hands on: its tensors read by a node outside it, or returned.
-std::vector<std::string> outputsOf(const ir::DumpGroup& g, const std::vector<int64_t>& nodes, const ir::Graph& graph) {
+// What the group hands on: its tensors read by a node outside it, or
+// returned (the index's consumer lists: no scan of the graph per group).
+std::vector<std::string> outputsOf(const ir::DumpGroup& g, const std::vector<int64_t>& nodes,
+                                   const ir::GraphIndex& index) {
     if (g.selector == ir::DumpGroup::Selector::Outputs) return g.names;
-    std::set<int64_t> inside(nodes.begin(), nodes.end());
-    std::set<std::string> readOutside;
-    for (size_t j = 0; j < graph.nodes.size(); ++j)
-        if (!inside.count(static_cast<int64_t>(j)))
-            for (const auto& in : graph.nodes[j].inputs) readOutside.insert(in.name);
-    for (const auto& o : graph.graphOutputs) readOutside.insert(o.name);
+    const ir::Graph& graph = index.graph();
+    const std::set<int64_t> inside(nodes.begin(), nodes.end());
+    std::set<std::string> returned;
+    for (const auto& o : graph.graphOutputs) returned.insert(o.name);
     std::vector<std::string> out;
-    for (int64_t i : nodes)
-        for (const auto& o : graph.nodes[static_cast<size_t>(i)].outputs)
-            if (readOutside.count(o.name)) out.push_back(o.name);
+    for (int64_t i : nodes) {
+        const auto& outputs = graph.nodes[static_cast<size_t>(i)].outputs;
+        for (size_t k = 0; k < outputs.size(); ++k) {
+            const auto& users = index.consumersOf(i, static_cast<int64_t>(k));
+            const bool readOutside =
+                std::any_of(users.begin(), users.end(), [&](const ir::Use& u) { return !inside.count(u.node); });
+            if (readOutside || returned.count(outputs[k].name)) out.push_back(outputs[k].name);
+        }
+    }
     if (out.empty() && !graph.nodes[static_cast<size_t>(nodes.back())].outputs.empty())
         out.push_back(graph.nodes[static_cast<size_t>(nodes.back())].outputs.front().name);
     return out;
@@ -120,7 +126,7 @@ DumpCheckReport checkDump(const ir::Graph& graph, const DumpCheckRequest& r) {
         Group g;
         g.spec = &spec;
         g.nodes = nodesOf(spec, index, r);
-        g.outputs = outputsOf(spec, g.nodes, graph);
+        g.outputs = outputsOf(spec, g.nodes, index);
         groups.push_back(std::move(g));
     }
     std::stable_sort(groups.begin(), groups.end(),

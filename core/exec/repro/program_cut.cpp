@@ -19,6 +19,7 @@
 #include "core/io/writers/torch_save_arguments.h"
 #include "core/ir/archive_path.h"
 #include "core/ir/graph_index.h"
+#include "core/ir/json_io.h"
 #include "core/ir/symbolic_ops.h"
 
 namespace irscope::exec {
@@ -73,14 +74,12 @@ struct Record {
     std::string_view bytes;
 };
 
-}  // namespace
-
 // A cut written as a program keeps a node whose tuple irscope reads through
 // getitem nodes together with them: the program has no getitem node (its
 // node makes the tuple's elements by name), so a getitem goes with its producer.
 // A size the cut reads (sym_size, arithmetic on sizes) is computed inside it
 // too, from the tensors it is the size of: a program's inputs are tensors.
-std::vector<int64_t> programCutSelection(const ir::GraphIndex& index, const std::vector<int64_t>& nodes) {
+std::vector<int64_t> programSelection(const ir::GraphIndex& index, const std::vector<int64_t>& nodes) {
     const ir::Graph& g = index.graph();
     std::vector<char> selected(g.nodes.size(), 0);
     std::vector<int64_t> todo(nodes.begin(), nodes.end());
@@ -113,7 +112,7 @@ std::vector<int64_t> programCutSelection(const ir::GraphIndex& index, const std:
 
 // A program's example inputs: the values at the cut when there are some,
 // else zeros of the inputs' shapes and dtypes.
-std::vector<at::Tensor> programCutExamples(const ir::Subgraph& cut, const io::TensorMap& values) {
+std::vector<at::Tensor> exampleInputs(const ir::Subgraph& cut, const io::TensorMap& values) {
     std::vector<at::Tensor> out;
     for (const auto& name : cut.inputs) {
         const auto meta = std::find_if(cut.graph.graphInputs.begin(), cut.graph.graphInputs.end(),
@@ -140,6 +139,8 @@ io::TensorMap onlyReturned(const io::TensorMap& expected, const std::vector<std:
             out.insert(e.name, e.tensor, e.source);
     return out;
 }
+
+}  // namespace
 
 std::vector<std::string> writeProgramCut(const ProgramCutRequest& request, const std::string& outPath) {
     const ir::ArchivePath where = ir::splitArchivePath(request.archive);
@@ -338,6 +339,35 @@ std::vector<std::string> writeProgramCut(const ProgramCutRequest& request, const
         throw std::runtime_error(outPath + ": cannot write: " + ec.message());
     }
     return returned;
+}
+
+CutPlan planCut(const ir::GraphIndex& index, std::vector<int64_t> nodes, const std::string& archive,
+                const std::string& requestedPath) {
+    const ir::Graph& graph = index.graph();
+    const bool holdsSubgraphs = std::any_of(nodes.begin(), nodes.end(), [&](int64_t i) {
+        return i >= 0 && i < static_cast<int64_t>(graph.nodes.size()) &&
+               !graph.nodes[static_cast<size_t>(i)].subgraphs.empty();
+    });
+    CutPlan plan;
+    plan.program = !archive.empty() && (requestedPath.ends_with(".pt2") || holdsSubgraphs);
+    plan.path = requestedPath;
+    plan.nodes = plan.program ? programSelection(index, nodes) : std::move(nodes);
+    if (plan.program && !plan.path.ends_with(".pt2"))
+        plan.path =
+            plan.path.substr(0, plan.path.ends_with(".json") ? plan.path.size() - 5 : plan.path.size()) + ".pt2";
+    return plan;
+}
+
+io::TensorMap writeCut(const CutPlan& plan, const std::string& archive, const ir::Subgraph& cut,
+                       const io::TensorMap& inputs, const io::TensorMap& expected) {
+    if (!plan.program) {
+        ir::saveGraphFile(cut.graph, plan.path);
+        return expected;
+    }
+    ProgramCutRequest request{archive, {}, cut.inputs, cut.outputs, exampleInputs(cut, inputs)};
+    for (const auto& n : cut.graph.nodes)
+        if (!n.isGetitem()) request.nodes.push_back(n.name);
+    return onlyReturned(expected, writeProgramCut(request, plan.path));
 }
 
 }  // namespace irscope::exec

@@ -35,20 +35,28 @@ struct ProgramCutRequest {
     std::vector<at::Tensor> sampleInputs;
 };
 
-// The selection a program cut keeps (indices into the graph): a node whose
-// tuple irscope reads through getitem nodes goes with them (the program has
-// no getitem node: its node makes the elements by name), and a size the cut
-// reads (sym_size, arithmetic on sizes, item) is computed inside it, from the
-// tensor it is the size of, since a program's inputs are tensors.
-std::vector<int64_t> programCutSelection(const ir::GraphIndex& index, const std::vector<int64_t>& nodes);
+// A cut planned: written as a program (a .pt2 archive, and a .pt2 asked
+// for or a higher-order op in the cut, whose subgraphs a torch_ir JSON
+// cannot hold) or as JSON; where (SUB.json becomes SUB.pt2 for a program);
+// and the nodes it keeps. A program keeps a node whose tuple irscope reads
+// through getitem nodes together with them (the program has no getitem
+// node), and computes the sizes it reads (sym_size, arithmetic on sizes,
+// item) inside it, from the tensors they are sizes of: a program's inputs
+// are tensors.
+struct CutPlan {
+    bool program = false;
+    std::string path;
+    std::vector<int64_t> nodes;
+};
+CutPlan planCut(const ir::GraphIndex& index, std::vector<int64_t> nodes, const std::string& archive,
+                const std::string& requestedPath);
 
-// The cut's example inputs, one per entry of cut.inputs: the values at the
-// cut where there are some, else zeros of the inputs' shapes and dtypes.
-std::vector<at::Tensor> programCutExamples(const ir::Subgraph& cut, const io::TensorMap& values);
-
-// The values of `expected` the program returns (writeProgramCut's answer),
-// for the cut's expected-values file.
-io::TensorMap onlyReturned(const io::TensorMap& expected, const std::vector<std::string>& returned);
+// Writes `cut` (ir::extractSubgraph of plan.nodes) at plan.path, as the plan
+// says, with the values entering it as a program's example inputs (zeros of
+// their shapes where there are none). Returns `expected` narrowed to what
+// the written cut returns.
+io::TensorMap writeCut(const CutPlan& plan, const std::string& archive, const ir::Subgraph& cut,
+                       const io::TensorMap& inputs, const io::TensorMap& expected);
 
 // Writes the cut program to `outPath` (a .pt2, through a temporary file:
 // never half written). Throws std::runtime_error naming the archive and the

@@ -22,19 +22,9 @@ Extracted extractRepro(Debugger& debugger, std::vector<int64_t> nodes, const std
     namespace fs = std::filesystem;
     Session& session = debugger.session();
     const ir::GraphIndex& index = session.executor().index();
-    const ir::Graph& graph = index.graph();
-    const bool holdsSubgraphs = std::any_of(nodes.begin(), nodes.end(), [&](int64_t i) {
-        return i >= 0 && i < static_cast<int64_t>(graph.nodes.size()) &&
-               !graph.nodes[static_cast<size_t>(i)].subgraphs.empty();
-    });
-    const bool asProgram = !archive.empty() && (requestedPath.ends_with(".pt2") || holdsSubgraphs);
-    std::string irPath = requestedPath;
-    if (asProgram) {
-        nodes = programCutSelection(index, nodes);
-        if (!irPath.ends_with(".pt2"))
-            irPath = irPath.substr(0, irPath.ends_with(".json") ? irPath.size() - 5 : irPath.size()) + ".pt2";
-    }
-    const ir::Subgraph cut = ir::extractSubgraph(index, std::move(nodes), asProgram);
+    const CutPlan plan = planCut(index, std::move(nodes), archive, requestedPath);
+    const std::string& irPath = plan.path;
+    const ir::Subgraph cut = ir::extractSubgraph(index, plan.nodes, plan.program);
     Extracted out;
     out.nodes = cut.graph.nodes.size();
     out.inputs = cut.inputs;
@@ -68,15 +58,7 @@ Extracted extractRepro(Debugger& debugger, std::vector<int64_t> nodes, const std
         out.note = std::string("values not written: ") + e.what();
         inputs = {};
     }
-    if (asProgram) {
-        ProgramCutRequest request{archive, {}, cut.inputs, cut.outputs, programCutExamples(cut, inputs)};
-        for (const auto& n : cut.graph.nodes)
-            if (!n.isGetitem()) request.nodes.push_back(n.name);
-        const auto returned = writeProgramCut(request, irPath);
-        expected = onlyReturned(expected, returned);
-    } else {
-        ir::saveGraphFile(cut.graph, irPath);
-    }
+    expected = writeCut(plan, archive, cut, inputs, expected);
     if (out.note.empty()) {
         io::writeTensorFile(inputs, inPath);
         io::writeTensorFile(expected, expPath);
