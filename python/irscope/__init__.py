@@ -16,7 +16,6 @@ an object, not a path, is given.
 """
 
 import contextlib
-import dataclasses
 import json
 import os
 import shutil
@@ -265,30 +264,38 @@ def compare(a, b, *, screenshot=None, block=True):
 # ---------------------------------------------------------------- headless
 
 
-@dataclasses.dataclass
-class RunResult:
-    """What `run` found. Also reads as the dict it used to be (result["exit_status"])."""
+class RunResult(dict):
+    """What `run` found: a plain dict (json.dumps takes it as it is) whose keys also read as attributes.
 
-    exit_status: int  # 0 ran and matched, 1 a mismatch, 2 could not run
-    summary: Dict[str, Any]  # `irscope run --json`: the verdict per output, the nodes run, timings
-    messages: str  # what irscope printed on stderr
-    nodes: List[Dict[str, Any]] = dataclasses.field(default_factory=list)  # per node output, with a reference
-    tolerance: Optional[Dict[str, Any]] = None
+    exit_status: 0 ran and matched, 1 a mismatch, 2 could not run
+    summary: `irscope run --json`: the verdict per output, the nodes run, timings
+    messages: what irscope printed on stderr
+    nodes: one row per node output, with a reference
+    tolerance: the tolerance the rows were judged by, with a reference
+    """
+
+    def __init__(self, exit_status: int, summary: Dict[str, Any], messages: str,
+                 nodes: Optional[List[Dict[str, Any]]] = None, tolerance: Optional[Dict[str, Any]] = None):
+        super().__init__(exit_status=exit_status, summary=summary, messages=messages,
+                         nodes=list(nodes or []), tolerance=tolerance)
+
+    def __getattr__(self, key: str):
+        try:
+            return self[key]
+        except KeyError:
+            raise AttributeError(key) from None
+
+    def __setattr__(self, key: str, value) -> None:
+        if key not in self:
+            raise AttributeError(f"RunResult has no field {key!r}")
+        self[key] = value
 
     @property
     def ok(self) -> bool:
-        return self.exit_status == 0
+        return self["exit_status"] == 0
 
     def to_dict(self) -> Dict[str, Any]:
-        return dataclasses.asdict(self)
-
-    def __getitem__(self, key: str):
-        if key not in {f.name for f in dataclasses.fields(self)}:
-            raise KeyError(key)
-        return getattr(self, key)
-
-    def __contains__(self, key: str) -> bool:
-        return key in {f.name for f in dataclasses.fields(self)}
+        return dict(self)
 
 
 def run(

@@ -187,6 +187,8 @@ class ThePythonApi(unittest.TestCase):
         self.assertEqual(result["exit_status"], 0, result["messages"])
         self.assertIsInstance(result["summary"], dict)
         json.dumps(result)  # plain Python objects
+        self.assertTrue(result.ok)  # the same fields read as attributes
+        self.assertEqual(result.nodes, result["nodes"])
         rows = result["nodes"]  # measured against the program run in float64
         self.assertIsInstance(rows, list)
         self.assertEqual({r["op_type"] for r in rows} >= {"aten.linear.default", "aten.layer_norm.default"}, True, rows)
