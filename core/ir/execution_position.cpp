@@ -138,4 +138,42 @@ std::optional<ResolvedPosition> resolvePosition(const Graph& program, const Exec
     return r;
 }
 
+const Graph* subgraphAtPath(const Graph& program, std::string_view path) {
+    const Graph* g = &program;
+    size_t at = 0;
+    while (g && at <= path.size()) {
+        const size_t a = path.find('/', at);
+        if (a == std::string_view::npos) return nullptr;
+        const size_t b = path.find('/', a + 1);
+        const std::string_view op = path.substr(at, a - at);
+        const std::string_view sub =
+            path.substr(a + 1, b == std::string_view::npos ? std::string_view::npos : b - a - 1);
+        const Graph* next = nullptr;
+        for (const auto& n : g->nodes) {
+            if (n.name != op) continue;
+            for (const auto& s : n.subgraphs)
+                if (s.name == sub) next = s.graph.get();
+            break;
+        }
+        g = next;
+        if (b == std::string_view::npos) return g;
+        at = b + 1;
+    }
+    return nullptr;
+}
+
+bool splitSubgraphPath(std::string_view path, std::string& enclosing, std::string& op) {
+    const size_t sub = path.rfind('/');
+    if (sub == std::string_view::npos || sub == 0) return false;
+    const size_t opStart = path.rfind('/', sub - 1);
+    if (opStart == std::string_view::npos) {
+        enclosing.clear();
+        op = std::string(path.substr(0, sub));
+        return true;
+    }
+    enclosing = std::string(path.substr(0, opStart));
+    op = std::string(path.substr(opStart + 1, sub - opStart - 1));
+    return true;
+}
+
 }  // namespace irscope::ir

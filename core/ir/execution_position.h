@@ -61,4 +61,12 @@ struct ResolvedPosition {
 std::optional<ResolvedPosition> resolvePosition(const Graph& program, const ExecutionPosition& position,
                                                 std::string& why);
 
+// A subgraph named by its path of "op/subgraph" steps, without calls
+// ("while_loop/while_loop_body_graph_0/cond/true_graph_0"), as the drawing
+// and the debugger's frames name it: its graph in `program`, or nullptr.
+const Graph* subgraphAtPath(const Graph& program, std::string_view path);
+// The path's enclosing subgraph and op: "a/s/b/t" is op "b" of "a/s"
+// ("" for a one-step path: an op of the program). False for a malformed path.
+bool splitSubgraphPath(std::string_view path, std::string& enclosing, std::string& op);
+
 }  // namespace irscope::ir

@@ -29,11 +29,12 @@ struct PlacedItem {
     // item counts in the subgraph (its ops, inputs, outputs), never in the graph.
     int64_t region = -1;
     int32_t subgraph = -1;
-    // The subgraphs it is drawn in, as an execution position's frames
-    // without calls (ir/execution_position.h): "while_loop/
-    // while_loop_body_graph_0/cond/true_graph_0"; "" at the top level. An
-    // item two or more levels deep keeps `region` (the outermost op) with
-    // `subgraph` -1: its irIndex counts in its own subgraph.
+    // The subgraph it is drawn in, as its path of "op/subgraph" steps (an
+    // execution position's frames without calls, ir/execution_position.h):
+    // "while_loop/while_loop_body_graph_0/cond/true_graph_0"; "" at the top
+    // level. A subgraph's own frame carries its own path. An item two or
+    // more levels deep keeps `region` (the outermost op) with `subgraph` -1:
+    // its irIndex counts in its own subgraph.
     std::string position;
 };
 

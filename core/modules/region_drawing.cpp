@@ -119,8 +119,9 @@ LayoutResult layOutRegion(const ir::OpNode& node, int64_t nodeIndex, const Drawi
         frame.lines = {subgraphTitle(sub)};
         frame.region = nodeIndex;
         frame.subgraph = static_cast<int32_t>(s);
-        // A region inside a subgraph: its frames are items of a deeper level.
-        if (depth > 0) frame.position = node.name + "/" + sub.name;
+        // The frame is named by its subgraph's path; a region inside a
+        // subgraph gains the outer steps in front when it is placed there.
+        frame.position = node.name + "/" + sub.name;
         // Room for what a run adds to the title ("  ▶ iteration 12 of 40", "  ✔ ran 5 times").
         const std::string widest = frame.lines.front() + "  > iteration 9999 of 9999";
         const double titleWidth = (io.textWidth ? io.textWidth(widest) : layout::defaultTextWidth(widest)) + 24;

@@ -83,7 +83,7 @@ private Q_SLOTS:
         QCOMPARE(f->cursor, int64_t(0));
         QCOMPARE(f->calls, size_t(11));  // 6 conditions, 5 bodies
         QCOMPARE(f->iterationsOfIt, int64_t(6));
-        QVERIFY2(in.message.find("cond_graph_0 (iteration 1 of 6)") != std::string::npos, in.message.c_str());
+        QVERIFY2(in.message.find("cond_graph_0' (iteration 1 of 6)") != std::string::npos, in.message.c_str());
         // The loop itself ran: the cursor is past it.
         QCOMPARE(d.cursor(), p.loop + 1);
 
@@ -159,7 +159,10 @@ private Q_SLOTS:
         LoopProgram p;
         Debugger d(p.graph);
         d.values().load(ValueFile::Inputs, irscope::test::dataPath("programs/while_loop_count.pt2"));
-        const SubgraphBreakpoint b{p.loop, p.subgraphNamed("body_graph"), p.innerIndex(p.accNode())};
+        const auto& loopNode = p.graph.nodes[static_cast<size_t>(p.loop)];
+        const SubgraphBreakpoint b{
+            SubgraphFrames::subgraphPath("", loopNode.name, loopNode.subgraphs[p.subgraphNamed("body_graph")].name),
+            p.innerIndex(p.accNode())};
         d.frames().setSubgraphBreakpoint(b, true);
         QVERIFY(d.frames().hasSubgraphBreakpoint(b));
         for (int k = 0; k < 5; ++k) {

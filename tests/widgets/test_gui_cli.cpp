@@ -69,7 +69,7 @@ private slots:
                       QStringLiteral("--screenshot"), out},
                      &err),
                  0);
-        QVERIFY2(err.contains("while_loop_body_graph_0, iteration 2 of 3"), err.constData());
+        QVERIFY2(err.contains("in 'while_loop/while_loop_body_graph_0' (iteration 2 of 3)"), err.constData());
         QVERIFY2(!err.contains("--select"), err.constData());
         QVERIFY(!QImage(out).isNull());
         QCOMPARE(run({pt2, QStringLiteral("--run-to"), QStringLiteral("while_loop/while_loop_body_graph_0#9/sum_1"),

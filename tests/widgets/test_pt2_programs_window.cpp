@@ -184,6 +184,7 @@ private slots:
         const auto& subs = nodes[static_cast<size_t>(loop)].subgraphs;
         const int32_t body = subs[0].name.find("body") != std::string::npos ? 0 : 1;
         const auto& bodyGraph = *subs[static_cast<size_t>(body)].graph;
+        const std::string bodyPath = nodes[static_cast<size_t>(loop)].name + "/" + subs[static_cast<size_t>(body)].name;
         const std::string acc = bodyGraph.graphOutputs.back().name;  // acc * 0.5 + 1.0
         int64_t accAt = -1;
         for (size_t j = 0; j < bodyGraph.nodes.size(); ++j)
@@ -212,7 +213,7 @@ private slots:
         // value where the debugger stands (not the last iteration's), and its
         // frame says so.
         QCOMPARE(c->frame()->callsBefore.at(static_cast<size_t>(body)), int64_t(0));
-        s->selectionModel()->select(ItemRef::subgraphNode(loop, body, accAt, QString::fromStdString(acc)));
+        s->selectionModel()->select(ItemRef::subgraphNode(loop, bodyPath, accAt, QString::fromStdString(acc)));
         QVERIFY(irscope::test::waitIdle(*c));
         QVERIFY2(!ui_.tensors->follower()->summaryText().contains(QStringLiteral("3 × 4")) &&
                      !ui_.tensors->follower()->summaryText().contains(QStringLiteral("[3, 4]")),
@@ -246,7 +247,7 @@ private slots:
         QVERIFY2(window_->panelAs<CallStackPanel>(kCallStackPanel)->frames().join(" | ").contains("iteration 1 of 5"),
                  qPrintable(window_->panelAs<CallStackPanel>(kCallStackPanel)->frames().join(" | ")));
         // Selecting the body's node shows its value of that iteration in the Tensor dock.
-        s->selectionModel()->select(ItemRef::subgraphNode(loop, body, accAt, QString::fromStdString(acc)));
+        s->selectionModel()->select(ItemRef::subgraphNode(loop, bodyPath, accAt, QString::fromStdString(acc)));
         QVERIFY(irscope::test::waitIdle(*c));
         auto* viewer = ui_.tensors->follower();
         const QString qualified =

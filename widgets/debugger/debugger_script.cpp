@@ -226,29 +226,12 @@ void runDebuggerScript(const QCommandLineParser& p, DebuggerUi& ui, const QStrin
             const auto at = position && doc ? ir::resolvePosition(doc->graph, *position, why) : std::nullopt;
             if (!at) {
                 std::fprintf(stderr, "irscope: --run-to: %s\n", why.c_str());
-            } else if (at->frames.size() > 1) {
-                std::fprintf(stderr,
-                             "irscope: --run-to %s: the window steps one level into control flow; irscope run "
-                             "--until reads deeper positions\n",
-                             qPrintable(runTo));
             } else if (at->frames.empty()) {
                 c->runToNode(at->node);
             } else {
-                const auto& f = at->frames.front();
-                c->runToNode(f.node);
-                c->whenIdle(c, [c, f, inner = at->node, runTo, finish] {
-                    const auto calls = c->debugger() ? c->debugger()->frames().subgraphCalls(f.node)
-                                                     : std::vector<exec::SubgraphCallInfo>{};
-                    const int64_t wanted = f.call > 0 ? f.call - 1 : 0;
-                    bool made = false;
-                    for (size_t k = 0; k < calls.size() && !made; ++k)
-                        if (calls[k].subgraph == f.subgraph && calls[k].iteration == wanted) {
-                            c->selectCall(f.node, static_cast<qint64>(k), inner + 1);
-                            made = true;
-                        }
-                    if (!made)
-                        std::fprintf(stderr, "irscope: --run-to %s: the program did not make that call\n",
-                                     qPrintable(runTo));
+                c->runToNode(at->frames.front().node);
+                c->whenIdle(c, [c, at = *at, runTo, finish] {
+                    c->standAt(at, runTo);
                     c->whenIdle(c, [c, finish] {
                         std::fprintf(stderr, "irscope: %s\n", qPrintable(c->lastStatus()));
                         finish();

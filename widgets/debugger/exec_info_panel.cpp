@@ -4,6 +4,7 @@
 #include <QTextBrowser>
 #include <QVBoxLayout>
 
+#include "core/ir/execution_position.h"
 #include "widgets/common/panel_registry.h"
 #include "widgets/common/qt_text.h"
 #include "widgets/session/debug_controller.h"
@@ -37,24 +38,47 @@ QString ExecInfoPanel::subgraphNodeHtml(const ItemRef& sel) const {
     const auto* doc = c_->session()->document();
     const auto& infos = c_->nodeInfos();
     if (!doc || sel.index < 0 || sel.index >= static_cast<int64_t>(doc->graph.nodes.size()) ||
-        sel.index >= static_cast<int64_t>(infos.size()))
+        sel.index >= static_cast<int64_t>(infos.size()) || !ir::subgraphAtPath(doc->graph, sel.subgraph))
         return {};
-    const auto& op = doc->graph.nodes[static_cast<size_t>(sel.index)];
-    if (sel.subgraph < 0 || sel.subgraph >= static_cast<int32_t>(op.subgraphs.size())) return {};
-    const QString where = q(op.name + "/" + op.subgraphs[static_cast<size_t>(sel.subgraph)].name).toHtmlEscaped();
+    const QString where = q(sel.subgraph).toHtmlEscaped();
     QString state;
-    const auto& frame = c_->frame();
-    if (frame && frame->node == sel.index && frame->subgraph == sel.subgraph) {
-        state = sel.inner < frame->cursor    ? tr("ran (in this call)")
-                : sel.inner == frame->cursor ? tr("current (next to run)")
-                                             : tr("not run yet (in this call)");
-        state += tr(" · call %1 of %2 of %3").arg(frame->iteration + 1).arg(frame->iterationsOfIt).arg(where);
-    } else if (frame && frame->node == sel.index && static_cast<size_t>(sel.subgraph) < frame->callsBefore.size()) {
-        const int64_t soFar = frame->callsBefore[static_cast<size_t>(sel.subgraph)];
-        state = soFar == 0 ? tr("not run yet: %1 has not been called where the run stands").arg(where)
-                           : tr("ran in %n call(s) of %1 so far", "", static_cast<int>(soFar)).arg(where);
+    const auto& frames = c_->frames();
+    // The frame standing in the node's subgraph, or in another subgraph of the same op.
+    const exec::SubgraphFrame* own = nullptr;
+    const exec::SubgraphFrame* sibling = nullptr;
+    size_t siblingIndex = 0;
+    for (const auto& f : frames) {
+        if (f.path == sel.subgraph) own = &f;
+        for (size_t k = 0; k < f.subgraphPaths.size(); ++k)
+            if (f.path != sel.subgraph && f.subgraphPaths[k] == sel.subgraph) {
+                sibling = &f;
+                siblingIndex = k;
+            }
+    }
+    const auto counted = c_->subgraphCallCounts().find(sel.subgraph);
+    const int64_t soFar = counted == c_->subgraphCallCounts().end() ? 0 : counted->second;
+    if (own && own->viewedCall && own->viewedSubgraph == own->subgraph) {
+        state = tr("ran (viewing call %1 of %2 of %3; the run stands in call %4)")
+                    .arg(own->viewedIteration + 1)
+                    .arg(own->iterationsOfIt)
+                    .arg(where)
+                    .arg(own->iteration + 1);
+    } else if (own) {
+        const bool innermost = own == &frames.back();
+        state = sel.inner < own->cursor                 ? tr("ran (in this call)")
+                : sel.inner == own->cursor && innermost ? tr("current (next to run)")
+                                                        : tr("not run yet (in this call)");
+        state += tr(" · call %1 of %2 of %3").arg(own->iteration + 1).arg(own->iterationsOfIt).arg(where);
+    } else if (sibling) {
+        const int64_t before = siblingIndex < sibling->callsBefore.size() ? sibling->callsBefore[siblingIndex] : 0;
+        state = before == 0 ? tr("not run yet: %1 has not been called where the run stands").arg(where)
+                            : tr("ran in %n call(s) of %1 so far", "", static_cast<int>(before)).arg(where);
+    } else if (soFar > 0) {
+        state = tr("ran in %n call(s) of %1 so far (F11 at its op steps into its calls)", "", static_cast<int>(soFar))
+                    .arg(where);
     } else if (infos[static_cast<size_t>(sel.index)].state == exec::NodeState::Done) {
-        state = tr("ran with its op, inside %1 (F11 at the op steps into its calls)").arg(where);
+        // No recorded calls to count (a run that frees values records none).
+        state = tr("its op ran; inside %1 (F11 at the op steps into its calls)").arg(where);
     } else {
         state = tr("not run yet (inside %1)").arg(where);
     }

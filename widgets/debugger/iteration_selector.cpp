@@ -34,33 +34,33 @@ IterationSelector::IterationSelector(DebugController* c, QWidget* parent)
 }
 
 int IterationSelector::iteration() const {
-    const auto& f = c_->frame();
+    const auto* f = c_->frame();
     if (!f) return 0;
     return static_cast<int>((f->viewedCall ? f->viewedIteration : f->iteration) + 1);
 }
 int IterationSelector::iterations() const { return c_->frame() ? static_cast<int>(c_->frame()->iterationsOfIt) : 0; }
 
 void IterationSelector::choose(int iteration) {
-    const auto& f = c_->frame();
+    const auto* f = c_->frame();
     if (!f) return;
     const auto& calls = c_->frameCalls();
     const int32_t subgraph = f->viewedCall ? f->viewedSubgraph : f->subgraph;
     for (size_t k = 0; k < calls.size(); ++k)
         if (calls[k].subgraph == subgraph && calls[k].iteration == iteration - 1) {
-            c_->selectCall(f->node, static_cast<qint64>(k));
+            c_->viewInnermostCall(static_cast<qint64>(k));
             return;
         }
 }
 
 void IterationSelector::rebuild() {
-    const auto& f = c_->frame();
-    setVisible(f.has_value());
+    const auto* f = c_->frame();
+    setVisible(f != nullptr);
     if (!f) return;
-    const auto* doc = c_->session()->document();
-    QString sub;
-    if (doc && f->node >= 0 && f->node < static_cast<int64_t>(doc->graph.nodes.size()) &&
-        f->subgraph < static_cast<int32_t>(doc->graph.nodes[f->node].subgraphs.size()))
-        sub = q(doc->graph.nodes[f->node].subgraphs[f->subgraph].name);
+    // The innermost frame's subgraph, by its path ("while_loop/while_loop_body_graph_0/cond/true_graph_0").
+    const int32_t shown = f->viewedCall ? f->viewedSubgraph : f->subgraph;
+    const QString sub = q(shown >= 0 && static_cast<size_t>(shown) < f->subgraphPaths.size()
+                              ? f->subgraphPaths[static_cast<size_t>(shown)]
+                              : f->path);
     updating_ = true;
     where_->setText(f->viewedCall ? tr("%1, viewing iteration").arg(sub) : tr("%1, iteration").arg(sub));
     spin_->setRange(1, static_cast<int>(std::max<int64_t>(1, f->iterationsOfIt)));

@@ -61,24 +61,41 @@ struct Frame {
         default: return DiffMark::None;
         }
     }
-    // A subgraph op against the debugger's frame: -1 not in the frame's call,
+    // The frame standing in subgraph `path`, or whose op has it as another
+    // subgraph (`index`: which); null when the debugger is not in that op.
+    const exec::SubgraphFrame* frameIn(const std::string& path) const {
+        if (!rq.frames) return nullptr;
+        for (const auto& f : *rq.frames)
+            if (f.path == path) return &f;
+        return nullptr;
+    }
+    const exec::SubgraphFrame* frameOfOpOf(const std::string& path, size_t& index) const {
+        if (!rq.frames) return nullptr;
+        for (const auto& f : *rq.frames)
+            for (size_t k = 0; k < f.subgraphPaths.size(); ++k)
+                if (f.subgraphPaths[k] == path) {
+                    index = k;
+                    return &f;
+                }
+        return nullptr;
+    }
+    // A subgraph op against the debugger's frames: -1 not in a frame's call,
     // 0 ran, 1 the next node, 2 not reached yet.
     int framePosition(const PlacedItem& it) const {
-        if (!rq.frame || !*rq.frame || it.region < 0 || it.kind != ItemKind::Op) return -1;
-        const auto& fr = **rq.frame;
-        if (fr.node != it.region) return -1;
-        if (fr.viewedCall && fr.viewedSubgraph == it.subgraph) return 0;  // a call looked at: all of it ran
+        if (it.region < 0 || (it.kind != ItemKind::Op && it.kind != ItemKind::Region) || it.position.empty()) return -1;
+        size_t index = 0;
+        const exec::SubgraphFrame* fr = frameOfOpOf(it.position, index);
+        if (!fr) return -1;
+        if (fr->viewedCall && static_cast<int32_t>(index) == fr->viewedSubgraph) return 0;  // a call looked at
         // Another subgraph of the op the debugger stands in, not called yet: not reached.
-        if (fr.subgraph != it.subgraph)
-            return it.subgraph >= 0 && static_cast<size_t>(it.subgraph) < fr.callsBefore.size() &&
-                           fr.callsBefore[static_cast<size_t>(it.subgraph)] == 0
-                       ? 2
-                       : -1;
-        return it.irIndex < fr.cursor ? 0 : it.irIndex == fr.cursor ? 1 : 2;
+        if (fr->path != it.position) return index < fr->callsBefore.size() && fr->callsBefore[index] == 0 ? 2 : -1;
+        const bool innermost = fr == &rq.frames->back();
+        if (it.irIndex < fr->cursor) return 0;
+        return it.irIndex == fr->cursor && innermost ? 1 : 2;
     }
     bool subgraphBreakpoint(const PlacedItem& it) const {
-        return it.region >= 0 && it.kind == ItemKind::Op && rq.subgraphBreakpoint &&
-               rq.subgraphBreakpoint(it.region, it.subgraph, it.irIndex);
+        return it.region >= 0 && it.kind == ItemKind::Op && rq.subgraphBreakpoint && !it.position.empty() &&
+               rq.subgraphBreakpoint(it.position, it.irIndex);
     }
     int32_t moduleChanges(const PlacedItem& it) const {
         return rq.diff && it.kind == ItemKind::Module ? rq.diff->changesIn(it.irIndex) : 0;
@@ -325,28 +342,49 @@ struct SubgraphRun {
 
 SubgraphRun subgraphRun(const Frame& f, const PlacedItem& it) {
     SubgraphRun out;
-    if (it.subgraph < 0) return out;  // a frame inside a subgraph: its indexes count there
-    // The debugger stands in this subgraph: which call of it.
-    if (f.rq.frame && *f.rq.frame && (*f.rq.frame)->node == it.irIndex && (*f.rq.frame)->viewedCall &&
-        (*f.rq.frame)->viewedSubgraph == it.subgraph) {
-        const auto& fr = **f.rq.frame;
-        out.taken = true;
-        out.suffix = QStringLiteral("  viewing iteration %1 (the run is not here)").arg(fr.viewedIteration + 1);
-        return out;
-    }
-    if (f.rq.frame && *f.rq.frame && (*f.rq.frame)->node == it.irIndex && (*f.rq.frame)->subgraph == it.subgraph) {
-        const auto& fr = **f.rq.frame;
-        out.taken = true;
-        out.suffix = QStringLiteral("  \u25B6 iteration %1 of %2").arg(fr.iteration + 1).arg(fr.iterationsOfIt);
-        return out;
-    }
-    // Another subgraph of that op: what it did so far, where the debugger stands.
-    if (f.rq.frame && *f.rq.frame && (*f.rq.frame)->node == it.irIndex && it.subgraph >= 0 &&
-        static_cast<size_t>(it.subgraph) < (*f.rq.frame)->callsBefore.size()) {
-        const int64_t soFar = (*f.rq.frame)->callsBefore[static_cast<size_t>(it.subgraph)];
+    const std::string& path = it.position;
+    // The debugger stands in this op: which call of this subgraph, or what
+    // this subgraph did so far beside the one it stands in.
+    size_t index = 0;
+    if (const exec::SubgraphFrame* fr = f.frameOfOpOf(path, index)) {
+        if (fr->viewedCall && fr->viewedSubgraph == static_cast<int32_t>(index)) {
+            out.taken = true;
+            out.suffix = QStringLiteral("  viewing iteration %1 (the run is not here)").arg(fr->viewedIteration + 1);
+            return out;
+        }
+        if (fr->path == path) {
+            out.taken = true;
+            out.suffix = QStringLiteral("  \u25B6 iteration %1 of %2").arg(fr->iteration + 1).arg(fr->iterationsOfIt);
+            return out;
+        }
+        const int64_t soFar = index < fr->callsBefore.size() ? fr->callsBefore[index] : 0;
         out.skipped = soFar == 0;
-        out.suffix = soFar == 0 ? QStringLiteral("  (not run yet)")
+        out.suffix = soFar == 0 ? (fr->repeats ? QStringLiteral("  (not run yet)") : QStringLiteral("  (not taken)"))
                                 : QStringLiteral("  \u2714 ran %1 time%2 so far").arg(soFar).arg(soFar == 1 ? "" : "s");
+        return out;
+    }
+    if (it.subgraph < 0) {
+        // Nested: what its calls did, counted over the calls of the
+        // subgraphs around it that ran where the debugger stands.
+        if (!f.rq.callCounts || path.empty()) return out;
+        const auto count = [&](const std::string& p) {
+            const auto c = f.rq.callCounts->find(p);
+            return c == f.rq.callCounts->end() ? int64_t{0} : c->second;
+        };
+        const size_t slash = path.rfind('/');
+        if (slash == std::string::npos) return out;
+        const std::string op = path.substr(0, slash + 1);
+        bool siblingRan = false;
+        for (auto c = f.rq.callCounts->lower_bound(op); c != f.rq.callCounts->end() && c->first.rfind(op, 0) == 0; ++c)
+            siblingRan |= c->first != path && c->first.find('/', op.size()) == std::string::npos && c->second > 0;
+        const int64_t runs = count(path);
+        if (runs > 0) {
+            out.taken = !siblingRan;  // a branch the other was never taken beside
+            out.suffix = QStringLiteral("  \u2714 ran %1 time%2").arg(runs).arg(runs == 1 ? "" : "s");
+        } else if (siblingRan) {
+            out.skipped = true;
+            out.suffix = QStringLiteral("  (not taken)");
+        }
         return out;
     }
     const NodeDecoration* d = f.rq.decoration ? f.rq.decoration(it.irIndex) : nullptr;

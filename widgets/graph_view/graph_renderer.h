@@ -9,6 +9,7 @@
 //   Full: antialiased shapes, labels, arrowheads, shape labels on edges.
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -40,11 +41,13 @@ struct RenderRequest {
     std::function<const NodeDecoration*(const std::string& placeholder)> weightDecoration;
     // Decorations of collapsed module boxes and frames (aggregated over the ops inside); may be empty.
     std::function<const NodeDecoration*(int64_t module)> moduleDecoration;
-    // Where the run stands inside a higher-order op (its subgraph's next node
-    // ringed, the nodes after it faded) and which subgraph nodes have a
-    // breakpoint; may be null / empty.
-    const std::optional<exec::SubgraphFrame>* frame = nullptr;
-    std::function<bool(int64_t node, int32_t subgraph, int64_t inner)> subgraphBreakpoint;
+    // Where the run stands inside higher-order ops, at any depth (the
+    // innermost subgraph's next node ringed, the nodes after it faded), how
+    // often each subgraph ran so far (by path: nested frames say it), and
+    // which subgraph nodes have a breakpoint; may be null / empty.
+    const std::vector<exec::SubgraphFrame>* frames = nullptr;
+    const std::map<std::string, int64_t>* callCounts = nullptr;
+    std::function<bool(const std::string& subgraph, int64_t inner)> subgraphBreakpoint;
     // A comparison's marks (added / removed / changed, modules holding changes); may be null.
     const DiffMarks* diff = nullptr;
     DetailLevel detail = DetailLevel::Auto;

@@ -303,9 +303,10 @@ RenderRequest GraphView::frameRequest(const QSizeF& size, qreal devicePixelRatio
         };
         rq.moduleDecoration = [s = session_](int64_t m) { return s->decorations()->moduleDecoration(m); };
     }
-    rq.frame = &session_->selectionModel()->subgraphFrame();
-    rq.subgraphBreakpoint = [s = session_](int64_t node, int32_t subgraph, int64_t inner) {
-        return s->selectionModel()->hasSubgraphBreakpoint(node, subgraph, inner);
+    rq.frames = &session_->selectionModel()->subgraphFrames();
+    rq.callCounts = &session_->selectionModel()->subgraphCallCounts();
+    rq.subgraphBreakpoint = [s = session_](const std::string& subgraph, int64_t inner) {
+        return s->selectionModel()->hasSubgraphBreakpoint(subgraph, inner);
     };
     return rq;
 }

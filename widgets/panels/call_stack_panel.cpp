@@ -3,6 +3,7 @@
 #include <QListWidget>
 #include <QVBoxLayout>
 
+#include "core/ir/execution_position.h"
 #include "widgets/common/panel_registry.h"
 #include "widgets/common/qt_text.h"
 #include "widgets/session/graph_selection.h"
@@ -46,30 +47,48 @@ void CallStackPanel::rebuild() {
     const auto& n = doc->graph.nodes[static_cast<size_t>(node)];
     QFont bold = list_->font();
     bold.setBold(true);
-    // Inside a higher-order op: the subgraph's next node, then the subgraph
-    // and its iteration, then the op that called it, like a call's frame.
-    const auto& frame = session_->selectionModel()->subgraphFrame();
-    if (frame && frame->node == node && frame->subgraph >= 0 &&
-        frame->subgraph < static_cast<int32_t>(n.subgraphs.size()) && n.subgraphs[frame->subgraph].graph) {
-        const auto& sub = n.subgraphs[static_cast<size_t>(frame->subgraph)];
-        const auto& inner = sub.graph->nodes;
+    // Inside higher-order ops: the innermost subgraph's next node, then
+    // each frame from the innermost out (its subgraph and call, then the op
+    // that called it), like a call stack's frames.
+    const auto& frames = session_->selectionModel()->subgraphFrames();
+    const auto graphOf = [&](const std::string& where) -> const ir::Graph* {
+        return where.empty() ? &doc->graph : ir::subgraphAtPath(doc->graph, where);
+    };
+    // The op of a frame, as a selection: the program's node, or a node inside a subgraph.
+    const auto opRef = [&](const exec::SubgraphFrame& f, const ir::OpNode& op) {
+        return f.where.empty() ? ItemRef::node(f.node, q(op.name))
+                               : ItemRef::subgraphNode(node, f.where, f.node, q(op.name));
+    };
+    bool framesShown = !frames.empty() && frames.front().node == node;
+    for (const auto& f : frames) {
+        const ir::Graph* in = graphOf(f.where);
+        const ir::Graph* sub = ir::subgraphAtPath(doc->graph, f.path);
+        if (!in || !sub || f.node < 0 || f.node >= static_cast<int64_t>(in->nodes.size())) framesShown = false;
+    }
+    if (framesShown) {
+        const auto& innermost = frames.back();
+        const ir::Graph& sub = *ir::subgraphAtPath(doc->graph, innermost.path);
         QListWidgetItem* next;
-        if (frame->cursor < static_cast<int64_t>(inner.size())) {
-            const auto& in = inner[static_cast<size_t>(frame->cursor)];
+        if (innermost.cursor < static_cast<int64_t>(sub.nodes.size())) {
+            const auto& in = sub.nodes[static_cast<size_t>(innermost.cursor)];
             next = new QListWidgetItem(QStringLiteral("▶ %1    %2").arg(q(in.name), q(in.shortOpName())), list_);
-            next->setData(kFrameRefRole,
-                          QVariant::fromValue(ItemRef::subgraphNode(node, frame->subgraph, frame->cursor, q(in.name))));
+            next->setData(kFrameRefRole, QVariant::fromValue(ItemRef::subgraphNode(node, innermost.path,
+                                                                                   innermost.cursor, q(in.name))));
         } else {
-            next = new QListWidgetItem(tr("▶ (every node of %1 ran)").arg(q(sub.name)), list_);
-            next->setData(kFrameRefRole, QVariant::fromValue(ItemRef::node(node, q(n.name))));
+            const auto& op = graphOf(innermost.where)->nodes[static_cast<size_t>(innermost.node)];
+            next = new QListWidgetItem(tr("▶ (every node of %1 ran)").arg(q(innermost.path)), list_);
+            next->setData(kFrameRefRole, QVariant::fromValue(opRef(innermost, op)));
         }
         next->setFont(bold);
-        auto* call = new QListWidgetItem(
-            tr("%1    iteration %2 of %3").arg(q(sub.name)).arg(frame->iteration + 1).arg(frame->iterationsOfIt),
-            list_);
-        call->setData(kFrameRefRole, QVariant::fromValue(ItemRef::node(node, q(n.name))));
-        auto* op = new QListWidgetItem(QStringLiteral("%1    %2").arg(q(n.name), q(n.shortOpName())), list_);
-        op->setData(kFrameRefRole, QVariant::fromValue(ItemRef::node(node, q(n.name))));
+        for (auto f = frames.rbegin(); f != frames.rend(); ++f) {
+            const auto& op = graphOf(f->where)->nodes[static_cast<size_t>(f->node)];
+            const std::string& subName = op.subgraphs[static_cast<size_t>(f->subgraph)].name;
+            auto* call = new QListWidgetItem(
+                tr("%1    iteration %2 of %3").arg(q(subName)).arg(f->iteration + 1).arg(f->iterationsOfIt), list_);
+            call->setData(kFrameRefRole, QVariant::fromValue(opRef(*f, op)));
+            auto* opItem = new QListWidgetItem(QStringLiteral("%1    %2").arg(q(op.name), q(op.shortOpName())), list_);
+            opItem->setData(kFrameRefRole, QVariant::fromValue(opRef(*f, op)));
+        }
     } else {
         auto* top = new QListWidgetItem(QStringLiteral("▶ %1    %2").arg(q(n.name), q(n.shortOpName())), list_);
         top->setData(kFrameRefRole, QVariant::fromValue(ItemRef::node(node, q(n.name))));

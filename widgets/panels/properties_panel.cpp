@@ -9,6 +9,7 @@
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
+#include "core/ir/execution_position.h"
 #include "core/ir/graph_index.h"
 #include "core/ir/stack_trace.h"
 #include "core/ir/symbol_ranges.h"
@@ -216,15 +217,25 @@ void PropertiesPanel::showSubgraphNode(const ItemRef& ref) {
     const auto& g = session_->document()->graph;
     if (ref.index < 0 || ref.index >= static_cast<int64_t>(g.nodes.size())) return;
     const auto& op = g.nodes[static_cast<size_t>(ref.index)];
-    if (ref.subgraph < 0 || ref.subgraph >= static_cast<int32_t>(op.subgraphs.size())) return;
-    const auto& sub = op.subgraphs[static_cast<size_t>(ref.subgraph)];
-    if (!sub.graph || ref.inner < 0 || ref.inner >= static_cast<int64_t>(sub.graph->nodes.size())) return;
-    const auto& node = sub.graph->nodes[static_cast<size_t>(ref.inner)];
+    const ir::Graph* sub = ir::subgraphAtPath(g, ref.subgraph);
+    if (!sub || ref.inner < 0 || ref.inner >= static_cast<int64_t>(sub->nodes.size())) return;
+    const auto& node = sub->nodes[static_cast<size_t>(ref.inner)];
     auto* s = section(tr("Node"));
     row(s, tr("Name"), qs(node.name));
     row(s, tr("op_type"), qs(node.opType));
-    row(s, tr("Index"), tr("%1 of %2 in %3").arg(ref.inner).arg(sub.graph->nodes.size()).arg(qs(sub.name)));
-    link(s, tr("Subgraph of"), qs(op.name), ItemRef::node(ref.index, qs(op.name)));
+    row(s, tr("Position"), qs(ref.subgraph + "/" + node.name));
+    row(s, tr("Index"), tr("%1 of %2 in its subgraph").arg(ref.inner).arg(sub->nodes.size()));
+    // The op whose subgraph holds it: a node of the program, or itself inside a subgraph.
+    std::string enclosing, owner;
+    if (ir::splitSubgraphPath(ref.subgraph, enclosing, owner) && !enclosing.empty()) {
+        if (const ir::Graph* outer = ir::subgraphAtPath(g, enclosing))
+            for (size_t j = 0; j < outer->nodes.size(); ++j)
+                if (outer->nodes[j].name == owner)
+                    link(s, tr("Subgraph of"), qs(owner),
+                         ItemRef::subgraphNode(ref.index, enclosing, static_cast<int64_t>(j), qs(owner)));
+    } else {
+        link(s, tr("Subgraph of"), qs(op.name), ItemRef::node(ref.index, qs(op.name)));
+    }
     showNodeAttributes(node);
     auto* ins = section(tr("Inputs (%1)").arg(node.inputs.size()));
     for (size_t k = 0; k < node.inputs.size(); ++k)

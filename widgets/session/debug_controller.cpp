@@ -156,8 +156,9 @@ DebugController::Snapshot DebugController::snapshot(exec::Debugger& d, bool rows
     }
     s.nodeInfos = d.nodeInfos();
     s.cursor = d.cursor();
-    s.frame = d.frames().frame();
-    if (s.frame) s.frameCalls = d.frames().subgraphCalls(s.frame->node);
+    s.frames = d.frames().stack();
+    if (!s.frames.empty()) s.frameCalls = d.frames().innermostCalls();
+    s.callCounts = d.frames().callCounts();
     s.bytes = d.bytesHeld();
     return s;
 }
@@ -166,8 +167,9 @@ void DebugController::apply(Snapshot s) {
     if (s.rows) values_->takeRows(std::move(s.weightRows), std::move(s.inputRows), std::move(s.missing));
     nodeInfos_ = std::move(s.nodeInfos);
     cursor_ = s.cursor;
-    frame_ = s.frame;
+    frames_ = std::move(s.frames);
     frameCalls_ = std::move(s.frameCalls);
+    callCounts_ = std::move(s.callCounts);
     if (bytesHeld_ != s.bytes) {
         bytesHeld_ = s.bytes;
         emit bytesHeldChanged(static_cast<qint64>(bytesHeld_));
@@ -235,7 +237,8 @@ void DebugController::onGraphLoaded() {
     else
         dbg_ = makeReleasedOffThread(new exec::Debugger(doc_->graph, retention_), doc_);
     if (dbg_->retention() != retention_) setRetention(retention_);
-    frame_.reset();
+    frames_.clear();
+    callCounts_.clear();
     frameCalls_.clear();
     subgraphBreakpoints_.clear();  // they name another graph's subgraphs
     if (sameModel && !breakpoints.empty()) {
@@ -448,7 +451,7 @@ void DebugController::step() {
     postRun([](exec::Debugger& d) { return d.step(); });
 }
 void DebugController::stepOver() {
-    if (frame_) return step();  // inside a subgraph: its next node
+    if (!frames_.empty()) return step();  // inside a subgraph: its next node
     const int64_t box = cursor_ < nodeCount() ? session_->closedModuleOf(cursor_) : -1;
     if (box > 0)
         runToNode(session_->moduleTree()->module(static_cast<modules::ModuleId>(box)).lastNode);
@@ -458,8 +461,8 @@ void DebugController::stepOver() {
 void DebugController::stepInto() {
     // A cond, a loop, a region: run it and stand before its first subgraph node.
     const auto* doc = session_->document();
-    if (frame_ || (doc && cursor_ < static_cast<int64_t>(doc->graph.nodes.size()) &&
-                   !doc->graph.nodes[static_cast<size_t>(cursor_)].subgraphs.empty())) {
+    if (!frames_.empty() || (doc && cursor_ < static_cast<int64_t>(doc->graph.nodes.size()) &&
+                             !doc->graph.nodes[static_cast<size_t>(cursor_)].subgraphs.empty())) {
         postRun([](exec::Debugger& d) { return d.frames().stepInto(); });
         return;
     }
@@ -470,7 +473,7 @@ void DebugController::stepInto() {
     step();
 }
 void DebugController::stepOut() {
-    if (frame_) {
+    if (!frames_.empty()) {
         postRun([](exec::Debugger& d) { return d.frames().stepOut(); });
         return;
     }
@@ -600,9 +603,40 @@ void DebugController::selectCall(qint64 node, qint64 call, qint64 cursor) {
     });
 }
 
-void DebugController::toggleSubgraphBreakpoint(qint64 node, int subgraph, qint64 inner) {
+void DebugController::standAt(const ir::ResolvedPosition& position, const QString& text) {
     if (!dbg_) return;
-    const exec::SubgraphBreakpoint b{node, subgraph, inner};
+    postRun([position, t = text.toStdString()](exec::Debugger& d) {
+        exec::RunStatus st = d.frames().standAt(position);
+        if (!d.frames().frame()) st.message += ": '" + t + "'";
+        return st;
+    });
+}
+
+void DebugController::viewInnermostCall(qint64 call) {
+    if (!dbg_ || call < 0) return;
+    postRun([call](exec::Debugger& d) {
+        exec::RunStatus st;
+        st.reason = exec::StopReason::Stepped;
+        const auto stack = d.frames().stack();
+        if (stack.empty() || !d.frames().selectCallAt(stack.size() - 1, static_cast<size_t>(call))) {
+            st.message = "no such iteration";
+            return st;
+        }
+        const auto f = d.frames().frame();
+        const int32_t sub = f->viewedCall ? f->viewedSubgraph : f->subgraph;
+        const std::string path = sub >= 0 && static_cast<size_t>(sub) < f->subgraphPaths.size()
+                                     ? f->subgraphPaths[static_cast<size_t>(sub)]
+                                     : f->path;
+        st.message = "showing '" + path + "', iteration " +
+                     std::to_string((f->viewedCall ? f->viewedIteration : f->iteration) + 1) +
+                     (f->viewedCall ? " (the run stands in iteration " + std::to_string(f->iteration + 1) + ")" : "");
+        return st;
+    });
+}
+
+void DebugController::toggleSubgraphBreakpoint(const std::string& subgraph, qint64 inner) {
+    if (!dbg_) return;
+    const exec::SubgraphBreakpoint b{subgraph, inner};
     dbg_->frames().setSubgraphBreakpoint(
         b, !dbg_->frames().hasSubgraphBreakpoint(b));  // thread-safe: the frames' own lock
     subgraphBreakpoints_ = dbg_->frames().subgraphBreakpoints();
@@ -611,7 +645,7 @@ void DebugController::toggleSubgraphBreakpoint(qint64 node, int subgraph, qint64
 
 void DebugController::toggleBreakpointAtSelection() {
     const ItemRef sel = session_->selectionModel()->selection();
-    if (sel.isSubgraphNode()) toggleSubgraphBreakpoint(sel.index, sel.subgraph, sel.inner);
+    if (sel.isSubgraphNode()) toggleSubgraphBreakpoint(sel.subgraph, sel.inner);
     if (sel.isNode()) toggleBreakpoint(sel.index);
     const modules::ModuleTree* tree = session_->moduleTree();
     if (!sel.isModule() || !tree || sel.index <= 0 || sel.index >= static_cast<int64_t>(tree->size())) return;

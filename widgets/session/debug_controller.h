@@ -39,6 +39,7 @@
 #include <QStringList>
 
 #include "core/exec/debugger/debugger.h"
+#include "core/ir/execution_position.h"
 #include "widgets/session/item_ref.h"
 #include "widgets/session/task_queue.h"
 
@@ -122,15 +123,25 @@ public slots:
     void toggleBreakpoint(qint64 node);
 
     // ---- inside higher-order ops (exec/debugger/subgraph_frames.h)
-    // Where the run stands inside a cond's branch or a loop's body (F11 on
-    // such an op enters it; F10 steps inside; Shift+F11 leaves), and the
-    // op's recorded calls (the iteration selector chooses among them).
-    const std::optional<exec::SubgraphFrame>& frame() const { return frame_; }
+    // Where the run stands inside a cond's branch or a loop's body, at any
+    // depth (F11 on such an op enters it; F10 steps inside; Shift+F11 leaves
+    // one level): the frames, outermost first, and the innermost one; the
+    // innermost op's recorded calls (the iteration selector chooses among
+    // them); how often each subgraph ran so far, by path.
+    const std::vector<exec::SubgraphFrame>& frames() const { return frames_; }
+    const exec::SubgraphFrame* frame() const { return frames_.empty() ? nullptr : &frames_.back(); }
     const std::vector<exec::SubgraphCallInfo>& frameCalls() const { return frameCalls_; }
-    // `cursor`: where a frame entered stands (default: the call done).
+    const std::map<std::string, int64_t>& subgraphCallCounts() const { return callCounts_; }
+    // Enters call `call` of the program's op `node`, standing at `cursor`
+    // (default: the call done).
     void selectCall(qint64 node, qint64 call, qint64 cursor = INT64_MAX);
-    // Breakpoints on nodes inside subgraphs (F9 on one).
-    void toggleSubgraphBreakpoint(qint64 node, int subgraph, qint64 inner);
+    // Stands just after the node a position names inside subgraph calls, at
+    // any depth, once its top-level op has run (exec::DebuggerFrames::standAt).
+    void standAt(const ir::ResolvedPosition& position, const QString& text);
+    // Looks at call `call` of the innermost frame's op; the run stays where it stands.
+    void viewInnermostCall(qint64 call);
+    // Breakpoints on nodes inside subgraphs, at any depth (F9 on one).
+    void toggleSubgraphBreakpoint(const std::string& subgraph, qint64 inner);
     const std::vector<exec::SubgraphBreakpoint>& subgraphBreakpoints() const { return subgraphBreakpoints_; }
 
     // F9: on a node, before it; on a module (closed or open), before the
@@ -201,8 +212,9 @@ public:
         size_t bytes = 0;
         bool rowsRestart = false;  // newErrorRows replace errorRows_ instead of extending it
         std::vector<exec::OutputError> newErrorRows;
-        std::optional<exec::SubgraphFrame> frame;
+        std::vector<exec::SubgraphFrame> frames;
         std::vector<exec::SubgraphCallInfo> frameCalls;
+        std::map<std::string, int64_t> callCounts;
     };
     Snapshot snapshot(exec::Debugger& d, bool rows);
     // On the UI thread: the snapshot becomes what the panels show.
@@ -239,8 +251,9 @@ private:
     TaskQueue* queryLane_;
 
     std::vector<exec::NodeInfo> nodeInfos_;
-    std::optional<exec::SubgraphFrame> frame_;
+    std::vector<exec::SubgraphFrame> frames_;
     std::vector<exec::SubgraphCallInfo> frameCalls_;
+    std::map<std::string, int64_t> callCounts_;
     std::vector<exec::SubgraphBreakpoint> subgraphBreakpoints_;
     RowsSent rowsSent_;
     QStringList overridden_;

@@ -93,19 +93,23 @@ void GraphSelection::select(const ItemRef& ref, bool focus) {
 bool GraphSelection::selectNodeByName(const QString& name, bool focus) {
     if (!s_.document()) return false;
     const std::string n = name.toStdString();
-    // A position inside subgraphs (cond/true_graph_0/mul): the node in its
-    // subgraph; deeper than one level, the outermost op that holds it.
+    // A position inside subgraphs (cond/true_graph_0/mul), at any depth:
+    // the node in its subgraph (a call named in it is not a place in the drawing).
     if (name.contains(QLatin1Char('/'))) {
         std::string why;
         const auto p = ir::parsePosition(n, why);
         const auto at = p ? ir::resolvePosition(s_.document()->graph, *p, why) : std::nullopt;
         if (!at) return false;
-        if (at->frames.size() == 1)
-            select(ItemRef::subgraphNode(at->frames[0].node, at->frames[0].subgraph, at->node,
-                                         QString::fromStdString(p->node)),
-                   focus);
-        else
-            select(ItemRef::node(at->frames.empty() ? at->node : at->frames[0].node), focus);
+        if (at->frames.empty()) {
+            select(ItemRef::node(at->node), focus);
+            return true;
+        }
+        std::string path;
+        for (const auto& step : p->frames) {
+            if (!path.empty()) path += '/';
+            path += step.node + "/" + step.subgraph;
+        }
+        select(ItemRef::subgraphNode(at->frames[0].node, path, at->node, QString::fromStdString(p->node)), focus);
         return true;
     }
     if (auto i = s_.document()->index->nodeIndex(n)) {
@@ -126,9 +130,11 @@ bool GraphSelection::selectNodeByName(const QString& name, bool focus) {
     return false;
 }
 
-void GraphSelection::setSubgraphFrame(std::optional<exec::SubgraphFrame> frame) {
-    if (frame == frame_) return;
-    frame_ = frame;
+void GraphSelection::setSubgraphFrames(std::vector<exec::SubgraphFrame> frames,
+                                       std::map<std::string, int64_t> callCounts) {
+    if (frames == frames_ && callCounts == callCounts_) return;
+    frames_ = std::move(frames);
+    callCounts_ = std::move(callCounts);
     emit runCursorChanged(runCursor_);
 }
 
@@ -138,8 +144,8 @@ void GraphSelection::setSubgraphBreakpoints(std::vector<exec::SubgraphBreakpoint
     s_.decorations()->redraw();
 }
 
-bool GraphSelection::hasSubgraphBreakpoint(int64_t node, int32_t subgraph, int64_t inner) const {
-    const exec::SubgraphBreakpoint b{node, subgraph, inner};
+bool GraphSelection::hasSubgraphBreakpoint(const std::string& subgraph, int64_t inner) const {
+    const exec::SubgraphBreakpoint b{subgraph, inner};
     return std::find(subgraphBreakpoints_.begin(), subgraphBreakpoints_.end(), b) != subgraphBreakpoints_.end();
 }
 

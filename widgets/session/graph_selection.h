@@ -9,6 +9,7 @@
 // from all of them. Selecting something hidden in a closed module opens the
 // way to it.
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <vector>
 
@@ -58,13 +59,16 @@ public:
     const std::vector<uint8_t>& edgeFlags() const { return edgeFlags_; }
 
     // ---- inside higher-order ops (the debugger fills these): where the run
-    // stands in a cond's branch or a loop's body, and the breakpoints on
-    // subgraph nodes. A move of the frame is announced as runCursorChanged
-    // (the run cursor is then the op the frame is in).
-    void setSubgraphFrame(std::optional<exec::SubgraphFrame> frame);
-    const std::optional<exec::SubgraphFrame>& subgraphFrame() const { return frame_; }
+    // stands in a cond's branch or a loop's body, at any depth (the frames,
+    // outermost first), how often each subgraph ran so far (by path), and
+    // the breakpoints on subgraph nodes. A move of the frames is announced
+    // as runCursorChanged (the run cursor is then the program's op the
+    // outermost frame is in).
+    void setSubgraphFrames(std::vector<exec::SubgraphFrame> frames, std::map<std::string, int64_t> callCounts);
+    const std::vector<exec::SubgraphFrame>& subgraphFrames() const { return frames_; }
+    const std::map<std::string, int64_t>& subgraphCallCounts() const { return callCounts_; }
     void setSubgraphBreakpoints(std::vector<exec::SubgraphBreakpoint> breakpoints);
-    bool hasSubgraphBreakpoint(int64_t node, int32_t subgraph, int64_t inner) const;
+    bool hasSubgraphBreakpoint(const std::string& subgraph, int64_t inner) const;
 
 signals:
     void selectionChanged(const irscope::widgets::ItemRef& ref);
@@ -93,7 +97,8 @@ private:
     GraphSession& s_;
     ItemRef selection_;
     int64_t runCursor_ = -1;
-    std::optional<exec::SubgraphFrame> frame_;
+    std::vector<exec::SubgraphFrame> frames_;
+    std::map<std::string, int64_t> callCounts_;
     std::vector<exec::SubgraphBreakpoint> subgraphBreakpoints_;
     std::vector<ItemRef> highlight_;
     std::vector<int64_t> marked_;  // ascending

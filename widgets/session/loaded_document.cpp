@@ -4,6 +4,7 @@
 
 #include "widgets/session/off_thread_release.h"
 
+#include "core/ir/execution_position.h"
 #include "core/ir/json_io.h"
 #include "core/ir/validate.h"
 #include "core/layout/graph_to_layout.h"
@@ -34,8 +35,8 @@ std::vector<int32_t> DocumentLayout::itemsOf(const ItemRef& ref) const {
     case RefKind::SubgraphNode: {
         const auto& items = result.items;
         for (size_t i = 0; i < items.size(); ++i)
-            if (items[i].region == ref.index && items[i].subgraph == ref.subgraph && items[i].kind == ItemKind::Op &&
-                items[i].irIndex == ref.inner)
+            if (items[i].region == ref.index && (items[i].kind == ItemKind::Op || items[i].kind == ItemKind::Region) &&
+                items[i].position == ref.subgraph && items[i].irIndex == ref.inner)
                 return {static_cast<int32_t>(i)};
         return {};
     }
@@ -48,12 +49,16 @@ ItemRef DocumentLayout::refOf(int32_t item) const {
     if (item < 0 || item >= static_cast<int32_t>(result.items.size())) return {};
     const auto* it = &result.items[item];
     if (it->kind == ItemKind::Ghost && it->ghostOf >= 0) it = &result.items[it->ghostOf];
-    // A subgraph's op is itself; anything else drawn for a higher-order op
-    // (its subgraphs' frames, inputs and outputs) stands for that op.
-    // An op two or more subgraphs deep (subgraph -1) stands for the outer op
-    // for now: an ItemRef places a node one level deep.
-    if (it->region >= 0 && it->kind == ItemKind::Op && it->subgraph >= 0)
-        return ItemRef::subgraphNode(it->region, it->subgraph, it->irIndex, QString::fromStdString(it->name));
+    // A subgraph's op, at any depth, is itself (a higher-order op inside a
+    // subgraph too); anything else drawn for a higher-order op (its
+    // subgraphs' frames, inputs and outputs) stands for that op.
+    if (it->region >= 0 && (it->kind == ItemKind::Op || it->kind == ItemKind::Region) && !it->position.empty())
+        return ItemRef::subgraphNode(it->region, it->position, it->irIndex, QString::fromStdString(it->name));
+    // A nested op's subgraph frame stands for that op.
+    std::string enclosing, op;
+    if (it->region >= 0 && it->kind == ItemKind::Subgraph && ir::splitSubgraphPath(it->position, enclosing, op) &&
+        !enclosing.empty())
+        return ItemRef::subgraphNode(it->region, enclosing, it->irIndex, QString::fromStdString(op));
     if (it->region >= 0) return ItemRef::node(it->region);
     const QString name = QString::fromStdString(it->name);
     switch (it->kind) {

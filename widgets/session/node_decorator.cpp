@@ -49,12 +49,13 @@ void NodeDecorator::update() {
                                                      : std::vector<std::pair<QColor, QString>>{});
     decorateNodes(scale ? &*scale : nullptr);
     session_->selectionModel()->setSubgraphBreakpoints(c_->subgraphBreakpoints());
-    // Inside a cond's branch or a loop's body the op is where the run stands (its call site).
-    const auto& frame = c_->frame();
-    const int64_t cursor = frame ? frame->node : c_->runCursor();
+    // Inside a cond's branch or a loop's body the program's op is where the
+    // run stands (its call site), at any depth.
+    const auto& frames = c_->frames();
+    const int64_t cursor = frames.empty() ? c_->runCursor() : frames.front().node;
     const int64_t current = cursor < static_cast<int64_t>(n) ? cursor : -1;
     if (session_->selectionModel()->runCursor() != current) session_->selectionModel()->setRunCursor(current);
-    session_->selectionModel()->setSubgraphFrame(frame);
+    session_->selectionModel()->setSubgraphFrames(frames, c_->subgraphCallCounts());
 }
 
 // Nodes: run state, breakpoint, missing value, overlay (`scale`: none when null).
@@ -66,7 +67,7 @@ void NodeDecorator::decorateNodes(const OverlayScale* scale) {
     // Before anything ran, nodes are plain; after, the ones not yet run are "pending".
     const bool started = c_->runCursor() > 0 || c_->lastRunFailed();
     // Inside a cond's branch or a loop's body the next node is there, not after the op.
-    const bool inFrame = c_->frame().has_value();
+    const bool inFrame = !c_->frames().empty();
     for (size_t i = 0; i < n && i < infos.size(); ++i) {
         const auto& info = infos[i];
         auto& d = decs[i];

@@ -1,6 +1,7 @@
 #include "widgets/session/tensor_queries.h"
 
 #include "core/exec/debugger/subgraph_frames.h"
+#include "core/ir/execution_position.h"
 #include "widgets/common/qt_text.h"
 #include "widgets/session/debug_controller.h"
 #include "widgets/session/graph_session.h"
@@ -37,14 +38,11 @@ QString TensorQueries::tensorOf(const ItemRef& ref) const {
         break;
     case RefKind::Weight: return ref.name;
     case RefKind::SubgraphNode:  // "cond/true_graph_0/linear": the debugger's name for it
-        if (ref.index >= 0 && ref.index < (int64_t)g.nodes.size() && ref.subgraph >= 0 &&
-            ref.subgraph < (int)g.nodes[ref.index].subgraphs.size()) {
-            const auto& sub = g.nodes[ref.index].subgraphs[ref.subgraph];
-            if (sub.graph && ref.inner >= 0 && ref.inner < (int64_t)sub.graph->nodes.size() &&
-                !sub.graph->nodes[ref.inner].outputs.empty())
-                return q(exec::SubgraphFrames::qualifiedName(g.nodes[ref.index].name, sub.name,
-                                                             sub.graph->nodes[ref.inner].outputs[0].name));
-        }
+        if (const ir::Graph* sub = ir::subgraphAtPath(g, ref.subgraph);
+            sub && ref.inner >= 0 && ref.inner < static_cast<int64_t>(sub->nodes.size()) &&
+            !sub->nodes[static_cast<size_t>(ref.inner)].outputs.empty())
+            return q(exec::SubgraphFrames::qualifiedName(ref.subgraph,
+                                                         sub->nodes[static_cast<size_t>(ref.inner)].outputs[0].name));
         break;
     default: break;
     }

@@ -16,7 +16,7 @@ namespace irscope::exec {
 // ------------------------------------------------------------------ the core's run control
 
 void DebuggerCore::reset() {
-    frames.leave();
+    frames.leaveAll();
     session.reset();
     std::lock_guard lock(m);
     overlays.reset(graph.nodes.size());
@@ -39,23 +39,25 @@ RunStatus DebuggerCore::step() {
 RunStatus DebuggerCore::inFrame(StopReason reason, const std::string& how) const {
     RunStatus st;
     st.reason = reason;
-    const auto f = frames.frame();
-    if (!f) return st;
-    st.lastNode = f->node;
-    const auto& op = graph.nodes[static_cast<size_t>(f->node)];
-    const auto& sub = op.subgraphs[static_cast<size_t>(f->subgraph)];
-    const int64_t size = sub.graph ? static_cast<int64_t>(sub.graph->nodes.size()) : 0;
-    st.message = how + " in '" + op.name + "' " + sub.name + " (iteration " + std::to_string(f->iteration + 1) +
-                 " of " + std::to_string(f->iterationsOfIt) + "): " +
-                 (f->cursor < size ? "stopped before '" + sub.graph->nodes[static_cast<size_t>(f->cursor)].name + "'"
-                                   : std::string("its nodes ran"));
+    const auto stack = frames.stack();
+    if (stack.empty()) return st;
+    st.lastNode = stack.front().node;
+    const SubgraphFrame& f = stack.back();
+    const auto resolved = frames.resolvePath(f.path);
+    if (!resolved) return st;
+    const ir::Graph& sub = *resolved->graph;
+    const int64_t size = static_cast<int64_t>(sub.nodes.size());
+    st.message = how + " in '" + f.path + "' (iteration " + std::to_string(f.iteration + 1) + " of " +
+                 std::to_string(f.iterationsOfIt) + "): " +
+                 (f.cursor < size ? "stopped before '" + sub.nodes[static_cast<size_t>(f.cursor)].name + "'"
+                                  : std::string("its nodes ran"));
     return st;
 }
 
 RunStatus DebuggerCore::runTo(int64_t last) {
     const auto hook = [this](int64_t n) { recordRun(n); };
-    if (const auto f = frames.frame()) {
-        if (frames.runToBreakpoint(session, f->node)) return inFrame(StopReason::Breakpoint, "breakpoint");
+    if (const auto stack = frames.stack(); !stack.empty()) {
+        if (frames.runToBreakpoint(session, stack.front().node)) return inFrame(StopReason::Breakpoint, "breakpoint");
     }
     const auto opsWithBreakpoints = [this](int64_t from, int64_t to) {
         for (int64_t n = from; n <= to && n < nodeCount(); ++n)

@@ -10,9 +10,22 @@
 namespace irscope::exec {
 
 std::optional<SubgraphFrame> DebuggerFrames::frame() const { return core_.frames.frame(); }
+std::vector<SubgraphFrame> DebuggerFrames::stack() const { return core_.frames.stack(); }
+
+RunStatus DebuggerFrames::standAt(const ir::ResolvedPosition& position) {
+    if (core_.frames.enterPosition(core_.session, position)) return core_.inFrame(StopReason::Stepped, "standing");
+    RunStatus st;
+    st.reason = StopReason::Stepped;
+    st.message = "the program did not make that call";
+    return st;
+}
+bool DebuggerFrames::selectCallAt(size_t level, size_t call) { return core_.frames.viewAt(core_.session, level, call); }
 
 RunStatus DebuggerFrames::stepInto() {
-    if (core_.frames.frame()) return core_.step();
+    if (core_.frames.frame()) {
+        if (core_.frames.enterInner(core_.session)) return core_.inFrame(StopReason::Stepped, "stepped into");
+        return core_.step();
+    }
     const int64_t node = core_.cursor();
     if (node >= core_.nodeCount() || core_.graph.nodes[static_cast<size_t>(node)].subgraphs.empty())
         return core_.step();
@@ -23,6 +36,7 @@ RunStatus DebuggerFrames::stepInto() {
 
 RunStatus DebuggerFrames::stepOut() {
     core_.frames.leave();
+    if (core_.frames.frame()) return core_.inFrame(StopReason::Stepped, "stepped out");
     RunStatus st;
     st.reason = StopReason::Stepped;
     st.message =
@@ -37,7 +51,8 @@ bool DebuggerFrames::selectCall(int64_t node, size_t call, int64_t cursor) {
     const auto calls = core_.session.subgraphCalls(node);
     if (call >= calls.size()) return false;
     // Standing in this op: another call is looked at, the run stays where it stands.
-    if (const auto f = core_.frames.frame(); f && f->node == node) return core_.frames.view(core_.session, call);
+    if (const auto stack = core_.frames.stack(); !stack.empty() && stack.front().node == node)
+        return core_.frames.viewAt(core_.session, 0, call);
     const auto& sub = core_.graph.nodes[static_cast<size_t>(node)].subgraphs[static_cast<size_t>(calls[call].subgraph)];
     const int64_t size = sub.graph ? static_cast<int64_t>(sub.graph->nodes.size()) : 0;
     return core_.frames.enter(core_.session, node, call, std::min(cursor, size));
@@ -46,6 +61,11 @@ bool DebuggerFrames::selectCall(int64_t node, size_t call, int64_t cursor) {
 std::vector<SubgraphCallInfo> DebuggerFrames::subgraphCalls(int64_t node) const {
     return core_.session.subgraphCalls(node);
 }
+
+std::vector<SubgraphCallInfo> DebuggerFrames::innermostCalls() const {
+    return core_.frames.innermostCalls(core_.session);
+}
+std::map<std::string, int64_t> DebuggerFrames::callCounts() const { return core_.frames.callCounts(core_.session); }
 
 void DebuggerFrames::setSubgraphBreakpoint(const SubgraphBreakpoint& b, bool on) { core_.frames.setBreakpoint(b, on); }
 bool DebuggerFrames::hasSubgraphBreakpoint(const SubgraphBreakpoint& b) const { return core_.frames.hasBreakpoint(b); }

@@ -69,6 +69,16 @@ struct SubgraphCallInfo {
     int64_t iteration = 0;  // calls of that subgraph before it, in the node's run
 };
 
+// One call on the way down to a nested higher-order op: an op (a node of the
+// graph the step before it names, the program for the first) and which of
+// its recorded calls. A list of them, outermost first, names the subgraph
+// call whose ops and values are meant.
+struct CallStep {
+    int64_t node = -1;
+    size_t call = 0;
+    bool operator==(const CallStep&) const = default;
+};
+
 enum class StopReason {
     Finished,       // every node ran
     Stepped,        // step(): one node ran

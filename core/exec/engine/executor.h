@@ -125,6 +125,9 @@ public:
     static constexpr size_t kRecordedBytes = size_t(512) << 20;
     // The node's recorded calls (nullptr: none), and how many calls ran beyond them.
     const std::vector<SubgraphCall>* subgraphCalls(int64_t node) const;
+    // Of a higher-order op inside recorded calls (`outer`, outermost first;
+    // `node` a node of the innermost call's subgraph); nullptr: none recorded.
+    const std::vector<SubgraphCall>* subgraphCalls(const std::vector<CallStep>& outer, int64_t node) const;
     int64_t unrecordedCalls(int64_t node) const;
     const std::map<int64_t, std::vector<SubgraphCall>>& allSubgraphCalls() const { return calls_; }
     // Keep the values of subgraph calls whatever this executor's retention

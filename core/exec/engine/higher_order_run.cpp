@@ -296,6 +296,18 @@ const std::vector<Executor::SubgraphCall>* Executor::subgraphCalls(int64_t node)
     return it == calls_.end() ? nullptr : &it->second;
 }
 
+const std::vector<Executor::SubgraphCall>* Executor::subgraphCalls(const std::vector<CallStep>& outer,
+                                                                   int64_t node) const {
+    const std::map<int64_t, std::vector<SubgraphCall>>* level = &calls_;
+    for (const CallStep& step : outer) {
+        const auto it = level->find(step.node);
+        if (it == level->end() || step.call >= it->second.size()) return nullptr;
+        level = &it->second[step.call].inner;
+    }
+    const auto it = level->find(node);
+    return it == level->end() ? nullptr : &it->second;
+}
+
 int64_t Executor::unrecordedCalls(int64_t node) const {
     auto it = unrecordedCalls_.find(node);
     return it == unrecordedCalls_.end() ? 0 : it->second;

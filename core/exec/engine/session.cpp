@@ -301,13 +301,14 @@ int64_t Session::iterations(int64_t node) const {
     auto it = t.find(node);
     return it == t.end() ? -1 : it->second;
 }
-std::vector<SubgraphCallInfo> Session::subgraphCalls(int64_t node) const {
+std::vector<SubgraphCallInfo> Session::subgraphCalls(int64_t node) const { return subgraphCalls({}, node); }
+std::vector<SubgraphCallInfo> Session::subgraphCalls(const std::vector<CallStep>& outer, int64_t node) const {
     auto lock = d_->callerLock();
     std::vector<SubgraphCallInfo> out;
     // Calls to step through are those whose values were kept (a run that
     // frees values records only what each call did).
     if (!d_->exec.recordsCallValues()) return out;
-    if (const auto* calls = d_->exec.subgraphCalls(node))
+    if (const auto* calls = d_->exec.subgraphCalls(outer, node))
         for (const auto& c : *calls) out.push_back({static_cast<int32_t>(c.subgraph), c.iteration});
     return out;
 }
@@ -316,8 +317,12 @@ int64_t Session::unrecordedCalls(int64_t node) const {
     return d_->exec.unrecordedCalls(node);
 }
 bool Session::subgraphValue(int64_t node, size_t call, const std::string& name, at::Tensor& out) const {
+    return subgraphValue({}, node, call, name, out);
+}
+bool Session::subgraphValue(const std::vector<CallStep>& outer, int64_t node, size_t call, const std::string& name,
+                            at::Tensor& out) const {
     auto lock = d_->callerLock();
-    const auto* calls = d_->exec.subgraphCalls(node);
+    const auto* calls = d_->exec.subgraphCalls(outer, node);
     if (!calls || call >= calls->size()) return false;
     auto it = (*calls)[call].values.find(name);
     if (it == (*calls)[call].values.end()) return false;

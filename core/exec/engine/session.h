@@ -106,6 +106,12 @@ public:
     std::vector<SubgraphCallInfo> subgraphCalls(int64_t node) const;
     int64_t unrecordedCalls(int64_t node) const;
     bool subgraphValue(int64_t node, size_t call, const std::string& tensorName, at::Tensor& out) const;
+    // The same for a higher-order op inside subgraph calls: `outer` names
+    // the calls, outermost first, and `node` is a node of the innermost
+    // one's subgraph (empty `outer`: a node of the program, as above).
+    std::vector<SubgraphCallInfo> subgraphCalls(const std::vector<CallStep>& outer, int64_t node) const;
+    bool subgraphValue(const std::vector<CallStep>& outer, int64_t node, size_t call, const std::string& tensorName,
+                       at::Tensor& out) const;
 
     // Retention.
     void setRetention(RetentionPolicy policy);
