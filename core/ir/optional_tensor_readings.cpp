@@ -44,8 +44,10 @@ OptionalTensorPlan planOptionalTensors(const std::vector<SchemaArg>& args, const
         if (k == SchemaArgKind::Tensor && !hasAttr(args[i].name)) ++certain;
         if (isList(k)) certain += list < listSizes.size() ? static_cast<int32_t>(listSizes[list++]) : 0;
         if (k != SchemaArgKind::OptionalTensor) continue;
-        if ((hasAttr(args[i].name) && node.attrs[args[i].name].is_null()) ||
-            std::find(node.noneArguments.begin(), node.noneArguments.end(), args[i].name) != node.noneArguments.end())
+        const bool spelledNone =
+            node.exported && std::find(node.exported->noneArguments.begin(), node.exported->noneArguments.end(),
+                                       args[i].name) != node.exported->noneArguments.end();
+        if ((hasAttr(args[i].name) && node.attrs[args[i].name].is_null()) || spelledNone)
             plan.takes[i] = 0;
         else
             open.push_back(i);

@@ -9,7 +9,7 @@ namespace irscope::modules {
 
 bool hasRecordedModules(const ir::Graph& graph) {
     for (const auto& node : graph.nodes)
-        if (node.modulePath) return true;
+        if (node.recordedModule()) return true;
     return false;
 }
 
@@ -122,7 +122,7 @@ ModuleTree recordedModuleTree(const ir::Graph& graph, const ir::GraphIndex& inde
         weightOwners.emplace_back(tree.ensure(weightModulePath(w.name)), ir::elementCount(w.shape).value_or(0));
     tree.setNodeCount(graph.nodes.size());
     for (size_t n = 0; n < graph.nodes.size(); ++n) {
-        const auto& path = graph.nodes[n].modulePath;
+        const auto& path = graph.nodes[n].recordedModule();
         tree.assignNode(static_cast<int64_t>(n), path && !path->empty() ? tree.ensure(*path) : kRootModule);
     }
     tree.markLists();

@@ -1,6 +1,6 @@
 #pragma once
 // The module tree torch.export recorded, where a graph carries it: a .pt2's
-// nodes name the module that called them (nn_module_stack, OpNode::modulePath),
+// nodes name the module that called them (nn_module_stack, ExportedNodeFacts::modulePath),
 // so the hierarchy is exact and nothing is inferred. inferModuleTree uses this
 // whenever the graph has any recorded path; torch_ir JSON has none.
 #include "core/ir/graph.h"
@@ -26,7 +26,7 @@ bool hasRecordedModules(const ir::Graph& graph);
 //    element j's;
 //  - an op for several elements (a rotary table all layers share), or after
 //    the last, stays in the parent.
-// The graph's own record (OpNode::modulePath) is unchanged.
+// The graph's own record (ExportedNodeFacts::modulePath) is unchanged.
 ModuleTree recordedModuleTree(const ir::Graph& graph, const ir::GraphIndex& index);
 
 }  // namespace irscope::modules

@@ -50,7 +50,7 @@ struct ParentOps {
         graph = b.graph();
         for (const auto& [name, module] : where)
             for (auto& n : graph.nodes)
-                if (n.name == name) n.modulePath = module;
+                if (n.name == name) n.exported.emplace().modulePath = module;
     }
 };
 
@@ -87,7 +87,7 @@ private Q_SLOTS:
         QCOMPARE(moduleOf("q_1"), std::string("layers.1.self_attn"));  // the record itself stands
         // The graph keeps what torch.export wrote.
         for (const auto& n : m.graph.nodes)
-            if (n.name == "cat_1") QCOMPARE(*n.modulePath, std::string());
+            if (n.name == "cat_1") QCOMPARE(*n.recordedModule(), std::string());
     }
 
     void layersAreStackedInTheOrderTheyRun_data() {

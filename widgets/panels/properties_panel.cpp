@@ -197,13 +197,14 @@ void PropertiesPanel::showNode(int64_t n) {
         link(s, tr("Module"), path.empty() ? tr("(model)") : qs(path), ItemRef::module(mod, qs(path)));
     }
     // The line of the user's model code that made the node (a .pt2 records it).
-    if (const auto frame = ir::userFrame(node.stackTrace)) {
+    const std::string stackTrace = node.exported ? node.exported->stackTrace : std::string();
+    if (const auto frame = ir::userFrame(stackTrace)) {
         auto* source = row(s, tr("Source"),
                            QStringLiteral("%1:%2  %3")
                                .arg(QFileInfo(qs(frame->file)).fileName())
                                .arg(frame->line)
                                .arg(qs(frame->code)));
-        source->setToolTip(1, qs(node.stackTrace));
+        source->setToolTip(1, qs(stackTrace));
     }
     showNodeAttributes(node);
     showNodeInputs(n);

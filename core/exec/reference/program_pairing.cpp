@@ -29,9 +29,10 @@ void pairModuleOutputs(const ir::Graph& q, const ir::Graph& f, const std::vector
         std::map<std::string, size_t> last;
         for (size_t n = 0; n < g.nodes.size(); ++n) {
             const ir::OpNode& node = g.nodes[n];
-            if (!node.modulePath || node.modulePath->empty() || node.outputs.empty()) continue;
+            const auto& module = node.recordedModule();
+            if (!module || module->empty() || node.outputs.empty()) continue;
             if (roleOf && (*roleOf)[n] != QuantRole::Compute) continue;
-            last[*node.modulePath] = n;
+            last[*module] = n;
         }
         return last;
     };
@@ -89,12 +90,16 @@ ProgramPairing pairPrograms(const ir::Graph& q, const ir::Graph& f) {
     // The float node a compute node was made from: by the provenance a .pt2
     // records (from_node), else by name.
     std::unordered_map<std::string, int64_t> floatByOrigin;
+    const auto originOf = [](const ir::OpNode& node) -> const std::string& {
+        static const std::string none;
+        return node.exported ? node.exported->origin : none;
+    };
     for (size_t k = 0; k < f.nodes.size(); ++k)
-        if (!f.nodes[k].origin.empty()) floatByOrigin.emplace(f.nodes[k].origin, static_cast<int64_t>(k));
+        if (!originOf(f.nodes[k]).empty()) floatByOrigin.emplace(originOf(f.nodes[k]), static_cast<int64_t>(k));
     auto floatTwin = [&](const ir::OpNode& node) -> std::optional<int64_t> {
-        if (!node.origin.empty()) {
-            if (const auto byName = fi.nodeIndex(node.origin)) return byName;
-            if (auto it = floatByOrigin.find(node.origin); it != floatByOrigin.end()) return it->second;
+        if (const std::string& origin = originOf(node); !origin.empty()) {
+            if (const auto byName = fi.nodeIndex(origin)) return byName;
+            if (auto it = floatByOrigin.find(origin); it != floatByOrigin.end()) return it->second;
         }
         return fi.nodeIndex(node.name);
     };

@@ -35,6 +35,12 @@ namespace {
 // linear find is cheap) and keeps the arguments' order for attrs.
 using json = nlohmann::ordered_json;
 
+// The .pt2's own record of a node, made on first use: every node read here has one.
+ir::ExportedNodeFacts& facts(ir::OpNode& op) {
+    if (!op.exported) op.exported.emplace();
+    return *op.exported;
+}
+
 // A union value in either spelling: {"as_tensor": {...}} (PyTorch 2.3 on) or
 // {"$type": "as_tensor", "$value": {...}} (2.1, 2.2).
 std::pair<std::string, const json*> unionOf(const json& j) {
@@ -660,7 +666,7 @@ public:
         op.opType = opTypeOf(r.at(node, "target", where).get<std::string>());
         if (!moduleStack.empty()) {
             const auto entries = moduleStackEntries(moduleStack);
-            if (!entries.empty()) op.modulePath = entries.back().path;
+            if (!entries.empty()) facts(op).modulePath = entries.back().path;
             for (const auto& e : entries) g.moduleClasses.try_emplace(e.path, e.type.substr(e.type.rfind('.') + 1));
             // pytorch-ir names the model after its class: the root of nn_module_stack.
             if (g.modelName.empty()) g.modelName = modelClassOf(entries);
@@ -755,7 +761,7 @@ public:
                 if (k2 == "as_tensor" && t)
                     for (auto& m : inputMetas(t->value("name", ""), argWhere)) op.inputs.push_back(std::move(m));
                 else
-                    op.noneArguments.push_back(argName);
+                    facts(op).noneArguments.push_back(argName);
             } else if (kind == "as_tensors" || kind == "as_optional_tensors") {
                 int64_t count = 0;
                 json mask = json::array();
@@ -782,7 +788,7 @@ public:
                 if (!isTensorArgument(op.opType, argName))
                     positionalAttrs[argName] = nullptr;
                 else
-                    op.noneArguments.push_back(argName);
+                    facts(op).noneArguments.push_back(argName);
             } else {
                 positionalAttrs[argName] = attrValue(kind, *v);
             }
@@ -825,7 +831,7 @@ public:
             item.outputs.push_back(out);
             item.attrs = ir::AttrMap::object();
             item.attrs["index"] = index;
-            item.modulePath = g.nodes.back().modulePath;
+            facts(item).modulePath = g.nodes.back().recordedModule();
             outputsOf[tensor] = item.outputs;
             producerOf[tensor] = {tensor, 0};
             g.nodes.push_back(std::move(item));
@@ -852,9 +858,9 @@ private:
             ir::OpNode op;
             std::string moduleStack;
             if (auto meta = nodes[k].find("metadata"); meta != nodes[k].end() && meta->is_object()) {
-                op.stackTrace = meta->value("stack_trace", "");
+                facts(op).stackTrace = meta->value("stack_trace", "");
                 moduleStack = meta->value("nn_module_stack", "");
-                op.origin = originOf(meta->value("from_node", ""));
+                facts(op).origin = originOf(meta->value("from_node", ""));
             }
             b.addNode(nodes[k], std::move(op), moduleStack, k, where + ".nodes[" + std::to_string(k) + "]");
         }
@@ -920,7 +926,7 @@ ir::Graph convertProgram(std::string_view text, const std::string& file, const s
         const std::string where = "graph_module.graph.nodes[" + std::to_string(n) + "]";
         c.pushIndex(static_cast<int64_t>(n));
         ir::OpNode op;
-        const json node = readNode(c, op.stackTrace, moduleStack, op.origin);
+        const json node = readNode(c, facts(op).stackTrace, moduleStack, facts(op).origin);
         c.pop();
         builder.addNode(node, std::move(op), moduleStack, n, where);
     }
