@@ -68,6 +68,38 @@ def torch_mismatch(built_for: str, installed, torch_folder=None, source=None):
     )
 
 
+def _check_backend_first(argv):
+    """`irscope PROGRAM --backend NAME ...`: the backend checked here, in this
+    environment's PyTorch (progress on the terminal), then the window opened on
+    the program with the report (--backend-report). None when the check could
+    not run."""
+    import tempfile
+
+    from .check_backend import main as check_backend_main
+
+    rest = list(argv)
+    at = rest.index("--backend")
+    if at + 1 >= len(rest):
+        print("irscope: --backend needs a backend: inductor, aot_inductor, eager or MODULE:FUNCTION", file=sys.stderr)
+        return None
+    backend = rest[at + 1]
+    del rest[at : at + 2]
+    check = [rest[0], "--backend", backend]
+    for option in ("--inputs", "--depth"):
+        if option in rest:
+            i = rest.index(option)
+            if i + 1 < len(rest):
+                check += [option, rest[i + 1]]
+            if option == "--depth":  # the window has no --depth
+                del rest[i : i + 2]
+    report = os.path.join(tempfile.mkdtemp(prefix="irscope-backend-"), "report.json")
+    status = check_backend_main(check + ["--report", report])
+    if not os.path.exists(report):
+        print(f"irscope: the backend check wrote no report (exit status {status})", file=sys.stderr)
+        return None
+    return rest + ["--backend-report", report]
+
+
 def main(argv=None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     from . import _build_info
@@ -81,6 +113,10 @@ def main(argv=None) -> int:
         from .check_backend import main as check_backend_main
 
         return check_backend_main(argv[1:])
+    if "--backend" in argv and argv[:1] and not argv[0].startswith("-") and argv[0].endswith(".pt2"):
+        argv = _check_backend_first(argv)
+        if argv is None:
+            return 2
     exe = program()
     if argv[:1] in (["--version"], ["-V"]):
         done = subprocess.run([str(exe), "--version"], capture_output=True, text=True)

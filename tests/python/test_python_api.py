@@ -68,6 +68,18 @@ class TheInstalledCommand(unittest.TestCase):
         self.assertIn("Nodes:", done.stdout)
 
 
+    def test_the_window_opens_on_a_backend_check(self):
+        # `irscope PROGRAM --backend NAME`: checked here first (the summary on
+        # the terminal), then the window opens on the program with the report.
+        with tempfile.TemporaryDirectory() as tmp:
+            png = os.path.join(tmp, "backend.png")
+            done = command(os.path.join(DATA, "programs", "mlp_float.pt2"), "--backend", "eager", "--screenshot", png)
+            self.assertEqual(done.returncode, 0, done.stderr)
+            self.assertIn("compiled by eager", done.stdout)
+            self.assertIn("no backend fault", done.stdout)
+            self.assertTrue(os.path.getsize(png) > 0)
+
+
 class AnotherTorchIsRefused(unittest.TestCase):
     def test_the_message_names_both_versions_and_the_rebuild(self):
         message = _launcher.torch_mismatch("2.9.1", "2.13.0+cpu", "/venv/torch", "/src/irscope")

@@ -15,6 +15,7 @@
 #include <QTimer>
 
 #include "core/exec/numerics/error_metric_table.h"
+#include "widgets/debugger/backend_panel.h"
 #include "widgets/debugger/debugger_ui.h"
 #include "widgets/debugger/quantization_panel.h"
 #include "widgets/debugger/tensor_viewer.h"
@@ -60,12 +61,20 @@ void addDebuggerOptions(QCommandLineParser& p) {
                  QStringLiteral("COND")});
     p.addOption({QStringLiteral("node-data"), QStringLiteral("Import Model Explorer node data as the overlay."),
                  QStringLiteral("FILE")});
+    p.addOption({QStringLiteral("backend"),
+                 QStringLiteral("Check a compiler backend first (the pip-installed irscope, in your PyTorch "
+                                "environment), then open its report."),
+                 QStringLiteral("NAME")});
+    p.addOption({QStringLiteral("backend-report"),
+                 QStringLiteral("Open a report of irscope check-backend or check-dump: groups coloured by verdict, "
+                                "the first fault selected."),
+                 QStringLiteral("FILE")});
     p.addOption({QStringLiteral("overlay"),
                  QStringLiteral("Colour nodes by time, maxabs, naninf, diff, maxrel, meanabs, mse, cosine, sqnr."),
                  QStringLiteral("KIND")});
     p.addOption({QStringLiteral("show-dock"),
                  QStringLiteral("Raise a debugger dock: weights, constants, inputs, differences, breakpoints, "
-                                "quantization."),
+                                "quantization, backend."),
                  QStringLiteral("NAME")});
     p.addOption({QStringLiteral("viewer-tab"),
                  QStringLiteral("Tensor viewer tab: summary, values, histogram, heatmap, compare."),
@@ -77,7 +86,8 @@ namespace {
 // The names --show-dock, --overlay and --viewer-tab take.
 const QStringList kDockNames{QStringLiteral("weights"),     QStringLiteral("constants"),
                              QStringLiteral("inputs"),      QStringLiteral("differences"),
-                             QStringLiteral("breakpoints"), QStringLiteral("quantization")};
+                             QStringLiteral("breakpoints"), QStringLiteral("quantization"),
+                             QStringLiteral("backend")};
 const QStringList kViewerTabs{QStringLiteral("summary"), QStringLiteral("values"), QStringLiteral("histogram"),
                               QStringLiteral("heatmap"), QStringLiteral("compare")};
 
@@ -116,6 +126,15 @@ void runDebuggerScript(const QCommandLineParser& p, DebuggerUi& ui, const QStrin
         std::fprintf(stderr, "irscope: %s\n", message.toLocal8Bit().constData());
     });
     auto opt = [&p](const char* n) { return p.value(QLatin1String(n)); };
+    // The backend check compiles with the user's PyTorch: the pip-installed
+    // irscope's launcher runs it before this window starts (and passes
+    // --backend-report instead); this program alone cannot.
+    if (p.isSet(QStringLiteral("backend")))
+        c->reportError(QStringLiteral("--backend %1: the backend is checked in your PyTorch environment by the "
+                                      "pip-installed irscope (pip install irscope; irscope MODEL.pt2 --backend %1), "
+                                      "or open a report of `irscope check-backend --report R.json` with "
+                                      "--backend-report R.json")
+                           .arg(opt("backend")));
     if (p.isSet(QStringLiteral("random-inputs"))) c->values()->setSeed(opt("random-inputs").toLongLong());
     const std::pair<const char*, exec::ValueFile> files[] = {
         {"weights", exec::ValueFile::Weights},
@@ -180,14 +199,22 @@ void runDebuggerScript(const QCommandLineParser& p, DebuggerUi& ui, const QStrin
         if (auto* quantization =
                 ui.weightsDock->window()->findChild<QDockWidget*>(QLatin1String(kQuantizationPanel.key)))
             quantization->raise();
+    // A backend check's report: its dock comes forward (unless --show-dock chose another).
+    if (dock.isEmpty() || dock == QLatin1String("backend"))
+        if (p.isSet(QStringLiteral("backend-report")) || dock == QLatin1String("backend"))
+            if (auto* backend = ui.weightsDock->window()->findChild<QDockWidget*>(QLatin1String(kBackendPanel.key)))
+                backend->raise();
 
     // Wait for the loads (queued on the worker), then run, then finish.
     auto finish = [c, ui, select, done, &p] {
         const QString ov = p.value(QStringLiteral("overlay")).toLower();
         const auto kinds = overlayKinds();
-        if (p.isSet(QStringLiteral("node-data")))
+        if (p.isSet(QStringLiteral("backend-report"))) {
+            if (auto* backend = ui.weightsDock->window()->findChild<BackendPanel*>())
+                backend->open(p.value(QStringLiteral("backend-report")));
+        } else if (p.isSet(QStringLiteral("node-data"))) {
             c->checks()->importNodeData(p.value(QStringLiteral("node-data")));
-        else if (kinds.count(ov))
+        } else if (kinds.count(ov))
             c->checks()->setOverlay(kinds.at(ov));
         if (!c->values()->path(exec::ValueFile::Expected).isEmpty() ||
             !c->values()->path(exec::ValueFile::ReferenceIntermediates).isEmpty())

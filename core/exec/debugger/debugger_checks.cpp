@@ -18,6 +18,7 @@
 #include "core/exec/numerics/number_text.h"
 #include "core/exec/numerics/verify.h"
 #include "core/exec/reference/divergence_kind.h"
+#include "core/export/backend_report.h"
 #include "core/ir/file_replace.h"
 
 namespace irscope::exec {
@@ -163,7 +164,11 @@ std::vector<double> DebuggerChecks::errorOverlay(OverlayKind kind) const {
 
 size_t DebuggerChecks::importNodeData(const std::string& path) {
     const std::string text = readText(path);
-    exporter::NodeData data = exporter::parseNodeData(text, path, nodeDataGraphId(core_.graph));
+    // A backend check's report colours each node by its group's verdict.
+    exporter::NodeData data =
+        exporter::isBackendReport(text)
+            ? exporter::backendNodeData(exporter::parseBackendReport(text, path), nodeDataGraphId(core_.graph))
+            : exporter::parseNodeData(text, path, nodeDataGraphId(core_.graph));
     size_t found = 0;
     for (const auto& entry : data.values)
         if (core_.index().nodeIndex(entry.first)) ++found;
