@@ -26,6 +26,7 @@ import json
 import math
 import os
 import sys
+import time
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 __all__ = ["check_backend", "BackendReport", "GroupResult", "Judgement", "main"]
@@ -433,8 +434,13 @@ def check_backend(
     backend: Union[str, Callable] = "inductor",
     depth: Optional[int] = None,
     repro: Optional[str] = None,
+    progress: Optional[Callable[[str], None]] = None,
 ) -> BackendReport:
-    """Checks `backend` against `program` group by group (see the module's doc). Returns the report."""
+    """Checks `backend` against `program` group by group (see the module's doc). Returns the report.
+
+    progress: called with a line before each compilation (a group, the narrowing of the first
+    fault, the whole program): a backend like Inductor takes seconds per graph on a small machine.
+    The command line prints them on stderr."""
     import copy
 
     import torch
@@ -451,8 +457,12 @@ def check_backend(
     depth = _default_depth(ops) if depth is None else depth
     results: List[GroupResult] = []
     first_fault_group: Optional[_Group] = None
-    for group in _groups_at(ops, depth):
+    say = progress or (lambda line: None)
+    groups = list(_groups_at(ops, depth))
+    for k, group in enumerate(groups):
         nodes = [n.name for n in group.nodes]
+        say(f"[{k + 1}/{len(groups)}] {group.name} ({len(nodes)} op{'' if len(nodes) == 1 else 's'}): "
+            f"compiling with {backend_name}")
         try:
             max_abs, judgement, _ = checker.run_cut(group.nodes)
             results.append(GroupResult(group.name, group.module, nodes, max_abs, judgement))
@@ -465,10 +475,13 @@ def check_backend(
     first_fault: Optional[GroupResult] = None
     if first_fault_group is not None:
         failed = next(r for r in results if r.group == first_fault_group.name)
+        if not failed.error:
+            say(f"narrowing {first_fault_group.name} down to the ops at fault")
         first_fault = failed if failed.error else _narrow(checker, first_fault_group)
 
     # The whole program, compiled once.
     end_to_end = None
+    say(f"the whole program: compiling with {backend_name}")
     try:
         gm64 = copy.deepcopy(gm)
         gm64.to(torch.float64)  # floating parameters and buffers only
@@ -609,7 +622,14 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     if os.getcwd() not in sys.path:
         sys.path.insert(0, os.getcwd())  # MODULE:FUNCTION from the current folder, as python -m would
     try:
-        report = check_backend(a.program, inputs=a.inputs, backend=a.backend, depth=a.depth, repro=a.repro)
+        started = time.monotonic()
+
+        def progress(line: str) -> None:
+            print(f"irscope check-backend: {time.monotonic() - started:6.1f} s  {line}", file=sys.stderr, flush=True)
+
+        report = check_backend(
+            a.program, inputs=a.inputs, backend=a.backend, depth=a.depth, repro=a.repro, progress=progress
+        )
     except (ValueError, TypeError, OSError, RuntimeError) as e:
         print(f"irscope check-backend: {e}", file=sys.stderr)
         return 2

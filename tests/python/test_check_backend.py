@@ -172,8 +172,10 @@ class CheckBackendTest(unittest.TestCase):
 
     def test_faithful_backends_name_no_fault(self):
         for backend in (identity, touches_nothing, "eager"):
-            report = irscope.check_backend(self.program, backend=backend)
+            said = []
+            report = irscope.check_backend(self.program, backend=backend, progress=said.append)
             self.assertTrue(report.ok, report.summary())
+            self.assertEqual(len(said), 4, said)  # three groups, then the whole program
             self.assertEqual([g.group for g in report.groups], ["layers.0", "layers.1", "norm"])
             self.assertTrue(all(g.verdict == "float noise" for g in report.groups))
             self.assertEqual(report.end_to_end.verdict, "float noise")
@@ -194,6 +196,9 @@ class CheckBackendTest(unittest.TestCase):
              "test_check_backend:gelu_tanh", "--report", report_path, "--repro", repro],
             capture_output=True, text=True, env=env)
         self.assertEqual(run.returncode, 1, run.stdout + run.stderr)
+        # Progress while it compiles: a line per group, the narrowing, the whole program.
+        for line in ("[1/3] layers.0", "[3/3] norm", "narrowing layers.0", "the whole program: compiling"):
+            self.assertIn(line, run.stderr)
         with open(report_path) as f:
             report = json.load(f)
         self.assertEqual(report["first_fault"]["group"], "layers.0")

@@ -14,6 +14,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include "debugger_window.h"
 #include "wait_idle.h"
 #include "widgets/debugger/backend_panel.h"
 #include "widgets/debugger/debugger_ui.h"
@@ -44,13 +45,7 @@ class TestBackendWindow : public QObject {
     QTemporaryDir dir_;
 
 private Q_SLOTS:
-    void initTestCase() {
-        QStandardPaths::setTestModeEnabled(true);
-        window_ = new MainWindow;
-        ui_ = installDebugger(*window_);
-        window_->resize(1400, 900);
-        window_->show();
-    }
+    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
     void cleanupTestCase() { delete window_; }
 
     void aDumpsReportNamesTheFirstFault() {
@@ -64,11 +59,10 @@ private Q_SLOTS:
         QVERIFY(check.waitForFinished(120000));
         QCOMPARE(check.exitCode(), 1);  // a fault found
 
+        QVERIFY(irscope::test::openInFreshWindow(window_, ui_, dumpData(QStringLiteral("cnn.pt2"))));
         DebugController* c = ui_.controller;
         GraphSession* s = window_->session();
-        QSignalSpy loaded(s, &GraphSession::graphLoaded);
-        window_->openFile(dumpData(QStringLiteral("cnn.pt2")));
-        QVERIFY(loaded.wait(30000) && irscope::test::waitIdle(*c));
+        QVERIFY(irscope::test::waitIdle(*c));
         auto* panel = window_->panelAs<BackendPanel>(kBackendPanel);
         QVERIFY(panel);
         panel->open(report);

@@ -14,6 +14,7 @@
 #include <QTest>
 
 #include "core/ir/execution_position.h"
+#include "debugger_window.h"
 #include "wait_idle.h"
 #include "widgets/debugger/debugger_ui.h"
 #include "widgets/debugger/exec_info_panel.h"
@@ -49,21 +50,15 @@ class TestNestedWindow : public QObject {
     QString callStack() const { return window_->panelAs<CallStackPanel>(kCallStackPanel)->frames().join(" | "); }
 
 private Q_SLOTS:
-    void initTestCase() {
-        QStandardPaths::setTestModeEnabled(true);
-        window_ = new MainWindow;
-        ui_ = installDebugger(*window_);
-        window_->resize(1400, 900);
-        window_->show();
-    }
+    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
     void cleanupTestCase() { delete window_; }
 
     void stepIntoABranchInsideALoopBody() {
+        QVERIFY(irscope::test::openInFreshWindow(
+            window_, ui_, QString::fromUtf8(IRSCOPE_TEST_DATA) + QStringLiteral("/nested/branch_in_loop.pt2")));
         DebugController* c = ui_.controller;
         GraphSession* s = window_->session();
-        QSignalSpy loaded(s, &GraphSession::graphLoaded);
-        window_->openFile(QString::fromUtf8(IRSCOPE_TEST_DATA) + QStringLiteral("/nested/branch_in_loop.pt2"));
-        QVERIFY(loaded.wait(30000) && irscope::test::waitIdle(*c));
+        QVERIFY(irscope::test::waitIdle(*c));
         const auto& graph = s->document()->graph;
         int64_t loop = -1;
         for (size_t n = 0; n < graph.nodes.size(); ++n)
