@@ -11,9 +11,9 @@
 
 #include <ATen/ATen.h>
 
-#include "core/io/catalog/pt2/exported_program_graph.h"
 #include "core/io/catalog/pt2/pt2_archive.h"
 #include "core/io/tensor_file.h"
+#include "core/ir/exported_program_reader.h"
 #include "core/ir/graph_index.h"
 #include "core/ir/json_io.h"
 #include "core/modules/module_inference.h"
@@ -325,14 +325,14 @@ private Q_SLOTS:
 
     // The dtype numbers of torch/_export/serde/schema.py's ScalarType.
     void scalarTypesAsPytorchIrSpellsThem() {
-        QCOMPARE(io::dtypeOfScalarType(7), std::string("float32"));
-        QCOMPARE(io::dtypeOfScalarType(6), std::string("float16"));
-        QCOMPARE(io::dtypeOfScalarType(13), std::string("bfloat16"));
-        QCOMPARE(io::dtypeOfScalarType(5), std::string("int64"));
-        QCOMPARE(io::dtypeOfScalarType(12), std::string("bool"));
-        QCOMPARE(io::dtypeOfScalarType(1), std::string("uint8"));
-        QCOMPARE(io::dtypeOfScalarType(29), std::string("float8_e4m3fn"));
-        QCOMPARE(io::dtypeOfScalarType(99), std::string());
+        QCOMPARE(ir::dtypeOfScalarType(7), std::string("float32"));
+        QCOMPARE(ir::dtypeOfScalarType(6), std::string("float16"));
+        QCOMPARE(ir::dtypeOfScalarType(13), std::string("bfloat16"));
+        QCOMPARE(ir::dtypeOfScalarType(5), std::string("int64"));
+        QCOMPARE(ir::dtypeOfScalarType(12), std::string("bool"));
+        QCOMPARE(ir::dtypeOfScalarType(1), std::string("uint8"));
+        QCOMPARE(ir::dtypeOfScalarType(29), std::string("float8_e4m3fn"));
+        QCOMPARE(ir::dtypeOfScalarType(99), std::string());
     }
 
     // A torch.save file is a zip too: opened as an IR it says what it is.

@@ -14,13 +14,13 @@
 // the restricted unpickler, as any torch.save.
 // Selected "sample_inputs" (what `--inputs model.pt2` asks for), it is the
 // example inputs torch.export.save stored, named as the program's inputs.
-#include "core/io/catalog/pt2/exported_program_graph.h"
 #include "core/io/catalog/pt2/pt2_archive.h"
 #include "core/io/catalog/pt2/pt2_payloads.h"
 #include "core/io/catalog/tensor_file_error.h"
 #include "core/io/catalog/tensor_format.h"
 #include "core/io/catalog/torch_save_zip.h"
 #include "core/io/catalog/zip_reader.h"
+#include "core/ir/exported_program_reader.h"
 
 namespace irscope::io {
 namespace {
@@ -43,7 +43,7 @@ TensorCatalog describeSampleInputs(const TensorFileSource& s, const ZipReader& z
     }
     std::vector<std::string> names;
     try {
-        names = exportedProgramUserInputs(zip.data(*zip.find(program.graphEntry)), s.path, program.graphEntry);
+        names = ir::exportedProgramUserInputs(zip.data(*zip.find(program.graphEntry)), s.path, program.graphEntry);
     } catch (const std::exception& e) {
         throw FormatError(std::string("its program does not read: ") + e.what());
     }

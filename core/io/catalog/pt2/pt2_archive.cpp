@@ -8,12 +8,12 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/io/catalog/pt2/exported_program_graph.h"
 #include "core/io/catalog/pt2/pt2_constants.h"
 #include "core/io/catalog/pt2/pt2_integrity.h"
 #include "core/io/catalog/tensor_file_error.h"
 #include "core/ir/archive_path.h"
 #include "core/ir/archive_readers.h"
+#include "core/ir/exported_program_reader.h"
 #include "core/ir/json_io.h"
 
 namespace irscope::io {
@@ -42,7 +42,7 @@ ir::Graph readPt2Graph(std::string_view bytes, const std::string& path, const ir
         const Pt2Program& program = choosePt2Program(programs, options.program);
         const ZipRecord* record = zip.find(program.graphEntry);
         const std::string_view text = zip.data(*record);
-        ir::Graph g = graphFromExportedProgram(text, path, program.graphEntry);
+        ir::Graph g = ir::graphFromExportedProgram(text, path, program.graphEntry);
         g.fileHoldsExampleInputs = !program.sampleInputsEntry.empty();
         // A program whose modules torch.export did not record (its nodes carry
         // only export's own placeholder stack) is named as the archive names it.

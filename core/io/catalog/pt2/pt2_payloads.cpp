@@ -5,10 +5,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/io/catalog/pt2/exported_program_graph.h"
 #include "core/io/catalog/tensor_file_error.h"
 #include "core/io/catalog/torch_save_zip.h"
 #include "core/ir/dtype.h"
+#include "core/ir/exported_program_reader.h"
 #include "core/ir/json_cursor.h"
 #include "core/ir/json_io.h"
 
@@ -94,7 +94,7 @@ void addPayload(TensorCatalog& catalog, const ZipReader& zip, const std::string&
         if (tensor == meta.end() || !tensor->is_object()) {
             r.unsupported = "not a tensor (a custom object)";
         } else {
-            r.dtype = dtypeOfScalarType(tensor->value("dtype", 0));
+            r.dtype = ir::dtypeOfScalarType(tensor->value("dtype", 0));
             for (const auto& d : tensor->value("sizes", nlohmann::ordered_json::array()))
                 r.shape.push_back(symIntValue(d));
             std::vector<int64_t> strides;

@@ -8,21 +8,23 @@
 // serialized form folds those into the producer's outputs; pytorch-ir's IR
 // has them as nodes).
 //
-// Torch-free: everything comes from the JSON.
+// The reader of the other file a program comes in, beside json_io.h (pytorch-ir's
+// JSON): both make the one ir::Graph the rest of irscope reads, the JSON as
+// the subset of what a .pt2 holds. Torch-free: everything comes from the JSON.
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "core/ir/graph.h"
 
-namespace irscope::io {
+namespace irscope::ir {
 
 // `text` is the ExportedProgram's JSON; `file` and `entry` name the archive
 // and the record in messages. Read in two streaming passes, never as one DOM.
 // Throws ir::LoadError naming the record, the JSON path of what it cannot
 // read, and (for a syntax error) the line; an export schema newer than
 // irscope reads is such an error too.
-ir::Graph graphFromExportedProgram(std::string_view text, const std::string& file, const std::string& entry);
+Graph graphFromExportedProgram(std::string_view text, const std::string& file, const std::string& entry);
 
 // The names of the program's tensor user inputs, in the signature's order
 // (the order torch.export flattened the example args, then kwargs): what
@@ -35,4 +37,4 @@ std::vector<std::string> exportedProgramUserInputs(std::string_view text, const 
 // or "" for one the schema does not define.
 std::string dtypeOfScalarType(int64_t scalarType);
 
-}  // namespace irscope::io
+}  // namespace irscope::ir

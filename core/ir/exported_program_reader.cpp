@@ -12,7 +12,7 @@
 //   - a multi-output op's outputs are <node>_0, <node>_1, ... and each output
 //     used later is a getitem node (the serialized form names the getitem
 //     result directly; "<node>_unused_<i>" marks an output nobody reads).
-#include "core/io/catalog/pt2/exported_program_graph.h"
+#include "core/ir/exported_program_reader.h"
 
 #include <algorithm>
 #include <cmath>
@@ -28,7 +28,7 @@
 #include "core/ir/op_schema_table.h"
 #include "core/ir/size_expression.h"
 
-namespace irscope::io {
+namespace irscope::ir {
 namespace {
 
 // Ordered: the converter reads one node at a time (small objects, where a
@@ -988,4 +988,4 @@ std::vector<std::string> exportedProgramUserInputs(std::string_view text, const 
     }
     return names;
 }
-}  // namespace irscope::io
+}  // namespace irscope::ir
