@@ -1,18 +1,17 @@
 // irscope check-dump: a backend's dump (one value per group it compiled, in
 // its own layout and dtype) against the program, each group judged by itself
-// (core/exec/repro/dump_check.h). For backends that cannot run from Python;
+// (core/exec/reference/dump_check.h). For backends that cannot run from Python;
 // a torch.compile backend is checked by `irscope check-backend` (Python).
 #include <ATen/ATen.h>
 
 #include <algorithm>
-#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <sstream>
 
 #include "cli/arg_parser.h"
 #include "cli/cli_io.h"
-#include "core/exec/repro/dump_check.h"
+#include "core/exec/reference/dump_check.h"
 #include "core/io/catalog/pt2/pt2_archive.h"
 #include "core/io/tensor_file.h"
 #include "core/ir/dump_groups.h"
@@ -22,30 +21,6 @@
 
 namespace irscope::cli {
 namespace {
-
-namespace fs = std::filesystem;
-
-// A tensor file, or a folder of them (a .npy is keyed by its file's stem).
-io::TensorMap readDump(const std::string& path) {
-    if (!fs::is_directory(path)) return io::readTensorFile(path);
-    std::vector<fs::path> files;
-    for (const auto& e : fs::directory_iterator(path))
-        if (e.is_regular_file()) files.push_back(e.path());
-    std::sort(files.begin(), files.end());
-    io::TensorMap out;
-    for (const auto& f : files) {
-        const io::TensorMap one = io::readTensorFile(f.string());
-        const bool byStem = f.extension() == ".npy" && one.size() == 1;
-        for (const auto& e : one) {
-            const std::string key = byStem ? f.stem().string() : e.name;
-            if (out.find(key))
-                throw std::runtime_error(f.string() + ": key '" + key + "' is in another file of " + path + " too");
-            out.insert(key, e.tensor, e.source);
-        }
-    }
-    if (out.empty()) throw std::runtime_error(path + ": a folder with no tensor file");
-    return out;
-}
 
 std::string readText(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
@@ -69,7 +44,7 @@ int runCheckDump(const std::vector<std::string>& args) {
         request.dumpPath = *p.value("--dump");
         request.groupsPath = *p.value("--groups");
         request.groups = ir::parseDumpGroups(readText(request.groupsPath), request.groupsPath);
-        request.dump = readDump(request.dumpPath);
+        request.dump = exec::readDumpValues(request.dumpPath);
         request.weights = io::readTensorFile(p.value("--weights").value_or(programPath));
         if (auto c = p.value("--constants")) request.constants = io::readTensorFile(*c);
         std::optional<std::string> inputs = p.value("--inputs");

@@ -5,7 +5,9 @@
 // execution order with their verdicts, says the first fault in its
 // headline, selects and highlights block1's ops, and colours the nodes by
 // their group: red past the tolerance, green within it. A report naming
-// nodes this program does not have is refused, and says so.
+// nodes this program does not have is refused, and says so. check-dump run
+// from the window's Backend dock gives the same verdicts on the values the
+// window holds.
 #include <QDockWidget>
 #include <QLabel>
 #include <QProcess>
@@ -87,6 +89,33 @@ private Q_SLOTS:
         // A click on a row selects that group's ops.
         panel->chooseRow(0);
         QCOMPARE(s->selectionModel()->selection(), ItemRef::node(stem));
+    }
+
+    // check-dump run from the window, on the values the window holds (the
+    // archive's weights and example inputs): the same verdicts as the CLI's.
+    void aDumpIsCheckedInTheWindow() {
+        QVERIFY(irscope::test::openInFreshWindow(window_, ui_, dumpData(QStringLiteral("cnn.pt2"))));
+        DebugController* c = ui_.controller;
+        QVERIFY(irscope::test::waitIdle(*c));
+        auto* panel = window_->panelAs<BackendPanel>(kBackendPanel);
+        QVERIFY(panel);
+        QVERIFY(panel->rows().isEmpty());
+        panel->checkDump(dumpData(QStringLiteral("npu_dump")), dumpData(QStringLiteral("npu_groups.json")));
+        QTRY_VERIFY_WITH_TIMEOUT(!panel->rows().isEmpty(), 60000);
+        QCOMPARE(panel->rows(), (QStringList{QStringLiteral("stem  ok"), QStringLiteral("block1  backend fault"),
+                                             QStringLiteral("block2  inherits"), QStringLiteral("head  inherits")}));
+        QVERIFY2(panel->headline().startsWith(QStringLiteral("dump on ")), qPrintable(panel->headline()));
+        // A groups file naming a module the program does not have: refused, said.
+        QSignalSpy errors(c, &DebugController::errorOccurred);
+        const QString groups = dir_.filePath(QStringLiteral("bad_groups.json"));
+        QFile f(groups);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(R"({"groups": {"stem": {"module": "no.such.module"}}})");
+        f.close();
+        panel->checkDump(dumpData(QStringLiteral("npu_dump.pt")), groups);
+        QTRY_VERIFY_WITH_TIMEOUT(!errors.isEmpty(), 60000);
+        QVERIFY2(errors.last()[0].toString().startsWith(QStringLiteral("check-dump refused: ")),
+                 qPrintable(errors.last()[0].toString()));
     }
 
     void aReportOfAnotherProgramIsRefused() {

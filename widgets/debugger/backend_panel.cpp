@@ -4,15 +4,21 @@
 #include <fstream>
 #include <sstream>
 
+#include <QDir>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QPushButton>
+#include <QTemporaryDir>
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
+#include "core/exec/debugger/debugger.h"
+#include "core/ir/file_replace.h"
 #include "core/ir/graph_index.h"
+#include "core/modules/module_tree.h"
 #include "widgets/common/dialog_folders.h"
 #include "widgets/common/panel_registry.h"
 #include "widgets/common/qt_text.h"
@@ -78,9 +84,19 @@ BackendPanel::BackendPanel(DebugController* controller, QWidget* parent)
         tr("A report of irscope check-backend or check-dump: each group of ops coloured by "
            "whether the backend is at fault"));
     connect(openButton, &QPushButton::clicked, this, &BackendPanel::openDialog);
+    auto* dumpButton = new QPushButton(tr("Check a dump…"), this);
+    dumpButton->setObjectName(QStringLiteral("checkBackendDump"));
+    dumpButton->setToolTip(
+        tr("A backend's dumped values (a tensor file or a folder of .npy) and its groups file: "
+           "each group judged on the backend's own inputs, as irscope check-dump does"));
+    connect(dumpButton, &QPushButton::clicked, this, &BackendPanel::checkDumpDialog);
+    auto* buttons = new QVBoxLayout;
+    buttons->addWidget(openButton);
+    buttons->addWidget(dumpButton);
+    buttons->addStretch(1);
     auto* top = new QHBoxLayout;
     top->addWidget(headline_, 1);
-    top->addWidget(openButton, 0, Qt::AlignTop);
+    top->addLayout(buttons);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addLayout(top);
@@ -95,6 +111,59 @@ void BackendPanel::openDialog() {
                                                       tr("Backend report (*.json);;All files (*)"));
     rememberDialogFolder(DialogKind::NodeData, path);
     if (!path.isEmpty()) open(path);
+}
+
+BackendPanel::~BackendPanel() = default;
+
+void BackendPanel::checkDumpDialog() {
+    const QString modelPath = c_->session()->filePath();
+    const QString dump =
+        QFileDialog::getOpenFileName(this, tr("The backend's dump"), dialogStart(DialogKind::Reference, modelPath),
+                                     tr("Tensor files (*.pt *.pth *.safetensors *.npy *.npz);;"
+                                        "All files (*)"));
+    if (dump.isEmpty()) return;
+    rememberDialogFolder(DialogKind::Reference, dump);
+    const QString groups = QFileDialog::getOpenFileName(this, tr("Its groups (check-dump's groups file)"),
+                                                        QFileInfo(dump).absolutePath(), tr("JSON (*.json)"));
+    if (!groups.isEmpty()) checkDump(dump, groups);
+}
+
+void BackendPanel::checkDump(const QString& dump, const QString& groups) {
+    if (!reports_)
+        reports_ = std::make_unique<QTemporaryDir>(QDir::temp().filePath(QStringLiteral("irscope-check-dump-XXXXXX")));
+    if (!reports_->isValid()) {
+        c_->reportError(tr("check-dump: no temporary folder for its report (%1)").arg(reports_->errorString()));
+        return;
+    }
+    const QString report = reports_->filePath(QStringLiteral("%1.report.json").arg(QFileInfo(dump).completeBaseName()));
+    headline_->setText(tr("Checking %1 group by group against this run's values…").arg(dump));
+    // The module tree is the document's, immutable while it is open; the job reads it on the run lane.
+    const modules::ModuleTree* tree = c_->session()->moduleTree();
+    const size_t nodes = c_->session()->document() ? c_->session()->document()->graph.nodes.size() : 0;
+    c_->post(
+        QStringLiteral("check-dump"),
+        [this, dump, groups, report, tree, nodes](exec::Debugger& d) -> DebugController::Continuation {
+            try {
+                const auto moduleNodes = [tree, nodes](const std::string& path) -> std::optional<std::vector<int64_t>> {
+                    if (!tree) return std::nullopt;
+                    const modules::ModuleId m = tree->find(path);
+                    if (m == modules::kNoModule) return std::nullopt;
+                    std::vector<int64_t> out;
+                    for (size_t i = 0; i < nodes; ++i)
+                        if (tree->isAncestorOrSelf(m, tree->moduleOfNode(static_cast<int64_t>(i))))
+                            out.push_back(static_cast<int64_t>(i));
+                    return out;
+                };
+                const std::string json = d.checks().checkDump(dump.toStdString(), groups.toStdString(), moduleNodes);
+                ir::replaceFileContents(report.toStdString(), json);
+            } catch (const std::exception& e) {
+                return [this, why = q(e.what())] {
+                    headline_->setText(kNoReport());
+                    c_->reportError(tr("check-dump refused: %1").arg(why));
+                };
+            }
+            return [this, report] { open(report); };
+        });
 }
 
 void BackendPanel::open(const QString& path) {

@@ -9,6 +9,8 @@
 // number in units of it), selects the first fault's nodes and shows them;
 // a click on a row selects that group's. A report of another program is
 // refused, naming the nodes it does not have.
+#include <memory>
+
 #include <QString>
 #include <QWidget>
 
@@ -17,6 +19,7 @@
 #include "widgets/common/panel_id.h"
 
 class QLabel;
+class QTemporaryDir;
 class QTreeWidget;
 
 namespace irscope::widgets {
@@ -30,10 +33,16 @@ class BackendPanel : public QWidget, public PanelEvents {
     Q_OBJECT
 public:
     explicit BackendPanel(DebugController* controller, QWidget* parent = nullptr);
+    ~BackendPanel() override;
 
     // Reads the report off the UI thread; a bad file is reported as the debugger's errors are.
     void open(const QString& path);
     void openDialog();
+    // check-dump in the window: the backend's dump (a tensor file or a folder
+    // of .npy) and its groups file judged on the run lane against this run's
+    // values; the report (kept in a temporary folder) is then opened as above.
+    void checkDump(const QString& dump, const QString& groups);
+    void checkDumpDialog();
     // The rows' texts, "group  verdict" (tests), and the report's headline.
     QStringList rows() const;
     QString headline() const;
@@ -50,6 +59,7 @@ private:
     QLabel* headline_;
     QTreeWidget* table_;
     exporter::BackendReport report_;
+    std::unique_ptr<QTemporaryDir> reports_;  // check-dump's reports, made on first use
 };
 
 }  // namespace irscope::widgets

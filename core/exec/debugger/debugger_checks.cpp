@@ -18,7 +18,9 @@
 #include "core/exec/numerics/number_text.h"
 #include "core/exec/numerics/verify.h"
 #include "core/exec/reference/divergence_kind.h"
+#include "core/exec/reference/dump_check.h"
 #include "core/export/backend_report.h"
+#include "core/ir/dump_groups.h"
 #include "core/ir/file_replace.h"
 
 namespace irscope::exec {
@@ -179,6 +181,26 @@ size_t DebuggerChecks::importNodeData(const std::string& path) {
     core_.imported = std::move(data);
     core_.importedPath = path;
     return found;
+}
+
+std::string DebuggerChecks::checkDump(
+    const std::string& dumpPath, const std::string& groupsPath,
+    const std::function<std::optional<std::vector<int64_t>>(const std::string&)>& moduleNodes) {
+    DumpCheckRequest request;
+    request.dumpPath = dumpPath;
+    request.groupsPath = groupsPath;
+    request.groups = ir::parseDumpGroups(readText(groupsPath), groupsPath);
+    request.dump = readDumpValues(dumpPath);
+    request.moduleNodes = moduleNodes;
+    std::string program;
+    {
+        std::lock_guard lock(core_.m);
+        request.weights = core_.sources.weightsForRun();
+        request.constants = core_.sources.file(ValueFile::Constants);
+        request.inputs = core_.sources.effectiveInputs();
+        program = core_.sources.path(ValueFile::Weights);
+    }
+    return dumpCheckJson(exec::checkDump(core_.graph, request), program, dumpPath);
 }
 
 void DebuggerChecks::clearNodeData() {

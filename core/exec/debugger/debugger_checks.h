@@ -5,6 +5,7 @@
 // divergence, watchpoints, the overlays by metric, and node data in and out.
 // No torch headers.
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -87,6 +88,14 @@ public:
     // values by node name. Returns how many of the file's nodes are in this
     // graph. Throws std::runtime_error naming the file, the place and the reason.
     size_t importNodeData(const std::string& path);
+    // check-dump on this run's values (the weights, constants and inputs
+    // loaded): a backend's dump judged group by group, each on the backend's
+    // own inputs (reference/dump_check.h). `moduleNodes` gives a module path's
+    // nodes (nullopt: no such module). The report as JSON, the shape
+    // `irscope check-dump --report` writes. Throws naming the file and the
+    // reason.
+    std::string checkDump(const std::string& dumpPath, const std::string& groupsPath,
+                          const std::function<std::optional<std::vector<int64_t>>(const std::string&)>& moduleNodes);
     void clearNodeData();
     std::optional<exporter::NodeData> importedNodeData() const;
     std::string importedNodeDataPath() const;

@@ -1,8 +1,9 @@
-#include "core/exec/repro/dump_check.h"
+#include "core/exec/reference/dump_check.h"
 
 #include <ATen/ATen.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <map>
 #include <set>
 #include <stdexcept>
@@ -16,7 +17,7 @@
 #include "core/exec/engine/session.h"
 #include "core/exec/numerics/tolerance.h"
 #include "core/exec/numerics/verify.h"
-#include "core/exec/values/value_text.h"
+#include "core/io/tensor_file.h"
 #include "core/ir/graph_index.h"
 
 namespace irscope::exec {
@@ -258,6 +259,28 @@ DumpCheckReport checkDump(const ir::Graph& graph, const DumpCheckRequest& r) {
         report.groups.push_back(std::move(out));
     }
     return report;
+}
+
+io::TensorMap readDumpValues(const std::string& path) {
+    namespace fs = std::filesystem;
+    if (!fs::is_directory(path)) return io::readTensorFile(path);
+    std::vector<fs::path> files;
+    for (const auto& e : fs::directory_iterator(path))
+        if (e.is_regular_file()) files.push_back(e.path());
+    std::sort(files.begin(), files.end());
+    io::TensorMap out;
+    for (const auto& f : files) {
+        const io::TensorMap one = io::readTensorFile(f.string());
+        const bool byStem = f.extension() == ".npy" && one.size() == 1;
+        for (const auto& e : one) {
+            const std::string key = byStem ? f.stem().string() : e.name;
+            if (out.find(key))
+                throw std::runtime_error(f.string() + ": key '" + key + "' is in another file of " + path + " too");
+            out.insert(key, e.tensor, e.source);
+        }
+    }
+    if (out.empty()) throw std::runtime_error(path + ": a folder with no tensor file");
+    return out;
 }
 
 std::string dumpCheckJson(const DumpCheckReport& report, const std::string& program, const std::string& dump) {

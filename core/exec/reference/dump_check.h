@@ -50,6 +50,11 @@ struct DumpCheckRequest {
 // shape, a value the run lacks.
 DumpCheckReport checkDump(const ir::Graph& graph, const DumpCheckRequest& request);
 
+// A backend's dump: a tensor file, or a folder of them (a .npy is keyed by
+// its file's stem). Throws naming the file for a key two files hold, or a
+// folder without a tensor file.
+io::TensorMap readDumpValues(const std::string& path);
+
 // The report as check-backend's JSON shape, with "backend": "dump".
 std::string dumpCheckJson(const DumpCheckReport& report, const std::string& program, const std::string& dump);
 
