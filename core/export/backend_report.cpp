@@ -132,7 +132,9 @@ NodeData backendNodeData(const BackendReport& report, const std::string& graphId
     for (const auto& g : report.groups) add(g);
     if (report.firstFault) add(*report.firstFault);
     for (const auto& n : order) data.values.emplace_back(n, worst[n]);
-    data.thresholds = {{1.0, "#2e9d4f"}, {std::numeric_limits<double>::infinity(), "#d32f2f"}};
+    data.thresholds = {{1.0, "#2e9d4f", "≤ 1: float noise"},
+                       {std::numeric_limits<double>::infinity(), "#d32f2f", "> 1: backend fault"}};
+    data.title = report.backend + ": error ÷ allowed";
     return data;
 }
 

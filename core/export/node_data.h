@@ -19,13 +19,15 @@ namespace irscope::exporter {
 
 struct NodeDataThreshold {
     double value = 0;
-    std::string bgColor;  // "#2e7d32", "red": any CSS colour
+    std::string bgColor;     // "#2e7d32", "red": any CSS colour
+    std::string label = {};  // what the band means, for a legend ("" : its bound); irscope's own, not in the file
 };
 
 struct NodeData {
     std::string graphId;                                 // "" for the bare form
     std::vector<std::pair<std::string, double>> values;  // node name -> value, in file order
     std::vector<NodeDataThreshold> thresholds;           // ascending
+    std::string title = {};  // what the numbers are, for a legend ("" : a file's); irscope's own, not in the file
 };
 
 // The JSON text; the bare form when `graphId` is empty. NaN values are left out.

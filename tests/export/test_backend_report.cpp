@@ -101,6 +101,10 @@ private Q_SLOTS:
         QCOMPARE(nodeDataColour(d.thresholds, 1.0), std::string("#2e9d4f"));
         QCOMPARE(nodeDataColour(d.thresholds, 1.01), std::string("#d32f2f"));
         QCOMPARE(nodeDataColour(d.thresholds, v["rsqrt"]), std::string("#d32f2f"));
+        // What the bands mean, for the overlay's legend.
+        QCOMPARE(d.title, std::string("inductor: error ÷ allowed"));
+        QCOMPARE(d.thresholds.front().label, std::string("≤ 1: float noise"));
+        QCOMPARE(d.thresholds.back().label, std::string("> 1: backend fault"));
         // Node data files are not reports.
         QVERIFY(!isBackendReport(R"({"results": {"mm": {"value": 1}}})"));
         QVERIFY(!isBackendReport("not json"));

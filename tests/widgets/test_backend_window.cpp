@@ -82,6 +82,9 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(
             s->decorations()->nodeDecoration(relu) && s->decorations()->nodeDecoration(relu)->overlay.isValid(), 10000);
         QCOMPARE(s->decorations()->nodeDecoration(relu)->overlay.name(), QStringLiteral("#d32f2f"));
+        // The legend says what the colours mean.
+        QCOMPARE(s->decorations()->overlayLegendTitle(), QStringLiteral("dump: error ÷ allowed"));
+        QCOMPARE(s->decorations()->overlayLegend().back().second, QStringLiteral("> 1: backend fault"));
         const int64_t stem = *index.nodeIndex("conv2d");
         QVERIFY(s->decorations()->nodeDecoration(stem));
         QCOMPARE(s->decorations()->nodeDecoration(stem)->overlay.name(), QStringLiteral("#2e9d4f"));

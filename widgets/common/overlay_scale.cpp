@@ -82,7 +82,7 @@ QString overlayName(exec::OverlayKind kind) {
 }
 
 OverlayScale OverlayScale::fitted(exec::OverlayKind kind, const std::vector<double>& values,
-                                  std::vector<exporter::NodeDataThreshold> thresholds) {
+                                  std::vector<exporter::NodeDataThreshold> thresholds, QString importedTitle) {
     double lo = INFINITY, hi = -INFINITY;
     const bool log = isLogScale(kind);
     for (double v : values) {
@@ -95,7 +95,10 @@ OverlayScale OverlayScale::fitted(exec::OverlayKind kind, const std::vector<doub
     }
     if (isError(kind)) lo = std::max(1e-12, lo);
     OverlayScale s(kind, lo, hi);
-    if (kind == exec::OverlayKind::Imported) s.thresholds_ = std::move(thresholds);
+    if (kind == exec::OverlayKind::Imported) {
+        s.thresholds_ = std::move(thresholds);
+        s.importedTitle_ = std::move(importedTitle);
+    }
     return s;
 }
 
@@ -152,6 +155,7 @@ QString OverlayScale::badge(double v) const {
 
 QString OverlayScale::title() const {
     QString t = overlayName(kind_);
+    if (kind_ == exec::OverlayKind::Imported && !importedTitle_.isEmpty()) return importedTitle_;
     if (kind_ == exec::OverlayKind::Imported && !thresholds_.empty()) return t + QObject::tr(" (file's thresholds)");
     if (isLogScale(kind_) && kind_ != exec::OverlayKind::ErrorCosine) t += QObject::tr(" (log scale)");
     if (kind_ == exec::OverlayKind::ErrorSqnr) t += QObject::tr(", absolute bands");
@@ -166,7 +170,8 @@ std::vector<std::pair<QColor, QString>> OverlayScale::legend() const {
         return {{kGood, QObject::tr("finite")}, {QColor("#ff6b6b"), QStringLiteral("NaN/Inf")}};
     if (kind_ == exec::OverlayKind::Imported && !thresholds_.empty()) {
         for (const auto& t : thresholds_)
-            out.emplace_back(QColor(QString::fromStdString(t.bgColor)), QStringLiteral("≤ ") + fmt(t.value));
+            out.emplace_back(QColor(QString::fromStdString(t.bgColor)),
+                             t.label.empty() ? QStringLiteral("≤ ") + fmt(t.value) : QString::fromStdString(t.label));
         return out;
     }
     if (isError(kind_)) out.emplace_back(kGood, QObject::tr("exact"));

@@ -28,7 +28,7 @@ public:
     // The scale over per-node values (NaN: no value); `thresholds` colour
     // imported node data when given.
     static OverlayScale fitted(exec::OverlayKind kind, const std::vector<double>& values,
-                               std::vector<exporter::NodeDataThreshold> thresholds = {});
+                               std::vector<exporter::NodeDataThreshold> thresholds = {}, QString importedTitle = {});
 
     exec::OverlayKind kind() const { return kind_; }
     // Invalid for NaN (keep the family fill).
@@ -46,6 +46,7 @@ private:
     exec::OverlayKind kind_;
     double lo_, hi_;
     std::vector<exporter::NodeDataThreshold> thresholds_;
+    QString importedTitle_;  // what imported numbers are, when their source said
 };
 
 // The overlay's name in menus and the legend: "SQNR (dB)".

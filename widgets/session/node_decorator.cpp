@@ -36,9 +36,13 @@ void NodeDecorator::update() {
     std::optional<OverlayScale> scale;
     if (haveOverlay) {
         std::vector<exporter::NodeDataThreshold> thresholds;
+        QString title;
         if (kind == exec::OverlayKind::Imported && c_->debugger())
-            if (auto data = c_->debugger()->checks().importedNodeData()) thresholds = data->thresholds;
-        scale = OverlayScale::fitted(kind, c_->checks()->overlayValues(), std::move(thresholds));
+            if (auto data = c_->debugger()->checks().importedNodeData()) {
+                thresholds = data->thresholds;
+                title = QString::fromStdString(data->title);
+            }
+        scale = OverlayScale::fitted(kind, c_->checks()->overlayValues(), std::move(thresholds), std::move(title));
     }
     if (scale)
         session_->decorations()->setOverlayLegend(scale->title(), scale->legend());
