@@ -22,7 +22,7 @@ status=0
 (
   set -e
   [[ -x $venv/bin/python ]] || python3 -m venv "$venv"
-  if ! "$venv/bin/python" -c "import torch, torch_ir, torchao, sys; sys.exit(torch.__version__ != '$version+cpu')" 2>/dev/null; then
+  if ! "$venv/bin/python" -c "import torch, torch_ir, torchao, pytest, sys; sys.exit(torch.__version__ != '$version+cpu')" 2>/dev/null; then
     # --no-compile: the venv is read for its libtorch and CMake files, and
     # Python imports torch once or twice; byte-compiling its ~3,000 modules
     # took 19 of the 30 s this install cost in a fresh clone.
@@ -30,8 +30,9 @@ status=0
     # machine (tests/data/real/make_executor_reference.py); torchao loads the
     # quantized programs whose weights are its tensor subclasses
     # (tests/data/programs/make_torchao_programs.py) to compute theirs.
+    # pytest runs the Python package's suites (tests/python/).
     "$venv/bin/pip" install -q --no-compile --disable-pip-version-check "torch==$version+cpu" pytorch-ir \
-      torchao==0.18.0 || {
+      torchao==0.18.0 pytest || {
       echo "irscope: no torch==$version+cpu wheel reachable (PyPI's plain torch wheel is the CUDA build;" \
         "put the CPU wheel where pip finds it, e.g. pip's find-links)" >&2
       exit 1
@@ -79,6 +80,6 @@ stage_end $status
 
 stage_begin "torch2 python API"
 status=0
-QT_QPA_PLATFORM=offscreen "$venv/bin/python" tests/python/test_python_api.py || status=$?
+QT_QPA_PLATFORM=offscreen "$venv/bin/python" -m pytest -q -p no:cacheprovider tests/python/test_python_api.py || status=$?
 stage_end $status
 exit $status
