@@ -4,6 +4,7 @@
 // every value recorded under the same positions). Also: a run that frees its
 // values still records what every call did (branches, body calls) at every
 // depth, and a position names exactly one recorded call.
+#include "nested_corpus.h"
 #include "test_support.h"
 
 #include <QDir>
@@ -20,14 +21,8 @@
 
 namespace {
 
-std::string nestedPath(const std::string& file) { return irscope::test::dataPath("nested/" + file); }
-
-QStringList nestedCases() {
-    QStringList names;
-    for (const QString& f : QDir(QString::fromStdString(nestedPath(""))).entryList({"*.pt2"}, QDir::Files, QDir::Name))
-        names << f.chopped(4);
-    return names;
-}
+std::string nestedPath(const std::string& file) { return irscope::test::nestedFile(file); }
+QStringList nestedCases() { return irscope::test::nestedPrograms(); }
 
 struct NestedRun {
     irscope::ir::Graph graph;

@@ -14,6 +14,7 @@
 //   - a position with calls (loop_in_loop's "#2/…#3/cos") is stood at, and a
 //     call the program did not make is refused.
 #include "exec_test_util.h"
+#include "nested_corpus.h"
 #include "test_support.h"
 
 #include <QDir>
@@ -34,14 +35,8 @@ using namespace irscope::exec;
 
 namespace {
 
-std::string nestedFile(const std::string& file) { return irscope::test::dataPath("nested/" + file); }
-
-QStringList nestedPrograms() {
-    QStringList names;
-    for (const QString& f : QDir(QString::fromStdString(nestedFile(""))).entryList({"*.pt2"}, QDir::Files, QDir::Name))
-        names << f.chopped(4);
-    return names;
-}
+using irscope::test::nestedFile;
+using irscope::test::nestedPrograms;
 
 struct NestedDebug {
     ir::Graph graph;
