@@ -16,6 +16,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include "core/modules/module_tree.h"
 #include "debugger_window.h"
 #include "wait_idle.h"
 #include "widgets/debugger/backend_panel.h"
@@ -82,6 +83,11 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(
             s->decorations()->nodeDecoration(relu) && s->decorations()->nodeDecoration(relu)->overlay.isValid(), 10000);
         QCOMPARE(s->decorations()->nodeDecoration(relu)->overlay.name(), QStringLiteral("#d32f2f"));
+        // An open module is outlined in its group's colour: block1 red.
+        const auto block1 = s->moduleTree()->find("block1");
+        QCOMPARE(s->decorations()->moduleOverlayColour(block1).name(), QStringLiteral("#d32f2f"));
+        QCOMPARE(s->decorations()->moduleOverlayColour(s->moduleTree()->find("stem")).name(),
+                 QStringLiteral("#2e9d4f"));
         // The legend says what the colours mean.
         QCOMPARE(s->decorations()->overlayLegendTitle(), QStringLiteral("dump: error ÷ allowed"));
         QCOMPARE(s->decorations()->overlayLegend().back().second, QStringLiteral("> 1: backend fault"));

@@ -410,7 +410,14 @@ void drawFrames(QPainter& p, const Frame& f, const std::vector<int32_t>& items, 
         if (!layout::isFrameKind(it.kind)) continue;
         const auto& c = theme.colors(it);
         const SubgraphRun run = it.kind == ItemKind::Subgraph ? subgraphRun(f, it) : SubgraphRun{};
-        QPen pen(run.taken ? QColor("#2e9d4f") : c.stroke, full ? (run.taken ? 2.4 : 1.2) : 0);
+        // An open module under an overlay is outlined in its ops' aggregate
+        // colour (a backend report's group, a module's worst SQNR), as its
+        // box would be filled closed.
+        const QColor tint = it.kind == ItemKind::Frame && f.rq.frameOverlay ? f.rq.frameOverlay(it.irIndex) : QColor();
+        QPen pen(run.taken        ? QColor("#2e9d4f")
+                 : tint.isValid() ? tint
+                                  : c.stroke,
+                 full ? (run.taken || tint.isValid() ? 2.4 : 1.2) : 0);
         if (it.kind == ItemKind::Region && full) pen.setWidthF(1.8);
         if (run.skipped && full) pen.setStyle(Qt::DashLine);
         p.setPen(pen);

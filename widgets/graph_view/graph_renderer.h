@@ -41,6 +41,8 @@ struct RenderRequest {
     std::function<const NodeDecoration*(const std::string& placeholder)> weightDecoration;
     // Decorations of collapsed module boxes and frames (aggregated over the ops inside); may be empty.
     std::function<const NodeDecoration*(int64_t module)> moduleDecoration;
+    // An open module's frame outlined in its ops' aggregate overlay colour (invalid: none); may be empty.
+    std::function<QColor(int64_t module)> frameOverlay;
     // Where the run stands inside higher-order ops, at any depth (the
     // innermost subgraph's next node ringed, the nodes after it faded), how
     // often each subgraph ran so far (by path: nested frames say it), and

@@ -302,6 +302,7 @@ RenderRequest GraphView::frameRequest(const QSizeF& size, qreal devicePixelRatio
             return s->decorations()->weightDecoration(QString::fromStdString(ph));
         };
         rq.moduleDecoration = [s = session_](int64_t m) { return s->decorations()->moduleDecoration(m); };
+        rq.frameOverlay = [s = session_](int64_t m) { return s->decorations()->moduleOverlayColour(m); };
     }
     rq.frames = &session_->selectionModel()->subgraphFrames();
     rq.callCounts = &session_->selectionModel()->subgraphCallCounts();

@@ -100,6 +100,11 @@ const NodeDecoration* GraphDecorations::moduleDecoration(int64_t module) const {
     return d.isEmpty() ? nullptr : &d;
 }
 
+QColor GraphDecorations::moduleOverlayColour(int64_t module) const {
+    if (module < 0 || module >= static_cast<int64_t>(moduleOverlays_.size())) return {};
+    return moduleOverlays_[static_cast<size_t>(module)].first;
+}
+
 void GraphDecorations::setNodeDecorations(std::vector<NodeDecoration> perNode) {
     moduleDecorationsDirty_ = true;
     decorations_ = std::move(perNode);

@@ -43,6 +43,9 @@ public:
     // value inside, and the search hits inside ("3 hits"). nullptr for open
     // modules (their ops show for themselves) and when nothing applies.
     const NodeDecoration* moduleDecoration(int64_t module) const;
+    // An open module's outline under an overlay: its ops' aggregate colour
+    // (invalid: none), whether the module is open or closed.
+    QColor moduleOverlayColour(int64_t module) const;
     // The debugger's overlay aggregated per module (colour and badge by ModuleId); empty: none.
     void setModuleOverlays(std::vector<std::pair<QColor, QString>> perModule);
     // The overlay's key for the view's legend (an empty title: no overlay).
