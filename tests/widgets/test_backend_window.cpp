@@ -113,7 +113,9 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(!panel->rows().isEmpty(), 60000);
         QCOMPARE(panel->rows(), (QStringList{QStringLiteral("stem  ok"), QStringLiteral("block1  backend fault"),
                                              QStringLiteral("block2  inherits"), QStringLiteral("head  inherits")}));
-        QVERIFY2(panel->headline().startsWith(QStringLiteral("dump on ")), qPrintable(panel->headline()));
+        QVERIFY2(panel->headline().startsWith(QStringLiteral("dump on ")) &&
+                     panel->headline().contains(QStringLiteral("cnn.pt2")),
+                 qPrintable(panel->headline()));
         // A groups file naming a module the program does not have: refused, said.
         QSignalSpy errors(c, &DebugController::errorOccurred);
         const QString groups = dir_.filePath(QStringLiteral("bad_groups.json"));

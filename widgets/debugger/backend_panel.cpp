@@ -140,30 +140,32 @@ void BackendPanel::checkDump(const QString& dump, const QString& groups) {
     // The module tree is the document's, immutable while it is open; the job reads it on the run lane.
     const modules::ModuleTree* tree = c_->session()->moduleTree();
     const size_t nodes = c_->session()->document() ? c_->session()->document()->graph.nodes.size() : 0;
-    c_->post(
-        QStringLiteral("check-dump"),
-        [this, dump, groups, report, tree, nodes](exec::Debugger& d) -> DebugController::Continuation {
-            try {
-                const auto moduleNodes = [tree, nodes](const std::string& path) -> std::optional<std::vector<int64_t>> {
-                    if (!tree) return std::nullopt;
-                    const modules::ModuleId m = tree->find(path);
-                    if (m == modules::kNoModule) return std::nullopt;
-                    std::vector<int64_t> out;
-                    for (size_t i = 0; i < nodes; ++i)
-                        if (tree->isAncestorOrSelf(m, tree->moduleOfNode(static_cast<int64_t>(i))))
-                            out.push_back(static_cast<int64_t>(i));
-                    return out;
-                };
-                const std::string json = d.checks().checkDump(dump.toStdString(), groups.toStdString(), moduleNodes);
-                ir::replaceFileContents(report.toStdString(), json);
-            } catch (const std::exception& e) {
-                return [this, why = q(e.what())] {
-                    headline_->setText(kNoReport());
-                    c_->reportError(tr("check-dump refused: %1").arg(why));
-                };
-            }
-            return [this, report] { open(report); };
-        });
+    const std::string program = c_->session()->filePath().toStdString();
+    c_->post(QStringLiteral("check-dump"),
+             [this, program, dump, groups, report, tree, nodes](exec::Debugger& d) -> DebugController::Continuation {
+                 try {
+                     const auto moduleNodes = [tree,
+                                               nodes](const std::string& path) -> std::optional<std::vector<int64_t>> {
+                         if (!tree) return std::nullopt;
+                         const modules::ModuleId m = tree->find(path);
+                         if (m == modules::kNoModule) return std::nullopt;
+                         std::vector<int64_t> out;
+                         for (size_t i = 0; i < nodes; ++i)
+                             if (tree->isAncestorOrSelf(m, tree->moduleOfNode(static_cast<int64_t>(i))))
+                                 out.push_back(static_cast<int64_t>(i));
+                         return out;
+                     };
+                     const std::string json =
+                         d.checks().checkDump(program, dump.toStdString(), groups.toStdString(), moduleNodes);
+                     ir::replaceFileContents(report.toStdString(), json);
+                 } catch (const std::exception& e) {
+                     return [this, why = q(e.what())] {
+                         headline_->setText(kNoReport());
+                         c_->reportError(tr("check-dump refused: %1").arg(why));
+                     };
+                 }
+                 return [this, report] { open(report); };
+             });
 }
 
 void BackendPanel::open(const QString& path) {

@@ -184,7 +184,7 @@ size_t DebuggerChecks::importNodeData(const std::string& path) {
 }
 
 std::string DebuggerChecks::checkDump(
-    const std::string& dumpPath, const std::string& groupsPath,
+    const std::string& programPath, const std::string& dumpPath, const std::string& groupsPath,
     const std::function<std::optional<std::vector<int64_t>>(const std::string&)>& moduleNodes) {
     DumpCheckRequest request;
     request.dumpPath = dumpPath;
@@ -192,15 +192,13 @@ std::string DebuggerChecks::checkDump(
     request.groups = ir::parseDumpGroups(readText(groupsPath), groupsPath);
     request.dump = readDumpValues(dumpPath);
     request.moduleNodes = moduleNodes;
-    std::string program;
     {
         std::lock_guard lock(core_.m);
         request.weights = core_.sources.weightsForRun();
         request.constants = core_.sources.file(ValueFile::Constants);
         request.inputs = core_.sources.effectiveInputs();
-        program = core_.sources.path(ValueFile::Weights);
     }
-    return dumpCheckJson(exec::checkDump(core_.graph, request), program, dumpPath);
+    return dumpCheckJson(exec::checkDump(core_.graph, request), programPath, dumpPath);
 }
 
 void DebuggerChecks::clearNodeData() {

@@ -94,7 +94,8 @@ public:
     // nodes (nullopt: no such module). The report as JSON, the shape
     // `irscope check-dump --report` writes. Throws naming the file and the
     // reason.
-    std::string checkDump(const std::string& dumpPath, const std::string& groupsPath,
+    // `programPath` names the program in the report.
+    std::string checkDump(const std::string& programPath, const std::string& dumpPath, const std::string& groupsPath,
                           const std::function<std::optional<std::vector<int64_t>>(const std::string&)>& moduleNodes);
     void clearNodeData();
     std::optional<exporter::NodeData> importedNodeData() const;
