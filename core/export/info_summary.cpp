@@ -42,8 +42,8 @@ InfoSummary summarize(const ir::Graph& graph) {
     constexpr unsigned __int128 kMax = ~static_cast<unsigned __int128>(0);
     for (const auto& weight : graph.weights) {
         unsigned __int128 count = 1;
-        for (int64_t dim : weight.shape) {
-            const auto d = static_cast<unsigned __int128>(std::max<int64_t>(dim, 0));
+        for (const ir::Dim& dim : weight.shape) {
+            const auto d = static_cast<unsigned __int128>(std::max<int64_t>(dim.size().value_or(0), 0));
             count = (d != 0 && count > kMax / d) ? kMax : count * d;  // saturate rather than wrap
         }
         info.totalParameters = info.totalParameters > kMax - count ? kMax : info.totalParameters + count;
@@ -62,9 +62,6 @@ InfoSummary summarize(const ir::Graph& graph) {
     };
     byName(graph.graphInputs, info.inputShapes);
     byName(graph.graphOutputs, info.outputShapes);
-    for (const auto* metas : {&graph.graphInputs, &graph.graphOutputs})
-        for (const auto& m : *metas)
-            if (!m.symbolicDims.empty()) info.symbolicShapes.emplace_back(m.name, ir::shapeWithSymbols(m));
     info.symbols = graph.symbolRanges;
 
     std::unordered_map<std::string, size_t> position;
@@ -86,15 +83,10 @@ std::string formatInfoText(const InfoSummary& info) {
     out += "Outputs: " + std::to_string(info.numOutputs) + "\n";
     out += "Weights: " + std::to_string(info.numWeights) + "\n";
     out += "Total parameters: " + withThousands(info.totalParameters) + "\n";
-    const auto shapeText = [&info](const std::string& name, const ir::Shape& shape) {
-        for (const auto& [n, text] : info.symbolicShapes)
-            if (n == name) return text;
-        return ir::shapeToList(shape);
-    };
     out += "\nInput shapes:\n";
-    for (const auto& [name, shape] : info.inputShapes) out += "  " + name + ": " + shapeText(name, shape) + "\n";
+    for (const auto& [name, shape] : info.inputShapes) out += "  " + name + ": " + ir::shapeToList(shape) + "\n";
     out += "\nOutput shapes:\n";
-    for (const auto& [name, shape] : info.outputShapes) out += "  " + name + ": " + shapeText(name, shape) + "\n";
+    for (const auto& [name, shape] : info.outputShapes) out += "  " + name + ": " + ir::shapeToList(shape) + "\n";
     if (!info.symbols.empty()) {
         out += "\nSymbols:\n";
         for (const auto& s : info.symbols) out += "  " + ir::formatSymbolRange(s) + "\n";
@@ -112,7 +104,15 @@ std::string formatInfoJson(const InfoSummary& info) {
         for (const auto& [name, shape] : list) {
             w.key(name);
             w.beginArray();
-            for (int64_t dim : shape) w.value(dim);
+            // A symbol by its expression ("s27"), an unreadable dim as null.
+            for (const ir::Dim& dim : shape) {
+                if (const auto size = dim.size())
+                    w.value(*size);
+                else if (dim.isSymbol())
+                    w.value(dim.text());
+                else
+                    w.null();
+            }
             w.endArray();
         }
         w.endObject();

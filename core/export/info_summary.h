@@ -15,10 +15,9 @@ struct InfoSummary {
     // Sum over `weights` of each shape's element count. 128 bits: hand-written
     // files can declare absurd shapes, and Python's ints never overflow.
     unsigned __int128 totalParameters = 0;
+    // A dynamic-shape program's (.pt2) shapes hold its symbols ("[1, s27]").
     std::vector<std::pair<std::string, ir::Shape>> inputShapes, outputShapes;
-    // A dynamic-shape program (.pt2): "[1, s27]" by input or output name, and
-    // the symbols' ranges. Empty for JSON, whose text stays pytorch-ir's.
-    std::vector<std::pair<std::string, std::string>> symbolicShapes;
+    // The symbols' ranges. Empty for JSON, whose text stays pytorch-ir's.
     std::vector<ir::SymbolRange> symbols;
     // Count per op_type, largest first, ties in first-seen order (Counter.most_common).
     std::vector<std::pair<std::string, size_t>> opDistribution;

@@ -24,7 +24,8 @@ std::string graphToMermaid(const ir::Graph& graph, const MermaidOptions& options
 
     std::unordered_map<std::string, std::string> producers;  // tensor name -> mermaid node id
     for (const auto& input : graph.graphInputs) {
-        line("input_" + input.name + "[/\"" + label("Input: " + input.name + "<br/>" + ir::shapeToX(input)) + "\"/]");
+        line("input_" + input.name + "[/\"" + label("Input: " + input.name + "<br/>" + ir::shapeToX(input.shape)) +
+             "\"/]");
         producers[input.name] = "input_" + input.name;
     }
 
@@ -40,13 +41,13 @@ std::string graphToMermaid(const ir::Graph& graph, const MermaidOptions& options
         const auto& node = graph.nodes[n];
         const std::string id = "op_" + node.name;
         std::string text = node.shortOpName();
-        if (!node.outputs.empty()) text += "<br/>" + ir::shapeToX(node.outputs.front());
+        if (!node.outputs.empty()) text += "<br/>" + ir::shapeToX(node.outputs.front().shape);
         line(id + "[\"" + label(text) + "\"]");
         for (const auto& input : node.inputs) {
-            const std::string shape = label(ir::shapeToX(input));
+            const std::string shape = label(ir::shapeToX(input.shape));
             if (weightNames.count(input.name)) {
                 if (!options.includeWeights) continue;
-                line("w_" + input.name + "[/\"" + label(input.name + "<br/>" + ir::shapeToX(input)) + "\"/]");
+                line("w_" + input.name + "[/\"" + label(input.name + "<br/>" + ir::shapeToX(input.shape)) + "\"/]");
                 line("w_" + input.name + " -.->|\"" + shape + "\"| " + id);
             } else if (auto producer = producers.find(input.name); producer != producers.end()) {
                 line(producer->second + " -->|\"" + shape + "\"| " + id);
@@ -57,7 +58,7 @@ std::string graphToMermaid(const ir::Graph& graph, const MermaidOptions& options
     for (size_t i = 0; i < graph.graphOutputs.size(); ++i) {
         const auto& output = graph.graphOutputs[i];
         const std::string id = "output_" + std::to_string(i);
-        line(id + "[\\\"" + label("Output<br/>" + ir::shapeToX(output)) + "\"/]");
+        line(id + "[\\\"" + label("Output<br/>" + ir::shapeToX(output.shape)) + "\"/]");
         if (auto producer = producers.find(output.name); producer != producers.end())
             line(producer->second + " --> " + id);
     }

@@ -9,12 +9,6 @@ namespace irscope::io {
 
 namespace {
 
-std::string listText(const std::vector<int64_t>& shape) {
-    std::string s = "[";
-    for (size_t k = 0; k < shape.size(); ++k) s += (k ? ", " : "") + std::to_string(shape[k]);
-    return s + "]";
-}
-
 std::string who(const std::string& placeholder, const std::string& key) {
     if (placeholder.empty()) return "weight '" + key + "'";
     return placeholder + " (state_dict key '" + key + "')";
@@ -29,8 +23,8 @@ std::string canonicalDType(const std::string& name) {
 }
 
 bool shapeKnown(const ir::Shape& shape) {
-    for (int64_t d : shape)
-        if (d < 0) return false;  // kInvalidDim or a symbolic placeholder
+    for (const ir::Dim& d : shape)
+        if (d.size().value_or(-1) < 0) return false;  // a symbol, unreadable, or negative
     return true;
 }
 
@@ -96,7 +90,7 @@ WeightBinding bindWeights(const ir::Graph& graph, const TensorMap& tensors) {
                 p.irDType = canonicalDType(meta->dtype);
             }
             p.message = who(firstPlaceholder, original) + ": missing from the tensor file" +
-                        (meta ? " (the IR expects " + listText(meta->shape) +
+                        (meta ? " (the IR expects " + ir::shapeToList(meta->shape) +
                                     (meta->hasDtype() ? " " + p.irDType : std::string()) + ")"
                               : std::string());
             out.problems.push_back(std::move(p));
@@ -114,13 +108,13 @@ WeightBinding bindWeights(const ir::Graph& graph, const TensorMap& tensors) {
             mismatches.push_back({kind, firstPlaceholder, original, meta->shape, fileShape, irDType, fileDType,
                                   found->source, who(firstPlaceholder, original) + keyNote + message});
         };
-        if (shapeKnown(meta->shape) && meta->shape != fileShape)
-            mismatch(WeightProblem::Kind::ShapeMismatch, ": shape " + listText(meta->shape) + " in the IR, " +
-                                                             listText(fileShape) + " in " + found->source);
+        if (shapeKnown(meta->shape) && !ir::sizesFit(meta->shape, fileShape))
+            mismatch(WeightProblem::Kind::ShapeMismatch, ": shape " + ir::shapeToList(meta->shape) + " in the IR, " +
+                                                             ir::shapeToList(fileShape) + " in " + found->source);
         if (meta->hasDtype() && irDType != fileDType)
-            mismatch(WeightProblem::Kind::DTypeMismatch, ": dtype " + irDType + " in the IR, " + fileDType + " in " +
-                                                             found->source + " (shapes " + listText(meta->shape) +
-                                                             " and " + listText(fileShape) + ")");
+            mismatch(WeightProblem::Kind::DTypeMismatch,
+                     ": dtype " + irDType + " in the IR, " + fileDType + " in " + found->source + " (shapes " +
+                         ir::shapeToList(meta->shape) + " and " + ir::shapeToList(fileShape) + ")");
     }
     for (auto& p : mismatches) out.problems.push_back(std::move(p));
     // The parts of a tensor subclass (torchao's "w.qdata") are read by the
@@ -136,7 +130,7 @@ WeightBinding bindWeights(const ir::Graph& graph, const TensorMap& tensors) {
         if (usedKeys.count(e.name) || (!tensors.subclasses().empty() && isSubclassPart(e.name))) continue;
         WeightProblem p{WeightProblem::Kind::Unexpected,        {},       e.name, {}, e.tensor.sizes().vec(), {},
                         scalarTypeName(e.tensor.scalar_type()), e.source, {}};
-        p.message = "state_dict key '" + e.name + "' (" + listText(p.fileShape) + " " + p.fileDType + ", in " +
+        p.message = "state_dict key '" + e.name + "' (" + ir::shapeToList(p.fileShape) + " " + p.fileDType + ", in " +
                     e.source + ") matches no weight of the IR";
         out.problems.push_back(std::move(p));
     }

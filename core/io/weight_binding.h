@@ -17,7 +17,7 @@ struct WeightProblem {
     Kind kind;
     std::string placeholder;         // "p_fc1_weight"; the first of several, "" when none maps to the key
     std::string key;                 // state_dict key / original name ("fc1.weight")
-    std::vector<int64_t> irShape;    // empty for Unexpected
+    ir::Shape irShape;               // empty for Unexpected
     std::vector<int64_t> fileShape;  // empty for Missing
     std::string irDType, fileDType;
     std::string source;   // file the tensor came from (Unexpected, mismatches)

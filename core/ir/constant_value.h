@@ -14,7 +14,7 @@ namespace irscope::ir {
 
 struct ConstantValue {
     std::string dtype;                // as written in the file
-    Shape shape;                      // derived from the nesting of "data"
+    Sizes shape;                      // derived from the nesting of "data"
     std::vector<std::uint8_t> bytes;  // row-major elements of dtype (empty when unusable)
     // Set when the data could not be read as a tensor (ragged, unknown dtype,
     // a value out of the dtype's range); validation reports it.

@@ -83,11 +83,9 @@ double floatOf(const json& v) {
     return 0.0;
 }
 
-int64_t symIntOf(const json& v) {
-    auto [kind, value] = unionOf(v);
-    if (kind == "as_int" && value && value->is_number_integer()) return value->get<int64_t>();
-    return ir::kInvalidDim;  // symbolic: pytorch-ir refuses such programs; we draw them
-}
+// A size from a DOM: {"as_int": 4}; anything else is a symbol, spelled by
+// its expression where the file gives one ({"as_expr": {"expr_str": ...}}).
+ir::Dim dimOf(const json& v);
 
 // The name of a SymInt / SymFloat / SymBool result or argument given by name
 // ({"as_sym_int": {"as_name": "sym_size_int_1"}}), "" otherwise.
@@ -140,9 +138,9 @@ json attrValue(const std::string& kind, const json& v) {
         // A size computed at run time stays the name of the value that holds it.
         json out = json::array();
         for (const auto& x : v) {
-            const int64_t d = symIntOf(x);
+            const auto size = dimOf(x).size();
             auto [k, inner] = unionOf(x);
-            out.push_back(d != ir::kInvalidDim ? json(d) : inner && k == "as_name" ? *inner : json(nullptr));
+            out.push_back(size ? json(*size) : inner && k == "as_name" ? *inner : json(nullptr));
         }
         return out;
     }
@@ -275,9 +273,8 @@ namespace {
 
 // What a node's conversion needs from tensor_values: the shape and dtype.
 struct ValueMeta {
-    std::vector<int64_t> shape;
+    ir::Shape shape;
     std::string dtype;
-    std::vector<std::string> symbolicDims;  // empty when every dim is static
 };
 
 // The parts of the program read before the nodes. The program is read in
@@ -343,18 +340,27 @@ bool startsNumber(char c) { return c == '-' || (c >= '0' && c <= '9'); }
 // "Mul(Integer(2), Symbol('s27', ...))" -> "2*s27" (ir/size_expression.h).
 std::string symbolText(const std::string& expr) { return ir::readableSizeExpression(expr); }
 
+ir::Dim dimOf(const json& v) {
+    auto [kind, value] = unionOf(v);
+    if (kind == "as_int" && value && value->is_number_integer()) return value->get<int64_t>();
+    if (kind == "as_expr" && value && value->is_object()) {
+        const auto expr = value->find("expr_str");
+        return ir::Dim::symbol(expr != value->end() && expr->is_string() ? symbolText(expr->get<std::string>())
+                                                                         : std::string());
+    }
+    return ir::Dim::symbol("");
+}
+
 // A size: {"as_int": 4} (or {"$type": "as_int", "$value": 4} before PyTorch
 // 2.3), read in place: a large program has hundreds of thousands of them.
-// Anything else is symbolic (kInvalidDim), as symIntOf says; an expression
-// ({"as_expr": {"expr_str": ...}}) leaves its text in `symbol`.
-int64_t readSymInt(ir::JsonCursor& c, std::string& symbol) {
-    symbol.clear();
+// Anything else is a symbol, as dimOf says.
+ir::Dim readSymInt(ir::JsonCursor& c) {
     if (c.peek() != '{') {
         c.skipValue();
-        return ir::kInvalidDim;
+        return ir::Dim::symbol("");
     }
-    std::string type;
-    int64_t value = ir::kInvalidDim;
+    std::string type, symbol;
+    int64_t value = 0;
     bool number = false;
     forEachKey(c, [&](const std::string& key) {
         if (key == "$type" && c.peek() == '"') {
@@ -378,11 +384,8 @@ int64_t readSymInt(ir::JsonCursor& c, std::string& symbol) {
             c.skipValue();
         }
     });
-    if (number && type == "as_int") {
-        symbol.clear();
-        return value;
-    }
-    return ir::kInvalidDim;
+    if (number && type == "as_int") return value;
+    return ir::Dim::symbol(symbol);
 }
 
 ValueMeta readValueMeta(ir::JsonCursor& c) {
@@ -391,14 +394,7 @@ ValueMeta readValueMeta(ir::JsonCursor& c) {
         if (key == "dtype" && startsNumber(c.peek()))
             m.dtype = dtypeOfScalarType(intOf(c));
         else if (key == "sizes" && c.peek() == '[') {
-            std::string symbol;
-            forEachElement(c, [&](int64_t i) {
-                m.shape.push_back(readSymInt(c, symbol));
-                if (symbol.empty()) return;
-                m.symbolicDims.resize(static_cast<size_t>(i) + 1);
-                m.symbolicDims.back() = symbol;
-            });
-            if (!m.symbolicDims.empty()) m.symbolicDims.resize(m.shape.size());
+            forEachElement(c, [&](int64_t) { m.shape.push_back(readSymInt(c)); });
         } else
             c.skipValue();
     });
@@ -411,16 +407,7 @@ ValueMeta valueMetaOf(const json& meta) {
     if (auto d = meta.find("dtype"); d != meta.end() && d->is_number_integer())
         m.dtype = dtypeOfScalarType(d->get<int64_t>());
     if (auto sizes = meta.find("sizes"); sizes != meta.end() && sizes->is_array())
-        for (size_t i = 0; i < sizes->size(); ++i) {
-            const json& dim = (*sizes)[i];
-            m.shape.push_back(symIntOf(dim));
-            auto [kind, v] = unionOf(dim);
-            if (kind == "as_expr" && v && v->is_object() && v->contains("expr_str")) {
-                m.symbolicDims.resize(i + 1);
-                m.symbolicDims.back() = symbolText(v->value("expr_str", ""));
-            }
-        }
-    if (!m.symbolicDims.empty()) m.symbolicDims.resize(m.shape.size());
+        for (const json& dim : *sizes) m.shape.push_back(dimOf(dim));
     return m;
 }
 
@@ -436,9 +423,8 @@ void readGraphParts(ir::JsonCursor& c, ProgramParts& parts) {
                    c.peek() == '{') {
             // Each symbolic value's expression over the program's symbols.
             forEachKey(c, [&](const std::string& name) {
-                std::string expression;
-                readSymInt(c, expression);
-                if (!expression.empty()) parts.symbolicExpressions[name] = std::move(expression);
+                const ir::Dim value = readSymInt(c);
+                if (!value.expression().empty()) parts.symbolicExpressions[name] = value.expression();
             });
         } else {
             c.skipValue();
@@ -594,7 +580,6 @@ public:
         m.name = name;
         m.shape = it->second.shape;
         m.dtype = it->second.dtype;
-        m.symbolicDims = it->second.symbolicDims;
         return m;
     }
 

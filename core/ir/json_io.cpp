@@ -48,8 +48,8 @@ private:
     void readMapping();
     void readConstants();
     void readConstant(const std::string& name, ConstantValue& value);
-    void readConstantData(Shape& shape, std::vector<ConstantElement>& elements, std::string& problem);
-    void readNested(size_t depth, Shape& shape, int64_t& leafDepth, std::vector<ConstantElement>& elements,
+    void readConstantData(Sizes& shape, std::vector<ConstantElement>& elements, std::string& problem);
+    void readNested(size_t depth, Sizes& shape, int64_t& leafDepth, std::vector<ConstantElement>& elements,
                     std::string& problem);
     std::string readOptionalString();  // a string, or "" for null
     void addLoadDiagnostic(std::string code, std::string message);
@@ -206,7 +206,7 @@ void GraphReader::readShape(Shape& shape) {
             if (number.isInteger) {
                 shape.push_back(number.integer);
             } else {
-                shape.push_back(kInvalidDim);
+                shape.push_back(Dim::unreadable());
                 addLoadDiagnostic("invalid-dim",
                                   number.integerOverflow
                                       ? "dimension " + std::to_string(index) + " is too large for a 64-bit integer"
@@ -215,7 +215,7 @@ void GraphReader::readShape(Shape& shape) {
             }
         } else {
             const auto value = c_.readValue();
-            shape.push_back(kInvalidDim);
+            shape.push_back(Dim::unreadable());
             addLoadDiagnostic("invalid-dim", "dimension " + std::to_string(index) + " is not an integer (" +
                                                  value.dump() + "); shapes must be static");
         }
@@ -300,7 +300,7 @@ void GraphReader::readConstants() {
     }
 }
 
-void GraphReader::readNested(size_t depth, Shape& shape, int64_t& leafDepth, std::vector<ConstantElement>& elements,
+void GraphReader::readNested(size_t depth, Sizes& shape, int64_t& leafDepth, std::vector<ConstantElement>& elements,
                              std::string& problem) {
     auto ragged = [&](const std::string& why) {
         if (problem.empty()) problem = "ragged data: " + why;
@@ -357,7 +357,7 @@ void GraphReader::readNested(size_t depth, Shape& shape, int64_t& leafDepth, std
     elements.push_back(element);
 }
 
-void GraphReader::readConstantData(Shape& shape, std::vector<ConstantElement>& elements, std::string& problem) {
+void GraphReader::readConstantData(Sizes& shape, std::vector<ConstantElement>& elements, std::string& problem) {
     int64_t leafDepth = -1;
     shape.clear();
     readNested(0, shape, leafDepth, elements, problem);

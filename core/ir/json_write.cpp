@@ -18,11 +18,12 @@ void writeTensorMeta(PythonJsonWriter& w, const TensorMeta& meta) {
     w.value(meta.name);
     w.key("shape");
     w.beginArray();
-    for (int64_t dim : meta.shape) {
-        if (dim == kInvalidDim)
-            w.null();
+    // torch_ir's shapes are numbers: a symbol or an unreadable dim is null.
+    for (const Dim& dim : meta.shape) {
+        if (const auto size = dim.size())
+            w.value(*size);
         else
-            w.value(dim);
+            w.null();
     }
     w.endArray();
     if (meta.hasDtype()) {

@@ -18,18 +18,20 @@ std::string inputShapeRefusal(const Graph& graph, const TensorMeta& input, const
     const std::string what = "input '" + input.name + "' has shape " + shapeToList(sizes);
     if (sizes.size() != input.shape.size())
         return what + ", but the program takes " + std::to_string(input.shape.size()) + " dims (" +
-               shapeWithSymbols(input) + ")";
+               shapeToList(input.shape) + ")";
     for (size_t d = 0; d < sizes.size(); ++d) {
-        const std::string symbol = d < input.symbolicDims.size() ? input.symbolicDims[d] : std::string();
+        const Dim& dim = input.shape[d];
+        const std::string& symbol = dim.expression();
         const std::string at = " at dim " + std::to_string(d);
-        if (symbol.empty()) {
+        if (const auto size = dim.size()) {
             // A static dim of a dynamic program: export specialized it.
-            if (input.shape[d] != kInvalidDim && sizes[d] != input.shape[d])
+            if (sizes[d] != *size)
                 return what + ": " + std::to_string(sizes[d]) + at + ", where the program was exported for " +
-                       std::to_string(input.shape[d]) + " only (" + shapeWithSymbols(input) +
+                       std::to_string(*size) + " only (" + shapeToList(input.shape) +
                        "; export it with a Dim there to vary it)";
             continue;
         }
+        if (symbol.empty()) continue;  // unreadable, or a symbol the file did not spell
         // A symbol, or a size derived from one (2*s44: Dim("half") * 2), solved
         // for its symbol; any other expression's symbols are checked where
         // they stand alone.

@@ -43,15 +43,16 @@ private:
     }
 
     void checkMeta(const TensorMeta& meta, const std::string& node, const std::string& path) {
+        // Unreadable dims were reported by the loader; symbols are sized at run time.
+        bool validDims = true;
         for (size_t d = 0; d < meta.shape.size(); ++d) {
-            const int64_t dim = meta.shape[d];
-            if (dim < 0 && dim != kInvalidDim)  // invalid dims were reported by the loader
+            const auto dim = meta.shape[d].size();
+            validDims = validDims && dim && *dim >= 0;
+            if (dim && *dim < 0)
                 add(Severity::Error, "negative-dim", node, meta.name, path + ".shape[" + std::to_string(d) + "]",
-                    "tensor '" + meta.name + "' has a negative dimension (" + std::to_string(dim) + ") in shape " +
+                    "tensor '" + meta.name + "' has a negative dimension (" + std::to_string(*dim) + ") in shape " +
                         shapeToList(meta.shape) + "; shapes must be static and non-negative");
         }
-        bool validDims = true;
-        for (int64_t dim : meta.shape) validDims = validDims && dim >= 0;
         if (validDims && !elementCount(meta.shape))
             add(Severity::Error, "shape-overflow", node, meta.name, path + ".shape",
                 "tensor '" + meta.name + "' has shape " + shapeToList(meta.shape) +
@@ -97,7 +98,7 @@ private:
                 continue;
             }
             const TensorMeta& weight = g_.weights[static_cast<size_t>(*weightIdx)];
-            if (weight.shape != value.shape)
+            if (staticSizes(weight.shape) != value.shape)
                 add(Severity::Error, "constant-mismatch", "", name, path,
                     "constant '" + name + "' holds data of shape " + shapeToList(value.shape) +
                         " but 'weights' declares " + shapeToList(weight.shape));

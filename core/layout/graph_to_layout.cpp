@@ -64,13 +64,13 @@ LayoutGraph buildLayoutGraph(const ir::Graph& graph, const ir::GraphIndex& index
     for (size_t i = 0; i < graph.graphInputs.size(); ++i) {
         const auto& t = graph.graphInputs[i];
         inputItem[i] =
-            b.add(ItemKind::GraphInput, static_cast<int64_t>(i), t.name, {"Input: " + t.name, ir::shapeToX(t)});
+            b.add(ItemKind::GraphInput, static_cast<int64_t>(i), t.name, {"Input: " + t.name, ir::shapeToX(t.shape)});
     }
     std::vector<int32_t> opItem(nodeCount);
     for (int64_t j = 0; j < nodeCount; ++j) {
         const auto& node = graph.nodes[j];
         std::vector<std::string> lines{opLabel(node)};
-        if (!node.outputs.empty()) lines.push_back(ir::shapeToX(node.outputs[0]));
+        if (!node.outputs.empty()) lines.push_back(ir::shapeToX(node.outputs[0].shape));
         opItem[j] = b.add(ItemKind::Op, j, node.name, std::move(lines), classifyOp(node.opType));
     }
 
@@ -80,7 +80,7 @@ LayoutGraph buildLayoutGraph(const ir::Graph& graph, const ir::GraphIndex& index
         seenSources.clear();
         for (int64_t i = 0; i < static_cast<int64_t>(node.inputs.size()); ++i) {
             const ir::ValueSource& src = index.source(j, i);
-            const std::string shape = ir::shapeToX(node.inputs[i]);
+            const std::string shape = ir::shapeToX(node.inputs[i].shape);
             LayoutEdge edge;
             edge.target = opItem[j];
             edge.targetInput = i;
@@ -112,7 +112,8 @@ LayoutGraph buildLayoutGraph(const ir::Graph& graph, const ir::GraphIndex& index
 
     for (size_t i = 0; i < graph.graphOutputs.size(); ++i) {
         const auto& t = graph.graphOutputs[i];
-        const int32_t item = b.add(ItemKind::Output, static_cast<int64_t>(i), t.name, {"Output", ir::shapeToX(t)});
+        const int32_t item =
+            b.add(ItemKind::Output, static_cast<int64_t>(i), t.name, {"Output", ir::shapeToX(t.shape)});
         LayoutEdge edge;
         edge.target = item;
         if (auto p = index.producerOfTensor(t.name))

@@ -141,8 +141,8 @@ public:
         for (size_t i = 0; i < graph_.graphInputs.size(); ++i)
             if (inputHome_[i] == m_) {
                 const auto& t = graph_.graphInputs[i];
-                inputItem_[static_cast<int64_t>(i)] =
-                    add(ItemKind::GraphInput, static_cast<int64_t>(i), t.name, {"Input: " + t.name, ir::shapeToX(t)});
+                inputItem_[static_cast<int64_t>(i)] = add(ItemKind::GraphInput, static_cast<int64_t>(i), t.name,
+                                                          {"Input: " + t.name, ir::shapeToX(t.shape)});
             }
         // Direct ops and child boxes, interleaved in execution order.
         std::vector<std::pair<int64_t, ModuleId>> entries;  // (first node, child or kNoModule for a node)
@@ -220,7 +220,7 @@ private:
     int32_t addOp(int64_t n) {
         const auto& node = graph_.nodes[static_cast<size_t>(n)];
         std::vector<std::string> lines{layout::opLabel(node)};
-        if (!node.outputs.empty()) lines.push_back(ir::shapeToX(node.outputs[0]));
+        if (!node.outputs.empty()) lines.push_back(ir::shapeToX(node.outputs[0].shape));
         return add(ItemKind::Op, n, node.name, std::move(lines), layout::classifyOp(node.opType));
     }
 
@@ -272,7 +272,7 @@ private:
             case ir::ValueSource::Kind::NodeOutput: {
                 int32_t s = repOf(src.index);
                 if (s < 0) s = port(src.index * 4096 + src.outputIndex, src.index, meta.name);
-                addEdge(s, target, i, ir::shapeToX(meta), layout::EdgeStyle::Solid);
+                addEdge(s, target, i, ir::shapeToX(meta.shape), layout::EdgeStyle::Solid);
                 break;
             }
             case ir::ValueSource::Kind::GraphInput: {
@@ -286,7 +286,7 @@ private:
                 } else if (tree_.isAncestorOrSelf(home, m_)) {
                     s = port(-1 - src.index, -2 - src.index, meta.name);
                 }
-                addEdge(s, target, i, ir::shapeToX(meta), layout::EdgeStyle::Solid);
+                addEdge(s, target, i, ir::shapeToX(meta.shape), layout::EdgeStyle::Solid);
                 break;
             }
             case ir::ValueSource::Kind::Weight:
@@ -326,7 +326,7 @@ private:
             const auto weightIndex = index_.source(n, w.input).index;
             const ItemKind kind = layout::weightItemKind(index_.kindOf(w.placeholder));
             if (!bundled[k]) {
-                const int32_t item = add(kind, weightIndex, w.placeholder, {w.placeholder, ir::shapeToX(meta)});
+                const int32_t item = add(kind, weightIndex, w.placeholder, {w.placeholder, ir::shapeToX(meta.shape)});
                 addEdge(item, target, w.input, {}, layout::EdgeStyle::Dashed);
                 continue;
             }
@@ -335,7 +335,7 @@ private:
             std::vector<std::string> names;
             for (size_t j : members) names.push_back(weights[j].original);
             const std::string label = std::to_string(members.size()) + " × " + bundlePattern(names);
-            const int32_t item = add(kind, weightIndex, w.placeholder, {label, ir::shapeToX(meta)});
+            const int32_t item = add(kind, weightIndex, w.placeholder, {label, ir::shapeToX(meta.shape)});
             out_->nodes[static_cast<size_t>(item)].count = static_cast<int32_t>(members.size());
             addEdge(item, target, w.input, {}, layout::EdgeStyle::Dashed);
         }
@@ -345,7 +345,8 @@ private:
         for (size_t i = 0; i < graph_.graphOutputs.size(); ++i) {
             if (outputHome_[i] != m_) continue;  // drawn beside its producer's level
             const auto& t = graph_.graphOutputs[i];
-            const int32_t item = add(ItemKind::Output, static_cast<int64_t>(i), t.name, {"Output", ir::shapeToX(t)});
+            const int32_t item =
+                add(ItemKind::Output, static_cast<int64_t>(i), t.name, {"Output", ir::shapeToX(t.shape)});
             int32_t s = -1;
             if (auto p = index_.producerOfTensor(t.name))
                 s = repOf(p->first);

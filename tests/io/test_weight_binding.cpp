@@ -16,7 +16,7 @@ ir::Graph mlpGraph() {
     ir::Graph g;
     g.modelName = "Mlp";
     auto weight = [&](const std::string& placeholder, const std::string& name, ir::Shape shape, std::string dtype) {
-        g.weights.push_back({name, std::move(shape), std::move(dtype), {}, 0, {}});
+        g.weights.push_back({name, std::move(shape), std::move(dtype), {}, 0});
         g.weightNameMapping.emplace_back(placeholder, name);
     };
     weight("p_fc1_weight", "fc1.weight", {8, 4}, "float32");
@@ -85,7 +85,7 @@ private Q_SLOTS:
                                         file + " (shapes [3] and [3])"));
         QCOMPARE(messages.at(3), QString::fromStdString("state_dict key 'fc1.bias' ([8] float32, in " + file +
                                                         ") matches no weight of the IR"));
-        QCOMPARE(b.problems[1].irShape, (std::vector<int64_t>{8, 5}));
+        QCOMPARE(b.problems[1].irShape, (ir::Shape{8, 5}));
         QCOMPARE(b.problems[1].fileShape, (std::vector<int64_t>{8, 4}));
     }
 
@@ -93,8 +93,8 @@ private Q_SLOTS:
         TensorMap file;
         file.insert("p_w", at::ones({2}));  // saved by placeholder name
         ir::Graph g;
-        g.weights.push_back({"w", {2}, "float32", {}, 0, {}});
-        g.weights.push_back({"mask", {2}, "bool", {}, 0, {}});
+        g.weights.push_back({"w", {2}, "float32", {}, 0});
+        g.weights.push_back({"mask", {2}, "bool", {}, 0});
         g.weightNameMapping = {{"p_w", "w"}, {"c_mask", "mask"}};
         g.constants.emplace_back("mask", ir::ConstantValue{"bool", {2}, {1, 0}, {}, {}});
         WeightBinding b = bindWeights(g, file);

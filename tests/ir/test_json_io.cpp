@@ -37,7 +37,7 @@ private Q_SLOTS:
         QCOMPARE(g.constants.size(), size_t(1));
         const auto& mask = g.constants[0].second;
         QVERIFY(mask.usable());
-        QCOMPARE(mask.shape, (ir::Shape{4}));
+        QCOMPARE(mask.shape, (ir::Sizes{4}));
         const float expected[] = {1.0f, 0.0f, 1.0f, 0.0f};
         QCOMPARE(mask.bytes.size(), sizeof expected);
         QVERIFY(std::memcmp(mask.bytes.data(), expected, sizeof expected) == 0);

@@ -29,7 +29,7 @@ constexpr int kRefRole = Qt::UserRole + 1;
 QString qs(const std::string& s) { return QString::fromStdString(s); }
 
 QString tensorSummary(const ir::TensorMeta& t) {
-    return QStringLiteral("%1  %2").arg(qs(ir::shapeWithSymbols(t)),
+    return QStringLiteral("%1  %2").arg(qs(ir::shapeToList(t.shape)),
                                         t.hasDtype() ? qs(t.dtype) : QStringLiteral("(no dtype)"));
 }
 
@@ -388,7 +388,7 @@ void PropertiesPanel::showGraphInput(int64_t i) {
     const auto& t = g.graphInputs[i];
     auto* s = section(tr("Graph input"));
     row(s, tr("Name"), qs(t.name));
-    row(s, tr("Shape"), qs(ir::shapeWithSymbols(t)));
+    row(s, tr("Shape"), qs(ir::shapeToList(t.shape)));
     row(s, tr("dtype"), qs(t.dtype));
     auto* c = section(tr("Consumers"));
     for (const auto& use : doc->index->consumersOfGraphInput(i))
@@ -481,7 +481,7 @@ void PropertiesPanel::showOutput(int64_t i) {
     auto* s = section(tr("Graph output"));
     row(s, tr("Name"), QStringLiteral("output_%1").arg(i));
     row(s, tr("Tensor"), qs(t.name));
-    row(s, tr("Shape"), qs(ir::shapeWithSymbols(t)));
+    row(s, tr("Shape"), qs(ir::shapeToList(t.shape)));
     row(s, tr("dtype"), qs(t.dtype));
     if (auto p = doc->index->producerOfTensor(t.name))
         link(s, tr("producer"), qs(g.nodes[p->first].name), ItemRef::node(p->first));

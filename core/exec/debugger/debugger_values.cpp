@@ -189,10 +189,9 @@ std::string DebuggerValues::typeConstant(const std::string& name, const std::str
     if (const ir::TensorMeta* meta = weightIndex ? &core_.graph.weights[static_cast<size_t>(*weightIndex)] : nullptr) {
         const auto irType = scalarTypeOfIrDtype(meta->dtype);
         const std::string irDtype = irType ? io::scalarTypeName(*irType) : meta->dtype;
-        const bool shapeKnown = std::all_of(meta->shape.begin(), meta->shape.end(), [](int64_t d) { return d >= 0; });
-        if (shapeKnown && meta->shape != t.sizes().vec())
-            warning = "'" + original + "' has shape " + indexText(meta->shape) + " in the IR; the value entered has " +
-                      indexText(t.sizes().vec());
+        if (!ir::sizesFit(meta->shape, t.sizes().vec()))
+            warning = "'" + original + "' has shape " + ir::shapeToList(meta->shape) +
+                      " in the IR; the value entered has " + indexText(t.sizes().vec());
         else if (meta->hasDtype() && irDtype != io::scalarTypeName(*st))
             warning =
                 "'" + original + "' is " + irDtype + " in the IR; the value entered is " + io::scalarTypeName(*st);

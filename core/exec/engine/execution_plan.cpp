@@ -186,12 +186,13 @@ ExecutionPlan buildExecutionPlan(const ir::Graph& graph, const ir::GraphIndex& i
             const auto& meta = nodes[i].outputs[k];
             auto& c = plan.checks[plan.steps[i].outputBegin + k - static_cast<size_t>(plan.nodeOutputBase)];
             c.dtype = dtypeOf(meta.dtype);
-            if (meta.shape.size() > 1024 ||
-                std::any_of(meta.shape.begin(), meta.shape.end(), [](int64_t d) { return d < 0; }))
+            // Checked only where every dim is a size (a symbol's is the run's).
+            if (meta.shape.size() > 1024 || std::any_of(meta.shape.begin(), meta.shape.end(),
+                                                        [](const ir::Dim& d) { return d.size().value_or(-1) < 0; }))
                 continue;
             c.dimsBegin = static_cast<uint32_t>(plan.dims.size());
             c.rank = static_cast<int16_t>(meta.shape.size());
-            plan.dims.insert(plan.dims.end(), meta.shape.begin(), meta.shape.end());
+            for (const ir::Dim& d : meta.shape) plan.dims.push_back(*d.size());
         }
     return plan;
 }

@@ -392,9 +392,8 @@ void Session::setOverride(const std::string& tensorName, const at::Tensor& value
     const auto [node, output] = *producer;
     const ir::TensorMeta& meta =
         d_->exec.graph().nodes[static_cast<size_t>(node)].outputs.at(static_cast<size_t>(output));
-    const bool shapeKnown = std::all_of(meta.shape.begin(), meta.shape.end(), [](int64_t d) { return d >= 0; });
     if (!value.defined()) throw std::invalid_argument("no value for '" + tensorName + "'");
-    if (shapeKnown && value.sizes().vec() != meta.shape)
+    if (!ir::sizesFit(meta.shape, value.sizes().vec()))
         throw std::invalid_argument("'" + tensorName + "' has shape " + ir::shapeToList(meta.shape) +
                                     "; the value has " + ir::shapeToList(value.sizes().vec()));
     at::Tensor v = value;

@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/exec/engine/attr_convert.h"
+#include "core/exec/values/random_inputs.h"
 #include "core/io/catalog/mapped_file.h"
 #include "core/io/catalog/pt2/pt2_archive.h"
 #include "core/io/catalog/zip_reader.h"
@@ -125,9 +126,8 @@ std::vector<at::Tensor> exampleInputs(const ir::Subgraph& cut, const io::TensorM
             out.push_back(t->contiguous());
             continue;
         }
-        std::vector<int64_t> shape;
-        for (int64_t d : meta->shape) shape.push_back(d >= 0 ? d : 1);
-        out.push_back(at::zeros(shape, scalarTypeOfIrDtype(meta->dtype).value_or(at::kFloat)));
+        out.push_back(
+            at::zeros(concreteInputShape(meta->shape), scalarTypeOfIrDtype(meta->dtype).value_or(at::kFloat)));
     }
     return out;
 }

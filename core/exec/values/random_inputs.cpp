@@ -8,10 +8,13 @@
 
 namespace irscope::exec {
 
-std::vector<int64_t> concreteInputShape(const std::vector<int64_t>& irShape) {
-    std::vector<int64_t> shape = irShape;
-    for (auto& d : shape)
-        if (d < 0) d = 1;
+std::vector<int64_t> concreteInputShape(const ir::Shape& irShape) {
+    std::vector<int64_t> shape;
+    shape.reserve(irShape.size());
+    for (const ir::Dim& d : irShape) {
+        const int64_t size = d.size().value_or(1);  // a symbol or an unreadable dim: 1
+        shape.push_back(size < 0 ? 1 : size);
+    }
     return shape;
 }
 

@@ -14,7 +14,7 @@
 
 namespace irscope::exec {
 
-std::vector<int64_t> concreteInputShape(const std::vector<int64_t>& irShape);
+std::vector<int64_t> concreteInputShape(const ir::Shape& irShape);
 io::TensorMap makeRandomInputs(const ir::Graph& graph, int64_t seed);
 // A graph input filled with `value` (zeros, ones) in its IR dtype and shape.
 at::Tensor makeFilledInput(const ir::TensorMeta& input, double value);

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/exec/engine/exec_types.h"
+#include "core/ir/dim.h"
 
 namespace irscope::exec {
 
@@ -33,7 +34,7 @@ struct WeightRow {
     char kind = '?';                        // 'p', 'b', 'c', or '?' (other / unused)
     bool constantLike = false;              // c_, or a b_ the state_dict lacks (non-persistent buffer)
     bool used = false;                      // some node reads it
-    std::vector<int64_t> irShape;
+    ir::Shape irShape;
     std::string irDtype;
     std::vector<int64_t> loadedShape;  // empty with loadedDtype "" when no value
     std::string loadedDtype;
@@ -52,7 +53,7 @@ const char* inputSourceName(InputSource source);  // "random", "zeros", "ones", 
 
 struct InputRow {
     std::string name;
-    std::vector<int64_t> irShape;
+    ir::Shape irShape;
     std::string irDtype;
     InputSource source = InputSource::Random;
     std::vector<int64_t> loadedShape;

@@ -22,10 +22,6 @@ std::string canonicalDtype(const std::string& irDtype) {
     return st ? io::scalarTypeName(*st) : irDtype;
 }
 
-bool shapeKnown(const std::vector<int64_t>& shape) {
-    return std::all_of(shape.begin(), shape.end(), [](int64_t d) { return d >= 0; });
-}
-
 char prefixKind(const std::string& placeholder) {
     if (placeholder.size() > 2 && placeholder[1] == '_' &&
         (placeholder[0] == 'p' || placeholder[0] == 'b' || placeholder[0] == 'c'))
@@ -102,9 +98,9 @@ void checkAgainstIr(WeightRow& r) {
     if (r.status == WeightStatus::Loaded || r.status == WeightStatus::ShapeMismatch ||
         r.status == WeightStatus::DTypeMismatch)
         return;
-    if (shapeKnown(r.irShape) && !r.irDtype.empty() && r.irShape != r.loadedShape) {
-        r.message = r.originalName + ": shape " + indexText(r.irShape) + " in the IR, " + indexText(r.loadedShape) +
-                    " from " + r.source;
+    if (!r.irDtype.empty() && !ir::sizesFit(r.irShape, r.loadedShape)) {
+        r.message = r.originalName + ": shape " + ir::shapeToList(r.irShape) + " in the IR, " +
+                    indexText(r.loadedShape) + " from " + r.source;
         r.status = WeightStatus::ShapeMismatch;
     } else if (!r.irDtype.empty() && r.irDtype != r.loadedDtype) {
         r.message = r.originalName + ": dtype " + r.irDtype + " in the IR, " + r.loadedDtype + " from " + r.source;
@@ -205,8 +201,8 @@ std::vector<InputRow> inputRows(const ir::Graph& g, const ValueSources& sources,
         if (const at::Tensor* t = effective.find(in.name)) {
             r.loadedShape = t->sizes().vec();
             r.loadedDtype = io::scalarTypeName(t->scalar_type());
-            if (shapeKnown(r.irShape) && r.irShape != r.loadedShape)
-                r.problem = "shape " + indexText(r.loadedShape) + ", the IR expects " + indexText(r.irShape);
+            if (!ir::sizesFit(r.irShape, r.loadedShape))
+                r.problem = "shape " + indexText(r.loadedShape) + ", the IR expects " + ir::shapeToList(r.irShape);
             else if (!r.irDtype.empty() && r.irDtype != r.loadedDtype)
                 r.problem = "dtype " + r.loadedDtype + ", the IR expects " + r.irDtype;
         } else if (r.source == InputSource::File) {

@@ -215,7 +215,10 @@ std::string nested(const std::vector<int64_t>& shape, size_t dim, const std::str
 
 }  // namespace
 
-std::string exampleValueText(const std::vector<int64_t>& shape, const std::string& dtype) {
+std::string exampleValueText(const ir::Shape& irShape, const std::string& dtype) {
+    const auto sizes = ir::staticSizes(irShape);
+    if (!sizes) return {};  // a symbol's size is the run's
+    const std::vector<int64_t>& shape = *sizes;
     int64_t count = 1;
     for (int64_t d : shape) {
         if (d < 0) return {};

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/exec/numerics/number_text.h"  // shortNumber, for what prints values
+#include "core/ir/dim.h"
 
 namespace irscope::exec {
 
@@ -29,8 +30,9 @@ const std::vector<std::string>& enterableDtypes();
 // An example of the text a value of `shape` is typed as, for a hint: the
 // nested list itself while it is short ("[[0, 1, 0], [1, 0, 1]]" for [2, 3];
 // "true"/"false" for bool, "0.5" for floats), else its outline
-// ("a [64, 64] nested list, e.g. [[0.5, …], …]"). Unknown dims (-1): "".
-std::string exampleValueText(const std::vector<int64_t>& shape, const std::string& dtype);
+// ("a [64, 64] nested list, e.g. [[0.5, …], …]"). A shape with a symbol, an
+// unreadable or a negative dim: "".
+std::string exampleValueText(const ir::Shape& shape, const std::string& dtype);
 
 // "1.5 KiB"
 std::string formatBytes(size_t bytes);
