@@ -60,7 +60,7 @@ bool sameSource(const GraphDiff& d, const GraphIndex& a, int64_t na, const Graph
 
 // Shape and dtype lines of one tensor slot ("input 0 (linear): shape [2, 8] -> [4, 8]").
 void compareMeta(const TensorMeta& ta, const TensorMeta& tb, const std::string& label, std::vector<std::string>& out) {
-    if (ta.shape != tb.shape)
+    if (!ir::shapesAgree(ta.shape, tb.shape))
         out.push_back(label + ": shape " + arrow(ir::shapeToList(ta.shape), ir::shapeToList(tb.shape)));
     if (ta.dtype != tb.dtype) out.push_back(label + ": dtype " + arrow(ta.dtype, tb.dtype));
 }
@@ -131,7 +131,7 @@ NodeChange compareNodes(const GraphDiff& d, const GraphIndex& ia, int64_t na, co
 TensorChange compareTensors(int64_t ia, const TensorMeta& a, int64_t ib, const TensorMeta& b) {
     TensorChange change{ia, ib, {}, {}};
     std::vector<std::string> lines;
-    if (a.shape != b.shape) {
+    if (!ir::shapesAgree(a.shape, b.shape)) {
         change.what.emplace_back("shape");
         lines.push_back("shape " + arrow(ir::shapeToList(a.shape), ir::shapeToList(b.shape)));
     }

@@ -9,7 +9,7 @@ std::vector<std::pair<std::string, std::string>> tensorNamesBToA(const GraphDiff
     std::vector<std::pair<std::string, std::string>> names;
     for (size_t i = 0; i < gb.graphInputs.size(); ++i) {
         const int64_t ai = diff.match.inputBToA[i];
-        if (ai >= 0 && ga.graphInputs[static_cast<size_t>(ai)].shape == gb.graphInputs[i].shape)
+        if (ai >= 0 && ir::shapesAgree(ga.graphInputs[static_cast<size_t>(ai)].shape, gb.graphInputs[i].shape))
             names.emplace_back(gb.graphInputs[i].name, ga.graphInputs[static_cast<size_t>(ai)].name);
     }
     for (size_t n = 0; n < gb.nodes.size(); ++n) {
@@ -19,7 +19,7 @@ std::vector<std::pair<std::string, std::string>> tensorNamesBToA(const GraphDiff
         const auto& outsB = gb.nodes[n].outputs;
         // A value of another shape cannot be compared element by element.
         for (size_t k = 0; k < std::min(outsA.size(), outsB.size()); ++k)
-            if (outsA[k].shape == outsB[k].shape) names.emplace_back(outsB[k].name, outsA[k].name);
+            if (ir::shapesAgree(outsA[k].shape, outsB[k].shape)) names.emplace_back(outsB[k].name, outsA[k].name);
     }
     return names;
 }

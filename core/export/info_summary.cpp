@@ -108,8 +108,8 @@ std::string formatInfoJson(const InfoSummary& info) {
             for (const ir::Dim& dim : shape) {
                 if (const auto size = dim.size())
                     w.value(*size);
-                else if (dim.isSymbol())
-                    w.value(dim.text());
+                else if (!dim.expression().empty())
+                    w.value(dim.expression());
                 else
                     w.null();
             }

@@ -22,12 +22,6 @@ std::string canonicalDType(const std::string& name) {
     return name.rfind("torch.", 0) == 0 ? name.substr(6) : name;
 }
 
-bool shapeKnown(const ir::Shape& shape) {
-    for (const ir::Dim& d : shape)
-        if (d.size().value_or(-1) < 0) return false;  // a symbol, unreadable, or negative
-    return true;
-}
-
 }  // namespace
 
 const char* weightProblemKindName(WeightProblem::Kind kind) {
@@ -108,7 +102,7 @@ WeightBinding bindWeights(const ir::Graph& graph, const TensorMap& tensors) {
             mismatches.push_back({kind, firstPlaceholder, original, meta->shape, fileShape, irDType, fileDType,
                                   found->source, who(firstPlaceholder, original) + keyNote + message});
         };
-        if (shapeKnown(meta->shape) && !ir::sizesFit(meta->shape, fileShape))
+        if (!ir::sizesFit(meta->shape, fileShape))
             mismatch(WeightProblem::Kind::ShapeMismatch, ": shape " + ir::shapeToList(meta->shape) + " in the IR, " +
                                                              ir::shapeToList(fileShape) + " in " + found->source);
         if (meta->hasDtype() && irDType != fileDType)

@@ -1,6 +1,8 @@
 #include "core/ir/dim.h"
 
+#include <functional>
 #include <mutex>
+#include <string_view>
 #include <unordered_set>
 
 namespace irscope::ir {
@@ -9,9 +11,15 @@ namespace {
 // The interned expressions. Node-based, so a pointer to an element stays
 // valid as the set grows; never shrinks: a process sees few distinct
 // expressions (one per symbol and derived size of the programs it opens).
+// Looked up by string_view first: a program repeats each symbol in most of
+// its shapes, and a hit allocates nothing.
+struct TextHash {
+    using is_transparent = void;
+    size_t operator()(std::string_view s) const noexcept { return std::hash<std::string_view>{}(s); }
+};
 struct SymbolPool {
     std::mutex mutex;
-    std::unordered_set<std::string> texts;
+    std::unordered_set<std::string, TextHash, std::equal_to<>> texts;
 };
 
 SymbolPool& pool() {
@@ -25,7 +33,8 @@ Dim Dim::symbol(std::string_view expression) {
     auto& p = pool();
     std::lock_guard lock(p.mutex);
     Dim d;
-    d.symbol_ = &*p.texts.emplace(expression).first;
+    const auto found = p.texts.find(expression);
+    d.symbol_ = found != p.texts.end() ? &*found : &*p.texts.emplace(expression).first;
     return d;
 }
 
@@ -78,7 +87,14 @@ bool hasSymbols(const Shape& shape) {
 bool sizesFit(const Shape& shape, const Sizes& sizes) {
     if (shape.size() != sizes.size()) return false;
     for (size_t i = 0; i < shape.size(); ++i)
-        if (shape[i].isSize() && !(shape[i] == sizes[i])) return false;
+        if (const auto size = shape[i].size(); size && *size >= 0 && *size != sizes[i]) return false;
+    return true;
+}
+
+bool shapesAgree(const Shape& a, const Shape& b) {
+    if (a.size() != b.size()) return false;
+    for (size_t i = 0; i < a.size(); ++i)
+        if (a[i].size() != b[i].size()) return false;  // nullopt == nullopt: neither a size
     return true;
 }
 

@@ -64,7 +64,14 @@ std::optional<Sizes> staticSizes(const Shape& shape);
 // Whether a shape has a symbolic dim.
 bool hasSymbols(const Shape& shape);
 // Whether concrete `sizes` fit `shape`: same rank, equal where a dim is a
-// size (a symbol admits any size here; ranges are checked by symbol_ranges).
+// size. A symbol admits any size here (ranges are checked by
+// symbol_ranges), and so do an unreadable dim and a negative one (a
+// hand-written file's; validate reports both).
 bool sizesFit(const Shape& shape, const Sizes& sizes);
+// Whether two declared shapes agree dim by dim: equal sizes, or neither a
+// size. Two exports of one model name their symbols in the order they meet
+// them (s27 in one, s31 in the other); pairing and diffing tensors by shape
+// must not tell them apart by that.
+bool shapesAgree(const Shape& a, const Shape& b);
 
 }  // namespace irscope::ir

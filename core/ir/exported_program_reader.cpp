@@ -348,16 +348,16 @@ ir::Dim dimOf(const json& v) {
         return ir::Dim::symbol(expr != value->end() && expr->is_string() ? symbolText(expr->get<std::string>())
                                                                          : std::string());
     }
-    return ir::Dim::symbol("");
+    return ir::Dim::unreadable();  // neither an integer nor an expression
 }
 
 // A size: {"as_int": 4} (or {"$type": "as_int", "$value": 4} before PyTorch
 // 2.3), read in place: a large program has hundreds of thousands of them.
-// Anything else is a symbol, as dimOf says.
+// An expression is a symbol, as dimOf says; anything else is unreadable.
 ir::Dim readSymInt(ir::JsonCursor& c) {
     if (c.peek() != '{') {
         c.skipValue();
-        return ir::Dim::symbol("");
+        return ir::Dim::unreadable();
     }
     std::string type, symbol;
     int64_t value = 0;
@@ -371,6 +371,7 @@ ir::Dim readSymInt(ir::JsonCursor& c) {
             value = n.integer;
             if (key == "as_int") type = "as_int";
         } else if (key == "as_expr" && c.peek() == '{') {
+            type = "as_expr";
             forEachKey(c, [&](const std::string& exprKey) {
                 if (exprKey == "expr_str" && c.peek() == '"') {
                     std::string expr;
@@ -385,7 +386,8 @@ ir::Dim readSymInt(ir::JsonCursor& c) {
         }
     });
     if (number && type == "as_int") return value;
-    return ir::Dim::symbol(symbol);
+    if (type == "as_expr" || !symbol.empty()) return ir::Dim::symbol(symbol);
+    return ir::Dim::unreadable();
 }
 
 ValueMeta readValueMeta(ir::JsonCursor& c) {

@@ -14,7 +14,7 @@ bool isSameModel(const Graph& before, const Graph& after) {
     for (const auto& w : after.weights) {
         ++keys;
         const auto it = old.find(w.name);
-        shared += it != old.end() && it->second && *it->second == w.shape;
+        shared += it != old.end() && it->second && shapesAgree(*it->second, w.shape);
     }
     if (keys > 0 && !before.weights.empty()) {
         for (const auto& i : after.graphInputs) {

@@ -395,13 +395,13 @@ private Q_SLOTS:
         Debugger dbg(g);
         dbg.values().setRandomSeed(7);
         at::manual_seed(7);
-        at::Tensor expect = at::randn(g.graphInputs[0].shape);
+        at::Tensor expect = at::randn(*ir::staticSizes(g.graphInputs[0].shape));
         at::Tensor v;
         QVERIFY(dbg.session().value(g.graphInputs[0].name, v));
         QVERIFY(at::equal(v, expect));
         auto rows = dbg.values().inputRows();
         QCOMPARE(rows[0].source, InputSource::Random);
-        QCOMPARE(rows[0].loadedShape, g.graphInputs[0].shape);
+        QCOMPARE(rows[0].loadedShape, *ir::staticSizes(g.graphInputs[0].shape));
         dbg.values().setInputSource(g.graphInputs[0].name, InputSource::Zeros);
         QCOMPARE(dbg.tensors().summary(g.graphInputs[0].name)->zeros, v.numel());
         dbg.values().setInputSource(g.graphInputs[0].name, InputSource::File);  // no file: missing

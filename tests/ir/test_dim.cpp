@@ -1,7 +1,7 @@
 // One dimension of a declared shape (core/ir/dim.h): a size, a symbol of a
 // dynamic-shape program, or a dim the file did not write as an integer. The
 // expected texts are how PyTorch prints sizes and how torch.export names its
-// symbols; the .pt2 case reads a program torch.export wrote.
+// symbols (tests/io/test_symbolic_values.cpp reads them from a .pt2).
 #include <QtTest/QtTest>
 
 #include <algorithm>
@@ -83,7 +83,17 @@ private Q_SLOTS:
         QVERIFY(!ir::sizesFit(dynamic, {2, 300, 64}));
         QVERIFY(!ir::sizesFit(dynamic, {1, 300}));
         QVERIFY(ir::sizesFit(Shape{Dim::unreadable()}, {7}));
-        QVERIFY(!ir::sizesFit(Shape{-1}, {1}));
+        QVERIFY(ir::sizesFit(Shape{-1}, {1}));  // a hand-written negative dim says nothing (validate reports it)
+    }
+
+    // Two exports of one model number their symbols as they meet them:
+    // pairing tensors by shape goes by the sizes, not the symbols' names.
+    void shapesAgreeOnSizesNotOnSymbolNames() {
+        QVERIFY(ir::shapesAgree(Shape{1, Dim::symbol("s27"), 64}, Shape{1, Dim::symbol("s31"), 64}));
+        QVERIFY(!ir::shapesAgree(Shape{1, Dim::symbol("s27"), 64}, Shape{1, 8, 64}));
+        QVERIFY(!ir::shapesAgree(Shape{1, 64}, Shape{1, 64, 1}));
+        QVERIFY(!ir::shapesAgree(Shape{2, 64}, Shape{1, 64}));
+        QVERIFY(ir::shapesAgree(Shape{}, Shape{}));
     }
 
     // A JSON dim that is not an integer is unreadable (the loader says
@@ -101,17 +111,6 @@ private Q_SLOTS:
         QCOMPARE(ir::shapeToList(relu->shape), std::string("[1, ?]"));
         QVERIFY(!ir::elementCount(relu->shape));
         QVERIFY(!g.loadDiagnostics.empty());
-    }
-
-    // torch.export's symbols and derived sizes, read from a .pt2 it wrote
-    // (Dim("half") * 2 on the length).
-    void pt2SymbolsAreDims() {
-        const ir::Graph g = ir::loadGraphFile(test::dataPath("programs/sized_halves_positions.pt2"));
-        const Shape& x = g.graphInputs.at(0).shape;
-        QCOMPARE(ir::shapeToList(x), std::string("[2, 2*s44, 8]"));
-        QVERIFY(x[0] == 2 && x[2] == 8);
-        QVERIFY(x[1].isSymbol() && x[1] == Dim::symbol("2*s44"));
-        QVERIFY(!ir::staticSizes(x));
     }
 };
 

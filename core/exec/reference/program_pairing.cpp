@@ -46,7 +46,7 @@ void pairModuleOutputs(const ir::Graph& q, const ir::Graph& f, const std::vector
         const ir::TensorMeta& a = q.nodes[n].outputs[0];
         const ir::OpNode& floatNode = f.nodes[fn->second];
         const ir::TensorMeta& b = floatNode.outputs[0];
-        if (a.dtype != b.dtype || a.shape != b.shape) continue;
+        if (a.dtype != b.dtype || !ir::shapesAgree(a.shape, b.shape)) continue;
         out.outputs.push_back({i, 0, a.name, b.name, floatNode.name});
         std::erase_if(out.unpaired, [&](const UnpairedNode& u) { return u.node == i; });
     }
