@@ -300,8 +300,41 @@ private slots:
                      !status->text().contains(QLatin1String("missing")),
                  qPrintable(status->text()));
         QVERIFY2(status->toolTip().contains(QLatin1String("outside s27")), qPrintable(status->toolTip()));
+        // The Inputs dock's Problem column says it beside the input.
+        QString problem;
+        for (const auto& r : c->values()->inputRows())
+            if (r.name == "ids") problem = QString::fromStdString(r.problem);
+        QVERIFY2(problem.contains(QLatin1String("outside s27")), qPrintable(problem));
         continueToEnd();
         QCOMPARE(c->runCursor(), int64_t{0});  // nothing ran
+    }
+
+    // torch._check(position.item() >= 1) with position 0: the run stops at
+    // the program's own check, which names the expression and the value that
+    // broke it, in the status bar and beside the input in the Inputs dock;
+    // the input the check does not read is not blamed. Reset clears it.
+    void aFailedRuntimeCheckIsTheInputsProblem() {
+        DebugController* c = ui_.controller;
+        QVERIFY(open(QStringLiteral("sized_kv_cache_item.pt2")));
+        c->values()->loadInputs(programPath(QStringLiteral("sized_kv_cache_item.refused_position_zero.pt")));
+        QVERIFY(irscope::test::waitIdle(*c));
+        const QString status = continueToEnd();
+        QVERIFY2(c->lastRunFailed(), qPrintable(status));
+        QVERIFY2(status.contains(QLatin1String("refuses these inputs")) && status.contains(QLatin1String("u0 >= 1")),
+                 qPrintable(status));
+        QVERIFY(irscope::test::waitIdle(*c));
+        QString position, cache;
+        for (const auto& r : c->values()->inputRows()) {
+            if (r.name == "position") position = QString::fromStdString(r.problem);
+            if (r.name == "cache") cache = QString::fromStdString(r.problem);
+        }
+        QVERIFY2(position.contains(QLatin1String("refuses it")) && position.contains(QLatin1String("u0 >= 1")) &&
+                     position.contains(QLatin1String("position.item()")),
+                 qPrintable(position));
+        QVERIFY2(cache.isEmpty(), qPrintable(cache));
+        ui_.resetAction->trigger();
+        QVERIFY(irscope::test::waitIdle(*c));
+        for (const auto& r : c->values()->inputRows()) QVERIFY2(r.problem.empty(), r.problem.c_str());
     }
 
     // A weight file gone from the archive: the window says the archive is

@@ -371,9 +371,11 @@ void DebugController::postRun(std::function<exec::RunStatus(exec::Debugger&)> ru
     tick_->start();
     emit runStateChanged(true);
     emit progress(dbg_->nodesDone(), dbg_->nodeCount(), 0);
-    post({}, [this, run](exec::Debugger& d) -> Continuation {
+    // The value rows are sent again when a run fails or follows a failed one:
+    // a program's own check refusing its inputs marks them in the Inputs dock.
+    post({}, [this, run, afterFailure = lastFailed_](exec::Debugger& d) -> Continuation {
         exec::RunStatus st = run(d);
-        auto s = std::make_shared<Snapshot>(snapshot(d, false));
+        auto s = std::make_shared<Snapshot>(snapshot(d, st.failed || afterFailure));
         const std::string referenceFailure = d.checks().referenceFailure();
         const std::vector<std::string> overridden = d.overrides().overriddenTensors();
         // Every node ran (Continue, or the last F10): the run has a verdict.
@@ -562,9 +564,9 @@ void DebugController::runToSelected() {
 void DebugController::reset() {
     if (!dbg_) return;
     if (running_) dbg_->cancel();
-    post({}, [this](exec::Debugger& d) -> Continuation {
+    post({}, [this, afterFailure = lastFailed_](exec::Debugger& d) -> Continuation {
         d.reset();
-        auto s = std::make_shared<Snapshot>(snapshot(d, false));
+        auto s = std::make_shared<Snapshot>(snapshot(d, afterFailure));
         return [this, s] {
             lastFailed_ = false;
             verdict_.clear();  // about a run that is gone

@@ -14,6 +14,7 @@
 #include "core/exec/debugger/debugger_impl.h"
 #include "core/exec/engine/attr_convert.h"
 #include "core/exec/engine/executor.h"
+#include "core/exec/engine/runtime_checks.h"
 #include "core/exec/engine/session.h"
 #include "core/exec/numerics/tensor_probes.h"
 #include "core/exec/reference/divergence_kind.h"
@@ -302,7 +303,21 @@ std::vector<WeightRow> DebuggerValues::weightRows() const {
 
 std::vector<InputRow> DebuggerValues::inputRows() const {
     std::lock_guard lock(core_.m);
-    return exec::inputRows(core_.graph, core_.sources, core_.effectiveInputs);
+    auto rows = exec::inputRows(core_.graph, core_.sources, core_.effectiveInputs);
+    // An input a dynamic-shape program's ranges refuse: the refusal itself.
+    for (const auto& m : core_.missing)
+        if (!m.refusal.empty())
+            for (auto& r : rows)
+                if (r.name == m.name && r.problem.empty()) r.problem = m.refusal;
+    // The last run stopped at one of the program's own checks: the inputs it
+    // reads are what the program refuses, and their rows say so.
+    if (const auto error = core_.session.error(); error && error->refusedInput) {
+        const auto behind = inputsBehind(core_.index(), error->node);
+        for (auto& r : rows)
+            if (r.problem.empty() && std::find(behind.begin(), behind.end(), r.name) != behind.end())
+                r.problem = "the program's check '" + error->nodeName + "' refuses it: " + error->message;
+    }
+    return rows;
 }
 
 std::vector<MissingRow> DebuggerValues::missing() const {

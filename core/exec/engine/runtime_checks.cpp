@@ -76,4 +76,31 @@ std::string runtimeCheckValues(const Executor& executor, const ir::Graph& graph,
     return out.empty() ? std::string() : "where " + out;
 }
 
+std::vector<std::string> inputsBehind(const ir::GraphIndex& index, int64_t node) {
+    const ir::Graph& graph = index.graph();
+    if (node < 0 || node >= static_cast<int64_t>(graph.nodes.size())) return {};
+    std::vector<bool> seen(graph.nodes.size(), false), isInput(graph.graphInputs.size(), false);
+    std::vector<int64_t> todo{node};
+    seen[static_cast<size_t>(node)] = true;
+    while (!todo.empty()) {
+        const int64_t n = todo.back();
+        todo.pop_back();
+        const auto inputs = static_cast<int64_t>(graph.nodes[static_cast<size_t>(n)].inputs.size());
+        for (int64_t k = 0; k < inputs; ++k) {
+            const ir::ValueSource& source = index.source(n, k);
+            if (source.kind == ir::ValueSource::Kind::GraphInput && source.index >= 0)
+                isInput[static_cast<size_t>(source.index)] = true;
+            else if (source.kind == ir::ValueSource::Kind::NodeOutput && source.index >= 0 &&
+                     !seen[static_cast<size_t>(source.index)]) {
+                seen[static_cast<size_t>(source.index)] = true;
+                todo.push_back(source.index);
+            }
+        }
+    }
+    std::vector<std::string> out;
+    for (size_t i = 0; i < isInput.size(); ++i)
+        if (isInput[i]) out.push_back(graph.graphInputs[i].name);
+    return out;
+}
+
 }  // namespace irscope::exec

@@ -7,8 +7,10 @@
 // the program's own words, and the values that broke it.
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "core/ir/graph.h"
+#include "core/ir/graph_index.h"
 
 namespace irscope::exec {
 
@@ -25,5 +27,10 @@ bool isCheckFailure(const ir::OpNode& node, const std::string& message);
 // The values the failed check at `node` was computed from, as far as they are
 // still held: "where item = 0 (position.item())". "" when none is known.
 std::string runtimeCheckValues(const Executor& executor, const ir::Graph& graph, int64_t node);
+
+// The graph inputs the check at `node` reads, directly or through the nodes
+// before it, in the graph's order: the inputs its refusal is about (the
+// window's Inputs dock marks them).
+std::vector<std::string> inputsBehind(const ir::GraphIndex& index, int64_t node);
 
 }  // namespace irscope::exec
