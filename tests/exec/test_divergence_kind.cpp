@@ -5,6 +5,11 @@
 #include "exec_test_util.h"
 
 #include "core/exec/reference/divergence_kind.h"
+#include "core/exec/reference/reference_run.h"
+#include "core/io/catalog/pt2/pt2_archive.h"
+#include "core/io/tensor_file.h"
+#include "core/ir/json_io.h"
+#include "test_support.h"
 
 #include <QtTest/QtTest>
 
@@ -170,6 +175,52 @@ private Q_SLOTS:
         QCOMPARE(e.carrier, std::string("y"));
         QVERIFY2(e.margin == 0.0, e.words.c_str());
         QVERIFY2(e.words.find("exactly on its threshold") != std::string::npos, e.words.c_str());
+    }
+
+    // A map whose body rounds through float16 returns float32 values on
+    // float16's steps: one float16 step (2.4e-4 at 0.3) from float64 is the
+    // body's rounding, noise. The same difference from an op that computes
+    // in float32 throughout is a wrong value.
+    void aSubgraphsHalfPrecisionIsNoise() {
+        ir::OpNode map = opNode("map", "map_impl", {"xs"});
+        auto body = std::make_shared<ir::Graph>();
+        ir::OpNode half = opNode("to", "aten._to_copy.default", {"x"});
+        half.outputs[0].dtype = "float16";
+        body->nodes.push_back(half);
+        map.subgraphs.push_back({"body_graph_0", body});
+        const at::Tensor xs = at::tensor({0.3f});
+        const at::Tensor fp64 = at::tensor({0.3}, at::kDouble);
+        const at::Tensor reference = at::tensor({0.300048828125f});  // 0.3 in float16
+        const at::Tensor actual = at::tensor({0.30029296875f});      // the next float16 up
+        const auto e = classifyDivergence(map, 0, {xs}, {xs}, actual, reference, fp64, Tolerance{});
+        QVERIFY2(e.kind == DivergenceKind::Noise, e.words.c_str());
+        const ir::OpNode flat = opNode("map", "map_impl", {"xs"});
+        const auto f = classifyDivergence(flat, 0, {xs}, {xs}, actual, reference, fp64, Tolerance{});
+        QVERIFY2(f.kind == DivergenceKind::Value, f.words.c_str());
+    }
+
+    // PT2E's quantize takes float32 only: the float64 run computes it on its
+    // inputs rounded to float32, as the program does, says so, and runs on
+    // to the program's output in float64 (it stopped there before).
+    void aFloat64RunGoesThroughFloat32OnlyOps() {
+        const std::string base = irscope::test::dataPath("quantization/pt2e_static_mlp.pt2");
+        const ir::Graph g = ir::loadGraphFile(base);
+        const io::TensorMap weights = io::readTensorFile(base);
+        io::ReadOptions options;
+        io::selectInputsOf(base, options);
+        const io::TensorMap inputs = io::readTensorFile(base, options);
+        int64_t quantize = -1;
+        for (size_t i = 0; i < g.nodes.size() && quantize < 0; ++i)
+            if (g.nodes[i].opType.find("quantize_per_tensor") != std::string::npos &&
+                g.nodes[i].opType.find("dequantize") == std::string::npos)
+                quantize = static_cast<int64_t>(i);
+        QVERIFY(quantize >= 0);
+        ReferenceRun fp64(g, weights, {}, inputs, at::kDouble, RetentionPolicy::FreeAfterLastUse);
+        const auto last = static_cast<int64_t>(g.nodes.size()) - 1;
+        const at::Tensor out = fp64.referenceOf(last, 0, g.nodes.back().outputs.at(0).name);
+        QVERIFY(out.defined());
+        QCOMPARE(out.scalar_type(), at::kDouble);
+        QVERIFY2(fp64.noteOf(quantize).find("float32") != std::string::npos, fp64.noteOf(quantize).c_str());
     }
 };
 

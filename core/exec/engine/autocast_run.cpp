@@ -50,7 +50,26 @@ void Executor::runAutocast(int64_t i, std::vector<std::string>& diags) {
     // after it, once, so views and in-place writes into it stay on the one
     // tensor every later node reads.
     if (autocast_->everyOp) {
-        runGeneral(i, diags);
+        try {
+            runGeneral(i, diags);
+        } catch (const ExecError& e) {
+            // An op defined for float32 only (PT2E's quantize_per_tensor and
+            // its kin refuse float64): the wide run computes it as the
+            // program does, on its inputs rounded to float32, and says so.
+            if (dtype != at::kDouble) throw;
+            const std::exception_ptr failure = std::current_exception();
+            const std::string reason = e.reason();
+            try {
+                castInputs(i, *op, at::kFloat, false);
+                if (castSaved_.empty()) throw std::runtime_error("no float64 input");
+                runGeneral(i, diags);
+            } catch (...) {
+                restoreCastInputs();
+                std::rethrow_exception(failure);
+            }
+            restoreCastInputs();
+            fallbacks_[i] = reason;
+        }
         for (uint32_t k = 0; k < step.outputCount; ++k) {
             at::Tensor& out = values_[step.outputBegin + k];
             if (out.defined() && at::isFloatingType(out.scalar_type()) && out.scalar_type() != dtype &&

@@ -7,6 +7,7 @@
 
 #include <ATen/ATen.h>
 
+#include "core/exec/engine/attr_convert.h"
 #include "core/exec/engine/session.h"
 #include "core/exec/numerics/verify.h"
 #include "core/exec/reference/reference_run.h"
@@ -149,6 +150,21 @@ double decisionMargin(const ir::OpNode& node, size_t output, const std::vector<a
     return std::numeric_limits<double>::quiet_NaN();
 }
 
+// A higher-order op computes inside its subgraphs, at any depth: a float16
+// value there rounds its float32 result to float16's steps.
+void widenBandBySubgraphs(const ir::OpNode& node, DtypeTolerance& band) {
+    for (const auto& subgraph : node.subgraphs) {
+        if (!subgraph.graph) continue;
+        for (const auto& inner : subgraph.graph->nodes) {
+            for (const auto& out : inner.outputs)
+                if (const auto st = scalarTypeOfIrDtype(out.dtype);
+                    st && at::isFloatingType(*st) && defaultTolerance(*st).rtol > band.rtol)
+                    band = defaultTolerance(*st);
+            widenBandBySubgraphs(inner, band);
+        }
+    }
+}
+
 }  // namespace
 
 const char* divergenceKindName(DivergenceKind kind) {
@@ -211,9 +227,10 @@ DivergenceExplanation classifyDivergence(const ir::OpNode& node, size_t output, 
         e.referenceVsFp64 = largestMagnitude(reference.to(at::kDouble) - truth);
         // Rounding is judged by the dtype, not by the tolerance the user
         // compares with: "no farther" up to two steps of the coarsest dtype
-        // the op reads or writes (in bfloat16 one step of the last bit is
-        // 0.4%, and which of two runs lands a step nearer is chance; a float16
-        // value cast up to float32 carries float16's steps), and the reference
+        // the op reads or writes, its subgraphs included (in bfloat16 one
+        // step of the last bit is 0.4%, and which of two runs lands a step
+        // nearer is chance; a float16 value cast up to float32 carries
+        // float16's steps), and the reference
         // itself within a hundred such bands (a reference off by 1.0 is wrong,
         // not noisy).
         DtypeTolerance band = defaultTolerance(actual.scalar_type());
@@ -221,6 +238,7 @@ DivergenceExplanation classifyDivergence(const ir::OpNode& node, size_t output, 
             if (in.defined() && at::isFloatingType(in.scalar_type()) &&
                 defaultTolerance(in.scalar_type()).rtol > band.rtol)
                 band = defaultTolerance(in.scalar_type());
+        widenBandBySubgraphs(node, band);
         const double slack = 2 * (band.atol + band.rtol * largestMagnitude(truth));
         const bool noFarther = e.irscopeVsFp64 <= e.referenceVsFp64 + slack;
         if (noFarther && e.referenceVsFp64 <= 100 * (e.irscopeVsFp64 + slack)) {
