@@ -221,7 +221,8 @@ void writeEdge(std::string& s, const LayoutResult& layout, size_t e, double labe
     s += "\" stroke-width=\"1.2\"";
     if (dashed) s += " stroke-dasharray=\"5 4\"";
     s += "/>";
-    writeArrowhead(s, edge, color);
+    if (layout.items[edge.target].kind != ItemKind::Port)
+        writeArrowhead(s, edge, color);  // a junction: the line goes on
     if (!edge.label.empty()) {
         s += "<text x=\"";
         num(s, edge.labelPos.x);

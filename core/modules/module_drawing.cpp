@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <unordered_map>
 
+#include "core/modules/frame_junctions.h"
 #include "core/modules/module_kind.h"
 #include "core/modules/region_drawing.h"
 
@@ -286,6 +287,9 @@ void ModuleDrawing::layOut(ModuleId m) {
 
 void ModuleDrawing::appendLevel(ModuleId m, double dx, double dy, LayoutResult& out) {
     const LayoutResult& r = level(m).result;
+    const ComposedRange here{static_cast<int32_t>(out.items.size()),
+                             static_cast<int32_t>(out.items.size() + r.items.size()), out.edges.size(),
+                             out.edges.size() + r.edges.size()};
     layout::appendMoved(r, dx, dy, out);
     for (size_t k = 0; k < r.items.size(); ++k) {
         const auto& it = r.items[k];
@@ -297,8 +301,12 @@ void ModuleDrawing::appendLevel(ModuleId m, double dx, double dy, LayoutResult& 
         }
         if (it.kind != ItemKind::Frame) continue;
         const LayoutResult& inner = level(static_cast<ModuleId>(it.irIndex)).result;
+        const ComposedRange within{static_cast<int32_t>(out.items.size()),
+                                   static_cast<int32_t>(out.items.size() + inner.items.size()), out.edges.size(),
+                                   out.edges.size() + inner.edges.size()};
         appendLevel(static_cast<ModuleId>(it.irIndex), it.rect.x + dx - inner.bounds.x,
                     it.rect.y + dy + options_.frameHeader - inner.bounds.y, out);
+        joinFramePorts(tree_, here.itemsBegin + static_cast<int32_t>(k), here, within, out);
     }
 }
 

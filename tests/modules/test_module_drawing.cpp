@@ -4,6 +4,7 @@
 #include <QtTest>
 
 #include "core/ir/graph_index.h"
+#include "core/modules/frame_junctions.h"
 #include "core/modules/module_drawing.h"
 #include "core/modules/module_inference.h"
 #include "modules/hand_models.h"
@@ -87,6 +88,32 @@ private Q_SLOTS:
         for (const auto& it : r.items)
             if (it.kind == ItemKind::Port && it.name == "embed" && inside(it.rect, frame->rect)) ++portsInLayer;
         QCOMPARE(portsInLayer, 1);
+        // ... drawn as a junction, not as a second box of the value: one
+        // line from the embedding op into "layers", on into "layers.0", to
+        // its readers. Every port is a labelless dot; exactly one edge ends
+        // at its centre (no arrowhead there) and every edge it feeds starts there.
+        int ports = 0;
+        for (size_t p = 0; p < r.items.size(); ++p) {
+            const auto& port = r.items[p];
+            if (port.kind != ItemKind::Port) continue;
+            ++ports;
+            QVERIFY2(port.lines.empty(), port.name.c_str());
+            QCOMPARE(port.rect.width, modules::kJunctionSize);
+            const auto dot = port.rect.center();
+            int into = 0, outOf = 0;
+            for (const auto& e : r.edges) {
+                if (e.target == static_cast<int32_t>(p)) {
+                    ++into;
+                    QVERIFY(e.points.back().x == dot.x && e.points.back().y == dot.y);
+                }
+                if (e.source == static_cast<int32_t>(p)) {
+                    ++outOf;
+                    QVERIFY(e.points.front().x == dot.x && e.points.front().y == dot.y);
+                }
+            }
+            QVERIFY2(into == 1 && outOf >= 1, port.name.c_str());
+        }
+        QVERIFY(ports >= 2);  // "embed" enters "layers" and "layers.0"
         QCOMPARE(r.items[0].kind, ItemKind::GraphInput);
         // Frames come before what they hold (drawn behind it).
         int frameIndex = -1, boxIndex = -1;

@@ -491,7 +491,8 @@ std::vector<int32_t> drawPlainEdges(QPainter& p, const Frame& f, const std::vect
             p.drawPolyline(poly.data(), static_cast<int>(poly.size()));
             p.setPen(Qt::NoPen);
             p.setBrush(dashed ? theme.edgeDashed : theme.edge);
-            drawArrow(p, edge.points[edge.points.size() - 2], edge.points.back());
+            if (f.r.items[static_cast<size_t>(edge.target)].kind != ItemKind::Port)  // a junction: the line goes on
+                drawArrow(p, edge.points[edge.points.size() - 2], edge.points.back());
             p.setBrush(Qt::NoBrush);
         }
     }
@@ -512,7 +513,7 @@ void drawFlaggedEdges(QPainter& p, const Frame& f, const std::vector<int32_t>& f
         QVector<QPointF> poly;
         for (const auto& pt : edge.points) poly.push_back(QPointF(pt.x, pt.y));
         p.drawPolyline(poly.data(), static_cast<int>(poly.size()));
-        if (full) {
+        if (full && f.r.items[static_cast<size_t>(edge.target)].kind != ItemKind::Port) {
             p.setPen(Qt::NoPen);
             p.setBrush(c);
             drawArrow(p, edge.points[edge.points.size() - 2], edge.points.back());
