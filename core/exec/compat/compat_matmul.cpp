@@ -39,17 +39,19 @@ Tensors addmmDtype(Stack& s) {
     return {r.to(static_cast<at::ScalarType>(s[3].toInt()))};
 }
 
-// _int_mm(int8 [m, k], int8 [k, n]) -> int32 [m, n]: torchao's int8 dynamic
-// quantization multiplies its int8 activations and weights here. Integer
-// sums are exact in any order, so an int32 matmul of the widened operands is
-// PyTorch's result (which, like this, wraps past int32 only beyond k of about
-// 130,000).
+// _int_mm(int8 or uint8 [m, k], int8 [k, n]) -> int32 [m, n]: torchao's
+// int8 dynamic quantization multiplies its activations and weights here
+// (on the CPU PyTorch 2.x shifts the activations by 128 into uint8 first,
+// as its u8s8 kernel wants). Integer sums are exact in any order, so an
+// int32 matmul of the widened operands is PyTorch's result (which, like
+// this, wraps past int32 only beyond k of about 66,000 for uint8).
 Tensors intMm(Stack& s) {
     const at::Tensor a = s[0].toTensor(), b = s[1].toTensor();
     TORCH_CHECK(a.dim() == 2 && b.dim() == 2, "_int_mm: expected two 2-D tensors, got ", a.dim(), "-D and ", b.dim(),
                 "-D");
-    TORCH_CHECK(a.scalar_type() == at::kChar && b.scalar_type() == at::kChar, "_int_mm: expected int8 operands, got ",
-                a.scalar_type(), " and ", b.scalar_type());
+    TORCH_CHECK((a.scalar_type() == at::kChar || a.scalar_type() == at::kByte) && b.scalar_type() == at::kChar,
+                "_int_mm: expected an int8 or uint8 self and an int8 mat2, got ", a.scalar_type(), " and ",
+                b.scalar_type());
     TORCH_CHECK(a.size(1) == b.size(0), "_int_mm: self [m, k] and mat2 [k, n] disagree on k: ", a.sizes(), " and ",
                 b.sizes());
     return {at::mm(a.to(at::kInt), b.to(at::kInt))};
