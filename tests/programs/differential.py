@@ -99,7 +99,11 @@ class ForkServer:
     def __init__(self, binary):
         self.binary = binary
         self.sock, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
-        self.proc = subprocess.Popen([binary, "--fork-server", str(theirs.fileno())], pass_fds=[theirs.fileno()])
+        # One intra-op thread, as the reference (check_seed): a reduction's
+        # split over threads depends on their count, and so does its last bit.
+        env = dict(os.environ, OMP_NUM_THREADS="1", MKL_NUM_THREADS="1")
+        self.proc = subprocess.Popen([binary, "--fork-server", str(theirs.fileno())], pass_fds=[theirs.fileno()],
+                                     env=env)
         theirs.close()
 
     def run(self, args, timeout):

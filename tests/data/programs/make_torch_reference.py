@@ -9,7 +9,9 @@ cli.torch_reference of the build against PyTorch's own libtorch):
 
 loads each NAME.pt2 of PROGRAMDIR/manifest.json with torch.export.load, runs
 its module on the example inputs stored in it, and writes
-OUTDIR/NAME.torch.pt ({graph output name: tensor}); then OUTDIR/done. A
+OUTDIR/NAME.torch.pt ({graph output name: tensor}), and NAME.torch_b.pt
+for its second input set (NAME.inputs_b.pt) where it has one; then
+OUTDIR/done. A
 program torch cannot load here (a custom op whose Python is not imported) is
 skipped: cli.pt2_programs expects no reference for it.
 """
@@ -52,6 +54,20 @@ def main(program_dir: str, out_dir: str) -> int:
         result = {n: t.detach().clone() for n, t in zip(case["outputs"], outs)}
         torch.save(result, os.path.join(out_dir, name + ".torch.pt"))
         written += 1
+        # The second input set (another size of a dynamic program, the other
+        # branch of a cond): NAME.inputs_b.pt holds it by user input name.
+        inputs_b = os.path.join(program_dir, name + ".inputs_b.pt")
+        if os.path.exists(inputs_b):
+            named = torch.load(inputs_b)
+            users = [s.arg.name for s in ep.graph_signature.input_specs
+                     if s.kind == torch.export.graph_signature.InputKind.USER_INPUT]
+            args_b = tuple(named[u] for u in users) if all(u in named for u in users) else tuple(named.values())
+            with torch.no_grad():
+                outs_b = ep.module()(*args_b)
+            if isinstance(outs_b, torch.Tensor):
+                outs_b = (outs_b,)
+            torch.save({n: t.detach().clone() for n, t in zip(case["outputs"], outs_b)},
+                       os.path.join(out_dir, name + ".torch_b.pt"))
     with open(done, "w") as f:
         f.write(f"{written} programs, torch {torch.__version__}\n")
     print(f"make_torch_reference: {written} programs on torch {torch.__version__} into {out_dir}"
