@@ -6,7 +6,7 @@
 #   build-asan  every suite, gcc -O1 -fsanitize=address,undefined, -Werror
 #   build-tsan  the core suites that start threads (CTest label "threads"),
 #               gcc -O1 -fsanitize=thread, -Werror
-#   build-fuzz  each libFuzzer target (clang) for IRSCOPE_FUZZ_SECONDS (45) of
+#   build-fuzz  each libFuzzer target (clang) for IRSCOPE_FUZZ_SECONDS (30) of
 #               one core, side by side
 #               over a scratch copy of fuzz/corpus/<name>
 # Suppressions, each naming the library frame it silences and why, are in
@@ -18,7 +18,7 @@ source packaging/stages.sh
 root=$PWD
 supp=$root/packaging/sanitizers
 jobs=$(nproc)
-fuzz_seconds=${IRSCOPE_FUZZ_SECONDS:-45}
+fuzz_seconds=${IRSCOPE_FUZZ_SECONDS:-30}
 
 failed=()
 timings=()
