@@ -132,7 +132,7 @@ void ModuleDrawing::expandInitial(int maxItems) {
     const auto d = effectiveDepths(tree_);
     const int deepest = d.empty() ? 0 : *std::max_element(d.begin(), d.end());
     int chosen = 1;
-    for (int depth = 2; depth <= deepest + 1; ++depth) {
+    for (int depth = 1; depth <= deepest + 1; ++depth) {
         // Items visible with every module of effective depth < depth open:
         // the ops of open modules and the boxes of closed ones.
         std::vector<char> open(tree_.size(), 0);
@@ -142,16 +142,20 @@ void ModuleDrawing::expandInitial(int maxItems) {
             open[m] = open[static_cast<size_t>(mod.parent)] &&
                       (mod.isList || d[m] < depth || isSingleOp(tree_, graph_, static_cast<ModuleId>(m)));
         }
-        int64_t items = 0;
+        int64_t items = 0, boxes = 0;
         for (size_t m = 0; m < tree_.size(); ++m) {
             if (!open[m]) continue;
             const Module& mod = tree_.module(static_cast<ModuleId>(m));
             items += static_cast<int64_t>(mod.nodes.size());
             for (ModuleId c : mod.children)
-                if (!open[static_cast<size_t>(c)] && tree_.module(c).opCount > 0) ++items;
+                if (!open[static_cast<size_t>(c)] && tree_.module(c).opCount > 0) ++items, ++boxes;
         }
-        if (items > maxItems) break;
+        if (depth > 1 && items > maxItems) break;
         chosen = depth;
+        // One level of structure at a glance: the first depth that shows two
+        // modules as boxes (the layers of a decoder, the stages of a CNN);
+        // a wrapper with one child (model.model) opens on the way there.
+        if (boxes >= 2) break;
     }
     expandToDepth(chosen);
 }

@@ -60,7 +60,10 @@ public:
     void collapseAll();
     // Expands every module of depth < depth (ModuleLists count as part of their parent).
     void expandToDepth(int depth);
-    // The first view: deepest cut whose visible items stay within maxItems.
+    // The first view: one level of structure, the first depth at which two
+    // modules show as boxes (wrappers of one child open on the way); a model
+    // with no such level, the deepest cut whose visible items stay within
+    // maxItems.
     void expandInitial(int maxItems = 150);
     // Expands every module on the way to the node's module; true if anything changed.
     bool reveal(int64_t node);

@@ -167,19 +167,35 @@ private Q_SLOTS:
         for (const auto& it : r.items) QVERIFY(it.name.find("experts") == std::string::npos || it.count == 12);
     }
 
-    void theFirstViewKeepsToTheBudget() {
+    // One level of structure at a glance, though all 61 ops would fit: the
+    // model's children, its three layers and the final norm as boxes.
+    void theFirstViewShowsOneLevel() {
         Drawn d;
-        d.drawing.expandInitial(150);  // 61 ops fit: everything open
-        QVERIFY(d.drawing.isExpanded(d.id("layers.1.mlp")));
-        QCOMPARE(d.drawing.visibleItems(), static_cast<int64_t>(d.c.graph.nodes.size()));
-        d.drawing.expandInitial(10);  // only the model's children fit
-        QVERIFY(d.drawing.isExpanded(d.id("layers")));
-        QVERIFY(!d.drawing.isExpanded(d.id("layers.0")));
+        d.drawing.expandInitial(150);
+        QVERIFY(d.drawing.isExpanded(d.id("layers")));  // a list opens with its parent
+        for (const char* layer : {"layers.0", "layers.1", "layers.2"})
+            QVERIFY2(!d.drawing.isExpanded(d.id(layer)), layer);
         QCOMPARE(d.drawing.visibleItems(), int64_t(6));
-        d.drawing.expandInitial(30);  // the layers' insides fit too, not their modules'
-        QVERIFY(d.drawing.isExpanded(d.id("layers.0")));
-        QVERIFY(!d.drawing.isExpanded(d.id("layers.0.self_attn")));
-        QVERIFY(d.drawing.visibleItems() <= 30);
+        d.drawing.expandInitial(4);  // over the budget: the model's children all the same
+        QCOMPARE(d.drawing.visibleItems(), int64_t(6));
+    }
+
+    // A wrapper of one child (a causal LM around its decoder) opens on the way
+    // to the first level that shows structure.
+    void theFirstViewOpensAWrapper() {
+        test::Case c = test::llama(3, true);
+        const auto wrapped = [](std::string& name) {
+            if (name.rfind("lm_head", 0) != 0) name = "model." + name;
+        };
+        for (auto& w : c.graph.weights) wrapped(w.name);
+        for (auto& [placeholder, original] : c.graph.weightNameMapping) wrapped(original);
+        ir::GraphIndex index{c.graph};
+        const modules::ModuleTree tree = modules::inferModuleTree(c.graph, index);
+        modules::ModuleDrawing drawing{c.graph, index, tree};
+        drawing.expandInitial(150);
+        QVERIFY(tree.find("model") != modules::kNoModule);
+        QVERIFY(drawing.isExpanded(tree.find("model")));
+        QVERIFY(!drawing.isExpanded(tree.find("model.layers.0")));
     }
 
     void revealOpensThePathToANode() {

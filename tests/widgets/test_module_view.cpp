@@ -69,10 +69,18 @@ private slots:
     }
     void cleanupTestCase() { delete window_; }
 
-    void opensCollapsedWithinTheBudget() {
+    void opensAtOneLevelThenLayerByLayer() {
         QVERIFY(session_->layout()->byModule);
-        // 12 layers of 7 items each would be 87 items: the layers are open, their modules closed.
+        // The first view: one level of structure, the 12 layers as boxes in
+        // their list (all 87 items would fit; they are not what a first look needs).
         QVERIFY(session_->isModuleExpanded(module("layers")));
+        QVERIFY(!session_->isModuleExpanded(module("layers.3")));
+        QCOMPARE(kindOf(ItemRef::module(module("layers.3"))), ItemKind::Module);
+        QCOMPARE(kindOf(ItemRef::node(node("mm_3"))), ItemKind::Module);  // drawn by its layer's box
+        // The next level: the layers open, their modules closed.
+        QSignalSpy relaid(session_, &GraphSession::layoutChanged);
+        session_->expandModulesToDepth(2);
+        QVERIFY(relaid.wait(20000));
         QVERIFY(session_->isModuleExpanded(module("layers.3")));
         QVERIFY(!session_->isModuleExpanded(module("layers.3.self_attn")));
         QCOMPARE(kindOf(ItemRef::module(module("layers.3.self_attn"))), ItemKind::Module);

@@ -392,7 +392,7 @@ void MainWindow::buildViewMenu() {
     connect(groupAction_, &QAction::toggled, session_, &GraphSession::setGroupByModule);
     connect(session_, &GraphSession::groupByModuleChanged, groupAction_, &QAction::setChecked);
     auto* depthMenu = viewMenu->addMenu(tr("&Expand Modules"));
-    depthMenu->addAction(tr("First View (about 150 items)"), this, [this] { session_->expandModulesToDepth(-1); });
+    depthMenu->addAction(tr("First View (one level)"), this, [this] { session_->expandModulesToDepth(-1); });
     for (int depth = 1; depth <= 4; ++depth)
         depthMenu->addAction(tr("To Depth %1").arg(depth), this,
                              [this, depth] { session_->expandModulesToDepth(depth); });

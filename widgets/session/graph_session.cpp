@@ -83,7 +83,7 @@ TaskQueue::Continuation GraphSession::loadInBackground(const TaskQueue::Context&
         std::shared_ptr<DocumentLayout> lay;
         std::shared_ptr<modules::ModuleDrawing> drawing;
         if (grouped) {
-            // The first view: collapsed to at most ~150 items; the rest is laid out on demand.
+            // The first view: one level of structure; the rest is laid out on demand.
             drawing = makeDrawing(doc, weights, report);
             drawing->expandInitial();
             lay = layoutByModule(*doc, *drawing);
