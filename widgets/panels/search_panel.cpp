@@ -12,6 +12,8 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 #include "widgets/common/panel_registry.h"
 #include "widgets/main_window/main_window.h"
 #include "widgets/session/graph_selection.h"
@@ -63,7 +65,7 @@ SearchPanel::SearchPanel(GraphSession* session, QWidget* parent) : QWidget(paren
     connect(prev, &QToolButton::clicked, this, &SearchPanel::previous);
     connect(nxt, &QToolButton::clicked, this, &SearchPanel::next);
     connect(list_, &QListWidget::itemClicked, this, [this](QListWidgetItem* item) { go(list_->row(item)); });
-    connect(session_, &GraphSession::layoutChanged, this, &SearchPanel::runSearch);
+    connect(session_, &GraphSession::layoutChanged, this, &SearchPanel::searchAgainInPlace);
     updateCount();
 }
 
@@ -97,6 +99,21 @@ void SearchPanel::runSearch() {
     updateCount();
 }
 
+// The layout changed (a module opened to show the current match, weights
+// toggled): the hits are searched again, and the current one stays current,
+// so Enter goes on to the next match rather than back to the first.
+void SearchPanel::searchAgainInPlace() {
+    const bool had = current_ >= 0 && current_ < static_cast<int>(hits_.size());
+    const ItemRef at = had ? hits_[static_cast<size_t>(current_)] : ItemRef{};
+    runSearch();
+    if (!had) return;
+    const auto it = std::find(hits_.begin(), hits_.end(), at);
+    if (it == hits_.end()) return;
+    current_ = static_cast<int>(it - hits_.begin());
+    if (current_ < list_->count()) list_->setCurrentRow(current_);
+    updateCount();
+}
+
 void SearchPanel::updateCount() {
     if (edit_->text().trimmed().isEmpty())
         count_->setText(QString());
@@ -112,7 +129,10 @@ void SearchPanel::go(int index) {
     if (hits_.empty() || index < 0 || index >= static_cast<int>(hits_.size())) return;
     current_ = index;
     if (index < list_->count()) list_->setCurrentRow(index);
-    session_->selectionModel()->select(hits_[index], true);
+    // A copy: selecting a match in a closed module opens it, and the new
+    // layout searches again (searchAgainInPlace), replacing hits_.
+    const ItemRef hit = hits_[static_cast<size_t>(index)];
+    session_->selectionModel()->select(hit, true);
     updateCount();
 }
 

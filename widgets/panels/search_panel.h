@@ -41,6 +41,7 @@ private:
     void documentOpened(bool sameModel) override;
     void go(int index);
     void updateCount();
+    void searchAgainInPlace();
 
     GraphSession* session_;
     QLineEdit* edit_;
