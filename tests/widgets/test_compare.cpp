@@ -193,8 +193,9 @@ private slots:
         QVERIFY(layer >= 0);
         QCOMPARE(b()->decorations()->diffMarks().changesIn(layer), 6);
         QSignalSpy relaid(b(), &GraphSession::layoutChanged);
+        const bool open = b()->isModuleExpanded(tree->find("layers.0"));  // the first view shows it closed
         b()->setModuleExpanded(tree->find("layers.0"), false);
-        if (relaid.isEmpty()) QVERIFY(relaid.wait(10000));
+        if (open && relaid.isEmpty()) QVERIFY(relaid.wait(10000));
         QVERIFY(b()->closedModuleOf(nodeIndex(b(), "rsqrt")) >= 0);
         QVERIFY(b()->decorations()->diffMarks().changesIn(tree->find("layers.0")) > 6);
         // Drawn: the closed box has the amber "changed" colour on it.
