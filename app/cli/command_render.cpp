@@ -25,7 +25,8 @@ std::string lowerExtension(const std::string& path) {
 // The PNG renderer is the graph view's own, in the GUI module (Qt).
 int renderPngInGuiModule(const ir::Graph& graph, bool includeWeights, double scale, const std::string& out) {
     std::string error;
-    const auto* module = app::loadModule("irscope_gui", error);
+    bool engineLoaded = false;  // the renderer never needs it
+    const auto* module = app::loadGuiModule(error, engineLoaded);
     if (!module || !module->gui) {
         std::cerr << "irscope render: PNG needs the GUI module: " << (error.empty() ? "not a GUI module" : error)
                   << "\n";

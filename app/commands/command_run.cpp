@@ -28,6 +28,7 @@
 #include "core/exec/numerics/error_report.h"
 #include "core/exec/numerics/error_report_file.h"
 #include "core/exec/numerics/node_metric.h"
+#include "core/exec/numerics/node_times.h"
 #include "core/exec/numerics/verify.h"
 #include "core/exec/reference/divergence_kind.h"
 #include "core/exec/reference/reference_check.h"

@@ -3,6 +3,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
+#include <memory>
 #include <utility>
 
 #include <unistd.h>
@@ -20,6 +22,8 @@
 #include "widgets/graph_view/graph_view.h"
 #include "widgets/main_window/main_window.h"
 #include "widgets/main_window/single_instance.h"
+#include "widgets/session/debug_controller.h"
+#include "widgets/session/engine_start.h"
 #include "widgets/session/graph_selection.h"
 #include "widgets/session/graph_session.h"
 
@@ -50,28 +54,30 @@ double processAgeSeconds() {
     return uptime - static_cast<double>(start) / static_cast<double>(sysconf(_SC_CLK_TCK));
 }
 
-// With IRSCOPE_TIMING set, prints when the graph view first paints a loaded
-// graph (bench/run_modules.sh: "open to the first frame", whole process).
-class FirstFrameReporter : public QObject {
+// Calls `then` once, right after the first paint of `widget` that follows
+// arm() (the graph view's viewport once a document is in: the first frame).
+class AfterFirstPaint : public QObject {
 public:
-    FirstFrameReporter(QWidget* viewport, widgets::GraphSession* session) : QObject(viewport) {
-        connect(session, &widgets::GraphSession::graphLoaded, this, [this, viewport] {
-            armed_ = true;
-            viewport->installEventFilter(this);
-            viewport->update();
-        });
+    AfterFirstPaint(QWidget* widget, std::function<void()> then) : QObject(widget), then_(std::move(then)) {}
+    void arm() {
+        if (done_ || armed_) return;
+        armed_ = true;
+        parentWidget()->installEventFilter(this);
+        parentWidget()->update();
     }
     bool eventFilter(QObject* watched, QEvent* event) override {
-        if (armed_ && event->type() == QEvent::Paint) {
-            armed_ = false;
-            QTimer::singleShot(
-                0, this, [] { std::fprintf(stderr, "irscope: first frame after %.2f s\n", processAgeSeconds()); });
+        if (armed_ && !done_ && event->type() == QEvent::Paint) {
+            done_ = true;
+            QTimer::singleShot(0, this, then_);
         }
         return QObject::eventFilter(watched, event);
     }
 
 private:
+    QWidget* parentWidget() const { return static_cast<QWidget*>(parent()); }
+    std::function<void()> then_;
     bool armed_ = false;
+    bool done_ = false;
 };
 
 // `irscope FILE [B]` with nothing else (what a file manager runs): the files,
@@ -89,7 +95,7 @@ QStringList filesToHandOff(int argc, char** argv) {
 
 }  // namespace
 
-int runGui(int argc, char** argv) {
+int runGui(int argc, char** argv, EngineLoader loadEngine) {
     if (const QStringList files = filesToHandOff(argc, argv);
         !files.isEmpty() && widgets::SingleInstance::handOff(files))
         return 0;  // the open window took them
@@ -135,6 +141,14 @@ int runGui(int argc, char** argv) {
         return 2;
     }
 
+    // libtorch loads behind the first frame (widgets/session/engine_start.h).
+    widgets::EngineStart& engine = widgets::EngineStart::instance();
+    if (loadEngine) engine.setLoader(loadEngine);
+    const bool timing = qEnvironmentVariableIsSet("IRSCOPE_TIMING");
+    if (timing)
+        QObject::connect(&engine, &widgets::EngineStart::ready, &engine,
+                         [] { std::fprintf(stderr, "irscope: engine loaded after %.2f s\n", processAgeSeconds()); });
+
     widgets::MainWindow window;
     widgets::DebuggerUi debugUi = widgets::installDebugger(window);
     widgets::CompareUi compareUi = widgets::installCompare(window, debugUi.controller);
@@ -144,7 +158,14 @@ int runGui(int argc, char** argv) {
                                                     : QString();
     bool compareStarted = false;
     auto* session = window.session();
-    if (qEnvironmentVariableIsSet("IRSCOPE_TIMING")) new FirstFrameReporter(window.graphView()->viewport(), session);
+    // The first frame: the window's first paint once its first document is
+    // in (or failed, or there is none). Then the engine loads.
+    auto* firstFrame = new AfterFirstPaint(window.graphView()->viewport(), [&engine, timing] {
+        if (timing) std::fprintf(stderr, "irscope: first frame after %.2f s\n", processAgeSeconds());
+        engine.start();
+    });
+    QObject::connect(session, &widgets::GraphSession::graphLoaded, firstFrame, &AfterFirstPaint::arm);
+    QObject::connect(session, &widgets::GraphSession::loadFailed, firstFrame, &AfterFirstPaint::arm);
     const QString selectNode = parser.value(select);
     const QString shotPath = parser.value(screenshot);
 
@@ -168,8 +189,20 @@ int runGui(int argc, char** argv) {
     // a file opened later in this window (File > Open, a hand-off) starts
     // from what its own model carries over, never from them.
     bool scriptRan = false;
-    auto afterLoad = [&, session] {
-        if (std::exchange(scriptRan, true)) return;
+    std::function<void()> afterLoad = [&, session] {
+        if (scriptRan) return;
+        // What the script asks of the debugger waits for it (the engine
+        // loads behind the first frame).
+        if (session->hasDocument() && !debugUi.controller->hasDocument()) {
+            auto connection = std::make_shared<QMetaObject::Connection>();
+            *connection = QObject::connect(debugUi.controller, &widgets::DebugController::debuggerReset, &window,
+                                           [connection, &afterLoad] {
+                                               QObject::disconnect(*connection);
+                                               afterLoad();
+                                           });
+            return;
+        }
+        scriptRan = true;
         if (!selectNode.isEmpty() && !session->selectionModel()->selectNodeByName(selectNode, true))
             std::fprintf(stderr, "irscope: --select: no node, input or weight named '%s'\n", qPrintable(selectNode));
         widgets::runDebuggerScript(parser, debugUi, selectNode, [&] {
@@ -213,10 +246,12 @@ int runGui(int argc, char** argv) {
         });
     }
     window.show();
-    if (!positional.isEmpty())
+    if (!positional.isEmpty()) {
         window.openFile(positional.front());
-    else if (!shotPath.isEmpty())
-        takeShot();
+    } else {
+        firstFrame->arm();
+        if (!shotPath.isEmpty()) takeShot();
+    }
     return app.exec();
 }
 

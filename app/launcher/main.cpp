@@ -86,7 +86,8 @@ int runCommand(const Command& command, int argc, char** argv) {
 
 int runGui(int argc, char** argv) {
     std::string error;
-    const auto* module = irscope::app::loadModule("irscope_gui", error);
+    bool engineLoaded = false;
+    const auto* module = irscope::app::loadGuiModule(error, engineLoaded);
     if (!module || !module->gui) {
         std::cerr << "irscope: cannot start the window: " << (error.empty() ? "not a GUI module" : error) << "\n";
         // A pip-installed irscope uses the system's Qt 6 (README: Install with pip).
@@ -95,7 +96,7 @@ int runGui(int argc, char** argv) {
                          "libqt6charts6 libqt6svgwidgets6 libqt6network6 qt6-qpa-plugins\n";
         return kExitUsage;
     }
-    return module->gui->main(argc, argv);
+    return module->gui->main(argc, argv, engineLoaded ? nullptr : &irscope::app::loadEngineModule);
 }
 
 // Everything main does, as a function: the fork server runs it in each child.

@@ -2,8 +2,10 @@
 
 #include <dlfcn.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <map>
+#include <mutex>
 
 namespace irscope::app {
 
@@ -12,12 +14,22 @@ std::map<std::string, ModuleRegistration>& registrations() {
     static std::map<std::string, ModuleRegistration> r;
     return r;
 }
+// Held while a module loads: its registration runs inside dlopen, on the
+// loading thread.
+std::recursive_mutex& loading() {
+    static std::recursive_mutex m;
+    return m;
+}
 }  // namespace
 
-void registerModule(const ModuleRegistration& registration) { registrations()[registration.name] = registration; }
+void registerModule(const ModuleRegistration& registration) {
+    std::lock_guard lock(loading());
+    registrations()[registration.name] = registration;
+}
 
-const ModuleRegistration* loadModule(const std::string& name, std::string& error) {
+const ModuleRegistration* loadModule(const std::string& name, std::string& error, Binding binding) {
     namespace fs = std::filesystem;
+    std::lock_guard lock(loading());
     error.clear();
     if (auto it = registrations().find(name); it != registrations().end()) return &it->second;
     std::error_code ec;
@@ -28,7 +40,7 @@ const ModuleRegistration* loadModule(const std::string& name, std::string& error
     for (const auto& candidate : candidates) {
         if (!fs::exists(candidate, ec)) continue;
         // RTLD_GLOBAL: Qt and libtorch expect their symbols to be visible process-wide.
-        if (!dlopen(candidate.c_str(), RTLD_NOW | RTLD_GLOBAL)) {
+        if (!dlopen(candidate.c_str(), (binding == Binding::Lazy ? RTLD_LAZY : RTLD_NOW) | RTLD_GLOBAL)) {
             error = candidate.string() + ": " + dlerror();
             return nullptr;
         }
@@ -47,6 +59,19 @@ const ModuleRegistration* loadModule(const std::string& name, std::string& error
     }
     error = "cannot find " + file + " beside " + exe.string() + " (looked in ../lib and ../lib/irscope)";
     return nullptr;
+}
+
+std::string loadEngineModule() {
+    std::string error;
+    loadModule("irscope_engine", error);
+    return error;
+}
+
+const ModuleRegistration* loadGuiModule(std::string& error, bool& engineLoaded) {
+    const char* bindNow = std::getenv("LD_BIND_NOW");
+    engineLoaded = bindNow && *bindNow;
+    if (engineLoaded && !(error = loadEngineModule()).empty()) return nullptr;
+    return loadModule("irscope_gui", error, Binding::Lazy);
 }
 
 }  // namespace irscope::app

@@ -1,6 +1,7 @@
 #pragma once
-// The launcher's side of irscope's two modules (libirscope_commands.so,
-// libirscope_gui.so; see app/CMakeLists.txt for why they are modules). A
+// The launcher's side of irscope's modules (libirscope_commands.so,
+// libirscope_gui.so, libirscope_engine.so; see app/CMakeLists.txt for why
+// they are modules). A
 // module, when loaded, registers itself from a static initializer with the
 // irscope version it was built as and what it offers; the loader refuses a
 // module that registers another version (a stale build or a half-upgraded
@@ -13,9 +14,14 @@
 
 namespace irscope::app {
 
+// Loads the engine module: "" once it is in, else why it cannot be.
+using EngineLoader = std::string (*)();
+
 // What the GUI module offers the launcher.
 struct GuiModuleApi {
-    int (*main)(int argc, char** argv);
+    // `loadEngine`: what the window calls, on a worker, behind its first
+    // frame; nullptr when the engine is in already.
+    int (*main)(int argc, char** argv, EngineLoader loadEngine);
     // `irscope render ... -o X.png`: the graph view's renderer, headless. Returns an exit code.
     int (*renderPng)(const ir::Graph& graph, bool includeWeights, double scale, const std::string& outputPath);
 };
@@ -29,9 +35,23 @@ struct ModuleRegistration {
 // Called by a module's static initializer (resolved against the executable).
 void registerModule(const ModuleRegistration& registration);
 
+// How a module's calls into modules not loaded yet are bound: at the first
+// call (the GUI module's into the engine), or all at once when it loads.
+enum class Binding { Now, Lazy };
+
 // Loads lib<name>.so from beside the executable (../lib in the build tree,
 // ../lib/irscope when installed) and checks its registration. nullptr with
-// `error` saying what was tried and why it failed.
-const ModuleRegistration* loadModule(const std::string& name, std::string& error);
+// `error` saying what was tried and why it failed. Any thread, one at a time
+// or not: the window loads the engine on a worker.
+const ModuleRegistration* loadModule(const std::string& name, std::string& error, Binding binding = Binding::Now);
+
+// The GUI module, bound lazily: it starts without libtorch, and its calls into
+// the engine resolve once the window has loaded the engine module
+// (loadEngineModule, behind the first frame). Where the environment binds
+// every call at load (LD_BIND_NOW), the engine module is loaded first and
+// `engineLoaded` says so.
+const ModuleRegistration* loadGuiModule(std::string& error, bool& engineLoaded);
+// Loads the engine module: "" once it is in, else why not.
+std::string loadEngineModule();
 
 }  // namespace irscope::app

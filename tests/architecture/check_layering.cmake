@@ -36,7 +36,7 @@ scan("${torch_free}" "^[ \t]*#[ \t]*include[ \t]*[<\"](ATen|c10|torch|caffe2)/" 
 scan("core" "^[ \t]*#[ \t]*include[ \t]*<Q[A-Za-z]*>" "Qt in core")
 # The torch-free headers of core/exec and core/io that the GUI may use: the
 # debugger facade and the plain types its answers are made of.
-set(facade "debugger/(debugger|debugger_values|debugger_checks|debugger_frames|debugger_tensors|debugger_overrides|node_overlays|run_status|subgraph_frames|watchpoints)|engine/(exec_types|session)|values/(value_rows|value_text|state_dict_match)|numerics/(probe_types|verify|tolerance|local_verdict|error_report|error_metrics|error_metric_table|overlay_kind|metric_thresholds|node_metric)|reference/(reference_diff|reference_choice|quantization_compare|program_pairing)|repro/repro_extract")
+set(facade "debugger/(debugger|debugger_values|debugger_checks|debugger_frames|debugger_tensors|debugger_overrides|node_overlays|run_status|subgraph_frames|watchpoints|watch_condition)|engine/(exec_types|session)|values/(value_rows|value_text|state_dict_match)|numerics/(probe_types|verify|tolerance|local_verdict|error_report|error_metrics|error_metric_table|overlay_kind|metric_thresholds|node_metric)|reference/(reference_diff|reference_choice|quantization_compare|program_pairing)|repro/repro_extract")
 scan("widgets;app/launcher;app/cli;app/gui" "^[ \t]*#[ \t]*include[ \t]*\"core/(io|exec)/" "core/io or core/exec from the GUI or launcher")
 # ...the ones above name the facade: drop those lines again.
 string(REGEX REPLACE "\n  [^\n]*\"core/exec/(${facade})\\.h\"[^\n]*" "" problems "${problems}")

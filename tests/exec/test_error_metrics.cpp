@@ -104,6 +104,11 @@ private Q_SLOTS:
         QCOMPARE(QString::fromStdString(both.applied(at::kHalf).text()), QString("rtol 0.0001, atol 1e-05 (set)"));
         QCOMPARE(QString::fromStdString(rtolOnly.applied(at::kHalf).text()),
                  QString("rtol 0.0001 (set), atol 1e-05 (float16 default)"));
+        // The torch-free float32 band the error overlay is coloured by.
+        QCOMPARE(QString::fromStdString(unset.appliedToFloat32().text()),
+                 QString("float32 default (rtol 1.3e-06, atol 1e-05)"));
+        QCOMPARE(QString::fromStdString(rtolOnly.appliedToFloat32().text()),
+                 QString("rtol 0.0001 (set), atol 1e-05 (float32 default)"));
     }
 
     void metricsMatchPyTorch() {

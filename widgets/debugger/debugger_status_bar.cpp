@@ -259,9 +259,14 @@ void connectRunState(MainWindow& w, const DebuggerUi& ui) {
     QObject::connect(c, &DebugController::runStateChanged, &w, [&w, failed](bool running) {
         if (running && failed->isEmpty()) w.clearError();
     });
-    QObject::connect(c, &DebugController::debuggerReset, &w, [ui] {
+    // A document's debugger may come after the document: the window's
+    // first, drawn before the engine is in. Meanwhile the bar says so.
+    QObject::connect(c, &DebugController::waitingForEngine, &w,
+                     [ui] { ui.status->setText(QObject::tr("starting the engine (libtorch)…")); });
+    QObject::connect(c, &DebugController::debuggerReset, &w, [ui, actionsEnabled, c] {
         showRunProgress(ui);
         ui.status->clear();
+        actionsEnabled(c->isRunning());
     });
     // Reset (Shift+F5) puts the cursor back: the bar says so, not the last run's time.
     QObject::connect(c, &DebugController::nodeStatesChanged, &w, [ui, c] {

@@ -13,6 +13,7 @@
 #include "widgets/common/document_path.h"
 #include "widgets/common/qt_text.h"
 #include "widgets/session/debug_values.h"
+#include "widgets/session/engine_start.h"
 #include "widgets/session/graph_selection.h"
 #include "widgets/session/graph_session.h"
 #include "widgets/session/loaded_document.h"
@@ -47,7 +48,13 @@ DebugController::DebugController(GraphSession* session, QObject* parent)
     // A 100,000-node graph's execution plan takes a while: it is made on the
     // load worker with the document, not on the UI thread when it is shown.
     session_->setPreparation([](const std::shared_ptr<const LoadedDocument>& doc) -> std::shared_ptr<void> {
+        if (!EngineStart::instance().isReady()) return nullptr;  // made once it is (onEngineReady)
         return makeReleasedOffThread(new exec::Debugger(doc->graph), doc);
+    });
+    connect(&EngineStart::instance(), &EngineStart::ready, this, &DebugController::onEngineReady);
+    connect(&EngineStart::instance(), &EngineStart::failed, this, [this](const QString& why) {
+        awaitingEngine_ = false;
+        emit errorOccurred(tr("The program cannot run here: the execution engine did not load (%1)").arg(why));
     });
     if (session_->hasDocument()) onGraphLoaded();
 }
@@ -219,6 +226,36 @@ void DebugController::onGraphLoaded() {
         emit nodeStatesChanged();
         return;
     }
+    carried_ = {std::move(settings), std::move(breakpoints), before, sameModel};
+    // Built on the load worker (the session's preparation, below) unless the
+    // document was installed directly or came before the engine.
+    auto prepared = std::static_pointer_cast<exec::Debugger>(session_->takePrepared());
+    if (EngineStart::instance().isReady()) {
+        attachDebugger(std::move(prepared));
+        return;
+    }
+    // The window's first document, drawn before the engine is in: its
+    // debugger follows once it is (onEngineReady).
+    awaitingEngine_ = true;
+    emit waitingForEngine();
+}
+
+void DebugController::onEngineReady() {
+    if (!std::exchange(awaitingEngine_, false) || !doc_) return;
+    // Made off the UI thread, as the session's preparation would have (a
+    // 100,000-node graph's execution plan takes a while). A document opened
+    // meanwhile drops this job (onGraphLoaded).
+    runLane_->post({}, this, [this, doc = doc_, retention = retention_](const TaskQueue::Context&) -> Continuation {
+        auto made = makeReleasedOffThread(new exec::Debugger(doc->graph, retention), doc);
+        return [this, made = std::move(made), doc] {
+            if (doc == doc_) attachDebugger(made);
+        };
+    });
+}
+
+void DebugController::attachDebugger(std::shared_ptr<exec::Debugger> prepared) {
+    auto [settings, breakpoints, before, sameModel] = std::move(carried_);
+    carried_ = {};
     const bool samePath = before && canonicalDocumentPath(before->path) == canonicalDocumentPath(doc_->path);
     // A torch.export archive brings its own weights, constants and example
     // inputs: what another archive brought does not carry over to it (a
@@ -228,10 +265,7 @@ void DebugController::onGraphLoaded() {
             return (f.first == exec::ValueFile::Weights || f.first == exec::ValueFile::Inputs) &&
                    ir::isArchivePath(f.second);
         });
-    // Built on the load worker (the session's preparation, below) unless the
-    // document was installed directly; it keeps the document alive, and goes
-    // off the UI thread.
-    auto prepared = std::static_pointer_cast<exec::Debugger>(session_->takePrepared());
+    // It keeps the document alive, and goes off the UI thread.
     if (prepared && &prepared->graph() == &doc_->graph)
         dbg_ = std::move(prepared);
     else

@@ -76,6 +76,8 @@ public:
     using Continuation = std::function<void()>;
     // What a file written off the UI thread reports: "" or the error.
     using WriteDone = std::function<void(const QString& error)>;
+    // The document's debugger exists: what runs can start. (A document's
+    // debugger may come after it: the window's first, drawn before the engine loads.)
     bool hasDocument() const { return dbg_ != nullptr; }
 
     // ---- snapshots (UI thread)
@@ -157,6 +159,9 @@ public slots:
 
 signals:
     void debuggerReset();  // a new document: everything changed
+    // The document is drawn but its debugger waits for the engine to load
+    // (the window's first); debuggerReset() follows once it is made.
+    void waitingForEngine();
     // The snapshot changed (node infos, rows, cursor, the overlay): emitted
     // before the finer signals below, for what is drawn from all of it.
     void snapshotChanged();
@@ -231,6 +236,10 @@ public:
 private:
     void noteIfIdle();
     void onGraphLoaded();
+    void onEngineReady();
+    // The second half of onGraphLoaded: the document's debugger in place (made
+    // now unless `prepared`), and what carried over applied to it.
+    void attachDebugger(std::shared_ptr<exec::Debugger> prepared);
     void clearSnapshot();
     void restoreSettings(exec::ValueSettings settings);
     // Run lane only: the rows the snapshots have handed to the UI thread.
@@ -247,6 +256,15 @@ private:
     TensorQueries* tensors_;
     std::shared_ptr<const LoadedDocument> doc_;
     std::shared_ptr<exec::Debugger> dbg_;  // shared with the lanes' jobs (post())
+    // What onGraphLoaded carries over to attachDebugger (across the engine's load).
+    struct Carried {
+        exec::ValueSettings settings;
+        std::vector<std::pair<std::string, QString>> breakpoints;  // node name, module it was set on
+        std::shared_ptr<const LoadedDocument> before;
+        bool sameModel = false;
+    };
+    Carried carried_;
+    bool awaitingEngine_ = false;
     TaskQueue* runLane_;
     TaskQueue* queryLane_;
 

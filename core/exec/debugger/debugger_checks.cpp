@@ -15,6 +15,7 @@
 
 #include "core/exec/debugger/debugger_checks.h"
 #include "core/exec/debugger/debugger_impl.h"
+#include "core/exec/numerics/node_times.h"
 #include "core/exec/numerics/number_text.h"
 #include "core/exec/numerics/verify.h"
 #include "core/exec/reference/divergence_kind.h"

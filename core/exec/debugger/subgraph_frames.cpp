@@ -37,24 +37,6 @@ SubgraphFrames::SubgraphFrames(const ir::Graph& graph) : graph_(graph) {
         if (!graph.nodes[i].subgraphs.empty()) opsWithSubgraphs_.emplace(graph.nodes[i].name, static_cast<int64_t>(i));
 }
 
-std::string SubgraphFrames::subgraphPath(const std::string& where, const std::string& op, const std::string& subgraph) {
-    std::string out = where;
-    if (!out.empty()) out += '/';
-    out += op;
-    out += '/';
-    out += subgraph;
-    return out;
-}
-
-std::string SubgraphFrames::qualifiedName(const std::string& subgraphPath, const std::string& tensor) {
-    return subgraphPath + "/" + tensor;
-}
-
-std::string SubgraphFrames::qualifiedName(const std::string& node, const std::string& subgraph,
-                                          const std::string& tensor) {
-    return subgraphPath("", node, subgraph) + "/" + tensor;
-}
-
 int64_t SubgraphFrames::subgraphSize(const ir::Graph& in, int64_t node, int32_t subgraph) {
     if (node < 0 || node >= static_cast<int64_t>(in.nodes.size())) return 0;
     const auto& subs = in.nodes[static_cast<size_t>(node)].subgraphs;

@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "core/exec/debugger/watch_condition.h"
 #include "core/exec/engine/node_inspector.h"
 
 namespace irscope::ir {
@@ -25,22 +26,6 @@ struct Graph;
 namespace irscope::exec {
 
 class ReferenceCheck;
-
-struct WatchCondition {
-    bool nan = false;
-    bool inf = false;
-    bool diff = false;             // fails the reference check's tolerance
-    std::optional<double> absMax;  // max |x| above this
-
-    bool any() const { return nan || inf || diff || absMax.has_value(); }
-    WatchCondition& operator|=(const WatchCondition& other);
-};
-
-// "nan", "inf", "diff", "absmax=V", comma-separated ("nan,inf"); nullopt and
-// `error` set when a part is not one of those.
-std::optional<WatchCondition> parseWatchCondition(const std::string& text, std::string* error = nullptr);
-// The same spelling back: "nan,absmax=100".
-std::string watchConditionText(const WatchCondition& condition);
 
 // What fired: the node, which output, and why in words.
 struct WatchHit {

@@ -34,29 +34,6 @@ std::string torchIrMissingMessage(const std::string& name, const std::string& no
     return "Weight/input '" + name + "' not found in registry for node '" + node + "'.";
 }
 
-const char* nodeStateName(NodeState s) {
-    switch (s) {
-    case NodeState::Pending: return "pending";
-    case NodeState::Done: return "done";
-    case NodeState::Failed: return "failed";
-    }
-    return "?";
-}
-
-const char* stopReasonName(StopReason r) {
-    switch (r) {
-    case StopReason::Finished: return "finished";
-    case StopReason::Stepped: return "stepped";
-    case StopReason::ReachedTarget: return "reached target";
-    case StopReason::Breakpoint: return "breakpoint";
-    case StopReason::Watchpoint: return "watchpoint";
-    case StopReason::Failed: return "failed";
-    case StopReason::Cancelled: return "cancelled";
-    case StopReason::MissingValue: return "missing value";
-    }
-    return "?";
-}
-
 std::string missingValueMessage(const MissingValue& m, const std::string& node) {
     if (!m.refusal.empty()) return m.refusal + " (node '" + node + "' needs it)";
     if (!m.wrongDtype()) return torchIrMissingMessage(m.name, node);
@@ -69,27 +46,6 @@ std::string missingValueMessage(const MissingValue& m, const std::string& node) 
     s += " (node '";
     s += node;
     s += "'); cast the weights to the IR's dtypes";
-    return s;
-}
-
-std::string formatMissingValue(const MissingValue& m) {
-    std::string s = m.name + " (" + m.kind;
-    if (!m.originalName.empty() && m.originalName != m.name) s += " '" + m.originalName + "'";
-    s += ")";
-    if (m.wrongDtype()) {
-        s += ": ";
-        s += m.haveDtype;
-        s += ", the IR says ";
-        s += m.irDtype;
-    }
-    if (!m.refusal.empty()) s += ": " + m.refusal;
-    if (!m.unreadable.empty()) s += ": " + m.unreadable;
-    if (!m.nodes.empty()) {
-        s += ", needed by: ";
-        const size_t listed = std::min(m.nodes.size(), kListedConsumers);
-        for (size_t i = 0; i < listed; ++i) s += (i ? ", " : "") + m.nodes[i];
-        if (m.nodes.size() > listed) s += " and " + std::to_string(m.nodes.size() - listed) + " more";
-    }
     return s;
 }
 

@@ -1,11 +1,7 @@
 #include "core/exec/numerics/node_metric.h"
 
-#include <c10/core/ScalarType.h>
-
 #include <cmath>
 #include <limits>
-
-#include "core/exec/engine/session.h"
 
 namespace irscope::exec {
 
@@ -67,13 +63,6 @@ std::vector<double> nodeMetricValues(std::span<const OutputError> rows, size_t n
     return out;
 }
 
-std::vector<double> nodeTimesMs(const Session& session) {
-    std::vector<double> out(static_cast<size_t>(session.nodeCount()), std::numeric_limits<double>::quiet_NaN());
-    for (int64_t i = 0; i < session.nodeCount(); ++i)
-        if (session.state(i) == NodeState::Done) out[static_cast<size_t>(i)] = session.seconds(i) * 1e3;
-    return out;
-}
-
 std::string nodeDataGraphId(const ir::Graph& graph) { return graph.modelName.empty() ? "main" : graph.modelName; }
 
 exporter::NodeData nodeMetricData(const ir::Graph& graph, const std::vector<double>& perNode, NodeMetric metric,
@@ -86,7 +75,7 @@ exporter::NodeData nodeMetricData(const ir::Graph& graph, const std::vector<doub
     const std::string green = "#a5d6a7", amber = "#ffcc80", red = "#ef9a9a";
     // The colour bands follow float32's tolerance (or the user's): the dtype
     // nearly every node of a graph worth colouring computes in.
-    const AppliedTolerance t = tol.applied(c10::ScalarType::Float);
+    const AppliedTolerance t = tol.appliedToFloat32();
     const double band = t.atol + t.rtol;  // an error this small passes allclose for |ref| <= 1
     switch (metric) {
     case NodeMetric::MaxAbs:

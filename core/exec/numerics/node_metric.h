@@ -2,7 +2,9 @@
 // One number per node from an ErrorReport (or the run's timings): what the
 // graph overlay colours by, the Differences dock aggregates onto collapsed
 // modules, and `--node-data` exports. A node with several outputs takes its
-// worst: the largest error, the lowest cosine or SQNR. Torch-free.
+// worst: the largest error, the lowest cosine or SQNR. Torch-free, and in a
+// light part (irscope_exec_terms): the window lists and names the metrics
+// before the execution engine is loaded. (Timings: node_times.h.)
 #include <cstddef>
 #include <optional>
 #include <span>
@@ -31,8 +33,6 @@ double worseOf(NodeMetric metric, double a, double b);
 // the worst value there is (+inf, or -inf for cosine and SQNR).
 std::vector<double> nodeMetricValues(const ErrorReport& report, size_t nodeCount, NodeMetric metric);
 std::vector<double> nodeMetricValues(std::span<const OutputError> rows, size_t nodeCount, NodeMetric metric);
-// Milliseconds per node that ran in `session` (NaN for the rest): TimeMs.
-std::vector<double> nodeTimesMs(const Session& session);
 // The graph id node data is written under: the model's name, else "main".
 std::string nodeDataGraphId(const ir::Graph& graph);
 

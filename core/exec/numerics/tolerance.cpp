@@ -5,7 +5,6 @@
 
 #include <c10/core/ScalarType.h>
 
-#include "core/exec/numerics/number_text.h"
 #include "core/io/tensor_dtype.h"
 
 namespace irscope::exec {
@@ -21,12 +20,12 @@ DtypeTolerance defaultTolerance(c10::ScalarType t) {
     case c10::ScalarType::ComplexHalf: return {1e-3, 1e-5};
     case c10::ScalarType::BFloat16: return {1.6e-2, 1e-5};
     case c10::ScalarType::Float:
-    case c10::ScalarType::ComplexFloat: return {1.3e-6, 1e-5};
+    case c10::ScalarType::ComplexFloat: return kFloat32Tolerance;
     case c10::ScalarType::Double:
     case c10::ScalarType::ComplexDouble: return {1e-7, 1e-7};
     default: break;
     }
-    if (c10::isQIntType(t)) return {1.3e-6, 1e-5};
+    if (c10::isQIntType(t)) return kFloat32Tolerance;
     if (c10::isFloatingType(t)) return {1e-3, 1e-5};  // the float8 kinds of newer libtorch: at least half's band
     return {0, 0};
 }
@@ -50,15 +49,6 @@ AppliedTolerance Tolerance::applied(c10::ScalarType actual, c10::ScalarType refe
     if (rtol) a.rtol = *rtol;
     if (atol) a.atol = *atol;
     return a;
-}
-
-std::string AppliedTolerance::text() const {
-    if (exact) return "exact";
-    const std::string r = "rtol " + shortNumber(rtol), a = "atol " + shortNumber(atol);
-    if (rtolSet && atolSet) return r + ", " + a + " (set)";
-    if (rtolSet) return r + " (set), " + a + " (" + dtype + " default)";
-    if (atolSet) return r + " (" + dtype + " default), " + a + " (set)";
-    return dtype + " default (" + r + ", " + a + ")";
 }
 
 }  // namespace irscope::exec

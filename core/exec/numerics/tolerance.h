@@ -23,6 +23,15 @@ enum class ScalarType : int8_t;
 
 namespace irscope::exec {
 
+// torch.testing.assert_close's default (rtol, atol) for one dtype: float16
+// (1e-3, 1e-5), bfloat16 (1.6e-2, 1e-5), float32 (1.3e-6, 1e-5), float64
+// (1e-7, 1e-7), the complex types as their parts, the quantized types as
+// float32; integers and bool (0, 0).
+struct DtypeTolerance {
+    double rtol = 0, atol = 0;
+};
+inline constexpr DtypeTolerance kFloat32Tolerance{1.3e-6, 1e-5};
+
 struct AppliedTolerance {
     double rtol = 0, atol = 0;
     bool exact = false;                     // integer or bool on both sides: equal or not
@@ -41,15 +50,12 @@ struct Tolerance {
     // these dtypes uses.
     AppliedTolerance applied(c10::ScalarType actual, c10::ScalarType reference) const;
     AppliedTolerance applied(c10::ScalarType dtype) const { return applied(dtype, dtype); }
+    // applied(float32), torch-free: the band the graph's error overlay is
+    // coloured by (the dtype nearly every node of a graph worth colouring
+    // computes in).
+    AppliedTolerance appliedToFloat32() const;
 };
 
-// torch.testing.assert_close's default (rtol, atol) for one dtype: float16
-// (1e-3, 1e-5), bfloat16 (1.6e-2, 1e-5), float32 (1.3e-6, 1e-5), float64
-// (1e-7, 1e-7), the complex types as their parts, the quantized types as
-// float32; integers and bool (0, 0).
-struct DtypeTolerance {
-    double rtol = 0, atol = 0;
-};
 DtypeTolerance defaultTolerance(c10::ScalarType dtype);
 
 }  // namespace irscope::exec

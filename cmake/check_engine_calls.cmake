@@ -1,0 +1,72 @@
+# The GUI module's calls into the engine module (app/CMakeLists.txt), checked
+# after both are linked:
+#   cmake -DGUI=libirscope_gui.so -DENGINE=libirscope_engine.so -DSTAMP=file
+#         [-DNM=nm -DREADELF=readelf -DCXXFILT=c++filt] -P check_engine_calls.cmake
+# The window draws before the engine is loaded, so what it uses of the engine
+# must be resolvable late and must not be callable early:
+#   - only the Debugger's members (and extractRepro, which takes a Debugger):
+#     no Debugger exists before the engine is in, so none is called before;
+#     anything else the window needs of core/exec belongs in the light part
+#     irscope_exec_terms (core/CMakeLists.txt);
+#   - each only through the PLT (a JUMP_SLOT relocation, bound at the first
+#     call): an address taken, a vtable or a type_info would be bound when the
+#     module loads, and the module would not load.
+# Fails listing every offending symbol; writes STAMP when all is well.
+foreach(tool NM READELF CXXFILT)
+  if(NOT ${tool})
+    string(TOLOWER ${tool} name)
+    if(name STREQUAL "cxxfilt")
+      set(name c++filt)
+    endif()
+    find_program(${tool} ${name} REQUIRED)
+  endif()
+endforeach()
+
+function(dynamic_symbols file which out)
+  execute_process(COMMAND ${NM} -D ${which} --format=posix ${file} OUTPUT_VARIABLE text RESULT_VARIABLE rc)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "${NM} failed on ${file}")
+  endif()
+  string(REGEX REPLACE "([^ \n]+) [^\n]*\n" "\\1;" names "${text}")
+  set(${out} "${names}" PARENT_SCOPE)
+endfunction()
+
+dynamic_symbols(${ENGINE} --defined-only engine_defines)
+dynamic_symbols(${GUI} --undefined-only gui_needs)
+set(calls "")
+foreach(symbol ${gui_needs})
+  string(REGEX REPLACE "@.*" "" symbol "${symbol}")
+  if(symbol IN_LIST engine_defines)
+    list(APPEND calls ${symbol})
+  endif()
+endforeach()
+
+set(problems "")
+# Each call, readable: one c++filt for all of them.
+execute_process(COMMAND ${CXXFILT} ${calls} OUTPUT_VARIABLE readable_calls OUTPUT_STRIP_TRAILING_WHITESPACE)
+string(REPLACE "\n" ";" readable_calls "${readable_calls}")
+foreach(readable ${readable_calls})
+  if(NOT readable MATCHES "^irscope::exec::(Debugger(Values|Checks|Frames|Tensors|Overrides)?::|extractRepro\\()")
+    string(APPEND problems "\n  ${readable}: not a member of the Debugger (a torch-free function belongs in irscope_exec_terms)")
+  endif()
+endforeach()
+# Each relocation against one of them: "OFFSET INFO R_X86_64_JUMP_SLOT VALUE SYMBOL + 0".
+execute_process(COMMAND ${READELF} -rW ${GUI} OUTPUT_VARIABLE relocations)
+string(REPLACE "\n" ";" relocation_lines "${relocations}")
+foreach(line ${relocation_lines})
+  if(line MATCHES "(R_[A-Z0-9_]+) +[0-9a-f]+ +([A-Za-z0-9_.]+)")
+    set(kind ${CMAKE_MATCH_1})
+    set(symbol ${CMAKE_MATCH_2})
+    if(symbol IN_LIST calls AND NOT kind MATCHES "JUMP_SLOT$")
+      string(APPEND problems "\n  ${symbol}: a ${kind} relocation, bound when the module loads (only calls may reach the engine)")
+    endif()
+  endif()
+endforeach()
+list(LENGTH calls count)
+if(count EQUAL 0)
+  string(APPEND problems "\n  no call into the engine found: the check reads nothing (is the GUI module still split from it?)")
+endif()
+if(problems)
+  message(FATAL_ERROR "${GUI} reaches into ${ENGINE}:${problems}")
+endif()
+file(WRITE ${STAMP} "${count} calls into the engine, all Debugger members through the PLT\n")
