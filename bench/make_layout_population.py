@@ -32,6 +32,13 @@ Families (each configuration drawn from the seed):
            projections with biases, post-norm layers, an attention mask;
   inception GoogLeNet-style CNNs: each block's input read by four branches
            of convolutions with batch norm, concatenated; an auxiliary head.
+  llama_hf Llama decoders written as Hugging Face's modeling_llama writes
+           them: the rotary cos/sin made once in the model from position_ids
+           (a matmul with inv_freq) and handed to every layer, RoPE applied
+           to q and to k separately (unsqueeze, rotate_half by slices, neg,
+           cat), RMSNorm computed in float32 and cast back, GQA by repeat_kv
+           (expand, reshape), eager attention (float32 softmax, additive
+           mask) or SDPA, a KV cache or none.
 The default --families are the first four (what the committed fixtures
 were drawn from); bench/run_layout_population.sh draws the first eight
 (FAMILIES= adds bert and inception, shapes no fixture or tuning used).
@@ -690,7 +697,114 @@ def draw_inception(rng):
     return c, Inception(c), (torch.zeros(1, 3, 16, 16),)
 
 
-DRAW = {"llama": draw_llama, "moe": draw_moe, "cnn": draw_cnn, "encdec": draw_encdec, "llama_rot": draw_llama_rot,
+
+# ------------------------------------------------------------------ Llama as Hugging Face writes it
+class HfRMSNorm(nn.Module):
+    def __init__(self, d):
+        super().__init__()
+        self.weight = nn.Parameter(torch.ones(d))
+
+    def forward(self, x):
+        dtype = x.dtype
+        x = x.to(torch.float32)
+        x = x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + 1e-6)
+        return self.weight * x.to(dtype)
+
+
+def hf_apply_rotary(q, k, cos, sin):
+    cos, sin = cos.unsqueeze(1), sin.unsqueeze(1)
+    return (q * cos) + (rotate_half(q) * sin), (k * cos) + (rotate_half(k) * sin)
+
+
+def hf_repeat_kv(h, n):
+    if n == 1:
+        return h
+    b, kv, s, d = h.shape
+    return h[:, :, None, :, :].expand(b, kv, n, s, d).reshape(b, kv * n, s, d)
+
+
+class HfAttention(nn.Module):
+    def __init__(self, c):
+        super().__init__()
+        h = c["hidden"]
+        self.heads, self.kv, self.d, self.sdpa = c["heads"], c["kv_heads"], h // c["heads"], c["sdpa"]
+        self.q_proj = nn.Linear(h, self.heads * self.d, bias=c["bias"])
+        self.k_proj = nn.Linear(h, self.kv * self.d, bias=c["bias"])
+        self.v_proj = nn.Linear(h, self.kv * self.d, bias=c["bias"])
+        self.o_proj = nn.Linear(self.heads * self.d, h, bias=False)
+
+    def forward(self, x, cos, sin, mask, past):
+        b, n, _ = x.shape
+        q = self.q_proj(x).view(b, n, -1, self.d).transpose(1, 2)
+        k = self.k_proj(x).view(b, n, -1, self.d).transpose(1, 2)
+        v = self.v_proj(x).view(b, n, -1, self.d).transpose(1, 2)
+        q, k = hf_apply_rotary(q, k, cos, sin)
+        if past is not None:
+            k, v = torch.cat([past[0], k], dim=2), torch.cat([past[1], v], dim=2)
+        new = (k, v)
+        k, v = hf_repeat_kv(k, self.heads // self.kv), hf_repeat_kv(v, self.heads // self.kv)
+        if self.sdpa:
+            o = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)
+        else:
+            w = torch.matmul(q, k.transpose(2, 3)) * self.d**-0.5 + mask
+            o = torch.matmul(F.softmax(w, dim=-1, dtype=torch.float32).to(q.dtype), v)
+        return self.o_proj(o.transpose(1, 2).contiguous().reshape(b, n, -1)), new
+
+
+class HfLayer(nn.Module):
+    def __init__(self, c):
+        super().__init__()
+        self.input_layernorm = HfRMSNorm(c["hidden"])
+        self.self_attn = HfAttention(c)
+        self.post_attention_layernorm = HfRMSNorm(c["hidden"])
+        self.mlp = GatedMLP(c["hidden"], c["ff"])
+
+    def forward(self, x, cos, sin, mask, past):
+        a, new = self.self_attn(self.input_layernorm(x), cos, sin, mask, past)
+        x = x + a
+        return x + self.mlp(self.post_attention_layernorm(x)), new
+
+
+class HfLlama(nn.Module):
+    def __init__(self, c):
+        super().__init__()
+        d = c["hidden"] // c["heads"]
+        self.embed_tokens = nn.Embedding(c["vocab"], c["hidden"])
+        self.layers = nn.ModuleList(HfLayer(c) for _ in range(c["layers"]))
+        self.norm = HfRMSNorm(c["hidden"])
+        self.register_buffer("inv_freq", 1.0 / (10000 ** (torch.arange(0, d, 2).float() / d)), persistent=False)
+        self.lm_head = nn.Linear(c["hidden"], c["vocab"], bias=False)
+
+    def forward(self, input_ids, position_ids, mask, *past):
+        x = self.embed_tokens(input_ids)
+        inv = self.inv_freq[None, :, None].float().expand(position_ids.shape[0], -1, 1)
+        freqs = (inv @ position_ids[:, None, :].float()).transpose(1, 2)
+        emb = torch.cat((freqs, freqs), dim=-1)
+        cos, sin = emb.cos().to(x.dtype), emb.sin().to(x.dtype)
+        cache = []
+        for i, layer in enumerate(self.layers):
+            x, new = layer(x, cos, sin, mask, (past[2 * i], past[2 * i + 1]) if past else None)
+            cache += list(new)
+        logits = self.lm_head(self.norm(x))
+        return (logits, *cache) if past else logits
+
+
+def draw_llama_hf(rng):
+    hidden = rng.choice([32, 64, 128])
+    heads, kv = heads_config(rng, hidden)
+    c = dict(family="llama_hf", layers=rng.randint(1, 16 * DEPTH), hidden=hidden, heads=heads, kv_heads=kv,
+             ff=hidden * 2, vocab=rng.choice([64, 128]), cache=rng.random() < 0.5, sdpa=rng.random() < 0.5,
+             bias=rng.random() < 0.3, past=5)
+    seq = 1 if c["cache"] else 6
+    start = c["past"] if c["cache"] else 0
+    d = hidden // heads
+    inputs = (torch.randint(0, c["vocab"], (1, seq)), torch.arange(start, start + seq)[None],
+              torch.zeros(1, 1, seq, start + seq))
+    if c["cache"]:
+        inputs += tuple(torch.randn(1, kv, c["past"], d) for _ in range(2 * c["layers"]))
+    return c, HfLlama(c), inputs
+
+DRAW = {"llama_hf": draw_llama_hf, "llama": draw_llama, "moe": draw_moe, "cnn": draw_cnn, "encdec": draw_encdec, "llama_rot": draw_llama_rot,
         "moe_step": draw_moe_step, "vit": draw_vit, "unet": draw_unet, "bert": draw_bert, "inception": draw_inception}
 
 
