@@ -29,9 +29,10 @@ trap '[ ${#hogs[@]} -gt 0 ] && kill "${hogs[@]}" 2>/dev/null; true' EXIT
 # start than /proc's 10 ms ticks.
 launched() { IRSCOPE_LAUNCHED_AT=$(date +%s.%N) "$@"; }
 bare() { launched "$build/bin/bench_bare_qt" 2>&1 | sed -n 's/^bare Qt: first frame after \([0-9.]*\) s$/\1/p'; }
-window() {  # FILE: "first-frame engine-loaded" seconds
+window() {  # FILE: "first-frame engine-loaded" seconds, and the UI's longest silence meanwhile (ms)
   IRSCOPE_TIMING=1 launched "$build/bin/irscope" "$1" --new-window --screenshot "$DIR/shot.png" 2>&1 |
-    awk '/first frame after/ { f = $(NF - 1) } /engine loaded after/ { e = $(NF - 1) } END { print f, (e == "" ? "-" : e) }'
+    awk '/first frame after/ { f = $(NF - 1) } /engine loaded after/ { e = $(NF - 1) }
+         /longest UI silence/ { q = $(NF - 1) } END { print f, (e == "" ? "-" : e), (q == "" ? "-" : q) }'
 }
 info() {
   local t0 t1
@@ -47,12 +48,15 @@ small=(programs/sized_head_attention.pt2 real/tiny_llama.pt2 layer_order/llama_d
 for _ in $(seq 1 "$runs"); do
   echo "bare $(bare)" >>"$DIR/samples.txt"
   for f in "${small[@]}"; do
-    read -r frame engine < <(window "$data/$f")
+    read -r frame engine quiet < <(window "$data/$f")
     echo "frame:$f $frame" >>"$DIR/samples.txt"
     echo "engine:$f $engine" >>"$DIR/samples.txt"
+    echo "quiet:$f $quiet" >>"$DIR/samples.txt"
   done
-  read -r frame _ < <(window "$DIR/moe.json")
+  read -r frame engine quiet < <(window "$DIR/moe.json")
   echo "frame:moe $frame" >>"$DIR/samples.txt"
+  echo "engine:moe $engine" >>"$DIR/samples.txt"
+  echo "quiet:moe $quiet" >>"$DIR/samples.txt"
   echo "info:moe $(info "$DIR/moe.json")" >>"$DIR/samples.txt"
 done
 of() { awk -v k="$1" '$1 == k { print $2 }' "$DIR/samples.txt" | median; }
@@ -62,13 +66,14 @@ printf '  %-44s %6.3f s\n' "bare Qt window, 27 boxes" "$floor"
 for f in "${small[@]}"; do
   n=$("$build/bin/irscope" info "$data/$f" | sed -n 's/^ *Nodes: *//p' | head -1)
   fr=$(of "frame:$f")
-  printf '  %-44s %6.3f s  %5.2fx bare Qt (target <= 2x); engine in after %s s\n' \
-    "irscope $(basename "$f") ($n nodes)" "$fr" "$(awk "BEGIN { print $fr / $floor }")" "$(of "engine:$f")"
+  printf '  %-44s %6.3f s  %5.2fx bare Qt (target <= 2x); engine in after %s s, UI silent <= %s ms meanwhile\n' \
+    "irscope $(basename "$f") ($n nodes)" "$fr" "$(awk "BEGIN { print $fr / $floor }")" "$(of "engine:$f")" \
+    "$(of "quiet:$f")"
 done
 mf=$(of frame:moe) mi=$(of info:moe)
-printf '  %-44s %6.3f s  %5.2fx info (%.3f s; target <= 8x)\n' "irscope moe.json (61x384 MoE)" "$mf" \
-  "$(awk "BEGIN { print $mf / $mi }")" "$mi"
+printf '  %-44s %6.3f s  %5.2fx info (%.3f s; target <= 8x); engine in after %s s, UI silent <= %s ms meanwhile\n' \
+  "irscope moe.json (61x384 MoE)" "$mf" "$(awk "BEGIN { print $mf / $mi }")" "$mi" "$(of engine:moe)" "$(of quiet:moe)"
 # Where the time goes: one start of the window on tiny_llama.pt2, step by step.
 echo "  one start, step by step (tiny_llama.pt2):"
 IRSCOPE_TIMING=1 launched "$build/bin/irscope" "$data/real/tiny_llama.pt2" --new-window --screenshot "$DIR/shot.png" 2>&1 |
-  sed -n 's/^irscope: \(.*\) after \([0-9.]*\) s$/    \2 s  \1/p'
+  sed -n -e 's/^irscope: \(.*\) after \([0-9.]*\) s$/    \2 s  \1/p' -e 's/^irscope: \(longest UI silence.*\)$/    \1/p'

@@ -1,5 +1,6 @@
 #include "gui/gui_main.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -12,6 +13,7 @@
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QElapsedTimer>
 #include <QFileInfo>
 #include <QIcon>
 #include <QTimer>
@@ -68,6 +70,30 @@ void timingStage(const char* stage) {
     static const bool timing = qEnvironmentVariableIsSet("IRSCOPE_TIMING");
     if (timing) std::fprintf(stderr, "irscope: %s after %.3f s\n", stage, processAgeSeconds());
 }
+
+// The longest gap between ticks of a 5 ms timer on the UI thread, from start() to stop().
+class UiSilenceWatch : public QObject {
+public:
+    explicit UiSilenceWatch(QObject* parent) : QObject(parent) {
+        timer_.setInterval(5);
+        connect(&timer_, &QTimer::timeout, this, [this] { worst_ = std::max(worst_, since_.restart()); });
+    }
+    void start() {
+        worst_ = 0;
+        since_.start();
+        timer_.start();
+    }
+    bool isActive() const { return timer_.isActive(); }
+    qint64 stop() {
+        timer_.stop();
+        return std::max(worst_, since_.elapsed());
+    }
+
+private:
+    QTimer timer_;
+    QElapsedTimer since_;
+    qint64 worst_ = 0;
+};
 
 // Calls `then` once, right after the first paint of `widget` that follows
 // arm() (the graph view's viewport once a document is in: the first frame).
@@ -179,9 +205,18 @@ int runGui(int argc, char** argv, EngineLoader loadEngine) {
     auto* session = window.session();
     // The first frame: the window's first paint once its first document is
     // in (or failed, or there is none). Then the engine loads.
-    auto* firstFrame = new AfterFirstPaint(window.graphView()->viewport(), [&engine] {
+    // With IRSCOPE_TIMING, the UI thread's longest silence from then until
+    // the document's debugger is in (a 5 ms timer's longest gap): what the
+    // engine's load behind the frame costs the window.
+    auto* silence = new UiSilenceWatch(&window);
+    auto* firstFrame = new AfterFirstPaint(window.graphView()->viewport(), [&engine, silence] {
         timingStage("first frame");
+        if (qEnvironmentVariableIsSet("IRSCOPE_TIMING")) silence->start();
         engine.start();
+    });
+    QObject::connect(debugUi.controller, &widgets::DebugController::debuggerReset, silence, [silence] {
+        if (silence->isActive())
+            std::fprintf(stderr, "irscope: longest UI silence while the engine loaded: %lld ms\n", silence->stop());
     });
     QObject::connect(session, &widgets::GraphSession::graphLoaded, firstFrame, &AfterFirstPaint::arm);
     QObject::connect(session, &widgets::GraphSession::graphLoaded, firstFrame, [] { timingStage("document in"); });
