@@ -248,13 +248,20 @@ int runGui(int argc, char** argv, EngineLoader loadEngine) {
         if (scriptRan) return;
         // What the script asks of the debugger waits for it (the engine
         // loads behind the first frame).
-        if (session->hasDocument() && !debugUi.controller->hasDocument()) {
+        if (session->hasDocument() && !debugUi.controller->hasDocument() && engine.failure().isEmpty()) {
             auto connection = std::make_shared<QMetaObject::Connection>();
             *connection = QObject::connect(debugUi.controller, &widgets::DebugController::debuggerReset, &window,
                                            [connection, &afterLoad] {
                                                QObject::disconnect(*connection);
                                                afterLoad();
                                            });
+            return;
+        }
+        // No engine: the graph is drawn and the reason said (DebugController);
+        // a script cannot run, and a screenshot reports the failure.
+        if (!engine.failure().isEmpty()) {
+            scriptRan = true;
+            failedShot();
             return;
         }
         scriptRan = true;
@@ -264,6 +271,10 @@ int runGui(int argc, char** argv, EngineLoader loadEngine) {
             if (!shotPath.isEmpty()) takeShot();
         });
     };
+    QObject::connect(&engine, &widgets::EngineStart::failed, &window, [&](const QString& why) {
+        std::fprintf(stderr, "irscope: the execution engine did not load: %s\n", qPrintable(why));
+        if (session->hasDocument()) afterLoad();
+    });
     QObject::connect(session, &widgets::GraphSession::graphLoaded, &window, [&] {
         // With --compare, the script (and the screenshot) waits for the diff.
         if (!comparePath.isEmpty() && !compareStarted) {

@@ -1,6 +1,9 @@
 // The binary's GUI entry and `irscope render`, through QProcess:
 // --screenshot writes a PNG of the window, --select, --compare, a failing
 // file's exit code, render to SVG (parsed) and PNG.
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
 #include <QImage>
 #include <QProcess>
 #include <QTemporaryDir>
@@ -74,6 +77,37 @@ private slots:
                  0);
         QVERIFY(err.contains("libirscope_gui.so"));
         QVERIFY(!err.contains("libtorch"));
+    }
+
+    // Without the engine module (a broken install), the window still opens
+    // and draws the graph, and says why the program cannot run, naming the
+    // file it looked for; a screenshot asked for reports the failure.
+    void aMissingEngineIsSaidNotACrash() {
+        QTemporaryDir install;
+        QVERIFY(QDir().mkpath(install.filePath(QStringLiteral("bin"))) &&
+                QDir().mkpath(install.filePath(QStringLiteral("lib"))));
+        const QString binary = install.filePath(QStringLiteral("bin/irscope"));
+        QVERIFY(QFile::copy(kBinary, binary));
+        const QDir built(QFileInfo(kBinary).dir().filePath(QStringLiteral("../lib")));
+        for (const QString& lib : built.entryList({QStringLiteral("libirscope_*.so")}, QDir::Files))
+            if (lib != QLatin1String("libirscope_engine.so"))
+                QVERIFY(QFile::copy(built.filePath(lib), install.filePath(QStringLiteral("lib/") + lib)));
+        const QString out = dir_.filePath(QStringLiteral("no_engine.png"));
+        QProcess p;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+        env.insert(QStringLiteral("XDG_CONFIG_HOME"), dir_.filePath(QStringLiteral("config")));
+        env.insert(QStringLiteral("XDG_RUNTIME_DIR"), dir_.path());
+        p.setProcessEnvironment(env);
+        p.start(binary, {kData + QStringLiteral("/real/tiny_llama.pt2"), QStringLiteral("--new-window"),
+                         QStringLiteral("--run"), QStringLiteral("--screenshot"), out});
+        QVERIFY(p.waitForFinished(120000));
+        const QByteArray err = p.readAllStandardError();
+        QCOMPARE(p.exitStatus(), QProcess::NormalExit);
+        QCOMPARE(p.exitCode(), 2);
+        QVERIFY2(err.contains("the execution engine did not load: cannot find libirscope_engine.so"), err.constData());
+        QVERIFY2(!err.contains("nodes ran"), err.constData());
+        QVERIFY(!QImage(out).isNull());  // the window, with the graph and the reason
     }
 
     void selectAndDebuggerOptionsAccepted() {
