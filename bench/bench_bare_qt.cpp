@@ -4,11 +4,6 @@
 // (IRSCOPE_TIMING=1: seconds from process start to the view's first paint).
 // Links Qt alone: nothing of irscope loads.
 #include <cstdio>
-#include <cstdlib>
-#include <cstring>
-#include <ctime>
-
-#include <unistd.h>
 
 #include <QApplication>
 #include <QEvent>
@@ -18,37 +13,9 @@
 #include <QMainWindow>
 #include <QTimer>
 
-namespace {
+#include "widgets/common/process_age.h"
 
-double processAgeSeconds() {
-    // A launcher that says when it started this process (IRSCOPE_LAUNCHED_AT,
-    // seconds since the epoch: bench/run_first_frame.sh) gives a finer start
-    // than /proc's, which counts in 10 ms ticks.
-    if (const char* at = std::getenv("IRSCOPE_LAUNCHED_AT")) {
-        timespec now{};
-        clock_gettime(CLOCK_REALTIME, &now);
-        return static_cast<double>(now.tv_sec) + static_cast<double>(now.tv_nsec) * 1e-9 - std::strtod(at, nullptr);
-    }
-    double uptime = 0;
-    unsigned long long start = 0;
-    if (FILE* f = std::fopen("/proc/uptime", "r")) {
-        if (std::fscanf(f, "%lf", &uptime) != 1) uptime = 0;
-        std::fclose(f);
-    }
-    if (FILE* f = std::fopen("/proc/self/stat", "r")) {
-        // Field 22 is the start time in clock ticks; the command name (field 2) may hold spaces.
-        char buf[4096];
-        const size_t n = std::fread(buf, 1, sizeof buf - 1, f);
-        std::fclose(f);
-        buf[n] = 0;
-        if (const char* p = std::strrchr(buf, ')')) {
-            int field = 2;
-            for (const char* c = p + 1; *c && field < 22; ++c)
-                if (*c == ' ' && ++field == 22) start = std::strtoull(c + 1, nullptr, 10);
-        }
-    }
-    return uptime - static_cast<double>(start) / static_cast<double>(sysconf(_SC_CLK_TCK));
-}
+namespace {
 
 class FirstPaint : public QObject {
 public:
@@ -56,7 +23,7 @@ public:
         if (!done_ && event->type() == QEvent::Paint) {
             done_ = true;
             QTimer::singleShot(0, [] {
-                std::fprintf(stderr, "bare Qt: first frame after %.3f s\n", processAgeSeconds());
+                std::fprintf(stderr, "bare Qt: first frame after %.3f s\n", irscope::widgets::processAgeSeconds());
                 QApplication::exit(0);
             });
         }

@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "spin_until.h"
+#include "widgets/common/ui_silence_watch.h"
 #include "widgets/debugger/debugger_ui.h"
 #include "widgets/main_window/main_window.h"
 #include "widgets/session/debug_controller.h"
@@ -37,29 +38,6 @@ using namespace irscope::widgets;
 using irscope::bench::spinUntil;
 
 namespace {
-
-// The longest gap between ticks of a 5 ms timer on this (the UI) thread.
-class Silence {
-public:
-    Silence() {
-        timer_.setInterval(5);
-        QObject::connect(&timer_, &QTimer::timeout, [this] { worst_ = std::max(worst_, since_.restart()); });
-    }
-    void start() {
-        worst_ = 0;
-        since_.start();
-        timer_.start();
-    }
-    qint64 stop() {
-        timer_.stop();
-        return std::max(worst_, since_.elapsed());
-    }
-
-private:
-    QTimer timer_;
-    QElapsedTimer since_;
-    qint64 worst_ = 0;
-};
 
 // With IRSCOPE_UI_TRACE set: the longest single events the UI thread
 // handled (outermost notify() calls), by receiver class and event type, so
@@ -127,7 +105,7 @@ int main(int argc, char** argv) {
     window.show();
     DebugController* c = ui.controller;
     GraphSession* s = window.session();
-    Silence silence;
+    UiSilenceWatch silence;
 
     QElapsedTimer wall;
     silence.start();

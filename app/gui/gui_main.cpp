@@ -1,23 +1,18 @@
 #include "gui/gui_main.h"
 
-#include <algorithm>
 #include <cstdio>
-#include <cstdlib>
-#include <cstring>
-#include <ctime>
 #include <functional>
 #include <memory>
 #include <utility>
 
-#include <unistd.h>
-
 #include <QApplication>
 #include <QCommandLineParser>
-#include <QElapsedTimer>
 #include <QFileInfo>
 #include <QIcon>
 #include <QTimer>
 
+#include "widgets/common/process_age.h"
+#include "widgets/common/ui_silence_watch.h"
 #include "widgets/compare/compare_session.h"
 #include "widgets/compare/compare_ui.h"
 #include "widgets/debugger/debugger_script.h"
@@ -34,66 +29,11 @@ namespace irscope::app {
 
 namespace {
 
-// Seconds since this process started (Linux: /proc), for IRSCOPE_TIMING.
-double processAgeSeconds() {
-    // A launcher that says when it started this process (IRSCOPE_LAUNCHED_AT,
-    // seconds since the epoch: bench/run_first_frame.sh) gives a finer start
-    // than /proc's, which counts in 10 ms ticks.
-    if (const char* at = std::getenv("IRSCOPE_LAUNCHED_AT")) {
-        timespec now{};
-        clock_gettime(CLOCK_REALTIME, &now);
-        return static_cast<double>(now.tv_sec) + static_cast<double>(now.tv_nsec) * 1e-9 - std::strtod(at, nullptr);
-    }
-    double uptime = 0;
-    unsigned long long start = 0;
-    if (FILE* f = std::fopen("/proc/uptime", "r")) {
-        if (std::fscanf(f, "%lf", &uptime) != 1) uptime = 0;
-        std::fclose(f);
-    }
-    if (FILE* f = std::fopen("/proc/self/stat", "r")) {
-        // Field 22 is the start time in clock ticks; the command name (field 2) may hold spaces.
-        char buf[4096];
-        const size_t n = std::fread(buf, 1, sizeof buf - 1, f);
-        std::fclose(f);
-        buf[n] = 0;
-        if (const char* p = std::strrchr(buf, ')')) {
-            int field = 2;
-            for (const char* c = p + 1; *c && field < 22; ++c)
-                if (*c == ' ' && ++field == 22) start = std::strtoull(c + 1, nullptr, 10);
-        }
-    }
-    return uptime - static_cast<double>(start) / static_cast<double>(sysconf(_SC_CLK_TCK));
-}
-
 // With IRSCOPE_TIMING set, when each step of the start-up ended (bench/run_first_frame.sh).
 void timingStage(const char* stage) {
     static const bool timing = qEnvironmentVariableIsSet("IRSCOPE_TIMING");
-    if (timing) std::fprintf(stderr, "irscope: %s after %.3f s\n", stage, processAgeSeconds());
+    if (timing) std::fprintf(stderr, "irscope: %s after %.3f s\n", stage, widgets::processAgeSeconds());
 }
-
-// The longest gap between ticks of a 5 ms timer on the UI thread, from start() to stop().
-class UiSilenceWatch : public QObject {
-public:
-    explicit UiSilenceWatch(QObject* parent) : QObject(parent) {
-        timer_.setInterval(5);
-        connect(&timer_, &QTimer::timeout, this, [this] { worst_ = std::max(worst_, since_.restart()); });
-    }
-    void start() {
-        worst_ = 0;
-        since_.start();
-        timer_.start();
-    }
-    bool isActive() const { return timer_.isActive(); }
-    qint64 stop() {
-        timer_.stop();
-        return std::max(worst_, since_.elapsed());
-    }
-
-private:
-    QTimer timer_;
-    QElapsedTimer since_;
-    qint64 worst_ = 0;
-};
 
 // Calls `then` once, right after the first paint of `widget` that follows
 // arm() (the graph view's viewport once a document is in: the first frame).
@@ -208,7 +148,7 @@ int runGui(int argc, char** argv, EngineLoader loadEngine) {
     // With IRSCOPE_TIMING, the UI thread's longest silence from then until
     // the document's debugger is in (a 5 ms timer's longest gap): what the
     // engine's load behind the frame costs the window.
-    auto* silence = new UiSilenceWatch(&window);
+    auto* silence = new widgets::UiSilenceWatch(&window);
     auto* firstFrame = new AfterFirstPaint(window.graphView()->viewport(), [&engine, silence] {
         timingStage("first frame");
         if (qEnvironmentVariableIsSet("IRSCOPE_TIMING")) silence->start();
