@@ -24,6 +24,12 @@
 
 namespace irscope::widgets {
 
+namespace {
+QString engineDidNotLoad(const QString& why) {
+    return DebugController::tr("The program cannot run here: the execution engine did not load (%1)").arg(why);
+}
+}  // namespace
+
 DebugController::DebugController(GraphSession* session, QObject* parent)
     : QObject(parent),
       session_(session),
@@ -54,7 +60,7 @@ DebugController::DebugController(GraphSession* session, QObject* parent)
     connect(&EngineStart::instance(), &EngineStart::ready, this, &DebugController::onEngineReady);
     connect(&EngineStart::instance(), &EngineStart::failed, this, [this](const QString& why) {
         awaitingEngine_ = false;
-        emit errorOccurred(tr("The program cannot run here: the execution engine did not load (%1)").arg(why));
+        emit errorOccurred(engineDidNotLoad(why));
     });
     if (session_->hasDocument()) onGraphLoaded();
 }
@@ -232,6 +238,11 @@ void DebugController::onGraphLoaded() {
     auto prepared = std::static_pointer_cast<exec::Debugger>(session_->takePrepared());
     if (EngineStart::instance().isReady()) {
         attachDebugger(std::move(prepared));
+        return;
+    }
+    // An engine that could not load never will: this document is drawn, not run.
+    if (const QString why = EngineStart::instance().failure(); !why.isEmpty()) {
+        emit errorOccurred(engineDidNotLoad(why));
         return;
     }
     // The window's first document, drawn before the engine is in: its
