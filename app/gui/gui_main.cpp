@@ -252,6 +252,9 @@ int runGui(int argc, char** argv, EngineLoader loadEngine) {
         });
     }
     window.show();
+    // A window that gets no paint (opened minimized, or on a desktop not
+    // shown) would never start the engine: it starts a second after anyway.
+    QTimer::singleShot(1000, &engine, [&engine] { engine.start(); });
     timingStage("shown");
     if (!positional.isEmpty()) {
         if (!openNow) window.openFile(positional.front());
