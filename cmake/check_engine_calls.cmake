@@ -42,8 +42,11 @@ foreach(symbol ${gui_needs})
 endforeach()
 
 set(problems "")
-# Each call, readable: one c++filt for all of them.
-execute_process(COMMAND ${CXXFILT} ${calls} OUTPUT_VARIABLE readable_calls OUTPUT_STRIP_TRAILING_WHITESPACE)
+# Each call, readable: one c++filt for all of them (with none it would read stdin).
+set(readable_calls "")
+if(calls)
+  execute_process(COMMAND ${CXXFILT} ${calls} OUTPUT_VARIABLE readable_calls OUTPUT_STRIP_TRAILING_WHITESPACE)
+endif()
 string(REPLACE "\n" ";" readable_calls "${readable_calls}")
 foreach(readable ${readable_calls})
   if(NOT readable MATCHES "^irscope::exec::(Debugger(Values|Checks|Frames|Tensors|Overrides)?::|extractRepro\\()")

@@ -39,17 +39,23 @@ void timingStage(const char* stage) {
 // arm() (the graph view's viewport once a document is in: the first frame).
 class AfterFirstPaint : public QObject {
 public:
-    AfterFirstPaint(QWidget* widget, std::function<void()> then) : QObject(widget), then_(std::move(then)) {}
+    AfterFirstPaint(QWidget* widget, std::function<void()> then) : QObject(widget), then_(std::move(then)) {
+        widget->installEventFilter(this);
+    }
     void arm() {
         if (done_ || armed_) return;
         armed_ = true;
-        parentWidget()->installEventFilter(this);
         parentWidget()->update();
     }
+    // Whether the widget was painted at all (armed or not): it is on screen.
+    bool everPainted() const { return everPainted_; }
     bool eventFilter(QObject* watched, QEvent* event) override {
-        if (armed_ && !done_ && event->type() == QEvent::Paint) {
-            done_ = true;
-            QTimer::singleShot(0, this, then_);
+        if (event->type() == QEvent::Paint) {
+            everPainted_ = true;
+            if (armed_ && !done_) {
+                done_ = true;
+                QTimer::singleShot(0, this, then_);
+            }
         }
         return QObject::eventFilter(watched, event);
     }
@@ -59,6 +65,7 @@ private:
     std::function<void()> then_;
     bool armed_ = false;
     bool done_ = false;
+    bool everPainted_ = false;
 };
 
 // `irscope FILE [B]` with nothing else (what a file manager runs): the files,
@@ -130,7 +137,8 @@ int runGui(int argc, char** argv, EngineLoader loadEngine) {
     widgets::MainWindow window;
     // The file loads on the session's worker while the rest of the window is
     // built. (Before the debugger is installed only while the engine is not
-    // in: its debugger is made once the engine is, whenever the file came.)
+    // in: the DebugController then makes the document's debugger on its run
+    // lane once the engine is, as it does for a document that came first.)
     const QStringList positional = parser.positionalArguments();
     const bool openNow = loadEngine && !positional.isEmpty();
     if (openNow) window.openFile(positional.front());
@@ -190,11 +198,16 @@ int runGui(int argc, char** argv, EngineLoader loadEngine) {
         // loads behind the first frame).
         if (session->hasDocument() && !debugUi.controller->hasDocument() && engine.failure().isEmpty()) {
             auto connection = std::make_shared<QMetaObject::Connection>();
-            *connection = QObject::connect(debugUi.controller, &widgets::DebugController::debuggerReset, &window,
-                                           [connection, &afterLoad] {
-                                               QObject::disconnect(*connection);
-                                               afterLoad();
-                                           });
+            // Queued: the script's jobs go after those the new debugger's
+            // set-up posts (the archive's own weights and inputs), so the
+            // command line's files win, as when the engine was there first.
+            *connection = QObject::connect(
+                debugUi.controller, &widgets::DebugController::debuggerReset, &window,
+                [connection, &afterLoad] {
+                    QObject::disconnect(*connection);
+                    afterLoad();
+                },
+                Qt::QueuedConnection);
             return;
         }
         // No engine: the graph is drawn and the reason said (DebugController);
@@ -253,8 +266,11 @@ int runGui(int argc, char** argv, EngineLoader loadEngine) {
     }
     window.show();
     // A window that gets no paint (opened minimized, or on a desktop not
-    // shown) would never start the engine: it starts a second after anyway.
-    QTimer::singleShot(1000, &engine, [&engine] { engine.start(); });
+    // shown) would never start the engine: then it starts a second after.
+    // (A window on screen that is still loading its file waits for the frame.)
+    QTimer::singleShot(1000, &engine, [&engine, firstFrame] {
+        if (!firstFrame->everPainted()) engine.start();
+    });
     timingStage("shown");
     if (!positional.isEmpty()) {
         if (!openNow) window.openFile(positional.front());

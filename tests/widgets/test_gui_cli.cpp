@@ -79,6 +79,22 @@ private slots:
         QVERIFY(!err.contains("libtorch"));
     }
 
+    // The command line's files win over what an archive brings, also when the
+    // debugger comes after the first frame: --inputs gives the second input
+    // set, whose outputs PyTorch recorded (expected_b), not the archive's own
+    // example inputs (whose outputs differ).
+    void theCommandLinesInputsWinOverTheArchives() {
+        const QString d = kData + QStringLiteral("/programs/dynamic_seq_llama");
+        QByteArray err;
+        QCOMPARE(run({d + QStringLiteral(".pt2"), QStringLiteral("--new-window"), QStringLiteral("--inputs"),
+                      d + QStringLiteral(".inputs_b.pt"), QStringLiteral("--expected"),
+                      d + QStringLiteral(".expected_b.pt"), QStringLiteral("--run"), QStringLiteral("--screenshot"),
+                      dir_.filePath(QStringLiteral("inputs_b.png"))},
+                     &err),
+                 0);
+        QVERIFY2(err.contains("finished: 81/81 nodes ran — outputs match"), err.constData());
+    }
+
     // Without the engine module (a broken install), the window still opens
     // and draws the graph, and says why the program cannot run, naming the
     // file it looked for; a screenshot asked for reports the failure.

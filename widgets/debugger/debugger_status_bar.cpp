@@ -23,6 +23,7 @@
 #include "widgets/main_window/main_window.h"
 #include "widgets/session/debug_controller.h"
 #include "widgets/session/debug_values.h"
+#include "widgets/session/engine_start.h"
 #include "widgets/session/graph_selection.h"
 #include "widgets/session/graph_session.h"
 #include "widgets/session/numeric_checks.h"
@@ -261,8 +262,15 @@ void connectRunState(MainWindow& w, const DebuggerUi& ui) {
     });
     // A document's debugger may come after the document: the window's
     // first, drawn before the engine is in. Meanwhile the bar says so.
-    QObject::connect(c, &DebugController::waitingForEngine, &w,
-                     [ui] { ui.status->setText(QObject::tr("starting the engine (libtorch)…")); });
+    // (Queued: after the document's own graphLoaded handlers, which clear the bar.)
+    QObject::connect(
+        c, &DebugController::waitingForEngine, &w,
+        [ui, c] {
+            if (!c->hasDocument() && EngineStart::instance().failure().isEmpty())
+                ui.status->setText(QObject::tr("starting the engine (libtorch)…"));
+        },
+        Qt::QueuedConnection);
+    QObject::connect(&EngineStart::instance(), &EngineStart::failed, &w, [ui] { ui.status->clear(); });
     QObject::connect(c, &DebugController::debuggerReset, &w, [ui, actionsEnabled, c] {
         showRunProgress(ui);
         ui.status->clear();

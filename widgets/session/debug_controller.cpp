@@ -57,6 +57,11 @@ DebugController::DebugController(GraphSession* session, QObject* parent)
         if (!EngineStart::instance().isReady()) return nullptr;  // made once it is (onEngineReady)
         return makeReleasedOffThread(new exec::Debugger(doc->graph), doc);
     });
+    // A document whose load began before the engine was in has no prepared
+    // debugger, whenever the engine came: its debugger is made on the run lane.
+    loadBeganBeforeEngine_ = !EngineStart::instance().isReady();  // a load the app began before this existed
+    connect(session_, &GraphSession::loadStarted, this,
+            [this] { loadBeganBeforeEngine_ = !EngineStart::instance().isReady(); });
     connect(&EngineStart::instance(), &EngineStart::ready, this, &DebugController::onEngineReady);
     connect(&EngineStart::instance(), &EngineStart::failed, this, [this](const QString& why) {
         awaitingEngine_ = false;
@@ -236,7 +241,8 @@ void DebugController::onGraphLoaded() {
     // Built on the load worker (the session's preparation, below) unless the
     // document was installed directly or came before the engine.
     auto prepared = std::static_pointer_cast<exec::Debugger>(session_->takePrepared());
-    if (EngineStart::instance().isReady()) {
+    const bool madeOnTheLane = !prepared && std::exchange(loadBeganBeforeEngine_, false);
+    if (EngineStart::instance().isReady() && !madeOnTheLane) {
         attachDebugger(std::move(prepared));
         return;
     }
@@ -246,9 +252,10 @@ void DebugController::onGraphLoaded() {
         return;
     }
     // The window's first document, drawn before the engine is in: its
-    // debugger follows once it is (onEngineReady).
+    // debugger follows once it is (onEngineReady), or now if it just came.
     awaitingEngine_ = true;
     emit waitingForEngine();
+    if (EngineStart::instance().isReady()) onEngineReady();
 }
 
 void DebugController::onEngineReady() {

@@ -265,6 +265,7 @@ private:
     };
     Carried carried_;
     bool awaitingEngine_ = false;
+    bool loadBeganBeforeEngine_ = false;  // so the session could prepare no debugger for it
     TaskQueue* runLane_;
     TaskQueue* queryLane_;
 
