@@ -54,6 +54,8 @@ public:
             everPainted_ = true;
             if (armed_ && !done_) {
                 done_ = true;
+                // Its job is done: the widget's later paints skip this filter.
+                parentWidget()->removeEventFilter(this);
                 QTimer::singleShot(0, this, then_);
             }
         }

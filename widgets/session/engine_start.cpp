@@ -21,19 +21,16 @@ void EngineStart::setLoader(Loader load) {
 void EngineStart::start() {
     if (started_ || ready_) return;
     started_ = true;
-    loading_ = true;
-    lane_->post({}, this, [load = load_](const TaskQueue::Context&) -> TaskQueue::Continuation {
+    lane_->post({}, this, [this, load = load_](const TaskQueue::Context&) -> TaskQueue::Continuation {
         const std::string error = load();
-        return [error] {
-            EngineStart& self = instance();
-            self.loading_ = false;
+        return [this, error] {
             if (!error.empty()) {
-                self.failure_ = QString::fromStdString(error);
-                emit self.failed(self.failure_);
+                failure_ = QString::fromStdString(error);
+                emit failed(failure_);
                 return;
             }
-            self.ready_ = true;
-            emit self.ready();
+            ready_ = true;
+            emit ready();
         };
     });
 }

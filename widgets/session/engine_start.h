@@ -34,8 +34,7 @@ public:
     // The app's, before start(); without one the engine is taken to be linked in.
     void setLoader(Loader load);
     bool isReady() const { return ready_.load(); }  // any thread
-    bool isLoading() const { return loading_; }
-    QString failure() const { return failure_; }  // why it did not load ("" when it did or has not tried)
+    QString failure() const { return failure_; }    // why it did not load ("" when it did or has not tried)
     // Loads it on the lane (UI thread; once: later calls do nothing).
     void start();
 
@@ -49,7 +48,6 @@ private:
     Loader load_;
     TaskQueue* lane_ = nullptr;
     std::atomic<bool> ready_{true};
-    bool loading_ = false;
     bool started_ = false;
     QString failure_;
 };
