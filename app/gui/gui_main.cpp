@@ -1,6 +1,7 @@
 #include "gui/gui_main.h"
 
 #include <cstdio>
+#include <cstdlib>
 #include <functional>
 #include <memory>
 #include <utility>
@@ -136,7 +137,11 @@ int runGui(int argc, char** argv, EngineLoader loadEngine) {
     if (loadEngine) engine.setLoader(loadEngine);
     QObject::connect(&engine, &widgets::EngineStart::ready, &engine, [] { timingStage("engine loaded"); });
 
-    widgets::MainWindow window;
+    // A window that loads the engine behind its first frame draws the graph
+    // first: the docks are placed with the window, their panels made right
+    // after that frame (widgets::PanelsAt).
+    widgets::MainWindow window(nullptr,
+                               loadEngine ? widgets::PanelsAt::AfterFirstFrame : widgets::PanelsAt::Construction);
     // The file loads on the session's worker while the rest of the window is
     // built. (Before the debugger is installed only while the engine is not
     // in: the DebugController then makes the document's debugger on its run
@@ -159,10 +164,25 @@ int runGui(int argc, char** argv, EngineLoader loadEngine) {
     // the document's debugger is in (a 5 ms timer's longest gap): what the
     // engine's load behind the frame costs the window.
     auto* silence = new widgets::UiSilenceWatch(&window);
-    auto* firstFrame = new AfterFirstPaint(window.graphView()->viewport(), [&engine, silence] {
-        timingStage("first frame");
-        if (qEnvironmentVariableIsSet("IRSCOPE_TIMING")) silence->start();
+    // After the first frame: the panels, then the engine.
+    auto startTheRest = [&window, &debugUi, &compareUi, &engine] {
+        if (window.panelsDeferred()) {
+            window.makeDeferredPanels();
+            widgets::attachDebuggerPanels(window, debugUi);
+            widgets::attachComparePanels(window, compareUi);
+            timingStage("panels made");
+        }
         engine.start();
+    };
+    auto* firstFrame = new AfterFirstPaint(window.graphView()->viewport(), [silence, startTheRest] {
+        timingStage("first frame");
+        // IRSCOPE_TIMING=first-frame: the start-up alone, for a profiler.
+        if (qgetenv("IRSCOPE_TIMING") == "first-frame") {
+            std::fflush(stderr);
+            std::_Exit(0);
+        }
+        if (qEnvironmentVariableIsSet("IRSCOPE_TIMING")) silence->start();
+        startTheRest();
     });
     QObject::connect(debugUi.controller, &widgets::DebugController::debuggerReset, silence, [silence] {
         if (silence->isActive())
@@ -270,8 +290,8 @@ int runGui(int argc, char** argv, EngineLoader loadEngine) {
     // A window that gets no paint (opened minimized, or on a desktop not
     // shown) would never start the engine: then it starts a second after.
     // (A window on screen that is still loading its file waits for the frame.)
-    QTimer::singleShot(1000, &engine, [&engine, firstFrame] {
-        if (!firstFrame->everPainted()) engine.start();
+    QTimer::singleShot(1000, &engine, [firstFrame, startTheRest] {
+        if (!firstFrame->everPainted()) startTheRest();
     });
     timingStage("shown");
     if (!positional.isEmpty()) {

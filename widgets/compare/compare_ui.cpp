@@ -98,6 +98,8 @@ void setEnabled(CompareUi& ui) {
 
 }  // namespace
 
+void attachComparePanels(MainWindow& w, CompareUi& ui) { ui.changes = w.panelAs<ChangesPanel>(kChangesPanel); }
+
 CompareUi installCompare(MainWindow& w, DebugController* controller) {
     CompareUi ui;
     ui.session = new CompareSession(w.session(), &w);
@@ -105,7 +107,7 @@ CompareUi installCompare(MainWindow& w, DebugController* controller) {
     w.viewSplitter()->addWidget(ui.pane);
     ui.pane->hide();
     w.installPanels({&w, w.session(), controller, ui.session});  // the Changes dock (changes_panel.cpp)
-    ui.changes = w.panelAs<ChangesPanel>(kChangesPanel);
+    attachComparePanels(w, ui);
     ui.changesDock = w.panelDock(kChangesPanel);
     ui.changesDock->hide();
     buildActions(w, ui, controller);

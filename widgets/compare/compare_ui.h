@@ -29,6 +29,9 @@ struct CompareUi {
 };
 
 // `controller` (may be null) receives B's values as the reference of A's run.
+// In a window whose panels come after its first frame, `changes` stays null
+// until attachComparePanels, called once the window made them.
 CompareUi installCompare(MainWindow& window, DebugController* controller);
+void attachComparePanels(MainWindow& window, CompareUi& ui);
 
 }  // namespace irscope::widgets

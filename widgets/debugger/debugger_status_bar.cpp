@@ -211,13 +211,6 @@ void connectRunState(MainWindow& w, const DebuggerUi& ui) {
             if (row.value.name == name.toStdString()) remedy = row.remedy;
         raiseDock(dockForRemedy(ui, remedy));
     });
-    // A missing value clicked in Diagnostics: its node is selected (the
-    // panel does that) and the dock that supplies it comes up.
-    QObject::connect(ui.missing->list(), &QListWidget::itemClicked, &w, [ui, c](QListWidgetItem* it) {
-        const int r = it->data(Qt::UserRole).toInt();
-        if (r >= 0 && r < static_cast<int>(c->values()->missing().size()))
-            raiseDock(dockForRemedy(ui, c->values()->missing()[r].remedy));
-    });
     // On opening, values the run lacks bring up the dock that supplies the
     // first of them (the Constants dock for a meta extraction's dropped
     // constants), once per document and unless --show-dock chose one.
@@ -263,13 +256,13 @@ void connectRunState(MainWindow& w, const DebuggerUi& ui) {
     // A document's debugger may come after the document: the window's
     // first, drawn before the engine is in. Meanwhile the bar says so.
     // (Queued: after the document's own graphLoaded handlers, which clear the bar.)
-    QObject::connect(
-        c, &DebugController::waitingForEngine, &w,
-        [ui, c] {
-            if (!c->hasDocument() && EngineStart::instance().failure().isEmpty())
-                ui.status->setText(QObject::tr("starting the engine (libtorch)…"));
-        },
-        Qt::QueuedConnection);
+    auto sayWaiting = [ui, c] {
+        if (!c->hasDocument() && EngineStart::instance().failure().isEmpty())
+            ui.status->setText(QObject::tr("starting the engine (libtorch)…"));
+    };
+    QObject::connect(c, &DebugController::waitingForEngine, &w, sayWaiting, Qt::QueuedConnection);
+    // The bar made after the document came (the window's panels after its first frame).
+    if (w.session()->hasDocument()) sayWaiting();
     QObject::connect(&EngineStart::instance(), &EngineStart::failed, &w, [ui] { ui.status->clear(); });
     QObject::connect(c, &DebugController::debuggerReset, &w, [ui, actionsEnabled, c] {
         showRunProgress(ui);
@@ -296,6 +289,18 @@ void connectRunState(MainWindow& w, const DebuggerUi& ui) {
         if (!ref.isNode() || ref.index >= (int64_t)c->nodeInfos().size()) return;
         const auto& i = c->nodeInfos()[ref.index];
         if (!i.error.empty()) w.statusBar()->showMessage(QString::fromStdString(i.error), 15000);
+    });
+}
+
+// A missing value clicked in Diagnostics: its node is selected (the panel
+// does that) and the dock that supplies it comes up.
+void connectMissingValues(MainWindow& w, DebuggerUi& ui) {
+    if (!ui.missing) return;
+    DebugController* c = ui.controller;
+    QObject::connect(ui.missing->list(), &QListWidget::itemClicked, &w, [ui, c](QListWidgetItem* it) {
+        const int r = it->data(Qt::UserRole).toInt();
+        if (r >= 0 && r < static_cast<int>(c->values()->missing().size()))
+            raiseDock(dockForRemedy(ui, c->values()->missing()[r].remedy));
     });
 }
 

@@ -46,22 +46,15 @@ namespace {
 // the execution section, the pre-flight list: each registers itself, see
 // common/panel_registry.h), then the layout around them: the module call
 // stack joins the value docks under the graph, and the bottom row gets its
-// widths. DebuggerUi's handles are looked up by id, for the menus built here,
-// scripts and tests.
+// widths. DebuggerUi's handles of the docks are looked up by id here, those
+// of the panels once they are made (attachDebuggerPanels), for scripts and
+// tests; the menus find a panel when they are used.
 void installDocks(MainWindow& w, DebuggerUi& ui) {
     w.installPanels({&w, w.session(), ui.controller, nullptr});
-    ui.weights = w.panelAs<WeightsPanel>(kWeightsPanel);
-    ui.constants = w.panelAs<ConstantsPanel>(kConstantsPanel);
-    ui.inputs = w.panelAs<InputsPanel>(kInputsPanel);
-    ui.tensors = w.panelAs<TensorViewerArea>(kTensorPanel);
-    ui.execInfo = w.panelAs<ExecInfoPanel>(kExecInfoSection);
-    ui.missing = w.panelAs<MissingValuesPanel>(kMissingValuesSection);
     ui.weightsDock = w.panelDock(kWeightsPanel);
     ui.tensorDock = w.panelDock(kTensorPanel);
     ui.constantsDock = w.panelDock(kConstantsPanel);
     ui.inputsDock = w.panelDock(kInputsPanel);
-    ui.differences = w.panelAs<DifferencesPanel>(kDifferencesPanel);
-    ui.breakpoints = w.panelAs<BreakpointsPanel>(kBreakpointsPanel);
     ui.differencesDock = w.panelDock(kDifferencesPanel);
     ui.breakpointsDock = w.panelDock(kBreakpointsPanel);
 
@@ -363,12 +356,17 @@ void installValueMenus(MainWindow& w, DebuggerUi& ui, QMenu* menu) {
                      [c] { c->setRetention(exec::RetentionPolicy::FreeAfterLastUse); });
     menu->addSeparator();
     auto* loadMenu = menu->addMenu(QObject::tr("Load"));
-    QObject::connect(loadMenu->addAction(QObject::tr("Weights…")), &QAction::triggered, ui.weights,
-                     &WeightsPanel::loadDialog);
-    QObject::connect(loadMenu->addAction(QObject::tr("Weights folder (sharded checkpoint)…")), &QAction::triggered,
-                     ui.weights, &WeightsPanel::loadFolderDialog);
-    QObject::connect(loadMenu->addAction(QObject::tr("Constants…")), &QAction::triggered, ui.constants,
-                     &ConstantsPanel::loadDialog);
+    // Each action finds its panel when used (the panels may be made after the menus).
+    QObject::connect(loadMenu->addAction(QObject::tr("Weights…")), &QAction::triggered, &w, [&w] {
+        if (auto* weights = w.panelAs<WeightsPanel>(kWeightsPanel)) weights->loadDialog();
+    });
+    QObject::connect(loadMenu->addAction(QObject::tr("Weights folder (sharded checkpoint)…")), &QAction::triggered, &w,
+                     [&w] {
+                         if (auto* weights = w.panelAs<WeightsPanel>(kWeightsPanel)) weights->loadFolderDialog();
+                     });
+    QObject::connect(loadMenu->addAction(QObject::tr("Constants…")), &QAction::triggered, &w, [&w] {
+        if (auto* constants = w.panelAs<ConstantsPanel>(kConstantsPanel)) constants->loadDialog();
+    });
     // What the Differences dock's hint names: the files a run is measured against.
     loadMenu->addSeparator();
     const std::pair<const char*, exec::ValueFile> runFiles[] = {
@@ -377,12 +375,14 @@ void installValueMenus(MainWindow& w, DebuggerUi& ui, QMenu* menu) {
         {QT_TRANSLATE_NOOP("QObject", "Reference intermediates…"), exec::ValueFile::ReferenceIntermediates}};
     for (const auto& [label, file] : runFiles) {
         auto* a = loadMenu->addAction(QObject::tr(label));
-        QObject::connect(a, &QAction::triggered, ui.inputs,
-                         [inputs = ui.inputs, file = file] { inputs->loadDialog(file); });
+        QObject::connect(a, &QAction::triggered, &w, [&w, file = file] {
+            if (auto* inputs = w.panelAs<InputsPanel>(kInputsPanel)) inputs->loadDialog(file);
+        });
     }
     loadMenu->addSeparator();
-    QObject::connect(menu->addAction(QObject::tr("Save entered constants…")), &QAction::triggered, ui.constants,
-                     [constants = ui.constants] { constants->saveDialog(); });
+    QObject::connect(menu->addAction(QObject::tr("Save entered constants…")), &QAction::triggered, &w, [&w] {
+        if (auto* constants = w.panelAs<ConstantsPanel>(kConstantsPanel)) constants->saveDialog();
+    });
     auto* importData = loadMenu->addAction(QObject::tr("Node data as an overlay (Model Explorer JSON)…"));
     importData->setObjectName(QStringLiteral("importNodeData"));
     QObject::connect(importData, &QAction::triggered, &w, [c, &w] {
@@ -458,14 +458,27 @@ DebuggerUi installDebugger(MainWindow& w) {
     w.installEventFilter(new TensorFileDrop(ui.controller, &w));
     // Typed constants live only in the session until saved: quitting asks.
     DebugController* c = ui.controller;
-    ConstantsPanel* constants = ui.constants;
     w.addCloseGuard({[c] { return c->unsavedWork(); },
-                     [c, constants](std::function<void(bool)> done) {
+                     [c, &w](std::function<void(bool)> done) {
                          // Edited tensors have no file to go to; typed constants do.
+                         auto* constants = w.panelAs<ConstantsPanel>(kConstantsPanel);
                          if (!c->values()->constantsUnsaved() || !constants) return done(true);
                          constants->saveDialog(std::move(done));
                      }});
+    if (!w.panelsDeferred()) attachDebuggerPanels(w, ui);
     return ui;
+}
+
+void attachDebuggerPanels(MainWindow& w, DebuggerUi& ui) {
+    ui.weights = w.panelAs<WeightsPanel>(kWeightsPanel);
+    ui.constants = w.panelAs<ConstantsPanel>(kConstantsPanel);
+    ui.inputs = w.panelAs<InputsPanel>(kInputsPanel);
+    ui.tensors = w.panelAs<TensorViewerArea>(kTensorPanel);
+    ui.execInfo = w.panelAs<ExecInfoPanel>(kExecInfoSection);
+    ui.missing = w.panelAs<MissingValuesPanel>(kMissingValuesSection);
+    ui.differences = w.panelAs<DifferencesPanel>(kDifferencesPanel);
+    ui.breakpoints = w.panelAs<BreakpointsPanel>(kBreakpointsPanel);
+    connectMissingValues(w, ui);
 }
 
 }  // namespace irscope::widgets

@@ -56,7 +56,11 @@ struct DebuggerUi {
 // debugger then raises none of its own accord.
 inline constexpr const char* kDockChosenProperty = "irscopeDockChosen";
 
-// The controller is parented to the window.
+// The controller is parented to the window. In a window whose panels come
+// after its first frame (PanelsAt::AfterFirstFrame), the panels' handles in
+// the result stay null until attachDebuggerPanels, called once the window
+// made them (makeDeferredPanels); the docks' handles are set at once.
 DebuggerUi installDebugger(MainWindow& window);
+void attachDebuggerPanels(MainWindow& window, DebuggerUi& ui);
 
 }  // namespace irscope::widgets

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <utility>
 
 #include <QAction>
 #include <QActionGroup>
@@ -62,7 +63,8 @@ constexpr int kPanelMinWidth = 180;
 constexpr int kPanelMinHeight = 110;
 }  // namespace
 
-MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
+MainWindow::MainWindow(QWidget* parent, PanelsAt panelsAt)
+    : QMainWindow(parent), panelsDeferred_(panelsAt == PanelsAt::AfterFirstFrame) {
     setObjectName(QStringLiteral("mainWindow"));
     setAcceptDrops(true);
     session_ = new GraphSession(this);
@@ -200,15 +202,28 @@ void MainWindow::connectSession() {
 
 // ------------------------------------------------------------------ panels
 
-QDockWidget* MainWindow::addPanel(PanelId id, const QString& title, QWidget* panel, const PanelPlacement& where) {
-    auto* dock = new QDockWidget(title, this);
-    dock->setObjectName(QLatin1String(id.key));
+namespace {
+
+void setDockContent(QDockWidget* dock, QWidget* panel) {
     // A panel's row of buttons made it as wide as all of them (Differences:
     // 659 px), and three such docks side by side kept the window from
     // shrinking below 1196 px. Past this size a panel clips its row instead.
     panel->setMinimumSize(std::min(panel->minimumSizeHint().width(), kPanelMinWidth),
                           std::min(panel->minimumSizeHint().height(), kPanelMinHeight));
     dock->setWidget(panel);
+}
+
+}  // namespace
+
+QDockWidget* MainWindow::addPanel(PanelId id, const QString& title, QWidget* panel, const PanelPlacement& where) {
+    QDockWidget* dock = addDock(id, title, where);
+    setDockContent(dock, panel);
+    return dock;
+}
+
+QDockWidget* MainWindow::addDock(PanelId id, const QString& title, const PanelPlacement& where) {
+    auto* dock = new QDockWidget(title, this);
+    dock->setObjectName(QLatin1String(id.key));
     docks_.insert(QLatin1String(id.key), dock);
     addDockWidget(where.area, dock);
     place(dock, where);
@@ -277,22 +292,61 @@ void MainWindow::installPanels(const PanelContext& given) {
     context.window = this;
     context.session = session_;
     for (const PanelRegistration& r : registeredPanels()) {
-        if (panels_.contains(QLatin1String(r.id.key)) || !contextMeets(context, r.needs)) continue;
-        QWidget* made = r.make(context);
-        QDockWidget* dock = nullptr;
-        if (r.sectionOf && panelDock(*r.sectionOf)) {
-            addPanelSection(*r.sectionOf, made, r.sectionEdge);
-        } else if (r.sectionOf) {
-            // The host panel is not in this window: keep the section, unseen, so its owner is still the window.
-            made->setParent(this);
-            made->hide();
-        } else {
-            dock = addPanel(r.id, QCoreApplication::translate("irscope::widgets::Panels", r.title), made, r.where);
+        const bool waiting =
+            std::any_of(deferred_.begin(), deferred_.end(), [&r](const auto& d) { return d.first == &r; });
+        if (waiting || panels_.contains(QLatin1String(r.id.key)) || !contextMeets(context, r.needs)) continue;
+        if (!panelsDeferred_) {
+            makePanel(r, context, nullptr);
+            continue;
         }
-        panels_.insert(QLatin1String(r.id.key), made);
-        if (auto* events = dynamic_cast<PanelEvents*>(made)) tellEvents(made, events);
-        if (r.installed) r.installed(made, dock, context);
+        // Its dock now, empty, where it goes: the window's layout is final
+        // before the first frame. A section waits for its host's content.
+        if (!r.sectionOf) {
+            QDockWidget* dock =
+                addDock(r.id, QCoreApplication::translate("irscope::widgets::Panels", r.title), r.where);
+            auto* empty = new QWidget(dock);
+            empty->setObjectName(QStringLiteral("panelToCome"));
+            dock->setWidget(empty);
+        }
+        deferred_.emplace_back(&r, context);
     }
+}
+
+void MainWindow::makeDeferredPanels() {
+    if (!std::exchange(panelsDeferred_, false)) return;
+    for (const auto& [r, context] : std::exchange(deferred_, {})) makePanel(*r, context, panelDock(r->id));
+    // A panel made after the document came hears of it now (the panels'
+    // own catch-up is this one place, for every panel alike).
+    if (session_->hasDocument())
+        for (QWidget* made : std::as_const(panels_))
+            if (auto* events = dynamic_cast<PanelEvents*>(made)) {
+                events->documentOpened(session_->sameModelAsBefore());
+                events->selectionChanged(session_->selectionModel()->selection());
+                events->runCursorChanged(session_->selectionModel()->runCursor());
+            }
+    if (isVisible()) restoreSavedPlaces();
+}
+
+// Makes the panel of `r`: into `dock` when its empty dock was placed before
+// (PanelsAt::AfterFirstFrame), else into a new dock or its host's.
+void MainWindow::makePanel(const PanelRegistration& r, const PanelContext& context, QDockWidget* dock) {
+    QWidget* made = r.make(context);
+    if (dock) {
+        QWidget* empty = dock->widget();
+        setDockContent(dock, made);
+        delete empty;
+    } else if (r.sectionOf && panelDock(*r.sectionOf)) {
+        addPanelSection(*r.sectionOf, made, r.sectionEdge);
+    } else if (r.sectionOf) {
+        // The host panel is not in this window: keep the section, unseen, so its owner is still the window.
+        made->setParent(this);
+        made->hide();
+    } else {
+        dock = addPanel(r.id, QCoreApplication::translate("irscope::widgets::Panels", r.title), made, r.where);
+    }
+    panels_.insert(QLatin1String(r.id.key), made);
+    if (auto* events = dynamic_cast<PanelEvents*>(made)) tellEvents(made, events);
+    if (r.installed) r.installed(made, dock, context);
 }
 
 // The session's named events (common/panel_events.h), with `panel` as the
@@ -650,12 +704,17 @@ void MainWindow::saveSettings() {
 
 void MainWindow::showEvent(QShowEvent* e) {
     QMainWindow::showEvent(e);
-    // The first time only, once every part has added its panels.
-    if (viewStatesRestored_) return;
-    viewStatesRestored_ = true;
+    restoreSavedPlaces();
+}
+
+// The first time only, once every part has added its panels: the docks'
+// places, and the views' columns and splitters once the panels are made.
+void MainWindow::restoreSavedPlaces() {
+    if (dockPlacesRestored_ && viewStatesRestored_) return;
     QSettings s;
-    restoreState(s.value(QStringLiteral("mainWindow/state")).toByteArray());
-    restoreViewStates(*this, s);
+    if (!std::exchange(dockPlacesRestored_, true))
+        restoreState(s.value(QStringLiteral("mainWindow/state")).toByteArray());
+    if (!panelsDeferred_ && !std::exchange(viewStatesRestored_, true)) restoreViewStates(*this, s);
 }
 
 void MainWindow::addCloseGuard(CloseGuard guard) { closeGuards_.push_back(std::move(guard)); }

@@ -41,10 +41,17 @@ class TaskQueue;
 // "150%", "2.5%", "0.034%" (main_window.cpp).
 QString zoomText(double zoom);
 
+// When the panels' contents are made. The docks themselves, their places and
+// the menus are made with the window either way; AfterFirstFrame leaves each
+// dock empty until makeDeferredPanels (the app's start: the graph's first
+// frame is drawn before the panels are made, and the window's layout does
+// not move when they come).
+enum class PanelsAt { Construction, AfterFirstFrame };
+
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
-    explicit MainWindow(QWidget* parent = nullptr);
+    explicit MainWindow(QWidget* parent = nullptr, PanelsAt panelsAt = PanelsAt::Construction);
     ~MainWindow() override;
 
     GraphSession* session() const { return session_; }
@@ -85,8 +92,16 @@ public:
 
     // ---- panels
     // Makes and places every registered panel not installed yet whose needs
-    // `context` meets (its window and session are this window's).
+    // `context` meets (its window and session are this window's). With
+    // PanelsAt::AfterFirstFrame, until makeDeferredPanels, it places an empty
+    // dock for each and makes the panel later.
     void installPanels(const PanelContext& context);
+    // The panels whose docks wait empty (PanelsAt::AfterFirstFrame), made
+    // now; from then on installPanels makes them at once. Each is told of
+    // the open document, the selection and the run cursor, as if it had been
+    // there when they came.
+    void makeDeferredPanels();
+    bool panelsDeferred() const { return panelsDeferred_; }
     // A panel installed under `id` (nullptr when none); typed, for scripts and tests.
     QWidget* panel(PanelId id) const { return panels_.value(QLatin1String(id.key)); }
     template <class T>
@@ -136,6 +151,9 @@ private:
     void buildGoMenu();
     void buildDocks();
     void place(QDockWidget* dock, const PanelPlacement& where);
+    QDockWidget* addDock(PanelId id, const QString& title, const PanelPlacement& where);
+    void makePanel(const PanelRegistration& r, const PanelContext& context, QDockWidget* dock);
+    void restoreSavedPlaces();
     void restoreSettings();
     void saveSettings();
     void onGraphLoaded();
@@ -156,7 +174,12 @@ private:
     QMenu* goMenu_ = nullptr;
     QMenu* programMenu_ = nullptr;
     std::vector<CloseGuard> closeGuards_;
+    bool dockPlacesRestored_ = false;
     bool viewStatesRestored_ = false;
+    // PanelsAt::AfterFirstFrame until makeDeferredPanels: the registrations
+    // whose docks wait empty, with the context each was installed with.
+    bool panelsDeferred_ = false;
+    std::vector<std::pair<const PanelRegistration*, PanelContext>> deferred_;
     QHash<QString, QDockWidget*> docks_;  // by PanelId key
     QHash<QString, QWidget*> panels_;     // installed panels (sections too), by PanelId key
 
