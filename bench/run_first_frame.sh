@@ -3,8 +3,9 @@
 # one machine (issue: within 2x of a bare Qt window):
 #  - bench_bare_qt: a QMainWindow whose QGraphicsView draws 27 boxes (Qt alone);
 #  - irscope FILE.pt2 --screenshot, IRSCOPE_TIMING=1: the graph's first paint,
-#    on three .pt2 of the test data (29, 43 and 179 nodes), and when the
-#    engine (libtorch, loaded behind that frame) was in;
+#    on three .pt2 of the test data (29, 43 and 179 nodes), when the docks'
+#    panels were made (right after that frame) and when the engine (libtorch,
+#    loaded behind it) was in;
 #  - the 61-layer x 384-expert MoE IR's first frame against `irscope info` of
 #    the same file (issue: within 8x), the window opening with no weights.
 # Each figure is the median of RUNS (default 7) runs, the programs taken in
@@ -29,10 +30,12 @@ trap '[ ${#hogs[@]} -gt 0 ] && kill "${hogs[@]}" 2>/dev/null; true' EXIT
 # start than /proc's 10 ms ticks.
 launched() { IRSCOPE_LAUNCHED_AT=$(date +%s.%N) "$@"; }
 bare() { launched "$build/bin/bench_bare_qt" 2>&1 | sed -n 's/^bare Qt: first frame after \([0-9.]*\) s$/\1/p'; }
-window() {  # FILE: "first-frame engine-loaded" seconds, and the UI's longest silence meanwhile (ms)
+window() {  # FILE: "first-frame engine-loaded" seconds, the UI's longest silence meanwhile (ms), panels made (s)
   IRSCOPE_TIMING=1 launched "$build/bin/irscope" "$1" --new-window --screenshot "$DIR/shot.png" 2>&1 |
     awk '/first frame after/ { f = $(NF - 1) } /engine loaded after/ { e = $(NF - 1) }
-         /longest UI silence/ { q = $(NF - 1) } END { print f, (e == "" ? "-" : e), (q == "" ? "-" : q) }'
+         /panels made after/ { p = $(NF - 1) }
+         /longest UI silence/ { q = $(NF - 1) }
+         END { print f, (e == "" ? "-" : e), (q == "" ? "-" : q), (p == "" ? "-" : p) }'
 }
 info() {
   local t0 t1
@@ -48,12 +51,13 @@ small=(programs/sized_head_attention.pt2 real/tiny_llama.pt2 layer_order/llama_d
 for _ in $(seq 1 "$runs"); do
   echo "bare $(bare)" >>"$DIR/samples.txt"
   for f in "${small[@]}"; do
-    read -r frame engine quiet < <(window "$data/$f")
+    read -r frame engine quiet panels < <(window "$data/$f")
     echo "frame:$f $frame" >>"$DIR/samples.txt"
+    echo "panels:$f $panels" >>"$DIR/samples.txt"
     echo "engine:$f $engine" >>"$DIR/samples.txt"
     echo "quiet:$f $quiet" >>"$DIR/samples.txt"
   done
-  read -r frame engine quiet < <(window "$DIR/moe.json")
+  read -r frame engine quiet _ < <(window "$DIR/moe.json")
   echo "frame:moe $frame" >>"$DIR/samples.txt"
   echo "engine:moe $engine" >>"$DIR/samples.txt"
   echo "quiet:moe $quiet" >>"$DIR/samples.txt"
@@ -66,9 +70,9 @@ printf '  %-44s %6.3f s\n' "bare Qt window, 27 boxes" "$floor"
 for f in "${small[@]}"; do
   n=$("$build/bin/irscope" info "$data/$f" | sed -n 's/^ *Nodes: *//p' | head -1)
   fr=$(of "frame:$f")
-  printf '  %-44s %6.3f s  %5.2fx bare Qt (target <= 2x); engine in after %s s, UI silent <= %s ms meanwhile\n' \
-    "irscope $(basename "$f") ($n nodes)" "$fr" "$(awk "BEGIN { print $fr / $floor }")" "$(of "engine:$f")" \
-    "$(of "quiet:$f")"
+  printf '  %-44s %6.3f s  %5.2fx bare Qt (target <= 2x); panels made after %s s, engine in after %s s, UI silent <= %s ms meanwhile\n' \
+    "irscope $(basename "$f") ($n nodes)" "$fr" "$(awk "BEGIN { print $fr / $floor }")" "$(of "panels:$f")" \
+    "$(of "engine:$f")" "$(of "quiet:$f")"
 done
 mf=$(of frame:moe) mi=$(of info:moe)
 printf '  %-44s %6.3f s  %5.2fx info (%.3f s; target <= 8x); engine in after %s s, UI silent <= %s ms meanwhile\n' \
