@@ -166,13 +166,16 @@ int runGui(int argc, char** argv, EngineLoader loadEngine) {
     auto* silence = new widgets::UiSilenceWatch(&window);
     // After the first frame: the panels, then the engine.
     auto startTheRest = [&window, &debugUi, &compareUi, &engine] {
-        if (window.panelsDeferred()) {
-            window.makeDeferredPanels();
+        if (!window.panelsDeferred()) {
+            engine.start();
+            return;
+        }
+        window.makeDeferredPanels([&window, &debugUi, &compareUi, &engine] {
             widgets::attachDebuggerPanels(window, debugUi);
             widgets::attachComparePanels(window, compareUi);
             timingStage("panels made");
-        }
-        engine.start();
+            engine.start();
+        });
     };
     auto* firstFrame = new AfterFirstPaint(window.graphView()->viewport(), [silence, startTheRest] {
         timingStage("first frame");

@@ -3,7 +3,7 @@
 // hold what panels made with the window hold. For each file, two windows open
 // it: one made its panels with itself, the other makes them once the document
 // is in and a node is selected, before the document's debugger exists (the
-// app makes them before the engine has loaded). Once both are idle, every
+// app makes them before its engine has loaded), or after it. Once both are idle, every
 // dock reads the same (its title, whether it shows, its models' rows, labels,
 // fields, buttons and tabs), and making the panels moved nothing in the
 // window: the graph's view keeps its size and every dock its place.
@@ -134,27 +134,31 @@ private:
     }
 
     // Opens `file` in both windows and selects `node`; the second window
-    // makes its panels right after the document came (and the selection),
-    // before the document's debugger is attached; then both are compared.
-    void compareWindows(const QString& file, const QString& node) {
+    // starts making its panels right after the document came and the node
+    // was selected (as the app does at its first frame, before its engine is
+    // in), or, with `afterDebugger`, once the document's debugger is in and
+    // idle. Then both windows are compared.
+    void compareWindows(const QString& file, const QString& node, bool afterDebugger = false) {
         Window now, later;
         make(now, PanelsAt::Construction);
-        bool madeBeforeDebugger = false;
-        bool selected = false;
+        bool selected = false, made = false;
         QSize viewBefore;
         QStringList placesBefore;
-        make(later, PanelsAt::AfterFirstFrame, [&] {
-            connect(later.window->session(), &GraphSession::graphLoaded, later.window, [&] {
-                if (!later.window->panelsDeferred()) return;
-                selected = later.window->session()->selectionModel()->selectNodeByName(node, false);
-                madeBeforeDebugger = !later.debug.controller->hasDocument();
-                // The window as its first frame draws it (the breadcrumbs shown, laid out).
-                QCoreApplication::sendPostedEvents();
-                viewBefore = later.window->graphView()->size();
-                placesBefore = dockPlaces(*later.window);
-                later.window->makeDeferredPanels();
+        const auto makePanels = [&] {
+            selected = later.window->session()->selectionModel()->selectNodeByName(node, false);
+            // The window as its first frame draws it (the breadcrumbs shown, laid out).
+            QCoreApplication::sendPostedEvents();
+            viewBefore = later.window->graphView()->size();
+            placesBefore = dockPlaces(*later.window);
+            later.window->makeDeferredPanels([&] {
                 attachDebuggerPanels(*later.window, later.debug);
                 attachComparePanels(*later.window, later.compare);
+                made = true;
+            });
+        };
+        make(later, PanelsAt::AfterFirstFrame, [&] {
+            connect(later.window->session(), &GraphSession::graphLoaded, later.window, [&] {
+                if (!afterDebugger) makePanels();
             });
         });
         if (QTest::currentTestFailed()) return;
@@ -169,8 +173,13 @@ private:
         QSignalSpy laterLoaded(later.window->session(), &GraphSession::graphLoaded);
         later.window->openFile(file);
         QVERIFY(laterLoaded.wait(30000));
+        if (afterDebugger) {
+            QVERIFY(irscope::test::waitIdle(*later.debug.controller));
+            QVERIFY(later.debug.controller->hasDocument());
+            makePanels();
+        }
         QVERIFY(selected);
-        QVERIFY(madeBeforeDebugger);
+        QTRY_VERIFY_WITH_TIMEOUT(made, 30000);
         QVERIFY(!later.window->panelsDeferred());
         QVERIFY(later.debug.weights && later.debug.tensors && later.debug.missing && later.compare.changes);
 
@@ -199,6 +208,12 @@ private slots:
     // An archive: its own weights and example inputs load with the debugger.
     void aPt2Archive() {
         compareWindows(irscope::test::kData + QStringLiteral("/real/tiny_llama.pt2"), QStringLiteral("embedding"));
+    }
+
+    // Made after the debugger: a panel shows what it finds when it is made.
+    void panelsMadeAfterTheDebugger() {
+        compareWindows(irscope::test::kData + QStringLiteral("/real/tiny_llama.pt2"), QStringLiteral("embedding"),
+                       true);
     }
 };
 

@@ -218,6 +218,9 @@ void TensorViewer::connectControls() {
 
 void TensorViewer::connectController() {
     if (follows_) connect(c_->tensors(), &TensorQueries::focusTensorChanged, this, &TensorViewer::setTensor);
+    // A viewer made while a tensor is in focus (the window's panels come
+    // after its first frame) shows it, as one made before would.
+    if (follows_ && !c_->tensors()->focusTensor().isEmpty()) setTensor(c_->tensors()->focusTensor());
     connect(c_, &DebugController::nodeStatesChanged, this, &TensorViewer::onNodeStates);
     connect(c_->values(), &DebugValues::valuesChanged, this, [this] { refresh(); });
     connect(c_->checks(), &NumericChecks::divergenceChanged, this, [this] {

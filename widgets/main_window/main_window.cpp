@@ -312,19 +312,26 @@ void MainWindow::installPanels(const PanelContext& given) {
     }
 }
 
-void MainWindow::makeDeferredPanels() {
-    if (!std::exchange(panelsDeferred_, false)) return;
-    for (const auto& [r, context] : std::exchange(deferred_, {})) makePanel(*r, context, panelDock(r->id));
-    // A panel made after the document came hears of it now (the panels'
-    // own catch-up is this one place, for every panel alike).
-    if (session_->hasDocument())
-        for (QWidget* made : std::as_const(panels_))
-            if (auto* events = dynamic_cast<PanelEvents*>(made)) {
-                events->documentOpened(session_->sameModelAsBefore());
-                events->selectionChanged(session_->selectionModel()->selection());
-                events->runCursorChanged(session_->selectionModel()->runCursor());
-            }
+void MainWindow::makeDeferredPanels(std::function<void()> done) {
+    if (!panelsDeferred_ || std::exchange(makingDeferred_, true)) return;
+    makeNextDeferredPanel(std::move(done));
+}
+
+// One panel per turn of the event loop: a big model's panels take tens of
+// milliseconds each (the 61-layer MoE's summary, module tree and op
+// statistics), and the window answers between them.
+void MainWindow::makeNextDeferredPanel(std::function<void()> done) {
+    if (!deferred_.empty()) {
+        const auto [r, context] = deferred_.front();
+        deferred_.erase(deferred_.begin());
+        makePanel(*r, context, panelDock(r->id));
+        QTimer::singleShot(0, this,
+                           [this, done = std::move(done)]() mutable { makeNextDeferredPanel(std::move(done)); });
+        return;
+    }
+    panelsDeferred_ = false;
     if (isVisible()) restoreSavedPlaces();
+    if (done) done();
 }
 
 // Makes the panel of `r`: into `dock` when its empty dock was placed before

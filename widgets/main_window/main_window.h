@@ -96,11 +96,12 @@ public:
     // PanelsAt::AfterFirstFrame, until makeDeferredPanels, it places an empty
     // dock for each and makes the panel later.
     void installPanels(const PanelContext& context);
-    // The panels whose docks wait empty (PanelsAt::AfterFirstFrame), made
-    // now; from then on installPanels makes them at once. Each is told of
-    // the open document, the selection and the run cursor, as if it had been
-    // there when they came.
-    void makeDeferredPanels();
+    // The panels whose docks wait empty (PanelsAt::AfterFirstFrame) are
+    // made, one per turn of the event loop; then `done` runs, and from then
+    // on installPanels makes panels at once. A panel shows the session as it
+    // finds it when made (tests/widgets/test_panels_after_first_frame.cpp).
+    // Once; nothing for a window whose panels are made.
+    void makeDeferredPanels(std::function<void()> done = {});
     bool panelsDeferred() const { return panelsDeferred_; }
     // A panel installed under `id` (nullptr when none); typed, for scripts and tests.
     QWidget* panel(PanelId id) const { return panels_.value(QLatin1String(id.key)); }
@@ -153,6 +154,7 @@ private:
     void place(QDockWidget* dock, const PanelPlacement& where);
     QDockWidget* addDock(PanelId id, const QString& title, const PanelPlacement& where);
     void makePanel(const PanelRegistration& r, const PanelContext& context, QDockWidget* dock);
+    void makeNextDeferredPanel(std::function<void()> done);
     void restoreSavedPlaces();
     void restoreSettings();
     void saveSettings();
@@ -179,6 +181,7 @@ private:
     // PanelsAt::AfterFirstFrame until makeDeferredPanels: the registrations
     // whose docks wait empty, with the context each was installed with.
     bool panelsDeferred_ = false;
+    bool makingDeferred_ = false;
     std::vector<std::pair<const PanelRegistration*, PanelContext>> deferred_;
     QHash<QString, QDockWidget*> docks_;  // by PanelId key
     QHash<QString, QWidget*> panels_;     // installed panels (sections too), by PanelId key
