@@ -36,7 +36,6 @@
 #include "core/export/svg_export.h"
 #include "widgets/common/dialog_folders.h"
 #include "widgets/common/document_path.h"
-#include "widgets/common/panel_events.h"
 #include "widgets/common/view_state.h"
 #include "widgets/graph_view/breadcrumb_bar.h"
 #include "widgets/graph_view/graph_view.h"
@@ -58,16 +57,13 @@ QString zoomText(double zoom) {
     return QStringLiteral("%1%").arg(QString::number(pct, 'g', 2));
 }
 
-namespace {
-constexpr int kPanelMinWidth = 180;
-constexpr int kPanelMinHeight = 110;
-}  // namespace
+namespace {}  // namespace
 
-MainWindow::MainWindow(QWidget* parent, PanelsAt panelsAt)
-    : QMainWindow(parent), panelsDeferred_(panelsAt == PanelsAt::AfterFirstFrame) {
+MainWindow::MainWindow(QWidget* parent, PanelsAt panelsAt) : QMainWindow(parent) {
     setObjectName(QStringLiteral("mainWindow"));
     setAcceptDrops(true);
     session_ = new GraphSession(this);
+    panels_ = new PanelHost(*this, *session_, panelsAt);
     exportLane_ = new TaskQueue(QThread::LowPriority, this);
     connect(exportLane_, &TaskQueue::failed, this,
             [this](const QString& message) { showMessage(tr("Export failed: %1").arg(message), true, false); });
@@ -202,75 +198,16 @@ void MainWindow::connectSession() {
 
 // ------------------------------------------------------------------ panels
 
-namespace {
-
-void setDockContent(QDockWidget* dock, QWidget* panel) {
-    // A panel's row of buttons made it as wide as all of them (Differences:
-    // 659 px), and three such docks side by side kept the window from
-    // shrinking below 1196 px. Past this size a panel clips its row instead.
-    panel->setMinimumSize(std::min(panel->minimumSizeHint().width(), kPanelMinWidth),
-                          std::min(panel->minimumSizeHint().height(), kPanelMinHeight));
-    dock->setWidget(panel);
-}
-
-}  // namespace
-
 QDockWidget* MainWindow::addPanel(PanelId id, const QString& title, QWidget* panel, const PanelPlacement& where) {
-    QDockWidget* dock = addDock(id, title, where);
-    setDockContent(dock, panel);
-    return dock;
+    return panels_->addPanel(id, title, panel, where);
 }
 
-QDockWidget* MainWindow::addDock(PanelId id, const QString& title, const PanelPlacement& where) {
-    auto* dock = new QDockWidget(title, this);
-    dock->setObjectName(QLatin1String(id.key));
-    docks_.insert(QLatin1String(id.key), dock);
-    addDockWidget(where.area, dock);
-    place(dock, where);
-    return dock;
-}
+QDockWidget* MainWindow::panelDock(PanelId id) const { return panels_->dock(id); }
 
-QDockWidget* MainWindow::panelDock(PanelId id) const { return docks_.value(QLatin1String(id.key)); }
-
-void MainWindow::movePanel(PanelId id, const PanelPlacement& where) {
-    QDockWidget* dock = panelDock(id);
-    if (!dock) return;
-    removeDockWidget(dock);
-    addDockWidget(where.area, dock);
-    place(dock, where);
-}
-
-// Splits or tabs an added dock as `where` says. Split first: a dock split off
-// one that is already tabbed would land in its tab group instead.
-void MainWindow::place(QDockWidget* dock, const PanelPlacement& where) {
-    const Qt::Orientation across =
-        where.area == Qt::LeftDockWidgetArea || where.area == Qt::RightDockWidgetArea ? Qt::Vertical : Qt::Horizontal;
-    if (where.besideOf)
-        if (QDockWidget* other = panelDock(*where.besideOf)) splitDockWidget(other, dock, across);
-    if (where.tabbedWith)
-        if (QDockWidget* other = panelDock(*where.tabbedWith)) tabifyDockWidget(other, dock);
-}
+void MainWindow::movePanel(PanelId id, const PanelPlacement& where) { panels_->move(id, where); }
 
 void MainWindow::addPanelSection(PanelId id, QWidget* section, Qt::Edge edge) {
-    QDockWidget* dock = panelDock(id);
-    if (!dock || !dock->widget()) return;
-    // The dock's content becomes a box holding the panel and its sections.
-    auto* box = dock->widget();
-    if (box->objectName() != QLatin1String("panelSections")) {
-        QWidget* panel = box;
-        box = new QWidget(dock);
-        box->setObjectName(QStringLiteral("panelSections"));
-        auto* lay = new QVBoxLayout(box);
-        lay->setContentsMargins(0, 0, 0, 0);
-        lay->setSpacing(2);
-        lay->addWidget(panel, 1);
-        dock->setWidget(box);
-    }
-    auto* lay = static_cast<QVBoxLayout*>(box->layout());
-    if (edge == Qt::TopEdge)
-        lay->insertWidget(0, section);
-    else
-        lay->addWidget(section);
+    panels_->addSection(id, section, edge);
 }
 
 // The panels that need only the session (Properties, Search, Op statistics,
@@ -287,85 +224,16 @@ void MainWindow::buildDocks() {
     if (QDockWidget* diagnostics = panelDock(kDiagnosticsPanel)) resizeDocks({diagnostics}, {140}, Qt::Vertical);
 }
 
-void MainWindow::installPanels(const PanelContext& given) {
-    PanelContext context = given;
-    context.window = this;
-    context.session = session_;
-    for (const PanelRegistration& r : registeredPanels()) {
-        const bool waiting =
-            std::any_of(deferred_.begin(), deferred_.end(), [&r](const auto& d) { return d.first == &r; });
-        if (waiting || panels_.contains(QLatin1String(r.id.key)) || !contextMeets(context, r.needs)) continue;
-        if (!panelsDeferred_) {
-            makePanel(r, context, nullptr);
-            continue;
-        }
-        // Its dock now, empty, where it goes: the window's layout is final
-        // before the first frame. A section waits for its host's content.
-        if (!r.sectionOf) {
-            QDockWidget* dock =
-                addDock(r.id, QCoreApplication::translate("irscope::widgets::Panels", r.title), r.where);
-            auto* empty = new QWidget(dock);
-            empty->setObjectName(QStringLiteral("panelToCome"));
-            dock->setWidget(empty);
-        }
-        deferred_.emplace_back(&r, context);
-    }
-}
+void MainWindow::installPanels(const PanelContext& context) { panels_->install(context); }
 
 void MainWindow::makeDeferredPanels(std::function<void()> done) {
-    if (!panelsDeferred_ || std::exchange(makingDeferred_, true)) return;
-    makeNextDeferredPanel(std::move(done));
+    panels_->makeDeferred([this, done = std::move(done)] {
+        if (isVisible()) restoreSavedPlaces();
+        if (done) done();
+    });
 }
 
-// One panel per turn of the event loop: a big model's panels take tens of
-// milliseconds each (the 61-layer MoE's summary, module tree and op
-// statistics), and the window answers between them.
-void MainWindow::makeNextDeferredPanel(std::function<void()> done) {
-    if (!deferred_.empty()) {
-        const auto [r, context] = deferred_.front();
-        deferred_.erase(deferred_.begin());
-        makePanel(*r, context, panelDock(r->id));
-        QTimer::singleShot(0, this,
-                           [this, done = std::move(done)]() mutable { makeNextDeferredPanel(std::move(done)); });
-        return;
-    }
-    panelsDeferred_ = false;
-    if (isVisible()) restoreSavedPlaces();
-    if (done) done();
-}
-
-// Makes the panel of `r`: into `dock` when its empty dock was placed before
-// (PanelsAt::AfterFirstFrame), else into a new dock or its host's.
-void MainWindow::makePanel(const PanelRegistration& r, const PanelContext& context, QDockWidget* dock) {
-    QWidget* made = r.make(context);
-    if (dock) {
-        QWidget* empty = dock->widget();
-        setDockContent(dock, made);
-        delete empty;
-    } else if (r.sectionOf && panelDock(*r.sectionOf)) {
-        addPanelSection(*r.sectionOf, made, r.sectionEdge);
-    } else if (r.sectionOf) {
-        // The host panel is not in this window: keep the section, unseen, so its owner is still the window.
-        made->setParent(this);
-        made->hide();
-    } else {
-        dock = addPanel(r.id, QCoreApplication::translate("irscope::widgets::Panels", r.title), made, r.where);
-    }
-    panels_.insert(QLatin1String(r.id.key), made);
-    if (auto* events = dynamic_cast<PanelEvents*>(made)) tellEvents(made, events);
-    if (r.installed) r.installed(made, dock, context);
-}
-
-// The session's named events (common/panel_events.h), with `panel` as the
-// connections' context: they end with it.
-void MainWindow::tellEvents(QWidget* panel, PanelEvents* events) {
-    connect(session_, &GraphSession::graphLoaded, panel,
-            [this, events] { events->documentOpened(session_->sameModelAsBefore()); });
-    connect(session_->selectionModel(), &GraphSelection::selectionChanged, panel,
-            [events](const ItemRef& ref) { events->selectionChanged(ref); });
-    connect(session_->selectionModel(), &GraphSelection::runCursorChanged, panel,
-            [events](qint64 node) { events->runCursorChanged(node); });
-}
+bool MainWindow::panelsDeferred() const { return panels_->deferred(); }
 
 void MainWindow::addDocumentAction(QAction* action) {
     documentActions_ << action;
@@ -721,7 +589,7 @@ void MainWindow::restoreSavedPlaces() {
     QSettings s;
     if (!std::exchange(dockPlacesRestored_, true))
         restoreState(s.value(QStringLiteral("mainWindow/state")).toByteArray());
-    if (!panelsDeferred_ && !std::exchange(viewStatesRestored_, true)) restoreViewStates(*this, s);
+    if (!panels_->deferred() && !std::exchange(viewStatesRestored_, true)) restoreViewStates(*this, s);
 }
 
 void MainWindow::addCloseGuard(CloseGuard guard) { closeGuards_.push_back(std::move(guard)); }

@@ -17,6 +17,7 @@
 #include <QStringList>
 
 #include "widgets/common/panel_registry.h"
+#include "widgets/main_window/panel_host.h"
 
 class QAction;
 class QDockWidget;
@@ -30,8 +31,6 @@ class QToolButton;
 
 namespace irscope::widgets {
 
-class PanelEvents;
-
 class BreadcrumbBar;
 class GraphSession;
 class GraphView;
@@ -41,16 +40,11 @@ class TaskQueue;
 // "150%", "2.5%", "0.034%" (main_window.cpp).
 QString zoomText(double zoom);
 
-// When the panels' contents are made. The docks themselves, their places and
-// the menus are made with the window either way; AfterFirstFrame leaves each
-// dock empty until makeDeferredPanels (the app's start: the graph's first
-// frame is drawn before the panels are made, and the window's layout does
-// not move when they come).
-enum class PanelsAt { Construction, AfterFirstFrame };
-
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
+    // `panelsAt`: when the panels are made (PanelHost): AfterFirstFrame places
+    // their docks empty until makeDeferredPanels (the app's start).
     explicit MainWindow(QWidget* parent = nullptr, PanelsAt panelsAt = PanelsAt::Construction);
     ~MainWindow() override;
 
@@ -90,7 +84,7 @@ public:
     // before another document replaces this one.
     bool confirmLosingWork(const QString& title, const QString& question, std::function<void()> afterSave);
 
-    // ---- panels
+    // ---- panels (hosted by PanelHost, panel_host.h)
     // Makes and places every registered panel not installed yet whose needs
     // `context` meets (its window and session are this window's). With
     // PanelsAt::AfterFirstFrame, until makeDeferredPanels, it places an empty
@@ -102,9 +96,9 @@ public:
     // finds it when made (tests/widgets/test_panels_after_first_frame.cpp).
     // Once; nothing for a window whose panels are made.
     void makeDeferredPanels(std::function<void()> done = {});
-    bool panelsDeferred() const { return panelsDeferred_; }
+    bool panelsDeferred() const;
     // A panel installed under `id` (nullptr when none); typed, for scripts and tests.
-    QWidget* panel(PanelId id) const { return panels_.value(QLatin1String(id.key)); }
+    QWidget* panel(PanelId id) const { return panels_->panel(id); }
     template <class T>
     T* panelAs(PanelId id) const {
         return qobject_cast<T*>(panel(id));
@@ -151,10 +145,6 @@ private:
     void fillPanelsMenu(QMenu* menu);
     void buildGoMenu();
     void buildDocks();
-    void place(QDockWidget* dock, const PanelPlacement& where);
-    QDockWidget* addDock(PanelId id, const QString& title, const PanelPlacement& where);
-    void makePanel(const PanelRegistration& r, const PanelContext& context, QDockWidget* dock);
-    void makeNextDeferredPanel(std::function<void()> done);
     void restoreSavedPlaces();
     void restoreSettings();
     void saveSettings();
@@ -163,7 +153,6 @@ private:
     void updateTitle();
     void updateInfo();
     void fillProgramMenu();
-    void tellEvents(QWidget* panel, PanelEvents* events);
 
     GraphSession* session_;
     // Exports (File ▸ Export): drawn and written off the UI thread, one
@@ -178,13 +167,7 @@ private:
     std::vector<CloseGuard> closeGuards_;
     bool dockPlacesRestored_ = false;
     bool viewStatesRestored_ = false;
-    // PanelsAt::AfterFirstFrame until makeDeferredPanels: the registrations
-    // whose docks wait empty, with the context each was installed with.
-    bool panelsDeferred_ = false;
-    bool makingDeferred_ = false;
-    std::vector<std::pair<const PanelRegistration*, PanelContext>> deferred_;
-    QHash<QString, QDockWidget*> docks_;  // by PanelId key
-    QHash<QString, QWidget*> panels_;     // installed panels (sections too), by PanelId key
+    PanelHost* panels_;
 
     QWidget* messageBar_;
     QList<QAction*> documentActions_;  // enabled only while a graph is open
