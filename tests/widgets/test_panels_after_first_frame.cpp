@@ -25,6 +25,7 @@
 
 #include "test_support.h"
 #include "wait_idle.h"
+#include "widgets/compare/compare_session.h"
 #include "widgets/compare/compare_ui.h"
 #include "widgets/debugger/debugger_ui.h"
 #include "widgets/graph_view/graph_view.h"
@@ -138,7 +139,10 @@ private:
     // was selected (as the app does at its first frame, before its engine is
     // in), or, with `afterDebugger`, once the document's debugger is in and
     // idle. Then both windows are compared.
-    void compareWindows(const QString& file, const QString& node, bool afterDebugger = false) {
+    // `compareWith`: both windows compare the file with that one, before the
+    // late panels are made (with `afterDebugger`) or after.
+    void compareWindows(const QString& file, const QString& node, bool afterDebugger = false,
+                        const QString& compareWith = {}) {
         Window now, later;
         make(now, PanelsAt::Construction);
         bool selected = false, made = false;
@@ -169,6 +173,13 @@ private:
         now.window->openFile(file);
         QVERIFY(nowLoaded.wait(30000));
         QVERIFY(now.window->session()->selectionModel()->selectNodeByName(node, false));
+        const auto compare = [&compareWith](Window& w) {
+            if (compareWith.isEmpty()) return true;
+            QSignalSpy ready(w.compare.session, &CompareSession::diffReady);
+            w.compare.session->open(compareWith);
+            return ready.wait(30000);
+        };
+        QVERIFY(compare(now));
 
         QSignalSpy laterLoaded(later.window->session(), &GraphSession::graphLoaded);
         later.window->openFile(file);
@@ -176,10 +187,12 @@ private:
         if (afterDebugger) {
             QVERIFY(irscope::test::waitIdle(*later.debug.controller));
             QVERIFY(later.debug.controller->hasDocument());
+            QVERIFY(compare(later));
             makePanels();
         }
         QVERIFY(selected);
         QTRY_VERIFY_WITH_TIMEOUT(made, 30000);
+        if (!afterDebugger) QVERIFY(compare(later));
         QVERIFY(!later.window->panelsDeferred());
         QVERIFY(later.debug.weights && later.debug.tensors && later.debug.missing && later.compare.changes);
 
@@ -187,8 +200,11 @@ private:
         QVERIFY(irscope::test::waitIdle(*later.debug.controller));
         QTest::qWait(50);  // what the panels' own timers post (columns fitted, titles counted)
 
-        QCOMPARE(later.window->graphView()->size(), viewBefore);
-        QCOMPARE(dockPlaces(*later.window), placesBefore);
+        if (compareWith.isEmpty()) {  // (a comparison moves the docks and halves the view on its own)
+            QCOMPARE(later.window->graphView()->size(), viewBefore);
+            QCOMPARE(dockPlaces(*later.window), placesBefore);
+        }
+        QCOMPARE(later.window->graphView()->size(), now.window->graphView()->size());
         QCOMPARE(dockPlaces(*later.window), dockPlaces(*now.window));
         const QStringList a = describeDocks(*now.window), b = describeDocks(*later.window);
         QVERIFY(a.size() > 40);  // the docks were read, not only counted
@@ -214,6 +230,15 @@ private slots:
     void panelsMadeAfterTheDebugger() {
         compareWindows(irscope::test::kData + QStringLiteral("/real/tiny_llama.pt2"), QStringLiteral("embedding"),
                        true);
+    }
+
+    // `irscope A --compare B`: the comparison may be done before the panels
+    // are made, or come after them.
+    void aComparison() {
+        const QString a = irscope::test::irFixture(QStringLiteral("tiny_llama.json"));
+        const QString b = irscope::test::irFixture(QStringLiteral("diff/tiny_llama_seq4.json"));
+        compareWindows(a, QStringLiteral("embedding"), true, b);
+        compareWindows(a, QStringLiteral("embedding"), false, b);
     }
 };
 

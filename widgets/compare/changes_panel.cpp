@@ -108,7 +108,14 @@ ChangesPanel::ChangesPanel(CompareSession* compare, QWidget* parent)
     });
     connect(compare_, &CompareSession::failed, this, [this](const QString& message) { summary_->setText(message); });
     connect(compare_, &CompareSession::currentRowChanged, this, &ChangesPanel::followCurrentRow);
-    summary_->setText(tr("No comparison. File ▸ Compare With… opens a second IR beside this one."));
+    // What the comparison holds now: the panel may be made after it opened
+    // (the window's panels come after its first frame, `irscope A --compare B`).
+    if (compare_->hasDiff())
+        refresh();
+    else if (compare_->isOpen())
+        comparing();
+    else
+        summary_->setText(tr("No comparison. File ▸ Compare With… opens a second IR beside this one."));
 }
 
 int ChangesPanel::visibleRows() const { return proxy_->rowCount(); }
