@@ -5,6 +5,7 @@
 #include <functional>
 #include <memory>
 #include <utility>
+#include <vector>
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -164,16 +165,25 @@ int runGui(int argc, char** argv, EngineLoader loadEngine) {
     // the document's debugger is in (a 5 ms timer's longest gap): what the
     // engine's load behind the frame costs the window.
     auto* silence = new widgets::UiSilenceWatch(&window);
-    // After the first frame: the panels, then the engine.
-    auto startTheRest = [&window, &debugUi, &compareUi, &engine] {
+    // After the first frame: the panels, then the engine. What must see the
+    // panels made (a screenshot) waits for them through afterPanels.
+    std::vector<std::function<void()>> whenPanelsMade;
+    auto afterPanels = [&window, &whenPanelsMade](std::function<void()> then) {
+        if (window.panelsDeferred())
+            whenPanelsMade.push_back(std::move(then));
+        else
+            then();
+    };
+    auto startTheRest = [&window, &debugUi, &compareUi, &engine, &whenPanelsMade] {
         if (!window.panelsDeferred()) {
             engine.start();
             return;
         }
-        window.makeDeferredPanels([&window, &debugUi, &compareUi, &engine] {
+        window.makeDeferredPanels([&window, &debugUi, &compareUi, &engine, &whenPanelsMade] {
             widgets::attachDebuggerPanels(window, debugUi);
             widgets::attachComparePanels(window, compareUi);
             timingStage("panels made");
+            for (auto& then : std::exchange(whenPanelsMade, {})) then();
             engine.start();
         });
     };
@@ -197,20 +207,24 @@ int runGui(int argc, char** argv, EngineLoader loadEngine) {
     const QString selectNode = parser.value(select);
     const QString shotPath = parser.value(screenshot);
 
-    auto takeShot = [&window, shotPath] {
-        QTimer::singleShot(150, &window, [&window, shotPath] {
-            const QImage image = window.grab().toImage();
-            const bool ok = image.save(shotPath, "PNG");
-            if (!ok) std::fprintf(stderr, "irscope: cannot write %s\n", qPrintable(shotPath));
-            QApplication::exit(ok ? 0 : 2);
+    auto takeShot = [&window, shotPath, &afterPanels] {
+        afterPanels([&window, shotPath] {
+            QTimer::singleShot(150, &window, [&window, shotPath] {
+                const QImage image = window.grab().toImage();
+                const bool ok = image.save(shotPath, "PNG");
+                if (!ok) std::fprintf(stderr, "irscope: cannot write %s\n", qPrintable(shotPath));
+                QApplication::exit(ok ? 0 : 2);
+            });
         });
     };
     // Still capture the window (it shows the error), but report failure.
-    auto failedShot = [&window, shotPath] {
+    auto failedShot = [&window, shotPath, &afterPanels] {
         if (shotPath.isEmpty()) return;
-        QTimer::singleShot(150, &window, [&window, shotPath] {
-            window.grab().toImage().save(shotPath, "PNG");
-            QApplication::exit(2);
+        afterPanels([&window, shotPath] {
+            QTimer::singleShot(150, &window, [&window, shotPath] {
+                window.grab().toImage().save(shotPath, "PNG");
+                QApplication::exit(2);
+            });
         });
     };
     // The command line's files, --select and --run are for the file it named:

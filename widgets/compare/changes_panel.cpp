@@ -110,11 +110,14 @@ ChangesPanel::ChangesPanel(CompareSession* compare, QWidget* parent)
     connect(compare_, &CompareSession::currentRowChanged, this, &ChangesPanel::followCurrentRow);
     // What the comparison holds now: the panel may be made after it opened
     // (the window's panels come after its first frame, `irscope A --compare B`).
-    if (compare_->hasDiff())
+    if (compare_->hasDiff()) {
         refresh();
-    else if (compare_->isOpen())
+        followCurrentRow(compare_->currentRow());
+    } else if (!compare_->failure().isEmpty()) {
+        summary_->setText(compare_->failure());
+    } else if (compare_->isOpen()) {
         comparing();
-    else
+    } else
         summary_->setText(tr("No comparison. File ▸ Compare With… opens a second IR beside this one."));
 }
 

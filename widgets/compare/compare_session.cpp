@@ -80,6 +80,7 @@ CompareSession::CompareSession(GraphSession* sideA, QObject* parent)
         result_.reset();
         a_->decorations()->clearDiffMarks();
         b_->decorations()->clearDiffMarks();
+        failure_ = message;
         emit diffStale();
         emit failed(message);
     });
@@ -95,6 +96,7 @@ QString CompareSession::pathB() const { return b_->filePath(); }
 
 void CompareSession::open(const QString& path) {
     open_ = true;
+    failure_.clear();
     requestedB_ = path;
     result_.reset();
     lane_->dropAll();

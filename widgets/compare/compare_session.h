@@ -39,6 +39,8 @@ public:
 
     // ---- the result (after diffReady; empty before)
     bool hasDiff() const { return result_ != nullptr; }
+    // Why B did not load (what `failed` said); empty once another B is asked for.
+    QString failure() const { return failure_; }
     const diff::GraphDiff* diff() const;
     const std::vector<diff::ChangeRow>& rows() const;
     // The same rows, kept alive for a holder that outlives this diff (the Changes dock's model).
@@ -85,6 +87,7 @@ private:
     bool syncing_ = false;
     bool dim_ = false;
     int currentRow_ = -1;
+    QString failure_;
     std::shared_ptr<const Result> result_;
 };
 

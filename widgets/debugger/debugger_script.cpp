@@ -182,7 +182,7 @@ void runDebuggerScript(const QCommandLineParser& p, DebuggerUi& ui, const QStrin
                                             {QStringLiteral("histogram"), TensorTab::Histogram},
                                             {QStringLiteral("heatmap"), TensorTab::Heatmap},
                                             {QStringLiteral("compare"), TensorTab::Compare}};
-    if (tabs.count(tab)) ui.tensors->follower()->showTab(tabs.at(tab));
+    if (tabs.count(tab) && ui.tensors) ui.tensors->follower()->showTab(tabs.at(tab));
     const QString dock = opt("show-dock").toLower();
     if (!dock.isEmpty()) ui.weightsDock->window()->setProperty(kDockChosenProperty, true);
     if (dock == QLatin1String("constants"))

@@ -139,6 +139,7 @@ void PanelHost::makeNext(std::function<void()> done) {
 // Makes the panel of `r`: into `d` when its empty dock was placed before
 // (PanelsAt::AfterFirstFrame), else into a new dock or its host's.
 void PanelHost::make(const PanelRegistration& r, const PanelContext& context, QDockWidget* d) {
+    const bool late = deferred_;
     QWidget* made = r.make(context);
     if (d) {
         QWidget* empty = d->widget();
@@ -154,8 +155,20 @@ void PanelHost::make(const PanelRegistration& r, const PanelContext& context, QD
         d = addPanel(r.id, panelTitle(r), made, r.where);
     }
     panels_.insert(QLatin1String(r.id.key), made);
-    if (auto* events = dynamic_cast<PanelEvents*>(made)) tellEvents(made, events);
+    auto* events = dynamic_cast<PanelEvents*>(made);
+    if (events) tellEvents(made, events);
     if (r.installed) r.installed(made, d, context);
+    // A panel made after the document came is told of it, of the selection
+    // and of where the run stands, as if it had been there (RenderDoc tells a
+    // viewer registered while a capture is open OnCaptureLoaded, then
+    // OnEventChanged). After `installed`: what the hook connected hears it.
+    // As the same model: a new panel holds nothing of another model to
+    // forget, and what it read from the session when made stays.
+    if (events && late && session_.hasDocument()) {
+        events->documentOpened(/*sameModel=*/true);
+        events->selectionChanged(session_.selectionModel()->selection());
+        events->runCursorChanged(session_.selectionModel()->runCursor());
+    }
 }
 
 // The session's named events (common/panel_events.h), with `panel` as the

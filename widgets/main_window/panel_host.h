@@ -39,8 +39,9 @@ public:
     // are deferred, places an empty dock for each instead.
     void install(const PanelContext& context);
     // Makes the deferred panels, one per turn of the event loop, then calls
-    // `done`; from then on install makes panels at once. Once; nothing when
-    // no panel is deferred.
+    // `done`; from then on install makes panels at once. A panel made while a
+    // document is open is told of it (PanelEvents), of the selection and of
+    // the run cursor. Once; nothing when no panel is deferred.
     void makeDeferred(std::function<void()> done);
     bool deferred() const { return deferred_; }
 

@@ -55,7 +55,7 @@ OpStatsPanel::OpStatsPanel(GraphSession* session, QWidget* parent) : QWidget(par
     connect(table_, &QTreeWidget::itemClicked, this,
             [this](QTreeWidgetItem* item, int) { pickOpType(item->data(0, Qt::UserRole).toString()); });
     rebuildWhenShown_ = new RefreshWhenShown(this, [this] { rebuild(); });
-    rebuildWhenShown_->request();  // made after a document came (the app's start): counted when first shown
+    rebuild();
 }
 
 void OpStatsPanel::documentOpened(bool) { rebuildWhenShown_->request(); }
