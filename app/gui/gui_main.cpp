@@ -174,7 +174,9 @@ int runGui(int argc, char** argv, EngineLoader loadEngine) {
         else
             then();
     };
-    auto startTheRest = [&window, &debugUi, &compareUi, &engine, &whenPanelsMade] {
+    bool restStarted = false;  // the first frame, or the fallback below for a window never painted
+    auto startTheRest = [&window, &debugUi, &compareUi, &engine, &whenPanelsMade, &restStarted] {
+        if (std::exchange(restStarted, true)) return;
         if (!window.panelsDeferred()) {
             engine.start();
             return;

@@ -94,7 +94,8 @@ public:
     // made, one per turn of the event loop; then `done` runs, and from then
     // on installPanels makes panels at once. A panel shows the session as it
     // finds it when made (tests/widgets/test_panels_after_first_frame.cpp).
-    // Once; nothing for a window whose panels are made.
+    // Called again meanwhile, its `done` waits for the same panels; for a
+    // window whose panels are made, `done` runs at once.
     void makeDeferredPanels(std::function<void()> done = {});
     bool panelsDeferred() const;
     // A panel installed under `id` (nullptr when none); typed, for scripts and tests.

@@ -117,23 +117,27 @@ void PanelHost::install(const PanelContext& given) {
 }
 
 void PanelHost::makeDeferred(std::function<void()> done) {
-    if (!deferred_ || std::exchange(making_, true)) return;
-    makeNext(std::move(done));
+    if (!deferred_) {
+        if (done) done();
+        return;
+    }
+    if (done) whenMade_.push_back(std::move(done));
+    if (!std::exchange(making_, true)) makeNext();
 }
 
 // One panel per turn of the event loop: a big model's panels take tens of
 // milliseconds each (the 61-layer MoE's summary, module tree and execution
 // section), and the window answers between them.
-void PanelHost::makeNext(std::function<void()> done) {
+void PanelHost::makeNext() {
     if (!waiting_.empty()) {
         const auto [r, context] = waiting_.front();
         waiting_.erase(waiting_.begin());
         make(*r, context, dock(r->id));
-        QTimer::singleShot(0, this, [this, done = std::move(done)]() mutable { makeNext(std::move(done)); });
+        QTimer::singleShot(0, this, [this] { makeNext(); });
         return;
     }
     deferred_ = false;
-    if (done) done();
+    for (auto& done : std::exchange(whenMade_, {})) done();
 }
 
 // Makes the panel of `r`: into `d` when its empty dock was placed before

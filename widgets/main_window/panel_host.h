@@ -41,7 +41,8 @@ public:
     // Makes the deferred panels, one per turn of the event loop, then calls
     // `done`; from then on install makes panels at once. A panel made while a
     // document is open is told of it (PanelEvents), of the selection and of
-    // the run cursor. Once; nothing when no panel is deferred.
+    // the run cursor. Called again meanwhile, its `done` waits for the same
+    // panels; with no panel deferred, `done` runs at once.
     void makeDeferred(std::function<void()> done);
     bool deferred() const { return deferred_; }
 
@@ -57,7 +58,7 @@ private:
     QDockWidget* addDock(PanelId id, const QString& title, const PanelPlacement& where);
     void place(QDockWidget* dock, const PanelPlacement& where);
     void make(const PanelRegistration& r, const PanelContext& context, QDockWidget* dock);
-    void makeNext(std::function<void()> done);
+    void makeNext();
     void tellEvents(QWidget* panel, PanelEvents* events);
 
     MainWindow& window_;
@@ -66,6 +67,7 @@ private:
     QHash<QString, QWidget*> panels_;     // made panels (sections too), by PanelId key
     bool deferred_;
     bool making_ = false;
+    std::vector<std::function<void()>> whenMade_;
     // While deferred: the registrations whose docks wait, with the context
     // each was installed with.
     std::vector<std::pair<const PanelRegistration*, PanelContext>> waiting_;
