@@ -209,26 +209,20 @@ int runGui(int argc, char** argv, EngineLoader loadEngine) {
     const QString selectNode = parser.value(select);
     const QString shotPath = parser.value(screenshot);
 
-    auto takeShot = [&window, shotPath, &afterPanels] {
-        afterPanels([&window, shotPath] {
-            QTimer::singleShot(150, &window, [&window, shotPath] {
-                const QImage image = window.grab().toImage();
-                const bool ok = image.save(shotPath, "PNG");
-                if (!ok) std::fprintf(stderr, "irscope: cannot write %s\n", qPrintable(shotPath));
-                QApplication::exit(ok ? 0 : 2);
-            });
-        });
-    };
-    // Still capture the window (it shows the error), but report failure.
-    auto failedShot = [&window, shotPath, &afterPanels] {
+    // The PNG once the panels are made; `failed`: the window shows an error,
+    // captured still, and the exit status says so.
+    auto shoot = [&window, shotPath, &afterPanels](bool failed) {
         if (shotPath.isEmpty()) return;
-        afterPanels([&window, shotPath] {
-            QTimer::singleShot(150, &window, [&window, shotPath] {
-                window.grab().toImage().save(shotPath, "PNG");
-                QApplication::exit(2);
+        afterPanels([&window, shotPath, failed] {
+            QTimer::singleShot(150, &window, [&window, shotPath, failed] {
+                const bool ok = window.grab().toImage().save(shotPath, "PNG");
+                if (!ok) std::fprintf(stderr, "irscope: cannot write %s\n", qPrintable(shotPath));
+                QApplication::exit(ok && !failed ? 0 : 2);
             });
         });
     };
+    auto takeShot = [&shoot] { shoot(false); };
+    auto failedShot = [&shoot] { shoot(true); };
     // The command line's files, --select and --run are for the file it named:
     // a file opened later in this window (File > Open, a hand-off) starts
     // from what its own model carries over, never from them.
