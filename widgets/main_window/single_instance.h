@@ -3,9 +3,14 @@
 // no other option) hands it to the irscope window already open for this user
 // and display, as desktop viewers do, instead of starting a second one; the
 // running window opens it and comes to the front. `--new-window` opts out.
-// A QLocalServer at $XDG_RUNTIME_DIR/irscope-<display>.socket (the temp
+// A Unix stream socket at $XDG_RUNTIME_DIR/irscope-<display>.socket (the temp
 // folder, per user, without XDG_RUNTIME_DIR); a socket left by a crash is
 // taken over.
+//
+// The socket is the system's own (socket(2), watched by a QSocketNotifier),
+// not QLocalServer: Qt Network and the Kerberos, proxy and compression
+// libraries it needs would load before every window's first frame, for a
+// socket most starts never read.
 //
 // Protocol (HandoffMessage): the newcomer writes the absolute paths, one per
 // line, then an empty line; the window answers "ok\n" once it has them, or
@@ -14,7 +19,7 @@
 #include <QObject>
 #include <QStringList>
 
-class QLocalServer;
+class QSocketNotifier;
 
 namespace irscope::widgets {
 
@@ -42,7 +47,12 @@ signals:
     void messageRefused(const QString& reason);
 
 private:
-    QLocalServer* server_;
+    void acceptPending();
+    void answer(int fd);
+
+    int listening_ = -1;
+    QString boundPath_;
+    QSocketNotifier* newcomers_ = nullptr;
     int messageTimeoutMs_ = 5000;
 };
 
