@@ -93,7 +93,6 @@ int runGui(int argc, char** argv, EngineLoader loadEngine) {
         return 0;  // the open window took them
     QApplication::setAttribute(Qt::AA_DontCreateNativeWidgetSiblings);
     QApplication app(argc, argv);
-    QApplication::setWindowIcon(QIcon(QStringLiteral(":/irscope.svg")));
     QGuiApplication::setDesktopFileName(QStringLiteral("irscope"));
     QApplication::setApplicationName(QStringLiteral("irscope"));
     QApplication::setOrganizationName(QStringLiteral("irscope"));
@@ -177,6 +176,11 @@ int runGui(int argc, char** argv, EngineLoader loadEngine) {
     bool restStarted = false;  // the first frame, or the fallback below for a window never painted
     auto startTheRest = [&window, &debugUi, &compareUi, &engine, &whenPanelsMade, &restStarted] {
         if (std::exchange(restStarted, true)) return;
+        // The icon is an SVG: Qt's SVG icon engine and Qt SVG load for it
+        // (2 ms, a tenth of the window's start), so it is set once the first
+        // frame is drawn; a desktop's launcher shows the installed icon
+        // (irscope.desktop) until then.
+        QApplication::setWindowIcon(QIcon(QStringLiteral(":/irscope.svg")));
         if (!window.panelsDeferred()) {
             engine.start();
             return;

@@ -67,6 +67,10 @@ private slots:
         // The docks' panels are made after that frame too, before the engine.
         const qsizetype panels = err.indexOf("irscope: panels made after");
         QVERIFY2(frame < panels && panels < torch, err.right(2000).constData());
+        // The window's SVG icon is set after that frame: Qt SVG and its icon
+        // engine load then, and they do load (the icon is set at all).
+        const qsizetype svgIcon = err.indexOf("iconengines/libqsvgicon.so");
+        QVERIFY2(svgIcon > frame, err.left(4000).constData());
         QVERIFY2(err.contains("irscope: engine loaded after"), err.right(2000).constData());
         QVERIFY2(err.contains("finished: 43/43 nodes ran"), err.right(2000).constData());  // --run waited for it
         const auto [frameNow, torchNow] = order({QStringLiteral("LD_BIND_NOW=1")}, err);
