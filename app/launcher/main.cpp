@@ -93,7 +93,7 @@ int runGui(int argc, char** argv) {
         // A pip-installed irscope uses the system's Qt 6 (README: Install with pip).
         if (error.find("libQt6") != std::string::npos)
             std::cerr << "irscope: Qt 6 is not installed. On Debian or Ubuntu: sudo apt-get install libqt6widgets6 "
-                         "libqt6charts6 libqt6svgwidgets6 libqt6network6 qt6-qpa-plugins\n";
+                         "libqt6charts6 libqt6svgwidgets6 qt6-qpa-plugins\n";
         return kExitUsage;
     }
     return module->gui->main(argc, argv, engineLoaded ? nullptr : &irscope::app::loadEngineModule);
