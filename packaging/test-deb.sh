@@ -26,7 +26,7 @@ for f in /usr/bin/irscope /usr/lib/irscope/libirscope_ir.so /usr/lib/irscope/lib
          /usr/lib/irscope/libirscope_modules.so /usr/lib/irscope/libirscope_diff.so \
          /usr/lib/irscope/libirscope_export.so /usr/lib/irscope/libirscope_catalog.so /usr/lib/irscope/libirscope_exec_terms.so \
          /usr/lib/irscope/libirscope_commands.so /usr/lib/irscope/libirscope_engine.so \
-         /usr/lib/irscope/libirscope_gui.so /usr/share/irscope/examples/llama_block.json \
+         /usr/lib/irscope/libirscope_gui.so /usr/lib/irscope/libirscope_charts.so /usr/share/irscope/examples/llama_block.json \
          /usr/share/applications/irscope.desktop /usr/share/icons/hicolor/scalable/apps/irscope.svg \
          /usr/share/icons/hicolor/16x16/apps/irscope.png /usr/share/icons/hicolor/256x256/apps/irscope.png \
          /usr/share/mime/packages/irscope.xml /usr/share/metainfo/io.github.irscope.irscope.metainfo.xml \

@@ -13,6 +13,7 @@
 #include <QIcon>
 #include <QTimer>
 
+#include "widgets/common/charts_availability.h"
 #include "widgets/common/process_age.h"
 #include "widgets/common/ui_silence_watch.h"
 #include "widgets/compare/compare_session.h"
@@ -87,7 +88,7 @@ QStringList filesToHandOff(int argc, char** argv) {
 
 }  // namespace
 
-int runGui(int argc, char** argv, EngineLoader loadEngine) {
+int runGui(int argc, char** argv, LateModuleLoader loadEngine, LateModuleLoader loadCharts) {
     if (const QStringList files = filesToHandOff(argc, argv);
         !files.isEmpty() && widgets::SingleInstance::handOff(files))
         return 0;  // the open window took them
@@ -174,7 +175,7 @@ int runGui(int argc, char** argv, EngineLoader loadEngine) {
             then();
     };
     bool restStarted = false;  // the first frame, or the fallback below for a window never painted
-    auto startTheRest = [&window, &debugUi, &compareUi, &engine, &whenPanelsMade, &restStarted] {
+    auto startTheRest = [loadCharts, &window, &debugUi, &compareUi, &engine, &whenPanelsMade, &restStarted] {
         if (std::exchange(restStarted, true)) return;
         // The icon is an SVG: Qt's SVG icon engine and Qt SVG load for it
         // (2 ms, a tenth of the window's start), so it is set once the first
@@ -184,6 +185,15 @@ int runGui(int argc, char** argv, EngineLoader loadEngine) {
         if (!window.panelsDeferred()) {
             engine.start();
             return;
+        }
+        // The charts (Qt Charts and Qt OpenGL, 1.25 ms) before the panels
+        // that draw them; without them those panels say why.
+        if (loadCharts) {
+            if (const std::string why = loadCharts(); !why.empty()) {
+                std::fprintf(stderr, "irscope: the charts did not load: %s\n", why.c_str());
+                widgets::setChartsMissing(QString::fromStdString(why));
+            }
+            timingStage("charts loaded");
         }
         window.makeDeferredPanels([&window, &debugUi, &compareUi, &engine, &whenPanelsMade] {
             widgets::attachDebuggerPanels(window, debugUi);

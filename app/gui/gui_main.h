@@ -3,6 +3,7 @@
 
 namespace irscope::app {
 // Parses the GUI's command line, opens the main window, runs the event loop.
-// `loadEngine` (nullptr when the engine is in already) runs behind the first frame.
-int runGui(int argc, char** argv, EngineLoader loadEngine);
+// `loadEngine` runs on a worker behind the first frame, `loadCharts` right after
+// it (each nullptr when that module is in already).
+int runGui(int argc, char** argv, LateModuleLoader loadEngine, LateModuleLoader loadCharts);
 }  // namespace irscope::app

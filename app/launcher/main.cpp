@@ -86,8 +86,8 @@ int runCommand(const Command& command, int argc, char** argv) {
 
 int runGui(int argc, char** argv) {
     std::string error;
-    bool engineLoaded = false;
-    const auto* module = irscope::app::loadGuiModule(error, engineLoaded);
+    bool lateModulesLoaded = false;
+    const auto* module = irscope::app::loadGuiModule(error, lateModulesLoaded);
     if (!module || !module->gui) {
         std::cerr << "irscope: cannot start the window: " << (error.empty() ? "not a GUI module" : error) << "\n";
         // A pip-installed irscope uses the system's Qt 6 (README: Install with pip).
@@ -96,7 +96,8 @@ int runGui(int argc, char** argv) {
                          "libqt6charts6 libqt6svgwidgets6 qt6-qpa-plugins\n";
         return kExitUsage;
     }
-    return module->gui->main(argc, argv, engineLoaded ? nullptr : &irscope::app::loadEngineModule);
+    if (lateModulesLoaded) return module->gui->main(argc, argv, nullptr, nullptr);
+    return module->gui->main(argc, argv, &irscope::app::loadEngineModule, &irscope::app::loadChartsModule);
 }
 
 // Everything main does, as a function: the fork server runs it in each child.

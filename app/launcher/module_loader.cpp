@@ -67,10 +67,17 @@ std::string loadEngineModule() {
     return error;
 }
 
-const ModuleRegistration* loadGuiModule(std::string& error, bool& engineLoaded) {
+std::string loadChartsModule() {
+    std::string error;
+    loadModule("irscope_charts", error);
+    return error;
+}
+
+const ModuleRegistration* loadGuiModule(std::string& error, bool& lateModulesLoaded) {
     const char* bindNow = std::getenv("LD_BIND_NOW");
-    engineLoaded = bindNow && *bindNow;
-    if (engineLoaded && !(error = loadEngineModule()).empty()) return nullptr;
+    lateModulesLoaded = bindNow && *bindNow;
+    if (lateModulesLoaded && (!(error = loadEngineModule()).empty() || !(error = loadChartsModule()).empty()))
+        return nullptr;
     return loadModule("irscope_gui", error, Binding::Lazy);
 }
 

@@ -1,6 +1,6 @@
 #pragma once
 // The launcher's side of irscope's modules (libirscope_commands.so,
-// libirscope_gui.so, libirscope_engine.so; see app/CMakeLists.txt for why
+// libirscope_gui.so, libirscope_engine.so, libirscope_charts.so; see app/CMakeLists.txt for why
 // they are modules). A
 // module, when loaded, registers itself from a static initializer with the
 // irscope version it was built as and what it offers; the loader refuses a
@@ -14,14 +14,16 @@
 
 namespace irscope::app {
 
-// Loads the engine module: "" once it is in, else why it cannot be.
-using EngineLoader = std::string (*)();
+// Loads one of the modules the window loads behind its first frame (the
+// engine, the charts): "" once it is in, else why it cannot be.
+using LateModuleLoader = std::string (*)();
 
 // What the GUI module offers the launcher.
 struct GuiModuleApi {
     // `loadEngine`: what the window calls, on a worker, behind its first
-    // frame; nullptr when the engine is in already.
-    int (*main)(int argc, char** argv, EngineLoader loadEngine);
+    // frame; `loadCharts`, on the UI thread right after that frame, before
+    // its panels. Each nullptr when that module is in already.
+    int (*main)(int argc, char** argv, LateModuleLoader loadEngine, LateModuleLoader loadCharts);
     // `irscope render ... -o X.png`: the graph view's renderer, headless. Returns an exit code.
     int (*renderPng)(const ir::Graph& graph, bool includeWeights, double scale, const std::string& outputPath);
 };
@@ -45,13 +47,15 @@ enum class Binding { Now, Lazy };
 // or not: the window loads the engine on a worker.
 const ModuleRegistration* loadModule(const std::string& name, std::string& error, Binding binding = Binding::Now);
 
-// The GUI module, bound lazily: it starts without libtorch, and its calls into
-// the engine resolve once the window has loaded the engine module
-// (loadEngineModule, behind the first frame). Where the environment binds
-// every call at load (LD_BIND_NOW), the engine module is loaded first and
-// `engineLoaded` says so.
-const ModuleRegistration* loadGuiModule(std::string& error, bool& engineLoaded);
+// The GUI module, bound lazily: it starts without libtorch and Qt Charts, and
+// its calls into the engine and the charts resolve once the window has loaded
+// their modules (loadEngineModule, loadChartsModule, behind the first frame).
+// Where the environment binds every call at load (LD_BIND_NOW), both are
+// loaded first and `lateModulesLoaded` says so.
+const ModuleRegistration* loadGuiModule(std::string& error, bool& lateModulesLoaded);
 // Loads the engine module: "" once it is in, else why not.
 std::string loadEngineModule();
+// Loads the charts module: "" once it is in, else why not.
+std::string loadChartsModule();
 
 }  // namespace irscope::app

@@ -71,6 +71,10 @@ private slots:
         // engine load then, and they do load (the icon is set at all).
         const qsizetype svgIcon = err.indexOf("iconengines/libqsvgicon.so");
         QVERIFY2(svgIcon > frame, err.left(4000).constData());
+        // Qt Charts (and Qt OpenGL behind it) load after the frame too, before
+        // the panels that draw charts are made.
+        const qsizetype charts = err.indexOf("file=libQt6Charts.so");
+        QVERIFY2(frame < charts && charts < panels, err.left(4000).constData());
         QVERIFY2(err.contains("irscope: engine loaded after"), err.right(2000).constData());
         QVERIFY2(err.contains("finished: 43/43 nodes ran"), err.right(2000).constData());  // --run waited for it
         const auto [frameNow, torchNow] = order({QStringLiteral("LD_BIND_NOW=1")}, err);
@@ -131,6 +135,36 @@ private slots:
         QVERIFY2(err.contains("the execution engine did not load: cannot find libirscope_engine.so"), err.constData());
         QVERIFY2(!err.contains("nodes ran"), err.constData());
         QVERIFY(!QImage(out).isNull());  // the window, with the graph and the reason
+    }
+
+    // An install without the charts module: the window runs, and the panels
+    // that draw charts say why there are none instead.
+    void aMissingChartsModuleLeavesOnlyTheChartsOut() {
+        QTemporaryDir install;
+        QVERIFY(QDir().mkpath(install.filePath(QStringLiteral("bin"))) &&
+                QDir().mkpath(install.filePath(QStringLiteral("lib"))));
+        const QString binary = install.filePath(QStringLiteral("bin/irscope"));
+        QVERIFY(QFile::copy(kBinary, binary));
+        const QDir built(QFileInfo(kBinary).dir().filePath(QStringLiteral("../lib")));
+        for (const QString& lib : built.entryList({QStringLiteral("libirscope_*.so")}, QDir::Files))
+            if (lib != QLatin1String("libirscope_charts.so"))
+                QVERIFY(QFile::copy(built.filePath(lib), install.filePath(QStringLiteral("lib/") + lib)));
+        const QString out = dir_.filePath(QStringLiteral("no_charts.png"));
+        QProcess p;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+        env.insert(QStringLiteral("XDG_CONFIG_HOME"), dir_.filePath(QStringLiteral("config")));
+        env.insert(QStringLiteral("XDG_RUNTIME_DIR"), dir_.path());
+        p.setProcessEnvironment(env);
+        p.start(binary, {kData + QStringLiteral("/real/tiny_llama.pt2"), QStringLiteral("--new-window"),
+                         QStringLiteral("--run"), QStringLiteral("--screenshot"), out});
+        QVERIFY(p.waitForFinished(120000));
+        const QByteArray err = p.readAllStandardError();
+        QCOMPARE(p.exitStatus(), QProcess::NormalExit);
+        QCOMPARE(p.exitCode(), 0);
+        QVERIFY2(err.contains("the charts did not load: cannot find libirscope_charts.so"), err.constData());
+        QVERIFY2(err.contains("finished: 43/43 nodes ran"), err.constData());
+        QVERIFY(!QImage(out).isNull());
     }
 
     void selectAndDebuggerOptionsAccepted() {

@@ -4,8 +4,6 @@
 #include <memory>
 #include <optional>
 
-#include <QChart>
-#include <QChartView>
 #include <QComboBox>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -23,9 +21,10 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
+#include "widgets/charts/charts.h"
+#include "widgets/common/charts_availability.h"
 #include "widgets/common/dialog_folders.h"
 #include "widgets/common/heatmap_widget.h"
-#include "widgets/common/histogram_chart.h"
 #include "widgets/common/qt_text.h"
 #include "widgets/common/slice_model.h"
 #include "widgets/debugger/tensor_report_text.h"
@@ -160,13 +159,20 @@ void TensorViewer::buildTabs() {
 
 QWidget* TensorViewer::buildHistogramPage() {
     auto* page = new QWidget(this);
-    chart_ = new QChartView(page);
-    chart_->setRenderHint(QPainter::Antialiasing);
-    chart_->setMinimumHeight(120);
+    QWidget* chartOrWhy = nullptr;
+    if (chartsAvailable()) {
+        chart_ = charts::newChartView(page, 120);
+        chartOrWhy = chart_;
+    } else {
+        auto* why = new QLabel(tr("No chart: %1").arg(chartsMissingReason()), page);
+        why->setWordWrap(true);
+        why->setAlignment(Qt::AlignCenter);
+        chartOrWhy = why;
+    }
     histInfo_ = new QLabel(page);
     auto* lay = new QVBoxLayout(page);
     lay->setContentsMargins(0, 0, 0, 0);
-    lay->addWidget(chart_, 1);
+    lay->addWidget(chartOrWhy, 1);
     lay->addWidget(histInfo_);
     return page;
 }
@@ -405,9 +411,7 @@ void TensorViewer::requestHistogram() {
         return [this, h] {
             hist_ = h->value_or(exec::Histogram{});
             histInfo_->setText(histogramCaption(*h));
-            QChart* old = chart_->chart();
-            chart_->setChart(makeHistogramChart(hist_));
-            delete old;
+            if (chart_) charts::showHistogram(chart_, hist_);
         };
     });
 }
@@ -469,7 +473,7 @@ void TensorViewer::showNoValue(const QString& why) {
     heat_->clear(why);
     hist_ = {};
     histInfo_->setText(why);
-    if (chart_->chart()) chart_->chart()->removeAllSeries();
+    if (chart_) charts::clearChart(chart_);
 }
 
 // Why a tensor has no value, in the words of what it is: a weight waits for
@@ -499,7 +503,7 @@ void TensorViewer::applyHead(const Head& h) {
         compare_->setText(tr("<i>computing…</i>"));
         hist_ = {};
         histInfo_->setText(tr("computing…"));
-        if (chart_->chart()) chart_->chart()->removeAllSeries();
+        if (chart_) charts::clearChart(chart_);
     }
     title_->setText(QStringLiteral("<b>%1</b> %2")
                         .arg(h.tensor.toHtmlEscaped(),

@@ -31,7 +31,6 @@ class QSpinBox;
 class QTabWidget;
 class QTableView;
 class QToolButton;
-class QChartView;
 class QTimer;
 
 namespace irscope::widgets {
@@ -121,7 +120,7 @@ private:
     QLabel* summary_;
     QTableView* values_;
     SliceModel* model_;
-    QChartView* chart_;
+    QWidget* chart_ = nullptr;  // charts::newChartView; none without the charts
     QLabel* histInfo_;
     HeatmapWidget* heat_;
     QLabel* compare_;

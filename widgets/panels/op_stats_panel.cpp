@@ -1,19 +1,18 @@
 #include "widgets/panels/op_stats_panel.h"
 
+#include <algorithm>
+
 #include "widgets/common/refresh_when_shown.h"
 
-#include <QBarCategoryAxis>
-#include <QBarSet>
-#include <QChart>
-#include <QChartView>
 #include <QHeaderView>
-#include <QHorizontalBarSeries>
+#include <QLabel>
 #include <QSplitter>
 #include <QTreeWidget>
 #include <QVBoxLayout>
-#include <QValueAxis>
 
 #include "core/export/info_summary.h"
+#include "widgets/charts/charts.h"
+#include "widgets/common/charts_availability.h"
 #include "widgets/common/panel_registry.h"
 #include "widgets/session/graph_selection.h"
 #include "widgets/session/graph_session.h"
@@ -34,9 +33,14 @@ QString shortOp(const std::string& op) {
 
 OpStatsPanel::OpStatsPanel(GraphSession* session, QWidget* parent) : QWidget(parent), session_(session) {
     setObjectName(QStringLiteral("opStatsPanel"));
-    chartView_ = new QChartView(this);
-    chartView_->setRenderHint(QPainter::Antialiasing);
-    chartView_->setMinimumHeight(160);
+    if (chartsAvailable()) {
+        chartView_ = charts::newChartView(this, 160);
+    } else {
+        auto* why = new QLabel(tr("No chart: %1").arg(chartsMissingReason()), this);
+        why->setWordWrap(true);
+        why->setAlignment(Qt::AlignCenter);
+        chartWidget_ = why;
+    }
     table_ = new QTreeWidget(this);
     table_->setObjectName(QStringLiteral("opStatsTable"));
     table_->setRootIsDecorated(false);
@@ -45,7 +49,7 @@ OpStatsPanel::OpStatsPanel(GraphSession* session, QWidget* parent) : QWidget(par
     table_->header()->setSectionResizeMode(0, QHeaderView::Stretch);
     auto* split = new QSplitter(Qt::Vertical, this);
     split->setObjectName(QStringLiteral("opStatsSplit"));  // its sizes are kept between launches
-    split->addWidget(chartView_);
+    split->addWidget(chartView_ ? chartView_ : chartWidget_);
     split->addWidget(table_);
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 2);
@@ -74,13 +78,10 @@ void OpStatsPanel::pickOpType(const QString& opType) {
 }
 
 void OpStatsPanel::rebuild() {
-    auto* chart = new QChart;
-    chart->legend()->hide();
-    chart->setMargins(QMargins(4, 4, 4, 4));
-    chart->setBackgroundRoundness(0);
-    if (palette().color(QPalette::Window).lightness() < 110) chart->setTheme(QChart::ChartThemeDark);
     table_->clear();
     barOps_.clear();
+    charts::Bars bars;
+    bars.seriesName = tr("nodes");
     if (const auto* doc = session_->document()) {
         const auto info = exporter::summarize(doc->graph);
         const auto& dist = info.opDistribution;  // largest first
@@ -94,42 +95,19 @@ void OpStatsPanel::rebuild() {
         }
         table_->addTopLevelItems(rows);
         table_->resizeColumnToContents(1);
-
-        auto* set = new QBarSet(tr("nodes"));
-        set->setColor(QColor("#3a6ea5"));
-        QStringList categories;
         const int n = std::min<int>(kBars, static_cast<int>(dist.size()));
         // Horizontal bars are drawn bottom-up: put the largest at the top.
         for (int i = n - 1; i >= 0; --i) {
-            *set << static_cast<qreal>(dist[i].second);
-            categories << shortOp(dist[i].first);
+            bars.values.push_back(static_cast<double>(dist[i].second));
+            bars.labels << shortOp(dist[i].first);
             barOps_ << QString::fromStdString(dist[i].first);
         }
-        auto* series = new QHorizontalBarSeries;
-        series->append(set);
-        series->setLabelsVisible(true);
-        series->setLabelsPosition(QAbstractBarSeries::LabelsInsideEnd);
-        chart->addSeries(series);
-        auto* axisY = new QBarCategoryAxis;
-        axisY->append(categories);
-        // QtCharts cuts a label to "…" once the dock is narrow, and in a
-        // 400 px dock that was every op name: whole names, the bars shorter.
-        axisY->setTruncateLabels(false);
-        chart->addAxis(axisY, Qt::AlignLeft);
-        series->attachAxis(axisY);
-        auto* axisX = new QValueAxis;
-        axisX->setLabelFormat(QStringLiteral("%d"));
-        axisX->setMin(0);
-        chart->addAxis(axisX, Qt::AlignBottom);
-        series->attachAxis(axisX);
-        chart->setTitle(tr("Op distribution (%1 nodes, %2 op types)").arg(doc->graph.nodes.size()).arg(dist.size()));
-        connect(set, &QBarSet::clicked, this, [this](int index) {
-            if (index >= 0 && index < barOps_.size()) pickOpType(barOps_[index]);
-        });
+        bars.title = tr("Op distribution (%1 nodes, %2 op types)").arg(doc->graph.nodes.size()).arg(dist.size());
     }
-    QChart* old = chartView_->chart();
-    chartView_->setChart(chart);
-    delete old;
+    if (!chartView_) return;
+    charts::showBars(chartView_, bars, [this](int index) {
+        if (index >= 0 && index < barOps_.size()) pickOpType(barOps_[index]);
+    });
 }
 
 namespace {

@@ -6,7 +6,6 @@
 
 #include "widgets/common/panel_events.h"
 
-class QChartView;
 class QTreeWidget;
 
 namespace irscope::widgets {
@@ -31,7 +30,8 @@ private:
     void rebuild();
     GraphSession* session_;
     RefreshWhenShown* rebuildWhenShown_ = nullptr;
-    QChartView* chartView_;
+    QWidget* chartView_ = nullptr;    // charts::newChartView
+    QWidget* chartWidget_ = nullptr;  // instead, without the charts: why
     QTreeWidget* table_;
     QStringList barOps_;
 };

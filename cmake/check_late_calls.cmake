@@ -1,13 +1,16 @@
-# The GUI module's calls into the engine module (app/CMakeLists.txt), checked
-# after both are linked:
-#   cmake -DGUI=libirscope_gui.so -DENGINE=libirscope_engine.so -DSTAMP=file
-#         [-DNM=nm -DREADELF=readelf -DCXXFILT=c++filt] -P check_engine_calls.cmake
-# The window draws before the engine is loaded, so what it uses of the engine
-# must be resolvable late and must not be callable early:
-#   - only the Debugger's members (and extractRepro, which takes a Debugger):
-#     no Debugger exists before the engine is in, so none is called before;
-#     anything else the window needs of core/exec belongs in the light part
-#     irscope_exec_terms (core/CMakeLists.txt);
+# The GUI module's calls into a module it loads after its first frame
+# (app/CMakeLists.txt: the engine, the charts), checked after both are linked:
+#   cmake -DGUI=libirscope_gui.so -DLATE=libirscope_engine.so -DWHAT=engine
+#         -DALLOWED=<regex over demangled names> -DWHY="<what the rule is>"
+#         -DSTAMP=file [-DNM=nm -DREADELF=readelf -DCXXFILT=c++filt] -P check_late_calls.cmake
+# The window draws before such a module is loaded, so what it uses of it must
+# be resolvable late and must not be reached early:
+#   - only the names ALLOWED matches: for the engine, the Debugger's members
+#     (and extractRepro, which takes a Debugger): no Debugger exists before
+#     the engine is in, so none is called before (anything else the window
+#     needs of core/exec belongs in the light part irscope_exec_terms,
+#     core/CMakeLists.txt); for the charts, widgets/charts/charts.h, which
+#     panels call only once the charts are loaded;
 #   - each only through the PLT (a JUMP_SLOT relocation, bound at the first
 #     call): an address taken, a vtable or a type_info would be bound when the
 #     module loads, and the module would not load.
@@ -31,12 +34,12 @@ function(dynamic_symbols file which out)
   set(${out} "${names}" PARENT_SCOPE)
 endfunction()
 
-dynamic_symbols(${ENGINE} --defined-only engine_defines)
+dynamic_symbols(${LATE} --defined-only late_defines)
 dynamic_symbols(${GUI} --undefined-only gui_needs)
 set(calls "")
 foreach(symbol ${gui_needs})
   string(REGEX REPLACE "@.*" "" symbol "${symbol}")
-  if(symbol IN_LIST engine_defines)
+  if(symbol IN_LIST late_defines)
     list(APPEND calls ${symbol})
   endif()
 endforeach()
@@ -49,8 +52,8 @@ if(calls)
 endif()
 string(REPLACE "\n" ";" readable_calls "${readable_calls}")
 foreach(readable ${readable_calls})
-  if(NOT readable MATCHES "^irscope::exec::(Debugger(Values|Checks|Frames|Tensors|Overrides)?::|extractRepro\\()")
-    string(APPEND problems "\n  ${readable}: not a member of the Debugger (a torch-free function belongs in irscope_exec_terms)")
+  if(NOT readable MATCHES "${ALLOWED}")
+    string(APPEND problems "\n  ${readable}: ${WHY}")
   endif()
 endforeach()
 # Each relocation against one of them: "OFFSET INFO R_X86_64_JUMP_SLOT VALUE SYMBOL + 0".
@@ -61,15 +64,15 @@ foreach(line ${relocation_lines})
     set(kind ${CMAKE_MATCH_1})
     set(symbol ${CMAKE_MATCH_2})
     if(symbol IN_LIST calls AND NOT kind MATCHES "JUMP_SLOT$")
-      string(APPEND problems "\n  ${symbol}: a ${kind} relocation, bound when the module loads (only calls may reach the engine)")
+      string(APPEND problems "\n  ${symbol}: a ${kind} relocation, bound when the module loads (only calls may reach the ${WHAT})")
     endif()
   endif()
 endforeach()
 list(LENGTH calls count)
 if(count EQUAL 0)
-  string(APPEND problems "\n  no call into the engine found: the check reads nothing (is the GUI module still split from it?)")
+  string(APPEND problems "\n  no call into the ${WHAT} found: the check reads nothing (is the GUI module still split from it?)")
 endif()
 if(problems)
-  message(FATAL_ERROR "${GUI} reaches into ${ENGINE}:${problems}")
+  message(FATAL_ERROR "${GUI} reaches into ${LATE}:${problems}")
 endif()
-file(WRITE ${STAMP} "${count} calls into the engine, all Debugger members through the PLT\n")
+file(WRITE ${STAMP} "${count} calls into the ${WHAT}, all allowed, all through the PLT\n")
