@@ -68,7 +68,7 @@ int main(int argc, char** argv) {
         << " and pytorch2_schemas.txt; do not edit.\n";
     for (const auto& [opType, schema] : table) {
         if (schema.find(")S\"") != std::string::npos) continue;  // cannot be a raw literal (none does)
-        out << "{\"" << opType << "\", R\"S(" << schema << ")S\"},\n";
+        out << "{\"" << opType << "\"sv, R\"S(" << schema << ")S\"sv},\n";
     }
     out.close();
     if (!out) {
