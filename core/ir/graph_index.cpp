@@ -42,6 +42,9 @@ bool isWeightKind(TensorKind kind) {
 
 GraphIndex::GraphIndex(const Graph& graph) : graph_(graph) {
     indexNames();
+    for (const auto& [placeholder, original] : graph.weightNameMapping)
+        if (kindOf(placeholder) == TensorKind::Constant && !constant(original))
+            constantsWithoutValue_.emplace_back(placeholder, original);
     reserveSlots();
     const auto& nodes = graph.nodes;
     size_t outputSlot = 0;

@@ -55,6 +55,12 @@ public:
     const ConstantValue* constant(std::string_view originalName) const;
 
     TensorKind kindOf(std::string_view tensorName) const;
+    // The lifted constants (c_ placeholders) the IR carries no value for, as
+    // (placeholder, original name), in file order: what meta-device
+    // extraction drops. Views of the graph's own strings.
+    const std::vector<std::pair<std::string_view, std::string_view>>& constantsWithoutValue() const {
+        return constantsWithoutValue_;
+    }
 
     // Inputs resolved as the executor does: producer_node/producer_output_idx
     // when present, else by name among graph inputs, node outputs and weights.
@@ -97,6 +103,7 @@ private:
     NameMap<std::vector<std::string>> placeholdersByOriginal_;
     NameMap<int64_t> constantByName_;
     NameMap<std::pair<int64_t, int64_t>> producerByTensor_;
+    std::vector<std::pair<std::string_view, std::string_view>> constantsWithoutValue_;
     std::vector<int64_t> inputOffset_;  // node -> first slot in sources_
     std::vector<ValueSource> sources_;
     std::vector<int64_t> outputOffset_;  // node -> first slot in consumers_

@@ -259,8 +259,8 @@ private:
 
     void checkMissingConstants() {
         // The classic: torch.export on the meta device drops lifted constants' values.
-        for (const auto& [placeholder, original] : g_.weightNameMapping) {
-            if (index_.kindOf(placeholder) != TensorKind::Constant || index_.constant(original)) continue;
+        for (const auto& [placeholderView, originalView] : index_.constantsWithoutValue()) {
+            const std::string placeholder(placeholderView), original(originalView);
             const auto weightIdx = index_.weightIndex(original);
             std::string what = "'" + original + "'";
             if (weightIdx) what += " (" + describe(g_.weights[static_cast<size_t>(*weightIdx)]) + ")";

@@ -102,26 +102,32 @@ void NodeDecorator::decorateNodes(const OverlayScale* scale) {
 void NodeDecorator::decoratePlaceholders() {
     const LoadedDocument* doc = session_->document();
     QHash<QString, NodeDecoration> marks;
-    QSet<QString> supplied;
-    // Views of the controller's own strings: before a state_dict is loaded a
-    // large MoE has 70,000 missing weights, and this runs on every snapshot.
-    std::unordered_set<std::string_view> stillMissing, unfit;
     for (const auto& m : c_->values()->missing()) {
-        stillMissing.insert(m.value.name);
         if (m.value.kind == "input" || m.awaitsStateDict) continue;
         NodeDecoration d;
         d.missingValue = true;
         marks.insert(q(m.value.name), d);
     }
-    // A value of the wrong shape or dtype is there but does not settle
-    // anything: the node reading it fails. Only a fitting one counts.
-    for (const auto& r : c_->values()->weightRows())
-        if (r.status == exec::WeightStatus::ShapeMismatch || r.status == exec::WeightStatus::DTypeMismatch)
-            for (const auto& p : r.placeholders) unfit.insert(p);
-    for (const auto& [placeholder, original] : doc->graph.weightNameMapping) {
-        // Validation complains only about lifted constants the IR has no value for.
-        if (doc->index->kindOf(placeholder) != ir::TensorKind::Constant || doc->index->constant(original)) continue;
-        if (!stillMissing.count(placeholder) && !unfit.count(placeholder)) supplied.insert(q(placeholder));
+    // The lifted constants the IR has no value for (validation's findings;
+    // few, and usually none) are settled once the debugger has a fitting
+    // value for them: one of the wrong shape or dtype is there but the node
+    // reading it fails. This runs on every snapshot, and a large MoE has
+    // 70,000 weights: only those constants are looked up.
+    const auto& lacking = doc->index->constantsWithoutValue();
+    QSet<QString> supplied;
+    if (!lacking.empty()) {
+        std::unordered_set<std::string_view> unsettled;
+        for (const auto& [placeholder, original] : lacking) unsettled.insert(placeholder);
+        std::unordered_set<std::string_view> notSupplied;
+        for (const auto& m : c_->values()->missing())
+            if (unsettled.count(m.value.name)) notSupplied.insert(m.value.name);
+        for (const auto& r : c_->values()->weightRows())
+            if (r.status == exec::WeightStatus::ShapeMismatch || r.status == exec::WeightStatus::DTypeMismatch)
+                for (const auto& p : r.placeholders)
+                    if (unsettled.count(p)) notSupplied.insert(p);
+        for (const auto& [placeholder, original] : lacking)
+            if (!notSupplied.count(placeholder))
+                supplied.insert(QString::fromUtf8(placeholder.data(), static_cast<qsizetype>(placeholder.size())));
     }
     session_->decorations()->setSuppliedPlaceholders(std::move(supplied));
     session_->decorations()->setWeightDecorations(std::move(marks));
