@@ -52,15 +52,32 @@ void GraphSession::openFile(const QString& path) {
     loading_ = true;
     emit loadStarted(path);
     // A newer open replaces one still waiting and stops one running (its result is dropped).
-    lane_->post(kLoadTag, this, [this, path, weights, grouped, prepare = preparation_](const TaskQueue::Context& ctx) {
-        return loadInBackground(ctx, path, weights, grouped, prepare);
-    });
+    lane_->post(
+        kLoadTag, this,
+        [this, path, weights, grouped, prepare = preparation_, before = documentPtr()](const TaskQueue::Context& ctx) {
+            return loadInBackground(ctx, path, weights, grouped, prepare, before);
+        });
 }
+
+namespace {
+
+// Whether what the user set up for `before` (filters, queries, files,
+// breakpoints) carries over to `after`: the same file again, a new export of
+// it, its meta twin (ir/same_model.h). Comparing two 70,000-weight models
+// takes ~30 ms: an open decides it on its worker.
+bool sameModel(const LoadedDocument* before, const LoadedDocument* after) {
+    return before && after &&
+           (canonicalDocumentPath(before->path) == canonicalDocumentPath(after->path) ||
+            ir::isSameModel(before->graph, after->graph));
+}
+
+}  // namespace
 
 // On the worker: parse, index, validate, lay out; progress and the outcome go
 // to the UI thread through `ctx` (dropped once a newer open or a cancel came).
 TaskQueue::Continuation GraphSession::loadInBackground(const TaskQueue::Context& ctx, const QString& path, bool weights,
-                                                       bool grouped, const Preparation& prepare) {
+                                                       bool grouped, const Preparation& prepare,
+                                                       const std::shared_ptr<const LoadedDocument>& before) {
     auto progress = [this, &ctx](int percent, const QString& stage) {
         ctx.deliver([this, percent, stage] { emit loadProgress(percent, stage); });
     };
@@ -94,9 +111,13 @@ TaskQueue::Continuation GraphSession::loadInBackground(const TaskQueue::Context&
         if (ctx.isDropped()) throw ir::LoadCancelled();
         std::shared_ptr<void> prepared = prepare ? prepare(doc) : nullptr;
         if (ctx.isDropped()) throw ir::LoadCancelled();
-        return [this, doc, lay, drawing, prepared] {
+        const bool same = sameModel(before.get(), doc.get());
+        return [this, doc, lay, drawing, prepared, before, same] {
             prepared_ = prepared;
-            finishLoad(doc, lay, drawing);
+            loading_ = false;
+            // The verdict holds against the document still shown; a close in
+            // between (no document) is judged here again.
+            install(doc, lay, drawing, doc_ == before ? same : sameModel(doc_.get(), doc.get()));
         };
     } catch (const ir::LoadCancelled&) {
         cancelled = true;
@@ -136,21 +157,17 @@ void GraphSession::cancelLoad() {
     emit loadCancelled(QString());
 }
 
-void GraphSession::finishLoad(std::shared_ptr<LoadedDocument> doc, std::shared_ptr<DocumentLayout> layout,
-                              std::shared_ptr<modules::ModuleDrawing> drawing) {
-    loading_ = false;
-    setDocument(std::move(doc), std::move(layout), std::move(drawing));
-}
-
 void GraphSession::setDocument(std::shared_ptr<LoadedDocument> doc, std::shared_ptr<DocumentLayout> layout,
                                std::shared_ptr<modules::ModuleDrawing> drawing) {
-    // Decided once, here, for every panel: what the user set up for the
-    // previous document (filters, queries, files, breakpoints) carries over to
-    // the same model (the same file again, a new export of it, its meta twin:
-    // ir/same_model.h); another model starts clean.
-    sameModelAsBefore_ = doc_ && doc &&
-                         (canonicalDocumentPath(doc_->path) == canonicalDocumentPath(doc->path) ||
-                          ir::isSameModel(doc_->graph, doc->graph));
+    const bool same = sameModel(doc_.get(), doc.get());
+    install(std::move(doc), std::move(layout), std::move(drawing), same);
+}
+
+void GraphSession::install(std::shared_ptr<LoadedDocument> doc, std::shared_ptr<DocumentLayout> layout,
+                           std::shared_ptr<modules::ModuleDrawing> drawing, bool sameModel) {
+    // Decided once, for every panel: what the user set up for the previous
+    // document carries over to the same model; another model starts clean.
+    sameModelAsBefore_ = sameModel;
     doc_ = std::move(doc);
     layout_ = std::move(layout);
     drawing_ = std::move(drawing);

@@ -152,10 +152,14 @@ public:
 
 private:
     bool sameModelAsBefore_ = false;
+    // `before`: the document shown when the open began, which the new one is
+    // compared with (ir::isSameModel) on the worker.
     TaskQueue::Continuation loadInBackground(const TaskQueue::Context& ctx, const QString& path, bool weights,
-                                             bool grouped, const Preparation& prepare);
-    void finishLoad(std::shared_ptr<LoadedDocument> doc, std::shared_ptr<DocumentLayout> layout,
-                    std::shared_ptr<modules::ModuleDrawing> drawing);
+                                             bool grouped, const Preparation& prepare,
+                                             const std::shared_ptr<const LoadedDocument>& before);
+    // Installs `doc`; `sameModel` is its verdict against the document shown now.
+    void install(std::shared_ptr<LoadedDocument> doc, std::shared_ptr<DocumentLayout> layout,
+                 std::shared_ptr<modules::ModuleDrawing> drawing, bool sameModel);
     void installLayout(std::shared_ptr<DocumentLayout> layout);
     // Lays the current document out on a worker as `configure` sets up a fresh drawing.
     void relayoutInBackground(std::function<void(modules::ModuleDrawing&)> configure);
