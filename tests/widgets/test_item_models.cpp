@@ -142,6 +142,42 @@ private slots:
         QVERIFY(irscope::test::waitIdle(*ctl()));
     }
 
+    // Values for the weights the table already shows (a state_dict loaded)
+    // change its value columns and keep the rows and their sorted order: a
+    // reset would sort 70,000 rows again on the UI thread. Another document,
+    // even the same model's meta twin, starts the rows over.
+    void newValuesForTheSameWeightsKeepTheRows() {
+        openIr(QStringLiteral("llama_block.meta.json"));
+        QTableView* table = debug_.weights->table();
+        auto* proxy = qobject_cast<QSortFilterProxyModel*>(table->model());
+        QVERIFY(proxy);
+        QAbstractItemModel* rows = proxy->sourceModel();
+        const int count = rows->rowCount();
+        QVERIFY(count > 0);
+        const QString firstShown = proxy->index(0, 0).data().toString();
+        QSignalSpy resets(rows, &QAbstractItemModel::modelReset);
+        QSignalSpy changed(rows, &QAbstractItemModel::dataChanged);
+        ctl()->values()->loadWeights(irFixture(QStringLiteral("llama_block.weights.pt")));
+        QVERIFY(irscope::test::waitIdle(*ctl()));
+        table = debug_.weights->table();  // (brings an owed refresh forward)
+        QCOMPARE(resets.count(), 0);
+        QVERIFY(!changed.isEmpty());
+        const auto topLeft = changed.last().at(0).value<QModelIndex>();
+        const auto bottomRight = changed.last().at(1).value<QModelIndex>();
+        QCOMPARE(topLeft.row(), 0);
+        QCOMPARE(bottomRight.row(), count - 1);
+        QCOMPARE(topLeft.column(), 5);  // from the loaded shape on: names, kind and IR meta stay
+        QCOMPARE(rows->rowCount(), count);
+        QCOMPARE(proxy->index(0, 0).data().toString(), firstShown);
+        int loaded = 0;
+        for (int r = 0; r < proxy->rowCount(); ++r)
+            loaded += proxy->index(r, 7).data().toString().startsWith(QStringLiteral("loaded"));
+        QVERIFY2(loaded > 0, "the loaded values are shown");
+        openIr(QStringLiteral("llama_block.json"));
+        debug_.weights->table();
+        QVERIFY(resets.count() >= 1);
+    }
+
     // Each of irscope's own models was among those watched (the weights and
     // inputs tables by their views: their models carry no class name of
     // their own).

@@ -27,9 +27,40 @@ QColor statusColor(exec::WeightStatus s) {
 
 WeightsModel::WeightsModel(DebugController* c, QObject* parent) : QAbstractTableModel(parent), c_(c) {}
 
+namespace {
+
+// Two row sets of one document hold the same weights when they end in the
+// same file entries no IR weight maps to: the IR's own weights come first, in
+// the graph's order, whatever was loaded (exec::weightRows).
+bool sameWeights(const std::vector<exec::WeightRow>& a, const std::vector<exec::WeightRow>& b) {
+    if (a.size() != b.size()) return false;
+    for (size_t i = a.size(); i-- > 0;) {
+        const bool unusedA = a[i].status == exec::WeightStatus::UnusedInFile;
+        const bool unusedB = b[i].status == exec::WeightStatus::UnusedInFile;
+        if (unusedA != unusedB) return false;
+        if (!unusedA) return true;  // the IR's own rows from here on
+        if (a[i].originalName != b[i].originalName) return false;
+    }
+    return true;
+}
+
+}  // namespace
+
 void WeightsModel::refresh() {
+    auto rows = c_->values()->sharedWeightRows();  // shared, not copied (70,000 rows in a large MoE)
+    auto doc = c_->documentPtr();
+    // The same weights with new values (a state_dict loaded, a value
+    // entered): the views hear of the value columns only, so a sorted view
+    // of 70,000 rows keeps its order and its proxy's mapping (a reset sorted
+    // them all again: ~15 ms of the UI thread) and refilters the rows alone.
+    if (doc && rowsDocument_.lock() == doc && !rows_->empty() && sameWeights(*rows_, *rows)) {
+        rows_ = std::move(rows);
+        emit dataChanged(index(0, LoadedShape), index(rowCount() - 1, ColumnCount - 1));
+        return;
+    }
     beginResetModel();
-    rows_ = c_->values()->sharedWeightRows();  // shared, not copied (70,000 rows in a large MoE)
+    rows_ = std::move(rows);
+    rowsDocument_ = doc;
     endResetModel();
 }
 

@@ -13,6 +13,7 @@
 namespace irscope::widgets {
 
 class DebugController;
+struct LoadedDocument;
 
 class WeightsModel : public QAbstractTableModel {
 public:
@@ -42,6 +43,7 @@ private:
     QString displayText(const exec::WeightRow& r, int column) const;
     DebugController* c_;
     std::shared_ptr<const std::vector<exec::WeightRow>> rows_ = std::make_shared<const std::vector<exec::WeightRow>>();
+    std::weak_ptr<const LoadedDocument> rowsDocument_;  // the document rows_ are of
 };
 
 }  // namespace irscope::widgets

@@ -232,6 +232,7 @@ public:
     void clearFailure() { lastFailed_ = false; }
     void announceSnapshot();
     const LoadedDocument* document() const { return doc_.get(); }
+    std::shared_ptr<const LoadedDocument> documentPtr() const { return doc_; }
 
 private:
     void noteIfIdle();
