@@ -1,9 +1,13 @@
 // RefreshWhenShown, how a panel rebuilds when the values change: a panel on
-// screen once, in the event loop's next turn (so that the turn that brought
-// 70,000 weights is not also every panel's rebuild), however many requests
-// came; a panel behind another tab once, when it is shown; at once while its
-// window is not shown (headless use); flush() brings a refresh that is owed
-// forward, and a posted one then does nothing more.
+// screen at once, in the turn that brought them; a panel behind another tab
+// once, when it is shown, however many changes came meanwhile; at once
+// while its window is not shown (headless use); flush() brings a refresh
+// that is owed forward, and nothing when none is.
+//
+// At once, not in a later turn: posted to the next turn, the Weights panel's
+// first fill of a 70,000-weight MoE ran beside the worker's next job and
+// took 450 ms of the UI thread, against ~20 ms inside the turn that brought
+// the rows (bench/run_ui_silence.sh).
 #include <QTabWidget>
 #include <QTest>
 #include <QVBoxLayout>
@@ -44,21 +48,18 @@ class TestRefreshWhenShown : public QObject {
     Q_OBJECT
 
 private Q_SLOTS:
-    void aPanelOnScreenRefreshesOnceInTheNextTurn() {
+    void aPanelOnScreenRefreshesAtOnce() {
         TabbedWindow w;
         QVERIFY(w.show(true));
         w.when->request();
+        QCOMPARE(w.refreshes, 1);
         w.when->request();
-        w.when->request();
-        QCOMPARE(w.refreshes, 0);  // not inside the turn that asked
-        QTRY_COMPARE(w.refreshes, 1);
+        QCOMPARE(w.refreshes, 2);
         QTest::qWait(30);
-        QCOMPARE(w.refreshes, 1);  // three requests, one refresh
-        w.when->request();         // a later change gets a refresh of its own
-        QTRY_COMPARE(w.refreshes, 2);
+        QCOMPARE(w.refreshes, 2);
     }
 
-    void aPanelBehindAnotherTabRefreshesWhenShown() {
+    void aPanelBehindAnotherTabRefreshesOnceWhenShown() {
         TabbedWindow w;
         QVERIFY(w.show(false));
         w.when->request();
@@ -67,8 +68,6 @@ private Q_SLOTS:
         QCOMPARE(w.refreshes, 0);
         w.tabs->setCurrentWidget(w.panel);
         QCOMPARE(w.refreshes, 1);  // as it is shown, before it is painted
-        QTest::qWait(30);
-        QCOMPARE(w.refreshes, 1);
         w.tabs->setCurrentWidget(w.front);
         w.tabs->setCurrentWidget(w.panel);
         QCOMPARE(w.refreshes, 1);  // nothing owed: shown again, not rebuilt
@@ -78,31 +77,18 @@ private Q_SLOTS:
         TabbedWindow w;
         w.when->request();
         QCOMPARE(w.refreshes, 1);
-        w.when->request();
-        QCOMPARE(w.refreshes, 2);
     }
 
     void flushBringsAnOwedRefreshForward() {
         TabbedWindow w;
-        QVERIFY(w.show(true));
-        w.when->request();
-        w.when->flush();  // whoever reads the panel now sees the new values
-        QCOMPARE(w.refreshes, 1);
-        QTest::qWait(30);
-        QCOMPARE(w.refreshes, 1);  // the posted turn finds nothing owed
+        QVERIFY(w.show(false));
         w.when->flush();
-        QCOMPARE(w.refreshes, 1);
-    }
-
-    void aPanelHiddenBeforeItsTurnRefreshesWhenShownAgain() {
-        TabbedWindow w;
-        QVERIFY(w.show(true));
+        QCOMPARE(w.refreshes, 0);  // none owed
         w.when->request();
-        w.tabs->setCurrentWidget(w.front);  // hidden before the posted turn came
-        QTest::qWait(30);
-        QCOMPARE(w.refreshes, 0);
-        w.tabs->setCurrentWidget(w.panel);
+        w.when->flush();  // whoever reads the hidden panel sees the new values
         QCOMPARE(w.refreshes, 1);
+        w.tabs->setCurrentWidget(w.panel);
+        QCOMPARE(w.refreshes, 1);  // paid already
     }
 };
 

@@ -11,22 +11,13 @@ RefreshWhenShown::RefreshWhenShown(QWidget* panel, std::function<void()> refresh
 }
 
 void RefreshWhenShown::request() {
-    if (!panel_->window()->isVisible()) {
-        pending_ = false;
-        refresh_();
+    // Hidden only while its window is up: a tab behind another, a closed dock.
+    if (panel_->window()->isVisible() && !panel_->isVisible()) {
+        pending_ = true;
         return;
     }
-    pending_ = true;
-    // Hidden only while its window is up: a tab behind another, a closed dock.
-    if (!panel_->isVisible() || posted_) return;
-    posted_ = true;
-    QMetaObject::invokeMethod(
-        this,
-        [this] {
-            posted_ = false;
-            if (panel_->isVisible()) flush();
-        },
-        Qt::QueuedConnection);
+    pending_ = false;
+    refresh_();
 }
 
 void RefreshWhenShown::flush() {
