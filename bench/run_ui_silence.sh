@@ -3,16 +3,21 @@
 # opens, loads and runs: a ~100,000-node LLM IR with its weights, the 61-layer
 # 384-expert MoE IR with its ~70,000 weights, and a .pt2 with control flow
 # (drawn as groups, run with its subgraphs recorded).
-# Usage: bench/run_ui_silence.sh [BUILD_DIR]
+# Usage: [LOAD=N] bench/run_ui_silence.sh [BUILD_DIR]
+# LOAD=N: N busy loops beside it (a build on the same cores), started once the
+# files are made. On a real display: QT_QPA_PLATFORM=xcb xvfb-run -a.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build}
 DIR=$(mktemp -d)
-trap 'rm -rf "$DIR"' EXIT
+hogs=()
+trap '[ ${#hogs[@]} -gt 0 ] && kill "${hogs[@]}" 2>/dev/null; rm -rf "$DIR"' EXIT
 python3 bench/make_big_ir.py --shape llama --nodes 100000 -o "$DIR/llm.json" >/dev/null
 /usr/bin/python3 bench/make_big_weights.py "$DIR/llm.json" -o "$DIR/llm.safetensors" 2>/dev/null
 python3 bench/make_big_ir.py --shape moe -o "$DIR/moe.json" >/dev/null
 /usr/bin/python3 bench/make_big_weights.py "$DIR/moe.json" -o "$DIR/moe.safetensors" 2>/dev/null
+for _ in $(seq 1 "${LOAD:-0}"); do (while :; do :; done) & hogs+=($!); done
+echo "(load: ${LOAD:-0} busy loops beside; QT_QPA_PLATFORM=${QT_QPA_PLATFORM:-offscreen})"
 echo "== ~100,000-node LLM IR"
 "$build/bin/bench_ui_silence" "$DIR/llm.json" "$DIR/llm.safetensors" 2>/dev/null
 echo "== 61-layer, 384-expert MoE IR, then the LLM handed over to the same window"

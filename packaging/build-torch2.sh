@@ -49,11 +49,15 @@ werror=OFF
 if [[ "${CI:-}" == true ]]; then werror=ON; fi
 # CMAKE_LIBRARY_PATH: TorchConfig finds its libraries with find_library, whose
 # system paths come before its hint, so Debian's libtorch.so would win.
+# IRSCOPE_BUILD_TESTS=ON said, not left to the cache: the `pip install .` below
+# configures this folder as a wheel's (no suites), and when it configures it
+# afresh its OFF stays cached; the suites would then not be rebuilt and ctest
+# would run the old binaries against the new libraries.
 stage_begin "torch2 configure"
 status=0
 # (-U SKBUILD*: the package's build below configures this folder as a wheel's.)
 cmake -S . -B build-torch2 -G Ninja -DCMAKE_BUILD_TYPE=Release -DIRSCOPE_WERROR=$werror -U 'SKBUILD*' \
-  -DIRSCOPE_BUILD_BENCH=OFF -DIRSCOPE_REFERENCE_PYTHON="$PWD/$venv/bin/python" -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_LIBRARY_PATH="$libdir" || status=$?
+  -DIRSCOPE_BUILD_BENCH=OFF -DIRSCOPE_BUILD_TESTS=ON -DIRSCOPE_REFERENCE_PYTHON="$PWD/$venv/bin/python" -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_LIBRARY_PATH="$libdir" || status=$?
 stage_end $status
 (( status == 0 )) || exit $status
 
