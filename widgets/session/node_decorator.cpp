@@ -5,7 +5,7 @@
 #include <limits>
 #include <optional>
 #include <string_view>
-#include <unordered_set>
+#include <unordered_map>
 
 #include <QHash>
 #include <QSet>
@@ -113,22 +113,20 @@ void NodeDecorator::decoratePlaceholders() {
     // value for them: one of the wrong shape or dtype is there but the node
     // reading it fails. This runs on every snapshot, and a large MoE has
     // 70,000 weights: only those constants are looked up.
-    const auto& lacking = doc->index->constantsWithoutValue();
-    QSet<QString> supplied;
-    if (!lacking.empty()) {
-        std::unordered_set<std::string_view> unsettled;
-        for (const auto& [placeholder, original] : lacking) unsettled.insert(placeholder);
-        std::unordered_set<std::string_view> notSupplied;
-        for (const auto& m : c_->values()->missing())
-            if (unsettled.count(m.value.name)) notSupplied.insert(m.value.name);
+    std::unordered_map<std::string_view, bool> settled;  // placeholder -> has a fitting value
+    for (const auto& [placeholder, original] : doc->index->constantsWithoutValue()) settled.emplace(placeholder, true);
+    if (!settled.empty()) {
+        auto unsettle = [&](std::string_view name) {
+            if (auto it = settled.find(name); it != settled.end()) it->second = false;
+        };
+        for (const auto& m : c_->values()->missing()) unsettle(m.value.name);
         for (const auto& r : c_->values()->weightRows())
             if (r.status == exec::WeightStatus::ShapeMismatch || r.status == exec::WeightStatus::DTypeMismatch)
-                for (const auto& p : r.placeholders)
-                    if (unsettled.count(p)) notSupplied.insert(p);
-        for (const auto& [placeholder, original] : lacking)
-            if (!notSupplied.count(placeholder))
-                supplied.insert(QString::fromUtf8(placeholder.data(), static_cast<qsizetype>(placeholder.size())));
+                for (const auto& p : r.placeholders) unsettle(p);
     }
+    QSet<QString> supplied;
+    for (const auto& [placeholder, fits] : settled)
+        if (fits) supplied.insert(QString::fromUtf8(placeholder.data(), static_cast<qsizetype>(placeholder.size())));
     session_->decorations()->setSuppliedPlaceholders(std::move(supplied));
     session_->decorations()->setWeightDecorations(std::move(marks));
 }
